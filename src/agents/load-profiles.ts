@@ -1,0 +1,136 @@
+// Loads the bundled agent profiles plus the user's additions and overrides from
+// `<configDir>/profiles/*.json`. A bad user file is reported and skipped (the bundled profile of the
+// same id stays in force); a bad bundled file is a bug and throws.
+import { closeSync, existsSync, fstatSync, openSync, readSync, readdirSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PROFILE_LIMITS, ProfileError, parseProfile, unknownProfile, type AgentProfile } from './profile-schema.js';
+
+export interface ProfileLoadError {
+  file: string;
+  message: string;
+}
+
+export interface ProfileSet {
+  profiles: Map<string, AgentProfile>;
+  /** Problems with user files (each skipped). */
+  errors: ProfileLoadError[];
+}
+
+export interface LoadProfilesOptions {
+  /** Switchboard's config dir; profiles are read from `<configDir>/profiles/`. Default: XDG config dir. */
+  configDir?: string;
+  /** Where the bundled profiles live (tests); default `<package root>/src/agents/profiles`. */
+  bundledDir?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** `$XDG_CONFIG_HOME/switchboard` or `~/.config/switchboard`. */
+export function defaultConfigDir(env: NodeJS.ProcessEnv = process.env): string {
+  const base = env.XDG_CONFIG_HOME && env.XDG_CONFIG_HOME.startsWith('/') ? env.XDG_CONFIG_HOME : join(homedir(), '.config');
+  return join(base, 'switchboard');
+}
+
+/** Walks up from this module to the directory holding package.json (works from src/ and dist/src/). */
+export function packageRoot(from: string = dirname(fileURLToPath(import.meta.url))): string {
+  let dir = from;
+  for (;;) {
+    if (existsSync(join(dir, 'package.json'))) return dir;
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error(`no package.json above ${from}`);
+    dir = parent;
+  }
+}
+
+export function bundledProfilesDir(): string {
+  return join(packageRoot(), 'src', 'agents', 'profiles');
+}
+
+/** Reads a file refusing anything over `max` bytes (checked on the open descriptor, not by path). */
+function readBounded(path: string, max: number): string {
+  const fd = openSync(path, 'r');
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new Error('not a regular file');
+    if (st.size > max) throw new Error(`file is larger than ${max} bytes`);
+    const buf = Buffer.alloc(st.size);
+    let off = 0;
+    while (off < st.size) {
+      const n = readSync(fd, buf, off, st.size - off, off);
+      if (n === 0) break;
+      off += n;
+    }
+    return buf.subarray(0, off).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function jsonFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort();
+}
+
+/** Parses one profile file; throws ProfileError naming the file. */
+export function loadProfileFile(path: string, label: string = path): AgentProfile {
+  let text: string;
+  try {
+    text = readBounded(path, PROFILE_LIMITS.fileBytes);
+  } catch (err) {
+    throw new ProfileError(label, undefined, '', `cannot read: ${(err as Error).message}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new ProfileError(label, undefined, '', `invalid JSON: ${(err as Error).message}`);
+  }
+  return parseProfile(json, label, label);
+}
+
+export function loadProfiles(opts: LoadProfilesOptions = {}): ProfileSet {
+  const profiles = new Map<string, AgentProfile>();
+  const errors: ProfileLoadError[] = [];
+  const bundledDir = opts.bundledDir ?? bundledProfilesDir();
+  for (const f of jsonFiles(bundledDir)) {
+    const p = loadProfileFile(join(bundledDir, f), `bundled:${f}`);
+    if (`${p.id}.json` !== f) throw new ProfileError(`bundled:${f}`, undefined, 'id', `id "${p.id}" does not match the file name`);
+    profiles.set(p.id, p);
+  }
+  const userDir = join(opts.configDir ?? defaultConfigDir(opts.env), 'profiles');
+  let userFiles: string[] = [];
+  try {
+    userFiles = jsonFiles(userDir);
+  } catch (err) {
+    errors.push({ file: userDir, message: `cannot list: ${(err as Error).message}` });
+  }
+  for (const f of userFiles) {
+    const path = join(userDir, f);
+    try {
+      const p = loadProfileFile(path);
+      profiles.set(p.id, p);
+    } catch (err) {
+      errors.push({ file: path, message: (err as Error).message });
+    }
+  }
+  return { profiles, errors };
+}
+
+export interface ResolvedProfile {
+  profile: AgentProfile;
+  /** Set when the id is unknown: show it to the operator. */
+  warning?: string;
+}
+
+/** Looks a profile up by id; an unknown id gets the rule-less `unknown` profile and a warning. */
+export function resolveProfile(set: ProfileSet, id: string): ResolvedProfile {
+  const p = set.profiles.get(id);
+  if (p) return { profile: p };
+  return {
+    profile: unknownProfile(id),
+    warning: `no agent profile "${id}": its state stays unknown and it is never woken (known: ${[...set.profiles.keys()].sort().join(', ')})`,
+  };
+}

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { detectState } from '../../../src/agents/detect-state.js';
+import { loadProfiles } from '../../../src/agents/load-profiles.js';
+import { readPromptInput } from '../../../src/agents/prompt-input.js';
+import { listScreenFixtures, loadScreenFixture } from './screen-fixture.js';
+
+const profiles = loadProfiles({ configDir: '/nonexistent-swb-config' }).profiles;
+
+describe('per-agent screens', () => {
+  for (const [agent, file] of listScreenFixtures()) {
+    it(`${agent}/${file} reads as its header says`, () => {
+      const fx = loadScreenFixture(agent, file);
+      const profile = profiles.get(agent);
+      expect(profile, `no profile for ${agent}`).toBeDefined();
+      const d = detectState(fx.snapshot, profile!);
+      const input = readPromptInput(fx.snapshot, profile!);
+      const e = fx.expect;
+      if (e.expect) expect(d.state, `rule ${d.ruleId}: ${d.evidence}`).toBe(e.expect);
+      if (e['expect-rule']) expect(d.ruleId).toBe(e['expect-rule']);
+      if (e['expect-input'] === 'none') expect(input.found).toBe(false);
+      if (e['expect-input'] === 'empty') expect({ found: input.found, isEmpty: input.isEmpty, text: input.text }).toMatchObject({ found: true, isEmpty: true });
+      if (e['expect-input'] === 'draft') expect({ found: input.found, isEmpty: input.isEmpty, text: input.text }).toMatchObject({ found: true, isEmpty: false });
+      if (e['expect-dialog']) expect(input.dialogOpen).toBe(e['expect-dialog'] === 'true');
+      if (e['expect-cursor-on-input']) expect(input.cursorOnInput).toBe(e['expect-cursor-on-input'] === 'true');
+    });
+  }
+});
+
+describe('detectState', () => {
+  const claude = profiles.get('claude')!;
+
+  it('explains the deciding rule, its region and the rules tried before it', () => {
+    const d = detectState(loadScreenFixture('claude', 'busy-spinner.txt').snapshot, claude);
+    expect(d.ruleId).toBe('esc_to_interrupt');
+    expect(d.region).toMatch(/^bottom 12 non-empty lines \(rows \d+-\d+\)$/);
+    expect(d.evidence).toContain('esc to interrupt');
+    expect(d.tried.map((t) => t.ruleId)).toEqual(['trust_folder', 'permission_dialog', 'selection_menu', 'esc_to_interrupt']);
+    expect(d.tried.at(-1)?.matched).toBe(true);
+    expect(d.tried[0]?.matched).toBe(false);
+    expect(d.tried[0]?.evidence).toMatch(/no "do you trust the files in this folder"/);
+  });
+
+  it('gives unknown with no rule when nothing matches', () => {
+    const d = detectState({ lines: ['compiling...'], cols: 80, rows: 1, cursor: { x: 0, y: 0, visible: true }, title: '', alternateScreen: false }, claude);
+    expect(d).toMatchObject({ state: 'unknown', ruleId: null, evidence: 'no rule matched' });
+  });
+
+  it('reads the OSC title as a region', () => {
+    const d = detectState({ lines: ['output'], cols: 80, rows: 1, cursor: { x: 0, y: 0, visible: false }, title: '⠐ Fixing tests', alternateScreen: false }, claude);
+    expect(d).toMatchObject({ state: 'busy', ruleId: 'title_spinner', region: 'OSC window title' });
+  });
+
+  it('a spinner line just above the prompt box is busy even without the hint', () => {
+    const lines = ['● Reading files', '', '✶ Cogitating…', '', '─'.repeat(40), '>', '─'.repeat(40)];
+    const d = detectState({ lines, cols: 80, rows: lines.length, cursor: { x: 2, y: 5, visible: true }, title: '', alternateScreen: false }, claude);
+    expect(d).toMatchObject({ state: 'busy', ruleId: 'spinner_line' });
+    expect(d.region).toMatch(/above the prompt box at row 4/);
+  });
+});
