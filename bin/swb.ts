@@ -1,0 +1,42 @@
+#!/usr/bin/env node
+// Entry point. A known command name runs that CLI command; anything else opens the dashboard.
+// Modules load lazily so agent-side commands (`swb send`) start about as fast as Node itself.
+import { COMMANDS } from '../src/cli/commands.js';
+
+async function main(argv: string[]): Promise<number> {
+  const [first, ...rest] = argv;
+  if (first === 'help' || first === '--help' || first === '-h') {
+    const { printTopLevelHelp } = await import('../src/cli/top-level-help.js');
+    printTopLevelHelp();
+    return 0;
+  }
+  if (first === '--version') {
+    const { packageVersion } = await import('../src/cli/top-level-help.js');
+    process.stdout.write(`${packageVersion()}\n`);
+    return 0;
+  }
+  const entry = first !== undefined ? COMMANDS[first] : undefined;
+  if (entry) {
+    const { runCommand } = await import('../src/cli/run-command.js');
+    const cmd = await entry.load();
+    return runCommand(cmd, rest, {
+      stdout: (t) => process.stdout.write(t),
+      stderr: (t) => process.stderr.write(t),
+      stdin: process.stdin,
+      env: process.env,
+      cwd: process.cwd(),
+    });
+  }
+  const { runDashboard } = await import('../src/app/run-dashboard.js');
+  return runDashboard(argv);
+}
+
+main(process.argv.slice(2)).then(
+  (status) => {
+    process.exitCode = status;
+  },
+  (err: unknown) => {
+    process.stderr.write(`swb: INTERNAL: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,45 @@
+import type { MailItem } from '../protocol/methods.js';
+import { type CommandDescriptor } from './command.js';
+import { formatMail } from './format-mail.js';
+import { idFlag, kindFlag, messageText, sendMessage } from './send.js';
+import { splitTargets } from './split-targets.js';
+
+export const askCommand: CommandDescriptor = {
+  name: 'ask',
+  summary: 'Send a message, then wait for the reply to it and print it. Exit 1 with TIMEOUT if none came.',
+  usage: '@peer [TEXT]',
+  minArgs: 1,
+  flags: [
+    { name: 'timeout', type: 'number', value: 'SECONDS', description: 'give up after SECONDS (default 300)' },
+    { name: 'kind', type: 'string', value: 'KIND', description: 'message kind (default task)' },
+    { name: 'id', type: 'string', value: 'MESSAGE_ID', description: 'your own id for the question' },
+  ],
+  async run(ctx) {
+    const { recipients, textArgs } = splitTargets(ctx.args);
+    const text = await messageText(ctx, textArgs);
+    const deadline = Date.now() + ((ctx.flags.timeout as number | undefined) ?? 300) * 1000;
+    const client = await ctx.connect();
+    // Note the inbox position first, so a reply that lands before we start waiting is not missed.
+    let cursor = (await client.request<{ lastSeq: number }>('mail.list', { unreadOnly: true, limit: 1 })).lastSeq;
+    const sent = await sendMessage(ctx, { to: recipients, text, kind: kindFlag(ctx, 'task'), messageId: idFlag(ctx) });
+    ctx.print(`asked #${sent.id}; waiting for a reply...`);
+    for (;;) {
+      const round = Math.max(0, Math.min(30_000, deadline - Date.now()));
+      const r = await client.request<{ messages: MailItem[] }>('mail.wait', { timeoutMs: Math.round(round), after: cursor });
+      for (const m of r.messages) {
+        cursor = Math.max(cursor, m.seq ?? cursor);
+        if (m.replyTo === sent.id) {
+          await client.request('mail.read', { ids: [m.id] });
+          ctx.result({ question: sent, reply: m });
+          ctx.print(formatMail(m));
+          return 0;
+        }
+      }
+      if (Date.now() >= deadline) {
+        ctx.result({ question: sent, reply: null, timedOut: true });
+        ctx.print(`TIMEOUT: no reply to #${sent.id}.`);
+        return 1;
+      }
+    }
+  },
+};

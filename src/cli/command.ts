@@ -1,0 +1,59 @@
+// A CLI command is one descriptor (STYLE §7): name, usage, flags, run. The shared runner
+// (run-command.ts) parses flags, prints --help, usage errors, --json output and error lines.
+import type { HubClient } from '../client/hub-client.js';
+import type { RuntimePaths } from '../hub/runtime-paths.js';
+
+export type FlagType = 'boolean' | 'string' | 'number';
+
+export interface FlagSpec {
+  name: string;
+  type: FlagType;
+  /** Placeholder shown in help, e.g. SECONDS. */
+  value?: string;
+  description: string;
+  repeatable?: boolean;
+}
+
+export type FlagValues = Record<string, string | number | boolean | string[] | undefined>;
+
+export interface CommandContext {
+  args: string[];
+  flags: FlagValues;
+  json: boolean;
+  env: NodeJS.ProcessEnv;
+  paths: RuntimePaths;
+  /** Human output (stdout). */
+  print(line: string): void;
+  /** Machine output for --json (printed once, as one JSON document). */
+  result(value: unknown): void;
+  /** Connects as this caller: the row in SWB_SESSION/SWB_TOKEN, `--as NAME`, or the operator. */
+  connect(opts?: { subscribe?: boolean; autoStart?: boolean }): Promise<HubClient>;
+  readStdin(maxBytes: number): Promise<string>;
+}
+
+export interface CommandDescriptor {
+  name: string;
+  summary: string;
+  /** Usage line after `swb NAME`, e.g. "@peer [@peer ...] TEXT". */
+  usage: string;
+  flags: FlagSpec[];
+  /** Longer help text, printed under the flags. */
+  details?: string;
+  minArgs?: number;
+  maxArgs?: number;
+  /** False for commands that print no data (no --json flag advertised). */
+  json?: boolean;
+  run(ctx: CommandContext): Promise<number>;
+}
+
+/** A mistake in how the command was called: printed with usage, exit status 2. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+export const EXIT_OK = 0;
+export const EXIT_FAILED = 1;
+export const EXIT_USAGE = 2;

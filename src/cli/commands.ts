@@ -1,0 +1,15 @@
+// The command table (like tmux's cmd_table): bin/swb.ts looks names up here, loading each
+// command's module only when it runs, so `swb send` never loads the hub, Ink or React.
+import type { CommandDescriptor } from './command.js';
+
+export const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandDescriptor> }> = {
+  send: { summary: 'send a message to peers', load: async () => (await import('./send.js')).sendCommand },
+  inbox: { summary: 'show your unread mail', load: async () => (await import('./inbox.js')).inboxCommand },
+  read: { summary: 'mark messages read', load: async () => (await import('./read.js')).readCommand },
+  reply: { summary: 'reply to a message', load: async () => (await import('./reply.js')).replyCommand },
+  wait: { summary: 'block until mail arrives', load: async () => (await import('./wait.js')).waitCommand },
+  ask: { summary: 'send, then wait for the reply', load: async () => (await import('./ask.js')).askCommand },
+  peers: { summary: 'list known sessions', load: async () => (await import('./peers.js')).peersCommand },
+  status: { summary: "show a message's receipts", load: async () => (await import('./status.js')).statusCommand },
+  hub: { summary: 'run the hub headless', load: async () => (await import('./hub.js')).hubCommand },
+};

@@ -1,0 +1,25 @@
+import type { MailItem } from '../protocol/methods.js';
+import type { CommandDescriptor } from './command.js';
+import { formatMail } from './format-mail.js';
+
+export const inboxCommand: CommandDescriptor = {
+  name: 'inbox',
+  summary: 'Show your unread mail (oldest first). Listing marks it delivered, not read: use `swb read ID`.',
+  usage: '',
+  maxArgs: 0,
+  flags: [
+    { name: 'all', type: 'boolean', description: 'show read mail too' },
+    { name: 'limit', type: 'number', value: 'N', description: 'at most N messages (default 200)' },
+  ],
+  async run(ctx) {
+    const client = await ctx.connect();
+    const { messages } = await client.request<{ messages: MailItem[] }>('mail.list', {
+      unreadOnly: ctx.flags.all !== true,
+      limit: Math.max(1, Math.min(1000, (ctx.flags.limit as number | undefined) ?? 200)),
+    });
+    ctx.result({ session: client.hello?.session, messages });
+    if (messages.length === 0) ctx.print(ctx.flags.all ? 'No mail.' : 'No unread mail.');
+    for (const m of messages) ctx.print(formatMail(m));
+    return 0;
+  },
+};

@@ -1,0 +1,21 @@
+import type { PeerInfo } from '../protocol/methods.js';
+import type { CommandDescriptor } from './command.js';
+
+export const peersCommand: CommandDescriptor = {
+  name: 'peers',
+  summary: 'List the sessions this hub knows: rows, the operator and other participants, live or not.',
+  usage: '',
+  maxArgs: 0,
+  flags: [],
+  async run(ctx) {
+    const client = await ctx.connect();
+    const { peers } = await client.request<{ peers: PeerInfo[] }>('peers.list');
+    ctx.result({ you: client.hello?.session, peers });
+    const width = Math.max(8, ...peers.map((p) => p.handle.length + 1));
+    for (const p of peers) {
+      const me = p.handle === client.hello?.session ? '  (you)' : '';
+      ctx.print(`${`@${p.handle}`.padEnd(width)}  ${(p.online ? 'online' : 'offline').padEnd(7)}  ${p.role.padEnd(11)}  ${p.unread} unread${me}`);
+    }
+    return 0;
+  },
+};

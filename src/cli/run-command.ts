@@ -1,0 +1,124 @@
+// The shared runner for every CLI command: global flags, --help, --json, error printing, exit codes.
+import { connectToHub } from '../client/connect.js';
+import type { HubClient } from '../client/hub-client.js';
+import { resolveRuntimePaths } from '../hub/runtime-paths.js';
+import { SwbError } from '../protocol/error-codes.js';
+import { HANDLE_HINT, isValidHandle } from '../protocol/handle.js';
+import { EXIT_FAILED, EXIT_USAGE, UsageError, type CommandContext, type CommandDescriptor, type FlagSpec } from './command.js';
+import { parseFlags } from './parse-flags.js';
+
+export const GLOBAL_FLAGS: FlagSpec[] = [
+  { name: 'json', type: 'boolean', description: 'print the result as JSON' },
+  { name: 'as', type: 'string', value: 'NAME', description: 'speak as NAME (default: this row, else the operator)' },
+  { name: 'workspace', type: 'string', value: 'NAME', description: 'use the hub of workspace NAME (default: git root or cwd)' },
+  { name: 'help', type: 'boolean', description: 'show this help' },
+];
+
+export interface Io {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  stdin: NodeJS.ReadableStream;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+export function helpText(cmd: CommandDescriptor): string {
+  const flags = [...cmd.flags, ...GLOBAL_FLAGS.filter((f) => cmd.json !== false || f.name !== 'json')];
+  const width = Math.max(...flags.map((f) => f.name.length + (f.value ? f.value.length + 1 : 0))) + 4;
+  const lines = [`Usage: swb ${cmd.name}${cmd.usage ? ` ${cmd.usage}` : ''}`, '', cmd.summary, '', 'Options:'];
+  for (const f of flags) {
+    const left = `--${f.name}${f.value ? ` ${f.value}` : ''}`;
+    lines.push(`  ${left.padEnd(width)}${f.description}`);
+  }
+  if (cmd.details) lines.push('', cmd.details);
+  return `${lines.join('\n')}\n`;
+}
+
+export async function runCommand(cmd: CommandDescriptor, argv: readonly string[], io: Io): Promise<number> {
+  let jsonOut = argv.includes('--json');
+  const fail = (code: string, message: string, status: number): number => {
+    if (jsonOut) io.stdout(`${JSON.stringify({ error: { code, message } })}\n`);
+    else io.stderr(`swb ${cmd.name}: ${code === 'USAGE' ? '' : `${code}: `}${message}\n`);
+    if (status === EXIT_USAGE && !jsonOut) io.stderr(`Try: swb ${cmd.name} --help\n`);
+    return status;
+  };
+  let client: HubClient | undefined;
+  try {
+    const { args, flags } = parseFlags(argv, [...cmd.flags, ...GLOBAL_FLAGS]);
+    jsonOut = flags.json === true;
+    if (flags.help) {
+      io.stdout(helpText(cmd));
+      return 0;
+    }
+    if (cmd.minArgs !== undefined && args.length < cmd.minArgs) throw new UsageError(`expected ${cmd.usage}`);
+    if (cmd.maxArgs !== undefined && args.length > cmd.maxArgs) throw new UsageError(`too many arguments; expected ${cmd.usage || 'none'}`);
+    const as = flags.as as string | undefined;
+    if (as !== undefined && !isValidHandle(as)) throw new UsageError(`--as ${JSON.stringify(as)}: ${HANDLE_HINT}`);
+    const workspace = flags.workspace as string | undefined;
+    const paths = resolveRuntimePaths({ cwd: io.cwd, env: io.env, ...(workspace ? { workspace } : {}) });
+    let results: unknown[] = [];
+    const ctx: CommandContext = {
+      args,
+      flags,
+      json: jsonOut,
+      env: io.env,
+      paths,
+      print: (line) => {
+        if (!jsonOut) io.stdout(`${line}\n`);
+      },
+      result: (value) => {
+        results.push(value);
+      },
+      connect: async (opts = {}) => {
+        if (client && !client.isClosed) return client;
+        // A row's own env names it; --as overrides; otherwise the caller is the operator.
+        const identity =
+          as !== undefined
+            ? { session: as }
+            : io.env.SWB_SESSION && io.env.SWB_TOKEN
+              ? { session: io.env.SWB_SESSION, token: io.env.SWB_TOKEN }
+              : {};
+        const socketPath = workspace ? undefined : io.env.SWB_SOCKET || undefined;
+        client = await connectToHub({
+          paths,
+          identity,
+          ...(socketPath ? { socketPath } : {}),
+          autoStart: opts.autoStart ?? true,
+          subscribe: opts.subscribe ?? false,
+          env: io.env,
+        });
+        return client;
+      },
+      readStdin: (maxBytes) => readAll(io.stdin, maxBytes),
+    };
+    const status = await cmd.run(ctx);
+    if (jsonOut && results.length > 0) io.stdout(`${JSON.stringify(results.length === 1 ? results[0] : results)}\n`);
+    results = [];
+    return status;
+  } catch (err) {
+    if (err instanceof UsageError) return fail('USAGE', err.message, EXIT_USAGE);
+    if (err instanceof SwbError) return fail(err.code, err.message, EXIT_FAILED);
+    return fail('INTERNAL', err instanceof Error ? err.message : String(err), EXIT_FAILED);
+  } finally {
+    client?.close();
+  }
+}
+
+function readAll(stream: NodeJS.ReadableStream, maxBytes: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    stream.on('data', (chunk: Buffer | string) => {
+      const b = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      size += b.length;
+      if (size > maxBytes) {
+        reject(new SwbError('MESSAGE_TOO_LARGE', `stdin is longer than ${maxBytes} bytes.`));
+        (stream as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
+        return;
+      }
+      chunks.push(b);
+    });
+    stream.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    stream.on('error', reject);
+  });
+}

@@ -1,0 +1,85 @@
+// Finds the workspace's hub, starting a headless one (detached) when none answers, then says
+// hello. Racing CLIs may each start a hub: the workspace lock lets exactly one live, the others
+// exit with HUB_RUNNING and every CLI connects to the winner.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { SwbError } from '../protocol/error-codes.js';
+import type { RuntimePaths } from '../hub/runtime-paths.js';
+import { swbBinPath } from '../util/package-root.js';
+import { HubClient, noHub, type ClientIdentity } from './hub-client.js';
+
+export interface ConnectOptions {
+  paths: RuntimePaths;
+  /** SWB_SOCKET from a row's env wins over the computed path. */
+  socketPath?: string;
+  identity: ClientIdentity;
+  autoStart?: boolean;
+  subscribe?: boolean;
+  client?: string;
+  startTimeoutMs?: number;
+  env?: NodeJS.ProcessEnv;
+}
+
+const RETRYABLE = new Set(['ENOENT', 'ECONNREFUSED', 'ENOTSOCK']);
+/** `swb hub` exits with this status when another hub already holds the lock. */
+export const EXIT_HUB_RUNNING = 3;
+
+export async function connectToHub(opts: ConnectOptions): Promise<HubClient> {
+  const socketPath = opts.socketPath ?? opts.paths.socketPath;
+  let client: HubClient;
+  try {
+    client = await HubClient.open(socketPath);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? 'error';
+    if (!opts.autoStart || !RETRYABLE.has(code)) throw noHub(socketPath, code);
+    client = await startAndConnect(opts, socketPath);
+  }
+  try {
+    await client.sayHello(resolveIdentity(opts), { subscribe: opts.subscribe ?? false, client: opts.client ?? 'cli' });
+  } catch (err) {
+    client.destroy();
+    throw err;
+  }
+  return client;
+}
+
+/** `--as operator` (or no identity at all) authenticates with the hub's operator token file. */
+function resolveIdentity(opts: ConnectOptions): ClientIdentity {
+  const { session, token } = opts.identity;
+  if (token || (session && session !== 'operator')) return opts.identity;
+  try {
+    return { session: 'operator', token: readFileSync(opts.paths.operatorTokenFile, 'utf8').trim() };
+  } catch {
+    throw new SwbError('UNAUTHENTICATED', `Cannot read the operator token (${opts.paths.operatorTokenFile}); pass --as NAME to speak as someone else.`);
+  }
+}
+
+async function startAndConnect(opts: ConnectOptions, socketPath: string): Promise<HubClient> {
+  const { workspace, explicitWorkspace } = opts.paths;
+  const child = spawn(process.execPath, [swbBinPath(), 'hub', '--detached', ...(explicitWorkspace ? ['--workspace', workspace] : [])], {
+    detached: true,
+    stdio: 'ignore',
+    // The hub finds the same workspace from the same directory.
+    ...(explicitWorkspace ? {} : { cwd: workspace }),
+    env: opts.env ?? process.env,
+  });
+  let exited: number | null = null;
+  child.once('exit', (code) => {
+    exited = code ?? 1;
+  });
+  child.unref();
+  const deadline = Date.now() + (opts.startTimeoutMs ?? 5000);
+  for (let delay = 5; ; delay = Math.min(delay * 2, 50)) {
+    try {
+      return await HubClient.open(socketPath);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code ?? 'error';
+      if (!RETRYABLE.has(code)) throw noHub(socketPath, code);
+      if (exited !== null && exited !== EXIT_HUB_RUNNING && exited !== 0) {
+        throw noHub(socketPath, `the hub it started exited with status ${exited}; run \`swb hub\` to see why`);
+      }
+      if (Date.now() > deadline) throw noHub(socketPath, 'timed out waiting for the hub to start');
+      await new Promise((r) => setTimeout(r, delay));
+    }
+  }
+}

@@ -1,0 +1,83 @@
+// The seed-compatible dialect (DESIGN §4): Intercom envelopes
+// {id, type, from_session, to_session, channel, reply_to, payload, timestamp} on the same socket,
+// routed into the same store. register → welcome; chat to a handle or `*` (broadcast);
+// problems → error. The sender is the registered session, whatever from_session later says.
+import { swbError } from '../protocol/error-codes.js';
+import { BROADCAST, HANDLE_PATTERN } from '../protocol/handle.js';
+import { MESSAGE_ID_PATTERN, MESSAGE_KINDS, type MessageKind } from '../protocol/methods.js';
+import type { HubConnection } from './hub-connection.js';
+import type { Hub } from './hub.js';
+
+function envelope(type: string, fields: Record<string, unknown>): Record<string, unknown> {
+  return { id: null, type, from_session: 'hub', to_session: null, channel: null, reply_to: null, payload: null, timestamp: new Date().toISOString(), ...fields };
+}
+
+function textOf(payload: unknown): string | null {
+  if (typeof payload === 'string') return payload;
+  if (typeof payload === 'object' && payload !== null) {
+    const p = payload as Record<string, unknown>;
+    for (const key of ['text', 'content', 'message']) if (typeof p[key] === 'string') return p[key] as string;
+  }
+  return null;
+}
+
+export function handleIntercomEnvelope(hub: Hub, conn: HubConnection, env: Record<string, unknown>): void {
+  const replyTo = typeof env.id === 'string' || typeof env.id === 'number' ? String(env.id) : null;
+  const fail = (code: Parameters<typeof swbError>[0], message: string) =>
+    conn.write(envelope('error', { reply_to: replyTo, to_session: conn.identity?.handle ?? null, payload: { code, message } }));
+
+  switch (env.type) {
+    case 'register': {
+      const session = env.from_session;
+      if (typeof session !== 'string' || !HANDLE_PATTERN.test(session)) {
+        fail('BAD_REQUEST', 'register needs from_session: a handle of 1-64 of A-Z a-z 0-9 . _ -');
+        return;
+      }
+      const payload = typeof env.payload === 'object' && env.payload !== null ? (env.payload as Record<string, unknown>) : {};
+      const token = typeof payload.token === 'string' ? payload.token : undefined;
+      const err = hub.claimSession(conn, session, token);
+      if (err) {
+        fail(err.code, err.message);
+        return;
+      }
+      conn.subscription = 'mine';
+      conn.write(envelope('welcome', { reply_to: replyTo, to_session: session, payload: { session, peers: hub.peers() } }));
+      return;
+    }
+    case 'chat': {
+      const who = conn.identity;
+      if (!who) {
+        fail('UNAUTHENTICATED', 'Send register first.');
+        return;
+      }
+      const target = env.to_session;
+      const text = textOf(env.payload);
+      if (typeof target !== 'string' || (target !== '*' && !HANDLE_PATTERN.test(target))) {
+        fail('BAD_REQUEST', 'chat needs to_session: a handle, or * to broadcast.');
+        return;
+      }
+      if (text === null) {
+        fail('BAD_REQUEST', 'chat needs a payload: a string or {"text": ...}.');
+        return;
+      }
+      const kind = MESSAGE_KINDS.includes(env.channel as MessageKind) ? (env.channel as MessageKind) : 'msg';
+      const parent = typeof env.reply_to === 'string' || typeof env.reply_to === 'number' ? Number(env.reply_to) : NaN;
+      const messageId = replyTo !== null && MESSAGE_ID_PATTERN.test(replyTo) ? replyTo : undefined;
+      void hub
+        .send(who.handle, {
+          to: [target === '*' ? BROADCAST : target],
+          text,
+          kind,
+          ...(Number.isInteger(parent) && parent > 0 ? { replyTo: parent } : {}),
+          ...(messageId ? { messageId } : {}),
+        })
+        .then((r) => {
+          if ('error' in r) fail(r.error.code, r.error.message);
+          else conn.write(envelope('ack', { reply_to: replyTo, to_session: who.handle, payload: { id: r.ok.id, state: 'accepted', recipients: r.ok.recipients } }));
+        });
+      return;
+    }
+    default:
+      fail('BAD_REQUEST', `Unknown envelope type ${JSON.stringify(String(env.type).slice(0, 32))}.`);
+  }
+}

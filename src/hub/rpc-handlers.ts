@@ -1,0 +1,173 @@
+// One handler per JSON-RPC method. Params are parsed with the method's schema first, so
+// handlers only ever see typed values; the sender is always conn.identity, never the payload.
+import { swbError, type SwbErrorValue } from '../protocol/error-codes.js';
+import { PROTOCOL_VERSION } from '../protocol/limits.js';
+import {
+  emptyParams,
+  helloParams,
+  historyParams,
+  listParams,
+  readParams,
+  receiptParams,
+  registerRowParams,
+  sendParams,
+  waitParams,
+  wokenParams,
+  type HelloResult,
+} from '../protocol/methods.js';
+import { literal, object, optional, parse, SchemaError, type Schema } from '../util/schema.js';
+import type { HubConnection } from './hub-connection.js';
+import type { Hub } from './hub.js';
+import type { SessionIdentity } from './session-registry.js';
+
+export type HandlerResult = { ok: unknown } | { error: SwbErrorValue };
+
+interface Handler<P> {
+  params: Schema<P>;
+  /** Methods that need no hello first. */
+  anonymous?: boolean;
+  operatorOnly?: boolean;
+  run(hub: Hub, conn: HubConnection, params: P, who: SessionIdentity): HandlerResult | Promise<HandlerResult>;
+}
+
+const subscribeParams = object({ scope: optional(literal('mine', 'all')) });
+
+function handler<P>(h: Handler<P>): Handler<unknown> {
+  return h as Handler<unknown>;
+}
+
+const HANDLERS: Record<string, Handler<unknown>> = {
+  hello: handler({
+    params: helloParams,
+    anonymous: true,
+    run(hub, conn, p) {
+      if (p.version > PROTOCOL_VERSION) {
+        return { error: swbError('BAD_REQUEST', `This hub speaks protocol ${PROTOCOL_VERSION}; the client asked for ${p.version}.`) };
+      }
+      const err = hub.claimSession(conn, p.session, p.token);
+      if (err) return { error: err };
+      if (p.subscribe) conn.subscription = 'mine';
+      const who = conn.identity!;
+      const result: HelloResult = { session: who.handle, role: who.role, peers: hub.peers(), limits: hub.limits, protocolVersion: PROTOCOL_VERSION };
+      return { ok: result };
+    },
+  }),
+
+  'mail.send': handler({
+    params: sendParams,
+    run: (hub, _conn, p, who) => hub.send(who.handle, p),
+  }),
+
+  'mail.list': handler({
+    params: listParams,
+    run(hub, _conn, p, who) {
+      const { items, changes } = hub.store.list(who.handle, p);
+      hub.publishChanges(changes);
+      return { ok: { messages: items, lastSeq: hub.store.lastSeq(who.handle) } };
+    },
+  }),
+
+  'mail.read': handler({
+    params: readParams,
+    run(hub, _conn, p, who) {
+      const { changes, notFound } = hub.store.markRead(who.handle, p.ids);
+      hub.publishChanges(changes);
+      if (notFound.length > 0 && notFound.length === p.ids.length) {
+        return { error: swbError('NOT_FOUND', `No message ${notFound.join(', ')} was sent to ${who.handle}.`, { ids: notFound }) };
+      }
+      return { ok: { updated: changes.length, notFound } };
+    },
+  }),
+
+  'mail.wait': handler({
+    params: waitParams,
+    async run(hub, conn, p, who) {
+      const timeoutMs = Math.min(p.timeoutMs, hub.limits.maxWaitMs);
+      const pending = () => hub.store.list(who.handle, { unreadOnly: p.after === undefined, after: p.after ?? 0, limit: 100 });
+      let found = pending();
+      if (found.items.length === 0 && timeoutMs > 0) {
+        await hub.waiters.wait(who.handle, conn, timeoutMs, () => hub.store.unreadCount(who.handle) > 0 || p.after !== undefined);
+        found = pending();
+      }
+      hub.publishChanges(found.changes);
+      return { ok: { messages: found.items, timedOut: found.items.length === 0 } };
+    },
+  }),
+
+  'mail.subscribe': handler({
+    params: subscribeParams,
+    run(_hub, conn, p, who) {
+      const scope = p.scope ?? 'mine';
+      if (scope === 'all' && who.role !== 'operator') {
+        return { error: swbError('UNAUTHENTICATED', 'Only the operator may watch all mail.') };
+      }
+      conn.subscription = scope;
+      return { ok: { scope } };
+    },
+  }),
+
+  'mail.history': handler({
+    params: historyParams,
+    operatorOnly: true,
+    run: (hub, _conn, p) => ({ ok: { messages: hub.store.history(p) } }),
+  }),
+
+  'mail.woken': handler({
+    params: wokenParams,
+    operatorOnly: true,
+    run(hub, _conn, p) {
+      hub.publishChanges(hub.store.recordWake(p.recipient, p.ids));
+      return { ok: { recorded: p.ids.length } };
+    },
+  }),
+
+  'receipt.get': handler({
+    params: receiptParams,
+    run(hub, _conn, p, who) {
+      const r = hub.store.receipts(p.id);
+      const visible = r && (who.role === 'operator' || r.from === who.handle || r.recipients.some((x) => x.to === who.handle));
+      if (!r || !visible) return { error: swbError('NOT_FOUND', `No message ${p.id} that ${who.handle} sent or received.`) };
+      return { ok: r };
+    },
+  }),
+
+  'peers.list': handler({
+    params: emptyParams,
+    run: (hub) => ({ ok: { peers: hub.peers() } }),
+  }),
+
+  'session.registerRow': handler({
+    params: registerRowParams,
+    operatorOnly: true,
+    run(hub, _conn, p) {
+      const r = hub.registerRow(p.handle);
+      return r.ok ? { ok: { handle: p.handle, token: r.token } } : { error: r.error };
+    },
+  }),
+
+  'hub.shutdown': handler({
+    params: emptyParams,
+    operatorOnly: true,
+    run(hub) {
+      setImmediate(() => void hub.stop());
+      return { ok: { stopping: true } };
+    },
+  }),
+};
+
+export async function dispatchRpc(hub: Hub, conn: HubConnection, method: string, rawParams: unknown): Promise<HandlerResult> {
+  const h = HANDLERS[method];
+  if (!h) return { error: swbError('UNKNOWN_METHOD', `There is no method ${JSON.stringify(method.slice(0, 64))}.`) };
+  let params: unknown;
+  try {
+    params = parse(h.params, rawParams);
+  } catch (err) {
+    if (err instanceof SchemaError) return { error: swbError('BAD_REQUEST', `Bad params for ${method}: ${err.message}.`) };
+    throw err;
+  }
+  if (h.anonymous) return h.run(hub, conn, params, conn.identity ?? { handle: '', role: 'participant', tokenHolder: false });
+  const who = conn.identity;
+  if (!who) return { error: swbError('UNAUTHENTICATED', 'Say hello first: the first request must be hello.') };
+  if (h.operatorOnly && who.role !== 'operator') return { error: swbError('UNAUTHENTICATED', `${method} is for the operator only.`) };
+  return h.run(hub, conn, params, who);
+}

@@ -1,0 +1,80 @@
+// Where a workspace's hub lives (DESIGN §3): a private runtime dir for the socket and the election
+// lock, a data dir for mail.db. SWB_HOME=DIR puts both under DIR (every test uses its own).
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
+
+export interface RuntimePaths {
+  /** The workspace's directory, or the name given with --workspace. */
+  workspace: string;
+  explicitWorkspace: boolean;
+  workspaceId: string;
+  runDir: string;
+  dataDir: string;
+  socketPath: string;
+  /** Set when the socket had to move to a short private dir to fit the socket-path limit. */
+  socketDir: string;
+  lockFile: string;
+  operatorTokenFile: string;
+  dbFile: string;
+}
+
+/** sun_path is 108 bytes on Linux, 104 on macOS, including the NUL; stay well inside both. */
+export const MAX_SOCKET_PATH_BYTES = 100;
+
+export function findWorkspaceRoot(cwd: string): string {
+  let dir = resolve(cwd);
+  for (;;) {
+    if (existsSync(join(dir, '.git'))) return dir;
+    const parent = dirname(dir);
+    if (parent === dir) return resolve(cwd);
+    dir = parent;
+  }
+}
+
+export function workspaceIdFor(workspace: string, explicitName?: string): string {
+  const label = (explicitName ?? basename(workspace) ?? 'root').replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 24) || 'root';
+  if (explicitName) return label;
+  const hash = createHash('sha256').update(workspace).digest('hex').slice(0, 10);
+  return `${label}-${hash}`;
+}
+
+function uid(): number {
+  return typeof process.getuid === 'function' ? process.getuid() : 0;
+}
+
+export function resolveRuntimePaths(opts: { cwd?: string; workspace?: string; env?: NodeJS.ProcessEnv } = {}): RuntimePaths {
+  const env = opts.env ?? process.env;
+  const workspace = opts.workspace ? opts.workspace : findWorkspaceRoot(opts.cwd ?? process.cwd());
+  const workspaceId = workspaceIdFor(workspace, opts.workspace);
+  let runDir: string;
+  let dataDir: string;
+  if (env.SWB_HOME) {
+    const home = resolve(env.SWB_HOME);
+    runDir = join(home, 'run', workspaceId);
+    dataDir = join(home, 'data', workspaceId);
+  } else {
+    runDir = join(env.XDG_RUNTIME_DIR || tmpdir(), `switchboard-${uid()}`, workspaceId);
+    dataDir = join(env.XDG_STATE_HOME || join(homedir(), '.local', 'state'), 'switchboard', workspaceId);
+  }
+  let socketDir = runDir;
+  if (Buffer.byteLength(join(runDir, 'hub.sock')) > MAX_SOCKET_PATH_BYTES) {
+    // A long SWB_HOME or XDG_RUNTIME_DIR: keep the socket in a short private dir named after the
+    // full run dir, so every client computes the same place.
+    const digest = createHash('sha256').update(runDir).digest('hex').slice(0, 16);
+    socketDir = join('/tmp', `swb-${uid()}`, digest);
+  }
+  return {
+    workspace,
+    explicitWorkspace: opts.workspace !== undefined,
+    workspaceId,
+    runDir,
+    dataDir,
+    socketDir,
+    socketPath: join(socketDir, 'hub.sock'),
+    lockFile: join(runDir, 'hub.lock'),
+    operatorTokenFile: join(runDir, 'operator.token'),
+    dbFile: join(dataDir, 'mail.db'),
+  };
+}

@@ -1,0 +1,109 @@
+// Who is who. Identity comes from the connection's hello, never from a request's payload:
+//  - a row proves its handle with the token the TUI minted for it (many connections allowed:
+//    an agent may run `swb wait` and `swb send` at once);
+//  - `operator` needs the operator token (held in-process by the TUI, or in a 0600 file);
+//  - anyone else may claim a free handle without a token, one live connection at a time.
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { swbError, type SwbErrorValue } from '../protocol/error-codes.js';
+import { OPERATOR, RESERVED_HANDLES } from '../protocol/handle.js';
+import type { SessionRole } from '../protocol/methods.js';
+
+export interface SessionIdentity {
+  handle: string;
+  role: SessionRole;
+  /** True when proven by a token (rows, operator); tokenless claims are exclusive. */
+  tokenHolder: boolean;
+}
+
+export function mintToken(): string {
+  return randomBytes(24).toString('base64url');
+}
+
+function sameSecret(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+export class SessionRegistry<Conn> {
+  private rowTokens = new Map<string, string>();
+  private live = new Map<string, Map<Conn, SessionIdentity>>();
+
+  constructor(readonly operatorToken: string) {}
+
+  /** Registers (or re-registers, after a restart) a row and returns its fresh token. */
+  registerRow(handle: string): { ok: true; token: string } | { ok: false; error: SwbErrorValue } {
+    if (handle === OPERATOR || RESERVED_HANDLES.has(handle)) {
+      return { ok: false, error: swbError('BAD_REQUEST', `${handle} is reserved and cannot name a row.`) };
+    }
+    const holders = this.live.get(handle);
+    if (holders && [...holders.values()].some((id) => !id.tokenHolder)) {
+      return { ok: false, error: swbError('SESSION_COLLISION', `${handle} is in use by a live participant without a token.`) };
+    }
+    const token = mintToken();
+    this.rowTokens.set(handle, token);
+    return { ok: true, token };
+  }
+
+  unregisterRow(handle: string): void {
+    this.rowTokens.delete(handle);
+  }
+
+  isRow(handle: string): boolean {
+    return this.rowTokens.has(handle);
+  }
+
+  claim(conn: Conn, session: string | undefined, token: string | undefined): { ok: true; identity: SessionIdentity } | { ok: false; error: SwbErrorValue } {
+    let identity: SessionIdentity;
+    if (token !== undefined) {
+      const handle = session ?? OPERATOR;
+      if (handle === OPERATOR && sameSecret(token, this.operatorToken)) {
+        identity = { handle, role: 'operator', tokenHolder: true };
+      } else {
+        const expected = this.rowTokens.get(handle);
+        if (expected === undefined || !sameSecret(token, expected)) {
+          return { ok: false, error: swbError('UNAUTHENTICATED', `The token does not match session ${handle}.`) };
+        }
+        identity = { handle, role: 'row', tokenHolder: true };
+      }
+    } else {
+      if (session === undefined) return { ok: false, error: swbError('UNAUTHENTICATED', 'hello needs a session name or a token.') };
+      if (session === OPERATOR) {
+        return { ok: false, error: swbError('UNAUTHENTICATED', 'The operator session needs the operator token.') };
+      }
+      if (RESERVED_HANDLES.has(session)) return { ok: false, error: swbError('BAD_REQUEST', `${session} is reserved.`) };
+      if (this.rowTokens.has(session)) {
+        return { ok: false, error: swbError('SESSION_COLLISION', `${session} belongs to a row; only that row (with its token) may use it.`) };
+      }
+      if ((this.live.get(session)?.size ?? 0) > 0) {
+        return { ok: false, error: swbError('SESSION_COLLISION', `${session} is already connected.`) };
+      }
+      identity = { handle: session, role: 'participant', tokenHolder: false };
+    }
+    let holders = this.live.get(identity.handle);
+    if (!holders) this.live.set(identity.handle, (holders = new Map()));
+    holders.set(conn, identity);
+    return { ok: true, identity };
+  }
+
+  /** Returns true when this was the handle's last live connection (it went offline). */
+  release(conn: Conn, handle: string): boolean {
+    const holders = this.live.get(handle);
+    if (!holders || !holders.delete(conn)) return false;
+    if (holders.size > 0) return false;
+    this.live.delete(handle);
+    return true;
+  }
+
+  isOnline(handle: string): boolean {
+    return (this.live.get(handle)?.size ?? 0) > 0;
+  }
+
+  onlineHandles(): string[] {
+    return [...this.live.keys()];
+  }
+
+  connectionsOf(handle: string): Iterable<Conn> {
+    return this.live.get(handle)?.keys() ?? [];
+  }
+}

@@ -1,0 +1,82 @@
+// The one list of error codes Switchboard speaks, at the socket and in the CLI (DESIGN §4).
+// Hub handlers return these as values; exceptions inside become INTERNAL at the socket.
+
+export const ERROR_CODES = [
+  'BAD_FRAME', // not JSON, not UTF-8, not a JSON-RPC object
+  'FRAME_TOO_LARGE', // a line longer than the frame limit (checked before parsing)
+  'BAD_REQUEST', // a well-formed frame whose method or params are wrong
+  'UNKNOWN_METHOD',
+  'UNAUTHENTICATED', // no hello yet, or a token that does not match
+  'SESSION_COLLISION', // the handle is held by a live session or a token-holding row
+  'UNKNOWN_PEER',
+  'AMBIGUOUS_TARGET',
+  'MESSAGE_TOO_LARGE',
+  'QUEUE_FULL',
+  'RATE_LIMITED',
+  'MESSAGE_ID_CONFLICT',
+  'INVALID_REPLY',
+  'NOT_FOUND',
+  'EXPIRED',
+  'TIMEOUT',
+  'NO_HUB', // client side: no hub could be reached or started
+  'HUB_RUNNING', // another hub already holds the workspace lock
+  'UNSAFE_RUNTIME_DIR', // runtime dir has wrong owner, mode or is a symlink
+  'RECOVERY_REQUIRED',
+  'SHUTTING_DOWN',
+  'INTERNAL',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && (ERROR_CODES as readonly string[]).includes(value);
+}
+
+/** JSON-RPC numeric codes: the standard ones where they fit, the -32000 server range otherwise. */
+const RPC_NUMBERS: Partial<Record<ErrorCode, number>> = {
+  BAD_FRAME: -32700,
+  FRAME_TOO_LARGE: -32700,
+  BAD_REQUEST: -32602,
+  UNKNOWN_METHOD: -32601,
+  INTERNAL: -32603,
+};
+
+export function rpcNumberFor(code: ErrorCode): number {
+  return RPC_NUMBERS[code] ?? -32000 - ERROR_CODES.indexOf(code);
+}
+
+/** An error as a value: a stable code plus one human sentence, and optional structured details. */
+export interface SwbErrorValue {
+  code: ErrorCode;
+  message: string;
+  details?: Record<string, unknown>;
+}
+
+/** The same, throwable, for code paths that unwind (inside a process, never across the socket). */
+export class SwbError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = 'SwbError';
+  }
+
+  toValue(): SwbErrorValue {
+    return this.details ? { code: this.code, message: this.message, details: this.details } : { code: this.code, message: this.message };
+  }
+}
+
+export function swbError(code: ErrorCode, message: string, details?: Record<string, unknown>): SwbErrorValue {
+  return details ? { code, message, details } : { code, message };
+}
+
+export function isSwbErrorValue(value: unknown): value is SwbErrorValue {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    isErrorCode((value as { code?: unknown }).code) &&
+    typeof (value as { message?: unknown }).message === 'string'
+  );
+}

@@ -1,0 +1,161 @@
+// Every RPC method's params (parsed with a strict schema) and result types (DESIGN §4, docs/PROTOCOL.md).
+import { array, bool, int, literal, object, optional, str, type Infer } from '../util/schema.js';
+import { HANDLE_HINT, HANDLE_PATTERN } from './handle.js';
+import type { HubLimits } from './limits.js';
+
+const handle = str({ pattern: HANDLE_PATTERN, patternHint: HANDLE_HINT });
+const messageRef = int({ min: 1 });
+
+export const MESSAGE_KINDS = ['msg', 'task', 'response', 'data'] as const;
+export type MessageKind = (typeof MESSAGE_KINDS)[number];
+
+export const MESSAGE_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export const RECEIPT_STATES = ['accepted', 'delivered', 'read', 'replied', 'expired'] as const;
+export type ReceiptState = (typeof RECEIPT_STATES)[number];
+
+export const helloParams = object({
+  version: int({ min: 1 }),
+  session: optional(handle),
+  token: optional(str({ min: 1, max: 256 })),
+  /** Push mail.arrived / receipt.changed / peer.changed on this connection. */
+  subscribe: optional(bool),
+  /** Free-form client label shown in `swb peers` (e.g. "cli", "tui"). */
+  client: optional(str({ max: 32 })),
+});
+export type HelloParams = Infer<typeof helloParams>;
+
+export const sendParams = object({
+  to: array(str({ min: 1, max: 64 }), { min: 1, max: 256 }),
+  text: str(),
+  kind: optional(literal(...MESSAGE_KINDS)),
+  replyTo: optional(messageRef),
+  messageId: optional(str({ pattern: MESSAGE_ID_PATTERN, patternHint: 'a messageId is 1-128 of A-Z a-z 0-9 . _ : -' })),
+});
+export type SendParams = Infer<typeof sendParams>;
+
+export const listParams = object({
+  /** Only mail with a per-recipient sequence above this. */
+  after: optional(int({ min: 0 })),
+  unreadOnly: optional(bool),
+  limit: optional(int({ min: 1, max: 1000 })),
+});
+export type ListParams = Infer<typeof listParams>;
+
+export const readParams = object({ ids: array(messageRef, { min: 1, max: 1000 }) });
+export type ReadParams = Infer<typeof readParams>;
+
+export const waitParams = object({
+  timeoutMs: int({ min: 0, max: 30_000 }),
+  /** Wait for mail with a sequence above this; without it, any unread mail ends the wait. */
+  after: optional(int({ min: 0 })),
+});
+export type WaitParams = Infer<typeof waitParams>;
+
+export const receiptParams = object({ id: messageRef });
+export type ReceiptParams = Infer<typeof receiptParams>;
+
+/** Operator only: register a row's handle and mint its token (the TUI does this for each row). */
+export const registerRowParams = object({ handle });
+/** Operator only: record that the wake controller nudged a recipient about these messages. */
+export const wokenParams = object({ recipient: handle, ids: array(messageRef, { min: 1, max: 1000 }) });
+/** Operator only: a page of all mail, newest first, for the mail view. */
+export const historyParams = object({
+  before: optional(messageRef),
+  limit: optional(int({ min: 1, max: 500 })),
+  peer: optional(handle),
+});
+export type HistoryParams = Infer<typeof historyParams>;
+
+export const emptyParams = object({});
+
+export type SessionRole = 'row' | 'operator' | 'participant';
+
+export interface PeerInfo {
+  handle: string;
+  online: boolean;
+  role: SessionRole;
+  unread: number;
+}
+
+export interface HelloResult {
+  session: string;
+  role: SessionRole;
+  peers: PeerInfo[];
+  limits: HubLimits;
+  protocolVersion: number;
+}
+
+export interface RecipientReceipt {
+  to: string;
+  seq: number;
+  state: ReceiptState;
+  acceptedAt: number;
+  deliveredAt: number | null;
+  wokenAt: number | null;
+  readAt: number | null;
+  repliedAt: number | null;
+}
+
+export interface SendResult {
+  id: number;
+  messageId: string;
+  /** True when this send was a retry of a message already accepted (nothing new stored). */
+  duplicate: boolean;
+  recipients: Array<{ to: string; seq: number; state: ReceiptState }>;
+}
+
+export interface MailItem {
+  id: number;
+  messageId: string;
+  from: string;
+  to: string[];
+  kind: MessageKind;
+  text: string;
+  replyTo: number | null;
+  createdAt: number;
+  /** The reading session's per-recipient sequence and receipt (absent in history for non-recipients). */
+  seq?: number;
+  state?: ReceiptState;
+}
+
+export interface ReceiptResult {
+  id: number;
+  messageId: string;
+  from: string;
+  kind: MessageKind;
+  createdAt: number;
+  recipients: RecipientReceipt[];
+}
+
+/** Server → client notifications. */
+export interface MailArrived {
+  message: MailItem;
+}
+export interface ReceiptChanged {
+  id: number;
+  to: string;
+  state: ReceiptState | 'woken';
+  at: number;
+}
+export interface PeerChanged {
+  handle: string;
+  online: boolean;
+  role: SessionRole;
+}
+
+export const METHODS = [
+  'hello',
+  'mail.send',
+  'mail.list',
+  'mail.read',
+  'mail.wait',
+  'mail.subscribe',
+  'mail.history',
+  'mail.woken',
+  'receipt.get',
+  'peers.list',
+  'session.registerRow',
+  'hub.shutdown',
+] as const;
+export type MethodName = (typeof METHODS)[number];

@@ -1,0 +1,412 @@
+// The durable inbox. One writer (the hub that holds the workspace lock) owns this object.
+// acceptBatch runs many sends in ONE transaction (group commit) and returns only after that
+// commit is on disk; nobody may be told "accepted" before it returns.
+import type { Statement } from 'better-sqlite3';
+import { swbError, type SwbErrorValue } from '../protocol/error-codes.js';
+import type {
+  MailItem,
+  MessageKind,
+  ReceiptResult,
+  ReceiptState,
+  RecipientReceipt,
+  SendResult,
+  SessionRole,
+} from '../protocol/methods.js';
+import { messageDigest } from './message-digest.js';
+import { openDatabase, type SqliteDatabase } from './open-database.js';
+import { STATE_CODE, UNREAD_SQL, stateName } from './receipt-state.js';
+
+export interface AcceptRequest {
+  sender: string;
+  /** Concrete recipients (broadcast already expanded by the hub), deduplicated. */
+  to: string[];
+  /** Recipients as the sender wrote them (`all` kept), for the idempotency digest. */
+  requestedTo: string[];
+  text: string;
+  kind: MessageKind;
+  replyTo: number | null;
+  messageId: string;
+  /** Recipients with a live subscribed connection: they get it pushed, so it is delivered now. */
+  live: ReadonlySet<string>;
+}
+
+export type AcceptOutcome =
+  | { ok: true; result: SendResult; message: MailItem | null; repliedTo: { id: number; recipient: string } | null }
+  | { ok: false; error: SwbErrorValue };
+
+export interface StoreOptions {
+  maxUnread: number;
+  now?: () => number;
+}
+
+interface MessageRow {
+  id: number;
+  sender: string;
+  message_id: string;
+  kind: string;
+  text: string;
+  reply_to: number | null;
+  recipients: string;
+  digest: string;
+  created_at: number;
+}
+
+interface DeliveryRow {
+  recipient: string;
+  seq: number;
+  state: number;
+  accepted_at: number;
+  delivered_at: number | null;
+  woken_at: number | null;
+  read_at: number | null;
+  replied_at: number | null;
+}
+
+type InboxRow = MessageRow & { seq: number; state: number };
+
+export interface StateChange {
+  id: number;
+  sender: string;
+  to: string;
+  state: ReceiptState | 'woken';
+  at: number;
+}
+
+export class MailStore {
+  readonly db: SqliteDatabase;
+  private readonly now: () => number;
+  private maxUnread: number;
+  /** Cached unread counts and next sequence per handle; reloaded from disk if a commit fails. */
+  private unread = new Map<string, number>();
+  private nextSeq = new Map<string, number>();
+  private roles = new Map<string, SessionRole>();
+  private readonly q: ReturnType<MailStore['prepare']>;
+
+  static open(file: string, options: StoreOptions): MailStore {
+    return new MailStore(openDatabase(file), options);
+  }
+
+  constructor(db: SqliteDatabase, options: StoreOptions) {
+    this.db = db;
+    this.now = options.now ?? Date.now;
+    this.maxUnread = options.maxUnread;
+    this.q = this.prepare();
+    this.reloadCaches();
+  }
+
+  private prepare() {
+    const db = this.db;
+    const s = <T = unknown>(sql: string) => db.prepare(sql) as Statement<unknown[], T>;
+    return {
+      insertHandle: s(`INSERT INTO handles (handle, role, first_seen) VALUES (?, ?, ?)
+                       ON CONFLICT(handle) DO UPDATE SET role = excluded.role WHERE handles.role <> 'row'`),
+      allHandles: s<{ handle: string; role: string; next_seq: number }>(`SELECT handle, role, next_seq FROM handles`),
+      unreadCounts: s<{ recipient: string; n: number }>(
+        `SELECT recipient, count(*) AS n FROM deliveries WHERE ${UNREAD_SQL} GROUP BY recipient`,
+      ),
+      setNextSeq: s(`UPDATE handles SET next_seq = ? WHERE handle = ?`),
+      findBySenderId: s<MessageRow>(`SELECT * FROM messages WHERE sender = ? AND message_id = ?`),
+      insertMessage: s(`INSERT INTO messages (sender, message_id, kind, text, reply_to, recipients, digest, created_at)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
+      insertDelivery: s(`INSERT INTO deliveries (message, recipient, seq, state, accepted_at, delivered_at)
+                         VALUES (?, ?, ?, ?, ?, ?)`),
+      deliveriesOf: s<DeliveryRow>(`SELECT * FROM deliveries WHERE message = ? ORDER BY rowid`),
+      deliveryFor: s<DeliveryRow>(`SELECT * FROM deliveries WHERE message = ? AND recipient = ?`),
+      messageById: s<MessageRow>(`SELECT * FROM messages WHERE id = ?`),
+      markReplied: s(`UPDATE deliveries SET state = ${STATE_CODE.replied}, replied_at = ?,
+                        read_at = coalesce(read_at, ?), delivered_at = coalesce(delivered_at, ?)
+                      WHERE message = ? AND recipient = ? AND state < ${STATE_CODE.replied}`),
+      markRead: s(`UPDATE deliveries SET state = ${STATE_CODE.read}, read_at = ?, delivered_at = coalesce(delivered_at, ?)
+                   WHERE message = ? AND recipient = ? AND state < ${STATE_CODE.read}`),
+      markDelivered: s(`UPDATE deliveries SET state = ${STATE_CODE.delivered}, delivered_at = ?
+                        WHERE message = ? AND recipient = ? AND state < ${STATE_CODE.delivered}`),
+      markWoken: s(`UPDATE deliveries SET woken_at = ? WHERE message = ? AND recipient = ? AND woken_at IS NULL AND ${UNREAD_SQL}`),
+      insertWake: s(`INSERT INTO wake_events (recipient, message, at) VALUES (?, ?, ?)`),
+      inbox: s<InboxRow>(`SELECT m.*, d.seq, d.state FROM deliveries d JOIN messages m ON m.id = d.message
+                          WHERE d.recipient = ? AND d.seq > ? ORDER BY d.seq LIMIT ?`),
+      inboxUnread: s<InboxRow>(`SELECT m.*, d.seq, d.state FROM deliveries d JOIN messages m ON m.id = d.message
+                                WHERE d.recipient = ? AND d.seq > ? AND d.${UNREAD_SQL} ORDER BY d.seq LIMIT ?`),
+      historyAll: s<MessageRow>(`SELECT * FROM messages WHERE id < ? ORDER BY id DESC LIMIT ?`),
+      historyPeer: s<MessageRow>(`SELECT * FROM messages m WHERE m.id < ?1 AND (m.sender = ?2 OR EXISTS
+                                    (SELECT 1 FROM deliveries d WHERE d.message = m.id AND d.recipient = ?2))
+                                  ORDER BY m.id DESC LIMIT ?3`),
+      expire: s<{ message: number; recipient: string; sender: string }>(
+        `UPDATE deliveries SET state = ${STATE_CODE.expired}, expired_at = ?1
+         WHERE ${UNREAD_SQL} AND accepted_at < ?2
+         RETURNING message, recipient, (SELECT sender FROM messages WHERE id = message) AS sender`,
+      ),
+      purge: s(`DELETE FROM messages WHERE created_at < ? AND NOT EXISTS
+                  (SELECT 1 FROM deliveries d WHERE d.message = messages.id AND d.${UNREAD_SQL})`),
+    };
+  }
+
+  private reloadCaches(): void {
+    this.unread.clear();
+    this.nextSeq.clear();
+    this.roles.clear();
+    for (const row of this.q.allHandles.all()) {
+      this.nextSeq.set(row.handle, row.next_seq);
+      this.roles.set(row.handle, row.role as SessionRole);
+    }
+    for (const row of this.q.unreadCounts.all()) this.unread.set(row.recipient, row.n);
+  }
+
+  setMaxUnread(n: number): void {
+    this.maxUnread = n;
+  }
+
+  /** Records a handle as known, so mail to it is kept while it is offline. */
+  rememberHandle(handle: string, role: SessionRole): void {
+    // A row's handle stays a row's: a later tokenless visitor must not demote it.
+    const current = this.roles.get(handle);
+    if (current === role || current === 'row') return;
+    this.q.insertHandle.run(handle, role, this.now());
+    this.roles.set(handle, role);
+    if (!this.nextSeq.has(handle)) this.nextSeq.set(handle, 1);
+  }
+
+  isKnown(handle: string): boolean {
+    return this.roles.has(handle);
+  }
+
+  knownHandles(): Array<{ handle: string; role: SessionRole; unread: number }> {
+    return [...this.roles].map(([handle, role]) => ({ handle, role, unread: this.unread.get(handle) ?? 0 }));
+  }
+
+  /** The highest sequence given to this recipient so far (0 if none): a cursor for "newer than now". */
+  lastSeq(handle: string): number {
+    return (this.nextSeq.get(handle) ?? 1) - 1;
+  }
+
+  unreadCount(handle: string): number {
+    return this.unread.get(handle) ?? 0;
+  }
+
+  /** Group commit: every request in one transaction; outcomes in request order. */
+  acceptBatch(requests: readonly AcceptRequest[]): AcceptOutcome[] {
+    const at = this.now();
+    const run = this.db.transaction((): AcceptOutcome[] => requests.map((r) => this.acceptOne(r, at)));
+    try {
+      return run.immediate();
+    } catch (err) {
+      // The commit failed (disk full, I/O error): nothing of this batch is stored and nobody
+      // was told "accepted". Caches may hold uncommitted increments; rebuild them from disk.
+      this.reloadCaches();
+      const message = err instanceof Error ? err.message : String(err);
+      return requests.map(() => ({
+        ok: false as const,
+        error: swbError('INTERNAL', `The message could not be stored (${message}); nothing was accepted, retry with the same id.`),
+      }));
+    }
+  }
+
+  private acceptOne(r: AcceptRequest, at: number): AcceptOutcome {
+    const digest = messageDigest(r.requestedTo, r.kind, r.replyTo, r.text);
+    const existing = this.q.findBySenderId.get(r.sender, r.messageId);
+    if (existing) {
+      if (existing.digest !== digest) {
+        return {
+          ok: false,
+          error: swbError('MESSAGE_ID_CONFLICT', `Message id ${r.messageId} was already used by ${r.sender} for a different message.`, {
+            id: existing.id,
+          }),
+        };
+      }
+      const deliveries = this.q.deliveriesOf.all(existing.id);
+      return {
+        ok: true,
+        result: {
+          id: existing.id,
+          messageId: existing.message_id,
+          duplicate: true,
+          recipients: deliveries.map((d) => ({ to: d.recipient, seq: d.seq, state: stateName(d.state) })),
+        },
+        message: null,
+        repliedTo: null,
+      };
+    }
+    for (const to of r.to) {
+      if (!this.roles.has(to)) return { ok: false, error: swbError('UNKNOWN_PEER', `No session named ${to} is known to this hub.`, { to }) };
+    }
+    if (r.replyTo !== null) {
+      const mine = this.q.deliveryFor.get(r.replyTo, r.sender);
+      if (!mine) {
+        return {
+          ok: false,
+          error: swbError('INVALID_REPLY', `Message ${r.replyTo} was not sent to ${r.sender}, so it cannot be replied to.`, { replyTo: r.replyTo }),
+        };
+      }
+    }
+    if (this.maxUnread > 0) {
+      const full = r.to.find((to) => (this.unread.get(to) ?? 0) >= this.maxUnread);
+      if (full) {
+        return {
+          ok: false,
+          error: swbError('QUEUE_FULL', `${full} already has ${this.maxUnread} unread messages; try again once it reads some.`, {
+            to: full,
+            limit: this.maxUnread,
+          }),
+        };
+      }
+    }
+    const info = this.q.insertMessage.run(r.sender, r.messageId, r.kind, r.text, r.replyTo, JSON.stringify(r.to), digest, at);
+    const id = Number(info.lastInsertRowid);
+    const recipients: SendResult['recipients'] = [];
+    for (const to of r.to) {
+      const seq = this.nextSeq.get(to) ?? 1;
+      const delivered = r.live.has(to);
+      this.q.insertDelivery.run(id, to, seq, delivered ? STATE_CODE.delivered : STATE_CODE.accepted, at, delivered ? at : null);
+      this.q.setNextSeq.run(seq + 1, to);
+      this.nextSeq.set(to, seq + 1);
+      this.unread.set(to, (this.unread.get(to) ?? 0) + 1);
+      recipients.push({ to, seq, state: delivered ? 'delivered' : 'accepted' });
+    }
+    let repliedTo: { id: number; recipient: string } | null = null;
+    if (r.replyTo !== null) {
+      const wasUnread = this.isUnread(r.replyTo, r.sender);
+      if (this.q.markReplied.run(at, at, at, r.replyTo, r.sender).changes > 0) {
+        repliedTo = { id: r.replyTo, recipient: r.sender };
+        if (wasUnread) this.unread.set(r.sender, Math.max(0, (this.unread.get(r.sender) ?? 0) - 1));
+      }
+    }
+    const message: MailItem = {
+      id,
+      messageId: r.messageId,
+      from: r.sender,
+      to: r.to,
+      kind: r.kind,
+      text: r.text,
+      replyTo: r.replyTo,
+      createdAt: at,
+    };
+    return { ok: true, result: { id, messageId: r.messageId, duplicate: false, recipients }, message, repliedTo };
+  }
+
+  private isUnread(message: number, recipient: string): boolean {
+    const d = this.q.deliveryFor.get(message, recipient);
+    return d !== undefined && (d.state === STATE_CODE.accepted || d.state === STATE_CODE.delivered);
+  }
+
+  /** A recipient's mail with sequence above `after`, oldest first; unread ones are marked delivered. */
+  list(recipient: string, opts: { after?: number; unreadOnly?: boolean; limit?: number }): { items: MailItem[]; changes: StateChange[] } {
+    const stmt = opts.unreadOnly ? this.q.inboxUnread : this.q.inbox;
+    const rows = stmt.all(recipient, opts.after ?? 0, opts.limit ?? 200);
+    const at = this.now();
+    const changes: StateChange[] = [];
+    const pending = rows.filter((r) => r.state === STATE_CODE.accepted);
+    if (pending.length > 0) {
+      this.db.transaction(() => {
+        for (const r of pending) {
+          if (this.q.markDelivered.run(at, r.id, recipient).changes > 0) {
+            r.state = STATE_CODE.delivered;
+            changes.push({ id: r.id, sender: r.sender, to: recipient, state: 'delivered', at });
+          }
+        }
+      })();
+    }
+    return { items: rows.map((r) => toMailItem(r, r.seq, r.state)), changes };
+  }
+
+  /** Marks messages read for this recipient; ids that are not theirs are reported, not fatal. */
+  markRead(recipient: string, ids: readonly number[]): { changes: StateChange[]; notFound: number[] } {
+    const at = this.now();
+    const changes: StateChange[] = [];
+    const notFound: number[] = [];
+    this.db.transaction(() => {
+      for (const id of ids) {
+        const d = this.q.deliveryFor.get(id, recipient);
+        if (!d) {
+          notFound.push(id);
+          continue;
+        }
+        const wasUnread = d.state === STATE_CODE.accepted || d.state === STATE_CODE.delivered;
+        if (this.q.markRead.run(at, at, id, recipient).changes > 0) {
+          const sender = this.q.messageById.get(id)!.sender;
+          changes.push({ id, sender, to: recipient, state: 'read', at });
+          if (wasUnread) this.unread.set(recipient, Math.max(0, (this.unread.get(recipient) ?? 0) - 1));
+        }
+      }
+    })();
+    return { changes, notFound };
+  }
+
+  /** The wake controller typed a nudge for these messages: an event beside the receipts. */
+  recordWake(recipient: string, ids: readonly number[]): StateChange[] {
+    const at = this.now();
+    const changes: StateChange[] = [];
+    this.db.transaction(() => {
+      for (const id of ids) {
+        const msg = this.q.messageById.get(id);
+        if (!msg || !this.q.deliveryFor.get(id, recipient)) continue;
+        this.q.insertWake.run(recipient, id, at);
+        if (this.q.markWoken.run(at, id, recipient).changes > 0) changes.push({ id, sender: msg.sender, to: recipient, state: 'woken', at });
+      }
+    })();
+    return changes;
+  }
+
+  message(id: number): MailItem | undefined {
+    const row = this.q.messageById.get(id);
+    return row ? toMailItem(row) : undefined;
+  }
+
+  receipts(id: number): ReceiptResult | undefined {
+    const row = this.q.messageById.get(id);
+    if (!row) return undefined;
+    const recipients: RecipientReceipt[] = this.q.deliveriesOf.all(id).map((d) => ({
+      to: d.recipient,
+      seq: d.seq,
+      state: stateName(d.state),
+      acceptedAt: d.accepted_at,
+      deliveredAt: d.delivered_at,
+      wokenAt: d.woken_at,
+      readAt: d.read_at,
+      repliedAt: d.replied_at,
+    }));
+    return { id, messageId: row.message_id, from: row.sender, kind: row.kind as MessageKind, createdAt: row.created_at, recipients };
+  }
+
+  /** A page of all mail, newest first (operator's mail view): paged, never loaded whole. */
+  history(opts: { before?: number; limit?: number; peer?: string }): MailItem[] {
+    const before = opts.before ?? Number.MAX_SAFE_INTEGER;
+    const limit = opts.limit ?? 100;
+    const rows = opts.peer ? this.q.historyPeer.all(before, opts.peer, limit) : this.q.historyAll.all(before, limit);
+    return rows.map((r) => toMailItem(r));
+  }
+
+  /** Expiry then retention, per the hub's settings; returns the receipts that changed. */
+  sweep(opts: { expiryMs: number; retentionMs: number }): StateChange[] {
+    const at = this.now();
+    const changes: StateChange[] = [];
+    this.db.transaction(() => {
+      if (opts.expiryMs > 0) {
+        for (const row of this.q.expire.all(at, at - opts.expiryMs)) {
+          changes.push({ id: row.message, sender: row.sender, to: row.recipient, state: 'expired', at });
+        }
+      }
+      if (opts.retentionMs > 0) this.q.purge.run(at - opts.retentionMs);
+    })();
+    if (changes.length > 0) this.reloadCaches();
+    return changes;
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}
+
+function toMailItem(row: MessageRow, seq?: number, state?: number): MailItem {
+  const item: MailItem = {
+    id: row.id,
+    messageId: row.message_id,
+    from: row.sender,
+    to: JSON.parse(row.recipients) as string[],
+    kind: row.kind as MessageKind,
+    text: row.text,
+    replyTo: row.reply_to,
+    createdAt: row.created_at,
+  };
+  if (seq !== undefined) item.seq = seq;
+  if (state !== undefined) item.state = stateName(state);
+  return item;
+}

@@ -1,0 +1,51 @@
+// Schema versions, applied in order inside one transaction each; `user_version` records progress.
+// Never edit a shipped migration: add the next one.
+
+export const MIGRATIONS: readonly string[] = [
+  // 1: handles, messages, per-recipient deliveries (receipts), wake events.
+  `
+  CREATE TABLE handles (
+    handle     TEXT PRIMARY KEY,
+    role       TEXT NOT NULL,
+    first_seen INTEGER NOT NULL,
+    next_seq   INTEGER NOT NULL DEFAULT 1
+  ) STRICT;
+
+  CREATE TABLE messages (
+    id         INTEGER PRIMARY KEY AUTOINCREMENT,
+    sender     TEXT NOT NULL,
+    message_id TEXT NOT NULL,
+    kind       TEXT NOT NULL,
+    text       TEXT NOT NULL,
+    reply_to   INTEGER,
+    recipients TEXT NOT NULL,
+    digest     TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    UNIQUE (sender, message_id)
+  ) STRICT;
+
+  CREATE TABLE deliveries (
+    message      INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+    recipient    TEXT NOT NULL,
+    seq          INTEGER NOT NULL,
+    state        INTEGER NOT NULL,
+    accepted_at  INTEGER NOT NULL,
+    delivered_at INTEGER,
+    woken_at     INTEGER,
+    read_at      INTEGER,
+    replied_at   INTEGER,
+    expired_at   INTEGER,
+    PRIMARY KEY (recipient, seq),
+    UNIQUE (message, recipient)
+  ) STRICT;
+  CREATE INDEX deliveries_by_state ON deliveries (recipient, state);
+
+  CREATE TABLE wake_events (
+    id        INTEGER PRIMARY KEY,
+    recipient TEXT NOT NULL,
+    message   INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+    at        INTEGER NOT NULL
+  ) STRICT;
+  CREATE INDEX wake_events_by_message ON wake_events (message);
+  `,
+];

@@ -1,0 +1,30 @@
+// The installed package's root (where package.json, themes/ and dist/ live), found by walking up
+// from this module: compiled code runs from dist/src/util/, tests run the source in src/util/.
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+let cached: string | undefined;
+
+export function packageRoot(): string {
+  if (cached) return cached;
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const manifest = join(dir, 'package.json');
+    if (existsSync(manifest)) {
+      try {
+        if ((JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'switchboard') return (cached = dir);
+      } catch {
+        // not ours; keep walking
+      }
+    }
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error('cannot find the switchboard package root');
+    dir = parent;
+  }
+}
+
+/** The compiled CLI entry (what rows get on PATH and what starts a headless hub). */
+export function swbBinPath(): string {
+  return join(packageRoot(), 'dist', 'bin', 'swb.js');
+}
