@@ -1,7 +1,7 @@
 // Loads the bundled agent profiles plus the user's additions and overrides from
 // `<configDir>/profiles/*.json`. A bad user file is reported and skipped (the bundled profile of the
 // same id stays in force); a bad bundled file is a bug and throws.
-import { closeSync, existsSync, fstatSync, openSync, readSync, readdirSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync, readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,13 +32,22 @@ export function defaultConfigDir(env: NodeJS.ProcessEnv = process.env): string {
   return join(base, 'switchboard');
 }
 
-/** Walks up from this module to the directory holding package.json (works from src/ and dist/src/). */
+function isOurManifest(path: string): boolean {
+  if (!existsSync(path)) return false;
+  try {
+    return (JSON.parse(readFileSync(path, 'utf8')) as { name?: unknown }).name === 'switchboard';
+  } catch {
+    return false;
+  }
+}
+
+/** Walks up from this module to switchboard's package.json (works from src/ and dist/src/). */
 export function packageRoot(from: string = dirname(fileURLToPath(import.meta.url))): string {
   let dir = from;
   for (;;) {
-    if (existsSync(join(dir, 'package.json'))) return dir;
+    if (isOurManifest(join(dir, 'package.json'))) return dir;
     const parent = dirname(dir);
-    if (parent === dir) throw new Error(`no package.json above ${from}`);
+    if (parent === dir) throw new Error(`no switchboard package.json above ${from}`);
     dir = parent;
   }
 }

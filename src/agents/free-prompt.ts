@@ -1,0 +1,56 @@
+// Decides whether a row's prompt is free for the multiplexer to type into. Pure: every fact that
+// depends on time (quiet time, operator typing) is passed in with `now`.
+import type { AgentState } from './profile-schema.js';
+import type { PromptInput } from './prompt-input.js';
+
+export type NotFreeReason =
+  | 'not-idle'
+  | 'dialog-open'
+  | 'no-input-line'
+  | 'cursor-elsewhere'
+  | 'draft'
+  | 'screen-not-quiet'
+  | 'operator-typing'
+  | 'operator-attached';
+
+export interface FreePromptFacts {
+  /** The tracker's reported state (already quiet-time filtered). */
+  state: AgentState;
+  input: PromptInput;
+  /** When the operator last typed into this row (ms, same clock as `now`), or null. */
+  operatorTypedAt: number | null;
+  /** The operator is attached to this row and has typed within the grace period. */
+  attachedAndTyping: boolean;
+  now: number;
+  /** How long the screen has been unchanged. */
+  stillForMs: number;
+  quietMs: number;
+  /** Operator typing blocks wakes for this long (default 5 s). */
+  operatorGraceMs?: number;
+}
+
+export type FreePromptVerdict =
+  | { free: true; reason: 'free' }
+  | { free: false; reason: NotFreeReason; detail: string; /** when a time-based block ends */ retryInMs?: number };
+
+export const DEFAULT_OPERATOR_GRACE_MS = 5000;
+
+export function isPromptFree(f: FreePromptFacts): FreePromptVerdict {
+  const grace = f.operatorGraceMs ?? DEFAULT_OPERATOR_GRACE_MS;
+  if (f.attachedAndTyping) return { free: false, reason: 'operator-attached', detail: 'the operator is attached and typing' };
+  if (f.operatorTypedAt !== null && f.now - f.operatorTypedAt < grace) {
+    const retryInMs = grace - (f.now - f.operatorTypedAt);
+    return { free: false, reason: 'operator-typing', detail: `the operator typed here ${f.now - f.operatorTypedAt} ms ago`, retryInMs };
+  }
+  if (f.input.dialogOpen || f.state === 'waiting')
+    return { free: false, reason: 'dialog-open', detail: f.input.dialogId ? `dialog "${f.input.dialogId}" is open` : 'the agent is asking something' };
+  if (f.state !== 'idle') return { free: false, reason: 'not-idle', detail: `state is ${f.state}` };
+  if (!f.input.found) return { free: false, reason: 'no-input-line', detail: 'the input line is not on screen' };
+  if (!f.input.cursorOnInput) return { free: false, reason: 'cursor-elsewhere', detail: 'the cursor is not on the input line' };
+  if (!f.input.isEmpty) return { free: false, reason: 'draft', detail: 'the input holds a draft' };
+  if (f.stillForMs < f.quietMs) {
+    const retryInMs = f.quietMs - f.stillForMs;
+    return { free: false, reason: 'screen-not-quiet', detail: `screen still for ${f.stillForMs} of ${f.quietMs} ms`, retryInMs };
+  }
+  return { free: true, reason: 'free' };
+}

@@ -1,0 +1,188 @@
+// Per-row state over time. Fed every screen change (never polled), it coalesces bursts of output
+// (one detection per `debounceMs`), applies the profile's quiet time (a row is idle only after its
+// screen was still for `quietMs`), emits typed state changes and explains the current state.
+import type { ScreenSnapshot } from '../rows/screen-snapshot.js';
+import { Emitter, type Event } from '../util/event.js';
+import type { Disposable } from '../util/lifecycle.js';
+import type { Clock } from './clock.js';
+import { detectState, type Detection } from './detect-state.js';
+import type { AgentProfile, AgentState } from './profile-schema.js';
+
+export interface StateChange {
+  row: string;
+  from: AgentState;
+  to: AgentState;
+  at: number;
+  /** The detection behind the new state (ruleId null for exits and quiet-time holds). */
+  ruleId: string | null;
+}
+
+export interface StateExplanation {
+  row: string;
+  profileId: string;
+  /** Reported state (after quiet time). */
+  state: AgentState;
+  /** What the rules say about the latest screen, before quiet time. */
+  detected: AgentState;
+  ruleId: string | null;
+  region: string;
+  evidence: string;
+  tried: Detection['tried'];
+  quietMs: number;
+  stillForMs: number;
+  /** The rules say idle but the screen has not been still for the quiet time yet. */
+  idlePending: boolean;
+  exitCode: number | null;
+  /** e.g. an unknown profile id. */
+  warning: string | null;
+}
+
+export interface StateTrackerOptions {
+  row: string;
+  profile: AgentProfile;
+  clock: Clock;
+  /** Screen changes within this window share one detection (default 80 ms). */
+  debounceMs?: number;
+  /** Shown in explain output (e.g. from resolveProfile). */
+  warning?: string;
+}
+
+function sameScreen(a: ScreenSnapshot, b: ScreenSnapshot): boolean {
+  if (a.title !== b.title || a.alternateScreen !== b.alternateScreen) return false;
+  if (a.cursor.x !== b.cursor.x || a.cursor.y !== b.cursor.y) return false;
+  if (a.lines.length !== b.lines.length) return false;
+  for (let i = 0; i < a.lines.length; i++) if (a.lines[i] !== b.lines[i]) return false;
+  return true;
+}
+
+export class StateTracker implements Disposable {
+  private readonly changes = new Emitter<StateChange>();
+  readonly onStateChange: Event<StateChange> = this.changes.event;
+
+  private readonly row: string;
+  private readonly profile: AgentProfile;
+  private readonly clock: Clock;
+  private readonly debounceMs: number;
+  private readonly warning: string | null;
+
+  private reported: AgentState = 'unknown';
+  private latest: ScreenSnapshot | null = null;
+  private lastDetection: Detection | null = null;
+  private lastChangeAt: number;
+  private exitCode: number | null = null;
+  private evalTimer: Disposable | null = null;
+  private quietTimer: Disposable | null = null;
+  private disposed = false;
+
+  constructor(opts: StateTrackerOptions) {
+    this.row = opts.row;
+    this.profile = opts.profile;
+    this.clock = opts.clock;
+    this.debounceMs = opts.debounceMs ?? 80;
+    this.warning = opts.warning ?? null;
+    this.lastChangeAt = this.clock.now();
+  }
+
+  get state(): AgentState {
+    return this.reported;
+  }
+
+  get snapshot(): ScreenSnapshot | null {
+    return this.latest;
+  }
+
+  get detection(): Detection | null {
+    return this.lastDetection;
+  }
+
+  /** How long the screen content (text, title, cursor position) has been unchanged. */
+  stillForMs(now: number = this.clock.now()): number {
+    return Math.max(0, now - this.lastChangeAt);
+  }
+
+  /** Call on every screen update; identical snapshots do not reset the quiet time. */
+  onScreenChange(snapshot: ScreenSnapshot, now: number = this.clock.now()): void {
+    if (this.disposed || this.reported === 'exited') return;
+    if (this.latest === null || !sameScreen(this.latest, snapshot)) this.lastChangeAt = now;
+    this.latest = snapshot;
+    if (this.evalTimer === null) {
+      this.evalTimer = this.clock.setTimer(() => {
+        this.evalTimer = null;
+        this.evaluate();
+      }, this.debounceMs);
+    }
+  }
+
+  /** The row's process ended: the state is `exited` from now on. */
+  onExit(code: number | null = null): void {
+    if (this.disposed) return;
+    this.exitCode = code;
+    this.cancelTimers();
+    this.report('exited', null);
+  }
+
+  /** Runs the detector now on the latest snapshot (tests and `swb explain` use it to skip the debounce). */
+  evaluate(): void {
+    if (this.disposed || this.reported === 'exited' || this.latest === null) return;
+    const now = this.clock.now();
+    const detection = detectState(this.latest, this.profile);
+    this.lastDetection = detection;
+    if (detection.state !== 'idle') {
+      this.report(detection.state, detection.ruleId);
+      return;
+    }
+    const still = now - this.lastChangeAt;
+    if (still >= this.profile.quietMs || this.reported === 'idle') {
+      this.report('idle', detection.ruleId);
+      return;
+    }
+    // Idle on screen but not yet quiet: a finishing turn stays busy, anything else is unknown.
+    this.report(this.reported === 'busy' || this.reported === 'waiting' ? 'busy' : 'unknown', null);
+    this.quietTimer?.dispose();
+    this.quietTimer = this.clock.setTimer(() => {
+      this.quietTimer = null;
+      this.evaluate();
+    }, this.profile.quietMs - still);
+  }
+
+  explain(now: number = this.clock.now()): StateExplanation {
+    const d = this.lastDetection;
+    const still = this.stillForMs(now);
+    return {
+      row: this.row,
+      profileId: this.profile.id,
+      state: this.reported,
+      detected: d?.state ?? 'unknown',
+      ruleId: d?.ruleId ?? null,
+      region: d?.region ?? '',
+      evidence: this.reported === 'exited' ? `process exited${this.exitCode !== null ? ` with code ${this.exitCode}` : ''}` : (d?.evidence ?? 'no screen yet'),
+      tried: d?.tried ?? [],
+      quietMs: this.profile.quietMs,
+      stillForMs: still,
+      idlePending: this.reported !== 'idle' && this.reported !== 'exited' && d?.state === 'idle' && still < this.profile.quietMs,
+      exitCode: this.exitCode,
+      warning: this.warning,
+    };
+  }
+
+  private report(to: AgentState, ruleId: string | null): void {
+    const from = this.reported;
+    if (from === to) return;
+    this.reported = to;
+    this.changes.fire({ row: this.row, from, to, at: this.clock.now(), ruleId });
+  }
+
+  private cancelTimers(): void {
+    this.evalTimer?.dispose();
+    this.evalTimer = null;
+    this.quietTimer?.dispose();
+    this.quietTimer = null;
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.cancelTimers();
+    this.changes.dispose();
+  }
+}

@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import { formatExplanation } from '../../../src/agents/format-explanation.js';
+import { loadProfiles } from '../../../src/agents/load-profiles.js';
+import { StateTracker, type StateChange } from '../../../src/agents/state-tracker.js';
+import { FakeClock } from './fake-clock.js';
+import { loadScreenFixture } from './screen-fixture.js';
+
+const claude = loadProfiles({ configDir: '/nonexistent-swb-config' }).profiles.get('claude')!;
+const idle = loadScreenFixture('claude', 'idle-placeholder.txt').snapshot;
+const busy = loadScreenFixture('claude', 'busy-spinner.txt').snapshot;
+const dialog = loadScreenFixture('claude', 'permission-dialog.txt').snapshot;
+
+function setup() {
+  const clock = new FakeClock();
+  const tracker = new StateTracker({ row: 'alice', profile: claude, clock, debounceMs: 50 });
+  const changes: StateChange[] = [];
+  tracker.onStateChange((c) => changes.push(c));
+  return { clock, tracker, changes };
+}
+
+describe('StateTracker', () => {
+  it('reports idle only after the screen was still for the quiet time', () => {
+    const { clock, tracker, changes } = setup();
+    tracker.onScreenChange(idle);
+    clock.advance(50);
+    expect(tracker.state).toBe('unknown');
+    expect(tracker.explain().idlePending).toBe(true);
+    clock.advance(1400);
+    expect(tracker.state).toBe('unknown');
+    clock.advance(100);
+    expect(tracker.state).toBe('idle');
+    expect(changes.map((c) => c.to)).toEqual(['idle']);
+  });
+
+  it('a finishing turn stays busy until the quiet time has passed', () => {
+    const { clock, tracker, changes } = setup();
+    tracker.onScreenChange(busy);
+    clock.advance(50);
+    expect(tracker.state).toBe('busy');
+    tracker.onScreenChange(idle);
+    clock.advance(1000);
+    expect(tracker.state).toBe('busy');
+    clock.advance(600);
+    expect(tracker.state).toBe('idle');
+    expect(changes.map((c) => `${c.from}->${c.to}`)).toEqual(['unknown->busy', 'busy->idle']);
+  });
+
+  it('output during the quiet time restarts it', () => {
+    const { clock, tracker } = setup();
+    tracker.onScreenChange(busy);
+    clock.advance(50);
+    tracker.onScreenChange(idle);
+    clock.advance(1000);
+    tracker.onScreenChange({ ...idle, lines: [...idle.lines.slice(0, 6), ' ※ Tip: something else', ...idle.lines.slice(7)] });
+    clock.advance(1000);
+    expect(tracker.state).toBe('busy');
+    clock.advance(600);
+    expect(tracker.state).toBe('idle');
+  });
+
+  it('an identical snapshot does not restart the quiet time', () => {
+    const { clock, tracker } = setup();
+    tracker.onScreenChange(idle);
+    clock.advance(1000);
+    tracker.onScreenChange({ ...idle, lines: [...idle.lines] });
+    clock.advance(600);
+    expect(tracker.state).toBe('idle');
+  });
+
+  it('coalesces a burst of changes into one detection', () => {
+    const { clock, tracker, changes } = setup();
+    for (let i = 0; i < 20; i++) tracker.onScreenChange(i % 2 ? busy : idle);
+    expect(clock.pendingTimers).toBe(1);
+    clock.advance(50);
+    expect(changes).toHaveLength(1);
+  });
+
+  it('a dialog is waiting at once, and exit is final', () => {
+    const { clock, tracker } = setup();
+    tracker.onScreenChange(dialog);
+    clock.advance(50);
+    expect(tracker.state).toBe('waiting');
+    tracker.onExit(0);
+    tracker.onScreenChange(idle);
+    clock.advance(5000);
+    expect(tracker.state).toBe('exited');
+    expect(tracker.explain().evidence).toBe('process exited with code 0');
+  });
+
+  it('explains the rule, region, evidence and quiet time', () => {
+    const { clock, tracker } = setup();
+    tracker.onScreenChange(busy);
+    clock.advance(50);
+    const e = tracker.explain();
+    expect(e).toMatchObject({ row: 'alice', state: 'busy', ruleId: 'esc_to_interrupt', quietMs: 1500 });
+    expect(e.evidence).toContain('esc to interrupt');
+    const text = formatExplanation(e);
+    expect(text).toContain('alice: busy (profile claude)');
+    expect(text).toContain('rule:     esc_to_interrupt → busy');
+    expect(text).toMatch(/region: {3}bottom 12 non-empty lines/);
+    expect(text).toMatch(/quiet: {4}screen still for 0\.\d s, quiet time 1\.5 s/);
+    expect(formatExplanation(e, { verbose: true })).toContain('· trust_folder [waiting, 1000]');
+  });
+
+  it('dispose cancels its timers', () => {
+    const { clock, tracker } = setup();
+    tracker.onScreenChange(idle);
+    tracker.dispose();
+    clock.advance(10_000);
+    expect(clock.pendingTimers).toBe(0);
+    expect(tracker.state).toBe('unknown');
+  });
+});
