@@ -127,12 +127,12 @@ export class MailStore {
       inboxUnread: s<InboxRow>(`SELECT m.*, d.seq, d.state FROM deliveries d JOIN messages m ON m.id = d.message
                                 WHERE d.recipient = ? AND d.seq > ? AND d.${UNREAD_SQL} ORDER BY d.seq LIMIT ?`),
       historyAll: s<MessageRow>(`SELECT * FROM messages WHERE id < ? ORDER BY id DESC LIMIT ?`),
-      historyPeer: s<MessageRow>(`SELECT * FROM messages m WHERE m.id < ?1 AND (m.sender = ?2 OR EXISTS
-                                    (SELECT 1 FROM deliveries d WHERE d.message = m.id AND d.recipient = ?2))
-                                  ORDER BY m.id DESC LIMIT ?3`),
+      historyPeer: s<MessageRow>(`SELECT * FROM messages m WHERE m.id < @before AND (m.sender = @peer OR EXISTS
+                                    (SELECT 1 FROM deliveries d WHERE d.message = m.id AND d.recipient = @peer))
+                                  ORDER BY m.id DESC LIMIT @limit`),
       expire: s<{ message: number; recipient: string; sender: string }>(
-        `UPDATE deliveries SET state = ${STATE_CODE.expired}, expired_at = ?1
-         WHERE ${UNREAD_SQL} AND accepted_at < ?2
+        `UPDATE deliveries SET state = ${STATE_CODE.expired}, expired_at = @at
+         WHERE ${UNREAD_SQL} AND accepted_at < @cutoff
          RETURNING message, recipient, (SELECT sender FROM messages WHERE id = message) AS sender`,
       ),
       purge: s(`DELETE FROM messages WHERE created_at < ? AND NOT EXISTS
@@ -370,7 +370,7 @@ export class MailStore {
   history(opts: { before?: number; limit?: number; peer?: string }): MailItem[] {
     const before = opts.before ?? Number.MAX_SAFE_INTEGER;
     const limit = opts.limit ?? 100;
-    const rows = opts.peer ? this.q.historyPeer.all(before, opts.peer, limit) : this.q.historyAll.all(before, limit);
+    const rows = opts.peer ? this.q.historyPeer.all({ before, peer: opts.peer, limit }) : this.q.historyAll.all(before, limit);
     return rows.map((r) => toMailItem(r));
   }
 
@@ -380,7 +380,7 @@ export class MailStore {
     const changes: StateChange[] = [];
     this.db.transaction(() => {
       if (opts.expiryMs > 0) {
-        for (const row of this.q.expire.all(at, at - opts.expiryMs)) {
+        for (const row of this.q.expire.all({ at, cutoff: at - opts.expiryMs })) {
           changes.push({ id: row.message, sender: row.sender, to: row.recipient, state: 'expired', at });
         }
       }

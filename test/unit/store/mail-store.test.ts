@@ -1,0 +1,157 @@
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MailStore, type AcceptRequest } from '../../../src/store/mail-store.js';
+
+let dir: string;
+let store: MailStore;
+let clock = 1_000_000;
+
+function req(over: Partial<AcceptRequest> & { sender: string; to: string[] }): AcceptRequest {
+  return {
+    requestedTo: over.to,
+    text: 'hello',
+    kind: 'msg',
+    replyTo: null,
+    messageId: `id-${Math.random()}`,
+    live: new Set(),
+    ...over,
+  };
+}
+
+function accept(r: AcceptRequest) {
+  const [outcome] = store.acceptBatch([r]);
+  return outcome!;
+}
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'swb-store-'));
+  store = MailStore.open(join(dir, 'mail.db'), { maxUnread: 3, now: () => clock });
+  for (const h of ['alice', 'bob', 'carol']) store.rememberHandle(h, 'participant');
+});
+
+afterEach(() => {
+  store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('MailStore', () => {
+  it('creates mail.db with mode 0600 in WAL mode with synchronous=FULL', () => {
+    expect(statSync(join(dir, 'mail.db')).mode & 0o777).toBe(0o600);
+    expect(store.db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(store.db.pragma('synchronous', { simple: true })).toBe(2);
+  });
+
+  it('gives each recipient its own increasing sequence', () => {
+    const a = accept(req({ sender: 'alice', to: ['bob', 'carol'] }));
+    const b = accept(req({ sender: 'alice', to: ['bob'] }));
+    expect(a.ok && a.result.recipients.map((r) => r.seq)).toEqual([1, 1]);
+    expect(b.ok && b.result.recipients.map((r) => r.seq)).toEqual([2]);
+  });
+
+  it('stores a retry with the same id and content once and answers it as a duplicate', () => {
+    const first = accept(req({ sender: 'alice', to: ['bob'], messageId: 'm1' }));
+    const again = accept(req({ sender: 'alice', to: ['bob'], messageId: 'm1' }));
+    expect(first.ok && again.ok).toBe(true);
+    if (first.ok && again.ok) {
+      expect(again.result.id).toBe(first.result.id);
+      expect(again.result.duplicate).toBe(true);
+    }
+    expect(store.db.prepare('SELECT count(*) AS n FROM messages').get()).toEqual({ n: 1 });
+    expect(store.unreadCount('bob')).toBe(1);
+  });
+
+  it('refuses the same id with different content as MESSAGE_ID_CONFLICT, but not the same id from another sender', () => {
+    accept(req({ sender: 'alice', to: ['bob'], messageId: 'm1', text: 'one' }));
+    const clash = accept(req({ sender: 'alice', to: ['bob'], messageId: 'm1', text: 'two' }));
+    expect(clash.ok ? null : clash.error.code).toBe('MESSAGE_ID_CONFLICT');
+    expect(accept(req({ sender: 'carol', to: ['bob'], messageId: 'm1' })).ok).toBe(true);
+  });
+
+  it('refuses with QUEUE_FULL past the unread limit and drops nothing already accepted', () => {
+    for (let i = 0; i < 3; i++) expect(accept(req({ sender: 'alice', to: ['bob'] })).ok).toBe(true);
+    const full = accept(req({ sender: 'alice', to: ['bob'] }));
+    expect(full.ok ? null : full.error.code).toBe('QUEUE_FULL');
+    expect(store.list('bob', { unreadOnly: true }).items).toHaveLength(3);
+    store.markRead('bob', [1]);
+    expect(accept(req({ sender: 'alice', to: ['bob'] })).ok).toBe(true);
+  });
+
+  it('lets a batch succeed around one refused message (one transaction, outcomes per message)', () => {
+    const outcomes = store.acceptBatch([
+      req({ sender: 'alice', to: ['bob'] }),
+      req({ sender: 'alice', to: ['nobody'] }),
+      req({ sender: 'alice', to: ['carol'] }),
+    ]);
+    expect(outcomes.map((o) => (o.ok ? 'ok' : o.error.code))).toEqual(['ok', 'UNKNOWN_PEER', 'ok']);
+  });
+
+  it('moves receipts forward only: accepted, delivered, read, replied', () => {
+    const sent = accept(req({ sender: 'alice', to: ['bob'] }));
+    if (!sent.ok) throw new Error('not accepted');
+    const id = sent.result.id;
+    expect(store.receipts(id)!.recipients[0]!.state).toBe('accepted');
+    clock += 1;
+    expect(store.list('bob', {}).changes.map((c) => c.state)).toEqual(['delivered']);
+    clock += 1;
+    expect(store.markRead('bob', [id]).changes.map((c) => c.state)).toEqual(['read']);
+    const reply = accept(req({ sender: 'bob', to: ['alice'], replyTo: id }));
+    expect(reply.ok && reply.repliedTo).toEqual({ id, recipient: 'bob' });
+    expect(store.markRead('bob', [id]).changes).toEqual([]);
+    const r = store.receipts(id)!.recipients[0]!;
+    expect(r.state).toBe('replied');
+    expect(r.deliveredAt! <= r.readAt! && r.readAt! <= r.repliedAt!).toBe(true);
+  });
+
+  it('refuses a reply to a message the replier never received as INVALID_REPLY', () => {
+    const sent = accept(req({ sender: 'alice', to: ['bob'] }));
+    if (!sent.ok) throw new Error('not accepted');
+    const bad = accept(req({ sender: 'carol', to: ['alice'], replyTo: sent.result.id }));
+    expect(bad.ok ? null : bad.error.code).toBe('INVALID_REPLY');
+  });
+
+  it('records wakes beside receipts without changing the receipt state', () => {
+    const sent = accept(req({ sender: 'alice', to: ['bob'] }));
+    if (!sent.ok) throw new Error('not accepted');
+    expect(store.recordWake('bob', [sent.result.id]).map((c) => c.state)).toEqual(['woken']);
+    const r = store.receipts(sent.result.id)!.recipients[0]!;
+    expect(r.state).toBe('accepted');
+    expect(r.wokenAt).toBe(clock);
+  });
+
+  it('keeps unread counts and sequences across a reopen', () => {
+    accept(req({ sender: 'alice', to: ['bob'] }));
+    accept(req({ sender: 'alice', to: ['bob'] }));
+    store.close();
+    store = MailStore.open(join(dir, 'mail.db'), { maxUnread: 3, now: () => clock });
+    expect(store.unreadCount('bob')).toBe(2);
+    const next = accept(req({ sender: 'alice', to: ['bob'] }));
+    expect(next.ok && next.result.recipients[0]!.seq).toBe(3);
+  });
+
+  it('expires old unread mail and purges old read mail, never old unread mail', () => {
+    const old = accept(req({ sender: 'alice', to: ['bob'] }));
+    const oldRead = accept(req({ sender: 'alice', to: ['carol'] }));
+    if (!old.ok || !oldRead.ok) throw new Error('not accepted');
+    store.markRead('carol', [oldRead.result.id]);
+    clock += 10_000;
+    const retained = store.sweep({ expiryMs: 0, retentionMs: 5_000 });
+    expect(retained).toEqual([]);
+    expect(store.message(old.result.id)).toBeDefined();
+    expect(store.message(oldRead.result.id)).toBeUndefined();
+    const expired = store.sweep({ expiryMs: 5_000, retentionMs: 0 });
+    expect(expired.map((c) => [c.id, c.state])).toEqual([[old.result.id, 'expired']]);
+    expect(store.unreadCount('bob')).toBe(0);
+  });
+
+  it('pages history newest first and filters by peer', () => {
+    for (let i = 0; i < 3; i++) accept(req({ sender: 'alice', to: ['bob'], text: `to bob ${i}` }));
+    accept(req({ sender: 'carol', to: ['alice'], text: 'to alice' }));
+    const page1 = store.history({ limit: 2 });
+    expect(page1.map((m) => m.text)).toEqual(['to alice', 'to bob 2']);
+    const page2 = store.history({ limit: 2, before: page1[1]!.id });
+    expect(page2.map((m) => m.text)).toEqual(['to bob 1', 'to bob 0']);
+    expect(store.history({ peer: 'carol' }).map((m) => m.text)).toEqual(['to alice']);
+  });
+});
