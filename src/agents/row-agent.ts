@@ -1,0 +1,142 @@
+// The agent side of one row: its StateTracker and WakeController wired together, so the row manager
+// has one object to feed (screen changes, exit, operator keystrokes, attach, unread mail) and one to
+// ask (state, explain, whether the prompt is free). Transport-free like its parts.
+import { type Disposable, DisposableStore } from '../util/lifecycle.js';
+import type { ScreenSnapshot } from '../rows/screen-snapshot.js';
+import type { Clock } from './clock.js';
+import { DEFAULT_OPERATOR_GRACE_MS, isPromptFree, type FreePromptVerdict } from './free-prompt.js';
+import type { AgentProfile, AgentState } from './profile-schema.js';
+import { readPromptInput, type PromptInput } from './prompt-input.js';
+import { StateTracker, type StateExplanation } from './state-tracker.js';
+import {
+  WakeController,
+  type AuditEntry,
+  type PromptStatus,
+  type UnreadMail,
+  type WakeOutcome,
+  type WakePolicy,
+} from './wake-controller.js';
+
+export interface RowAgentOptions {
+  row: string;
+  profile: AgentProfile;
+  clock: Clock;
+  policy?: WakePolicy;
+  /** Writes bytes to the row's pty. */
+  typeIntoRow: (bytes: string) => void;
+  audit: (entry: AuditEntry) => void;
+  recordWakeEvent: (messageIds: string[], outcome: WakeOutcome) => void;
+  /** Shown by explain (e.g. the unknown-profile warning from resolveProfile). */
+  warning?: string;
+  debounceMs?: number;
+  wake?: {
+    verifyTimeoutMs?: number;
+    echoTimeoutMs?: number;
+    renudgeMs?: number;
+    maxWakesPerHour?: number;
+    operatorGraceMs?: number;
+  };
+}
+
+const NO_INPUT: PromptInput = {
+  found: false,
+  lineIndex: -1,
+  cursorOnInput: false,
+  text: '',
+  isEmpty: false,
+  dialogOpen: false,
+  dialogId: null,
+};
+
+export class RowAgent implements Disposable {
+  readonly tracker: StateTracker;
+  readonly wake: WakeController;
+  private readonly store = new DisposableStore();
+  private readonly profile: AgentProfile;
+  private readonly clock: Clock;
+  private operatorTypedAt: number | null = null;
+  private attached = false;
+
+  constructor(opts: RowAgentOptions) {
+    this.profile = opts.profile;
+    this.clock = opts.clock;
+    this.tracker = this.store.add(
+      new StateTracker({ row: opts.row, profile: opts.profile, clock: opts.clock, debounceMs: opts.debounceMs, warning: opts.warning }),
+    );
+    this.wake = this.store.add(
+      new WakeController({
+        row: opts.row,
+        profile: opts.profile,
+        clock: opts.clock,
+        policy: opts.policy,
+        promptStatus: () => this.promptStatus(),
+        typeIntoRow: opts.typeIntoRow,
+        audit: opts.audit,
+        recordWakeEvent: opts.recordWakeEvent,
+        ...opts.wake,
+      }),
+    );
+    this.store.add(this.tracker.onStateChange((c) => this.wake.onStateChange(c.to)));
+  }
+
+  get state(): AgentState {
+    return this.tracker.state;
+  }
+
+  onScreenChange(snapshot: ScreenSnapshot): void {
+    this.tracker.onScreenChange(snapshot, this.clock.now());
+    this.wake.onScreenChange();
+  }
+
+  onExit(code: number | null = null): void {
+    this.tracker.onExit(code);
+  }
+
+  operatorTyped(): void {
+    this.operatorTypedAt = this.clock.now();
+    this.wake.operatorTyped(this.operatorTypedAt);
+  }
+
+  setAttached(attached: boolean): void {
+    this.attached = attached;
+    this.wake.setAttached(attached);
+  }
+
+  setUnread(mail: UnreadMail): void {
+    this.wake.setUnread(mail);
+  }
+
+  setPolicy(policy: WakePolicy): void {
+    this.wake.setPolicy(policy);
+  }
+
+  promptStatus(): PromptStatus {
+    const snap = this.tracker.snapshot;
+    return {
+      state: this.tracker.state,
+      input: snap ? readPromptInput(snap, this.profile) : NO_INPUT,
+      stillForMs: this.tracker.stillForMs(),
+      quietMs: this.profile.quietMs,
+    };
+  }
+
+  /** Is the prompt free right now, and if not, why (for the UI and `swb explain`). */
+  freePrompt(): FreePromptVerdict {
+    const s = this.promptStatus();
+    const now = this.clock.now();
+    return isPromptFree({
+      ...s,
+      operatorTypedAt: this.operatorTypedAt,
+      attachedAndTyping: this.attached && this.operatorTypedAt !== null && now - this.operatorTypedAt < DEFAULT_OPERATOR_GRACE_MS,
+      now,
+    });
+  }
+
+  explain(): StateExplanation {
+    return this.tracker.explain();
+  }
+
+  dispose(): void {
+    this.store.dispose();
+  }
+}

@@ -1,0 +1,426 @@
+// The wake state machine for one row. When unread mail arrives and the row's policy is `auto`, it waits
+// for a free prompt, types the profile's fixed wake line (never mail text), checks the line showed up,
+// presses the submit key, and verifies the agent took it (went busy, or the line left the input).
+// An attempt that does not take is retried once, then reported as failed. One wake per batch of new
+// mail, a re-nudge after a long interval while mail stays unread, and a loop guard per hour.
+// UI-free and transport-free: the row, the clock, the audit log and the store are injected.
+import { Emitter, type Event } from '../util/event.js';
+import type { Disposable } from '../util/lifecycle.js';
+import type { Clock } from './clock.js';
+import { isPromptFree, type FreePromptVerdict } from './free-prompt.js';
+import type { AgentProfile, AgentState } from './profile-schema.js';
+import type { PromptInput } from './prompt-input.js';
+
+export type WakePolicy = 'auto' | 'notify' | 'off';
+export type WakeOutcome = 'woken' | 'failed' | 'notified';
+export type WakePhase = 'quiet' | 'pending' | 'typing' | 'submitting' | 'verifying' | 'done';
+
+/** The row's current unread mail: all unread ids and the highest sequence number among them. */
+export interface UnreadMail {
+  messageIds: string[];
+  maxSeq: number;
+}
+
+/** What the controller reads from the row whenever it considers typing. */
+export interface PromptStatus {
+  state: AgentState;
+  input: PromptInput;
+  stillForMs: number;
+  quietMs: number;
+}
+
+export interface AuditEntry {
+  at: number;
+  row: string;
+  /** Exactly the bytes written to the row. */
+  bytes: string;
+  purpose: 'wake-line' | 'wake-submit';
+  messageIds: string[];
+  attempt: number;
+}
+
+export interface WokenEvent {
+  row: string;
+  messageIds: string[];
+  attempts: number;
+  at: number;
+}
+export interface WakeFailedEvent {
+  row: string;
+  messageIds: string[];
+  reason: string;
+  at: number;
+}
+export interface NotifyOnlyEvent {
+  row: string;
+  messageIds: string[];
+  reason: 'policy' | 'loop-guard';
+  at: number;
+}
+
+export interface WakeControllerOptions {
+  row: string;
+  profile: Pick<AgentProfile, 'wakeLine' | 'wakeSubmit' | 'submitDelayMs'>;
+  clock: Clock;
+  policy?: WakePolicy;
+  promptStatus: () => PromptStatus;
+  typeIntoRow: (bytes: string) => void;
+  audit: (entry: AuditEntry) => void;
+  recordWakeEvent: (messageIds: string[], outcome: WakeOutcome) => void;
+  /** How long the typed line may take to appear in the input (default 3 s). */
+  echoTimeoutMs?: number;
+  /** How long after the submit key the agent must go busy or clear the input (default 10 s). */
+  verifyTimeoutMs?: number;
+  /** Wake again after this long while mail stays unread (default 10 min). */
+  renudgeMs?: number;
+  /** Automatic wakes allowed per row per rolling hour (default 6). */
+  maxWakesPerHour?: number;
+  /** Operator keystrokes in the row block wakes for this long (default 5 s). */
+  operatorGraceMs?: number;
+  /** While attached, keystrokes block wakes for this long (default 30 s). */
+  attachedGraceMs?: number;
+}
+
+const HOUR_MS = 60 * 60 * 1000;
+
+/** Whitespace-insensitive: does the input show (the start of) the wake line? */
+function showsWakeLine(input: PromptInput, wakeLine: string): boolean {
+  if (!input.found) return false;
+  const text = input.text.replace(/\s+/g, ' ').trim();
+  const line = wakeLine.replace(/\s+/g, ' ').trim();
+  if (text === '') return false;
+  // A long line wraps inside the input box: the first input row holds a prefix of it.
+  return text.startsWith(line) || (text.length >= Math.min(12, line.length) && line.startsWith(text));
+}
+
+export class WakeController implements Disposable {
+  private readonly woken = new Emitter<WokenEvent>();
+  private readonly failed = new Emitter<WakeFailedEvent>();
+  private readonly notified = new Emitter<NotifyOnlyEvent>();
+  readonly onWoken: Event<WokenEvent> = this.woken.event;
+  readonly onWakeFailed: Event<WakeFailedEvent> = this.failed.event;
+  readonly onNotifyOnly: Event<NotifyOnlyEvent> = this.notified.event;
+
+  private readonly o: Required<Omit<WakeControllerOptions, 'policy'>>;
+  private policyValue: WakePolicy;
+  private phaseValue: WakePhase = 'quiet';
+  private unread: UnreadMail = { messageIds: [], maxSeq: 0 };
+  /** Highest sequence number a wake (or notification) has already covered. */
+  private handledSeq = 0;
+  private batch: UnreadMail = { messageIds: [], maxSeq: 0 };
+  private attempt = 0;
+  private wakeStartedAt = 0;
+  private readonly wakeTimes: number[] = [];
+  private operatorTypedAt: number | null = null;
+  private attached = false;
+  private lastReason = '';
+  private phaseTimer: Disposable | null = null;
+  private recheckTimer: Disposable | null = null;
+  private renudgeTimer: Disposable | null = null;
+  private disposed = false;
+
+  constructor(opts: WakeControllerOptions) {
+    this.o = {
+      row: opts.row,
+      profile: opts.profile,
+      clock: opts.clock,
+      promptStatus: opts.promptStatus,
+      typeIntoRow: opts.typeIntoRow,
+      audit: opts.audit,
+      recordWakeEvent: opts.recordWakeEvent,
+      echoTimeoutMs: opts.echoTimeoutMs ?? 3000,
+      verifyTimeoutMs: opts.verifyTimeoutMs ?? 10_000,
+      renudgeMs: opts.renudgeMs ?? 10 * 60 * 1000,
+      maxWakesPerHour: opts.maxWakesPerHour ?? 6,
+      operatorGraceMs: opts.operatorGraceMs ?? 5000,
+      attachedGraceMs: opts.attachedGraceMs ?? 30_000,
+    };
+    this.policyValue = opts.policy ?? 'auto';
+  }
+
+  get policy(): WakePolicy {
+    return this.policyValue;
+  }
+
+  get phase(): WakePhase {
+    return this.phaseValue;
+  }
+
+  /** Why the last pending check did not type (for the UI), or the last failure. */
+  get reason(): string {
+    return this.lastReason;
+  }
+
+  /** Replace the row's unread set (call on every change: new mail, mail read). */
+  setUnread(mail: UnreadMail): void {
+    if (this.disposed) return;
+    this.unread = { messageIds: [...mail.messageIds], maxSeq: mail.maxSeq };
+    if (mail.messageIds.length === 0) {
+      this.renudgeTimer?.dispose();
+      this.renudgeTimer = null;
+      if (this.phaseValue === 'pending') this.setPhase('quiet');
+      return;
+    }
+    if (mail.maxSeq > this.handledSeq) this.startBatch();
+  }
+
+  setPolicy(policy: WakePolicy): void {
+    if (this.disposed || policy === this.policyValue) return;
+    this.policyValue = policy;
+    if (policy !== 'auto' && this.phaseValue === 'pending') this.setPhase('quiet');
+    if (policy === 'off') return;
+    if (this.unread.messageIds.length > 0 && this.unread.maxSeq > this.handledSeq) this.startBatch();
+  }
+
+  /** The operator typed into this row (directly or through the composer). */
+  operatorTyped(now: number = this.o.clock.now()): void {
+    this.operatorTypedAt = now;
+    if (this.phaseValue === 'pending') this.recheck();
+  }
+
+  setAttached(attached: boolean): void {
+    this.attached = attached;
+    this.recheck();
+  }
+
+  /** The tracker's state changed. */
+  onStateChange(_state: AgentState): void {
+    this.recheck();
+  }
+
+  /** The row's screen changed (cheap: only acts while a wake is pending or in flight). */
+  onScreenChange(): void {
+    this.recheck();
+  }
+
+  private now(): number {
+    return this.o.clock.now();
+  }
+
+  private setPhase(p: WakePhase): void {
+    this.phaseValue = p;
+    if (p !== 'pending') {
+      this.recheckTimer?.dispose();
+      this.recheckTimer = null;
+    }
+  }
+
+  private startBatch(): void {
+    if (this.policyValue === 'off') return;
+    const inFlight = this.phaseValue === 'typing' || this.phaseValue === 'submitting' || this.phaseValue === 'verifying';
+    if (inFlight) return; // finishing the current wake re-checks for mail that came meanwhile
+    this.batch = { messageIds: [...this.unread.messageIds], maxSeq: this.unread.maxSeq };
+    if (this.policyValue === 'notify') {
+      this.handledSeq = this.batch.maxSeq;
+      this.setPhase('done');
+      this.o.recordWakeEvent(this.batch.messageIds, 'notified');
+      this.notified.fire({ row: this.o.row, messageIds: this.batch.messageIds, reason: 'policy', at: this.now() });
+      return;
+    }
+    this.setPhase('pending');
+    this.recheck();
+  }
+
+  private recheck(): void {
+    if (this.disposed) return;
+    switch (this.phaseValue) {
+      case 'pending':
+        this.tryWake();
+        break;
+      case 'typing':
+        if (showsWakeLine(this.o.promptStatus().input, this.o.profile.wakeLine)) this.afterEcho();
+        break;
+      case 'verifying':
+        if (this.tookIt()) this.succeed();
+        break;
+      default:
+        break;
+    }
+  }
+
+  private verdict(): FreePromptVerdict {
+    const s = this.o.promptStatus();
+    const now = this.now();
+    const attachedAndTyping =
+      this.attached && this.operatorTypedAt !== null && now - this.operatorTypedAt < this.o.attachedGraceMs;
+    return isPromptFree({
+      state: s.state,
+      input: s.input,
+      operatorTypedAt: this.operatorTypedAt,
+      attachedAndTyping,
+      now,
+      stillForMs: s.stillForMs,
+      quietMs: s.quietMs,
+      operatorGraceMs: this.o.operatorGraceMs,
+    });
+  }
+
+  private tryWake(): void {
+    const now = this.now();
+    while (this.wakeTimes.length > 0 && now - this.wakeTimes[0]! >= HOUR_MS) this.wakeTimes.shift();
+    if (this.wakeTimes.length >= this.o.maxWakesPerHour) {
+      this.handledSeq = this.batch.maxSeq;
+      this.lastReason = `loop guard: ${this.wakeTimes.length} automatic wakes in the last hour`;
+      this.setPhase('done');
+      this.o.recordWakeEvent(this.batch.messageIds, 'notified');
+      this.notified.fire({ row: this.o.row, messageIds: this.batch.messageIds, reason: 'loop-guard', at: now });
+      this.armRenudge();
+      return;
+    }
+    const v = this.verdict();
+    if (!v.free) {
+      this.lastReason = v.detail;
+      let retryInMs = v.retryInMs;
+      if (v.reason === 'operator-attached' && this.operatorTypedAt !== null)
+        retryInMs = this.operatorTypedAt + this.o.attachedGraceMs - now;
+      if (retryInMs !== undefined) {
+        this.recheckTimer?.dispose();
+        this.recheckTimer = this.o.clock.setTimer(() => {
+          this.recheckTimer = null;
+          this.recheck();
+        }, retryInMs + 1);
+      }
+      return;
+    }
+    this.wakeTimes.push(now);
+    this.wakeStartedAt = now;
+    this.attempt = 1;
+    this.typeLine();
+  }
+
+  private write(bytes: string, purpose: AuditEntry['purpose']): void {
+    // Audit first: a crash between the two must not leave an unrecorded write.
+    this.o.audit({ at: this.now(), row: this.o.row, bytes, purpose, messageIds: this.batch.messageIds, attempt: this.attempt });
+    this.o.typeIntoRow(bytes);
+  }
+
+  private typeLine(): void {
+    this.setPhase('typing');
+    this.write(this.o.profile.wakeLine, 'wake-line');
+    this.armPhaseTimer(this.o.echoTimeoutMs, () => this.echoTimedOut());
+    this.recheck();
+  }
+
+  private echoTimedOut(): void {
+    if (this.attempt === 1 && this.verdict().free) {
+      this.attempt = 2;
+      this.typeLine();
+      return;
+    }
+    this.fail('the typed wake line never showed in the input');
+  }
+
+  private afterEcho(): void {
+    this.setPhase('submitting');
+    this.armPhaseTimer(this.o.profile.submitDelayMs, () => this.submit());
+  }
+
+  /** Nothing may have changed under us: no dialog (Enter would answer it), no operator keystroke. */
+  private safeToSubmit(): string | null {
+    const s = this.o.promptStatus();
+    if (s.input.dialogOpen || s.state === 'waiting') return 'a dialog opened before the wake line was submitted';
+    if (this.operatorTypedAt !== null && this.operatorTypedAt >= this.wakeStartedAt)
+      return 'the operator typed while the wake line was being entered';
+    if (!showsWakeLine(s.input, this.o.profile.wakeLine)) return 'the wake line left the input before it was submitted';
+    return null;
+  }
+
+  private submit(): void {
+    const unsafe = this.safeToSubmit();
+    if (unsafe) {
+      this.fail(unsafe);
+      return;
+    }
+    this.setPhase('verifying');
+    this.write(this.o.profile.wakeSubmit, 'wake-submit');
+    this.armPhaseTimer(this.o.verifyTimeoutMs, () => this.verifyTimedOut());
+    this.recheck();
+  }
+
+  private tookIt(): boolean {
+    const s = this.o.promptStatus();
+    if (s.state === 'busy' || s.state === 'waiting') return true;
+    return s.input.found && !showsWakeLine(s.input, this.o.profile.wakeLine);
+  }
+
+  private verifyTimedOut(): void {
+    const s = this.o.promptStatus();
+    if (!showsWakeLine(s.input, this.o.profile.wakeLine) || s.state === 'busy' || s.state === 'waiting') {
+      this.succeed();
+      return;
+    }
+    if (this.attempt === 1) {
+      // The line is still in the input: press the submit key once more.
+      this.attempt = 2;
+      const unsafe = this.safeToSubmit();
+      if (unsafe) {
+        this.fail(unsafe);
+        return;
+      }
+      this.write(this.o.profile.wakeSubmit, 'wake-submit');
+      this.armPhaseTimer(this.o.verifyTimeoutMs, () => this.verifyTimedOut());
+      return;
+    }
+    this.fail('the wake line stayed in the input after two submits');
+  }
+
+  private succeed(): void {
+    this.finish();
+    this.lastReason = '';
+    this.o.recordWakeEvent(this.batch.messageIds, 'woken');
+    this.woken.fire({ row: this.o.row, messageIds: this.batch.messageIds, attempts: this.attempt, at: this.now() });
+    this.afterBatch();
+  }
+
+  private fail(reason: string): void {
+    this.finish();
+    this.lastReason = reason;
+    this.o.recordWakeEvent(this.batch.messageIds, 'failed');
+    this.failed.fire({ row: this.o.row, messageIds: this.batch.messageIds, reason, at: this.now() });
+    this.afterBatch();
+  }
+
+  private finish(): void {
+    this.phaseTimer?.dispose();
+    this.phaseTimer = null;
+    this.handledSeq = Math.max(this.handledSeq, this.batch.maxSeq);
+    this.setPhase('done');
+  }
+
+  private afterBatch(): void {
+    if (this.disposed) return;
+    this.armRenudge();
+    if (this.unread.messageIds.length > 0 && this.unread.maxSeq > this.handledSeq) this.startBatch();
+  }
+
+  private armRenudge(): void {
+    this.renudgeTimer?.dispose();
+    this.renudgeTimer = this.o.clock.setTimer(() => {
+      this.renudgeTimer = null;
+      if (this.unread.messageIds.length === 0 || this.policyValue !== 'auto') return;
+      if (this.phaseValue === 'pending' || this.phaseValue === 'typing' || this.phaseValue === 'submitting' || this.phaseValue === 'verifying') return;
+      this.batch = { messageIds: [...this.unread.messageIds], maxSeq: this.unread.maxSeq };
+      this.setPhase('pending');
+      this.recheck();
+    }, this.o.renudgeMs);
+  }
+
+  private armPhaseTimer(ms: number, fn: () => void): void {
+    this.phaseTimer?.dispose();
+    this.phaseTimer = this.o.clock.setTimer(() => {
+      this.phaseTimer = null;
+      if (!this.disposed) fn();
+    }, ms);
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.phaseTimer?.dispose();
+    this.recheckTimer?.dispose();
+    this.renudgeTimer?.dispose();
+    this.woken.dispose();
+    this.failed.dispose();
+    this.notified.dispose();
+  }
+}
