@@ -3,15 +3,10 @@
 // reported (for highlighting) but do not add recipients. An '@' only starts a mention at the start of the
 // text, after whitespace, or after an opening bracket or quote, so "a@b.com" is not a mention.
 
-/** A handle (row name / session): 1–64 of [A-Za-z0-9._-], not starting with '-'. */
-export const HANDLE_PATTERN = /^[A-Za-z0-9._][A-Za-z0-9._-]{0,63}$/;
-export const HANDLE_HINT = 'a handle is 1-64 letters, digits, ".", "_" or "-", not starting with "-"';
-/** The broadcast recipient: every live session. */
-export const BROADCAST_HANDLE = 'all';
+import { HANDLE_HINT, HANDLE_PATTERN, isValidHandle } from '../protocol/handle.js';
 
-export function isValidHandle(value: string): boolean {
-  return HANDLE_PATTERN.test(value);
-}
+// One definition of a handle for the whole program (protocol/handle.ts); re-exported for UI and CLI callers.
+export { HANDLE_HINT, HANDLE_PATTERN, isValidHandle };
 
 export interface Mention {
   handle: string;
