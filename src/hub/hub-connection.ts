@@ -18,6 +18,11 @@ export class HubConnection {
   private inFlight = 0;
   private pausedForWrites = false;
   private closed = false;
+  private corked = false;
+  private readonly uncork = (): void => {
+    this.corked = false;
+    this.socket.uncork();
+  };
 
   constructor(
     readonly socket: Socket,
@@ -56,6 +61,12 @@ export class HubConnection {
     if (this.socket.writableLength > this.maxPendingWriteBytes * 4) {
       this.socket.destroy();
       return false;
+    }
+    // Cork until the end of this tick: a batch of answers leaves in one syscall, not one each.
+    if (!this.corked) {
+      this.corked = true;
+      this.socket.cork();
+      process.nextTick(this.uncork);
     }
     if (!this.socket.write(encodeFrame(value)) || this.socket.writableLength > this.maxPendingWriteBytes) {
       this.pausedForWrites = true;

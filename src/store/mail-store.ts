@@ -105,12 +105,14 @@ export class MailStore {
         `SELECT recipient, count(*) AS n FROM deliveries WHERE ${UNREAD_SQL} GROUP BY recipient`,
       ),
       setNextSeq: s(`UPDATE handles SET next_seq = ? WHERE handle = ?`),
+      deleteMessage: s(`DELETE FROM messages WHERE id = ?`),
       findBySenderId: s<MessageRow>(`SELECT * FROM messages WHERE sender = ? AND message_id = ?`),
+      // DO NOTHING on a repeated (sender, message_id): the common path needs no SELECT first.
       insertMessage: s(`INSERT INTO messages (sender, message_id, kind, text, reply_to, recipients, digest, created_at)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (sender, message_id) DO NOTHING`),
       insertDelivery: s(`INSERT INTO deliveries (message, recipient, seq, state, accepted_at, delivered_at)
                          VALUES (?, ?, ?, ?, ?, ?)`),
-      deliveriesOf: s<DeliveryRow>(`SELECT * FROM deliveries WHERE message = ? ORDER BY rowid`),
+      deliveriesOf: s<DeliveryRow>(`SELECT * FROM deliveries WHERE message = ? ORDER BY recipient`),
       deliveryFor: s<DeliveryRow>(`SELECT * FROM deliveries WHERE message = ? AND recipient = ?`),
       messageById: s<MessageRow>(`SELECT * FROM messages WHERE id = ?`),
       markReplied: s(`UPDATE deliveries SET state = ${STATE_CODE.replied}, replied_at = ?,
@@ -185,7 +187,13 @@ export class MailStore {
   /** Group commit: every request in one transaction; outcomes in request order. */
   acceptBatch(requests: readonly AcceptRequest[]): AcceptOutcome[] {
     const at = this.now();
-    const run = this.db.transaction((): AcceptOutcome[] => requests.map((r) => this.acceptOne(r, at)));
+    const run = this.db.transaction((): AcceptOutcome[] => {
+      const touched = new Set<string>();
+      const outcomes = requests.map((r) => this.acceptOne(r, at, touched));
+      // One sequence update per recipient per batch, not per message.
+      for (const to of touched) this.q.setNextSeq.run(this.nextSeq.get(to), to);
+      return outcomes;
+    });
     try {
       return run.immediate();
     } catch (err) {
@@ -200,64 +208,29 @@ export class MailStore {
     }
   }
 
-  private acceptOne(r: AcceptRequest, at: number): AcceptOutcome {
-    const digest = messageDigest(r.requestedTo, r.kind, r.replyTo, r.text);
-    const existing = this.q.findBySenderId.get(r.sender, r.messageId);
-    if (existing) {
-      if (existing.digest !== digest) {
-        return {
-          ok: false,
-          error: swbError('MESSAGE_ID_CONFLICT', `Message id ${r.messageId} was already used by ${r.sender} for a different message.`, {
-            id: existing.id,
-          }),
-        };
-      }
-      const deliveries = this.q.deliveriesOf.all(existing.id);
-      return {
-        ok: true,
-        result: {
-          id: existing.id,
-          messageId: existing.message_id,
-          duplicate: true,
-          recipients: deliveries.map((d) => ({ to: d.recipient, seq: d.seq, state: stateName(d.state) })),
-        },
-        message: null,
-        repliedTo: null,
-      };
-    }
+  /** One new message inside the batch's transaction; `touched` collects recipients whose sequence moved. */
+  private acceptOne(r: AcceptRequest, at: number, touched: Set<string>): AcceptOutcome {
     for (const to of r.to) {
       if (!this.roles.has(to)) return { ok: false, error: swbError('UNKNOWN_PEER', `No session named ${to} is known to this hub.`, { to }) };
     }
-    if (r.replyTo !== null) {
-      const mine = this.q.deliveryFor.get(r.replyTo, r.sender);
-      if (!mine) {
-        return {
-          ok: false,
-          error: swbError('INVALID_REPLY', `Message ${r.replyTo} was not sent to ${r.sender}, so it cannot be replied to.`, { replyTo: r.replyTo }),
-        };
-      }
-    }
-    if (this.maxUnread > 0) {
-      const full = r.to.find((to) => (this.unread.get(to) ?? 0) >= this.maxUnread);
-      if (full) {
-        return {
-          ok: false,
-          error: swbError('QUEUE_FULL', `${full} already has ${this.maxUnread} unread messages; try again once it reads some.`, {
-            to: full,
-            limit: this.maxUnread,
-          }),
-        };
-      }
-    }
+    const digest = messageDigest(r.requestedTo, r.kind, r.replyTo, r.text);
     const info = this.q.insertMessage.run(r.sender, r.messageId, r.kind, r.text, r.replyTo, JSON.stringify(r.to), digest, at);
+    if (info.changes === 0) return this.repeated(r, digest);
     const id = Number(info.lastInsertRowid);
+    // Refusals are decided after the insert (a retry of a stored message must get its receipt,
+    // even if the inbox is full now); a refused new message is removed again in the same transaction.
+    const refusal = this.refusal(r);
+    if (refusal) {
+      this.q.deleteMessage.run(id);
+      return { ok: false, error: refusal };
+    }
     const recipients: SendResult['recipients'] = [];
     for (const to of r.to) {
       const seq = this.nextSeq.get(to) ?? 1;
       const delivered = r.live.has(to);
       this.q.insertDelivery.run(id, to, seq, delivered ? STATE_CODE.delivered : STATE_CODE.accepted, at, delivered ? at : null);
-      this.q.setNextSeq.run(seq + 1, to);
       this.nextSeq.set(to, seq + 1);
+      touched.add(to);
       this.unread.set(to, (this.unread.get(to) ?? 0) + 1);
       recipients.push({ to, seq, state: delivered ? 'delivered' : 'accepted' });
     }
@@ -280,6 +253,48 @@ export class MailStore {
       createdAt: at,
     };
     return { ok: true, result: { id, messageId: r.messageId, duplicate: false, recipients }, message, repliedTo };
+  }
+
+  /** A (sender, messageId) seen before: the same message is a retry, anything else a conflict. */
+  private repeated(r: AcceptRequest, digest: string): AcceptOutcome {
+    const existing = this.q.findBySenderId.get(r.sender, r.messageId)!;
+    if (existing.digest !== digest) {
+      return {
+        ok: false,
+        error: swbError('MESSAGE_ID_CONFLICT', `Message id ${r.messageId} was already used by ${r.sender} for a different message.`, {
+          id: existing.id,
+        }),
+      };
+    }
+    const deliveries = this.q.deliveriesOf.all(existing.id);
+    return {
+      ok: true,
+      result: {
+        id: existing.id,
+        messageId: existing.message_id,
+        duplicate: true,
+        recipients: deliveries.map((d) => ({ to: d.recipient, seq: d.seq, state: stateName(d.state) })),
+      },
+      message: null,
+      repliedTo: null,
+    };
+  }
+
+  /** Reasons to refuse a new message: a bad thread or a full inbox. */
+  private refusal(r: AcceptRequest): SwbErrorValue | null {
+    if (r.replyTo !== null && !this.q.deliveryFor.get(r.replyTo, r.sender)) {
+      return swbError('INVALID_REPLY', `Message ${r.replyTo} was not sent to ${r.sender}, so it cannot be replied to.`, { replyTo: r.replyTo });
+    }
+    if (this.maxUnread > 0) {
+      const full = r.to.find((to) => (this.unread.get(to) ?? 0) >= this.maxUnread);
+      if (full) {
+        return swbError('QUEUE_FULL', `${full} already has ${this.maxUnread} unread messages; try again once it reads some.`, {
+          to: full,
+          limit: this.maxUnread,
+        });
+      }
+    }
+    return null;
   }
 
   private isUnread(message: number, recipient: string): boolean {

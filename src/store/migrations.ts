@@ -37,8 +37,7 @@ export const MIGRATIONS: readonly string[] = [
     expired_at   INTEGER,
     PRIMARY KEY (recipient, seq),
     UNIQUE (message, recipient)
-  ) STRICT;
-  CREATE INDEX deliveries_by_state ON deliveries (recipient, state);
+  ) STRICT, WITHOUT ROWID;
 
   CREATE TABLE wake_events (
     id        INTEGER PRIMARY KEY,

@@ -1,0 +1,179 @@
+#!/usr/bin/env node
+// npm run bench:mail — the mail core's figures against a real hub (`swb hub --max-unread 0 --rate 0`)
+// in a temp SWB_HOME: accept latency, throughput at 1/8/32 senders, a SIGKILL crash round that
+// counts lost and duplicated messages, and `swb send` wall time beside `node -e 0`.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { $ } from 'zx';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const swb = join(root, 'dist', 'bin', 'swb.js');
+const { HubClient } = await import(join(root, 'dist', 'src', 'client', 'hub-client.js'));
+const { resolveRuntimePaths } = await import(join(root, 'dist', 'src', 'hub', 'runtime-paths.js'));
+
+const home = mkdtempSync(join(tmpdir(), 'swb-bench-'));
+const env = { ...process.env, SWB_HOME: home };
+delete env.SWB_SOCKET;
+delete env.SWB_SESSION;
+delete env.SWB_TOKEN;
+const paths = resolveRuntimePaths({ cwd: root, env });
+const quick = process.argv.includes('--quick');
+
+function startHub() {
+  const child = spawn(process.execPath, [swb, 'hub', '--max-unread', '0', '--rate', '0'], { cwd: root, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  child.stderr.setEncoding('utf8');
+  return new Promise((resolve, reject) => {
+    let err = '';
+    child.stderr.on('data', (d) => {
+      err += d;
+      if (err.includes('listening on')) resolve(child);
+    });
+    child.once('exit', (code) => reject(new Error(`hub exited ${code}: ${err}`)));
+  });
+}
+
+async function connect(session) {
+  for (let i = 0; ; i++) {
+    try {
+      const c = await HubClient.open(paths.socketPath);
+      await c.sayHello({ session });
+      return c;
+    } catch (err) {
+      if (i > 500) throw err;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+}
+
+const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
+const fmt = (n, d = 2) => n.toFixed(d);
+let seq = 0;
+
+async function latency(n) {
+  const c = await connect('lat');
+  const times = [];
+  for (let i = 0; i < n; i++) {
+    const t = process.hrtime.bigint();
+    await c.request('mail.send', { to: ['sink'], text: `latency probe ${i}`, messageId: `lat-${seq++}` });
+    times.push(Number(process.hrtime.bigint() - t) / 1e6);
+  }
+  c.close();
+  times.sort((a, b) => a - b);
+  return { p50: pct(times, 50), p99: pct(times, 99) };
+}
+
+async function throughput(senders, perSender, window) {
+  const clients = await Promise.all(Array.from({ length: senders }, (_, i) => connect(`tp${senders}-${i}`)));
+  const t0 = process.hrtime.bigint();
+  await Promise.all(
+    clients.map(async (c, i) => {
+      let next = 0;
+      const lane = async () => {
+        while (next < perSender) {
+          const n = next++;
+          await c.request('mail.send', { to: ['sink'], text: `throughput ${i} ${n}`, messageId: `tp-${senders}-${i}-${n}` });
+        }
+      };
+      await Promise.all(Array.from({ length: window }, lane));
+    }),
+  );
+  const secs = Number(process.hrtime.bigint() - t0) / 1e9;
+  for (const c of clients) c.close();
+  return (senders * perSender) / secs;
+}
+
+/** 32 senders with retries; the hub is SIGKILLed mid-load and restarted. */
+async function crashRound(hubRef, perSender) {
+  const accepted = new Set();
+  const senders = 32;
+  let killed = false;
+  const work = Array.from({ length: senders }, async (_, i) => {
+    let c = await connect(`crash-${i}`);
+    for (let n = 0; n < perSender; n++) {
+      const messageId = `crash-${i}-${n}`;
+      for (;;) {
+        try {
+          await c.request('mail.send', { to: ['sink'], text: `crash round ${i} ${n}`, messageId });
+          accepted.add(`crash-${i}|${messageId}`);
+          break;
+        } catch {
+          c.destroy();
+          c = await connect(`crash-${i}`); // same messageId again: stored once, whatever happened
+        }
+      }
+    }
+    c.close();
+  });
+  const killer = (async () => {
+    while (accepted.size < (senders * perSender) / 3) await new Promise((r) => setTimeout(r, 2));
+    hubRef.hub.kill('SIGKILL');
+    killed = true;
+    await new Promise((r) => hubRef.hub.once('exit', r));
+    hubRef.hub = await startHub();
+  })();
+  await Promise.all([...work, killer]);
+  const db = new Database(paths.dbFile, { readonly: true });
+  const rows = db.prepare(`SELECT sender, message_id, count(*) AS n FROM messages WHERE sender LIKE 'crash-%' GROUP BY sender, message_id`).all();
+  const textDupes = db.prepare(`SELECT count(*) AS n FROM (SELECT text FROM messages WHERE sender LIKE 'crash-%' GROUP BY text HAVING count(*) > 1)`).get().n;
+  db.close();
+  const stored = new Map(rows.map((r) => [`${r.sender}|${r.message_id}`, r.n]));
+  let lost = 0;
+  for (const key of accepted) if (!stored.has(key)) lost++;
+  const duplicates = rows.filter((r) => r.n > 1).length + textDupes;
+  return { killed, accepted: accepted.size, stored: rows.length, lost, duplicates };
+}
+
+function wallMs(cmd, args, runs, extraEnv) {
+  const times = [];
+  for (let i = 0; i < runs; i++) {
+    const t = process.hrtime.bigint();
+    const r = spawnSync(cmd, args, { env: { ...env, ...extraEnv }, cwd: root, stdio: 'ignore' });
+    if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}`);
+    times.push(Number(process.hrtime.bigint() - t) / 1e6);
+  }
+  times.sort((a, b) => a - b);
+  return pct(times, 50);
+}
+
+const hubRef = { hub: await startHub() };
+try {
+  const sink = await connect('sink'); // a known recipient that never reads
+  sink.close();
+  console.log(`Switchboard mail benchmark — ${new Date().toISOString()}, node ${process.version}, ${(await $`nproc`.quiet()).stdout.trim()} cores`);
+  console.log(`hub: swb hub --max-unread 0 --rate 0 (WAL, synchronous=FULL), SWB_HOME=${home}\n`);
+
+  await latency(200); // warm-up
+  const lat = await latency(quick ? 1000 : 5000);
+  console.log(`accept latency, 1 sender sequential:   p50 ${fmt(lat.p50, 3)} ms   p99 ${fmt(lat.p99, 3)} ms   (goal p50 <= 1, p99 <= 3)`);
+
+  const per = quick ? 1000 : 4000;
+  for (const senders of [1, 8, 32]) {
+    const seqRate = await throughput(senders, Math.floor((per * 8) / senders) || per, 1);
+    console.log(`throughput, ${String(senders).padStart(2)} sender(s), 1 in flight each:   ${fmt(seqRate, 0).padStart(6)} msg/s`);
+  }
+  const piped = await throughput(32, per, 8);
+  console.log(`throughput, 32 senders, 8 in flight each:    ${fmt(piped, 0).padStart(6)} msg/s   (goal >= 20,000 with 32 senders)`);
+
+  const crash = await crashRound(hubRef, quick ? 100 : 300);
+  console.log(
+    `crash round: 32 senders with retries, hub SIGKILLed mid-load and restarted: accepted ${crash.accepted}, stored ${crash.stored}, ` +
+      `lost=${crash.lost} duplicates=${crash.duplicates}${crash.killed ? '' : ' (KILL DID NOT HAPPEN)'}`,
+  );
+
+  const runs = quick ? 10 : 30;
+  const nodeMs = wallMs(process.execPath, ['-e', '0'], runs);
+  const sendMs = wallMs(process.execPath, [swb, 'send', '--as', 'cli-bench', '@sink', 'hello from the cli'], runs);
+  console.log(`\nwhole-process wall time (median of ${runs}): node -e 0 ${fmt(nodeMs, 1)} ms, swb send ${fmt(sendMs, 1)} ms, ratio ${fmt(sendMs / nodeMs)}x (goal <= 1.5x)`);
+  console.log('for scale (measured earlier on this box, not in this run): a peer HTTP+SQLite broker at synchronous=NORMAL, 4.8 ms p50 and 245 msg/s');
+  console.log(`ratios vs that broker: p50 ${fmt(4.8 / lat.p50, 1)}x lower latency, ${fmt(piped / 245, 0)}x the throughput`);
+  const ok = lat.p50 <= 1 && lat.p99 <= 3 && piped >= 20000 && crash.lost === 0 && crash.duplicates === 0 && sendMs / nodeMs <= 1.5;
+  console.log(`\nall goals met: ${ok ? 'yes' : 'NO'}`);
+} finally {
+  hubRef.hub.kill('SIGTERM');
+  await new Promise((r) => setTimeout(r, 200));
+  rmSync(home, { recursive: true, force: true });
+}
