@@ -1,0 +1,114 @@
+// Signals for everything a row started. forkpty(3) makes the row's program a session leader, so
+// its pid is both its process group and its session id. Agents start helpers, and a job-control
+// shell may move them into other process groups of the same session, so besides the group we
+// also signal every process whose session id is the row's (read from /proc on Linux).
+//
+// Pid reuse: Linux keeps a pid number allocated while any task still uses it as a pid, process
+// group or session id. So while any process of the row lives, the leader's number cannot name a
+// stranger; once a live process holds that number with a different start time, the row's group
+// and session are empty and nothing is signalled.
+import { readFileSync, readdirSync } from 'node:fs';
+
+interface ProcStat {
+  state: string;
+  session: number;
+  startTime: string;
+}
+
+function readStat(pid: number): ProcStat | undefined {
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/stat`, 'latin1');
+  } catch {
+    return undefined;
+  }
+  // "pid (comm) state ppid pgrp session tty_nr tpgid flags ... starttime ..." — comm may hold
+  // spaces and parens, so split after the last ')'. starttime is field 22 (index 19 here).
+  const close = text.lastIndexOf(')');
+  if (close < 0) return undefined;
+  const fields = text.slice(close + 2).split(' ');
+  return { state: fields[0] ?? '?', session: Number(fields[3]), startTime: fields[19] ?? '' };
+}
+
+/** Identifies a row's leader across pid reuse. */
+export interface ProcessTree {
+  leader: number;
+  /** Kernel start time of the leader (Linux), undefined elsewhere. */
+  startTime: string | undefined;
+}
+
+export function identifyProcessTree(leader: number): ProcessTree {
+  return { leader, startTime: process.platform === 'linux' ? readStat(leader)?.startTime : undefined };
+}
+
+/** Live (non-zombie) processes whose session id is `sid`; empty where /proc is unavailable. */
+export function sessionMembers(sid: number): number[] {
+  if (process.platform !== 'linux') return [];
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  const members: number[] = [];
+  for (const entry of entries) {
+    const code = entry.charCodeAt(0);
+    if (code < 48 || code > 57) continue;
+    const pid = Number(entry);
+    const stat = readStat(pid);
+    if (stat !== undefined && stat.session === sid && stat.state !== 'Z') members.push(pid);
+  }
+  return members;
+}
+
+/** True while `pid` exists and is not a zombie waiting to be reaped. */
+export function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  if (process.platform !== 'linux') return true;
+  const stat = readStat(pid);
+  return stat !== undefined && stat.state !== 'Z';
+}
+
+/** True when the leader's pid now names a different process (the row's processes are all gone). */
+function leaderReused(tree: ProcessTree): boolean {
+  if (tree.startTime === undefined) return false;
+  const stat = readStat(tree.leader);
+  return stat !== undefined && stat.startTime !== tree.startTime;
+}
+
+function trySignal(target: number, signal: NodeJS.Signals | number): boolean {
+  try {
+    process.kill(target, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Sends `signal` to the row's process group and to every live member of its session.
+ * Returns true if anything was still there to receive it.
+ */
+export function signalProcessTree(tree: ProcessTree, signal: NodeJS.Signals | number): boolean {
+  const { leader } = tree;
+  if (!Number.isInteger(leader) || leader <= 1 || leaderReused(tree)) return false;
+  let reached = trySignal(-leader, signal);
+  for (const pid of sessionMembers(leader)) {
+    if (pid !== process.pid) reached = trySignal(pid, signal) || reached;
+  }
+  return trySignal(leader, signal) || reached;
+}
+
+/** Whether any process of the row (its leader, group or session) is still alive. */
+export function processTreeAlive(tree: ProcessTree): boolean {
+  const { leader } = tree;
+  if (!Number.isInteger(leader) || leader <= 1 || leaderReused(tree)) return false;
+  if (isProcessAlive(leader)) return true;
+  // On Linux a group never spans sessions, so the session scan covers the group (and skips zombies).
+  if (process.platform === 'linux') return sessionMembers(leader).length > 0;
+  return trySignal(-leader, 0);
+}

@@ -1,0 +1,126 @@
+import { mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, test } from 'vitest';
+import { buildRowEnv } from '../../../src/rows/row-env.js';
+import { RowProcess, type RowExit, type RowProcessOptions } from '../../../src/rows/row-process.js';
+import { isProcessAlive } from '../../../src/rows/process-tree.js';
+import { nextEvent, program, waitFor } from './helpers.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'swb-row-process-'));
+const live: RowProcess[] = [];
+
+function start(options: Partial<RowProcessOptions> & Pick<RowProcessOptions, 'command'>): RowProcess {
+  const proc = new RowProcess({ env: buildRowEnv(), cols: 80, rows: 24, killGraceMs: 500, ...options });
+  live.push(proc);
+  return proc;
+}
+
+function collect(proc: RowProcess): { text: () => string } {
+  const chunks: Buffer[] = [];
+  proc.onData((chunk) => chunks.push(chunk));
+  return { text: () => Buffer.concat(chunks).toString('latin1') };
+}
+
+afterEach(() => {
+  for (const proc of live.splice(0)) proc.dispose();
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('RowProcess', () => {
+  test('a program that prints 20 KB and exits at once delivers every byte before its exit (20 runs)', async () => {
+    for (let run = 0; run < 20; run++) {
+      const file = join(dir, `burst-${run}`);
+      const proc = start({ command: { file: program('burst-exit.sh'), args: ['15000', file, '3'] } });
+      const out = collect(proc);
+      let bytesAtExit = -1;
+      const exit = await nextEvent(
+        (listener: (e: RowExit) => void) =>
+          proc.onExit((e) => {
+            bytesAtExit = out.text().length;
+            listener(e);
+          }),
+        `exit of run ${run}`,
+      );
+      const expected = readFileSync(file, 'latin1').replace(/\n/g, '\r\n');
+      expect(expected.length).toBeGreaterThan(20_000);
+      expect(exit).toEqual({ exitCode: 3, signal: null });
+      expect(bytesAtExit).toBe(expected.length);
+      expect(out.text()).toBe(expected);
+    }
+  });
+
+  test('a row paused for flow control when its program exits still gets every byte', async () => {
+    const file = join(dir, 'burst-paused');
+    const proc = start({ command: { file: program('burst-exit.sh'), args: ['15000', file, '0'] } });
+    proc.pause();
+    const out = collect(proc);
+    const exit = await nextEvent(proc.onExit, 'exit while paused');
+    expect(exit.exitCode).toBe(0);
+    expect(out.text()).toBe(readFileSync(file, 'latin1').replace(/\n/g, '\r\n'));
+  });
+
+  test.runIf(process.platform === 'linux')("a row's program holds only its own pty, not earlier rows' masters", async () => {
+    const first = start({ command: { file: program('hold-fds.sh') } });
+    const firstOut = collect(first);
+    const second = start({ command: { file: program('hold-fds.sh') } });
+    const secondOut = collect(second);
+    await waitFor('both programs ready', () => firstOut.text().includes('READY') && secondOut.text().includes('READY'));
+    for (const proc of [first, second]) {
+      const fds = readdirSync(`/proc/${proc.pid}/fd`);
+      const targets = fds.map((fd) => readlinkSync(`/proc/${proc.pid}/fd/${fd}`));
+      expect(fds.sort()).toEqual(['0', '1', '2']);
+      expect(new Set(targets).size).toBe(1);
+      expect(targets[0]).toMatch(/^\/dev\/pts\/\d+$/);
+    }
+  });
+
+  test('runs a shell command line with $SHELL -c and reports its exit code', async () => {
+    const proc = start({ command: { shell: 'echo "$((6 * 7))"; exit 5' }, env: buildRowEnv({ extra: { SHELL: '/bin/sh' } }) });
+    const out = collect(proc);
+    const exit = await nextEvent(proc.onExit, 'shell exit');
+    expect(exit).toEqual({ exitCode: 5, signal: null });
+    expect(out.text()).toContain('42');
+    expect(proc.running).toBe(false);
+  });
+
+  test('a program killed by a signal reports the signal', async () => {
+    const proc = start({ command: { file: program('hold-fds.sh') } });
+    const out = collect(proc);
+    await waitFor('ready', () => out.text().includes('READY'));
+    proc.kill('SIGTERM');
+    const exit = await nextEvent(proc.onExit, 'exit after SIGTERM');
+    expect(exit.signal).toBe('SIGTERM');
+  });
+
+  test('a missing program exits non-zero with a message instead of throwing', async () => {
+    const proc = start({ command: { file: 'swb-no-such-program-xyz' } });
+    const out = collect(proc);
+    const exit = await nextEvent(proc.onExit, 'exit of a missing program');
+    expect(exit.exitCode).not.toBe(0);
+    expect(out.text()).toMatch(/not found|No such file/);
+  });
+
+  test('dispose ends the whole process group, including background children', async () => {
+    const proc = start({ command: { shell: 'sleep 30 & echo "CHILD $!"; wait' }, env: buildRowEnv({ extra: { SHELL: '/bin/sh' } }) });
+    const out = collect(proc);
+    await waitFor('child started', () => /CHILD \d+/.test(out.text()));
+    const child = Number(/CHILD (\d+)/.exec(out.text())![1]);
+    expect(isProcessAlive(child)).toBe(true);
+    expect(proc.processesAlive()).toBe(true);
+    proc.dispose();
+    await waitFor('leader and child gone', () => !isProcessAlive(proc.pid) && !isProcessAlive(child));
+  });
+
+  test('processes that ignore SIGHUP are killed after the grace period', async () => {
+    const proc = start({
+      command: { shell: "trap '' HUP; echo READY; while :; do sleep 1; done" },
+      env: buildRowEnv({ extra: { SHELL: '/bin/sh' } }),
+      killGraceMs: 200,
+    });
+    const out = collect(proc);
+    await waitFor('ready', () => out.text().includes('READY'));
+    proc.dispose();
+    await waitFor('stubborn program killed', () => !proc.processesAlive(), 5000);
+  });
+});
