@@ -1,0 +1,269 @@
+// A row: one program in a pty, its emulated screen and a bounded raw transcript. The data path is
+// pty bytes → transcript ring (one copy) → RowScreen.write; the screen's backlog pauses and
+// resumes the pty. Consumers get cheap notifications and read the screen when they draw.
+import { Emitter, type Event } from '../util/event.js';
+import { DisposableStore, type Disposable } from '../util/lifecycle.js';
+import { ByteRing } from './byte-ring.js';
+import { buildRowEnv } from './row-env.js';
+import { RowProcess, type RowCommand, type RowExit } from './row-process.js';
+import { RowScreen } from './row-screen.js';
+
+export interface RowSpec {
+  /** The row's handle (also SWB_SESSION). */
+  name: string;
+  /** A shell command line, or a program with arguments. */
+  command: string | RowCommand;
+  cwd?: string;
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Agent profile id (src/agents/profiles), if any. */
+  profile?: string;
+}
+
+export type RowState = 'running' | 'exited';
+
+export interface RowOptions {
+  spec: RowSpec;
+  cols: number;
+  rows: number;
+  /** Hub socket path given to the program as SWB_SOCKET. */
+  socketPath: string;
+  /** Mints the SWB_TOKEN for each incarnation of the row. */
+  mintToken: (name: string) => string;
+  /** Directory of the running swb's `swb`, put first on PATH. */
+  binDir?: string;
+  /** Environment to start from (default process.env). */
+  baseEnv?: NodeJS.ProcessEnv;
+  scrollback?: number;
+  /** Raw output kept for debugging/export (default 1 MiB). */
+  transcriptBytes?: number;
+  highWatermark?: number;
+  lowWatermark?: number;
+  killGraceMs?: number;
+}
+
+export const DEFAULT_TRANSCRIPT_BYTES = 1024 * 1024;
+
+function toCommand(command: string | RowCommand): RowCommand {
+  return typeof command === 'string' ? { shell: command } : command;
+}
+
+/** One incarnation: a process and the screen it draws on, released together. */
+interface Incarnation {
+  process: RowProcess;
+  screen: RowScreen;
+  store: DisposableStore;
+}
+
+export class Row implements Disposable {
+  readonly name: string;
+  readonly spec: RowSpec;
+
+  private readonly store = new DisposableStore();
+  private readonly options: RowOptions;
+  private readonly transcriptRing: ByteRing;
+  private readonly screenChangeEmitter = this.store.add(new Emitter<void>());
+  private readonly exitEmitter = this.store.add(new Emitter<RowExit>());
+  private readonly restartEmitter = this.store.add(new Emitter<void>());
+  private readonly titleEmitter = this.store.add(new Emitter<string>());
+  private current: Incarnation;
+  private stateValue: RowState = 'running';
+  private exitValue: RowExit | undefined;
+  private lastOutput = 0;
+  private colsValue: number;
+  private rowsValue: number;
+  private changeQueued = false;
+  private incarnationCount = 0;
+
+  /**
+   * The screen changed. Fires at most once per event-loop turn and carries nothing: the
+   * consumer marks the row dirty and reads it at its own frame rate.
+   */
+  readonly onScreenChange: Event<void> = this.screenChangeEmitter.event;
+  /** The program exited and its last output has been parsed into the screen. */
+  readonly onExit: Event<RowExit> = this.exitEmitter.event;
+  /** restart() started a new process on a fresh screen (`screen` now returns the new one). */
+  readonly onRestart: Event<void> = this.restartEmitter.event;
+  /** The program set its window title (OSC 0/2); raw, sanitize before showing. */
+  readonly onTitleChange: Event<string> = this.titleEmitter.event;
+
+  constructor(options: RowOptions) {
+    this.options = options;
+    this.spec = options.spec;
+    this.name = options.spec.name;
+    this.colsValue = options.cols;
+    this.rowsValue = options.rows;
+    this.transcriptRing = new ByteRing(options.transcriptBytes ?? DEFAULT_TRANSCRIPT_BYTES);
+    this.current = this.start();
+  }
+
+  get profileId(): string | undefined {
+    return this.spec.profile;
+  }
+
+  get state(): RowState {
+    return this.stateValue;
+  }
+
+  /** How the last incarnation ended (undefined while running). */
+  get exit(): RowExit | undefined {
+    return this.exitValue;
+  }
+
+  get exitCode(): number | undefined {
+    return this.exitValue?.exitCode;
+  }
+
+  get pid(): number {
+    return this.current.process.pid;
+  }
+
+  /** Epoch ms of the last output byte (0 before any output of this incarnation). */
+  get lastOutputAt(): number {
+    return this.lastOutput;
+  }
+
+  get screen(): RowScreen {
+    return this.current.screen;
+  }
+
+  get transcript(): ByteRing {
+    return this.transcriptRing;
+  }
+
+  get cols(): number {
+    return this.colsValue;
+  }
+
+  get rows(): number {
+    return this.rowsValue;
+  }
+
+  /** How many times the row has been (re)started. */
+  get incarnation(): number {
+    return this.incarnationCount;
+  }
+
+  get disposed(): boolean {
+    return this.store.disposed;
+  }
+
+  /** Operator input (keys, paste) for the program. */
+  write(input: string | Buffer): void {
+    if (this.store.disposed) return;
+    this.current.process.write(input);
+  }
+
+  /** Resizes the screen first (it reflows), then the pty (the program gets SIGWINCH). */
+  resize(cols: number, rows: number): void {
+    if (this.store.disposed) return;
+    cols = Math.max(1, Math.floor(cols));
+    rows = Math.max(1, Math.floor(rows));
+    this.colsValue = cols;
+    this.rowsValue = rows;
+    this.current.screen.resize(cols, rows);
+    this.current.process.resize(cols, rows);
+  }
+
+  /** Signals the row's process group and session (default SIGHUP). */
+  kill(signal?: NodeJS.Signals): void {
+    this.current.process.kill(signal);
+  }
+
+  /** Ends the current process (if running) and starts the spec again on a fresh screen. */
+  restart(): void {
+    if (this.store.disposed) throw new Error(`row ${this.name} is closed`);
+    this.current.store.dispose();
+    this.transcriptRing.clear();
+    try {
+      this.current = this.start();
+    } catch (err) {
+      // The old incarnation is gone and no new one started: the row shows as exited.
+      this.stateValue = 'exited';
+      this.exitValue = { exitCode: -1, signal: null };
+      throw err;
+    }
+    this.restartEmitter.fire();
+    this.queueScreenChange();
+  }
+
+  private start(): Incarnation {
+    const { spec } = this;
+    const o = this.options;
+    const store = new DisposableStore();
+    const env = buildRowEnv({
+      base: o.baseEnv,
+      extra: spec.env,
+      identity: { socket: o.socketPath, session: spec.name, token: o.mintToken(spec.name) },
+      binDir: o.binDir,
+    });
+    const screen = store.add(
+      new RowScreen({
+        cols: this.colsValue,
+        rows: this.rowsValue,
+        scrollback: o.scrollback,
+        highWatermark: o.highWatermark,
+        lowWatermark: o.lowWatermark,
+      }),
+    );
+    let proc: RowProcess;
+    try {
+      proc = store.add(
+        new RowProcess({
+          command: toCommand(spec.command),
+          env,
+          cwd: spec.cwd,
+          cols: this.colsValue,
+          rows: this.rowsValue,
+          killGraceMs: o.killGraceMs,
+        }),
+      );
+    } catch (err) {
+      store.dispose();
+      throw err;
+    }
+    this.incarnationCount++;
+    this.stateValue = 'running';
+    this.exitValue = undefined;
+    this.lastOutput = 0;
+
+    store.add(
+      proc.onData((chunk) => {
+        this.lastOutput = Date.now();
+        this.transcriptRing.write(chunk);
+        screen.write(chunk);
+      }),
+    );
+    store.add(screen.onPressure((behind) => (behind ? proc.pause() : proc.resume())));
+    store.add(screen.onReply((reply) => proc.write(reply)));
+    store.add(screen.onChange(() => this.queueScreenChange()));
+    store.add(screen.onTitleChange((title) => this.titleEmitter.fire(title)));
+    store.add(
+      proc.onExit((exit) => {
+        void screen.flush().then(() => {
+          if (store.disposed) return;
+          this.stateValue = 'exited';
+          this.exitValue = exit;
+          this.exitEmitter.fire(exit);
+          this.queueScreenChange();
+        });
+      }),
+    );
+    return { process: proc, screen, store };
+  }
+
+  private queueScreenChange(): void {
+    if (this.changeQueued || this.store.disposed) return;
+    this.changeQueued = true;
+    setImmediate(() => {
+      this.changeQueued = false;
+      if (!this.store.disposed) this.screenChangeEmitter.fire();
+    });
+  }
+
+  /** Kills the row's process group and session and releases the pty, screen and listeners. */
+  readonly dispose = (): void => {
+    if (this.store.disposed) return;
+    this.current.store.dispose();
+    this.store.dispose();
+  };
+}
