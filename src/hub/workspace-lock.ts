@@ -2,7 +2,8 @@
 // locking_mode=EXCLUSIVE holds a POSIX lock on hub.lock for as long as the process lives, and the
 // kernel drops it when the process dies (even by SIGKILL). No pid files, no timeouts.
 import Database from 'better-sqlite3';
-import { chmodSync, closeSync, openSync } from 'node:fs';
+import { chmodSync } from 'node:fs';
+import { createPrivateFileOnce } from '../util/create-private-file.js';
 import type { Disposable } from '../util/lifecycle.js';
 
 export interface WorkspaceLock extends Disposable {
@@ -11,7 +12,9 @@ export interface WorkspaceLock extends Disposable {
 
 /** Returns the lock if this process won the election, or null if a live hub already holds it. */
 export function tryAcquireWorkspaceLock(file: string): WorkspaceLock | null {
-  closeSync(openSync(file, 'a', 0o600));
+  // Never open+close an existing lock file here: closing any descriptor of a file drops every
+  // POSIX lock this process holds on it, which would silently release a running hub's lock.
+  createPrivateFileOnce(file);
   chmodSync(file, 0o600);
   const db = new Database(file, { timeout: 0 });
   try {

@@ -1,14 +1,16 @@
 // Opens mail.db with the durability settings DESIGN §5 asks for and brings its schema up to date.
 import Database from 'better-sqlite3';
-import { chmodSync, closeSync, openSync } from 'node:fs';
+import { chmodSync } from 'node:fs';
+import { createPrivateFileOnce } from '../util/create-private-file.js';
 import { MIGRATIONS } from './migrations.js';
 import { SwbError } from '../protocol/error-codes.js';
 
 export type SqliteDatabase = Database.Database;
 
 export function openDatabase(file: string): SqliteDatabase {
-  // Create the file 0600 before SQLite does, so mail is never world-readable even for an instant.
-  closeSync(openSync(file, 'a', 0o600));
+  // Create the file 0600 before SQLite does, so mail is never world-readable even for an instant
+  // (only if missing: closing a descriptor of an open database would drop this process's locks on it).
+  createPrivateFileOnce(file);
   chmodSync(file, 0o600);
   const db = new Database(file);
   try {
