@@ -1,0 +1,62 @@
+// Reads a small JSON file the operator wrote (config, theme): bounded before parsing, regular files only,
+// strict UTF-8, and syntax errors reported as file:line:column with a reason.
+import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import { sanitize } from '../text/sanitize.js';
+import { findJsonSyntaxError } from './json-syntax-error.js';
+
+export type JsonFileResult =
+  | { ok: true; value: unknown }
+  | { ok: false; missing: boolean; message: string };
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+export function readJsonFile(path: string, maxBytes: number): JsonFileResult {
+  const fail = (message: string, missing = false): JsonFileResult => ({ ok: false, missing, message: `${path}: ${message}` });
+  try {
+    statSync(path);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return fail('no such file', true);
+    return fail(`cannot read (${code ?? String(err)})`);
+  }
+  let fd: number;
+  try {
+    // O_NONBLOCK: opening a FIFO someone put in place of the file must not hang startup.
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (err) {
+    return fail(`cannot open (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+  }
+  let bytes: Buffer;
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) return fail('is not a regular file');
+    if (st.size > maxBytes) return fail(`is ${st.size} bytes; the limit is ${maxBytes}`);
+    bytes = Buffer.alloc(maxBytes + 1);
+    let length = 0;
+    while (length < bytes.length) {
+      const n = readSync(fd, bytes, length, bytes.length - length, null);
+      if (n === 0) break;
+      length += n;
+    }
+    if (length > maxBytes) return fail(`is larger than the limit of ${maxBytes} bytes`);
+    bytes = bytes.subarray(0, length);
+  } catch (err) {
+    return fail(`cannot read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+  } finally {
+    closeSync(fd);
+  }
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    return fail('is not valid UTF-8');
+  }
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch (err) {
+    const found = findJsonSyntaxError(text);
+    if (found) return { ok: false, missing: false, message: `${path}:${found.line}:${found.column}: ${found.problem}` };
+    return fail(`invalid JSON (${sanitize(err instanceof Error ? err.message : String(err), { singleLine: true, maxChars: 120 })})`);
+  }
+}

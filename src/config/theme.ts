@@ -1,0 +1,163 @@
+// Themes style Switchboard's chrome only (headers, borders, badges, overlays); what the programs in the
+// rows print keeps its own colours. A theme is a JSON file `<name>.json` in the user's
+// `<config dir>/themes/` (searched first, so a user file can replace a bundled one) or the package's
+// `themes/`. Every slot is required; colours are "#rrggbb" or one of the 16 ANSI names (which follow
+// the terminal's palette). A slot's `bg` may be left out for the terminal's default background.
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { packageRoot } from '../util/package-root.js';
+import { object, optional, parse, SchemaError, str, type Schema } from '../util/schema.js';
+import { configError, type ConfigError } from './config-error.js';
+import { userConfigDir, USER_THEMES_DIR } from './config-paths.js';
+import { readJsonFile } from './read-json-file.js';
+
+export const ANSI_COLOR_NAMES = [
+  'black', 'red', 'green', 'yellow', 'blue', 'magenta', 'cyan', 'white',
+  'blackBright', 'redBright', 'greenBright', 'yellowBright', 'blueBright', 'magentaBright', 'cyanBright', 'whiteBright',
+  'gray', 'grey', // aliases of blackBright
+] as const;
+
+/** "#rrggbb" or an ANSI colour name; both are understood by Ink's `color` / `backgroundColor`. */
+export type Color = string;
+
+export const THEME_NAME_PATTERN = /^[a-z0-9][a-z0-9._-]{0,63}$/;
+export const DEFAULT_THEME = 'dark';
+export const MAX_THEME_BYTES = 64 * 1024;
+
+const HEX_COLOR = /^#[0-9a-fA-F]{6}$/;
+const NAMED_COLORS: ReadonlySet<string> = new Set(ANSI_COLOR_NAMES);
+const color: Schema<Color> = (v, p) => {
+  if (typeof v === 'string' && (HEX_COLOR.test(v) || NAMED_COLORS.has(v))) return v;
+  const got = JSON.stringify(v)?.slice(0, 40) ?? String(v);
+  throw new SchemaError(p, `expected a colour: "#rrggbb" or one of ${ANSI_COLOR_NAMES.join(', ')} (got ${got})`);
+};
+const pair = object({ fg: color, bg: optional(color) });
+
+const themeSchema = object({
+  $schema: optional(str()),
+  name: str({ pattern: THEME_NAME_PATTERN, patternHint: 'lower-case letters, digits, ".", "_" or "-"' }),
+  description: optional(str({ max: 200 })),
+  header: object({ focused: pair, unfocused: pair, attached: pair }),
+  border: object({ focused: color, unfocused: color }),
+  state: object({ busy: color, idle: color, waiting: color, exited: color, unknown: color }),
+  unread: pair,
+  notification: pair,
+  composer: object({ fg: color, bg: optional(color), border: color, mention: color, placeholder: color }),
+  help: object({ fg: color, bg: optional(color), border: color, key: color }),
+  muted: color,
+  error: color,
+  accent: color,
+});
+
+export interface ColorPair {
+  fg: Color;
+  bg?: Color;
+}
+
+export interface Theme {
+  name: string;
+  description?: string;
+  /** Row header bar: the focused row, the others, and the row keys are going to while attached. */
+  header: { focused: ColorPair; unfocused: ColorPair; attached: ColorPair };
+  border: { focused: Color; unfocused: Color };
+  /** Row state badges (busy | idle | waiting | exited | unknown). */
+  state: { busy: Color; idle: Color; waiting: Color; exited: Color; unknown: Color };
+  /** Unread-mail badge. */
+  unread: ColorPair;
+  /** The notification strip. */
+  notification: ColorPair;
+  composer: { fg: Color; bg?: Color; border: Color; mention: Color; placeholder: Color };
+  /** The help overlay (`?`): text, background, frame, and key names. */
+  help: { fg: Color; bg?: Color; border: Color; key: Color };
+  muted: Color;
+  error: Color;
+  accent: Color;
+}
+
+/** Validates parsed JSON as a theme; throws SchemaError with the field path. */
+export function parseTheme(value: unknown): Theme {
+  const { $schema: _ignored, ...theme } = parse(themeSchema, value);
+  return theme;
+}
+
+export interface ThemeDirs {
+  /** Searched first. */
+  user: string;
+  bundled: string;
+}
+
+export interface ThemeOptions {
+  env?: NodeJS.ProcessEnv;
+  dirs?: Partial<ThemeDirs>;
+}
+
+export function themeDirs(opts: ThemeOptions = {}): ThemeDirs {
+  return {
+    user: opts.dirs?.user ?? join(userConfigDir(opts.env), USER_THEMES_DIR),
+    bundled: opts.dirs?.bundled ?? join(packageRoot(), 'themes'),
+  };
+}
+
+export type ThemeResult = { ok: true; theme: Theme; file: string } | { ok: false; error: ConfigError };
+
+/** Loads and validates a theme by name (user dir first, then the bundled themes). */
+export function loadTheme(name: string, opts: ThemeOptions = {}): ThemeResult {
+  if (!THEME_NAME_PATTERN.test(name)) {
+    return { ok: false, error: configError(`theme ${JSON.stringify(name.slice(0, 70))}: not a theme name (lower-case letters, digits, ".", "_" or "-")`) };
+  }
+  const dirs = themeDirs(opts);
+  for (const dir of [dirs.user, dirs.bundled]) {
+    const file = join(dir, `${name}.json`);
+    const read = readJsonFile(file, MAX_THEME_BYTES);
+    if (!read.ok) {
+      if (read.missing) continue;
+      return { ok: false, error: configError(read.message) };
+    }
+    try {
+      const theme = parseTheme(read.value);
+      if (theme.name !== name) {
+        return { ok: false, error: configError(`${file}: name: is ${JSON.stringify(theme.name)} but the file is ${name}.json`) };
+      }
+      return { ok: true, theme, file };
+    } catch (err) {
+      if (err instanceof SchemaError) return { ok: false, error: configError(`${file}: ${err.message}`) };
+      throw err;
+    }
+  }
+  const known = listThemes(opts).map((t) => t.name);
+  return { ok: false, error: configError(`theme "${name}" not found (available: ${known.join(', ') || 'none'})`) };
+}
+
+export interface ThemeEntry {
+  name: string;
+  source: 'user' | 'bundled';
+  file: string;
+}
+
+/** Theme names available, sorted; a user theme hides the bundled one of the same name. Not validated. */
+export function listThemes(opts: ThemeOptions = {}): ThemeEntry[] {
+  const dirs = themeDirs(opts);
+  const found = new Map<string, ThemeEntry>();
+  for (const [source, dir] of [['user', dirs.user], ['bundled', dirs.bundled]] as const) {
+    if (!existsSync(dir)) continue;
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      continue;
+    }
+    for (const file of names) {
+      if (!file.endsWith('.json')) continue;
+      const name = file.slice(0, -'.json'.length);
+      if (THEME_NAME_PATTERN.test(name) && !found.has(name)) found.set(name, { name, source, file: join(dir, file) });
+    }
+  }
+  return [...found.values()].sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** The theme after `current` in `names` (wrapping), for the theme key. */
+export function nextThemeName(current: string, names: readonly string[]): string {
+  if (names.length === 0) return current;
+  const i = names.indexOf(current);
+  return names[(i + 1) % names.length] ?? current;
+}
