@@ -1,0 +1,98 @@
+// Finds, reads and validates the config, then resolves what depends on it (keymap, theme, hub limits).
+// Search order: `--config FILE` (must exist), `./switchboard.json`, `<config dir>/config.json`
+// (`$XDG_CONFIG_HOME/switchboard` or `~/.config/switchboard`); with none of them, the defaults apply.
+// Every problem comes back as one CONFIG_INVALID value whose message names the file and the field.
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import type { HubLimits } from '../protocol/limits.js';
+import { SchemaError } from '../util/schema.js';
+import { configError, type ConfigError } from './config-error.js';
+import { LOCAL_CONFIG_NAME, USER_CONFIG_NAME, userConfigDir } from './config-paths.js';
+import { parseConfig, resolveHubLimits, type SwitchboardConfig } from './config-schema.js';
+import { buildKeymap, type Keymap } from './keymap.js';
+import { readJsonFile } from './read-json-file.js';
+import { DEFAULT_THEME, loadTheme, type Theme, type ThemeOptions } from './theme.js';
+
+export const MAX_CONFIG_BYTES = 1024 * 1024;
+
+export interface LoadConfigOptions {
+  /** `--config FILE` (relative to cwd); a missing file is an error. */
+  configPath?: string;
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Agent profile ids; when given, a row's `profile` must be one of them. */
+  knownProfiles?: readonly string[];
+  /** Theme directories (tests). */
+  themeDirs?: ThemeOptions['dirs'];
+}
+
+export interface LoadedConfig {
+  config: SwitchboardConfig;
+  /** The file read, or null when none was found and the defaults apply. */
+  path: string | null;
+  /** Directory relative row `cwd`s are resolved against (the file's, or cwd). */
+  baseDir: string;
+  keymap: Keymap;
+  theme: Theme;
+  limits: HubLimits;
+}
+
+export type LoadConfigResult = { ok: true; value: LoadedConfig } | { ok: false; error: ConfigError };
+
+/** The config file to read, or null. An explicit path is returned whether or not it exists. */
+export function findConfigFile(opts: LoadConfigOptions = {}): string | null {
+  const cwd = opts.cwd ?? process.cwd();
+  if (opts.configPath !== undefined) return resolve(cwd, opts.configPath);
+  for (const candidate of [join(cwd, LOCAL_CONFIG_NAME), join(userConfigDir(opts.env), USER_CONFIG_NAME)]) {
+    if (existsSync(candidate)) return candidate;
+  }
+  return null;
+}
+
+export function loadConfig(opts: LoadConfigOptions = {}): LoadConfigResult {
+  const cwd = opts.cwd ?? process.cwd();
+  const fail = (message: string): LoadConfigResult => ({ ok: false, error: configError(message) });
+  if (opts.configPath !== undefined && opts.configPath.trim() === '') return fail('--config: empty file name');
+  const path = findConfigFile(opts);
+
+  let config: SwitchboardConfig;
+  if (path === null) config = { rows: [] };
+  else {
+    const read = readJsonFile(path, MAX_CONFIG_BYTES);
+    if (!read.ok) return fail(read.missing && opts.configPath !== undefined ? `--config ${path}: no such file` : read.message);
+    try {
+      config = parseConfig(read.value);
+    } catch (err) {
+      if (err instanceof SchemaError) return fail(`${path}: ${err.message}`);
+      throw err;
+    }
+  }
+  const label = path ?? 'defaults';
+
+  if (opts.knownProfiles) {
+    const known = opts.knownProfiles;
+    const bad = config.rows.findIndex((r) => r.profile !== undefined && !known.includes(r.profile));
+    if (bad >= 0) {
+      return fail(`${label}: rows[${bad}].profile: unknown profile "${config.rows[bad]?.profile}" (known: ${known.join(', ')})`);
+    }
+  }
+
+  const keys = buildKeymap(config.keys ?? {}, config.detachKey);
+  if (!keys.ok) return fail(keys.problems.map((p) => `${label}: ${p.message}`).join('\n'));
+
+  const themeName = config.theme ?? DEFAULT_THEME;
+  const theme = loadTheme(themeName, { ...(opts.env && { env: opts.env }), ...(opts.themeDirs && { dirs: opts.themeDirs }) });
+  if (!theme.ok) return fail(config.theme !== undefined ? `${label}: theme: ${theme.error.message}` : theme.error.message);
+
+  return {
+    ok: true,
+    value: {
+      config,
+      path,
+      baseDir: path ? dirname(path) : cwd,
+      keymap: keys.keymap,
+      theme: theme.theme,
+      limits: resolveHubLimits(config.limits),
+    },
+  };
+}
