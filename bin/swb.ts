@@ -27,8 +27,11 @@ async function main(argv: string[]): Promise<number> {
       cwd: process.cwd(),
     });
   }
+  // React's production build (no dev checks) for the dashboard; rows still get the operator's own env.
+  const operatorEnv = { ...process.env };
+  process.env.NODE_ENV ??= 'production';
   const { runDashboard } = await import('../src/app/run-dashboard.js');
-  return runDashboard(argv);
+  return runDashboard(argv, operatorEnv);
 }
 
 main(process.argv.slice(2)).then(

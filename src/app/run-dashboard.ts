@@ -1,5 +1,256 @@
-// Placeholder entry for the dashboard until the rows/dashboard issue lands: says so plainly.
-export async function runDashboard(_argv: string[]): Promise<number> {
-  process.stderr.write('swb: the dashboard is not built yet; use `swb --help` for the mail commands.\n');
-  return 2;
+// `swb [--config FILE] [--workspace NAME] [--layout stack|grid] [--theme NAME] [ROW ...]`:
+// loads the config, embeds the workspace hub, starts every row, and runs the Ink dashboard with
+// the compositor painting the rows. Ends every child it started on the way out.
+import { dirname } from 'node:path';
+import React from 'react';
+import { render } from 'ink';
+import { App } from '../../components/App.js';
+import { loadProfiles } from '../agents/load-profiles.js';
+import { parseFlags } from '../cli/parse-flags.js';
+import { UsageError } from '../cli/command.js';
+import { loadConfig } from '../config/load-config.js';
+import { assignUniqueNames, parseRowArg, rowSpecFromConfig, type RowSpec as ConfigRowSpec } from '../config/row-spec.js';
+import { listThemes, loadTheme, type Theme } from '../config/theme.js';
+import { rawKeySequences } from '../config/keymap.js';
+import { Hub } from '../hub/hub.js';
+import { resolveRuntimePaths } from '../hub/runtime-paths.js';
+import { HubClient } from '../client/hub-client.js';
+import { SwbError } from '../protocol/error-codes.js';
+import { RowManager } from '../rows/row-manager.js';
+import type { RowSpec } from '../rows/row.js';
+import { Compositor } from '../terminal/compositor.js';
+import { DashboardPainter } from '../terminal/dashboard-painter.js';
+import { ALT_SCREEN_OFF, ALT_SCREEN_ON, CLEAR_SCREEN, HIDE_CURSOR, SGR_RESET, SHOW_CURSOR } from '../terminal/escapes.js';
+import { InkStdin, InkStdout } from '../terminal/ink-surface.js';
+import { InputRouter } from '../terminal/input-router.js';
+import { swbBinPath } from '../util/package-root.js';
+import { initialState, type WakePolicy } from './app-state.js';
+import { AppContext, type AppServices } from './app-context.js';
+import { AppStore } from './app-store.js';
+import { DashboardController } from './dashboard-controller.js';
+
+const FLAGS = [
+  { name: 'config', type: 'string' as const, value: 'FILE', description: 'config file' },
+  { name: 'workspace', type: 'string' as const, value: 'NAME', description: 'workspace name' },
+  { name: 'layout', type: 'string' as const, value: 'stack|grid', description: 'initial layout' },
+  { name: 'theme', type: 'string' as const, value: 'NAME', description: 'theme' },
+  { name: 'help', type: 'boolean' as const, description: 'help' },
+];
+
+/** Lines under the rows: the notification strip and the key hints. */
+const CHROME_HEIGHT = 2;
+
+export async function runDashboard(argv: string[], baseEnv: NodeJS.ProcessEnv = process.env): Promise<number> {
+  let parsed: ReturnType<typeof parseFlags>;
+  try {
+    parsed = parseFlags(argv, FLAGS);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`swb: ${err.message}\nTry: swb --help\n`);
+      return 2;
+    }
+    throw err;
+  }
+  if (parsed.flags.help) {
+    const { printTopLevelHelp } = await import('../cli/top-level-help.js');
+    printTopLevelHelp();
+    return 0;
+  }
+  if (!process.stdout.isTTY || !process.stdin.isTTY) {
+    process.stderr.write('swb: the dashboard needs a terminal (stdin and stdout must be a TTY); the mail commands work anywhere (swb --help).\n');
+    return 2;
+  }
+  const cwd = process.cwd();
+  const profileSet = loadProfiles({ env: baseEnv });
+  const profileIds = [...profileSet.profiles.keys()];
+  const loaded = loadConfig({ ...(parsed.flags.config ? { configPath: parsed.flags.config as string } : {}), cwd, env: baseEnv, knownProfiles: profileIds });
+  if (!loaded.ok) {
+    process.stderr.write(`swb: ${loaded.error.code}: ${loaded.error.message}\n`);
+    return 1;
+  }
+  const { config, keymap, limits, baseDir } = loaded.value;
+
+  // Rows: the command line's, else the config's, else one shell.
+  const specs: ConfigRowSpec[] = [];
+  for (const arg of parsed.args) {
+    const r = parseRowArg(arg, profileIds);
+    if (!r.ok) {
+      process.stderr.write(`swb: row ${JSON.stringify(arg)}: ${r.problem}\n`);
+      return 2;
+    }
+    specs.push(r.spec);
+  }
+  if (specs.length === 0) for (const row of config.rows) specs.push(rowSpecFromConfig(row, baseDir, profileIds, baseEnv));
+  if (specs.length === 0) specs.push({ name: 'shell', nameGiven: false, command: baseEnv.SHELL || '/bin/sh' });
+  const unique = assignUniqueNames(specs);
+
+  // Themes: every one we can load; the chosen one must load.
+  const themes = new Map<string, Theme>();
+  for (const entry of listThemes({ env: baseEnv })) {
+    const t = loadTheme(entry.name, { env: baseEnv });
+    if (t.ok) themes.set(entry.name, t.theme);
+  }
+  const themeName = (parsed.flags.theme as string | undefined) ?? config.theme ?? loaded.value.theme.name;
+  if (!themes.has(themeName)) {
+    const t = loadTheme(themeName, { env: baseEnv });
+    if (!t.ok) {
+      process.stderr.write(`swb: ${t.error.code}: ${t.error.message}\n`);
+      return 1;
+    }
+    themes.set(themeName, t.theme);
+  }
+  const layoutFlag = parsed.flags.layout as string | undefined;
+  if (layoutFlag !== undefined && layoutFlag !== 'stack' && layoutFlag !== 'grid') {
+    process.stderr.write('swb: --layout must be stack or grid\n');
+    return 2;
+  }
+
+  const paths = resolveRuntimePaths({ cwd, env: baseEnv, ...(parsed.flags.workspace ? { workspace: parsed.flags.workspace as string } : {}) });
+  const hub = await startEmbeddedHub(paths, limits);
+
+  const size = () => ({ cols: Math.max(20, process.stdout.columns || 80), rows: Math.max(5, process.stdout.rows || 24) });
+  const store = new AppStore(initialState(size(), (layoutFlag as 'stack' | 'grid' | undefined) ?? config.layout ?? 'stack', themeName));
+  const rows = new RowManager({
+    socketPath: paths.socketPath,
+    mintToken: (name) => {
+      const r = hub.registerRow(name);
+      if (!r.ok) throw new SwbError(r.error.code, r.error.message);
+      return r.token;
+    },
+    binDir: dirname(swbBinPath()),
+    baseEnv,
+    ...(config.scrollback !== undefined ? { scrollback: config.scrollback } : {}),
+  });
+
+  const out = process.stdout;
+  const write = (s: string) => out.write(s);
+  const compositor = new Compositor(write);
+  let painter: DashboardPainter | undefined;
+  const inkStdout = new InkStdout(size(), () => painter?.chromeChanged());
+  const inkStdin = new InkStdin();
+
+  let quit!: () => void;
+  const quitting = new Promise<void>((resolve) => (quit = resolve));
+  const controller: DashboardController = new DashboardController({
+    store,
+    rows,
+    hub,
+    themeNames: [...themes.keys()],
+    layout: () => painter!.layoutFor(store.getState()),
+    onQuit: () => quit(),
+    onAttach: (row) => {
+      router.attach({ write: (data) => row.write(data) });
+      painter?.invalidate();
+    },
+    onRowScreen: (row) => painter?.rowChanged(row),
+    wakePolicyFor: (spec) => wakeFor.get(spec.name) ?? 'notify',
+  });
+  painter = new DashboardPainter({ compositor, ink: inkStdout, rows, getState: store.getState, chromeHeight: CHROME_HEIGHT, writeModes: write });
+  const detachSequences = keymap.bindings.detach.flatMap((c) => rawKeySequences(c));
+  const router = new InputRouter(process.stdin, (text) => inkStdin.write(text), detachSequences, () => {
+    controller.detach();
+    painter?.resetModes();
+    painter?.invalidate();
+  });
+
+  const restoreTerminal = () => {
+    painter?.resetModes();
+    out.write(`${SGR_RESET}${SHOW_CURSOR}${ALT_SCREEN_OFF}`);
+  };
+  process.once('exit', restoreTerminal);
+  out.write(`${ALT_SCREEN_ON}${HIDE_CURSOR}${CLEAR_SCREEN}`);
+
+  const wakeFor = new Map<string, WakePolicy>();
+  for (const spec of unique) {
+    const rowSpec = toRowSpec(spec, profileSet.profiles);
+    if (spec.wake) wakeFor.set(spec.name, spec.wake);
+    else if (spec.profile && spec.profile !== 'bash' && spec.profile !== 'sh' && spec.profile !== 'generic') wakeFor.set(spec.name, 'auto');
+    controller.addRow(rowSpec, { cols: size().cols, rows: Math.max(1, size().rows - CHROME_HEIGHT - 1) });
+  }
+  for (const e of profileSet.errors) store.notify('error', `profile ${e.file}: ${e.message}`.slice(0, 300));
+
+  const services: AppServices = { store, intents: controller, themes, keymap, chromeHeight: CHROME_HEIGHT };
+  const ink = render(
+    React.createElement(AppContext.Provider, { value: services }, React.createElement(App)),
+    { stdout: inkStdout as unknown as NodeJS.WriteStream, stdin: inkStdin as unknown as NodeJS.ReadStream, debug: true, exitOnCtrlC: false, patchConsole: false },
+  );
+  store.onChange(() => painter?.chromeChanged());
+  controller.applySizes();
+
+  const onResize = () => {
+    const s = size();
+    store.resize(s.cols, s.rows);
+    inkStdout.resize(s);
+    painter?.invalidate();
+    controller.applySizes();
+  };
+  out.on('resize', onResize);
+  const onSignal = () => quit();
+  process.on('SIGTERM', onSignal);
+  process.on('SIGHUP', onSignal);
+
+  await quitting;
+  out.off('resize', onResize);
+  process.off('SIGTERM', onSignal);
+  process.off('SIGHUP', onSignal);
+  ink.unmount();
+  router.dispose();
+  painter.dispose();
+  controller.dispose();
+  rows.dispose();
+  store.dispose();
+  await hub.stop();
+  restoreTerminal();
+  process.off('exit', restoreTerminal);
+  return 0;
+}
+
+function toRowSpec(spec: ConfigRowSpec, profiles: ReadonlyMap<string, { command: { argv: string[] } | { shell: string } }>): RowSpec {
+  let command: RowSpec['command'];
+  if (spec.command !== undefined) command = spec.command;
+  else {
+    const p = spec.profile ? profiles.get(spec.profile) : undefined;
+    if (!p) command = spec.profile ?? 'sh';
+    else if ('argv' in p.command) command = { file: p.command.argv[0]!, args: p.command.argv.slice(1) };
+    else command = p.command.shell;
+  }
+  return {
+    name: spec.name,
+    command,
+    ...(spec.cwd !== undefined ? { cwd: spec.cwd } : {}),
+    ...(spec.env !== undefined ? { env: spec.env } : {}),
+    ...(spec.profile !== undefined ? { profile: spec.profile } : {}),
+  };
+}
+
+/**
+ * The dashboard embeds the workspace's hub. A headless hub already running (started by a CLI
+ * command) is asked to step down, and we take the lock once it has let go.
+ */
+async function startEmbeddedHub(paths: ReturnType<typeof resolveRuntimePaths>, limits: Parameters<typeof Hub.start>[0]['limits']): Promise<Hub> {
+  const deadline = Date.now() + 5000;
+  for (let asked = false; ; ) {
+    try {
+      return await Hub.start({ paths, limits: limits ?? {} });
+    } catch (err) {
+      if (!(err instanceof SwbError) || err.code !== 'HUB_RUNNING' || Date.now() > deadline) throw err;
+      if (!asked) {
+        asked = true;
+        await askHubToStop(paths).catch(() => undefined);
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+}
+
+async function askHubToStop(paths: ReturnType<typeof resolveRuntimePaths>): Promise<void> {
+  const { readFileSync } = await import('node:fs');
+  const token = readFileSync(paths.operatorTokenFile, 'utf8').trim();
+  const client = await HubClient.open(paths.socketPath);
+  try {
+    await client.sayHello({ session: 'operator', token });
+    await client.request('hub.shutdown');
+  } finally {
+    client.destroy();
+  }
 }

@@ -1,0 +1,48 @@
+import { Box, Text } from 'ink';
+import React from 'react';
+import type { AppState } from '../src/app/app-state.js';
+import type { Keymap } from '../src/config/keymap.js';
+import { formatKeyCombo } from '../src/config/keymap.js';
+import type { Theme } from '../src/config/theme.js';
+import { padToWidth, truncateToWidth } from '../src/text/cell-width.js';
+
+export interface StatusBarProps {
+  state: AppState;
+  theme: Theme;
+  keymap: Keymap;
+  hidden: number;
+}
+
+/** The bottom chrome: the notification strip, then key hints. Fixed height: the layout never jumps. */
+export function StatusBar({ state, theme, keymap, hidden }: StatusBarProps) {
+  const cols = state.size.cols;
+  const key = (action: keyof Keymap['bindings']) => keymap.bindings[action][0];
+  const hint = (action: keyof Keymap['bindings'], label: string) => {
+    const combo = key(action);
+    return combo ? `${formatKeyCombo(combo)} ${label}` : '';
+  };
+  const strip = state.strip ? `${state.strip.kind === 'error' ? '!' : '✉'} ${state.strip.text}` : '';
+  const hints = [
+    hint('attach', 'attach'),
+    hint('zoom', 'zoom'),
+    hint('layout', 'layout'),
+    hint('restart', 'restart'),
+    hint('theme', 'theme'),
+    hint('help', 'help'),
+    hint('quit', 'quit'),
+  ]
+    .filter(Boolean)
+    .join('  ');
+  const more = hidden > 0 ? `  +${hidden} rows not shown` : '';
+  const stripColors = state.strip?.kind === 'error' ? { fg: theme.error, bg: theme.notification.bg } : theme.notification;
+  return (
+    <Box flexDirection="column" width={cols} height={2}>
+      <Text color={stripColors.fg} backgroundColor={stripColors.bg} wrap="truncate">
+        {padToWidth(truncateToWidth(` ${strip}`, cols), cols)}
+      </Text>
+      <Text color={theme.muted} wrap="truncate">
+        {truncateToWidth(` ${hints}${more}`, cols)}
+      </Text>
+    </Box>
+  );
+}

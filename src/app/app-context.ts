@@ -1,0 +1,23 @@
+// What every component can reach: the store (through hooks), intents, the theme and the keymap.
+import { createContext, useContext } from 'react';
+import type { Keymap } from '../config/keymap.js';
+import type { Theme } from '../config/theme.js';
+import type { AppStore } from './app-store.js';
+import type { Intents } from './intents.js';
+
+export interface AppServices {
+  store: AppStore;
+  intents: Intents;
+  themes: ReadonlyMap<string, Theme>;
+  keymap: Keymap;
+  /** Lines at the bottom reserved for the chrome (strip and key hints). */
+  chromeHeight: number;
+}
+
+export const AppContext = createContext<AppServices | null>(null);
+
+export function useServices(): AppServices {
+  const services = useContext(AppContext);
+  if (!services) throw new Error('AppContext missing');
+  return services;
+}

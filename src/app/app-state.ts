@@ -1,0 +1,91 @@
+// The UI's state as plain, immutable data (herdr's state/actions split): components render it,
+// the controller changes it only through the named actions in app-store.ts.
+import type { LayoutMode } from './layout.js';
+
+export type AgentState = 'busy' | 'idle' | 'waiting' | 'exited' | 'unknown';
+export type WakePolicy = 'auto' | 'notify' | 'off';
+
+export interface RowView {
+  name: string;
+  profile: string | null;
+  /** The command line as the operator gave it (for the header tooltip and explain). */
+  command: string;
+  running: boolean;
+  exitCode: number | null;
+  exitSignal: string | null;
+  agentState: AgentState | null;
+  /** Why the detector chose agentState (rule id), for explain. */
+  stateRule: string | null;
+  unread: number;
+  /** ms epoch of the last output byte, 0 if none yet. */
+  lastOutputAt: number;
+  /** The program's window title, already sanitized. */
+  title: string;
+  wakePolicy: WakePolicy;
+  wakeFailed: boolean;
+  incarnation: number;
+}
+
+export type NoteKind = 'mail' | 'error' | 'info';
+
+export interface Note {
+  id: number;
+  at: number;
+  kind: NoteKind;
+  /** Already sanitized, single line. */
+  text: string;
+  row: string | null;
+}
+
+export type Overlay = null | 'help' | 'quit' | 'mail' | 'notifications' | 'explain' | 'audit';
+
+export interface AppState {
+  size: { cols: number; rows: number };
+  rows: RowView[];
+  focused: string | null;
+  layoutMode: LayoutMode;
+  zoomed: boolean;
+  attached: string | null;
+  overlay: Overlay;
+  themeName: string;
+  notes: Note[];
+  /** The newest note, shown in the strip until dismissed or replaced. */
+  strip: Note | null;
+  /** Coarse clock for "time since output", updated only when a shown age would change. */
+  now: number;
+  /** Text for the explain overlay (already sanitized). */
+  explainText: string;
+}
+
+export const MAX_NOTES = 200;
+
+export function initialState(size: { cols: number; rows: number }, layoutMode: LayoutMode, themeName: string): AppState {
+  return {
+    size,
+    rows: [],
+    focused: null,
+    layoutMode,
+    zoomed: false,
+    attached: null,
+    overlay: null,
+    themeName,
+    notes: [],
+    strip: null,
+    now: Date.now(),
+    explainText: '',
+  };
+}
+
+/** "3s", "5m", "2h": the age of the last output, coarse enough that idle rows rarely redraw. */
+export function formatAge(lastOutputAt: number, now: number): string {
+  if (lastOutputAt === 0) return '-';
+  const s = Math.max(0, Math.floor((now - lastOutputAt) / 1000));
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m`;
+  if (s < 86400) return `${Math.floor(s / 3600)}h`;
+  return `${Math.floor(s / 86400)}d`;
+}
+
+export function runningCount(state: AppState): number {
+  return state.rows.filter((r) => r.running).length;
+}

@@ -1,0 +1,214 @@
+// The seam between the world below (rows, hub, store) and the UI: it turns row and hub events
+// into app-store actions and carries out the UI's intents. Nothing here draws.
+import type { ActionName } from '../config/keymap.js';
+import type { Hub } from '../hub/hub.js';
+import type { Row } from '../rows/row.js';
+import type { RowManager } from '../rows/row-manager.js';
+import type { RowSpec } from '../rows/row.js';
+import { sanitize } from '../text/sanitize.js';
+import { DisposableStore, toDisposable, type Disposable } from '../util/lifecycle.js';
+import { formatAge, runningCount, type RowView, type WakePolicy } from './app-state.js';
+import type { AppStore } from './app-store.js';
+import type { Intents } from './intents.js';
+import { neighbour } from './layout.js';
+import type { Layout } from './layout.js';
+
+export interface ControllerOptions {
+  store: AppStore;
+  rows: RowManager;
+  hub: Hub;
+  themeNames: readonly string[];
+  /** The current layout (the painter computes and caches it). */
+  layout: () => Layout;
+  onQuit: () => void;
+  onAttach: (row: Row) => void;
+  /** A row's screen changed (the painter decides when to draw it). */
+  onRowScreen: (row: Row) => void;
+  wakePolicyFor?: (spec: RowSpec) => WakePolicy;
+}
+
+export class DashboardController implements Intents, Disposable {
+  private readonly lifetime = new DisposableStore();
+  private readonly perRow = new Map<string, DisposableStore>();
+  private resizeTimer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly o: ControllerOptions) {
+    const { hub, store } = o;
+    this.lifetime.add(hub.onMail((m) => {
+      for (const to of m.to) this.refreshUnread(to);
+      const rows = m.to.filter((t) => this.o.rows.has(t) || t === 'operator');
+      if (rows.length > 0) {
+        const first = sanitize(m.text, { singleLine: true, maxChars: 200 });
+        store.notify('mail', `@${sanitize(m.from, { singleLine: true })} → ${rows.map((r) => `@${r}`).join(' ')} [${m.kind}] ${first}`, rows[0] ?? null);
+      }
+    }));
+    this.lifetime.add(hub.onReceipt((r) => this.refreshUnread(r.to)));
+    // Keep "time since output" honest without redrawing when no shown age changed.
+    let shown = '';
+    const ticker = setInterval(() => {
+      const now = Date.now();
+      const ages = store.getState().rows.map((r) => formatAge(r.lastOutputAt, now)).join('|');
+      if (ages !== shown) {
+        shown = ages;
+        store.tick(now);
+      }
+    }, 1000);
+    ticker.unref();
+    this.lifetime.add(toDisposable(() => clearInterval(ticker)));
+    this.lifetime.add(store.onChange(() => this.scheduleResize()));
+  }
+
+  private refreshUnread(handle: string): void {
+    if (this.o.rows.has(handle)) this.o.store.updateRow(handle, { unread: this.o.hub.store.unreadCount(handle) });
+  }
+
+  /** Starts a row and follows it. */
+  addRow(spec: RowSpec, size: { cols: number; rows: number }): Row {
+    const row = this.o.rows.create(spec, size);
+    this.follow(row);
+    const view: RowView = {
+      name: row.name,
+      profile: spec.profile ?? null,
+      command: typeof spec.command === 'string' ? spec.command : 'shell' in spec.command ? spec.command.shell : [spec.command.file, ...(spec.command.args ?? [])].join(' '),
+      running: row.state === 'running',
+      exitCode: null,
+      exitSignal: null,
+      agentState: null,
+      stateRule: null,
+      unread: this.o.hub.store.unreadCount(row.name),
+      lastOutputAt: 0,
+      title: '',
+      wakePolicy: this.o.wakePolicyFor?.(spec) ?? 'notify',
+      wakeFailed: false,
+      incarnation: row.incarnation,
+    };
+    this.o.store.addRow(view);
+    return row;
+  }
+
+  private follow(row: Row): void {
+    const d = new DisposableStore();
+    this.perRow.set(row.name, d);
+    const { store } = this.o;
+    d.add(row.onScreenChange(() => {
+      store.updateRow(row.name, { lastOutputAt: row.lastOutputAt });
+      this.o.onRowScreen(row);
+    }));
+    d.add(row.onTitleChange((title) => store.updateRow(row.name, { title: sanitize(title, { singleLine: true, maxChars: 120 }) })));
+    d.add(row.onExit((exit) => {
+      store.updateRow(row.name, { running: false, exitCode: exit.exitCode, exitSignal: exit.signal ?? null, agentState: 'exited' });
+      store.notify('info', `${row.name} exited${exit.signal ? ` on signal ${exit.signal}` : ` with status ${exit.exitCode}`}`, row.name);
+    }));
+    d.add(row.onRestart(() => store.updateRow(row.name, { running: true, exitCode: null, exitSignal: null, agentState: null, incarnation: row.incarnation })));
+  }
+
+  /** Rows get the real size of their viewport; coalesced so focus hops do not make programs reflow many times. */
+  private scheduleResize(): void {
+    if (this.resizeTimer) return;
+    this.resizeTimer = setTimeout(() => {
+      this.resizeTimer = null;
+      this.applySizes();
+    }, 60);
+  }
+
+  applySizes(): void {
+    const state = this.o.store.getState();
+    if (state.attached !== null) {
+      this.o.rows.get(state.attached)?.resize(state.size.cols, state.size.rows);
+      return;
+    }
+    for (const p of this.o.layout().rows) {
+      if (p.viewport.height > 0) this.o.rows.get(p.name)?.resize(p.viewport.width, p.viewport.height);
+    }
+  }
+
+  // --- intents -------------------------------------------------------------------------------
+
+  action(action: ActionName): void {
+    const { store, rows } = this.o;
+    const state = store.getState();
+    const focused = state.focused ? rows.get(state.focused) : undefined;
+    switch (action) {
+      case 'focusNext':
+        return store.focusBy(1);
+      case 'focusPrev':
+        return store.focusBy(-1);
+      case 'focusUp':
+      case 'focusDown':
+      case 'focusLeft':
+      case 'focusRight': {
+        const dir = action === 'focusUp' ? 'up' : action === 'focusDown' ? 'down' : action === 'focusLeft' ? 'left' : 'right';
+        const next = neighbour(this.o.layout(), state.focused, dir);
+        if (next) store.focus(next);
+        else if (dir === 'up' || dir === 'left') store.focusBy(-1);
+        else store.focusBy(1);
+        return;
+      }
+      case 'zoom':
+        return store.toggleZoom();
+      case 'layout':
+        return store.setLayout(state.layoutMode === 'stack' ? 'grid' : 'stack');
+      case 'theme': {
+        const names = this.o.themeNames;
+        const i = names.indexOf(state.themeName);
+        return store.setTheme(names[(i + 1) % names.length] ?? state.themeName);
+      }
+      case 'help':
+        return store.openOverlay(state.overlay === 'help' ? null : 'help');
+      case 'notifications':
+        return store.openOverlay('notifications');
+      case 'attach':
+        if (focused) {
+          store.attach(focused.name);
+          focused.resize(state.size.cols, state.size.rows);
+          this.o.onAttach(focused);
+        }
+        return;
+      case 'detach':
+        return this.detach();
+      case 'restart':
+        if (focused) {
+          focused.restart();
+          store.notify('info', `${focused.name} restarted`, focused.name);
+        }
+        return;
+      case 'close':
+        if (focused) {
+          this.perRow.get(focused.name)?.dispose();
+          this.perRow.delete(focused.name);
+          rows.close(focused.name);
+          store.removeRow(focused.name);
+        }
+        return;
+      case 'quit':
+        if (runningCount(state) > 0) store.openOverlay('quit');
+        else this.o.onQuit();
+        return;
+      default:
+        store.notify('info', `${action}: not available yet`);
+    }
+  }
+
+  detach(): void {
+    this.o.store.detach();
+    this.applySizes();
+  }
+
+  closeOverlay(): void {
+    const state = this.o.store.getState();
+    if (state.overlay !== null) this.o.store.openOverlay(null);
+    else this.o.store.dismissStrip();
+  }
+
+  confirmQuit(yes: boolean): void {
+    if (yes) this.o.onQuit();
+    else this.o.store.openOverlay(null);
+  }
+
+  dispose(): void {
+    if (this.resizeTimer) clearTimeout(this.resizeTimer);
+    for (const d of this.perRow.values()) d.dispose();
+    this.perRow.clear();
+    this.lifetime.dispose();
+  }
+}

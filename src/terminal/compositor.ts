@@ -1,0 +1,136 @@
+// The cell-diff compositor beside Ink. Ink draws the chrome into a virtual stdout (one frame of
+// lines); this paints it to the real terminal line by line where it changed, then paints each
+// row's emulated screen into its viewport, re-reading a row only when its screen version moved
+// and re-sending only the lines that differ. One write per frame, inside synchronized output.
+import type { Rect } from '../app/layout.js';
+import { ViewportRenderer } from '../rows/render-viewport.js';
+import type { RowScreen } from '../rows/row-screen.js';
+import { BEGIN_SYNC, CLEAR_SCREEN, END_SYNC, ERASE_LINE_RIGHT, HIDE_CURSOR, SGR_RESET, SHOW_CURSOR, moveTo } from './escapes.js';
+
+export interface ViewportSource {
+  key: string;
+  rect: Rect;
+  screen: RowScreen;
+}
+
+interface ViewportCache {
+  screen: RowScreen;
+  version: number;
+  rectKey: string;
+  lines: string[];
+}
+
+export interface PaintStats {
+  frames: number;
+  bytes: number;
+  linesPainted: number;
+}
+
+export class Compositor {
+  private inkLines: string[] = [];
+  private caches = new Map<string, ViewportCache>();
+  private renderer = new ViewportRenderer();
+  private scratch: string[] = [];
+  private needsClear = true;
+  private cursorShown: boolean | null = null;
+  readonly stats: PaintStats = { frames: 0, bytes: 0, linesPainted: 0 };
+
+  constructor(private readonly write: (data: string) => void) {}
+
+  /** Forget what is on the terminal: the next paint clears and redraws everything. */
+  invalidate(): void {
+    this.needsClear = true;
+    this.inkLines = [];
+    this.caches.clear();
+    this.cursorShown = null;
+  }
+
+  /**
+   * Dashboard frame: `ink` is Ink's latest frame (lines), painted where changed; then every
+   * viewport whose screen changed, or whose lines Ink just overwrote.
+   */
+  paintDashboard(ink: readonly string[], viewports: readonly ViewportSource[], size: { cols: number; rows: number }): void {
+    let out = '';
+    if (this.needsClear) {
+      out += CLEAR_SCREEN;
+      this.needsClear = false;
+    }
+    if (this.cursorShown !== false) {
+      out += HIDE_CURSOR;
+      this.cursorShown = false;
+    }
+    const overwritten = new Set<number>();
+    for (let y = 0; y < size.rows; y++) {
+      const line = ink[y] ?? '';
+      if (this.inkLines[y] === line) continue;
+      out += `${moveTo(y, 0)}${SGR_RESET}${line}${SGR_RESET}${ERASE_LINE_RIGHT}`;
+      overwritten.add(y);
+      this.stats.linesPainted++;
+    }
+    this.inkLines = ink.slice(0, size.rows);
+    const live = new Set<string>();
+    for (const v of viewports) {
+      live.add(v.key);
+      out += this.paintViewport(v, overwritten);
+    }
+    for (const key of this.caches.keys()) if (!live.has(key)) this.caches.delete(key);
+    this.flush(out);
+  }
+
+  /** Attached frame: one row's screen fills the terminal; the cursor is the program's. */
+  paintAttached(source: ViewportSource): void {
+    let out = '';
+    if (this.needsClear) {
+      out += CLEAR_SCREEN;
+      this.needsClear = false;
+    }
+    this.inkLines = [];
+    out += this.paintViewport(source, null);
+    const buffer = source.screen.buffer;
+    const visible = source.screen.activeModes.cursorVisible;
+    if (visible) out += moveTo(buffer.cursorY, buffer.cursorX);
+    if (visible !== this.cursorShown) {
+      out += visible ? SHOW_CURSOR : HIDE_CURSOR;
+      this.cursorShown = visible;
+    }
+    this.flush(out);
+  }
+
+  private paintViewport(v: ViewportSource, overwritten: ReadonlySet<number> | null): string {
+    const { rect, screen } = v;
+    if (rect.height <= 0 || rect.width <= 0) return '';
+    const rectKey = `${rect.x},${rect.y},${rect.width},${rect.height}`;
+    let cache = this.caches.get(v.key);
+    const fresh = !cache || cache.screen !== screen || cache.rectKey !== rectKey;
+    let touched = false;
+    if (overwritten) for (let y = rect.y; y < rect.y + rect.height && !touched; y++) touched = overwritten.has(y);
+    if (!fresh && cache!.version === screen.version && !touched) return '';
+    // Show the bottom of the screen when it is taller than the viewport (a resize in flight).
+    const top = Math.max(0, screen.rows - rect.height);
+    const lines = this.renderer.render(screen, { top, height: rect.height, width: rect.width }, this.scratch);
+    if (fresh) {
+      cache = { screen, version: screen.version, rectKey, lines: [] };
+      this.caches.set(v.key, cache);
+    }
+    const c = cache!;
+    let out = '';
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i]!;
+      if (!fresh && c.lines[i] === line && !(overwritten && overwritten.has(rect.y + i))) continue;
+      out += moveTo(rect.y + i, rect.x) + line;
+      c.lines[i] = line;
+      this.stats.linesPainted++;
+    }
+    c.lines.length = lines.length;
+    c.version = screen.version;
+    return out;
+  }
+
+  private flush(out: string): void {
+    if (out.length === 0) return;
+    const frame = BEGIN_SYNC + out + END_SYNC;
+    this.stats.frames++;
+    this.stats.bytes += frame.length;
+    this.write(frame);
+  }
+}

@@ -1,0 +1,143 @@
+// Decides when the real terminal is painted. Row output is coalesced to a frame cap (leading
+// edge: the first change after a quiet spell paints at once, a stream of changes paints at most
+// every `frameMs`), and nothing is painted while nothing changed, so idle rows cost nothing.
+// While attached, changes paint on the next turn of the event loop for the lowest echo latency.
+import type { AppState } from '../app/app-state.js';
+import { computeLayout, type Layout } from '../app/layout.js';
+import type { Row } from '../rows/row.js';
+import type { RowManager } from '../rows/row-manager.js';
+import type { ActiveModes } from '../rows/mode-tracker.js';
+import { DisposableStore, type Disposable } from '../util/lifecycle.js';
+import type { Compositor, ViewportSource } from './compositor.js';
+import type { InkStdout } from './ink-surface.js';
+import { DASHBOARD_MODES, modeTransition } from './terminal-modes.js';
+
+export interface PainterOptions {
+  compositor: Compositor;
+  ink: InkStdout;
+  rows: RowManager;
+  getState: () => AppState;
+  chromeHeight: number;
+  writeModes: (sequences: string) => void;
+  frameMs?: number;
+}
+
+export class DashboardPainter implements Disposable {
+  private readonly store = new DisposableStore();
+  private timer: NodeJS.Timeout | null = null;
+  private immediate: NodeJS.Immediate | null = null;
+  private lastPaint = 0;
+  private layout: Layout | null = null;
+  private layoutKey = '';
+  private appliedModes: ActiveModes = DASHBOARD_MODES;
+  private readonly frameMs: number;
+
+  constructor(private readonly o: PainterOptions) {
+    this.frameMs = o.frameMs ?? 33;
+  }
+
+  /** Row output changed: paint soon (frame-capped on the dashboard, immediately when attached). */
+  rowChanged(row: Row): void {
+    const state = this.o.getState();
+    if (state.attached !== null) {
+      if (state.attached === row.name) this.paintSoon();
+      return;
+    }
+    if (state.overlay !== null) return;
+    if (!this.layout?.rows.some((p) => p.name === row.name && p.viewport.height > 0)) return;
+    this.schedule();
+  }
+
+  /** Chrome or layout changed (a new Ink frame, or a state change). */
+  chromeChanged(): void {
+    this.paintSoon();
+  }
+
+  /** The terminal was resized or cleared: repaint everything. */
+  invalidate(): void {
+    this.o.compositor.invalidate();
+    this.paintSoon();
+  }
+
+  private schedule(): void {
+    if (this.timer || this.immediate) return;
+    const wait = this.lastPaint + this.frameMs - Date.now();
+    if (wait <= 0) this.paintSoon();
+    else this.timer = setTimeout(() => {
+      this.timer = null;
+      this.paint();
+    }, wait);
+  }
+
+  private paintSoon(): void {
+    if (this.immediate) return;
+    this.immediate = setImmediate(() => {
+      this.immediate = null;
+      this.paint();
+    });
+  }
+
+  /** The layout for a state (cached by the inputs that shape it). */
+  layoutFor(state: AppState): Layout {
+    const key = `${state.size.cols}x${state.size.rows}|${state.layoutMode}|${state.zoomed}|${state.focused}|${state.rows.map((r) => r.name).join(',')}`;
+    if (key !== this.layoutKey || !this.layout) {
+      this.layoutKey = key;
+      this.layout = computeLayout({
+        cols: state.size.cols,
+        rows: state.size.rows,
+        names: state.rows.map((r) => r.name),
+        focused: state.focused,
+        mode: state.layoutMode,
+        zoomed: state.zoomed,
+        chromeHeight: this.o.chromeHeight,
+      });
+    }
+    return this.layout;
+  }
+
+  paint(): void {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = null;
+    }
+    this.lastPaint = Date.now();
+    const state = this.o.getState();
+    const attachedRow = state.attached !== null ? this.o.rows.get(state.attached) : undefined;
+    if (attachedRow) {
+      this.applyModes(attachedRow.screen.activeModes);
+      this.o.compositor.paintAttached({
+        key: `attached:${attachedRow.name}`,
+        rect: { x: 0, y: 0, width: state.size.cols, height: state.size.rows },
+        screen: attachedRow.screen,
+      });
+      return;
+    }
+    this.applyModes(DASHBOARD_MODES);
+    const viewports: ViewportSource[] = [];
+    if (state.overlay === null) {
+      for (const p of this.layoutFor(state).rows) {
+        const row = this.o.rows.get(p.name);
+        if (row && p.viewport.height > 0) viewports.push({ key: p.name, rect: p.viewport, screen: row.screen });
+      }
+    }
+    this.o.compositor.paintDashboard(this.o.ink.frame, viewports, state.size);
+  }
+
+  /** Keeps the operator's terminal in the input modes of whatever has the keyboard. */
+  private applyModes(wanted: ActiveModes): void {
+    const seq = modeTransition(this.appliedModes, wanted);
+    if (seq) this.o.writeModes(seq);
+    this.appliedModes = wanted;
+  }
+
+  /** Leaves every mode an attached program switched on. */
+  resetModes(): void {
+    this.applyModes(DASHBOARD_MODES);
+  }
+
+  dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+    if (this.immediate) clearImmediate(this.immediate);
+    this.store.dispose();
+  }
+}

@@ -1,0 +1,72 @@
+// Owns the real stdin. On the dashboard, bytes go to Ink (through its proxy stdin); while a row
+// is attached, every byte goes to that row's program except the detach key, which is found in
+// any of the forms a terminal may send it (legacy, modifyOtherKeys, kitty).
+import { StringDecoder } from 'node:string_decoder';
+import { findRawKey } from '../config/keymap.js';
+import type { Disposable } from '../util/lifecycle.js';
+
+export interface AttachTarget {
+  /** Raw bytes, exactly as the terminal sent them. */
+  write(data: Buffer): void;
+}
+
+export class InputRouter implements Disposable {
+  private target: AttachTarget | null = null;
+  private readonly onData = (chunk: Buffer | string): void => this.route(typeof chunk === 'string' ? chunk : chunk.toString('latin1'));
+  private wasRaw = false;
+  /** Keeps a UTF-8 character split across reads whole for Ink. */
+  private readonly utf8 = new StringDecoder('utf8');
+
+  constructor(
+    private readonly stdin: NodeJS.ReadStream,
+    private readonly toInk: (data: string) => void,
+    private readonly detachSequences: readonly string[],
+    private readonly onDetach: () => void,
+    private readonly onTypedIntoRow: () => void = () => {},
+  ) {
+    if (stdin.isTTY) {
+      this.wasRaw = stdin.isRaw;
+      stdin.setRawMode(true);
+    }
+    stdin.on('data', this.onData);
+    stdin.resume();
+  }
+
+  attach(target: AttachTarget): void {
+    this.target = target;
+  }
+
+  detach(): void {
+    this.target = null;
+  }
+
+  get attached(): boolean {
+    return this.target !== null;
+  }
+
+  private route(data: string): void {
+    if (!this.target) {
+      // Matching works on latin1 (one char per byte); Ink gets the bytes decoded as UTF-8.
+      const text = this.utf8.write(Buffer.from(data, 'latin1'));
+      if (text.length > 0) this.toInk(text);
+      return;
+    }
+    const hit = findRawKey(data, this.detachSequences);
+    if (!hit) {
+      this.target.write(Buffer.from(data, 'latin1'));
+      this.onTypedIntoRow();
+      return;
+    }
+    if (hit.index > 0) this.target.write(Buffer.from(data.slice(0, hit.index), 'latin1'));
+    this.target = null;
+    this.onDetach();
+    const rest = data.slice(hit.index + hit.length);
+    if (rest.length > 0) this.route(rest);
+  }
+
+  dispose(): void {
+    this.stdin.off('data', this.onData);
+    if (this.stdin.isTTY) this.stdin.setRawMode(this.wasRaw);
+    this.stdin.pause();
+  }
+}
