@@ -66,7 +66,12 @@ export interface DialogMarker {
   match: Matcher;
 }
 
-export type CursorCheck = 'required' | 'ifVisible' | 'ignore';
+/**
+ * How the cursor must relate to the input line: `required` visible and on it; `onLine` on it, shown or
+ * hidden (TUIs that hide the terminal cursor but keep it at the insertion point, e.g. Claude Code);
+ * `ifVisible` on it when shown, anything when hidden; `ignore` no check.
+ */
+export type CursorCheck = 'required' | 'onLine' | 'ifVisible' | 'ignore';
 
 export interface PromptSpec {
   /** Matches the input line; the end of the match is where the typed input begins. */
@@ -79,6 +84,8 @@ export interface PromptSpec {
   atCursor: boolean;
   /** The border line directly above the input line, if the agent draws a box (used by `abovePrompt`). */
   boxTop?: RegExp;
+  /** Only a line right below a `boxTop` line is the input line (menus use the same `❯` glyph). */
+  requireBoxTop: boolean;
   cursor: CursorCheck;
   /** Input text that is a placeholder, not a draft (tested against the whole trimmed input). */
   placeholder?: RegExp;
@@ -242,7 +249,8 @@ const promptSchema: Schema<PromptSpec> = (v, p) => {
     searchLines: optional(int({ min: 1, max: PROFILE_LIMITS.regionLines })),
     atCursor: optional(bool),
     boxTop: optional(regexField()),
-    cursor: optional(literal('required', 'ifVisible', 'ignore')),
+    requireBoxTop: optional(bool),
+    cursor: optional(literal('required', 'onLine', 'ifVisible', 'ignore')),
     placeholder: optional(regexField()),
     dimIsPlaceholder: optional(bool),
   })(v, p);
@@ -250,9 +258,11 @@ const promptSchema: Schema<PromptSpec> = (v, p) => {
     line: o.line,
     searchLines: o.searchLines ?? 12,
     atCursor: o.atCursor ?? false,
+    requireBoxTop: o.requireBoxTop ?? false,
     cursor: o.cursor ?? 'required',
     dimIsPlaceholder: o.dimIsPlaceholder ?? true,
   };
+  if (spec.requireBoxTop && !o.boxTop) throw new SchemaError(`${p}.requireBoxTop`, 'needs "boxTop"');
   if (o.end) spec.end = o.end;
   if (o.boxTop) spec.boxTop = o.boxTop;
   if (o.placeholder) spec.placeholder = o.placeholder;

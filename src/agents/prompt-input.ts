@@ -70,6 +70,9 @@ export function readPromptInput(snapshot: ScreenSnapshot, profile: AgentProfile)
     case 'required':
       cursorOnInput = cursor.visible && onLine;
       break;
+    case 'onLine':
+      cursorOnInput = onLine;
+      break;
     case 'ifVisible':
       cursorOnInput = cursor.visible ? onLine : true;
       break;

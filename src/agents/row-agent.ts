@@ -4,6 +4,7 @@
 import { type Disposable, DisposableStore } from '../util/lifecycle.js';
 import type { ScreenSnapshot } from '../rows/screen-snapshot.js';
 import type { Clock } from './clock.js';
+import { detectState } from './detect-state.js';
 import { DEFAULT_OPERATOR_GRACE_MS, isPromptFree, type FreePromptVerdict } from './free-prompt.js';
 import type { AgentProfile, AgentState } from './profile-schema.js';
 import { readPromptInput, type PromptInput } from './prompt-input.js';
@@ -112,9 +113,15 @@ export class RowAgent implements Disposable {
 
   promptStatus(): PromptStatus {
     const snap = this.tracker.snapshot;
+    let input = snap ? readPromptInput(snap, this.profile) : NO_INPUT;
+    if (snap && !input.dialogOpen) {
+      // The tracker's state lags by its debounce; a question on the newest screen must still block.
+      const live = detectState(snap, this.profile);
+      if (live.state === 'waiting') input = { ...input, dialogOpen: true, dialogId: live.ruleId };
+    }
     return {
       state: this.tracker.state,
-      input: snap ? readPromptInput(snap, this.profile) : NO_INPUT,
+      input,
       stillForMs: this.tracker.stillForMs(),
       quietMs: this.profile.quietMs,
     };

@@ -23,7 +23,9 @@ export function findPromptLine(snapshot: ScreenSnapshot, profile: AgentProfile):
     const line = snapshot.lines[y] ?? '';
     if (line.trim() === '') continue;
     seen += 1;
-    if (spec.line.test(line)) return y;
+    if (!spec.line.test(line)) continue;
+    if (spec.requireBoxTop && !(spec.boxTop?.test(snapshot.lines[y - 1] ?? '') ?? false)) continue;
+    return y;
   }
   return -1;
 }

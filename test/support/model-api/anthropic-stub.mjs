@@ -1,0 +1,208 @@
+#!/usr/bin/env node
+// A local stand-in for the Anthropic Messages API, so a real agent CLI (Claude Code) can run offline
+// against scripted turns. Plain Node, no deps. Listens on 127.0.0.1 only.
+//
+//   node anthropic-stub.mjs --script turns.json [--port 0] [--log requests.ndjson]
+//   import { startAnthropicStub } from './anthropic-stub.mjs'  → { port, url, close(), requests }
+//
+// Script (JSON):
+//   {
+//     "turns": [                                  // tried in order against the last user text
+//       { "match": "REGEX",                       // on the newest user message's text
+//         "delayMs": 0,                           // hold the stream open (pings) before answering
+//         "content": [ { "type": "text", "text": "..." },
+//                      { "type": "tool_use", "name": "Bash", "input": { "command": "ls" } } ],
+//         "afterTool": "text answered once the tool_result comes back" }
+//     ],
+//     "default": { "content": [ { "type": "text", "text": "OK." } ] }
+//   }
+// Requests whose newest user message is a tool_result get the matching turn's "afterTool" text.
+// Side requests the CLI makes (titles, topic checks, token counts) get a short plain answer.
+import { appendFileSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { pathToFileURL } from 'node:url';
+
+let counter = 0;
+const nextId = (p) => `${p}_stub${Date.now().toString(36)}${(counter++).toString(36)}`;
+
+function textOf(content) {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .filter((b) => b && b.type === 'text')
+    .map((b) => b.text)
+    .join('\n');
+}
+
+/** The newest user message: its text, and whether it carries a tool_result. */
+function lastUser(body) {
+  const msgs = Array.isArray(body.messages) ? body.messages : [];
+  for (let i = msgs.length - 1; i >= 0; i--) {
+    const m = msgs[i];
+    if (m.role !== 'user') continue;
+    const blocks = Array.isArray(m.content) ? m.content : [];
+    const toolResult = blocks.find((b) => b && b.type === 'tool_result');
+    // Claude Code prepends <system-reminder> blocks; the typed text is the last text block.
+    const texts = typeof m.content === 'string' ? [m.content] : blocks.filter((b) => b && b.type === 'text').map((b) => b.text);
+    const typed = [...texts].reverse().find((t) => !/^\s*<system-reminder>/.test(t)) ?? '';
+    // A message can carry both (an interrupted tool's result plus the next typed line): text wins.
+    return { text: typed, toolResult: typed === '' ? (toolResult ?? null) : null };
+  }
+  return { text: '', toolResult: null };
+}
+
+/** Text of the user message that started the current tool loop (to find the turn for afterTool). */
+function lastTypedUser(body) {
+  const msgs = Array.isArray(body.messages) ? body.messages : [];
+  for (let i = msgs.length - 1; i >= 0; i--) {
+    const m = msgs[i];
+    if (m.role !== 'user') continue;
+    const blocks = Array.isArray(m.content) ? m.content : [];
+    if (blocks.some((b) => b && b.type === 'tool_result')) continue;
+    const texts = typeof m.content === 'string' ? [m.content] : blocks.filter((b) => b && b.type === 'text').map((b) => b.text);
+    return [...texts].reverse().find((t) => !/^\s*<system-reminder>/.test(t)) ?? '';
+  }
+  return '';
+}
+
+function chooseResponse(script, body) {
+  const { text, toolResult } = lastUser(body);
+  const turns = (script.turns ?? []).map((t) => ({ ...t, re: new RegExp(t.match ?? '.*', 's') }));
+  if (toolResult) {
+    const typed = lastTypedUser(body);
+    const turn = turns.find((t) => t.re.test(typed));
+    return { delayMs: turn?.afterToolDelayMs ?? 0, content: [{ type: 'text', text: turn?.afterTool ?? 'Done.' }] };
+  }
+  const turn = turns.find((t) => t.re.test(text));
+  if (turn) return { delayMs: turn.delayMs ?? 0, content: turn.content ?? [{ type: 'text', text: 'OK.' }] };
+  return { delayMs: script.default?.delayMs ?? 0, content: script.default?.content ?? [{ type: 'text', text: 'OK.' }] };
+}
+
+/** Is this one of the CLI's side requests (title, topic, quota) rather than the conversation? */
+function isSideRequest(body) {
+  if (!Array.isArray(body.tools) || body.tools.length === 0) return true;
+  return false;
+}
+
+function blocksFor(content) {
+  return content.map((c) =>
+    c.type === 'tool_use' ? { type: 'tool_use', id: nextId('toolu'), name: c.name, input: c.input ?? {} } : { type: 'text', text: c.text ?? '' },
+  );
+}
+
+function sse(res, event, data) {
+  res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+}
+
+async function stream(res, model, blocks, delayMs, closed) {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  const message = {
+    id: nextId('msg'),
+    type: 'message',
+    role: 'assistant',
+    model,
+    content: [],
+    stop_reason: null,
+    stop_sequence: null,
+    usage: { input_tokens: 25, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+  };
+  sse(res, 'message_start', { type: 'message_start', message });
+  const until = Date.now() + delayMs;
+  while (Date.now() < until && !closed()) {
+    sse(res, 'ping', { type: 'ping' });
+    await new Promise((r) => setTimeout(r, Math.min(250, Math.max(1, until - Date.now()))));
+  }
+  if (closed()) return;
+  blocks.forEach((b, index) => {
+    if (b.type === 'text') {
+      sse(res, 'content_block_start', { type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
+      sse(res, 'content_block_delta', { type: 'content_block_delta', index, delta: { type: 'text_delta', text: b.text } });
+    } else {
+      sse(res, 'content_block_start', { type: 'content_block_start', index, content_block: { type: 'tool_use', id: b.id, name: b.name, input: {} } });
+      sse(res, 'content_block_delta', { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(b.input) } });
+    }
+    sse(res, 'content_block_stop', { type: 'content_block_stop', index });
+  });
+  const stop = blocks.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn';
+  sse(res, 'message_delta', { type: 'message_delta', delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: 12 } });
+  sse(res, 'message_stop', { type: 'message_stop' });
+  res.end();
+}
+
+function reply(res, model, blocks) {
+  const stop = blocks.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn';
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end(
+    JSON.stringify({
+      id: nextId('msg'),
+      type: 'message',
+      role: 'assistant',
+      model,
+      content: blocks,
+      stop_reason: stop,
+      stop_sequence: null,
+      usage: { input_tokens: 25, output_tokens: 12, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+    }),
+  );
+}
+
+export function startAnthropicStub({ script = {}, port = 0, logFile } = {}) {
+  const requests = [];
+  const server = createServer((req, res) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      const url = new URL(req.url ?? '/', 'http://stub');
+      let body = {};
+      try {
+        body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : {};
+      } catch {
+        body = {};
+      }
+      const entry = { at: Date.now(), method: req.method, path: url.pathname, model: body.model, stream: body.stream === true, lastUser: lastUser(body).text.slice(0, 200) };
+      requests.push(entry);
+      if (logFile) appendFileSync(logFile, `${JSON.stringify(entry)}\n`);
+      if (req.method === 'POST' && url.pathname === '/v1/messages/count_tokens') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ input_tokens: 25 }));
+        return;
+      }
+      if (req.method !== 'POST' || url.pathname !== '/v1/messages') {
+        res.writeHead(404, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: `stub has no ${url.pathname}` } }));
+        return;
+      }
+      const model = body.model ?? 'claude-stub';
+      const chosen = isSideRequest(body) ? { delayMs: 0, content: [{ type: 'text', text: 'Stub session' }] } : chooseResponse(script, body);
+      const blocks = blocksFor(chosen.content);
+      let closedFlag = false;
+      res.on('close', () => (closedFlag = true));
+      if (body.stream) void stream(res, model, blocks, chosen.delayMs, () => closedFlag);
+      else reply(res, model, blocks);
+    });
+  });
+  return new Promise((resolve) => {
+    server.listen(port, '127.0.0.1', () => {
+      const addr = server.address();
+      resolve({
+        port: addr.port,
+        url: `http://127.0.0.1:${addr.port}`,
+        requests,
+        close: () => new Promise((r) => { server.closeAllConnections?.(); server.close(() => r()); }),
+      });
+    });
+  });
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const arg = (name) => {
+    const i = process.argv.indexOf(name);
+    return i >= 0 ? process.argv[i + 1] : undefined;
+  };
+  const scriptFile = arg('--script');
+  const script = scriptFile ? JSON.parse(readFileSync(scriptFile, 'utf8')) : {};
+  const stub = await startAnthropicStub({ script, port: Number(arg('--port') ?? 0), logFile: arg('--log') });
+  process.stdout.write(`anthropic-stub listening on ${stub.url}\n`);
+  process.on('SIGTERM', () => void stub.close().then(() => process.exit(0)));
+  process.on('SIGINT', () => void stub.close().then(() => process.exit(0)));
+}

@@ -1,0 +1,197 @@
+// The claude profile against the REAL Claude Code CLI, run offline against the local Anthropic API
+// stub (test/support/model-api/anthropic-stub.mjs) in a pty with an emulated screen.
+// Skipped unless the CLI is installed into the ignored .cache/ (see docs/AGENTS-REAL.md):
+//   npm install --prefix .cache/agents @anthropic-ai/claude-code@2.1.332
+// With SWB_CAPTURE=1 it also rewrites test/fixtures/screens/claude/real-*.txt from what it saw.
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../../../src/agents/clock.js';
+import { detectState } from '../../../src/agents/detect-state.js';
+import { isPromptFree } from '../../../src/agents/free-prompt.js';
+import { loadProfiles } from '../../../src/agents/load-profiles.js';
+import { readPromptInput } from '../../../src/agents/prompt-input.js';
+import { RowAgent } from '../../../src/agents/row-agent.js';
+import type { ScreenSnapshot } from '../../../src/rows/screen-snapshot.js';
+import { startAnthropicStub, type AnthropicStub } from '../../support/model-api/anthropic-stub.mjs';
+import { runHeadless, toFixtureText, type HeadlessRun } from './headless-screen.js';
+import { SCREENS_DIR } from './screen-fixture.js';
+
+const ROOT = new URL('../../../', import.meta.url).pathname;
+const CLAUDE_BIN = process.env.SWB_CLAUDE_BIN ?? join(ROOT, '.cache/agents/node_modules/@anthropic-ai/claude-code/bin/claude.exe');
+const VERSION = '2.1.332';
+const API_KEY = 'sk-ant-stub-key-0000000000000000000000';
+const claude = loadProfiles({ configDir: '/nonexistent-swb-config' }).profiles.get('claude')!;
+const capture = process.env.SWB_CAPTURE === '1';
+
+const has = (text: string) => (s: ScreenSnapshot) => s.lines.some((l) => l.includes(text));
+/** Claude draws its prompt as "❯" + NO-BREAK SPACE. */
+const prompted = (text: string) => (s: ScreenSnapshot) => s.lines.some((l) => /^❯\s/u.test(l) && l.slice(2) === text);
+const bottomHas = (text: string, n = 6) => (s: ScreenSnapshot) =>
+  s.lines.filter((l) => l.trim() !== '').slice(-n).some((l) => l.includes(text));
+
+function save(name: string, s: ScreenSnapshot, expect: Record<string, string>): void {
+  if (!capture) return;
+  const header = { source: `captured from Claude Code ${VERSION} (node-pty + @xterm/headless, offline API stub)`, ...expect };
+  // Temp paths differ per run: keep the fixtures stable.
+  const stable = { ...s, lines: s.lines.map((l) => l.replace(/\/tmp\/swb-claude-real-[A-Za-z0-9]+/g, '/tmp/swb-claude-real')) };
+  writeFileSync(join(SCREENS_DIR, 'claude', `${name}.txt`), toFixtureText(stable, header));
+}
+
+describe.skipIf(!existsSync(CLAUDE_BIN))('real Claude Code', () => {
+  let stub: AnthropicStub;
+  let dir: string;
+  const runs: HeadlessRun[] = [];
+
+  beforeAll(async () => {
+    stub = await startAnthropicStub({
+      script: {
+        turns: [
+          { match: '^slow', delayMs: 6000, content: [{ type: 'text', text: 'Slow answer done.' }] },
+          {
+            match: '^tool',
+            content: [
+              { type: 'text', text: 'I will create the file.' },
+              { type: 'tool_use', name: 'Bash', input: { command: 'touch created-by-stub.txt', description: 'Create a marker file' } },
+            ],
+            afterTool: 'Created the file.',
+          },
+          { match: 'You have new mail', delayMs: 1500, content: [{ type: 'text', text: 'Reading my inbox now.' }] },
+        ],
+        default: { content: [{ type: 'text', text: 'Hello from the stub.' }] },
+      },
+    });
+    dir = mkdtempSync(join(tmpdir(), 'swb-claude-real-'));
+  });
+
+  afterAll(async () => {
+    for (const r of runs) r.kill();
+    await Promise.all(runs.map((r) => Promise.race([r.exited, new Promise((res) => setTimeout(res, 2000))])));
+    await stub?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  function launch(home: string, project: string, args: string[]): HeadlessRun {
+    const run = runHeadless(CLAUDE_BIN, args, {
+      cols: 100,
+      rows: 30,
+      cwd: project,
+      env: {
+        PATH: '/usr/local/bin:/usr/bin:/bin',
+        HOME: home,
+        TERM: 'xterm-256color',
+        ANTHROPIC_BASE_URL: stub.url,
+        ANTHROPIC_API_KEY: API_KEY,
+        DISABLE_TELEMETRY: '1',
+        DISABLE_ERROR_REPORTING: '1',
+        DISABLE_AUTOUPDATER: '1',
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+      },
+    });
+    runs.push(run);
+    return run;
+  }
+
+  /** A fresh HOME (with `.claude.json` from `claudeJson(projectDir)`) and an empty project dir. */
+  function dirs(name: string, claudeJson: (project: string) => Record<string, unknown>): { home: string; project: string } {
+    const home = join(dir, `${name}-home`);
+    const project = join(dir, `${name}-project`);
+    for (const d of [home, project]) mkdirSync(d, { recursive: true });
+    writeFileSync(join(home, '.claude.json'), JSON.stringify(claudeJson(project)));
+    return { home, project };
+  }
+
+  it('first start in a folder: the trust question reads as waiting', async () => {
+    const { home, project } = dirs('first', () => ({ hasCompletedOnboarding: true }));
+    const run = launch(home, project, []);
+    // Claude Code 2.1.332 asks about folder trust first, then about the API key.
+    const trust = await run.waitFor(has('Enter to confirm'), 30_000, 'first question');
+    expect(detectState(trust, claude)).toMatchObject({ state: 'waiting', ruleId: 'trust_folder' });
+    expect(readPromptInput(trust, claude)).toMatchObject({ found: false, dialogOpen: true });
+    save('real-trust-dialog', trust, { expect: 'waiting', 'expect-rule': 'trust_folder', 'expect-input': 'none', 'expect-dialog': 'true' });
+    run.kill();
+  }, 60_000);
+
+  it('the API-key question reads as waiting', async () => {
+    const { home, project } = dirs('key', (projectDir) => ({
+      hasCompletedOnboarding: true,
+      projects: { [projectDir]: { hasTrustDialogAccepted: true } },
+    }));
+    const run = launch(home, project, []);
+    const ask = await run.waitFor(has('Do you want to use this API key?'), 30_000, 'API key question');
+    expect(detectState(ask, claude)).toMatchObject({ state: 'waiting', ruleId: 'selection_menu' });
+    expect(readPromptInput(ask, claude)).toMatchObject({ found: false, dialogOpen: true });
+    save('real-api-key-dialog', ask, { expect: 'waiting', 'expect-rule': 'selection_menu', 'expect-input': 'none', 'expect-dialog': 'true' });
+    run.kill();
+  }, 60_000);
+
+  it('idle, draft, busy, permission dialog and a wake, live', async () => {
+    // Onboarding done, the stub's API key approved (last 20 characters), this project trusted.
+    const { home, project } = dirs('main', (projectDir) => ({
+      hasCompletedOnboarding: true,
+      customApiKeyResponses: { approved: [API_KEY.slice(-20)], rejected: [] },
+      projects: { [projectDir]: { hasTrustDialogAccepted: true } },
+    }));
+    const run = launch(home, project, ['--permission-mode', 'default']);
+
+    const idle = await run.waitFor((s) => has('? for shortcuts')(s) && detectState(s, claude).state === 'idle', 30_000, 'idle prompt');
+    const idleInput = readPromptInput(idle, claude);
+    expect(detectState(idle, claude).ruleId).toBe('prompt_box');
+    expect(idleInput).toMatchObject({ found: true, isEmpty: true, dialogOpen: false, cursorOnInput: true });
+    save('real-idle', idle, { expect: 'idle', 'expect-rule': 'prompt_box', 'expect-input': 'empty', 'expect-dialog': 'false', 'expect-cursor-on-input': 'true' });
+
+    run.write('slow question');
+    const draft = await run.waitFor(prompted('slow question'), 10_000, 'draft');
+    expect(readPromptInput(draft, claude)).toMatchObject({ found: true, isEmpty: false, text: 'slow question' });
+    expect(detectState(draft, claude).state).toBe('idle');
+    save('real-draft', draft, { expect: 'idle', 'expect-input': 'draft' });
+
+    run.write('\r');
+    const busy = await run.waitFor(bottomHas('esc to interrupt'), 10_000, 'busy');
+    expect(detectState(busy, claude)).toMatchObject({ state: 'busy' });
+    save('real-busy', busy, { expect: 'busy', 'expect-rule': 'esc_to_interrupt', 'expect-input': 'empty' });
+
+    const after = await run.waitFor((s) => has('Slow answer done.')(s) && !bottomHas('esc to interrupt')(s), 20_000, 'turn end');
+    expect(detectState(after, claude)).toMatchObject({ state: 'idle', ruleId: 'prompt_box' });
+    save('real-after-turn', after, { expect: 'idle', 'expect-rule': 'prompt_box', 'expect-input': 'empty' });
+
+    run.write('tool please');
+    await run.waitFor(prompted('tool please'), 10_000, 'tool draft');
+    run.write('\r');
+    const dialog = await run.waitFor((s) => has('Do you want to proceed?')(s) && has('Esc to cancel')(s), 20_000, 'permission dialog');
+    expect(detectState(dialog, claude)).toMatchObject({ state: 'waiting', ruleId: 'permission_dialog' });
+    const dialogInput = readPromptInput(dialog, claude);
+    expect(dialogInput.dialogOpen).toBe(true);
+    expect(
+      isPromptFree({ state: 'waiting', input: dialogInput, operatorTypedAt: null, attachedAndTyping: false, now: 0, stillForMs: 1e6, quietMs: 0 }).free,
+    ).toBe(false);
+    save('real-permission-dialog', dialog, { expect: 'waiting', 'expect-rule': 'permission_dialog', 'expect-dialog': 'true' });
+    run.write('\x1b'); // "Esc to cancel": the tool does not run
+    await run.waitFor((s) => !has('Do you want to proceed?')(s) && detectState(s, claude).state === 'idle', 20_000, 'dialog gone');
+
+    // A wake through the real controller: the fixed line must reach the model as the user's message.
+    const agent = new RowAgent({
+      row: 'claude',
+      profile: claude,
+      clock: systemClock,
+      typeIntoRow: (b) => run.write(b),
+      audit: () => {},
+      recordWakeEvent: () => {},
+    });
+    run.onChange(() => agent.onScreenChange(run.snapshot()));
+    agent.onScreenChange(run.snapshot());
+    try {
+      const woken = new Promise<number>((resolve, reject) => {
+        agent.wake.onWoken((e) => resolve(e.attempts));
+        agent.wake.onWakeFailed((e) => reject(new Error(e.reason)));
+      });
+      agent.setUnread({ messageIds: ['m1'], maxSeq: 1 });
+      expect(await woken).toBe(1);
+      await run.waitFor(has('Reading my inbox now.'), 20_000, 'wake turn');
+      expect(stub.requests.some((r) => r.lastUser === claude.wakeLine)).toBe(true);
+    } finally {
+      agent.dispose();
+    }
+  }, 120_000);
+});
