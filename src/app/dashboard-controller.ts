@@ -43,19 +43,25 @@ export class DashboardController implements Intents, Disposable {
       }
     }));
     this.lifetime.add(hub.onReceipt((r) => this.refreshUnread(r.to)));
-    // Keep "time since output" honest without redrawing when no shown age changed.
-    let shown = '';
-    const ticker = setInterval(() => {
-      const now = Date.now();
-      const ages = store.getState().rows.map((r) => formatAge(r.lastOutputAt, now)).join('|');
-      if (ages !== shown) {
-        shown = ages;
-        store.tick(now);
-      }
-    }, 1000);
+    // "Time since output" is refreshed by a slow ticker, and only when a shown age would change:
+    // a flooding row must not make the chrome re-render per chunk.
+    const ticker = setInterval(() => this.refreshAges(), 1000);
     ticker.unref();
     this.lifetime.add(toDisposable(() => clearInterval(ticker)));
     this.lifetime.add(store.onChange(() => this.scheduleResize()));
+  }
+
+  private refreshAges(): void {
+    const { store, rows } = this.o;
+    const now = Date.now();
+    const state = store.getState();
+    const stale = state.rows.some((v) => formatAge(rows.get(v.name)?.lastOutputAt ?? v.lastOutputAt, now) !== formatAge(v.lastOutputAt, state.now));
+    if (!stale) return;
+    for (const v of state.rows) {
+      const at = rows.get(v.name)?.lastOutputAt;
+      if (at !== undefined) store.updateRow(v.name, { lastOutputAt: at });
+    }
+    store.tick(now);
   }
 
   private refreshUnread(handle: string): void {
@@ -90,10 +96,7 @@ export class DashboardController implements Intents, Disposable {
     const d = new DisposableStore();
     this.perRow.set(row.name, d);
     const { store } = this.o;
-    d.add(row.onScreenChange(() => {
-      store.updateRow(row.name, { lastOutputAt: row.lastOutputAt });
-      this.o.onRowScreen(row);
-    }));
+    d.add(row.onScreenChange(() => this.o.onRowScreen(row)));
     d.add(row.onTitleChange((title) => store.updateRow(row.name, { title: sanitize(title, { singleLine: true, maxChars: 120 }) })));
     d.add(row.onExit((exit) => {
       store.updateRow(row.name, { running: false, exitCode: exit.exitCode, exitSignal: exit.signal ?? null, agentState: 'exited' });

@@ -64,10 +64,11 @@ export class Compositor {
       const line = ink[y] ?? '';
       if (this.inkLines[y] === line) continue;
       out += `${moveTo(y, 0)}${SGR_RESET}${line}${SGR_RESET}${ERASE_LINE_RIGHT}`;
+      this.inkLines[y] = line;
       overwritten.add(y);
       this.stats.linesPainted++;
     }
-    this.inkLines = ink.slice(0, size.rows);
+    this.inkLines.length = size.rows;
     const live = new Set<string>();
     for (const v of viewports) {
       live.add(v.key);
