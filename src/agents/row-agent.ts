@@ -15,6 +15,7 @@ import {
   type PromptStatus,
   type UnreadMail,
   type WakeOutcome,
+  type WakePhase,
   type WakePolicy,
 } from './wake-controller.js';
 
@@ -141,6 +142,15 @@ export class RowAgent implements Disposable {
 
   explain(): StateExplanation {
     return this.tracker.explain();
+  }
+
+  /** Everything `swb explain ROW` shows: pass to formatExplanation(state, { prompt, wake }). */
+  explainRow(): { state: StateExplanation; prompt: FreePromptVerdict; wake: { policy: WakePolicy; phase: WakePhase; reason: string } } {
+    return {
+      state: this.tracker.explain(),
+      prompt: this.freePrompt(),
+      wake: { policy: this.wake.policy, phase: this.wake.phase, reason: this.wake.reason },
+    };
   }
 
   dispose(): void {

@@ -100,6 +100,12 @@ describe('StateTracker', () => {
     expect(text).toMatch(/region: {3}bottom 12 non-empty lines/);
     expect(text).toMatch(/quiet: {4}screen still for 0\.\d s, quiet time 1\.5 s/);
     expect(formatExplanation(e, { verbose: true })).toContain('· trust_folder [waiting, 1000]');
+    const extras = formatExplanation(e, {
+      prompt: { free: false, reason: 'not-idle', detail: 'state is busy' },
+      wake: { policy: 'auto', phase: 'pending', reason: 'state is busy' },
+    });
+    expect(extras).toContain('prompt:   not free (not-idle: state is busy)');
+    expect(extras).toContain('wake:     policy auto, pending (state is busy)');
   });
 
   it('dispose cancels its timers', () => {

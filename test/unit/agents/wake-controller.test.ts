@@ -278,6 +278,19 @@ describe('WakeController', () => {
     expect(t.writes[0]).toBe(LINE);
   });
 
+  it('explains the row: state, whether the prompt is free, and the wake phase', () => {
+    const t = setup();
+    t.clock.advance(2000);
+    t.sim.input = 'draft';
+    t.sim.show();
+    t.agent.setUnread({ messageIds: ['m1'], maxSeq: 1 });
+    t.clock.advance(100);
+    const r = t.agent.explainRow();
+    expect(r.state).toMatchObject({ state: 'idle', ruleId: 'prompt_box' });
+    expect(r.prompt).toMatchObject({ free: false, reason: 'draft' });
+    expect(r.wake).toEqual({ policy: 'auto', phase: 'pending', reason: 'the input holds a draft' });
+  });
+
   it('disposing stops every timer', () => {
     const t = setup();
     t.agent.setUnread({ messageIds: ['m1'], maxSeq: 1 });
