@@ -1,0 +1,73 @@
+// Process bookkeeping for tests that run `swb` as real processes. Only ever signals a pid this
+// test started (a recorded child, or a hub that a CLI we ran started and logged), never by name.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { waitUntil } from './wait-until.js';
+
+/**
+ * True while `pid` runs. A zombie (dead, not yet reaped by its new parent) counts as gone, but only
+ * once all its threads are: a thread-group leader shows `Z` while its other threads still exit and
+ * still hold its file descriptors (a listening socket keeps answering until then).
+ */
+export function isProcessAlive(pid: number): boolean {
+  if (process.platform !== 'linux') {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The state letter follows the parenthesised command name.
+    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    if (state !== 'Z' && state !== 'X') return true;
+    return readdirSync(`/proc/${pid}/task`).length > 1;
+  } catch {
+    return false;
+  }
+}
+
+/** The command line of a live process (Linux), or null. */
+function commandLine(pid: number): string | null {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+  } catch {
+    return null;
+  }
+}
+
+/** SIGKILLs `pid` and waits until it is gone. Refuses pids that are not `swb` processes. */
+export async function killSwbProcess(pid: number, timeoutMs = 5000): Promise<void> {
+  if (!isProcessAlive(pid)) return;
+  const cmd = commandLine(pid);
+  if (cmd !== null && !cmd.includes('swb.js')) return; // the pid was reused by someone else: not ours
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    return;
+  }
+  await waitUntil(() => !isProcessAlive(pid), { timeoutMs, what: `process ${pid} to die` });
+}
+
+/** Pids of every hub that logged "listening" in a detached hub.log under SWB_HOME/run. */
+export function loggedHubPids(swbHome: string): number[] {
+  const pids: number[] = [];
+  let workspaces: string[];
+  try {
+    workspaces = readdirSync(join(swbHome, 'run'));
+  } catch {
+    return pids;
+  }
+  for (const ws of workspaces) {
+    let log: string;
+    try {
+      log = readFileSync(join(swbHome, 'run', ws, 'hub.log'), 'utf8');
+    } catch {
+      continue;
+    }
+    for (const m of log.matchAll(/listening on .* \(pid (\d+)\)/g)) pids.push(Number(m[1]));
+  }
+  return pids;
+}

@@ -1,0 +1,86 @@
+// `swb send` as a real process against a real hub: exit codes, output, stdin, and identity from
+// a row's environment (DESIGN §3, §8).
+import { afterEach, describe, expect, it } from 'vitest';
+import type { MailItem, SendResult } from '../../../src/protocol/methods.js';
+import { runCleanups } from '../../helpers/cleanup.js';
+import { connectClient, startTestHub } from '../../helpers/hub-harness.js';
+import { runSwb } from '../../helpers/run-swb.js';
+
+afterEach(runCleanups);
+
+describe('swb send', () => {
+  it('`swb send @peer text` exits 0 and prints the id of the stored message', async () => {
+    const { home, paths } = await startTestHub();
+    const bob = await connectClient(paths, { session: 'bob' });
+    const r = await runSwb(['send', '@bob', 'hello', 'bob'], { home });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const { messages } = await bob.client.request<{ messages: MailItem[] }>('mail.list', {});
+    expect(messages).toMatchObject([{ from: 'operator', text: 'hello bob' }]);
+    expect(r.stdout).toContain(`#${messages[0]!.id}`);
+    expect(r.stdout).toMatch(/@bob/);
+  });
+
+  it('`swb send --json` prints the receipt as parseable JSON', async () => {
+    const { home, paths } = await startTestHub();
+    await connectClient(paths, { session: 'bob' }, { subscribe: true });
+    const r = await runSwb(['send', '--json', '@bob', '--id', 'cli-1', 'structured'], { home });
+    expect(r.status).toBe(0);
+    const receipt = JSON.parse(r.stdout) as SendResult;
+    expect(receipt).toMatchObject({ messageId: 'cli-1', duplicate: false, recipients: [{ to: 'bob', state: 'delivered' }] });
+    expect(receipt.id).toBeGreaterThan(0);
+  });
+
+  it('`swb send` without arguments is a usage error: exit 2', async () => {
+    const { home } = await startTestHub();
+    const r = await runSwb(['send'], { home });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/swb send --help/);
+  });
+
+  it('`swb send` to an unknown peer exits 1 and names UNKNOWN_PEER on stderr (or in --json)', async () => {
+    const { home } = await startTestHub();
+    const r = await runSwb(['send', '@nobody', 'anyone there?'], { home });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/UNKNOWN_PEER/);
+    const j = await runSwb(['send', '--json', '@nobody', 'anyone there?'], { home });
+    expect(j.status).toBe(1);
+    expect(JSON.parse(j.stdout)).toMatchObject({ error: { code: 'UNKNOWN_PEER' } });
+  });
+
+  it('`swb send @peer` takes the text from stdin when none is given', async () => {
+    const { home, paths } = await startTestHub();
+    const bob = await connectClient(paths, { session: 'bob' });
+    const r = await runSwb(['send', '@bob'], { home, input: 'first line\nsecond line ✓\n' });
+    expect(r.status).toBe(0);
+    const { messages } = await bob.client.request<{ messages: MailItem[] }>('mail.list', {});
+    expect(messages.map((m) => m.text)).toEqual(['first line\nsecond line ✓']);
+  });
+
+  it("a row's env (SWB_SESSION, SWB_TOKEN, SWB_SOCKET) makes `swb send` speak as that row, from any directory", async () => {
+    const { hub, home, paths } = await startTestHub();
+    const reg = hub.registerRow('rowan');
+    if (!reg.ok) throw new Error(reg.error.message);
+    const bob = await connectClient(paths, { session: 'bob' });
+    const rowEnv = { SWB_SESSION: 'rowan', SWB_TOKEN: reg.token, SWB_SOCKET: paths.socketPath };
+    // From the home dir, a different workspace: only SWB_SOCKET leads to this hub.
+    const r = await runSwb(['send', '@bob', 'from the row'], { home, env: rowEnv, cwd: home.home });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const { messages } = await bob.client.request<{ messages: MailItem[] }>('mail.list', {});
+    expect(messages.map((m) => [m.from, m.text])).toEqual([['rowan', 'from the row']]);
+
+    const forged = await runSwb(['send', '@bob', 'forged'], { home, env: { ...rowEnv, SWB_TOKEN: 'stolen?' } });
+    expect(forged.status).toBe(1);
+    expect(forged.stderr).toMatch(/UNAUTHENTICATED/);
+  });
+
+  it('`swb send --as NAME` speaks as a tokenless participant', async () => {
+    const { home, paths } = await startTestHub();
+    const bob = await connectClient(paths, { session: 'bob' });
+    const r = await runSwb(['send', '--as', 'script', '@bob', 'from a script'], { home });
+    expect(r.status).toBe(0);
+    const { messages } = await bob.client.request<{ messages: MailItem[] }>('mail.list', {});
+    expect(messages.map((m) => m.from)).toEqual(['script']);
+  });
+});
