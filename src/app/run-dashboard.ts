@@ -1,7 +1,7 @@
 // `swb [--config FILE] [--workspace NAME] [--layout stack|grid] [--theme NAME] [ROW ...]`:
 // loads the config, embeds the workspace hub, starts every row, and runs the Ink dashboard with
 // the compositor painting the rows. Ends every child it started on the way out.
-import { dirname } from 'node:path';
+import { join } from 'node:path';
 import React from 'react';
 import { render } from 'ink';
 import { App } from '../../components/App.js';
@@ -23,7 +23,7 @@ import { DashboardPainter } from '../terminal/dashboard-painter.js';
 import { ALT_SCREEN_OFF, ALT_SCREEN_ON, CLEAR_SCREEN, HIDE_CURSOR, SGR_RESET, SHOW_CURSOR } from '../terminal/escapes.js';
 import { InkStdin, InkStdout } from '../terminal/ink-surface.js';
 import { InputRouter } from '../terminal/input-router.js';
-import { swbBinPath } from '../util/package-root.js';
+import { writeSwbLauncher } from '../util/swb-launcher.js';
 import { initialState, type WakePolicy } from './app-state.js';
 import { AppContext, type AppServices } from './app-context.js';
 import { AppStore } from './app-store.js';
@@ -117,7 +117,7 @@ export async function runDashboard(argv: string[], baseEnv: NodeJS.ProcessEnv = 
       if (!r.ok) throw new SwbError(r.error.code, r.error.message);
       return r.token;
     },
-    binDir: dirname(swbBinPath()),
+    binDir: writeSwbLauncher(join(paths.runDir, 'bin')),
     baseEnv,
     ...(config.scrollback !== undefined ? { scrollback: config.scrollback } : {}),
   });
