@@ -2,11 +2,14 @@
 // program's queries (device attributes, cursor position) through onReply, reports parse backlog
 // through onPressure so the owner can pause the pty, and bumps a cheap version number whenever
 // parsed output (or a resize) changed the screen. Snapshots are taken on demand, never per chunk.
+// Output is queued here and handed to xterm in turns granted by a ParseScheduler, so many busy
+// rows share the event loop instead of each taking xterm's full 12 ms slice per turn.
 import xtermHeadless from '@xterm/headless';
 import type { IBuffer, IBufferCell, Terminal } from '@xterm/headless';
 import { Emitter, type Event } from '../util/event.js';
 import { DisposableStore, toDisposable, type Disposable } from '../util/lifecycle.js';
 import { ModeTracker, type ActiveModes } from './mode-tracker.js';
+import { sharedParseScheduler, type ParseClient, type ParseScheduler } from './parse-scheduler.js';
 import type { ScreenSnapshot } from './screen-snapshot.js';
 
 const { Terminal: HeadlessTerminal } = xtermHeadless;
@@ -23,6 +26,8 @@ export interface RowScreenOptions {
   scrollback?: number;
   highWatermark?: number;
   lowWatermark?: number;
+  /** Shares parse time with other rows (default: the process-wide shared scheduler). */
+  scheduler?: ParseScheduler;
 }
 
 export type { ActiveModes } from './mode-tracker.js';
@@ -34,7 +39,7 @@ function trimSpaces(text: string): string {
   return end === text.length ? text : text.slice(0, end);
 }
 
-export class RowScreen implements Disposable {
+export class RowScreen implements Disposable, ParseClient {
   private readonly store = new DisposableStore();
   private readonly terminal: Terminal;
   private readonly modeTracker: ModeTracker;
@@ -44,11 +49,16 @@ export class RowScreen implements Disposable {
   private readonly pressureEmitter = this.store.add(new Emitter<boolean>());
   private readonly changeEmitter = this.store.add(new Emitter<void>());
   private readonly titleEmitter = this.store.add(new Emitter<string>());
-  /** Sizes of writes not yet parsed, oldest first (xterm runs write callbacks in order). */
-  private readonly writeSizes: number[] = [];
-  private writeHead = 0;
+  private readonly scheduler: ParseScheduler;
+  /** Output waiting for its parse turn, oldest first (from `queueHead`). */
+  private queue: Array<Uint8Array | string> = [];
+  private queueHead = 0;
+  /** Bytes handed to xterm in the current turn; parsed when `onBatchParsed` runs. */
+  private inFlight = 0;
+  private turnRequested = false;
   private pending = 0;
   private backedUp = false;
+  private flushWaiters: Array<() => void> = [];
   private versionValue = 0;
   private titleValue = '';
   private scratchCell: IBufferCell | undefined;
@@ -64,6 +74,7 @@ export class RowScreen implements Disposable {
   constructor(options: RowScreenOptions) {
     this.highWatermark = options.highWatermark ?? DEFAULT_HIGH_WATERMARK;
     this.lowWatermark = Math.min(options.lowWatermark ?? DEFAULT_LOW_WATERMARK, this.highWatermark);
+    this.scheduler = options.scheduler ?? sharedParseScheduler;
     this.terminal = new HeadlessTerminal({
       cols: options.cols,
       rows: options.rows,
@@ -128,20 +139,69 @@ export class RowScreen implements Disposable {
   /** Feeds program output. Bytes may split UTF-8 sequences and escape sequences anywhere. */
   write(data: Uint8Array | string): void {
     if (this.store.disposed || data.length === 0) return;
-    this.writeSizes.push(data.length);
+    this.queue.push(data);
     this.pending += data.length;
-    this.terminal.write(data, this.onChunkParsed);
     if (!this.backedUp && this.pending > this.highWatermark) {
       this.backedUp = true;
       this.pressureEmitter.fire(true);
     }
+    this.requestTurn();
   }
 
   /** Resolves once everything written so far has been parsed. */
   flush(): Promise<void> {
-    if (this.store.disposed) return Promise.resolve();
-    return new Promise((resolve) => this.terminal.write('', resolve));
+    if (this.store.disposed || this.pending === 0) return Promise.resolve();
+    return new Promise((resolve) => this.flushWaiters.push(resolve));
   }
+
+  /** Called by the scheduler: hands the next queued chunks (about `budget` bytes) to xterm. */
+  feed(budget: number): void {
+    this.turnRequested = false;
+    if (this.store.disposed || this.inFlight > 0) return;
+    let handed = 0;
+    while (this.queueHead < this.queue.length && handed < budget) {
+      const chunk = this.queue[this.queueHead]!;
+      this.queue[this.queueHead] = '';
+      this.queueHead++;
+      handed += chunk.length;
+      const last = this.queueHead === this.queue.length || handed >= budget;
+      if (last) {
+        this.inFlight = handed;
+        this.terminal.write(chunk, this.onBatchParsed);
+      } else {
+        this.terminal.write(chunk);
+      }
+    }
+    if (this.queueHead === this.queue.length) {
+      this.queue = [];
+      this.queueHead = 0;
+    } else if (this.queueHead >= 1024) {
+      this.queue = this.queue.slice(this.queueHead);
+      this.queueHead = 0;
+    }
+  }
+
+  private requestTurn(): void {
+    if (this.turnRequested || this.inFlight > 0) return;
+    this.turnRequested = true;
+    this.scheduler.request(this);
+  }
+
+  private readonly onBatchParsed = (): void => {
+    this.pending -= this.inFlight;
+    this.inFlight = 0;
+    if (this.backedUp && this.pending <= this.lowWatermark) {
+      this.backedUp = false;
+      this.pressureEmitter.fire(false);
+    }
+    if (this.pending > 0) {
+      this.requestTurn();
+    } else if (this.flushWaiters.length > 0) {
+      const waiters = this.flushWaiters;
+      this.flushWaiters = [];
+      for (const resolve of waiters) resolve();
+    }
+  };
 
   resize(cols: number, rows: number): void {
     if (this.store.disposed) return;
@@ -190,27 +250,18 @@ export class RowScreen implements Disposable {
     };
   }
 
-  private readonly onChunkParsed = (): void => {
-    const size = this.writeSizes[this.writeHead] ?? 0;
-    this.writeSizes[this.writeHead] = 0;
-    this.writeHead++;
-    if (this.writeHead >= 1024 && this.writeHead * 2 >= this.writeSizes.length) {
-      this.writeSizes.splice(0, this.writeHead);
-      this.writeHead = 0;
-    }
-    this.pending -= size;
-    if (this.backedUp && this.pending <= this.lowWatermark) {
-      this.backedUp = false;
-      this.pressureEmitter.fire(false);
-    }
-  };
-
   private bump(): void {
     this.versionValue++;
     this.changeEmitter.fire();
   }
 
   readonly dispose = (): void => {
+    if (this.store.disposed) return;
     this.store.dispose();
+    this.queue = [];
+    this.queueHead = 0;
+    const waiters = this.flushWaiters;
+    this.flushWaiters = [];
+    for (const resolve of waiters) resolve();
   };
 }

@@ -1,0 +1,50 @@
+// Shares parse time fairly between rows and with the rest of the event loop. Left alone, each
+// xterm parses for up to 12 ms per timer callback and all due timers run back to back, so eight
+// flooding rows hold the loop for about 100 ms at a time and keystrokes wait behind them. Here
+// each row hands its emulator at most its share of a per-turn byte budget, and asks again only
+// after that share was parsed: the next share goes out in a later check phase, after the poll
+// phase has had its chance to deliver input.
+
+export interface ParseClient {
+  /** Hand up to about `budget` more bytes to the emulator (a chunk is never split). */
+  feed(budget: number): void;
+}
+
+export interface ParseSchedulerOptions {
+  /** Bytes all rows together may hand over per event-loop turn (default 256 KiB, ~10 ms of parsing). */
+  bytesPerTurn?: number;
+  /** A row's share never drops below this, however many rows are busy (default 16 KiB). */
+  minSliceBytes?: number;
+}
+
+export class ParseScheduler {
+  private readonly bytesPerTurn: number;
+  private readonly minSliceBytes: number;
+  private waiting: ParseClient[] = [];
+  private scheduled = false;
+
+  constructor(options: ParseSchedulerOptions = {}) {
+    this.bytesPerTurn = options.bytesPerTurn ?? 256 * 1024;
+    this.minSliceBytes = options.minSliceBytes ?? 16 * 1024;
+  }
+
+  /** Asks for a turn; `client.feed` runs in a later check phase (setImmediate). */
+  request(client: ParseClient): void {
+    this.waiting.push(client);
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(this.run);
+    }
+  }
+
+  private readonly run = (): void => {
+    this.scheduled = false;
+    const clients = this.waiting;
+    this.waiting = [];
+    const share = Math.max(this.minSliceBytes, Math.floor(this.bytesPerTurn / clients.length));
+    for (const client of clients) client.feed(share);
+  };
+}
+
+/** The scheduler rows share unless given their own. */
+export const sharedParseScheduler = new ParseScheduler();
