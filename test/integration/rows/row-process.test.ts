@@ -51,8 +51,10 @@ describe('RowProcess', () => {
   });
 
   test('a row paused for flow control when its program exits still gets every byte', async () => {
+    // Small enough to fit in what the kernel (and the stream's read-ahead) hold while paused:
+    // a paused row's program cannot finish writing more than that, let alone exit.
     const file = join(dir, 'burst-paused');
-    const proc = start({ command: { file: program('burst-exit.sh'), args: ['15000', file, '0'] } });
+    const proc = start({ command: { file: program('burst-exit.sh'), args: ['4000', file, '0'] } });
     proc.pause();
     const out = collect(proc);
     const exit = await nextEvent(proc.onExit, 'exit while paused');
@@ -66,13 +68,17 @@ describe('RowProcess', () => {
     const second = start({ command: { file: program('hold-fds.sh') } });
     const secondOut = collect(second);
     await waitFor('both programs ready', () => firstOut.text().includes('READY') && secondOut.text().includes('READY'));
+    // Before hold-fds.sh execs `sleep`, sh still holds its script open, and sleep itself briefly
+    // opens locale files while starting: wait for the steady state. A leaked master never closes.
+    const openFds = (pid: number) => readdirSync(`/proc/${pid}/fd`).sort().join(',');
     for (const proc of [first, second]) {
-      const fds = readdirSync(`/proc/${proc.pid}/fd`);
-      const targets = fds.map((fd) => readlinkSync(`/proc/${proc.pid}/fd/${fd}`));
-      expect(fds.sort()).toEqual(['0', '1', '2']);
+      await waitFor(`pid ${proc.pid} to hold only 0-2 (has ${openFds(proc.pid)})`, () => openFds(proc.pid) === '0,1,2', 5000);
+      const targets = ['0', '1', '2'].map((fd) => readlinkSync(`/proc/${proc.pid}/fd/${fd}`));
       expect(new Set(targets).size).toBe(1);
       expect(targets[0]).toMatch(/^\/dev\/pts\/\d+$/);
     }
+    const firstPts = readlinkSync(`/proc/${first.pid}/fd/0`);
+    expect(readlinkSync(`/proc/${second.pid}/fd/0`)).not.toBe(firstPts);
   });
 
   test('runs a shell command line with $SHELL -c and reports its exit code', async () => {
