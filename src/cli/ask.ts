@@ -20,12 +20,14 @@ export const askCommand: CommandDescriptor = {
     const deadline = Date.now() + ((ctx.flags.timeout as number | undefined) ?? 300) * 1000;
     const client = await ctx.connect();
     // Note the inbox position first, so a reply that lands before we start waiting is not missed.
-    let cursor = (await client.request<{ lastSeq: number }>('mail.list', { unreadOnly: true, limit: 1 })).lastSeq;
+    // Start after everything already in the inbox, without touching it.
+    let cursor = client.hello?.lastSeq ?? 0;
     const sent = await sendMessage(ctx, { to: recipients, text, kind: kindFlag(ctx, 'task'), messageId: idFlag(ctx) });
     ctx.print(`asked #${sent.id}; waiting for a reply...`);
     for (;;) {
       const round = Math.max(0, Math.min(30_000, deadline - Date.now()));
-      const r = await client.request<{ messages: MailItem[] }>('mail.wait', { timeoutMs: Math.round(round), after: cursor });
+      // Peek: other mail that arrives meanwhile stays unseen (not "delivered") for `swb inbox`.
+      const r = await client.request<{ messages: MailItem[] }>('mail.wait', { timeoutMs: Math.round(round), after: cursor, peek: true });
       for (const m of r.messages) {
         cursor = Math.max(cursor, m.seq ?? cursor);
         if (m.replyTo === sent.id) {

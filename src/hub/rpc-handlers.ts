@@ -48,7 +48,14 @@ const HANDLERS: Record<string, Handler<unknown>> = {
       if (err) return { error: err };
       if (p.subscribe) conn.subscription = 'mine';
       const who = conn.identity!;
-      const result: HelloResult = { session: who.handle, role: who.role, peers: hub.peers(), limits: hub.limits, protocolVersion: PROTOCOL_VERSION };
+      const result: HelloResult = {
+        session: who.handle,
+        role: who.role,
+        lastSeq: hub.store.lastSeq(who.handle),
+        peers: hub.peers(),
+        limits: hub.limits,
+        protocolVersion: PROTOCOL_VERSION,
+      };
       return { ok: result };
     },
   }),
@@ -83,7 +90,8 @@ const HANDLERS: Record<string, Handler<unknown>> = {
     params: waitParams,
     async run(hub, conn, p, who) {
       const timeoutMs = Math.min(p.timeoutMs, hub.limits.maxWaitMs);
-      const pending = () => hub.store.list(who.handle, { unreadOnly: p.after === undefined, after: p.after ?? 0, limit: 100 });
+      const pending = () =>
+        hub.store.list(who.handle, { unreadOnly: p.after === undefined, after: p.after ?? 0, limit: 100, ...(p.peek ? { peek: true } : {}) });
       let found = pending();
       if (found.items.length === 0 && timeoutMs > 0) {
         await hub.waiters.wait(who.handle, conn, timeoutMs, () => hub.store.unreadCount(who.handle) > 0 || p.after !== undefined);

@@ -49,6 +49,8 @@ export const waitParams = object({
   timeoutMs: int({ min: 0, max: 30_000 }),
   /** Wait for mail with a sequence above this; without it, any unread mail ends the wait. */
   after: optional(int({ min: 0 })),
+  /** Look without marking anything delivered (a caller watching for one particular reply). */
+  peek: optional(bool),
 });
 export type WaitParams = Infer<typeof waitParams>;
 
@@ -81,6 +83,8 @@ export interface PeerInfo {
 export interface HelloResult {
   session: string;
   role: SessionRole;
+  /** The highest per-recipient sequence this session has been given: a cursor for "mail after now". */
+  lastSeq: number;
   peers: PeerInfo[];
   limits: HubLimits;
   protocolVersion: number;

@@ -302,13 +302,14 @@ export class MailStore {
     return d !== undefined && (d.state === STATE_CODE.accepted || d.state === STATE_CODE.delivered);
   }
 
-  /** A recipient's mail with sequence above `after`, oldest first; unread ones are marked delivered. */
-  list(recipient: string, opts: { after?: number; unreadOnly?: boolean; limit?: number }): { items: MailItem[]; changes: StateChange[] } {
+  /** A recipient's mail with sequence above `after`, oldest first; unread ones are marked delivered unless peeking. */
+  list(recipient: string, opts: { after?: number; unreadOnly?: boolean; limit?: number; peek?: boolean }): { items: MailItem[]; changes: StateChange[] } {
     const stmt = opts.unreadOnly ? this.q.inboxUnread : this.q.inbox;
     const rows = stmt.all(recipient, opts.after ?? 0, opts.limit ?? 200);
     const at = this.now();
     const changes: StateChange[] = [];
-    const pending = rows.filter((r) => r.state === STATE_CODE.accepted);
+    // A peek (e.g. `swb ask` watching for one reply) shows nothing to a human: not "delivered".
+    const pending = opts.peek ? [] : rows.filter((r) => r.state === STATE_CODE.accepted);
     if (pending.length > 0) {
       this.db.transaction(() => {
         for (const r of pending) {

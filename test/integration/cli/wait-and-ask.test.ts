@@ -45,4 +45,29 @@ describe('swb ask', () => {
     expect(r.stdout).toContain('answer to "what is 6 x 7?": 42');
     expect(r.stdout).toMatch(/from bob/);
   });
+
+  it('`swb ask` leaves other mail that arrives meanwhile unseen (not marked delivered)', async () => {
+    const { hub, home, paths } = await startTestHub();
+    const { client: carol } = await connectClient(paths, { session: 'carol' });
+    const earlier = await carol.request<{ id: number }>('mail.send', { to: ['operator'], text: 'already waiting' });
+    const bob = await connectClient(paths, { session: 'bob' }, { subscribe: true });
+    bob.client.onPush(({ method, params }) => {
+      if (method !== 'mail.arrived') return;
+      const { message } = params as MailArrived;
+      void (async () => {
+        await carol.request('mail.send', { to: ['operator'], text: 'arrives during the ask' });
+        await bob.client.request('mail.send', { to: [message.from], text: 'the answer', replyTo: message.id });
+      })();
+    });
+    const r = await runSwb(['ask', '@bob', '--timeout', '10', 'question'], { home });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('the answer');
+    const unread = hub.store.list('operator', { unreadOnly: true, peek: true }).items;
+    expect(unread.map((m) => [m.text, m.state])).toEqual([
+      ['already waiting', 'accepted'],
+      ['arrives during the ask', 'accepted'],
+    ]);
+    expect(hub.store.receipts(earlier.id)!.recipients[0]!.state).toBe('accepted');
+  });
 });
+
