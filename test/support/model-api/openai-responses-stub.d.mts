@@ -1,0 +1,34 @@
+// Types for openai-responses-stub.mjs (used from TypeScript tests).
+export interface ResponsesOutput {
+  type: 'text' | 'function_call';
+  text?: string;
+  name?: string;
+  arguments?: Record<string, unknown>;
+}
+export interface ResponsesTurn {
+  match?: string;
+  delayMs?: number;
+  output?: ResponsesOutput[];
+  afterTool?: string;
+  afterToolDelayMs?: number;
+}
+export interface ResponsesScript {
+  turns?: ResponsesTurn[];
+  default?: { delayMs?: number; output?: ResponsesOutput[] };
+}
+export interface ResponsesRequest {
+  at: number;
+  method: string;
+  path: string;
+  model?: string;
+  stream: boolean;
+  lastUser: string;
+  tools: string[];
+}
+export interface ResponsesStub {
+  port: number;
+  url: string;
+  requests: ResponsesRequest[];
+  close(): Promise<void>;
+}
+export function startResponsesStub(opts?: { script?: ResponsesScript; port?: number; logFile?: string }): Promise<ResponsesStub>;

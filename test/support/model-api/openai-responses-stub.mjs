@@ -1,0 +1,151 @@
+#!/usr/bin/env node
+// A local stand-in for the OpenAI Responses API (`POST /v1/responses`, streaming SSE), so Codex CLI can
+// run offline with a custom model provider (see docs/AGENTS-REAL.md). Plain Node, no deps, 127.0.0.1.
+//
+//   node openai-responses-stub.mjs --script turns.json [--port 0] [--log requests.ndjson]
+//   import { startResponsesStub } from './openai-responses-stub.mjs' → { port, url, close(), requests }
+//
+// Script: { "turns": [ { "match": "REGEX", "delayMs": 0,
+//                        "output": [ { "type": "text", "text": "..." },
+//                                    { "type": "function_call", "name": "shell", "arguments": { ... } } ],
+//                        "afterTool": "text once the function_call_output comes back" } ],
+//           "default": { "output": [ { "type": "text", "text": "OK." } ] } }
+// Requests whose newest input item is a function_call_output get the matching turn's "afterTool".
+import { appendFileSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { pathToFileURL } from 'node:url';
+
+let counter = 0;
+const nextId = (p) => `${p}_stub${Date.now().toString(36)}${(counter++).toString(36)}`;
+
+function itemText(item) {
+  if (!item || typeof item !== 'object') return '';
+  if (typeof item.content === 'string') return item.content;
+  if (!Array.isArray(item.content)) return '';
+  return item.content
+    .filter((c) => c && (c.type === 'input_text' || c.type === 'text'))
+    .map((c) => c.text)
+    .join('\n');
+}
+
+function userTexts(body) {
+  const input = Array.isArray(body.input) ? body.input : [];
+  return input.filter((i) => i && i.role === 'user').map(itemText);
+}
+
+/** The newest typed user text (skipping the CLI's own context messages, which start with '<'). */
+function lastTyped(body) {
+  const texts = userTexts(body).filter((t) => !/^\s*</.test(t));
+  return texts.at(-1) ?? '';
+}
+
+function choose(script, body) {
+  const input = Array.isArray(body.input) ? body.input : [];
+  const last = input.at(-1);
+  const turns = (script.turns ?? []).map((t) => ({ ...t, re: new RegExp(t.match ?? '.*', 's') }));
+  const typed = lastTyped(body);
+  const turn = turns.find((t) => t.re.test(typed));
+  if (last && last.type === 'function_call_output') {
+    return { delayMs: turn?.afterToolDelayMs ?? 0, output: [{ type: 'text', text: turn?.afterTool ?? 'Done.' }] };
+  }
+  if (turn) return { delayMs: turn.delayMs ?? 0, output: turn.output ?? [{ type: 'text', text: 'OK.' }] };
+  return { delayMs: script.default?.delayMs ?? 0, output: script.default?.output ?? [{ type: 'text', text: 'OK.' }] };
+}
+
+function items(output) {
+  return output.map((o) =>
+    o.type === 'function_call'
+      ? { type: 'function_call', id: nextId('fc'), call_id: nextId('call'), name: o.name, arguments: JSON.stringify(o.arguments ?? {}), status: 'completed' }
+      : { type: 'message', id: nextId('msg'), role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: o.text ?? '', annotations: [] }] },
+  );
+}
+
+function sse(res, data) {
+  res.write(`event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`);
+}
+
+async function stream(res, body, out, delayMs, closed) {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  const response = { id: nextId('resp'), object: 'response', created_at: Math.floor(Date.now() / 1000), status: 'in_progress', model: body.model ?? 'stub', output: [] };
+  sse(res, { type: 'response.created', response });
+  sse(res, { type: 'response.in_progress', response });
+  const until = Date.now() + delayMs;
+  while (Date.now() < until && !closed()) await new Promise((r) => setTimeout(r, Math.min(200, Math.max(1, until - Date.now()))));
+  if (closed()) return;
+  out.forEach((item, output_index) => {
+    if (item.type === 'message') {
+      sse(res, { type: 'response.output_item.added', output_index, item: { ...item, status: 'in_progress', content: [] } });
+      sse(res, { type: 'response.content_part.added', item_id: item.id, output_index, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } });
+      sse(res, { type: 'response.output_text.delta', item_id: item.id, output_index, content_index: 0, delta: item.content[0].text });
+      sse(res, { type: 'response.output_text.done', item_id: item.id, output_index, content_index: 0, text: item.content[0].text });
+      sse(res, { type: 'response.content_part.done', item_id: item.id, output_index, content_index: 0, part: item.content[0] });
+    } else {
+      sse(res, { type: 'response.output_item.added', output_index, item: { ...item, arguments: '', status: 'in_progress' } });
+      sse(res, { type: 'response.function_call_arguments.delta', item_id: item.id, output_index, delta: item.arguments });
+      sse(res, { type: 'response.function_call_arguments.done', item_id: item.id, output_index, arguments: item.arguments });
+    }
+    sse(res, { type: 'response.output_item.done', output_index, item });
+  });
+  const usage = { input_tokens: 25, input_tokens_details: { cached_tokens: 0 }, output_tokens: 12, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 37 };
+  sse(res, { type: 'response.completed', response: { ...response, status: 'completed', output: out, usage } });
+  res.end();
+}
+
+export function startResponsesStub({ script = {}, port = 0, logFile } = {}) {
+  const requests = [];
+  const server = createServer((req, res) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      const url = new URL(req.url ?? '/', 'http://stub');
+      let body = {};
+      try {
+        body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : {};
+      } catch {
+        body = {};
+      }
+      const tools = Array.isArray(body.tools) ? body.tools.map((t) => t.name ?? t.type) : [];
+      const entry = { at: Date.now(), method: req.method, path: url.pathname, model: body.model, stream: body.stream === true, lastUser: lastTyped(body).slice(0, 200), tools };
+      requests.push(entry);
+      if (logFile) appendFileSync(logFile, `${JSON.stringify(entry)}\n`);
+      if (req.method === 'GET' && url.pathname.endsWith('/models')) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ object: 'list', data: [], models: [] }));
+        return;
+      }
+      if (req.method !== 'POST' || !url.pathname.endsWith('/responses')) {
+        res.writeHead(404, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { message: `stub has no ${url.pathname}`, type: 'not_found' } }));
+        return;
+      }
+      const chosen = choose(script, body);
+      let closedFlag = false;
+      res.on('close', () => (closedFlag = true));
+      void stream(res, body, items(chosen.output), chosen.delayMs, () => closedFlag);
+    });
+  });
+  return new Promise((resolve) => {
+    server.listen(port, '127.0.0.1', () => {
+      const addr = server.address();
+      resolve({
+        port: addr.port,
+        url: `http://127.0.0.1:${addr.port}`,
+        requests,
+        close: () => new Promise((r) => { server.closeAllConnections?.(); server.close(() => r()); }),
+      });
+    });
+  });
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const arg = (name) => {
+    const i = process.argv.indexOf(name);
+    return i >= 0 ? process.argv[i + 1] : undefined;
+  };
+  const scriptFile = arg('--script');
+  const script = scriptFile ? JSON.parse(readFileSync(scriptFile, 'utf8')) : {};
+  const stub = await startResponsesStub({ script, port: Number(arg('--port') ?? 0), logFile: arg('--log') });
+  process.stdout.write(`openai-responses-stub listening on ${stub.url}\n`);
+  process.on('SIGTERM', () => void stub.close().then(() => process.exit(0)));
+  process.on('SIGINT', () => void stub.close().then(() => process.exit(0)));
+}
