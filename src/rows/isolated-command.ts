@@ -11,10 +11,11 @@ import { accessSync, constants } from 'node:fs';
 const WRAPPER_NAME = 'swb-exec';
 
 // Bash accepts multi-digit descriptors in redirections (dash only 0-9). The glob is expanded
-// before the loop runs, so the directory handle it used is already closed (its close fails
-// silently). The group redirection keeps stderr intact while discarding those errors.
+// before the loop runs, so the directory handle it used is closed again by then: `-L` skips it
+// (an open descriptor is a symlink in /proc). `--posix` keeps bash from sourcing $BASH_ENV; the
+// program itself still sees BASH_ENV and is not put in POSIX mode.
 const CLOSE_FDS_SCRIPT =
-  'for f in /proc/$$/fd/* /dev/fd/*; do f=${f##*/}; case $f in 0|1|2|"*") ;; *) { eval "exec $f>&-"; } 2>/dev/null ;; esac; done; exec "$@"';
+  'for f in /proc/$$/fd/*; do f=${f##*/}; case $f in 0|1|2) ;; *) [ -L "/proc/$$/fd/$f" ] && eval "exec $f>&-" ;; esac; done; exec "$@"';
 
 const BASH_CANDIDATES = ['/bin/bash', '/usr/bin/bash', '/usr/local/bin/bash'];
 
@@ -42,16 +43,17 @@ export interface ExecCommand {
 
 /** Whether children started through {@link isolatedCommand} hold only their own descriptors. */
 export function fdIsolationAvailable(): boolean {
-  return process.platform === 'darwin' || (process.platform !== 'win32' && findBash() !== null);
+  if (process.platform === 'darwin' || process.platform === 'win32') return true;
+  return process.platform === 'linux' && findBash() !== null;
 }
 
 /**
- * Rewrites `file args` so the program starts with only descriptors 0-2 open. On platforms that
- * do not leak (macOS, Windows) or without bash, the command is returned unchanged.
+ * Rewrites `file args` so the program starts with only descriptors 0-2 open. Where node-pty does
+ * not leak (macOS, Windows), without /proc (other Unixes) or without bash, it is unchanged.
  */
 export function isolatedCommand(file: string, args: readonly string[]): ExecCommand {
-  if (process.platform === 'darwin' || process.platform === 'win32') return { file, args: [...args] };
+  if (process.platform !== 'linux') return { file, args: [...args] };
   const bash = findBash();
   if (bash === null) return { file, args: [...args] };
-  return { file: bash, args: ['-c', CLOSE_FDS_SCRIPT, WRAPPER_NAME, file, ...args] };
+  return { file: bash, args: ['--posix', '-c', CLOSE_FDS_SCRIPT, WRAPPER_NAME, file, ...args] };
 }

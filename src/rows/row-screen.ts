@@ -224,7 +224,8 @@ export class RowScreen implements Disposable, ParseClient {
       if (line !== undefined) {
         let start = -1;
         for (let x = 0; x < cols; x++) {
-          const dim = line.getCell(x, cell)?.isDim() ? true : false;
+          const c = line.getCell(x, cell);
+          const dim = c !== undefined && !c.isAttributeDefault() && c.isDim() !== 0;
           if (dim && start < 0) start = x;
           else if (!dim && start >= 0) {
             ranges.push([start, x]);

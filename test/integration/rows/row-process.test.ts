@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, test } from 'vitest';
@@ -79,6 +79,19 @@ describe('RowProcess', () => {
     }
     const firstPts = readlinkSync(`/proc/${first.pid}/fd/0`);
     expect(readlinkSync(`/proc/${second.pid}/fd/0`)).not.toBe(firstPts);
+  });
+
+  test.runIf(process.platform === 'linux')('the fd-closing wrapper keeps stderr and does not source $BASH_ENV', async () => {
+    const bashEnv = join(dir, 'bash-env.sh');
+    writeFileSync(bashEnv, 'echo BASH-ENV-SOURCED\n');
+    const proc = start({
+      command: { file: '/bin/sh', args: ['-c', 'echo "to-stderr $BASH_ENV" >&2'] },
+      env: buildRowEnv({ extra: { BASH_ENV: bashEnv } }),
+    });
+    const out = collect(proc);
+    await nextEvent(proc.onExit, 'exit');
+    expect(out.text()).toContain(`to-stderr ${bashEnv}`);
+    expect(out.text()).not.toContain('BASH-ENV-SOURCED');
   });
 
   test('runs a shell command line with $SHELL -c and reports its exit code', async () => {
