@@ -99,6 +99,38 @@ describe('Row', () => {
     expect(maxRss - rssBefore).toBeLessThan(150 * 1024 * 1024);
   }, 180_000);
 
+  test('a flooding row does not starve another row or the event loop', async () => {
+    const flood = startRow({ name: 'flood', command: { file: program('flood.sh'), args: [String(30_000_000)] } });
+    const echo = startRow({ name: 'echo', command: { file: 'cat' } });
+    await waitFor('flood under way', () => flood.transcript.totalWritten > 1_000_000);
+    let maxGap = 0;
+    let last = performance.now();
+    let probing = true;
+    const probe = () => {
+      const now = performance.now();
+      maxGap = Math.max(maxGap, now - last);
+      last = now;
+      if (probing) setImmediate(probe);
+    };
+    setImmediate(probe);
+    const roundTrips: number[] = [];
+    try {
+      for (let i = 0; i < 5; i++) {
+        const marker = `ping-${i}`;
+        const sent = performance.now();
+        echo.write(`${marker}\r`);
+        await waitFor(`echo of ${marker}`, () => screenText(echo).includes(marker), 10_000, 1);
+        roundTrips.push(performance.now() - sent);
+      }
+      expect(flood.state).toBe('running');
+    } finally {
+      probing = false;
+    }
+    // Generous bounds: shared CI machines are noisy; starvation would mean seconds.
+    expect(Math.max(...roundTrips)).toBeLessThan(1000);
+    expect(maxGap).toBeLessThan(1000);
+  }, 60_000);
+
   test('resize reflows the screen and the program sees the new size', async () => {
     const row = startRow({ command: nodeProgram('report-size.mjs') }, { cols: 80, rows: 24 });
     await waitFor('initial size', () => screenText(row).includes('SIZE 80x24'));
