@@ -1,0 +1,121 @@
+// Attaching hands a row the whole terminal: the operator sees exactly what the program would
+// draw in a bare terminal of that size, every key reaches it, and detaching brings the
+// dashboard back with the terminal's input modes as the dashboard wants them.
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import { runCleanups } from '../helpers/cleanup.js';
+import { swbEnv } from '../helpers/run-swb.js';
+import { createTempHome, type TempHome } from '../helpers/temp-home.js';
+import { startProgram, startSwb, type TerminalHarness } from '../helpers/terminal-harness.js';
+
+afterEach(runCleanups);
+
+const COLS = 100;
+const ROWS = 30;
+/** A lone row on a 100x30 dashboard: header, 27 lines of viewport, strip and key hints. */
+const VIEWPORT_ROWS = ROWS - 3;
+const ATTACH = '\r';
+const DETACH = '\x1c'; // Ctrl-\
+const MODES_FIXTURE = join(import.meta.dirname, '../fixtures/programs/e2e-input-modes.sh');
+
+function hasProgram(name: string): boolean {
+  try {
+    execFileSync('/bin/sh', ['-c', `command -v ${name}`], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function writeDemoFile(home: TempHome): void {
+  const lines = Array.from({ length: 200 }, (_, i) => `line ${String(i + 1).padStart(3, '0')}: ${i === 149 ? 'the needle is here' : 'hay '.repeat((i % 7) + 1).trimEnd()}`);
+  writeFileSync(join(home.workspace, 'demo.txt'), `${lines.join('\n')}\n`);
+}
+
+/**
+ * The same program alone in a pty. It starts at the row's viewport size and is then resized to
+ * the full terminal, as the row is when attached: programs redraw on SIGWINCH (less, for one,
+ * then shows ":" where it first showed the file name), and the comparison is of equal lives.
+ */
+async function startBare(home: TempHome, file: string, args: string[], ready: string): Promise<TerminalHarness> {
+  const env = swbEnv(home, { TERM: 'xterm-256color', COLORTERM: 'truecolor', LESSHISTFILE: '-' });
+  const bare = startProgram(file, args, { cols: COLS, rows: VIEWPORT_ROWS, cwd: home.workspace, env });
+  await bare.waitForText(ready);
+  await bare.waitForStableScreen();
+  bare.resize(COLS, ROWS);
+  return bare;
+}
+
+/** Waits until the attached view equals the bare program's settled screen, line by line. */
+async function expectSameScreen(attached: TerminalHarness, bare: TerminalHarness, ready: string | RegExp): Promise<void> {
+  await bare.waitForText(ready);
+  const reference = await bare.waitForStableScreen();
+  await attached
+    .waitFor(() => attached.screenText().join('\n') === reference.join('\n'), 'the attached view to equal the bare program\u2019s screen')
+    .catch(() => undefined); // the assertion below shows the difference
+  expect(attached.screenText()).toEqual(reference);
+}
+
+describe('attach', () => {
+  test('attaching to less shows what less shows in a bare terminal, and keys reach it', async () => {
+    const home = createTempHome();
+    writeDemoFile(home);
+    const bare = await startBare(home, 'less', ['demo.txt'], 'line 001');
+    const t = startSwb({ home, args: ['pager=less demo.txt'], env: { LESSHISTFILE: '-' }, cols: COLS, rows: ROWS });
+    await t.waitForText(/pager .*\n.*line 001/);
+    t.write(ATTACH);
+    await expectSameScreen(t, bare, 'line 029');
+
+    for (const keys of ['G', '?needle\r', 'g']) {
+      bare.write(keys);
+      t.write(keys);
+      await expectSameScreen(t, bare, keys === 'G' ? '(END)' : keys === 'g' ? /^line 001/ : 'the needle is here');
+    }
+  });
+
+  test.skipIf(!hasProgram('vim'))('attaching to vim shows what vim shows in a bare terminal, and typed text appears', async () => {
+    const home = createTempHome();
+    writeDemoFile(home);
+    const vim = ['-u', 'NONE', '-N', '-i', 'NONE', '-n', 'demo.txt'];
+    const bare = await startBare(home, 'vim', vim, 'line 001');
+    const t = startSwb({ home, args: [`editor=vim ${vim.join(' ')}`], cols: COLS, rows: ROWS });
+    await t.waitForText(/editor .*\n.*line 001/);
+    t.write(ATTACH);
+    await expectSameScreen(t, bare, 'line 029');
+
+    for (const keys of ['ihello\x1b', 'G', 'otail-text\x1b']) {
+      bare.write(keys);
+      t.write(keys);
+      await expectSameScreen(t, bare, keys === 'G' ? 'line 200' : keys.startsWith('o') ? 'tail-text' : 'helloline 001');
+    }
+  });
+
+  test('detaching restores the dashboard and the terminal modes the attached program switched on', async () => {
+    const home = createTempHome();
+    const t = startSwb({ home, args: [`modes=${MODES_FIXTURE}`, 'other=sleep 60'], cols: COLS, rows: ROWS });
+    await t.waitForText('MODES-ON');
+    await t.waitForText(/other /);
+    const dashboard = t.screenText();
+    expect(t.modes).toMatchObject({ bracketedPasteMode: false, mouseTrackingMode: 'none', applicationCursorKeysMode: false });
+
+    t.write(ATTACH);
+    await t.waitFor(() => t.modes.bracketedPasteMode && !t.screenText().join('\n').includes('other'), 'the attached view with bracketed paste on');
+    expect(t.modes).toMatchObject({ bracketedPasteMode: true, mouseTrackingMode: 'vt200', applicationCursorKeysMode: true });
+    expect(t.screenText()[0]).toBe('MODES-ON');
+
+    t.write(DETACH);
+    await t.waitFor(() => !t.modes.bracketedPasteMode && t.screenText().join('\n').includes('enter attach'), 'the dashboard with bracketed paste off');
+    expect(t.modes).toMatchObject({ bracketedPasteMode: false, mouseTrackingMode: 'none', applicationCursorKeysMode: false });
+    // Headers, viewport and status bar are back where they were.
+    const before = dashboard.map(stripAge).join('\n');
+    await t.waitFor(() => t.screenText().map(stripAge).join('\n') === before, 'the dashboard as it was').catch(() => undefined);
+    expect(t.screenText().map(stripAge)).toEqual(dashboard.map(stripAge));
+  });
+});
+
+/** Header lines end with the time since output, which moves on by itself. */
+function stripAge(line: string): string {
+  return line.replace(/ +(\d+[smhd]|-)$/, ' AGE');
+}
