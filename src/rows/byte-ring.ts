@@ -9,7 +9,8 @@ export class ByteRing {
 
   constructor(readonly capacity: number) {
     if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`capacity must be a positive integer, got ${capacity}`);
-    this.buf = Buffer.alloc(Math.min(capacity, 64 * 1024));
+    // Bytes outside [start, start + length) are never read, so the buffers need no zero-filling.
+    this.buf = Buffer.allocUnsafe(Math.min(capacity, 64 * 1024));
   }
 
   /** Bytes currently held (at most capacity). */
@@ -67,7 +68,7 @@ export class ByteRing {
     if (needed <= this.buf.length) return;
     let size = this.buf.length;
     while (size < needed) size = Math.min(this.capacity, size * 2);
-    const next = Buffer.alloc(size);
+    const next = Buffer.allocUnsafe(size);
     const held = this.toBuffer();
     next.set(held, 0);
     this.buf = next;
