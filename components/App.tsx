@@ -6,18 +6,26 @@ import { computeLayout } from '../src/app/layout.js';
 import { useAppState } from '../src/app/use-app-state.js';
 import { useTheme } from '../src/app/use-theme.js';
 import { matchInkInput } from '../src/config/keymap.js';
+import { Composer } from './Composer.js';
 import { Dashboard } from './Dashboard.js';
 import { HelpOverlay } from './HelpOverlay.js';
+import { MailView } from './MailView.js';
+import { NotificationList } from './NotificationList.js';
 import { QuitConfirm } from './QuitConfirm.js';
 import { StatusBar } from './StatusBar.js';
 import { TextOverlay } from './TextOverlay.js';
 
-/** The root: the dashboard chrome, or one full-screen overlay. Keys map to intents here. */
+/**
+ * The root: the dashboard chrome, or one full-screen overlay. Keys map to intents here, except while
+ * the composer, the mail view or the notification list has the keyboard (each reads its own keys).
+ */
 export function App() {
   const { intents, keymap, chromeHeight } = useServices();
   const state = useAppState();
   const theme = useTheme();
   const { cols, rows } = state.size;
+  const composing = state.composer.open && state.attached === null;
+  const ownKeys = state.overlay === 'mail' || state.overlay === 'notifications';
 
   useInput(
     (input, key) => {
@@ -34,16 +42,30 @@ export function App() {
       if (action) intents.action(action);
       else if (key.escape && state.strip) intents.closeOverlay();
     },
-    { isActive: state.attached === null },
+    { isActive: state.attached === null && !composing && !ownKeys },
   );
 
   if (state.attached !== null) return null;
+  const composer = composing ? (
+    <Composer composer={state.composer} rows={state.rows} peers={state.peers} theme={theme} width={cols} intents={intents} />
+  ) : null;
+  if (state.overlay === 'mail') {
+    const height = Math.max(3, rows - (composer ? chromeHeight : 0));
+    return (
+      <Box flexDirection="column" width={cols} height={rows}>
+        <MailView mailView={state.mailView} theme={theme} width={cols} height={height} intents={intents} active={!composing} />
+        {composer}
+      </Box>
+    );
+  }
+  if (state.overlay === 'notifications') {
+    return <NotificationList notes={state.notes} theme={theme} width={cols} height={rows} intents={intents} active={!composing} />;
+  }
   if (state.overlay === 'help') return <HelpOverlay keymap={keymap} theme={theme} width={cols} height={rows} />;
   if (state.overlay === 'quit') return <QuitConfirm running={runningCount(state)} theme={theme} width={cols} height={rows} />;
-  if (state.overlay === 'explain' || state.overlay === 'notifications' || state.overlay === 'audit') {
-    const title = state.overlay === 'explain' ? `Why ${state.focused ?? ''} is ${state.rows.find((r) => r.name === state.focused)?.agentState ?? 'unknown'}` : state.overlay === 'audit' ? 'Audit log' : 'Notifications';
-    const lines = state.overlay === 'notifications' ? state.notes.map((n) => `${new Date(n.at).toLocaleTimeString()}  ${n.text}`) : state.explainText.split('\n');
-    return <TextOverlay title={title} lines={lines} theme={theme} width={cols} height={rows} />;
+  if (state.overlay === 'explain' || state.overlay === 'audit') {
+    const title = state.overlay === 'explain' ? `Why ${state.focused ?? ''} is ${state.rows.find((r) => r.name === state.focused)?.agentState ?? 'unknown'}` : 'Audit log';
+    return <TextOverlay title={title} lines={state.explainText.split('\n')} theme={theme} width={cols} height={rows} />;
   }
   const layout = computeLayout({
     cols,
@@ -57,7 +79,7 @@ export function App() {
   return (
     <Box flexDirection="column" width={cols} height={rows}>
       <Dashboard state={state} layout={layout} theme={theme} height={layout.chrome.y} />
-      <StatusBar state={state} theme={theme} keymap={keymap} hidden={layout.hidden.length} />
+      {composer ?? <StatusBar state={state} theme={theme} keymap={keymap} hidden={layout.hidden.length} />}
     </Box>
   );
 }

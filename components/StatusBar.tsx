@@ -24,6 +24,9 @@ export function StatusBar({ state, theme, keymap, hidden }: StatusBarProps) {
   const strip = state.strip ? `${state.strip.kind === 'error' ? '!' : '✉'} ${state.strip.text}` : '';
   const hints = [
     hint('attach', 'attach'),
+    hint('compose', 'write'),
+    hint('mailView', 'mail'),
+    hint('notifications', 'notes'),
     hint('zoom', 'zoom'),
     hint('layout', 'layout'),
     hint('restart', 'restart'),

@@ -1,6 +1,8 @@
 // The UI's state as plain, immutable data (herdr's state/actions split): components render it,
 // the controller changes it only through the named actions in app-store.ts.
+import { initialComposer, type ComposerState, type PeerView } from './composer-state.js';
 import type { LayoutMode } from './layout.js';
+import { initialMailView, type MailViewState } from './mail-view-state.js';
 
 export type AgentState = 'busy' | 'idle' | 'waiting' | 'exited' | 'unknown';
 export type WakePolicy = 'auto' | 'notify' | 'off';
@@ -55,6 +57,12 @@ export interface AppState {
   now: number;
   /** Text for the explain overlay (already sanitized). */
   explainText: string;
+  /** The shared composer (drawn over the chrome lines while open). */
+  composer: ComposerState;
+  /** The mail view (overlay 'mail'). */
+  mailView: MailViewState;
+  /** Handles the hub knows (for completion and the mail view's filters); refreshed on peer changes. */
+  peers: readonly PeerView[];
 }
 
 export const MAX_NOTES = 200;
@@ -73,6 +81,9 @@ export function initialState(size: { cols: number; rows: number }, layoutMode: L
     strip: null,
     now: Date.now(),
     explainText: '',
+    composer: initialComposer(),
+    mailView: initialMailView(),
+    peers: [],
   };
 }
 

@@ -3,8 +3,32 @@
 // chrome render, not one per event.
 import { Emitter } from '../util/event.js';
 import type { Disposable } from '../util/lifecycle.js';
+import type { ReceiptState, SendResult } from '../protocol/methods.js';
 import { MAX_NOTES, type AppState, type Note, type NoteKind, type Overlay, type RowView } from './app-state.js';
+import { applyReceiptToSend, applySendError, applySendResult } from './composer-receipts.js';
+import {
+  bindMention,
+  closeComposer,
+  openComposer,
+  refuseSend,
+  saveDraft,
+  startSend,
+  type ComposerPrefill,
+  type ComposerState,
+  type MentionBinding,
+  type PeerView,
+  type SendError,
+  type SendStatus,
+} from './composer-state.js';
 import type { LayoutMode } from './layout.js';
+import {
+  addArrived,
+  appendPage,
+  applyReceiptToView,
+  resetMailView,
+  type MailEntry,
+  type MailViewState,
+} from './mail-view-state.js';
 
 export class AppStore implements Disposable {
   private state: AppState;
@@ -142,6 +166,99 @@ export class AppStore implements Disposable {
 
   clearNotes(): void {
     this.set({ ...this.state, notes: [], strip: null });
+  }
+
+  // --- composer ------------------------------------------------------------------------------
+
+  private setComposer(composer: ComposerState): void {
+    if (composer !== this.state.composer) this.set({ ...this.state, composer });
+  }
+
+  openComposer(prefill?: ComposerPrefill): void {
+    this.setComposer(openComposer(this.state.composer, prefill));
+  }
+
+  closeComposer(draft: string): void {
+    this.setComposer(closeComposer(this.state.composer, draft));
+  }
+
+  saveDraft(draft: string): void {
+    this.setComposer(saveDraft(this.state.composer, draft));
+  }
+
+  bindMention(binding: MentionBinding): void {
+    this.setComposer(bindMention(this.state.composer, binding));
+  }
+
+  refuseSend(draft: string, warning: string, dropBindings: readonly string[] = []): void {
+    this.setComposer(refuseSend(this.state.composer, draft, warning, dropBindings));
+  }
+
+  startSend(text: string, status: SendStatus): void {
+    this.setComposer(startSend(this.state.composer, text, status));
+  }
+
+  private updateLastSend(messageId: string, fn: (s: SendStatus) => SendStatus): void {
+    const last = this.state.composer.lastSend;
+    if (!last || last.messageId !== messageId) return;
+    const next = fn(last);
+    if (next !== last) this.setComposer({ ...this.state.composer, lastSend: next });
+  }
+
+  sendAccepted(messageId: string, result: SendResult): void {
+    this.updateLastSend(messageId, (s) => applySendResult(s, result));
+  }
+
+  sendFailed(messageId: string, error: SendError): void {
+    this.updateLastSend(messageId, (s) => applySendError(s, error));
+  }
+
+  /** A receipt moved: the last send's line and the mail view follow it. */
+  receiptChanged(change: { id: number; to: string; state: ReceiptState | 'woken' }): void {
+    const last = this.state.composer.lastSend;
+    const lastSend = last ? applyReceiptToSend(last, change) : last;
+    const mailView = applyReceiptToView(this.state.mailView, change);
+    if (lastSend === last && mailView === this.state.mailView) return;
+    this.set({ ...this.state, composer: lastSend === last ? this.state.composer : { ...this.state.composer, lastSend }, mailView });
+  }
+
+  setPeers(peers: readonly PeerView[]): void {
+    const old = this.state.peers;
+    if (old.length === peers.length && old.every((p, i) => p.handle === peers[i]!.handle && p.online === peers[i]!.online && p.role === peers[i]!.role)) return;
+    this.set({ ...this.state, peers });
+  }
+
+  // --- mail view -----------------------------------------------------------------------------
+
+  private setMailView(mailView: MailViewState): void {
+    if (mailView !== this.state.mailView) this.set({ ...this.state, mailView });
+  }
+
+  /** Opens (or re-filters) the mail view with nothing loaded yet. */
+  openMailView(filter: string | null): void {
+    this.set({ ...this.state, overlay: 'mail', mailView: resetMailView(filter) });
+  }
+
+  /** Leaves the mail view, dropping its loaded pages (the filter is remembered). */
+  closeMailView(): void {
+    this.set({ ...this.state, overlay: this.state.overlay === 'mail' ? null : this.state.overlay, mailView: { ...resetMailView(this.state.mailView.filter), hasMore: false } });
+  }
+
+  mailPageLoaded(page: readonly MailEntry[], hasMore: boolean): void {
+    this.setMailView(appendPage(this.state.mailView, page, hasMore));
+  }
+
+  mailArrived(entry: MailEntry): void {
+    this.setMailView(addArrived(this.state.mailView, entry));
+  }
+
+  selectMail(id: number | null): void {
+    if (id !== this.state.mailView.selectedId) this.setMailView({ ...this.state.mailView, selectedId: id });
+  }
+
+  openMail(id: number | null): void {
+    const mv = this.state.mailView;
+    if (id !== mv.openId) this.setMailView({ ...mv, openId: id, selectedId: id ?? mv.selectedId });
   }
 
   tick(now: number): void {

@@ -2,14 +2,18 @@
 // into app-store actions and carries out the UI's intents. Nothing here draws.
 import type { ActionName } from '../config/keymap.js';
 import type { Hub } from '../hub/hub.js';
+import { OPERATOR } from '../protocol/handle.js';
 import type { Row } from '../rows/row.js';
 import type { RowManager } from '../rows/row-manager.js';
 import type { RowSpec } from '../rows/row.js';
 import { sanitize } from '../text/sanitize.js';
 import { DisposableStore, toDisposable, type Disposable } from '../util/lifecycle.js';
-import { formatAge, runningCount, type RowView, type WakePolicy } from './app-state.js';
+import { formatAge, runningCount, type NoteKind, type RowView, type WakePolicy } from './app-state.js';
 import type { AppStore } from './app-store.js';
+import { ComposerController } from './composer-controller.js';
+import type { MentionBinding } from './composer-state.js';
 import type { Intents } from './intents.js';
+import { MailViewController } from './mail-view-controller.js';
 import { neighbour } from './layout.js';
 import type { Layout } from './layout.js';
 
@@ -25,30 +29,63 @@ export interface ControllerOptions {
   /** A row's screen changed (the painter decides when to draw it). */
   onRowScreen: (row: Row) => void;
   wakePolicyFor?: (spec: RowSpec) => WakePolicy;
+  /**
+   * Bell / desktop notification hook (config `notifications: {bell, desktop}`), called for new mail
+   * and delivery problems with a sanitized single-line text. Not called for the operator's own mail.
+   */
+  ring?: (text: string) => void;
 }
 
 export class DashboardController implements Intents, Disposable {
   private readonly lifetime = new DisposableStore();
   private readonly perRow = new Map<string, DisposableStore>();
   private resizeTimer: NodeJS.Timeout | null = null;
+  private readonly composer: ComposerController;
+  private readonly mailView: MailViewController;
 
   constructor(private readonly o: ControllerOptions) {
     const { hub, store } = o;
+    const note = (kind: NoteKind, text: string, row: string | null) => this.note(kind, text, row);
+    this.composer = new ComposerController({ store, hub, note });
+    this.lifetime.add(toDisposable(() => this.composer.dispose()));
+    this.mailView = new MailViewController({ store, hub, composer: this.composer, note });
     this.lifetime.add(hub.onMail((m) => {
       for (const to of m.to) this.refreshUnread(to);
-      const rows = m.to.filter((t) => this.o.rows.has(t) || t === 'operator');
+      const rows = m.to.filter((t) => this.o.rows.has(t) || t === OPERATOR);
       if (rows.length > 0) {
-        const first = sanitize(m.text, { singleLine: true, maxChars: 200 });
-        store.notify('mail', `@${sanitize(m.from, { singleLine: true })} → ${rows.map((r) => `@${r}`).join(' ')} [${m.kind}] ${first}`, rows[0] ?? null);
+        const first = sanitize(m.text.split(/\r\n|\r|\n/, 1)[0] ?? '', { singleLine: true, maxChars: 200 });
+        const line = (t: string) => sanitize(t, { singleLine: true, maxChars: 64 });
+        this.note('mail', `@${line(m.from)} → ${rows.map((r) => `@${line(r)}`).join(' ')} [${line(m.kind)}] ${first}`, rows[0] ?? null, m.from !== OPERATOR);
       }
+      this.mailView.arrived(m);
     }));
-    this.lifetime.add(hub.onReceipt((r) => this.refreshUnread(r.to)));
+    this.lifetime.add(hub.onReceipt((r) => {
+      this.refreshUnread(r.to);
+      store.receiptChanged(r);
+    }));
+    this.lifetime.add(hub.onPeer(() => this.composer.refreshPeers()));
     // "Time since output" is refreshed by a slow ticker, and only when a shown age would change:
     // a flooding row must not make the chrome re-render per chunk.
     const ticker = setInterval(() => this.refreshAges(), 1000);
     ticker.unref();
     this.lifetime.add(toDisposable(() => clearInterval(ticker)));
     this.lifetime.add(store.onChange(() => this.scheduleResize()));
+  }
+
+  /** A notification (strip and list); new mail and problems also ring when configured. */
+  private note(kind: NoteKind, text: string, row: string | null, ring = kind !== 'info'): void {
+    this.o.store.notify(kind, text, row);
+    if (ring) this.o.ring?.(text);
+  }
+
+  /**
+   * The wake controller could not nudge a row (or recovered): the row's header says so and a failure
+   * shows as a notification like any delivery problem.
+   */
+  wakeResult(row: string, ok: boolean, reason = ''): void {
+    if (!this.o.rows.has(row)) return;
+    this.o.store.updateRow(row, { wakeFailed: !ok });
+    if (!ok) this.note('error', `wake failed for @${row}${reason ? `: ${sanitize(reason, { singleLine: true, maxChars: 200 })}` : ''}`, row);
   }
 
   private refreshAges(): void {
@@ -160,6 +197,10 @@ export class DashboardController implements Intents, Disposable {
         return store.openOverlay(state.overlay === 'help' ? null : 'help');
       case 'notifications':
         return store.openOverlay('notifications');
+      case 'compose':
+        return this.composer.open();
+      case 'mailView':
+        return this.mailView.open(null);
       case 'attach':
         if (focused) {
           store.attach(focused.name);
@@ -199,8 +240,65 @@ export class DashboardController implements Intents, Disposable {
 
   closeOverlay(): void {
     const state = this.o.store.getState();
-    if (state.overlay !== null) this.o.store.openOverlay(null);
+    if (state.overlay === 'mail') this.mailView.close();
+    else if (state.overlay !== null) this.o.store.openOverlay(null);
     else this.o.store.dismissStrip();
+  }
+
+  clearNotes(): void {
+    this.o.store.clearNotes();
+  }
+
+  openMailView(filter: string | null): void {
+    this.mailView.open(filter);
+  }
+
+  // composer
+
+  closeComposer(draft: string): void {
+    this.composer.close(draft);
+  }
+
+  saveComposerDraft(draft: string): void {
+    this.composer.saveDraft(draft);
+  }
+
+  bindMention(binding: MentionBinding): void {
+    this.composer.bind(binding);
+  }
+
+  sendComposer(text: string): boolean {
+    return this.composer.send(text);
+  }
+
+  // mail view
+
+  selectMail(id: number): void {
+    this.mailView.select(id);
+  }
+
+  loadMoreMail(): void {
+    this.mailView.loadPage();
+  }
+
+  toggleMail(id: number): void {
+    this.mailView.toggle(id);
+  }
+
+  markMailRead(id: number): void {
+    this.mailView.markRead(id);
+  }
+
+  replyToMail(id: number): void {
+    this.mailView.reply(id);
+  }
+
+  composeMail(): void {
+    this.composer.open();
+  }
+
+  cycleMailFilter(step: number): void {
+    this.mailView.cycleFilter(step);
   }
 
   confirmQuit(yes: boolean): void {

@@ -1,10 +1,47 @@
 // What the UI may ask for. Components call these; the controller carries them out against rows,
 // the hub and the store, and the results come back as new app state.
 import type { ActionName } from '../config/keymap.js';
+import type { MentionBinding } from './composer-state.js';
 
-export interface Intents {
+/** The shared composer (its line is edited locally and handed over on these calls). */
+export interface ComposerIntents {
+  /** Esc: close, keeping the draft. */
+  closeComposer(draft: string): void;
+  /** Keep the draft without closing (the editor is going away). */
+  saveComposerDraft(draft: string): void;
+  /** A completion was taken: the handle now means exactly this target. */
+  bindMention(binding: MentionBinding): void;
+  /** Enter: true when the message went out (the editor clears), false when refused (the reason is shown). */
+  sendComposer(text: string): boolean;
+}
+
+/** The mail view (overlay 'mail'). */
+export interface MailViewIntents {
+  selectMail(id: number): void;
+  /** Load the next older page (the selection is near the end of what is loaded). */
+  loadMoreMail(): void;
+  /** Show a message in full, or close it again. */
+  toggleMail(id: number): void;
+  markMailRead(id: number): void;
+  /** Open the composer prefilled to answer this message. */
+  replyToMail(id: number): void;
+  /** Open the composer for a new message. */
+  composeMail(): void;
+  /** Next (+1) or previous (-1) filter: all mail, the focused row, other rows, other handles. */
+  cycleMailFilter(step: number): void;
+  closeOverlay(): void;
+}
+
+export interface NotificationIntents {
+  clearNotes(): void;
+  closeOverlay(): void;
+}
+
+export interface Intents extends ComposerIntents, MailViewIntents, NotificationIntents {
   /** A keymap action pressed on the dashboard. */
   action(action: ActionName): void;
+  /** The mail view, filtered to one handle's mail (a row's inbox) or all mail. */
+  openMailView(filter: string | null): void;
   closeOverlay(): void;
   confirmQuit(yes: boolean): void;
 }

@@ -1,0 +1,122 @@
+import { Box, Text, useInput } from 'ink';
+import React, { useMemo, useRef } from 'react';
+import type { MailViewIntents } from '../src/app/intents.js';
+import type { MailViewState } from '../src/app/mail-view-state.js';
+import { buildThreads, mailDetailLines, mailLineView, shownHandle } from '../src/app/mail-view-threads.js';
+import { followSelection } from '../src/app/scroll-window.js';
+import type { Theme } from '../src/config/theme.js';
+import { cellWidth, padToWidth, truncateToWidth } from '../src/text/cell-width.js';
+
+export interface MailViewProps {
+  mailView: MailViewState;
+  theme: Theme;
+  width: number;
+  height: number;
+  intents: MailViewIntents;
+  active?: boolean;
+}
+
+/** Load the next page when the selection comes this close to the end of what is loaded. */
+const PREFETCH = 10;
+const KEYS = '↑↓ move · Enter open · r reply · m mark read · f/F filter · c compose · Esc close';
+
+/**
+ * All mail as threads (newest activity first), paged from the store as the selection nears the end.
+ * Enter opens a message below the list (and marks the operator's copy read).
+ */
+export function MailView({ mailView, theme, width, height, intents, active = true }: MailViewProps) {
+  const lines = useMemo(() => buildThreads(mailView.entries), [mailView.entries]);
+  const found = mailView.selectedId === null ? -1 : lines.findIndex((l) => l.entry.id === mailView.selectedId);
+  const index = found < 0 ? 0 : found;
+  const opened = mailView.openId === null ? undefined : mailView.entries.find((e) => e.id === mailView.openId);
+
+  // Border (2) + title + footer; an opened message takes the lower part.
+  const inner = Math.max(1, height - 4);
+  const listHeight = opened ? Math.max(1, Math.min(lines.length, Math.floor(inner * 0.4))) : inner;
+  const detailHeight = opened ? Math.max(0, inner - listHeight - 1) : 0;
+  const offsetRef = useRef(0);
+  const top = followSelection(offsetRef.current, index, lines.length, listHeight);
+  offsetRef.current = top;
+
+  useInput(
+    (input, key) => {
+      const current = lines[index];
+      const go = (to: number) => {
+        if (lines.length === 0) return;
+        const next = Math.max(0, Math.min(lines.length - 1, to));
+        intents.selectMail(lines[next]!.entry.id);
+        if (mailView.hasMore && next >= lines.length - PREFETCH) intents.loadMoreMail();
+      };
+      if (key.escape) {
+        if (mailView.openId !== null) intents.toggleMail(mailView.openId);
+        else intents.closeOverlay();
+        return;
+      }
+      if (input === 'q' || input === 'i') return intents.closeOverlay();
+      if (key.upArrow || input === 'k') return go(index - 1);
+      if (key.downArrow || input === 'j') return go(index + 1);
+      if (key.pageUp) return go(index - listHeight);
+      if (key.pageDown || input === ' ') return go(index + listHeight);
+      if (key.home || input === 'g') return go(0);
+      if (key.end || input === 'G') return go(lines.length - 1);
+      if (input === 'f') return intents.cycleMailFilter(1);
+      if (input === 'F') return intents.cycleMailFilter(-1);
+      if (input === 'c' || input === '@') return intents.composeMail();
+      if (!current) return;
+      if (key.return || input === 'o') return intents.toggleMail(current.entry.id);
+      if (input === 'r') return intents.replyToMail(current.entry.id);
+      if (input === 'm') return intents.markMailRead(current.entry.id);
+    },
+    { isActive: active },
+  );
+
+  const innerWidth = Math.max(1, width - 4);
+  const scope = mailView.filter === null ? 'all mail' : `@${shownHandle(mailView.filter)}`;
+  const count = `${mailView.entries.length}${mailView.hasMore ? '+' : ''} message${mailView.entries.length === 1 ? '' : 's'}`;
+  const shown = lines.slice(top, top + listHeight);
+  const detail = opened ? mailDetailLines(opened, Math.max(1, detailHeight - 3)) : null;
+
+  return (
+    <Box flexDirection="column" width={width} height={height} borderStyle="round" borderColor={theme.help.border} paddingX={1}>
+      <Text bold color={theme.help.fg} wrap="truncate">
+        {`Mail — ${scope} · ${count}`}
+      </Text>
+      <Box flexDirection="column" height={listHeight}>
+        {lines.length === 0 ? (
+          <Text color={theme.muted}>{mailView.filter === null ? 'No mail yet.' : `No mail from or to ${scope}.`}</Text>
+        ) : (
+          shown.map((l, i) => {
+            const v = mailLineView(l, mailView.filter);
+            const badge = v.badge ? ` ${v.badge}` : '';
+            const main = `${v.unread ? '●' : ' '} ${v.prefix}${v.head} [${v.kind}] ${v.preview}`;
+            const selected = top + i === index;
+            return (
+              <Text key={v.id} inverse={selected} bold={v.unread} color={theme.help.fg} wrap="truncate">
+                {padToWidth(truncateToWidth(main, Math.max(1, innerWidth - cellWidth(badge))), Math.max(1, innerWidth - cellWidth(badge)))}
+                <Text color={selected ? undefined : theme.muted}>{badge}</Text>
+              </Text>
+            );
+          })
+        )}
+      </Box>
+      {detail ? (
+        <Box flexDirection="column" height={detailHeight + 1} overflow="hidden">
+          <Text color={theme.border.unfocused}>{'─'.repeat(innerWidth)}</Text>
+          {detail.header.map((line, i) => (
+            <Text key={`h${i}`} color={i === 0 ? theme.accent : theme.muted} wrap="truncate">
+              {line}
+            </Text>
+          ))}
+          {detail.body.map((line, i) => (
+            <Text key={`b${i}`} color={theme.help.fg} wrap="wrap">
+              {line || ' '}
+            </Text>
+          ))}
+        </Box>
+      ) : null}
+      <Text color={theme.muted} wrap="truncate">
+        {KEYS}
+      </Text>
+    </Box>
+  );
+}

@@ -1,0 +1,117 @@
+// The mail view's side effects: pages of history from the store (newest first, a page at a time, never
+// the whole table), receipts for what is loaded, new mail and receipt changes while it is open, marking
+// read, and handing a message to the composer for a reply.
+import { OPERATOR } from '../protocol/handle.js';
+import type { MailItem } from '../protocol/methods.js';
+import type { MailStore, StateChange } from '../store/mail-store.js';
+import type { NoteKind } from './app-state.js';
+import type { AppStore } from './app-store.js';
+import type { ComposerController } from './composer-controller.js';
+import { MAIL_PAGE, mailFilters, matchesFilter, nextFilter, toMailEntry, type MailEntry } from './mail-view-state.js';
+import { markReadTargets } from './mail-view-threads.js';
+
+/** The part of the hub the mail view uses (the embedded Hub satisfies it). */
+export interface MailViewHub {
+  store: Pick<MailStore, 'history' | 'receipts' | 'markRead'>;
+  publishChanges(changes: readonly StateChange[]): void;
+}
+
+export interface MailViewControllerOptions {
+  store: AppStore;
+  hub: MailViewHub;
+  composer: ComposerController;
+  note: (kind: NoteKind, text: string, row: string | null) => void;
+  pageSize?: number;
+}
+
+export class MailViewController {
+  private readonly pageSize: number;
+
+  constructor(private readonly o: MailViewControllerOptions) {
+    this.pageSize = o.pageSize ?? MAIL_PAGE;
+  }
+
+  private entry(id: number): MailEntry | undefined {
+    return this.o.store.getState().mailView.entries.find((e) => e.id === id);
+  }
+
+  private toEntry(item: MailItem): MailEntry {
+    return toMailEntry(item, this.o.hub.store.receipts(item.id)?.recipients);
+  }
+
+  open(filter: string | null): void {
+    this.o.composer.refreshPeers();
+    this.o.store.openMailView(filter);
+    this.loadPage();
+  }
+
+  close(): void {
+    this.o.store.closeMailView();
+  }
+
+  /** The next older page, if there is one. */
+  loadPage(): void {
+    const mv = this.o.store.getState().mailView;
+    if (!mv.hasMore) return;
+    const oldest = mv.entries[mv.entries.length - 1]?.id;
+    const items = this.o.hub.store.history({
+      limit: this.pageSize + 1,
+      ...(oldest !== undefined ? { before: oldest } : {}),
+      ...(mv.filter !== null ? { peer: mv.filter } : {}),
+    });
+    const page = items.slice(0, this.pageSize).map((m) => this.toEntry(m));
+    this.o.store.mailPageLoaded(page, items.length > this.pageSize);
+  }
+
+  /** New mail while the view is open. */
+  arrived(item: MailItem): void {
+    const state = this.o.store.getState();
+    if (state.overlay !== 'mail' || !matchesFilter(item, state.mailView.filter)) return;
+    this.o.store.mailArrived(this.toEntry(item));
+  }
+
+  select(id: number): void {
+    this.o.store.selectMail(id);
+  }
+
+  /** Opens a message in full (marking the operator's copy read), or closes it again. */
+  toggle(id: number): void {
+    const mv = this.o.store.getState().mailView;
+    if (mv.openId === id) {
+      this.o.store.openMail(null);
+      return;
+    }
+    this.o.store.openMail(id);
+    const e = this.entry(id);
+    if (e && e.to.includes(OPERATOR)) this.markFor(e, [OPERATOR]);
+  }
+
+  markRead(id: number): void {
+    const e = this.entry(id);
+    if (!e) return;
+    const targets = markReadTargets(e, this.o.store.getState().mailView.filter);
+    if (targets.length === 0) {
+      this.o.note('info', `#${id}: nothing unread to mark`, null);
+      return;
+    }
+    this.markFor(e, targets);
+  }
+
+  private markFor(e: MailEntry, handles: readonly string[]): void {
+    const changes: StateChange[] = [];
+    for (const h of handles) changes.push(...this.o.hub.store.markRead(h, [e.id]).changes);
+    // Receipts reach the view (and the unread badges) through the hub's receipt events.
+    if (changes.length > 0) this.o.hub.publishChanges(changes);
+  }
+
+  reply(id: number): void {
+    const e = this.entry(id);
+    if (e) this.o.composer.reply(e);
+  }
+
+  cycleFilter(step: number): void {
+    const state = this.o.store.getState();
+    const filters = mailFilters(state.rows, state.peers, state.focused);
+    this.open(nextFilter(state.mailView.filter, filters, step));
+  }
+}

@@ -1,0 +1,127 @@
+import { render } from 'ink-testing-library';
+import React from 'react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup } from 'ink-testing-library';
+import { Composer } from '../../../components/Composer.js';
+import { initialComposer, type ComposerState, type MentionBinding } from '../../../src/app/composer-state.js';
+import type { ComposerIntents } from '../../../src/app/intents.js';
+import { row } from '../app/fixtures.js';
+import { darkTheme, KEYS, plain, press, settle, waitUntil } from './ink-test.js';
+
+const theme = darkTheme();
+const rows = [row('alice', { incarnation: 2 }), row('albert'), row('bob', { running: false })];
+
+function fakeIntents(sendResult = true) {
+  const calls: Array<[string, unknown]> = [];
+  const intents: ComposerIntents = {
+    closeComposer: (d) => void calls.push(['close', d]),
+    saveComposerDraft: (d) => void calls.push(['save', d]),
+    bindMention: (b: MentionBinding) => void calls.push(['bind', b]),
+    sendComposer: (t) => {
+      calls.push(['send', t]);
+      return sendResult;
+    },
+  };
+  return { intents, calls };
+}
+
+function mount(composer: Partial<ComposerState> = {}, sendResult = true) {
+  const f = fakeIntents(sendResult);
+  const state = { ...initialComposer(), open: true, ...composer };
+  const r = render(<Composer composer={state} rows={rows} peers={[]} theme={theme} width={70} intents={f.intents} />);
+  return { ...r, ...f, frame: () => plain(r.lastFrame()), state };
+}
+
+afterEach(() => cleanup());
+
+describe('Composer', () => {
+  it('shows the saved draft and a hint on two lines', () => {
+    const c = mount({ draft: '@bob half done' });
+    const lines = c.frame().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toContain('✎ @bob half done');
+    expect(lines[1]).toContain('Enter send');
+  });
+
+  it('completes @ over rows with Tab and binds the mention to the row incarnation', async () => {
+    const c = mount();
+    await settle();
+    await press(c.stdin, '@', 'a', 'l');
+    await waitUntil(() => c.frame().includes('@alice running'), 'completions');
+    expect(c.frame()).toContain('@albert running');
+    expect(c.frame()).toContain('@all every running row');
+    await press(c.stdin, KEYS.down, KEYS.tab);
+    await waitUntil(() => c.frame().includes('✎ @albert'), 'completed mention');
+    expect(c.calls).toContainEqual(['bind', { handle: 'albert', target: 'row', incarnation: 1 }]);
+    await press(c.stdin, '@', 'a', 'l', 'i', KEYS.enter);
+    await waitUntil(() => /✎ @albert @alice\s*$/m.test(c.frame()), 'second mention');
+    expect(c.calls).toContainEqual(['bind', { handle: 'alice', target: 'row', incarnation: 2 }]);
+  });
+
+  it('sends on Enter and clears the line when the send went out', async () => {
+    const c = mount({ draft: '@bob hi' });
+    await settle();
+    await press(c.stdin, KEYS.enter);
+    await waitUntil(() => c.calls.some(([k]) => k === 'send'), 'send');
+    expect(c.calls).toContainEqual(['send', '@bob hi']);
+    await waitUntil(() => !c.frame().includes('@bob hi'), 'cleared line');
+  });
+
+  it('keeps the line when the send was refused', async () => {
+    const c = mount({ draft: 'no recipients' }, false);
+    await settle();
+    await press(c.stdin, KEYS.enter);
+    await waitUntil(() => c.calls.some(([k]) => k === 'send'), 'send');
+    expect(c.frame()).toContain('no recipients');
+  });
+
+  it('Esc closes with the draft; unmounting saves it', async () => {
+    const c = mount();
+    await settle();
+    await press(c.stdin, 'h', 'i', KEYS.escape);
+    await waitUntil(() => c.calls.some(([k]) => k === 'close'), 'close');
+    expect(c.calls).toContainEqual(['close', 'hi']);
+    c.unmount();
+    expect(c.calls).toContainEqual(['save', 'hi']);
+  });
+
+  it('shows the refusal while the text is unchanged', () => {
+    const c = mount({ draft: '@alice hi', warning: '@alice was restarted since you picked it' });
+    expect(c.frame()).toContain('! @alice was restarted');
+  });
+
+  it('shows the last send’s receipts, or its error with the code', () => {
+    const sent = mount({
+      lastSend: { messageId: 'm', id: 4, at: 0, duplicate: false, error: null, recipients: [{ to: 'alice', state: 'read', woken: false }, { to: 'bob', state: 'accepted', woken: true }] },
+    });
+    expect(sent.frame()).toContain('#4 → @alice ✓✓ read · @bob · accepted, woken');
+    cleanup();
+    const failed = mount({
+      lastSend: { messageId: 'm', id: null, at: 0, duplicate: false, error: { code: 'UNKNOWN_PEER', message: 'No session named zed is known to this hub.' }, recipients: [] },
+    });
+    expect(failed.frame()).toContain('✗ UNKNOWN_PEER: No session named zed');
+  });
+
+  it('walks the send history with Up and Down', async () => {
+    const c = mount({ history: ['@a first', '@b second'] });
+    await settle();
+    await press(c.stdin, KEYS.up);
+    await waitUntil(() => c.frame().includes('✎ @b second'), 'newest');
+    await press(c.stdin, KEYS.up);
+    await waitUntil(() => c.frame().includes('✎ @a first'), 'older');
+    await press(c.stdin, KEYS.down, KEYS.down);
+    await waitUntil(() => !c.frame().includes('first') && !c.frame().includes('second'), 'back to the draft');
+  });
+
+  it('takes a burst of keys in one chunk without losing any', async () => {
+    const c = mount();
+    await settle();
+    c.stdin.write('abc\x1b[Dd');
+    await waitUntil(() => c.frame().includes('✎ abdc'), 'burst applied');
+  });
+
+  it('shows the reply target', () => {
+    const c = mount({ draft: '@alice ', replyTo: { id: 12, from: 'alice' } });
+    expect(c.frame()).toContain('✎ ↩ #12 @alice');
+  });
+});

@@ -1,0 +1,55 @@
+import { cleanup, render } from 'ink-testing-library';
+import React from 'react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { NotificationList } from '../../../components/NotificationList.js';
+import type { Note } from '../../../src/app/app-state.js';
+import { darkTheme, KEYS, plain, press, settle, waitUntil } from './ink-test.js';
+
+const theme = darkTheme();
+const notes: Note[] = Array.from({ length: 30 }, (_, i) => ({ id: 30 - i, at: 0, kind: i === 1 ? 'error' : 'mail', text: `note ${30 - i}`, row: null }));
+
+function mount(list: readonly Note[] = notes) {
+  const calls: string[] = [];
+  const intents = { clearNotes: () => void calls.push('clear'), closeOverlay: () => void calls.push('close') };
+  const r = render(<NotificationList notes={list} theme={theme} width={60} height={10} intents={intents} />);
+  return { ...r, calls, frame: () => plain(r.lastFrame()) };
+}
+
+afterEach(() => cleanup());
+
+describe('NotificationList', () => {
+  it('shows the newest first in a fixed height, with the position', () => {
+    const m = mount();
+    expect(m.frame().split('\n')).toHaveLength(10);
+    expect(m.frame()).toContain('✉ note 30');
+    expect(m.frame()).toContain('! note 29');
+    expect(m.frame()).toContain('1–6 of 30');
+    expect(m.frame()).not.toContain('note 24');
+  });
+
+  it('scrolls with the arrows and PgUp/PgDn, never past either end', async () => {
+    const m = mount();
+    await settle();
+    await press(m.stdin, KEYS.down);
+    await waitUntil(() => m.frame().includes('2–7 of 30'), 'down one');
+    await press(m.stdin, KEYS.pageDown, KEYS.pageDown, KEYS.pageDown, KEYS.pageDown, KEYS.pageDown, KEYS.pageDown);
+    await waitUntil(() => m.frame().includes('25–30 of 30'), 'at the end');
+    expect(m.frame()).toContain('note 1');
+    await press(m.stdin, KEYS.pageUp);
+    await waitUntil(() => m.frame().includes('19–24 of 30'), 'page up');
+    await press(m.stdin, KEYS.up, KEYS.up, 'g');
+    await waitUntil(() => m.frame().includes('1–6 of 30'), 'home');
+  });
+
+  it('c clears, Esc closes', async () => {
+    const m = mount();
+    await settle();
+    await press(m.stdin, 'c', KEYS.escape);
+    await waitUntil(() => m.calls.length === 2, 'both');
+    expect(m.calls).toEqual(['clear', 'close']);
+  });
+
+  it('says when there is nothing', () => {
+    expect(mount([]).frame()).toContain('nothing yet');
+  });
+});
