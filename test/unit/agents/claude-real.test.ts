@@ -7,42 +7,29 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { systemClock } from '../../../src/agents/clock.js';
 import { detectState } from '../../../src/agents/detect-state.js';
 import { isPromptFree } from '../../../src/agents/free-prompt.js';
 import { loadProfiles } from '../../../src/agents/load-profiles.js';
 import { readPromptInput } from '../../../src/agents/prompt-input.js';
-import { RowAgent } from '../../../src/agents/row-agent.js';
 import type { ScreenSnapshot } from '../../../src/rows/screen-snapshot.js';
 import { startAnthropicStub, type AnthropicStub } from '../../support/model-api/anthropic-stub.mjs';
-import { runHeadless, toFixtureText, type HeadlessRun } from './headless-screen.js';
-import { SCREENS_DIR } from './screen-fixture.js';
+import { runHeadless, type HeadlessRun } from './headless-screen.js';
+import { bottomHas, has, saveFixture, wakeLiveAgent } from './real-agent-harness.js';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
 const CLAUDE_BIN = process.env.SWB_CLAUDE_BIN ?? join(ROOT, '.cache/agents/node_modules/@anthropic-ai/claude-code/bin/claude.exe');
 const VERSION = '2.1.332';
 const API_KEY = 'sk-ant-stub-key-0000000000000000000000';
 const claude = loadProfiles({ configDir: '/nonexistent-swb-config' }).profiles.get('claude')!;
-const capture = process.env.SWB_CAPTURE === '1';
-
-const has = (text: string) => (s: ScreenSnapshot) => s.lines.some((l) => l.includes(text));
 /** Claude draws its prompt as "❯" + NO-BREAK SPACE. */
 const prompted = (text: string) => (s: ScreenSnapshot) => s.lines.some((l) => /^❯\s/u.test(l) && l.slice(2) === text);
-const bottomHas = (text: string, n = 6) => (s: ScreenSnapshot) =>
-  s.lines.filter((l) => l.trim() !== '').slice(-n).some((l) => l.includes(text));
-
-function save(name: string, s: ScreenSnapshot, expect: Record<string, string>): void {
-  if (!capture) return;
-  const header = { source: `captured from Claude Code ${VERSION} (node-pty + @xterm/headless, offline API stub)`, ...expect };
-  // Temp paths differ per run: keep the fixtures stable.
-  const stable = { ...s, lines: s.lines.map((l) => l.replace(/\/tmp\/swb-claude-real-[A-Za-z0-9]+/g, '/tmp/swb-claude-real')) };
-  writeFileSync(join(SCREENS_DIR, 'claude', `${name}.txt`), toFixtureText(stable, header));
-}
 
 describe.skipIf(!existsSync(CLAUDE_BIN))('real Claude Code', () => {
   let stub: AnthropicStub;
   let dir: string;
   const runs: HeadlessRun[] = [];
+  const save = (name: string, s: ScreenSnapshot, expect: Record<string, string>): void =>
+    saveFixture('claude', name, s, { source: `captured from Claude Code ${VERSION} (node-pty + @xterm/headless, offline API stub)`, ...expect }, dir, '/tmp/swb-claude-real');
 
   beforeAll(async () => {
     stub = await startAnthropicStub({
@@ -68,6 +55,7 @@ describe.skipIf(!existsSync(CLAUDE_BIN))('real Claude Code', () => {
   afterAll(async () => {
     for (const r of runs) r.kill();
     await Promise.all(runs.map((r) => Promise.race([r.exited, new Promise((res) => setTimeout(res, 2000))])));
+    await new Promise((res) => setTimeout(res, 1600)); // let kill()'s SIGKILL of the process group land
     await stub?.close();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
@@ -171,27 +159,8 @@ describe.skipIf(!existsSync(CLAUDE_BIN))('real Claude Code', () => {
     await run.waitFor((s) => !has('Do you want to proceed?')(s) && detectState(s, claude).state === 'idle', 20_000, 'dialog gone');
 
     // A wake through the real controller: the fixed line must reach the model as the user's message.
-    const agent = new RowAgent({
-      row: 'claude',
-      profile: claude,
-      clock: systemClock,
-      typeIntoRow: (b) => run.write(b),
-      audit: () => {},
-      recordWakeEvent: () => {},
-    });
-    run.onChange(() => agent.onScreenChange(run.snapshot()));
-    agent.onScreenChange(run.snapshot());
-    try {
-      const woken = new Promise<number>((resolve, reject) => {
-        agent.wake.onWoken((e) => resolve(e.attempts));
-        agent.wake.onWakeFailed((e) => reject(new Error(e.reason)));
-      });
-      agent.setUnread({ messageIds: ['m1'], maxSeq: 1 });
-      expect(await woken).toBe(1);
-      await run.waitFor(has('Reading my inbox now.'), 20_000, 'wake turn');
-      expect(stub.requests.some((r) => r.lastUser === claude.wakeLine)).toBe(true);
-    } finally {
-      agent.dispose();
-    }
+    expect(await wakeLiveAgent(run, claude)).toBe(1);
+    await run.waitFor(has('Reading my inbox now.'), 20_000, 'wake turn');
+    expect(stub.requests.some((r) => r.lastUser === claude.wakeLine)).toBe(true);
   }, 120_000);
 });

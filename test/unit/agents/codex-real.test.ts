@@ -8,25 +8,18 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { systemClock } from '../../../src/agents/clock.js';
 import { detectState } from '../../../src/agents/detect-state.js';
 import { loadProfiles } from '../../../src/agents/load-profiles.js';
 import { readPromptInput } from '../../../src/agents/prompt-input.js';
-import { RowAgent } from '../../../src/agents/row-agent.js';
 import type { ScreenSnapshot } from '../../../src/rows/screen-snapshot.js';
 import { startResponsesStub, type ResponsesStub } from '../../support/model-api/openai-responses-stub.mjs';
-import { runHeadless, toFixtureText, type HeadlessRun } from './headless-screen.js';
-import { SCREENS_DIR } from './screen-fixture.js';
+import { runHeadless, type HeadlessRun } from './headless-screen.js';
+import { bottomHas, has, saveFixture, wakeLiveAgent } from './real-agent-harness.js';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
 const CODEX_JS = process.env.SWB_CODEX_JS ?? join(ROOT, '.cache/agents/node_modules/@openai/codex/bin/codex.js');
 const VERSION = '0.171.0';
 const codex = loadProfiles({ configDir: '/nonexistent-swb-config' }).profiles.get('codex')!;
-const capture = process.env.SWB_CAPTURE === '1';
-
-const has = (text: string) => (s: ScreenSnapshot) => s.lines.some((l) => l.includes(text));
-const bottomHas = (text: string, n = 6) => (s: ScreenSnapshot) =>
-  s.lines.filter((l) => l.trim() !== '').slice(-n).some((l) => l.includes(text));
 const inputIs = (text: string) => (s: ScreenSnapshot) => readPromptInput(s, codex).text === text;
 
 describe.skipIf(!existsSync(CODEX_JS))('real Codex CLI', () => {
@@ -35,15 +28,8 @@ describe.skipIf(!existsSync(CODEX_JS))('real Codex CLI', () => {
   const runs: HeadlessRun[] = [];
   const homes: string[] = [];
 
-  function save(name: string, s: ScreenSnapshot, expect: Record<string, string>): void {
-    if (!capture) return;
-    const header = { source: `captured from Codex CLI ${VERSION} (node-pty + @xterm/headless, offline Responses API stub)`, ...expect };
-    const stable = {
-      ...s,
-      lines: s.lines.map((l) => l.replaceAll(dir, '/tmp/swb-codex-real').replace(/\d{1,2}:\d{2} [AP]M/, '4:00 PM')),
-    };
-    writeFileSync(join(SCREENS_DIR, 'codex', `${name}.txt`), toFixtureText(stable, header));
-  }
+  const save = (name: string, s: ScreenSnapshot, expect: Record<string, string>): void =>
+    saveFixture('codex', name, s, { source: `captured from Codex CLI ${VERSION} (node-pty + @xterm/headless, offline Responses API stub)`, ...expect }, dir, '/tmp/swb-codex-real');
 
   beforeAll(async () => {
     stub = await startResponsesStub({
@@ -72,6 +58,7 @@ describe.skipIf(!existsSync(CODEX_JS))('real Codex CLI', () => {
   afterAll(async () => {
     for (const r of runs) r.kill();
     await Promise.all(runs.map((r) => Promise.race([r.exited, new Promise((res) => setTimeout(res, 2000))])));
+    await new Promise((res) => setTimeout(res, 1600)); // let kill()'s SIGKILL of the process group land
     // Codex starts a per-CODEX_HOME app-server daemon; stop it, then make sure its processes are gone.
     for (const home of homes) {
       try {
@@ -173,27 +160,8 @@ describe.skipIf(!existsSync(CODEX_JS))('real Codex CLI', () => {
     run.write('\x1b'); // esc: do not run it
     await run.waitFor((s) => !has('Would you like to run')(s) && detectState(s, codex).state === 'idle', 20_000, 'approval gone');
 
-    const agent = new RowAgent({
-      row: 'codex',
-      profile: codex,
-      clock: systemClock,
-      typeIntoRow: (b) => run.write(b),
-      audit: () => {},
-      recordWakeEvent: () => {},
-    });
-    run.onChange(() => agent.onScreenChange(run.snapshot()));
-    agent.onScreenChange(run.snapshot());
-    try {
-      const woken = new Promise<number>((resolve, reject) => {
-        agent.wake.onWoken((e) => resolve(e.attempts));
-        agent.wake.onWakeFailed((e) => reject(new Error(e.reason)));
-      });
-      agent.setUnread({ messageIds: ['m1'], maxSeq: 1 });
-      expect(await woken).toBe(1);
-      await run.waitFor(has('Reading my inbox now.'), 20_000, 'wake turn');
-      expect(stub.requests.some((r) => r.lastUser === codex.wakeLine)).toBe(true);
-    } finally {
-      agent.dispose();
-    }
+    expect(await wakeLiveAgent(run, codex)).toBe(1);
+    await run.waitFor(has('Reading my inbox now.'), 20_000, 'wake turn');
+    expect(stub.requests.some((r) => r.lastUser === codex.wakeLine)).toBe(true);
   }, 180_000);
 });

@@ -104,11 +104,17 @@ export function runHeadless(
     onChange: (l) => listeners.push(l),
     exited,
     kill: () => {
-      try {
-        proc.kill();
-      } catch {
-        // already gone
-      }
+      // The pty child leads its own process group; agent CLIs re-exec themselves (gemini) or start
+      // helpers, and some ignore SIGHUP: end the whole group, forcibly if it lingers.
+      const signal = (sig: NodeJS.Signals): void => {
+        try {
+          process.kill(-proc.pid, sig);
+        } catch {
+          // already gone
+        }
+      };
+      signal('SIGTERM');
+      setTimeout(() => signal('SIGKILL'), 1500).unref();
     },
   };
 }

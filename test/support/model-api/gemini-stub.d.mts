@@ -1,0 +1,31 @@
+// Types for gemini-stub.mjs (used from TypeScript tests).
+export interface GeminiPart {
+  text?: string;
+  functionCall?: { name: string; args?: Record<string, unknown> };
+}
+export interface GeminiTurn {
+  match?: string;
+  delayMs?: number;
+  parts?: GeminiPart[];
+  afterTool?: string;
+  afterToolDelayMs?: number;
+}
+export interface GeminiScript {
+  turns?: GeminiTurn[];
+  default?: { delayMs?: number; parts?: GeminiPart[] };
+}
+export interface GeminiRequest {
+  at: number;
+  method: string;
+  path: string;
+  action: string;
+  side: boolean;
+  lastUser: string;
+}
+export interface GeminiStub {
+  port: number;
+  url: string;
+  requests: GeminiRequest[];
+  close(): Promise<void>;
+}
+export function startGeminiStub(opts?: { script?: GeminiScript; port?: number; logFile?: string }): Promise<GeminiStub>;

@@ -1,0 +1,149 @@
+#!/usr/bin/env node
+// A local stand-in for the Gemini API (generativelanguage v1beta), so Gemini CLI can run offline with
+// GOOGLE_GEMINI_BASE_URL pointing here (see docs/AGENTS-REAL.md). Plain Node, no deps, 127.0.0.1.
+//
+//   node gemini-stub.mjs --script turns.json [--port 0] [--log requests.ndjson]
+//   import { startGeminiStub } from './gemini-stub.mjs' → { port, url, close(), requests }
+//
+// Script: { "turns": [ { "match": "REGEX", "delayMs": 0,
+//                        "parts": [ { "text": "..." }, { "functionCall": { "name": "...", "args": { } } } ],
+//                        "afterTool": "text once the functionResponse comes back" } ],
+//           "default": { "parts": [ { "text": "OK." } ] } }
+// Routes: POST /v1beta/models/M:streamGenerateContent (SSE), :generateContent (JSON), :countTokens.
+// Requests with a response schema or without tools (the CLI's side calls) get a small generic answer.
+import { appendFileSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { pathToFileURL } from 'node:url';
+
+/** The typed text of a user turn: its last text part that is not CLI context (`<session_context>`...). */
+function partsText(parts) {
+  if (!Array.isArray(parts)) return '';
+  const texts = parts.filter((p) => p && typeof p.text === 'string' && !/^\s*</.test(p.text)).map((p) => p.text);
+  return texts.at(-1) ?? '';
+}
+
+/** Newest user turn: its typed text, and whether it is a function response. */
+function lastUser(body) {
+  const contents = Array.isArray(body.contents) ? body.contents : [];
+  for (let i = contents.length - 1; i >= 0; i--) {
+    const c = contents[i];
+    if (c.role !== 'user') continue;
+    const parts = Array.isArray(c.parts) ? c.parts : [];
+    const fnResponse = parts.some((p) => p && p.functionResponse);
+    return { text: partsText(parts), fnResponse };
+  }
+  return { text: '', fnResponse: false };
+}
+
+function lastTyped(body) {
+  const contents = Array.isArray(body.contents) ? body.contents : [];
+  for (let i = contents.length - 1; i >= 0; i--) {
+    const c = contents[i];
+    if (c.role !== 'user') continue;
+    const parts = Array.isArray(c.parts) ? c.parts : [];
+    if (parts.some((p) => p && p.functionResponse)) continue;
+    const t = partsText(parts);
+    if (t.trim() !== '') return t;
+  }
+  return '';
+}
+
+function choose(script, body) {
+  const turns = (script.turns ?? []).map((t) => ({ ...t, re: new RegExp(t.match ?? '.*', 's') }));
+  const typed = lastTyped(body);
+  const turn = turns.find((t) => t.re.test(typed));
+  if (lastUser(body).fnResponse) return { delayMs: turn?.afterToolDelayMs ?? 0, parts: [{ text: turn?.afterTool ?? 'Done.' }] };
+  if (turn) return { delayMs: turn.delayMs ?? 0, parts: turn.parts ?? [{ text: 'OK.' }] };
+  return { delayMs: script.default?.delayMs ?? 0, parts: script.default?.parts ?? [{ text: 'OK.' }] };
+}
+
+function isSideCall(body) {
+  const cfg = body.generationConfig ?? body.generation_config ?? {};
+  if (cfg.responseSchema || cfg.responseJsonSchema || cfg.responseMimeType === 'application/json') return true;
+  return !Array.isArray(body.tools) || body.tools.length === 0;
+}
+
+function sideAnswer(body) {
+  const cfg = body.generationConfig ?? {};
+  if (cfg.responseMimeType === 'application/json' || cfg.responseSchema || cfg.responseJsonSchema) {
+    // Next-speaker and similar checks: the user speaks next; nothing to continue.
+    return [{ text: JSON.stringify({ next_speaker: 'user', reasoning: 'stub', complexity_reasoning: 'stub', complexity_score: 1, model_choice: 'flash' }) }];
+  }
+  return [{ text: 'Stub' }];
+}
+
+const usage = { promptTokenCount: 20, candidatesTokenCount: 5, totalTokenCount: 25 };
+
+function chunk(parts, final) {
+  return { candidates: [{ content: { role: 'model', parts }, index: 0, ...(final ? { finishReason: 'STOP' } : {}) }], usageMetadata: usage, modelVersion: 'gemini-stub' };
+}
+
+export function startGeminiStub({ script = {}, port = 0, logFile } = {}) {
+  const requests = [];
+  const server = createServer((req, res) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', async () => {
+      const url = new URL(req.url ?? '/', 'http://stub');
+      let body = {};
+      try {
+        body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : {};
+      } catch {
+        body = {};
+      }
+      const action = /:([A-Za-z]+)$/.exec(url.pathname)?.[1] ?? '';
+      const side = isSideCall(body);
+      const entry = { at: Date.now(), method: req.method, path: url.pathname, action, side, lastUser: lastTyped(body).slice(0, 200) };
+      requests.push(entry);
+      if (logFile) appendFileSync(logFile, `${JSON.stringify(entry)}\n`);
+      if (action === 'countTokens') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ totalTokens: 20 }));
+        return;
+      }
+      if (req.method !== 'POST' || (action !== 'streamGenerateContent' && action !== 'generateContent')) {
+        res.writeHead(404, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { code: 404, message: `stub has no ${url.pathname}`, status: 'NOT_FOUND' } }));
+        return;
+      }
+      const chosen = side ? { delayMs: 0, parts: sideAnswer(body) } : choose(script, body);
+      let closed = false;
+      res.on('close', () => (closed = true));
+      if (action === 'generateContent') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(chunk(chosen.parts, true)));
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+      const until = Date.now() + chosen.delayMs;
+      while (Date.now() < until && !closed) await new Promise((r) => setTimeout(r, Math.min(200, Math.max(1, until - Date.now()))));
+      if (closed) return;
+      res.write(`data: ${JSON.stringify(chunk(chosen.parts, true))}\r\n\r\n`);
+      res.end();
+    });
+  });
+  return new Promise((resolve) => {
+    server.listen(port, '127.0.0.1', () => {
+      const addr = server.address();
+      resolve({
+        port: addr.port,
+        url: `http://127.0.0.1:${addr.port}`,
+        requests,
+        close: () => new Promise((r) => { server.closeAllConnections?.(); server.close(() => r()); }),
+      });
+    });
+  });
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const arg = (name) => {
+    const i = process.argv.indexOf(name);
+    return i >= 0 ? process.argv[i + 1] : undefined;
+  };
+  const scriptFile = arg('--script');
+  const script = scriptFile ? JSON.parse(readFileSync(scriptFile, 'utf8')) : {};
+  const stub = await startGeminiStub({ script, port: Number(arg('--port') ?? 0), logFile: arg('--log') });
+  process.stdout.write(`gemini-stub listening on ${stub.url}\n`);
+  process.on('SIGTERM', () => void stub.close().then(() => process.exit(0)));
+  process.on('SIGINT', () => void stub.close().then(() => process.exit(0)));
+}
