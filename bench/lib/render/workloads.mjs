@@ -1,0 +1,101 @@
+// What runs in the rows/panes: shell command lines identical for swb and tmux, a start barrier
+// (one FIFO per row) so program start-up stays out of the flood timing, and the coloured text.
+import { closeSync, constants, openSync, writeFileSync, writeSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { sleep } from './pty-client.mjs';
+
+/** Single-quotes a word for sh. */
+export function shq(s) {
+  return `'${String(s).replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * Lines like build tools and agents print: 16/256/truecolour SGR, bold, varied lengths, each
+ * ending in a plain ` L<n>` so the last line can be recognised on screen. Returns the file's
+ * size and the last line's plain tail.
+ */
+export function writeColouredText(path, bytes) {
+  const parts = [];
+  let size = 0;
+  let i = 0;
+  for (; size < bytes; i++) {
+    const line =
+      `\x1b[3${i % 8}m[${String(i).padStart(7, '0')}]\x1b[0m \x1b[1;38;5;${(i * 7) % 256}mcompiling\x1b[0m ` +
+      `src/module-${i % 97}/file-${i % 13}.ts \x1b[38;2;${i % 256};${(i * 3) % 256};120m${'ok '.repeat(i % 12)}\x1b[0m L${i}\n`;
+    parts.push(line);
+    size += Buffer.byteLength(line);
+  }
+  writeFileSync(path, parts.join(''));
+  return { bytes: size, lastTail: `L${i - 1}` };
+}
+
+/**
+ * Marker text is assembled by printf at run time, so the literal marker never appears in a
+ * command line that a multiplexer might display.
+ */
+export function printMarker(prefix, id) {
+  return `printf '%s-%s\\n' ${prefix} ${id}`;
+}
+
+/**
+ * A row that prints WAIT-<id> (so the harness can see the multiplexer has drawn it), waits at
+ * the barrier, does `work`, prints DONE-<id> and stays.
+ */
+export function floodCommand(fifo, work, id) {
+  return `${printMarker('WAIT', id)}; read _ < ${shq(fifo)}; ${work}; ${printMarker('DONE', id)}; exec sleep 1000000`;
+}
+
+/** A row that prints `preamble` (if any), READY-<id>, then waits on input: cat with the pty raw. */
+export function idleCommand(preambleFile, id) {
+  const pre = preambleFile ? `cat ${shq(preambleFile)}; ` : '';
+  return `${pre}${printMarker('READY', id)}; stty raw -echo; exec cat`;
+}
+
+/** A row that prints HELLO-<id> and sleeps. */
+export function helloCommand(id) {
+  return `${printMarker('HELLO', id)}; exec sleep 1000000`;
+}
+
+/** One FIFO per row; release() lets every waiting row go at (nearly) the same instant. */
+export class Barrier {
+  constructor(dir, count, tag) {
+    this.paths = Array.from({ length: count }, (_, i) => join(dir, `barrier-${tag}-${i + 1}`));
+    for (const p of this.paths) execFileSync('mkfifo', [p]);
+    this.fds = new Map();
+  }
+
+  /** Resolves once every row is blocked opening its FIFO (opening the write end then succeeds). */
+  async ready(timeoutMs) {
+    const until = performance.now() + timeoutMs;
+    while (this.fds.size < this.paths.length) {
+      for (const p of this.paths) {
+        if (this.fds.has(p)) continue;
+        try {
+          this.fds.set(p, openSync(p, constants.O_WRONLY | constants.O_NONBLOCK));
+        } catch (err) {
+          if (err.code !== 'ENXIO') throw err;
+        }
+      }
+      if (this.fds.size === this.paths.length) break;
+      if (performance.now() > until) throw new Error(`only ${this.fds.size}/${this.paths.length} rows reached the start barrier`);
+      await sleep(20);
+    }
+  }
+
+  release() {
+    for (const fd of this.fds.values()) writeSync(fd, '\n');
+    this.close();
+  }
+
+  close() {
+    for (const fd of this.fds.values()) {
+      try {
+        closeSync(fd);
+      } catch {
+        // closed
+      }
+    }
+    this.fds.clear();
+  }
+}
