@@ -70,6 +70,8 @@ export class StateTracker implements Disposable {
   private lastDetection: Detection | null = null;
   private lastChangeAt: number;
   private exitCode: number | null = null;
+  /** The process ended (a rule may also say `exited`, but only a real exit is final). */
+  private processExited = false;
   private evalTimer: Disposable | null = null;
   private quietTimer: Disposable | null = null;
   private disposed = false;
@@ -102,7 +104,7 @@ export class StateTracker implements Disposable {
 
   /** Call on every screen update; identical snapshots do not reset the quiet time. */
   onScreenChange(snapshot: ScreenSnapshot, now: number = this.clock.now()): void {
-    if (this.disposed || this.reported === 'exited') return;
+    if (this.disposed || this.processExited) return;
     if (this.latest === null || !sameScreen(this.latest, snapshot)) this.lastChangeAt = now;
     this.latest = snapshot;
     if (this.evalTimer === null) {
@@ -117,17 +119,20 @@ export class StateTracker implements Disposable {
   onExit(code: number | null = null): void {
     if (this.disposed) return;
     this.exitCode = code;
+    this.processExited = true;
     this.cancelTimers();
     this.report('exited', null);
   }
 
   /** Runs the detector now on the latest snapshot (tests and `swb explain` use it to skip the debounce). */
   evaluate(): void {
-    if (this.disposed || this.reported === 'exited' || this.latest === null) return;
+    if (this.disposed || this.processExited || this.latest === null) return;
     const now = this.clock.now();
     const detection = detectState(this.latest, this.profile);
     this.lastDetection = detection;
     if (detection.state !== 'idle') {
+      this.quietTimer?.dispose();
+      this.quietTimer = null;
       this.report(detection.state, detection.ruleId);
       return;
     }
@@ -155,7 +160,7 @@ export class StateTracker implements Disposable {
       detected: d?.state ?? 'unknown',
       ruleId: d?.ruleId ?? null,
       region: d?.region ?? '',
-      evidence: this.reported === 'exited' ? `process exited${this.exitCode !== null ? ` with code ${this.exitCode}` : ''}` : (d?.evidence ?? 'no screen yet'),
+      evidence: this.processExited ? `process exited${this.exitCode !== null ? ` with code ${this.exitCode}` : ''}` : (d?.evidence ?? 'no screen yet'),
       tried: d?.tried ?? [],
       quietMs: this.profile.quietMs,
       stillForMs: still,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatExplanation } from '../../../src/agents/format-explanation.js';
 import { loadProfiles } from '../../../src/agents/load-profiles.js';
+import { parseProfile } from '../../../src/agents/profile-schema.js';
 import { StateTracker, type StateChange } from '../../../src/agents/state-tracker.js';
 import { FakeClock } from './fake-clock.js';
 import { loadScreenFixture } from './screen-fixture.js';
@@ -85,6 +86,35 @@ describe('StateTracker', () => {
     clock.advance(5000);
     expect(tracker.state).toBe('exited');
     expect(tracker.explain().evidence).toBe('process exited with code 0');
+  });
+
+  it('a rule saying exited is not final; only the process exit is', () => {
+    const clock = new FakeClock();
+    const profile = parseProfile(
+      {
+        format: 1,
+        id: 'shellish',
+        version: '1',
+        displayName: 'Shellish',
+        command: ['x'],
+        interruptKey: '\u0003',
+        wakeLine: 'mail',
+        quietMs: 0,
+        rules: [
+          { id: 'done', state: 'exited', priority: 2, region: { kind: 'screen' }, match: { contains: '[process completed]' } },
+          { id: 'any', state: 'busy', priority: 1, region: { kind: 'screen' }, match: { regex: '\\S' } },
+        ],
+      },
+      'shellish.json',
+    );
+    const tracker = new StateTracker({ row: 'r', profile, clock, debounceMs: 10 });
+    const snap = (text: string) => ({ lines: [text], cols: 80, rows: 1, cursor: { x: 0, y: 0, visible: true }, title: '', alternateScreen: false });
+    tracker.onScreenChange(snap('[Process completed]'));
+    clock.advance(10);
+    expect(tracker.state).toBe('exited');
+    tracker.onScreenChange(snap('restarted'));
+    clock.advance(10);
+    expect(tracker.state).toBe('busy');
   });
 
   it('explains the rule, region, evidence and quiet time', () => {
