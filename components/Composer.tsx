@@ -1,6 +1,6 @@
 import { Box, Text, useInput } from 'ink';
 import React, { useEffect, useReducer, useRef } from 'react';
-import type { RowView } from '../src/app/app-state.js';
+import type { Note, RowView } from '../src/app/app-state.js';
 import { bindingFor, completionCandidates, type Candidate } from '../src/app/composer-completion.js';
 import { activeCompletion, editorFor, editorKey, type EditorEnv, type EditorState } from '../src/app/composer-editor.js';
 import { lineWindow } from '../src/app/composer-line-edit.js';
@@ -15,6 +15,8 @@ export interface ComposerProps {
   composer: ComposerState;
   rows: readonly RowView[];
   peers: readonly PeerView[];
+  /** The notification strip's note: news that arrives while composing shows on the second line. */
+  strip?: Note | null;
   theme: Theme;
   width: number;
   intents: ComposerIntents;
@@ -25,11 +27,11 @@ export interface ComposerProps {
 const HINT = 'Enter send · @ + Tab complete · ↑↓ history · Esc close (draft kept)';
 
 /**
- * The shared composer, two lines over the chrome: the input line, then completions, a refusal, the last
- * send's live receipts, or a hint. The line is edited locally (typing does not go through the app
+ * The shared composer, two lines over the chrome: the input line, then completions, a refusal, news
+ * newer than the last send, the last send's live receipts, or a hint. The line is edited locally (typing does not go through the app
  * store) and handed to the store on send, close and unmount.
  */
-export const Composer = React.memo(function Composer({ composer, rows, peers, theme, width, intents, active = true }: ComposerProps) {
+export const Composer = React.memo(function Composer({ composer, rows, peers, strip = null, theme, width, intents, active = true }: ComposerProps) {
   const editor = useRef<EditorState>(editorFor(composer.draft));
   const version = useRef(composer.draftVersion);
   if (version.current !== composer.draftVersion) {
@@ -77,6 +79,12 @@ export const Composer = React.memo(function Composer({ composer, rows, peers, th
     second = (
       <Text color={theme.error} wrap="truncate">
         {padToWidth(` ! ${composer.warning}`, width)}
+      </Text>
+    );
+  } else if (strip && strip.at >= (composer.lastSend?.at ?? 0)) {
+    second = (
+      <Text color={strip.kind === 'error' ? theme.error : theme.notification.fg} backgroundColor={theme.notification.bg} wrap="truncate">
+        {padToWidth(` ${strip.kind === 'error' ? '!' : '✉'} ${strip.text}`, width)}
       </Text>
     );
   } else if (composer.lastSend) {

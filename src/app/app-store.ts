@@ -153,10 +153,11 @@ export class AppStore implements Disposable {
     this.set({ ...this.state, overlay, explainText });
   }
 
-  notify(kind: NoteKind, text: string, row: string | null = null): Note {
+  /** Adds a note to the list and (unless `strip` is false) shows it in the strip. */
+  notify(kind: NoteKind, text: string, row: string | null = null, strip = true): Note {
     const note: Note = { id: this.nextNoteId++, at: this.now(), kind, text, row };
     const notes = [note, ...this.state.notes].slice(0, MAX_NOTES);
-    this.set({ ...this.state, notes, strip: note });
+    this.set({ ...this.state, notes, strip: strip ? note : this.state.strip });
     return note;
   }
 
@@ -174,12 +175,19 @@ export class AppStore implements Disposable {
     if (composer !== this.state.composer) this.set({ ...this.state, composer });
   }
 
+  // Opening and closing move the keyboard between the composer and the dashboard: emitted at once,
+  // so a key typed right after Esc is not read by a composer that is about to go away.
+
   openComposer(prefill?: ComposerPrefill): void {
+    const before = this.state;
     this.setComposer(openComposer(this.state.composer, prefill));
+    if (this.state !== before) this.flush();
   }
 
   closeComposer(draft: string): void {
+    const before = this.state;
     this.setComposer(closeComposer(this.state.composer, draft));
+    if (this.state !== before) this.flush();
   }
 
   saveDraft(draft: string): void {

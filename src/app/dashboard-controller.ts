@@ -55,7 +55,7 @@ export class DashboardController implements Intents, Disposable {
       if (rows.length > 0) {
         const first = sanitize(m.text.split(/\r\n|\r|\n/, 1)[0] ?? '', { singleLine: true, maxChars: 200 });
         const line = (t: string) => sanitize(t, { singleLine: true, maxChars: 64 });
-        this.note('mail', `@${line(m.from)} → ${rows.map((r) => `@${line(r)}`).join(' ')} [${line(m.kind)}] ${first}`, rows[0] ?? null, m.from !== OPERATOR);
+        this.note('mail', `@${line(m.from)} → ${rows.map((r) => `@${line(r)}`).join(' ')} [${line(m.kind)}] ${first}`, rows[0] ?? null, m.from === OPERATOR);
       }
       this.mailView.arrived(m);
     }));
@@ -73,9 +73,10 @@ export class DashboardController implements Intents, Disposable {
   }
 
   /** A notification (strip and list); new mail and problems also ring when configured. */
-  private note(kind: NoteKind, text: string, row: string | null, ring = kind !== 'info'): void {
-    this.o.store.notify(kind, text, row);
-    if (ring) this.o.ring?.(text);
+  private note(kind: NoteKind, text: string, row: string | null, own = false): void {
+    // The operator's own mail is listed, but the strip and the bell are for news.
+    this.o.store.notify(kind, text, row, !own);
+    if (kind !== 'info' && !own) this.o.ring?.(text);
   }
 
   /**

@@ -120,6 +120,16 @@ describe('Composer', () => {
     await waitUntil(() => c.frame().includes('✎ abdc'), 'burst applied');
   });
 
+  it('shows news that arrived after the last send on the second line', () => {
+    const lastSend = { messageId: 'm', id: 4, at: 100, duplicate: false, error: null, recipients: [{ to: 'alice', state: 'read' as const, woken: false }] };
+    const f = fakeIntents();
+    const strip = { id: 1, at: 200, kind: 'mail' as const, text: '@alice → @operator [msg] done', row: 'alice' };
+    const r = render(<Composer composer={{ ...initialComposer(), open: true, lastSend }} rows={rows} peers={[]} strip={strip} theme={theme} width={70} intents={f.intents} />);
+    expect(plain(r.lastFrame())).toContain('✉ @alice → @operator [msg] done');
+    r.rerender(<Composer composer={{ ...initialComposer(), open: true, lastSend }} rows={rows} peers={[]} strip={{ ...strip, at: 50 }} theme={theme} width={70} intents={f.intents} />);
+    expect(plain(r.lastFrame())).toContain('#4 → @alice');
+  });
+
   it('shows the reply target', () => {
     const c = mount({ draft: '@alice ', replyTo: { id: 12, from: 'alice' } });
     expect(c.frame()).toContain('✎ ↩ #12 @alice');

@@ -1,0 +1,110 @@
+// The controller's mail side against a real hub (temp SWB_HOME) and an empty row manager: what becomes
+// a notification, what rings, and a row whose wake failed.
+import { afterEach, describe, expect, it } from 'vitest';
+import { initialState } from '../../../src/app/app-state.js';
+import { AppStore } from '../../../src/app/app-store.js';
+import { DashboardController } from '../../../src/app/dashboard-controller.js';
+import { RowManager } from '../../../src/rows/row-manager.js';
+import { connectClient, startTestHub } from '../../helpers/hub-harness.js';
+import { deferCleanup, runCleanups } from '../../helpers/cleanup.js';
+import { waitUntil } from '../../helpers/wait-until.js';
+
+afterEach(runCleanups);
+
+async function setup() {
+  const { hub, paths } = await startTestHub();
+  const store = new AppStore(initialState({ cols: 80, rows: 24 }, 'stack', 'dark'), 0);
+  const rows = new RowManager({
+    socketPath: paths.socketPath,
+    mintToken: (name) => {
+      const r = hub.registerRow(name);
+      if (!r.ok) throw new Error(r.error.message);
+      return r.token;
+    },
+  });
+  const rings: string[] = [];
+  const controller = new DashboardController({
+    store,
+    rows,
+    hub,
+    themeNames: ['dark'],
+    layout: () => ({ rows: [], hidden: [], chrome: { x: 0, y: 22, width: 80, height: 2 } }),
+    onQuit: () => undefined,
+    onAttach: () => undefined,
+    onRowScreen: () => undefined,
+    ring: (text) => rings.push(text),
+  });
+  deferCleanup('dashboard controller', () => {
+    controller.dispose();
+    rows.dispose();
+    store.dispose();
+  });
+  return { hub, paths, store, controller, rings };
+}
+
+describe('DashboardController mail notifications', () => {
+  it('mail for the operator shows in the strip and the list, sanitized, and rings', async () => {
+    const t = await setup();
+    const bot = await connectClient(t.paths, { session: 'bot' });
+    await bot.client.request('mail.send', { to: ['operator'], text: 'build \x1b[31mfailed\x07\nsecond line', kind: 'task' });
+    await waitUntil(() => t.store.getState().notes.length > 0, { what: 'a note' });
+    const strip = t.store.getState().strip!;
+    expect(strip.text).toBe('@bot → @operator [task] build ␛failed␇');
+    expect(t.rings).toEqual([strip.text]);
+  });
+
+  it('the operator’s own sends are listed but neither take the strip nor ring', async () => {
+    const t = await setup();
+    t.controller.addRow({ name: 'worker', command: { file: '/bin/sh', args: ['-c', 'sleep 30'] } }, { cols: 40, rows: 5 });
+    t.controller.action('compose');
+    expect(t.controller.sendComposer('@worker hello')).toBe(true);
+    await waitUntil(() => t.store.getState().notes.length > 0, { what: 'a note' });
+    expect(t.store.getState().notes[0]!.text).toBe('@operator → @worker [msg] hello');
+    expect(t.store.getState().strip).toBeNull();
+    expect(t.rings).toEqual([]);
+    await waitUntil(() => t.store.getState().rows[0]!.unread === 1, { what: 'unread badge' });
+  });
+
+  it('a failed wake marks the row and is a notification', async () => {
+    const t = await setup();
+    t.controller.addRow({ name: 'worker', command: { file: '/bin/sh', args: ['-c', 'sleep 30'] } }, { cols: 40, rows: 5 });
+    t.controller.wakeResult('worker', false, 'prompt never became free');
+    expect(t.store.getState().rows[0]!.wakeFailed).toBe(true);
+    expect(t.store.getState().strip).toMatchObject({ kind: 'error', text: 'wake failed for @worker: prompt never became free', row: 'worker' });
+    expect(t.rings).toHaveLength(1);
+    t.controller.wakeResult('worker', true);
+    expect(t.store.getState().rows[0]!.wakeFailed).toBe(false);
+  });
+
+  it('a refused send is a notification with its code, and rings', async () => {
+    const t = await setup();
+    t.controller.sendComposer('@nobody hello');
+    await waitUntil(() => t.store.getState().composer.lastSend?.error != null, { what: 'refused' });
+    expect(t.store.getState().composer.lastSend!.error!.code).toBe('UNKNOWN_PEER');
+    expect(t.store.getState().strip).toMatchObject({ kind: 'error', text: expect.stringContaining('UNKNOWN_PEER') });
+    expect(t.rings).toHaveLength(1);
+  });
+
+  it('n opens the notification list and c clears it', async () => {
+    const t = await setup();
+    t.store.notify('info', 'x');
+    t.controller.action('notifications');
+    expect(t.store.getState().overlay).toBe('notifications');
+    t.controller.clearNotes();
+    expect(t.store.getState().notes).toEqual([]);
+    t.controller.closeOverlay();
+    expect(t.store.getState().overlay).toBeNull();
+  });
+
+  it('i opens the mail view on all mail, Esc leaves it', async () => {
+    const t = await setup();
+    await connectClient(t.paths, { session: 'bot' });
+    t.controller.sendComposer('@bot one');
+    await waitUntil(() => t.store.getState().composer.lastSend?.id != null, { what: 'accepted' });
+    t.controller.action('mailView');
+    expect(t.store.getState().overlay).toBe('mail');
+    expect(t.store.getState().mailView.entries.map((e) => e.text)).toEqual(['one']);
+    t.controller.closeOverlay();
+    expect(t.store.getState().overlay).toBeNull();
+  });
+});
