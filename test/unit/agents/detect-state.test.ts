@@ -30,14 +30,21 @@ describe('detectState', () => {
   const claude = profiles.get('claude')!;
 
   it('explains the deciding rule, its region and the rules tried before it', () => {
-    const d = detectState(loadScreenFixture('claude', 'busy-spinner.txt').snapshot, claude);
+    const d = detectState(loadScreenFixture('claude', 'real-busy.txt').snapshot, claude);
     expect(d.ruleId).toBe('esc_to_interrupt');
-    expect(d.region).toMatch(/^bottom 12 non-empty lines \(rows \d+-\d+\)$/);
+    expect(d.region).toMatch(/^bottom 2 non-empty lines \(rows \d+-\d+\)$/);
     expect(d.evidence).toContain('esc to interrupt');
     expect(d.tried.map((t) => t.ruleId)).toEqual(['trust_folder', 'permission_dialog', 'selection_menu', 'esc_to_interrupt']);
     expect(d.tried.at(-1)?.matched).toBe(true);
     expect(d.tried[0]?.matched).toBe(false);
     expect(d.tried[0]?.evidence).toMatch(/no "do you trust the files in this folder"/);
+  });
+
+  it('"esc to interrupt" in the transcript is not a busy footer', () => {
+    const idle = loadScreenFixture('claude', 'real-idle.txt').snapshot;
+    const lines = [...idle.lines];
+    lines[5] = '● Press esc to interrupt me whenever you like.';
+    expect(detectState({ ...idle, lines }, claude)).toMatchObject({ state: 'idle', ruleId: 'prompt_box' });
   });
 
   it('gives unknown with no rule when nothing matches', () => {

@@ -8,7 +8,7 @@ import { loadScreenFixture } from './screen-fixture.js';
 
 const claude = loadProfiles({ configDir: '/nonexistent-swb-config' }).profiles.get('claude')!;
 const idle = loadScreenFixture('claude', 'idle-placeholder.txt').snapshot;
-const busy = loadScreenFixture('claude', 'busy-spinner.txt').snapshot;
+const busy = loadScreenFixture('claude', 'real-busy.txt').snapshot;
 const dialog = loadScreenFixture('claude', 'permission-dialog.txt').snapshot;
 
 function setup() {
@@ -127,7 +127,7 @@ describe('StateTracker', () => {
     const text = formatExplanation(e);
     expect(text).toContain('alice: busy (profile claude)');
     expect(text).toContain('rule:     esc_to_interrupt → busy');
-    expect(text).toMatch(/region: {3}bottom 12 non-empty lines/);
+    expect(text).toMatch(/region: {3}bottom 2 non-empty lines/);
     expect(text).toMatch(/quiet: {4}screen still for 0\.\d s, quiet time 1\.5 s/);
     expect(formatExplanation(e, { verbose: true })).toContain('· trust_folder [waiting, 1000]');
     const extras = formatExplanation(e, {
