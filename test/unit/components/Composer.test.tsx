@@ -5,6 +5,7 @@ import { cleanup } from 'ink-testing-library';
 import { Composer } from '../../../components/Composer.js';
 import { initialComposer, type ComposerState, type MentionBinding } from '../../../src/app/composer-state.js';
 import type { ComposerIntents } from '../../../src/app/intents.js';
+import { cellWidth } from '../../../src/text/cell-width.js';
 import { row } from '../app/fixtures.js';
 import { darkTheme, KEYS, plain, press, settle, waitUntil } from './ink-test.js';
 
@@ -128,6 +129,19 @@ describe('Composer', () => {
     expect(plain(r.lastFrame())).toContain('✉ @alice → @operator [msg] done');
     r.rerender(<Composer composer={{ ...initialComposer(), open: true, lastSend }} rows={rows} peers={[]} strip={{ ...strip, at: 50 }} theme={theme} width={70} intents={f.intents} />);
     expect(plain(r.lastFrame())).toContain('#4 → @alice');
+  });
+
+  it('fits narrow terminals: no line wider than the width, the cursor kept in view', async () => {
+    for (const width of [4, 12, 30]) {
+      const f = fakeIntents();
+      const r = render(<Composer composer={{ ...initialComposer(), open: true, draft: '@alice a long message that does not fit' }} rows={rows} peers={[]} theme={theme} width={width} intents={f.intents} />);
+      await settle();
+      const frames = r.frames.length;
+      r.stdin.write('@al');
+      await waitUntil(() => r.frames.length > frames, `a frame after typing at width ${width}`);
+      for (const line of plain(r.lastFrame()).split('\n')) expect(cellWidth(line)).toBeLessThanOrEqual(width);
+      r.unmount();
+    }
   });
 
   it('shows the reply target', () => {
