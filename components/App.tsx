@@ -7,7 +7,6 @@ import { useAppState } from '../src/app/use-app-state.js';
 import { useTheme } from '../src/app/use-theme.js';
 import { matchInkInput } from '../src/config/keymap.js';
 import { Composer } from './Composer.js';
-import { Dashboard } from './Dashboard.js';
 import { HelpOverlay } from './HelpOverlay.js';
 import { MailView } from './MailView.js';
 import { NotificationList } from './NotificationList.js';
@@ -76,9 +75,10 @@ export function App() {
     zoomed: state.zoomed,
     chromeHeight,
   });
+  // On the dashboard Ink draws only the chrome lines at the bottom; the compositor paints the row
+  // headers and screens above them (a full-height Ink frame would cost a whole-screen render per change).
   return (
-    <Box flexDirection="column" width={cols} height={rows}>
-      <Dashboard state={state} layout={layout} theme={theme} height={layout.chrome.y} />
+    <Box flexDirection="column" width={cols} height={layout.chrome.height}>
       {composer ?? <StatusBar state={state} theme={theme} keymap={keymap} hidden={layout.hidden.length} />}
     </Box>
   );

@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import React from 'react';
 import { render } from 'ink';
 import { App } from '../../components/App.js';
+import { rowHeaderLine } from '../../components/row-header-line.js';
+import { sgr } from '../terminal/sgr-color.js';
 import { loadProfiles } from '../agents/load-profiles.js';
 import { parseFlags } from '../cli/parse-flags.js';
 import { UsageError } from '../cli/command.js';
@@ -145,7 +147,17 @@ export async function runDashboard(argv: string[], baseEnv: NodeJS.ProcessEnv = 
     onRowScreen: (row) => painter?.rowChanged(row),
     wakePolicyFor: (spec) => wakeFor.get(spec.name) ?? 'notify',
   });
-  painter = new DashboardPainter({ compositor, ink: inkStdout, rows, getState: store.getState, chromeHeight: CHROME_HEIGHT, writeModes: write });
+  const themeOf = (name: string) => themes.get(name) ?? themes.values().next().value!;
+  painter = new DashboardPainter({
+    compositor,
+    ink: inkStdout,
+    rows,
+    getState: store.getState,
+    chromeHeight: CHROME_HEIGHT,
+    writeModes: write,
+    renderHeader: (row, width, focused, now, themeName) => rowHeaderLine({ row, width, focused, now, theme: themeOf(themeName) }),
+    separatorStyle: (themeName) => sgr({ fg: themeOf(themeName).border.unfocused }),
+  });
   const detachSequences = keymap.bindings.detach.flatMap((c) => rawKeySequences(c));
   const router = new InputRouter(process.stdin, (text) => inkStdin.write(text), detachSequences, () => {
     controller.detach();

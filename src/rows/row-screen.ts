@@ -85,7 +85,11 @@ export class RowScreen implements Disposable, ParseClient {
     });
     this.store.add(toDisposable(() => this.terminal.dispose()));
     this.modeTracker = this.store.add(new ModeTracker(this.terminal));
-    this.store.add(this.terminal.onData((data) => this.replyEmitter.fire(data)));
+    this.store.add(
+      this.terminal.onData((data) => {
+        if (data.length > 0) this.replyEmitter.fire(data);
+      }),
+    );
     this.store.add(this.terminal.onBinary((data) => this.replyEmitter.fire(data)));
     this.store.add(
       this.terminal.onTitleChange((title) => {
@@ -146,6 +150,15 @@ export class RowScreen implements Disposable, ParseClient {
       this.pressureEmitter.fire(true);
     }
     this.requestTurn();
+  }
+
+  /**
+   * The operator just typed into the program: xterm then parses the next output (the echo) at
+   * once instead of on a timer (>= 1 ms), which is most of the keystroke-to-echo latency.
+   * `input('', true)` flags user input and emits an empty onData, which is not forwarded.
+   */
+  noteUserInput(): void {
+    if (!this.store.disposed) this.terminal.input('', true);
   }
 
   /** Resolves once everything written so far has been parsed. */

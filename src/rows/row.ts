@@ -148,8 +148,10 @@ export class Row implements Disposable {
   }
 
   /** Operator input (keys, paste) for the program. */
+  /** The operator's keys (or a wake line) for the program. */
   write(input: string | Buffer): void {
     if (this.store.disposed) return;
+    this.current.screen.noteUserInput();
     this.current.process.write(input);
   }
 

@@ -13,6 +13,23 @@ export interface ViewportSource {
   screen: RowScreen;
 }
 
+/** A ready-made piece of chrome (a row header, a grid separator) at a fixed place. */
+export interface Segment {
+  key: string;
+  x: number;
+  y: number;
+  /** ANSI text; it must not move the cursor or spill past its own cells. */
+  text: string;
+}
+
+export interface DashboardFrame {
+  /** Ink's latest frame, placed with its first line at terminal row `inkTop`. */
+  ink: readonly string[];
+  inkTop: number;
+  segments: readonly Segment[];
+  viewports: readonly ViewportSource[];
+}
+
 interface ViewportCache {
   screen: RowScreen;
   version: number;
@@ -27,7 +44,9 @@ export interface PaintStats {
 }
 
 export class Compositor {
-  private inkLines: string[] = [];
+  /** What Ink put on each terminal line (undefined: the line is not Ink's). */
+  private inkLines: Array<string | undefined> = [];
+  private segmentCache = new Map<string, string>();
   private caches = new Map<string, ViewportCache>();
   private renderer = new ViewportRenderer();
   private scratch: string[] = [];
@@ -41,15 +60,16 @@ export class Compositor {
   invalidate(): void {
     this.needsClear = true;
     this.inkLines = [];
+    this.segmentCache.clear();
     this.caches.clear();
     this.cursorShown = null;
   }
 
   /**
-   * Dashboard frame: `ink` is Ink's latest frame (lines), painted where changed; then every
-   * viewport whose screen changed, or whose lines Ink just overwrote.
+   * Dashboard frame: Ink's lines where they changed, then headers and separators, then every
+   * viewport whose screen changed or whose lines were just overwritten.
    */
-  paintDashboard(ink: readonly string[], viewports: readonly ViewportSource[], size: { cols: number; rows: number }): void {
+  paintDashboard(frame: DashboardFrame, size: { cols: number; rows: number }): void {
     let out = '';
     if (this.needsClear) {
       out += CLEAR_SCREEN;
@@ -61,16 +81,28 @@ export class Compositor {
     }
     const overwritten = new Set<number>();
     for (let y = 0; y < size.rows; y++) {
-      const line = ink[y] ?? '';
+      const i = y - frame.inkTop;
+      const line = i >= 0 && i < frame.ink.length ? frame.ink[i]! : undefined;
       if (this.inkLines[y] === line) continue;
-      out += `${moveTo(y, 0)}${SGR_RESET}${line}${SGR_RESET}${ERASE_LINE_RIGHT}`;
+      // A line Ink gives up is blanked; whatever owns it now repaints below.
+      out += `${moveTo(y, 0)}${SGR_RESET}${line ?? ''}${SGR_RESET}${ERASE_LINE_RIGHT}`;
       this.inkLines[y] = line;
       overwritten.add(y);
       this.stats.linesPainted++;
     }
     this.inkLines.length = size.rows;
+    const liveSegments = new Set<string>();
+    for (const seg of frame.segments) {
+      liveSegments.add(seg.key);
+      const placed = `${seg.x},${seg.y}:${seg.text}`;
+      if (this.segmentCache.get(seg.key) === placed && !overwritten.has(seg.y)) continue;
+      out += moveTo(seg.y, seg.x) + seg.text;
+      this.segmentCache.set(seg.key, placed);
+      this.stats.linesPainted++;
+    }
+    for (const key of this.segmentCache.keys()) if (!liveSegments.has(key)) this.segmentCache.delete(key);
     const live = new Set<string>();
-    for (const v of viewports) {
+    for (const v of frame.viewports) {
       live.add(v.key);
       out += this.paintViewport(v, overwritten);
     }

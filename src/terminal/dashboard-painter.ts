@@ -2,13 +2,13 @@
 // edge: the first change after a quiet spell paints at once, a stream of changes paints at most
 // every `frameMs`), and nothing is painted while nothing changed, so idle rows cost nothing.
 // While attached, changes paint on the next turn of the event loop for the lowest echo latency.
-import type { AppState } from '../app/app-state.js';
+import type { AppState, RowView } from '../app/app-state.js';
 import { computeLayout, type Layout } from '../app/layout.js';
 import type { Row } from '../rows/row.js';
 import type { RowManager } from '../rows/row-manager.js';
 import type { ActiveModes } from '../rows/mode-tracker.js';
 import { DisposableStore, type Disposable } from '../util/lifecycle.js';
-import type { Compositor, ViewportSource } from './compositor.js';
+import type { Compositor, Segment, ViewportSource } from './compositor.js';
 import type { InkStdout } from './ink-surface.js';
 import { DASHBOARD_MODES, modeTransition } from './terminal-modes.js';
 
@@ -19,6 +19,10 @@ export interface PainterOptions {
   getState: () => AppState;
   chromeHeight: number;
   writeModes: (sequences: string) => void;
+  /** A row's header as one ANSI line of exactly `width` cells (a view, injected from components/). */
+  renderHeader: (row: RowView, width: number, focused: boolean, now: number, themeName: string) => string;
+  /** Border colour SGR for grid separators. */
+  separatorStyle: (themeName: string) => string;
   frameMs?: number;
 }
 
@@ -30,6 +34,8 @@ export class DashboardPainter implements Disposable {
   private layout: Layout | null = null;
   private layoutKey = '';
   private appliedModes: ActiveModes = DASHBOARD_MODES;
+  /** What the last dashboard paint looked like, to clear the screen when its shape changes. */
+  private paintedShape = '';
   private readonly frameMs: number;
 
   constructor(private readonly o: PainterOptions) {
@@ -113,14 +119,50 @@ export class DashboardPainter implements Disposable {
       return;
     }
     this.applyModes(DASHBOARD_MODES);
+    const ink = this.o.ink.frame;
+    // A frame as tall as the terminal is a full-screen overlay (help, mail view): Ink owns it all.
+    const fullScreen = ink.length >= state.size.rows;
+    const layout = this.layoutFor(state);
+    const shape = fullScreen ? 'overlay' : `${this.layoutKey}|${state.themeName}`;
+    if (shape !== this.paintedShape) {
+      this.paintedShape = shape;
+      this.o.compositor.invalidate();
+    }
+    const segments: Segment[] = [];
     const viewports: ViewportSource[] = [];
-    if (state.overlay === null) {
-      for (const p of this.layoutFor(state).rows) {
+    if (!fullScreen) {
+      const byName = new Map(state.rows.map((r) => [r.name, r]));
+      for (const p of layout.rows) {
+        const view = byName.get(p.name);
+        if (view) {
+          segments.push({
+            key: `h:${p.name}`,
+            x: p.header.x,
+            y: p.header.y,
+            text: this.o.renderHeader(view, p.header.width, state.focused === p.name, state.now, state.themeName),
+          });
+        }
         const row = this.o.rows.get(p.name);
         if (row && p.viewport.height > 0) viewports.push({ key: p.name, rect: p.viewport, screen: row.screen });
       }
+      segments.push(...this.separators(layout, state.themeName));
     }
-    this.o.compositor.paintDashboard(this.o.ink.frame, viewports, state.size);
+    this.o.compositor.paintDashboard(
+      { ink, inkTop: fullScreen ? 0 : Math.max(0, state.size.rows - ink.length), segments, viewports },
+      state.size,
+    );
+  }
+
+  /** Grid column separators: one cell wide, between placements that sit side by side. */
+  private separators(layout: Layout, themeName: string): Segment[] {
+    const out: Segment[] = [];
+    const style = this.o.separatorStyle(themeName);
+    for (const p of layout.rows) {
+      if (p.header.x === 0) continue;
+      const x = p.header.x - 1;
+      for (let y = p.header.y; y < p.viewport.y + p.viewport.height; y++) out.push({ key: `s:${x}:${y}`, x, y, text: `${style}│\x1b[0m` });
+    }
+    return out;
   }
 
   /** Keeps the operator's terminal in the input modes of whatever has the keyboard. */

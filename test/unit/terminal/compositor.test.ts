@@ -44,7 +44,7 @@ describe('Compositor', () => {
     const s = screen(20, 3);
     s.write('one\r\ntwo\r\nthree');
     await s.flush();
-    c.paintDashboard(['HEADER', '', '', '', 'status'], [{ key: 'a', rect: { x: 0, y: 1, width: 20, height: 3 }, screen: s }], { cols: 20, rows: 6 });
+    c.paintDashboard({ ink: ['HEADER', '', '', '', 'status'], inkTop: 0, segments: [], viewports: [{ key: 'a', rect: { x: 0, y: 1, width: 20, height: 3 }, screen: s }] }, { cols: 20, rows: 6 });
     const lines = await o.text();
     expect(lines.slice(0, 5)).toEqual(['HEADER', 'one', 'two', 'three', 'status']);
     expect(frames[0]!.startsWith('\x1b[?2026h')).toBe(true);
@@ -59,14 +59,14 @@ describe('Compositor', () => {
     await s.flush();
     const vp = [{ key: 'a', rect: { x: 0, y: 1, width: 20, height: 3 }, screen: s }];
     const ink = ['HEADER', '', '', '', 'status'];
-    c.paintDashboard(ink, vp, { cols: 20, rows: 6 });
+    c.paintDashboard({ ink: ink, inkTop: 0, segments: [], viewports: vp }, { cols: 20, rows: 6 });
     const afterFirst = o.bytes();
-    c.paintDashboard(ink, vp, { cols: 20, rows: 6 });
+    c.paintDashboard({ ink: ink, inkTop: 0, segments: [], viewports: vp }, { cols: 20, rows: 6 });
     expect(o.bytes()).toBe(afterFirst);
     s.write('\x1b[2;1HTWO');
     await s.flush();
     const painted = c.stats.linesPainted;
-    c.paintDashboard(ink, vp, { cols: 20, rows: 6 });
+    c.paintDashboard({ ink: ink, inkTop: 0, segments: [], viewports: vp }, { cols: 20, rows: 6 });
     expect(c.stats.linesPainted - painted).toBe(1);
     expect((await o.text())[2]).toBe('TWO');
   });
@@ -78,8 +78,8 @@ describe('Compositor', () => {
     s.write('keep\r\nme');
     await s.flush();
     const vp = [{ key: 'a', rect: { x: 0, y: 1, width: 20, height: 2 }, screen: s }];
-    c.paintDashboard(['H', '', '', 'S'], vp, { cols: 20, rows: 4 });
-    c.paintDashboard(['H', 'junk', '', 'S'], vp, { cols: 20, rows: 4 });
+    c.paintDashboard({ ink: ['H', '', '', 'S'], inkTop: 0, segments: [], viewports: vp }, { cols: 20, rows: 4 });
+    c.paintDashboard({ ink: ['H', 'junk', '', 'S'], inkTop: 0, segments: [], viewports: vp }, { cols: 20, rows: 4 });
     expect((await o.text()).slice(0, 3)).toEqual(['H', 'keep', 'me']);
   });
 
@@ -92,5 +92,20 @@ describe('Compositor', () => {
     c.paintAttached({ key: 'x', rect: { x: 0, y: 0, width: 20, height: 5 }, screen: s });
     await o.text();
     expect([o.term.buffer.active.cursorX, o.term.buffer.active.cursorY]).toEqual([2, 1]);
+  });
+
+  it('paints header segments only when their text changes, and a short Ink frame at the bottom', async () => {
+    const o = outer(20, 5);
+    const c = new Compositor(o.write);
+    const frame = (header: string) => ({ ink: ['status'], inkTop: 4, segments: [{ key: 'h:a', x: 0, y: 0, text: header }], viewports: [] });
+    c.paintDashboard(frame('row a'), { cols: 20, rows: 5 });
+    const before = c.stats.linesPainted;
+    c.paintDashboard(frame('row a'), { cols: 20, rows: 5 });
+    expect(c.stats.linesPainted).toBe(before);
+    c.paintDashboard(frame('row a ✉ 1'), { cols: 20, rows: 5 });
+    expect(c.stats.linesPainted).toBe(before + 1);
+    const lines = await o.text();
+    expect(lines[0]).toBe('row a ✉ 1');
+    expect(lines[4]).toBe('status');
   });
 });

@@ -1,0 +1,47 @@
+// A row's header as one ready-to-paint ANSI line: state, name, profile, unread badge, time since
+// output, exit status. Drawn by the compositor, not Ink, so a header change costs a string and
+// a line write rather than a whole-frame Ink render (idle rows must cost next to nothing).
+import { formatAge, type RowView } from '../src/app/app-state.js';
+import type { Theme } from '../src/config/theme.js';
+import { sgr } from '../src/terminal/sgr-color.js';
+import { padToWidth, truncateToWidth, cellWidth } from '../src/text/cell-width.js';
+
+const STATE_GLYPH: Record<string, string> = { busy: '◐', idle: '●', waiting: '?', exited: '■', unknown: '○' };
+
+export interface RowHeaderInput {
+  row: RowView;
+  width: number;
+  focused: boolean;
+  now: number;
+  theme: Theme;
+}
+
+/** Plain text parts, for tests and for width decisions. */
+export function rowHeaderParts({ row, now }: Pick<RowHeaderInput, 'row' | 'now'>): { left: string; badge: string; right: string; state: string } {
+  const state = row.running ? (row.agentState ?? 'unknown') : 'exited';
+  const exit = row.running ? '' : row.exitSignal ? ` ${row.exitSignal}` : ` exit ${row.exitCode ?? '?'}`;
+  const policy = row.wakePolicy === 'off' ? ' · wake off' : '';
+  const left = ` ${STATE_GLYPH[state] ?? '○'} ${row.name}${row.profile ? ` · ${row.profile}` : ''} · ${state}${exit}${row.wakeFailed ? ' · wake failed' : ''}${policy}`;
+  const badge = row.unread > 0 ? ` ✉ ${row.unread} ` : '';
+  const right = ` ${formatAge(row.lastOutputAt, now)} `;
+  return { left, badge, right, state };
+}
+
+export function rowHeaderLine(input: RowHeaderInput): string {
+  const { row, width, focused, theme } = input;
+  const { left, badge, right, state } = rowHeaderParts(input);
+  const colors = focused ? theme.header.focused : theme.header.unfocused;
+  const base = sgr({ fg: colors.fg, ...(colors.bg ? { bg: colors.bg } : {}), bold: focused });
+  const room = Math.max(0, width - cellWidth(badge) - cellWidth(right));
+  if (room === 0) return base + padToWidth(truncateToWidth(left, width), width) + '\x1b[0m';
+  // The state word takes its theme colour; everything else the header's.
+  const main = padToWidth(truncateToWidth(left, room), room);
+  const stateColor = theme.state[state as keyof Theme['state']] ?? colors.fg;
+  const at = main.indexOf(` · ${state}`);
+  const painted =
+    at >= 0 && !focused
+      ? `${main.slice(0, at + 3)}${sgr({ fg: stateColor, ...(colors.bg ? { bg: colors.bg } : {}) })}${state}${base}${main.slice(at + 3 + state.length)}`
+      : main;
+  const badgePart = badge ? `${sgr({ fg: theme.unread.fg, ...(theme.unread.bg ? { bg: theme.unread.bg } : {}), bold: true })}${badge}${base}` : '';
+  return `${base}${painted}${badgePart}${right}\x1b[0m`;
+}

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { rowHeaderLine, rowHeaderParts } from '../../../components/row-header-line.js';
+import type { RowView } from '../../../src/app/app-state.js';
+import { loadTheme } from '../../../src/config/theme.js';
+import { cellWidth } from '../../../src/text/cell-width.js';
+
+const theme = (() => {
+  const t = loadTheme('dark');
+  if (!t.ok) throw new Error(t.error.message);
+  return t.theme;
+})();
+
+const row: RowView = {
+  name: 'claude',
+  profile: 'claude',
+  command: 'claude',
+  running: true,
+  exitCode: null,
+  exitSignal: null,
+  agentState: 'idle',
+  stateRule: null,
+  unread: 3,
+  lastOutputAt: 1_000,
+  title: '',
+  wakePolicy: 'auto',
+  wakeFailed: false,
+  incarnation: 1,
+};
+
+const visible = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '');
+
+describe('rowHeaderLine', () => {
+  it('shows name, profile, state, unread badge and age in exactly the given width', () => {
+    const line = rowHeaderLine({ row, width: 60, focused: false, now: 6_000, theme });
+    const text = visible(line);
+    expect(cellWidth(text)).toBe(60);
+    expect(text).toContain('claude · claude · idle');
+    expect(text).toContain('✉ 3');
+    expect(text.trimEnd().endsWith('5s')).toBe(true);
+  });
+
+  it('never spills past a narrow width and contains no cursor movement', () => {
+    for (const width of [1, 5, 12, 30]) {
+      const line = rowHeaderLine({ row: { ...row, name: 'a-very-long-row-name-indeed' }, width, focused: true, now: 6_000, theme });
+      expect(cellWidth(visible(line))).toBe(width);
+      expect(line.replace(/\x1b\[[0-9;]*m/g, '')).not.toMatch(/\x1b/);
+    }
+  });
+
+  it('shows the exit status of an exited row and a failed wake', () => {
+    expect(rowHeaderParts({ row: { ...row, running: false, exitCode: 2 }, now: 0 }).left).toContain('exited exit 2');
+    expect(rowHeaderParts({ row: { ...row, wakeFailed: true }, now: 0 }).left).toContain('wake failed');
+  });
+});
