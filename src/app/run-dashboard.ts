@@ -29,6 +29,7 @@ import { writeSwbLauncher } from '../util/swb-launcher.js';
 import { initialState, type WakePolicy } from './app-state.js';
 import { AppContext, type AppServices } from './app-context.js';
 import { AppStore } from './app-store.js';
+import { computeLayout } from './layout.js';
 import { DashboardController } from './dashboard-controller.js';
 
 const FLAGS = [
@@ -173,11 +174,24 @@ export async function runDashboard(argv: string[], baseEnv: NodeJS.ProcessEnv = 
   out.write(`${ALT_SCREEN_ON}${HIDE_CURSOR}${CLEAR_SCREEN}`);
 
   const wakeFor = new Map<string, WakePolicy>();
+  // Every program starts at the size of the viewport it will have, not at a guess then a SIGWINCH.
+  const initial = computeLayout({
+    ...size(),
+    names: unique.map((s) => s.name),
+    focused: unique[0]?.name ?? null,
+    mode: store.getState().layoutMode,
+    zoomed: false,
+    chromeHeight: CHROME_HEIGHT,
+  });
+  const startSize = (name: string) => {
+    const vp = initial.rows.find((p) => p.name === name)?.viewport;
+    return vp && vp.height > 0 ? { cols: vp.width, rows: vp.height } : { cols: size().cols, rows: Math.max(1, size().rows - CHROME_HEIGHT - 1) };
+  };
   for (const spec of unique) {
     const rowSpec = toRowSpec(spec, profileSet.profiles);
     if (spec.wake) wakeFor.set(spec.name, spec.wake);
     else if (spec.profile && spec.profile !== 'bash' && spec.profile !== 'sh' && spec.profile !== 'generic') wakeFor.set(spec.name, 'auto');
-    controller.addRow(rowSpec, { cols: size().cols, rows: Math.max(1, size().rows - CHROME_HEIGHT - 1) });
+    controller.addRow(rowSpec, startSize(spec.name));
   }
   for (const e of profileSet.errors) store.notify('error', `profile ${e.file}: ${e.message}`.slice(0, 300));
 

@@ -120,8 +120,9 @@ export class DashboardPainter implements Disposable {
     }
     this.applyModes(DASHBOARD_MODES);
     const ink = this.o.ink.frame;
-    // A frame as tall as the terminal is a full-screen overlay (help, mail view): Ink owns it all.
-    const fullScreen = ink.length >= state.size.rows;
+    // An overlay (help, mail view, quit) is a full-screen Ink frame; otherwise Ink draws only the
+    // chrome lines at the bottom. (Not judged by the frame's length: Ink trims trailing blank lines.)
+    const fullScreen = state.overlay !== null;
     const layout = this.layoutFor(state);
     const shape = fullScreen ? 'overlay' : `${this.layoutKey}|${state.themeName}`;
     if (shape !== this.paintedShape) {
@@ -148,7 +149,7 @@ export class DashboardPainter implements Disposable {
       segments.push(...this.separators(layout, state.themeName));
     }
     this.o.compositor.paintDashboard(
-      { ink, inkTop: fullScreen ? 0 : Math.max(0, state.size.rows - ink.length), segments, viewports },
+      { ink, inkTop: fullScreen ? 0 : layout.chrome.y, segments, viewports },
       state.size,
     );
   }
