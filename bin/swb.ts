@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Entry point. A known command name runs that CLI command; anything else opens the dashboard.
 // Modules load lazily so agent-side commands (`swb send`) start about as fast as Node itself.
+import { existsSync } from 'node:fs';
 import { COMMANDS } from '../src/cli/commands.js';
 
 async function main(argv: string[]): Promise<number> {
@@ -30,7 +31,12 @@ async function main(argv: string[]): Promise<number> {
   // React's production build (no dev checks) for the dashboard; rows still get the operator's own env.
   const operatorEnv = { ...process.env };
   process.env.NODE_ENV ??= 'production';
-  const { runDashboard } = await import('../src/app/run-dashboard.js');
+  // The bundled dashboard (scripts/bundle-dashboard.mjs) starts much faster; the plain modules
+  // are the fallback when it was not built.
+  const bundle = new URL('../dashboard.bundle.mjs', import.meta.url);
+  const { runDashboard } = (existsSync(bundle)
+    ? await import(bundle.href)
+    : await import('../src/app/run-dashboard.js')) as typeof import('../src/app/run-dashboard.js');
   return runDashboard(argv, operatorEnv);
 }
 

@@ -87,11 +87,15 @@ export function initialState(size: { cols: number; rows: number }, layoutMode: L
   };
 }
 
-/** "3s", "5m", "2h": the age of the last output, coarse enough that idle rows rarely redraw. */
+/**
+ * "now", "10s", "5m", "2h": the age of the last output, coarse enough that an idle dashboard
+ * redraws a header a few times a minute at most (seconds in steps of ten).
+ */
 export function formatAge(lastOutputAt: number, now: number): string {
   if (lastOutputAt === 0) return '-';
   const s = Math.max(0, Math.floor((now - lastOutputAt) / 1000));
-  if (s < 60) return `${s}s`;
+  if (s < 10) return 'now';
+  if (s < 60) return `${Math.floor(s / 10) * 10}s`;
   if (s < 3600) return `${Math.floor(s / 60)}m`;
   if (s < 86400) return `${Math.floor(s / 3600)}h`;
   return `${Math.floor(s / 86400)}d`;

@@ -1,77 +1,70 @@
-// A bounded byte ring: keeps the last `capacity` bytes written, for a row's raw transcript
-// (debugging, export). One copy per chunk into a buffer that grows up to the capacity.
+// A bounded record of the last `capacity` bytes written, for a row's raw transcript (debugging,
+// export). It keeps references to the chunks it is given (each pty read is a fresh buffer) and
+// drops whole chunks from the front, so the data path pays no copy; only toBuffer() copies.
+// Callers must not reuse a buffer after writing it here.
 
 export class ByteRing {
-  private buf: Buffer;
-  private start = 0;
-  private length = 0;
+  private chunks: Uint8Array[] = [];
+  private head = 0;
+  /** Bytes held in chunks[head..], possibly more than capacity by part of the oldest chunk. */
+  private held = 0;
   private total = 0;
 
   constructor(readonly capacity: number) {
     if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`capacity must be a positive integer, got ${capacity}`);
-    // Bytes outside [start, start + length) are never read, so the buffers need no zero-filling.
-    this.buf = Buffer.allocUnsafe(Math.min(capacity, 64 * 1024));
   }
 
   /** Bytes currently held (at most capacity). */
   get size(): number {
-    return this.length;
+    return Math.min(this.held, this.capacity);
   }
 
-  /** Bytes ever written, including those that have been overwritten. */
+  /** Bytes ever written, including those that have been dropped. */
   get totalWritten(): number {
     return this.total;
   }
 
   write(chunk: Uint8Array): void {
+    if (chunk.length === 0) return;
     this.total += chunk.length;
-    if (chunk.length >= this.capacity) {
-      this.ensure(this.capacity);
-      this.buf.set(chunk.subarray(chunk.length - this.capacity), 0);
-      this.start = 0;
-      this.length = this.capacity;
-      return;
+    this.chunks.push(chunk.length > this.capacity ? chunk.subarray(chunk.length - this.capacity) : chunk);
+    this.held += Math.min(chunk.length, this.capacity);
+    // Drop whole chunks while the rest still covers the capacity.
+    while (this.head < this.chunks.length - 1 && this.held - this.chunks[this.head]!.length >= this.capacity) {
+      this.held -= this.chunks[this.head]!.length;
+      this.chunks[this.head] = EMPTY;
+      this.head++;
     }
-    this.ensure(Math.min(this.capacity, this.length + chunk.length));
-    const cap = this.buf.length;
-    let end = (this.start + this.length) % cap;
-    const firstPart = Math.min(chunk.length, cap - end);
-    this.buf.set(chunk.subarray(0, firstPart), end);
-    if (firstPart < chunk.length) this.buf.set(chunk.subarray(firstPart), 0);
-    end = (end + chunk.length) % cap;
-    const newLength = this.length + chunk.length;
-    if (newLength > cap) {
-      this.start = end;
-      this.length = cap;
-    } else {
-      this.length = newLength;
+    if (this.head > 1024 && this.head * 2 > this.chunks.length) {
+      this.chunks = this.chunks.slice(this.head);
+      this.head = 0;
     }
   }
 
-  /** A copy of the held bytes, oldest first. */
+  /** A copy of the held bytes (the last `capacity`), oldest first. */
   toBuffer(): Buffer {
-    const cap = this.buf.length;
-    const out = Buffer.allocUnsafe(this.length);
-    const firstPart = Math.min(this.length, cap - this.start);
-    this.buf.copy(out, 0, this.start, this.start + firstPart);
-    if (firstPart < this.length) this.buf.copy(out, firstPart, 0, this.length - firstPart);
+    const size = this.size;
+    const out = Buffer.allocUnsafe(size);
+    let skip = this.held - size;
+    let at = 0;
+    for (let i = this.head; i < this.chunks.length; i++) {
+      let c = this.chunks[i]!;
+      if (skip > 0) {
+        const drop = Math.min(skip, c.length);
+        c = c.subarray(drop);
+        skip -= drop;
+      }
+      out.set(c, at);
+      at += c.length;
+    }
     return out;
   }
 
   clear(): void {
-    this.start = 0;
-    this.length = 0;
-  }
-
-  /** Grows the backing buffer (linearising the contents) until it can hold `needed` bytes. */
-  private ensure(needed: number): void {
-    if (needed <= this.buf.length) return;
-    let size = this.buf.length;
-    while (size < needed) size = Math.min(this.capacity, size * 2);
-    const next = Buffer.allocUnsafe(size);
-    const held = this.toBuffer();
-    next.set(held, 0);
-    this.buf = next;
-    this.start = 0;
+    this.chunks = [];
+    this.head = 0;
+    this.held = 0;
   }
 }
+
+const EMPTY = new Uint8Array(0);

@@ -56,6 +56,11 @@ export class RowScreen implements Disposable, ParseClient {
   /** Bytes handed to xterm in the current turn; parsed when `onBatchParsed` runs. */
   private inFlight = 0;
   private turnRequested = false;
+  /**
+   * Latency over fairness: an attached row's output is parsed as it arrives, not in a later
+   * scheduler turn, so a keystroke's echo reaches the operator without waiting a turn.
+   */
+  urgent = false;
   private pending = 0;
   private backedUp = false;
   private flushWaiters: Array<() => void> = [];
@@ -143,6 +148,12 @@ export class RowScreen implements Disposable, ParseClient {
   /** Feeds program output. Bytes may split UTF-8 sequences and escape sequences anywhere. */
   write(data: Uint8Array | string): void {
     if (this.store.disposed || data.length === 0) return;
+    if (this.urgent && this.inFlight === 0 && this.queueHead === this.queue.length) {
+      this.pending += data.length;
+      this.inFlight = data.length;
+      this.terminal.write(data, this.onBatchParsed);
+      return;
+    }
     this.queue.push(data);
     this.pending += data.length;
     if (!this.backedUp && this.pending > this.highWatermark) {

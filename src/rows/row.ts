@@ -1,5 +1,5 @@
 // A row: one program in a pty, its emulated screen and a bounded raw transcript. The data path is
-// pty bytes → transcript ring (one copy) → RowScreen.write; the screen's backlog pauses and
+// pty bytes → transcript ring (a reference, no copy) → RowScreen.write; the screen's backlog pauses and
 // resumes the pty. Consumers get cheap notifications and read the screen when they draw.
 import { Emitter, type Event } from '../util/event.js';
 import { DisposableStore, type Disposable } from '../util/lifecycle.js';
@@ -207,6 +207,7 @@ export class Row implements Disposable {
         lowWatermark: o.lowWatermark,
       }),
     );
+    screen.urgent = this.urgentValue;
     let proc: RowProcess;
     try {
       proc = store.add(
@@ -253,7 +254,19 @@ export class Row implements Disposable {
     return { process: proc, screen, store };
   }
 
+  private urgentValue = false;
+
+  /** While attached: parse output as it arrives and report changes at once (see RowScreen.urgent). */
+  setUrgent(on: boolean): void {
+    this.urgentValue = on;
+    this.current.screen.urgent = on;
+  }
+
   private queueScreenChange(): void {
+    if (this.urgentValue && !this.store.disposed) {
+      this.screenChangeEmitter.fire();
+      return;
+    }
     if (this.changeQueued || this.store.disposed) return;
     this.changeQueued = true;
     setImmediate(() => {

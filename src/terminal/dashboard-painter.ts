@@ -7,7 +7,8 @@ import { computeLayout, type Layout } from '../app/layout.js';
 import type { Row } from '../rows/row.js';
 import type { RowManager } from '../rows/row-manager.js';
 import type { ActiveModes } from '../rows/mode-tracker.js';
-import { DisposableStore, type Disposable } from '../util/lifecycle.js';
+import { DisposableStore, toDisposable, type Disposable } from '../util/lifecycle.js';
+import { formatAge } from '../app/app-state.js';
 import type { Compositor, Segment, ViewportSource } from './compositor.js';
 import type { InkStdout } from './ink-surface.js';
 import { DASHBOARD_MODES, modeTransition } from './terminal-modes.js';
@@ -40,13 +41,34 @@ export class DashboardPainter implements Disposable {
 
   constructor(private readonly o: PainterOptions) {
     this.frameMs = o.frameMs ?? 33;
+    // Header ages ("now", "10s", "5m") move with the clock: repaint when one would change. The
+    // compositor sends only headers whose text changed, so an idle dashboard costs next to nothing.
+    const ticker = setInterval(() => {
+      if (this.agesChanged()) this.paintSoon();
+    }, 1000);
+    ticker.unref();
+    this.store.add(toDisposable(() => clearInterval(ticker)));
+  }
+
+  private shownAges = '';
+  /** The row whose output is parsed and painted without delay (the attached one). */
+  private urgentRow: Row | undefined;
+
+  private agesChanged(): boolean {
+    const now = Date.now();
+    let ages = '';
+    for (const row of this.o.rows.list()) ages += `${formatAge(row.lastOutputAt, now)}|`;
+    if (ages === this.shownAges) return false;
+    this.shownAges = ages;
+    return true;
   }
 
   /** Row output changed: paint soon (frame-capped on the dashboard, immediately when attached). */
   rowChanged(row: Row): void {
     const state = this.o.getState();
     if (state.attached !== null) {
-      if (state.attached === row.name) this.paintSoon();
+      // The attached row reports changes synchronously (it is urgent): paint right away.
+      if (state.attached === row.name) this.paint();
       return;
     }
     if (state.overlay !== null) return;
@@ -109,6 +131,11 @@ export class DashboardPainter implements Disposable {
     this.lastPaint = Date.now();
     const state = this.o.getState();
     const attachedRow = state.attached !== null ? this.o.rows.get(state.attached) : undefined;
+    if (attachedRow !== this.urgentRow) {
+      this.urgentRow?.setUrgent(false);
+      attachedRow?.setUrgent(true);
+      this.urgentRow = attachedRow;
+    }
     if (attachedRow) {
       this.applyModes(attachedRow.screen.activeModes);
       this.o.compositor.paintAttached({
@@ -133,17 +160,20 @@ export class DashboardPainter implements Disposable {
     const viewports: ViewportSource[] = [];
     if (!fullScreen) {
       const byName = new Map(state.rows.map((r) => [r.name, r]));
+      const now = Date.now();
       for (const p of layout.rows) {
         const view = byName.get(p.name);
+        const row = this.o.rows.get(p.name);
         if (view) {
           segments.push({
             key: `h:${p.name}`,
             x: p.header.x,
             y: p.header.y,
-            text: this.o.renderHeader(view, p.header.width, state.focused === p.name, state.now, state.themeName),
+            // Ages come from the row itself and the wall clock, not the app store: keeping them
+            // current costs a header repaint, never a chrome (Ink) render.
+            text: this.o.renderHeader(row ? { ...view, lastOutputAt: row.lastOutputAt } : view, p.header.width, state.focused === p.name, now, state.themeName),
           });
         }
-        const row = this.o.rows.get(p.name);
         if (row && p.viewport.height > 0) viewports.push({ key: p.name, rect: p.viewport, screen: row.screen });
       }
       segments.push(...this.separators(layout, state.themeName));

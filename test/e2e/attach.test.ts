@@ -117,5 +117,5 @@ describe('attach', () => {
 
 /** Header lines end with the time since output, which moves on by itself. */
 function stripAge(line: string): string {
-  return line.replace(/ +(\d+[smhd]|-)$/, ' AGE');
+  return line.replace(/ +(\d+[smhd]|now|-)$/, ' AGE');
 }

@@ -29,7 +29,7 @@ function lastReportedSize(t: TerminalHarness): { rows: number; cols: number } | 
 /** The header reaches the right edge: its time-since-output sits one cell in from it. */
 function headerFitsWidth(t: TerminalHarness, y: number): boolean {
   const line = t.screenText()[y] ?? '';
-  return line.length === t.cols - 1 && / (\d+[smhd]|-)$/.test(line);
+  return line.length === t.cols - 1 && / (\d+[smhd]|now|-)$/.test(line);
 }
 
 describe('resize', () => {

@@ -31,12 +31,12 @@ const visible = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '');
 
 describe('rowHeaderLine', () => {
   it('shows name, profile, state, unread badge and age in exactly the given width', () => {
-    const line = rowHeaderLine({ row, width: 60, focused: false, now: 6_000, theme });
+    const line = rowHeaderLine({ row, width: 60, focused: false, now: 16_000, theme });
     const text = visible(line);
     expect(cellWidth(text)).toBe(60);
     expect(text).toContain('claude · claude · idle');
     expect(text).toContain('✉ 3');
-    expect(text.trimEnd().endsWith('5s')).toBe(true);
+    expect(text.trimEnd().endsWith('10s')).toBe(true);
   });
 
   it('never spills past a narrow width and contains no cursor movement', () => {
