@@ -11,5 +11,6 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<Com
   ask: { summary: 'send, then wait for the reply', load: async () => (await import('./ask.js')).askCommand },
   peers: { summary: 'list known sessions', load: async () => (await import('./peers.js')).peersCommand },
   status: { summary: "show a message's receipts", load: async () => (await import('./status.js')).statusCommand },
+  explain: { summary: "why a row is busy, idle or waiting", load: async () => (await import('./explain.js')).explainCommand },
   hub: { summary: 'run the hub headless', load: async () => (await import('./hub.js')).hubCommand },
 };

@@ -8,7 +8,7 @@ import { dirname } from 'node:path';
 import { SwbError, swbError, type SwbErrorValue } from '../protocol/error-codes.js';
 import { BROADCAST, OPERATOR } from '../protocol/handle.js';
 import { DEFAULT_LIMITS, PROTOCOL_VERSION, type HubLimits } from '../protocol/limits.js';
-import type { MailItem, PeerChanged, PeerInfo, ReceiptChanged, SendParams, SendResult, SessionRole } from '../protocol/methods.js';
+import type { MailItem, PeerChanged, PeerInfo, ReceiptChanged, RowExplainResult, SendParams, SendResult, SessionRole } from '../protocol/methods.js';
 import type { DecodedFrame } from '../protocol/ndjson-decoder.js';
 import { classifyLine, failure, notification, success, type RpcId } from '../protocol/rpc.js';
 import { MailStore, type AcceptOutcome, type AcceptRequest, type StateChange } from '../store/mail-store.js';
@@ -33,6 +33,9 @@ export interface HubOptions {
   log?: (line: string) => void;
 }
 
+/** Answers `rows.explain` (the dashboard that embeds the hub registers one; a headless hub has none). */
+export type ExplainProvider = (row: string, verbose: boolean) => { ok: RowExplainResult } | { error: SwbErrorValue };
+
 export class Hub {
   readonly limits: HubLimits;
   readonly sessions: SessionRegistry<HubConnection>;
@@ -44,6 +47,7 @@ export class Hub {
   private readonly connections = new Set<HubConnection>();
   private readonly lifetime = new DisposableStore();
   private server: Server | null = null;
+  private explainProvider: ExplainProvider | null = null;
   private stopping: Promise<void> | null = null;
 
   private readonly mailEmitter = new Emitter<MailItem>();
@@ -247,6 +251,24 @@ export class Hub {
     const r = this.sessions.registerRow(handle);
     if (r.ok) this.store.rememberHandle(handle, 'row');
     return r;
+  }
+
+  /** The embedded dashboard answers `rows.explain` through this; null removes it. */
+  setExplainProvider(provider: ExplainProvider | null): void {
+    this.explainProvider = provider;
+  }
+
+  /** Why a row is in its state, from the dashboard running it (NOT_FOUND from a headless hub). */
+  explainRow(row: string, verbose: boolean): { ok: RowExplainResult } | { error: SwbErrorValue } {
+    if (!this.explainProvider) {
+      return {
+        error: swbError(
+          'NOT_FOUND',
+          `This hub runs headless (no swb dashboard), so it watches no rows and cannot explain ${row}; run swb explain against the workspace whose dashboard runs ${row}.`,
+        ),
+      };
+    }
+    return this.explainProvider(row, verbose);
   }
 
   /** The whole send pipeline up to the commit: limits, recipients, rate, then group commit. */

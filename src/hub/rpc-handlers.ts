@@ -4,6 +4,7 @@ import { swbError, type SwbErrorValue } from '../protocol/error-codes.js';
 import { PROTOCOL_VERSION } from '../protocol/limits.js';
 import {
   emptyParams,
+  explainParams,
   helloParams,
   historyParams,
   listParams,
@@ -142,6 +143,17 @@ const HANDLERS: Record<string, Handler<unknown>> = {
   'peers.list': handler({
     params: emptyParams,
     run: (hub) => ({ ok: { peers: hub.peers() } }),
+  }),
+
+  'rows.explain': handler({
+    params: explainParams,
+    run(hub, _conn, p, who) {
+      // The evidence is screen text: the operator may read any row's, a row only its own.
+      if (who.role !== 'operator' && !(who.role === 'row' && who.handle === p.row)) {
+        return { error: swbError('UNAUTHENTICATED', `Only the operator or the row ${p.row} itself may ask why ${p.row} is in its state.`) };
+      }
+      return hub.explainRow(p.row, p.verbose ?? false);
+    },
   }),
 
   'session.registerRow': handler({

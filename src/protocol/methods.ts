@@ -69,6 +69,10 @@ export const historyParams = object({
 });
 export type HistoryParams = Infer<typeof historyParams>;
 
+/** Why a row of the dashboard is in its state (answered by the dashboard that runs the row). */
+export const explainParams = object({ row: handle, verbose: optional(bool) });
+export type ExplainParams = Infer<typeof explainParams>;
+
 export const emptyParams = object({});
 
 export type SessionRole = 'row' | 'operator' | 'participant';
@@ -148,6 +152,47 @@ export interface PeerChanged {
   role: SessionRole;
 }
 
+export type RowAgentState = 'busy' | 'idle' | 'waiting' | 'exited' | 'unknown';
+
+/** One rule the detector tried on the row's latest screen, in priority order. */
+export interface RuleTrialInfo {
+  rule: string;
+  state: RowAgentState;
+  priority: number;
+  matched: boolean;
+  region: string;
+  /** Matched screen text, or why the rule did not match (sanitized). */
+  evidence: string;
+}
+
+export interface RowExplainResult {
+  row: string;
+  profile: string;
+  /** The state the dashboard reports (after the quiet time). */
+  state: RowAgentState;
+  /** What the rules say about the newest screen, before the quiet time. */
+  detected: RowAgentState;
+  /** The rule that decided, or null (no rule matched, the process exited, or no screen yet). */
+  rule: string | null;
+  /** The screen region that rule read (e.g. "bottom 2 lines"). */
+  region: string;
+  /** The text it matched (sanitized, single line). */
+  evidence: string;
+  quietMs: number;
+  stillForMs: number;
+  /** The rules say idle, but the screen has not been still for the quiet time yet. */
+  idlePending: boolean;
+  exitCode: number | null;
+  warning: string | null;
+  /** May swb type into the row now? */
+  prompt: { free: boolean; reason: string; detail: string };
+  wake: { policy: 'auto' | 'notify' | 'off'; phase: string; reason: string };
+  /** Every rule tried (only with `verbose`). */
+  tried?: RuleTrialInfo[];
+  /** The explanation as the dashboard's explain view shows it (sanitized lines). */
+  text: string;
+}
+
 export const METHODS = [
   'hello',
   'mail.send',
@@ -159,6 +204,7 @@ export const METHODS = [
   'mail.woken',
   'receipt.get',
   'peers.list',
+  'rows.explain',
   'session.registerRow',
   'hub.shutdown',
 ] as const;
