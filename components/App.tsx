@@ -63,7 +63,7 @@ export function App() {
   if (state.overlay === 'help') return <HelpOverlay keymap={keymap} theme={theme} width={cols} height={rows} />;
   if (state.overlay === 'quit') return <QuitConfirm running={runningCount(state)} theme={theme} width={cols} height={rows} />;
   if (state.overlay === 'explain' || state.overlay === 'audit') {
-    const title = state.overlay === 'explain' ? `Why ${state.focused ?? ''} is ${state.rows.find((r) => r.name === state.focused)?.agentState ?? 'unknown'}` : 'Audit log';
+    const title = state.overlay === 'explain' ? `Why ${state.focused ?? ''} is ${state.rows.find((r) => r.name === state.focused)?.agentState ?? 'unknown'}` : 'Audit log — what Switchboard typed into rows';
     return <TextOverlay title={title} lines={state.explainText.split('\n')} theme={theme} width={cols} height={rows} />;
   }
   const layout = computeLayout({

@@ -8,6 +8,7 @@ import type { RowManager } from '../rows/row-manager.js';
 import type { RowSpec } from '../rows/row.js';
 import { sanitize } from '../text/sanitize.js';
 import { DisposableStore, toDisposable, type Disposable } from '../util/lifecycle.js';
+import type { AgentSupervisor } from './agent-supervisor.js';
 import { formatAge, runningCount, type NoteKind, type RowView, type WakePolicy } from './app-state.js';
 import type { AppStore } from './app-store.js';
 import { ComposerController } from './composer-controller.js';
@@ -16,6 +17,9 @@ import type { Intents } from './intents.js';
 import { MailViewController } from './mail-view-controller.js';
 import { neighbour } from './layout.js';
 import type { Layout } from './layout.js';
+
+/** How many audit entries the audit view shows. */
+const AUDIT_VIEW_ENTRIES = 100;
 
 export interface ControllerOptions {
   store: AppStore;
@@ -28,7 +32,12 @@ export interface ControllerOptions {
   onAttach: (row: Row) => void;
   /** A row's screen changed (the painter decides when to draw it). */
   onRowScreen: (row: Row) => void;
-  wakePolicyFor?: (spec: RowSpec) => WakePolicy;
+  /** The wake policy the config gives a row (`rows[].wake`), if any. */
+  configuredWakePolicy?: (spec: RowSpec) => WakePolicy | undefined;
+  /** State detection and wake for rows with an agent profile (absent: states are not detected). */
+  agents?: AgentSupervisor;
+  /** Where the audit log is written (shown in the audit view). */
+  auditLogPath?: string;
   /**
    * Bell / desktop notification hook (config `notifications: {bell, desktop}`), called for new mail
    * and delivery problems with a sanitized single-line text. Not called for the operator's own mail.
@@ -64,11 +73,15 @@ export class DashboardController implements Intents, Disposable {
       store.receiptChanged(r);
     }));
     this.lifetime.add(hub.onPeer(() => this.composer.refreshPeers()));
-    // "Time since output" is refreshed by a slow ticker, and only when a shown age would change:
-    // a flooding row must not make the chrome re-render per chunk.
-    const ticker = setInterval(() => this.refreshAges(), 1000);
-    ticker.unref();
-    this.lifetime.add(toDisposable(() => clearInterval(ticker)));
+    const agents = o.agents;
+    if (agents) {
+      this.lifetime.add(agents.onStateChange((e) => {
+        store.updateRow(e.row, { agentState: e.state, stateRule: e.rule });
+        if (store.getState().overlay === 'explain' && store.getState().focused === e.row) this.refreshExplain();
+      }));
+      this.lifetime.add(agents.onWakeResult((e) => this.wakeResult(e.row, e.ok, e.reason)));
+      this.lifetime.add(agents.onNotice((n) => this.note(n.kind, n.text, n.row)));
+    }
     this.lifetime.add(store.onChange(() => this.scheduleResize()));
   }
 
@@ -89,19 +102,6 @@ export class DashboardController implements Intents, Disposable {
     if (!ok) this.note('error', `wake failed for @${row}${reason ? `: ${sanitize(reason, { singleLine: true, maxChars: 200 })}` : ''}`, row);
   }
 
-  private refreshAges(): void {
-    const { store, rows } = this.o;
-    const now = Date.now();
-    const state = store.getState();
-    const stale = state.rows.some((v) => formatAge(rows.get(v.name)?.lastOutputAt ?? v.lastOutputAt, now) !== formatAge(v.lastOutputAt, state.now));
-    if (!stale) return;
-    for (const v of state.rows) {
-      const at = rows.get(v.name)?.lastOutputAt;
-      if (at !== undefined) store.updateRow(v.name, { lastOutputAt: at });
-    }
-    store.tick(now);
-  }
-
   private refreshUnread(handle: string): void {
     if (this.o.rows.has(handle)) this.o.store.updateRow(handle, { unread: this.o.hub.store.unreadCount(handle) });
   }
@@ -110,6 +110,9 @@ export class DashboardController implements Intents, Disposable {
   addRow(spec: RowSpec, size: { cols: number; rows: number }): Row {
     const row = this.o.rows.create(spec, size);
     this.follow(row);
+    const configured = this.o.configuredWakePolicy?.(spec);
+    const tracked = this.o.agents?.track(row, { ...(spec.profile !== undefined ? { profile: spec.profile } : {}), ...(configured ? { wake: configured } : {}) });
+    const agent = this.o.agents?.stateOf(row.name);
     const view: RowView = {
       name: row.name,
       profile: spec.profile ?? null,
@@ -117,12 +120,12 @@ export class DashboardController implements Intents, Disposable {
       running: row.state === 'running',
       exitCode: null,
       exitSignal: null,
-      agentState: null,
-      stateRule: null,
+      agentState: agent?.state ?? null,
+      stateRule: agent?.rule ?? null,
       unread: this.o.hub.store.unreadCount(row.name),
       lastOutputAt: 0,
       title: '',
-      wakePolicy: this.o.wakePolicyFor?.(spec) ?? 'notify',
+      wakePolicy: tracked?.policy ?? configured ?? 'notify',
       wakeFailed: false,
       incarnation: row.incarnation,
     };
@@ -205,6 +208,7 @@ export class DashboardController implements Intents, Disposable {
       case 'attach':
         if (focused) {
           store.attach(focused.name);
+          this.o.agents?.setAttached(focused.name);
           focused.resize(state.size.cols, state.size.rows);
           this.o.onAttach(focused);
         }
@@ -219,6 +223,7 @@ export class DashboardController implements Intents, Disposable {
         return;
       case 'close':
         if (focused) {
+          this.o.agents?.untrack(focused.name);
           this.perRow.get(focused.name)?.dispose();
           this.perRow.delete(focused.name);
           rows.close(focused.name);
@@ -229,6 +234,14 @@ export class DashboardController implements Intents, Disposable {
         if (runningCount(state) > 0) store.openOverlay('quit');
         else this.o.onQuit();
         return;
+      case 'explain':
+        if (focused) store.openOverlay('explain', this.explainText(focused.name));
+        return;
+      case 'wakePolicy':
+        if (focused) this.cycleWakePolicy(focused.name);
+        return;
+      case 'auditLog':
+        return store.openOverlay('audit', this.auditText());
       default:
         store.notify('info', `${action}: not available yet`);
     }
@@ -236,7 +249,46 @@ export class DashboardController implements Intents, Disposable {
 
   detach(): void {
     this.o.store.detach();
+    this.o.agents?.setAttached(null);
     this.applySizes();
+  }
+
+  /** The operator's keystrokes went straight to the attached row's program: wakes there hold off. */
+  operatorTypedIntoRow(): void {
+    const attached = this.o.store.getState().attached;
+    if (attached !== null) this.o.agents?.operatorTyped(attached);
+  }
+
+  private explainText(name: string): string {
+    if (!this.o.agents) return `${name}: state detection is off in this dashboard.`;
+    if (!this.o.agents.has(name)) {
+      return `${name} has no agent profile, so nothing detects its state and it is never woken.\nGive it one with a profile name as the row (swb claude) or "profile" in the config's rows[].`;
+    }
+    return this.o.agents.explainText(name);
+  }
+
+  private refreshExplain(): void {
+    const { store } = this.o;
+    const focused = store.getState().focused;
+    if (focused) store.openOverlay('explain', this.explainText(focused));
+  }
+
+  private cycleWakePolicy(name: string): void {
+    const policy = this.o.agents?.cyclePolicy(name);
+    if (policy === undefined) {
+      this.note('info', `${name} has no agent profile: it is never woken`, name);
+      return;
+    }
+    this.o.store.updateRow(name, { wakePolicy: policy });
+    const meaning =
+      policy === 'auto' ? 'new mail types the wake line once its prompt is free' : policy === 'notify' ? 'new mail is only shown here' : 'never woken; its mail still shows here';
+    this.note('info', `wake policy of @${name}: ${policy} (${meaning})`, name);
+  }
+
+  private auditText(): string {
+    const lines = this.o.agents?.auditLines(AUDIT_VIEW_ENTRIES) ?? [];
+    const where = this.o.auditLogPath ? `Every byte Switchboard types into a row, newest last (full log: ${sanitize(this.o.auditLogPath, { singleLine: true, maxChars: 300 })})` : 'Every byte Switchboard types into a row, newest last';
+    return [where, '', ...(lines.length > 0 ? lines : ['Nothing typed into any row yet.'])].join('\n');
   }
 
   closeOverlay(): void {

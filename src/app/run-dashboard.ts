@@ -7,6 +7,7 @@ import { render } from 'ink';
 import { App } from '../../components/App.js';
 import { rowHeaderLine } from '../../components/row-header-line.js';
 import { sgr } from '../terminal/sgr-color.js';
+import { openAuditLog } from '../agents/audit-log.js';
 import { loadProfiles } from '../agents/load-profiles.js';
 import { parseFlags } from '../cli/parse-flags.js';
 import { UsageError } from '../cli/command.js';
@@ -29,6 +30,9 @@ import { writeSwbLauncher } from '../util/swb-launcher.js';
 import { initialState, type WakePolicy } from './app-state.js';
 import { AppContext, type AppServices } from './app-context.js';
 import { AppStore } from './app-store.js';
+import { AgentAuditTrail } from './agent-audit-trail.js';
+import { hubAgentMail } from './agent-hub-mail.js';
+import { AgentSupervisor } from './agent-supervisor.js';
 import { computeLayout } from './layout.js';
 import { DashboardController } from './dashboard-controller.js';
 
@@ -125,6 +129,11 @@ export async function runDashboard(argv: string[], baseEnv: NodeJS.ProcessEnv = 
     ...(config.scrollback !== undefined ? { scrollback: config.scrollback } : {}),
   });
 
+  // Every byte swb types into a row is logged (0600) before it is written, and kept for the audit view.
+  const auditLogPath = join(paths.runDir, 'audit.log');
+  const agents = new AgentSupervisor({ profiles: profileSet, mail: hubAgentMail(hub), audit: new AgentAuditTrail(openAuditLog(auditLogPath)) });
+  hub.setExplainProvider((row, verbose) => agents.explain(row, verbose));
+
   const out = process.stdout;
   const write = (s: string) => out.write(s);
   const compositor = new Compositor(write);
@@ -146,7 +155,9 @@ export async function runDashboard(argv: string[], baseEnv: NodeJS.ProcessEnv = 
       painter?.invalidate();
     },
     onRowScreen: (row) => painter?.rowChanged(row),
-    wakePolicyFor: (spec) => wakeFor.get(spec.name) ?? 'notify',
+    configuredWakePolicy: (spec) => wakeFor.get(spec.name),
+    agents,
+    auditLogPath,
   });
   const themeOf = (name: string) => themes.get(name) ?? themes.values().next().value!;
   painter = new DashboardPainter({
@@ -160,11 +171,17 @@ export async function runDashboard(argv: string[], baseEnv: NodeJS.ProcessEnv = 
     separatorStyle: (themeName) => sgr({ fg: themeOf(themeName).border.unfocused }),
   });
   const detachSequences = keymap.bindings.detach.flatMap((c) => rawKeySequences(c));
-  const router = new InputRouter(process.stdin, (text) => inkStdin.write(text), detachSequences, () => {
-    controller.detach();
-    painter?.resetModes();
-    painter?.invalidate();
-  });
+  const router = new InputRouter(
+    process.stdin,
+    (text) => inkStdin.write(text),
+    detachSequences,
+    () => {
+      controller.detach();
+      painter?.resetModes();
+      painter?.invalidate();
+    },
+    () => controller.operatorTypedIntoRow(),
+  );
 
   const restoreTerminal = () => {
     painter?.resetModes();
@@ -190,7 +207,6 @@ export async function runDashboard(argv: string[], baseEnv: NodeJS.ProcessEnv = 
   for (const spec of unique) {
     const rowSpec = toRowSpec(spec, profileSet.profiles);
     if (spec.wake) wakeFor.set(spec.name, spec.wake);
-    else if (spec.profile && spec.profile !== 'bash' && spec.profile !== 'sh' && spec.profile !== 'generic') wakeFor.set(spec.name, 'auto');
     controller.addRow(rowSpec, startSize(spec.name));
   }
   for (const e of profileSet.errors) store.notify('error', `profile ${e.file}: ${e.message}`.slice(0, 300));
@@ -223,6 +239,8 @@ export async function runDashboard(argv: string[], baseEnv: NodeJS.ProcessEnv = 
   router.dispose();
   painter.dispose();
   controller.dispose();
+  hub.setExplainProvider(null);
+  agents.dispose();
   rows.dispose();
   store.dispose();
   await hub.stop();

@@ -1,0 +1,105 @@
+// The controller's agent side against a real hub and a real row: detected states reach the row's
+// view, `e` explains the focused row, `w` cycles its wake policy with a notification, `a` shows the
+// audit view, and a failed wake marks the row.
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadProfiles } from '../../../src/agents/load-profiles.js';
+import { AgentAuditTrail } from '../../../src/app/agent-audit-trail.js';
+import { hubAgentMail } from '../../../src/app/agent-hub-mail.js';
+import { AgentSupervisor } from '../../../src/app/agent-supervisor.js';
+import { initialState } from '../../../src/app/app-state.js';
+import { AppStore } from '../../../src/app/app-store.js';
+import { DashboardController } from '../../../src/app/dashboard-controller.js';
+import { RowManager } from '../../../src/rows/row-manager.js';
+import { deferCleanup, runCleanups } from '../../helpers/cleanup.js';
+import { startTestHub } from '../../helpers/hub-harness.js';
+import { waitUntil } from '../../helpers/wait-until.js';
+
+afterEach(runCleanups);
+
+async function setup() {
+  const { hub, paths } = await startTestHub();
+  const store = new AppStore(initialState({ cols: 80, rows: 24 }, 'stack', 'dark'), 0);
+  const rows = new RowManager({
+    socketPath: paths.socketPath,
+    mintToken: (name) => {
+      const r = hub.registerRow(name);
+      if (!r.ok) throw new Error(r.error.message);
+      return r.token;
+    },
+  });
+  const agents = new AgentSupervisor({
+    profiles: loadProfiles({ configDir: '/nonexistent-swb-config' }),
+    mail: hubAgentMail(hub),
+    audit: new AgentAuditTrail(null),
+  });
+  const controller = new DashboardController({
+    store,
+    rows,
+    hub,
+    themeNames: ['dark'],
+    layout: () => ({ rows: [], hidden: [], chrome: { x: 0, y: 22, width: 80, height: 2 } }),
+    onQuit: () => undefined,
+    onAttach: () => undefined,
+    onRowScreen: () => undefined,
+    agents,
+    auditLogPath: '/run/x/audit.log',
+  });
+  deferCleanup('dashboard controller', () => {
+    controller.dispose();
+    agents.dispose();
+    rows.dispose();
+    store.dispose();
+  });
+  return { hub, store, controller, agents };
+}
+
+/** A shell-like row: prints a `$ ` prompt and waits (the sh profile reads it as idle). */
+const PROMPT_ROW = { file: '/bin/sh', args: ['-c', 'printf "ready$ "; sleep 30'] };
+
+describe('DashboardController agents', () => {
+  it('a row with a profile shows its detected state and rule; e explains it; w cycles the policy', async () => {
+    const t = await setup();
+    t.controller.addRow({ name: 'sh1', command: PROMPT_ROW, profile: 'sh' }, { cols: 40, rows: 5 });
+    expect(t.store.getState().rows[0]).toMatchObject({ wakePolicy: 'notify' });
+    await waitUntil(() => t.store.getState().rows[0]!.agentState === 'idle', { what: 'idle', timeoutMs: 5000 });
+    expect(t.store.getState().rows[0]!.stateRule).toBe('prompt_at_cursor');
+
+    t.controller.action('explain');
+    expect(t.store.getState().overlay).toBe('explain');
+    expect(t.store.getState().explainText).toMatch(/^sh1: idle \(profile sh\)\n {2}rule: {5}prompt_at_cursor → idle/);
+
+    t.controller.action('wakePolicy');
+    expect(t.store.getState().rows[0]!.wakePolicy).toBe('off');
+    expect(t.store.getState().strip!.text).toBe('wake policy of @sh1: off (never woken; its mail still shows here)');
+    t.controller.action('wakePolicy');
+    expect(t.agents.policyOf('sh1')).toBe('auto');
+  });
+
+  it('a row without a profile is not detected and explains why', async () => {
+    const t = await setup();
+    t.controller.addRow({ name: 'plain', command: PROMPT_ROW }, { cols: 40, rows: 5 });
+    t.controller.action('explain');
+    expect(t.store.getState().explainText).toMatch(/^plain has no agent profile/);
+    t.controller.action('wakePolicy');
+    expect(t.store.getState().strip!.text).toBe('plain has no agent profile: it is never woken');
+  });
+
+  it('a shows the audit view with the log’s path; a failed wake marks the row', async () => {
+    const t = await setup();
+    t.controller.addRow({ name: 'sh1', command: PROMPT_ROW, profile: 'sh' }, { cols: 40, rows: 5 });
+    t.controller.action('auditLog');
+    expect(t.store.getState().overlay).toBe('audit');
+    expect(t.store.getState().explainText).toContain('(full log: /run/x/audit.log)');
+    expect(t.store.getState().explainText).toContain('Nothing typed into any row yet.');
+    t.controller.wakeResult('sh1', false, 'the typed wake line never showed in the input');
+    expect(t.store.getState().rows[0]!.wakeFailed).toBe(true);
+  });
+
+  it('closing a row stops watching it', async () => {
+    const t = await setup();
+    t.controller.addRow({ name: 'sh1', command: PROMPT_ROW, profile: 'sh' }, { cols: 40, rows: 5 });
+    expect(t.agents.has('sh1')).toBe(true);
+    t.controller.action('close');
+    expect(t.agents.has('sh1')).toBe(false);
+  });
+});
