@@ -1,42 +1,25 @@
 #!/usr/bin/env node
 // Entry point. A known command name runs that CLI command; anything else opens the dashboard.
-// Modules load lazily so agent-side commands (`swb send`) start about as fast as Node itself.
+// Each side loads as one bundled file when the build made it (scripts/bundle.mjs), falling back
+// to the plain compiled modules: `swb send` must start about as fast as Node itself, and the
+// dashboard must draw its first frame quickly.
 import { existsSync } from 'node:fs';
-import { COMMANDS } from '../src/cli/commands.js';
+
+function bundled(name: string): string | null {
+  const url = new URL(`../${name}`, import.meta.url);
+  return existsSync(url) ? url.href : null;
+}
 
 async function main(argv: string[]): Promise<number> {
-  const [first, ...rest] = argv;
-  if (first === 'help' || first === '--help' || first === '-h') {
-    const { printTopLevelHelp } = await import('../src/cli/top-level-help.js');
-    printTopLevelHelp();
-    return 0;
-  }
-  if (first === '--version') {
-    const { packageVersion } = await import('../src/cli/top-level-help.js');
-    process.stdout.write(`${packageVersion()}\n`);
-    return 0;
-  }
-  const entry = first !== undefined ? COMMANDS[first] : undefined;
-  if (entry) {
-    const { runCommand } = await import('../src/cli/run-command.js');
-    const cmd = await entry.load();
-    return runCommand(cmd, rest, {
-      stdout: (t) => process.stdout.write(t),
-      stderr: (t) => process.stderr.write(t),
-      stdin: process.stdin,
-      env: process.env,
-      cwd: process.cwd(),
-    });
-  }
+  const cliBundle = bundled('cli-bundle/cli.mjs');
+  const cli = (cliBundle ? await import(cliBundle) : await import('../src/cli/main.js')) as typeof import('../src/cli/main.js');
+  const status = await cli.runCli(argv);
+  if (status !== null) return status;
   // React's production build (no dev checks) for the dashboard; rows still get the operator's own env.
   const operatorEnv = { ...process.env };
   process.env.NODE_ENV ??= 'production';
-  // The bundled dashboard (scripts/bundle-dashboard.mjs) starts much faster; the plain modules
-  // are the fallback when it was not built.
-  const bundle = new URL('../dashboard.bundle.mjs', import.meta.url);
-  const { runDashboard } = (existsSync(bundle)
-    ? await import(bundle.href)
-    : await import('../src/app/run-dashboard.js')) as typeof import('../src/app/run-dashboard.js');
+  const uiBundle = bundled('dashboard.bundle.mjs');
+  const { runDashboard } = (uiBundle ? await import(uiBundle) : await import('../src/app/run-dashboard.js')) as typeof import('../src/app/run-dashboard.js');
   return runDashboard(argv, operatorEnv);
 }
 

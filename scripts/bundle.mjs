@@ -1,25 +1,37 @@
-// After tsc: bundles the dashboard (Ink, React and our UI code) into one ES module,
-// dist/dashboard.bundle.mjs. Loading Ink's few hundred small modules one by one costs about half
-// a second on this class of machine; the bundle loads in a fraction of that, which is most of
-// the "start to first frame" budget. Native addons and yoga's wasm loader stay external.
-// The CLI commands (`swb send` ...) do not use the bundle: they never load Ink at all.
+// After tsc: bundles the two entry points `bin/swb.js` loads, each into one ES module.
+//  - dist/cli-bundle/cli.mjs: the CLI commands (one chunk per command). An agent runs `swb send` constantly; one file loads
+//    noticeably faster than the two dozen small modules it is made of.
+//  - dist/dashboard.bundle.mjs: the dashboard with Ink and React. Loading Ink's few hundred small
+//    modules one by one costs about half a second here; the bundle a fraction of that, which is
+//    most of the "start to first frame" budget.
+// Native addons and yoga's wasm loader stay external. bin/swb.js falls back to the plain
+// compiled modules when a bundle is missing.
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-
-await build({
-  entryPoints: [`${root}dist/src/app/run-dashboard.js`],
-  outfile: `${root}dist/dashboard.bundle.mjs`,
+const common = {
   bundle: true,
   platform: 'node',
   format: 'esm',
   target: 'node20',
   external: ['node-pty', 'better-sqlite3', 'yoga-layout'],
-  alias: { 'react-devtools-core': `${root}scripts/stubs/react-devtools-core.mjs` },
-  define: { 'process.env.NODE_ENV': '"production"' },
   // Some bundled CommonJS dependencies call require(); give the ES module one.
   banner: { js: "import { createRequire as __swbCreateRequire } from 'node:module'; const require = __swbCreateRequire(import.meta.url);" },
   logLevel: 'warning',
   legalComments: 'none',
-});
+};
+
+await Promise.all([
+  // Split: each command is its own chunk, loaded when it runs, so `swb send` never loads the
+  // hub's modules (and the node:crypto / child_process they import).
+  build({ ...common, entryPoints: { cli: `${root}dist/src/cli/main.js` }, outdir: `${root}dist/cli-bundle`, splitting: true, chunkNames: 'chunks/[name]-[hash]', outExtension: { '.js': '.mjs' } }),
+  build({
+    ...common,
+    entryPoints: [`${root}dist/src/app/run-dashboard.js`],
+    outfile: `${root}dist/dashboard.bundle.mjs`,
+    // Ink imports react-devtools-core only for its DEV-mode bridge, never used in production.
+    alias: { 'react-devtools-core': `${root}scripts/stubs/react-devtools-core.mjs` },
+    define: { 'process.env.NODE_ENV': '"production"' },
+  }),
+]);

@@ -21,7 +21,7 @@ export const askCommand: CommandDescriptor = {
     const client = await ctx.connect();
     // Note the inbox position first, so a reply that lands before we start waiting is not missed.
     // Start after everything already in the inbox, without touching it.
-    let cursor = client.hello?.lastSeq ?? 0;
+    let cursor = (await client.ready).lastSeq;
     const sent = await sendMessage(ctx, { to: recipients, text, kind: kindFlag(ctx, 'task'), messageId: idFlag(ctx) });
     ctx.print(`asked #${sent.id}; waiting for a reply...`);
     for (;;) {

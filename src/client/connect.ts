@@ -1,7 +1,6 @@
 // Finds the workspace's hub, starting a headless one (detached) when none answers, then says
 // hello. Racing CLIs may each start a hub: the workspace lock lets exactly one live, the others
 // exit with HUB_RUNNING and every CLI connects to the winner.
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { SwbError } from '../protocol/error-codes.js';
 import type { RuntimePaths } from '../hub/runtime-paths.js';
@@ -34,12 +33,15 @@ export async function connectToHub(opts: ConnectOptions): Promise<HubClient> {
     if (!opts.autoStart || !RETRYABLE.has(code)) throw noHub(socketPath, code);
     client = await startAndConnect(opts, socketPath);
   }
+  let identity: ReturnType<typeof resolveIdentity>;
   try {
-    await client.sayHello(resolveIdentity(opts), { subscribe: opts.subscribe ?? false, client: opts.client ?? 'cli' });
+    identity = resolveIdentity(opts);
   } catch (err) {
     client.destroy();
     throw err;
   }
+  // Pipelined: the caller's first request follows hello on the wire without waiting for it.
+  client.startHello(identity, { subscribe: opts.subscribe ?? false, client: opts.client ?? 'cli' });
   return client;
 }
 
@@ -56,6 +58,8 @@ function resolveIdentity(opts: ConnectOptions): ClientIdentity {
 
 async function startAndConnect(opts: ConnectOptions, socketPath: string): Promise<HubClient> {
   const { workspace, explicitWorkspace } = opts.paths;
+  // Loaded only here: most commands find a hub running, and start-up time is an agent's hot path.
+  const { spawn } = await import('node:child_process');
   const child = spawn(process.execPath, [swbBinPath(), 'hub', '--detached', ...(explicitWorkspace ? ['--workspace', workspace] : [])], {
     detached: true,
     stdio: 'ignore',

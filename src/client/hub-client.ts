@@ -56,16 +56,40 @@ export class HubClient {
   }
 
   async sayHello(identity: ClientIdentity, opts: { subscribe?: boolean; client?: string } = {}): Promise<HelloResult> {
+    this.startHello(identity, opts);
+    return this.ready;
+  }
+
+  private helloPromise: Promise<HelloResult> | null = null;
+
+  /**
+   * Sends hello without waiting for its answer: requests made meanwhile go out right behind it
+   * (the hub answers a connection's requests in order), saving a round trip per CLI command.
+   * Each such request fails with hello's error if hello is refused.
+   */
+  startHello(identity: ClientIdentity, opts: { subscribe?: boolean; client?: string } = {}): void {
     const params: Record<string, unknown> = { version: PROTOCOL_VERSION };
     if (identity.session) params.session = identity.session;
     if (identity.token) params.token = identity.token;
     if (opts.subscribe) params.subscribe = true;
     if (opts.client) params.client = opts.client;
-    this.hello = await this.request<HelloResult>('hello', params);
-    return this.hello;
+    this.helloPromise = this.send<HelloResult>('hello', params).then((h) => (this.hello = h));
+    this.helloPromise.catch(() => undefined); // observed by `ready` and by each request
+  }
+
+  /** The hello answer (rejects with hello's error). */
+  get ready(): Promise<HelloResult> {
+    return this.helloPromise ?? Promise.reject(new SwbError('UNAUTHENTICATED', 'hello was not sent on this connection.'));
   }
 
   request<T>(method: string, params: Record<string, unknown> = {}): Promise<T> {
+    const answer = this.send<T>(method, params);
+    if (!this.helloPromise || this.hello) return answer;
+    answer.catch(() => undefined); // if hello fails, its error is the one to report
+    return this.helloPromise.then(() => answer);
+  }
+
+  private send<T>(method: string, params: Record<string, unknown>): Promise<T> {
     if (this.closed) return Promise.reject(new SwbError('NO_HUB', 'The connection to the hub is closed.'));
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {

@@ -1,9 +1,9 @@
 // Where a workspace's hub lives (DESIGN §3): a private runtime dir for the socket and the election
 // lock, a data dir for mail.db. SWB_HOME=DIR puts both under DIR (every test uses its own).
-import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
+import { fnvHex } from '../util/fnv-hash.js';
 
 export interface RuntimePaths {
   /** The workspace's directory, or the name given with --workspace. */
@@ -36,7 +36,7 @@ export function findWorkspaceRoot(cwd: string): string {
 export function workspaceIdFor(workspace: string, explicitName?: string): string {
   const label = (explicitName ?? basename(workspace) ?? 'root').replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 24) || 'root';
   if (explicitName) return label;
-  const hash = createHash('sha256').update(workspace).digest('hex').slice(0, 10);
+  const hash = fnvHex(workspace, 10);
   return `${label}-${hash}`;
 }
 
@@ -62,7 +62,7 @@ export function resolveRuntimePaths(opts: { cwd?: string; workspace?: string; en
   if (Buffer.byteLength(join(runDir, 'hub.sock')) > MAX_SOCKET_PATH_BYTES) {
     // A long SWB_HOME or XDG_RUNTIME_DIR: keep the socket in a short private dir named after the
     // full run dir, so every client computes the same place.
-    const digest = createHash('sha256').update(runDir).digest('hex').slice(0, 16);
+    const digest = fnvHex(runDir, 16);
     socketDir = join('/tmp', `swb-${uid()}`, digest);
   }
   return {

@@ -1,0 +1,28 @@
+// The CLI side of `swb`: runs a command and returns its exit status, or null when argv does not
+// name a command (then bin/swb.ts opens the dashboard). Bundled into dist/cli.bundle.mjs so that
+// `swb send` in an agent's shell loads one file, not two dozen modules.
+import { COMMANDS } from './commands.js';
+import { runCommand } from './run-command.js';
+import { packageVersion, printTopLevelHelp } from './top-level-help.js';
+
+export async function runCli(argv: readonly string[]): Promise<number | null> {
+  const [first, ...rest] = argv;
+  if (first === 'help' || first === '--help' || first === '-h') {
+    printTopLevelHelp();
+    return 0;
+  }
+  if (first === '--version') {
+    process.stdout.write(`${packageVersion()}\n`);
+    return 0;
+  }
+  const entry = first !== undefined ? COMMANDS[first] : undefined;
+  if (!entry) return null;
+  const cmd = await entry.load();
+  return runCommand(cmd, rest, {
+    stdout: (t) => process.stdout.write(t),
+    stderr: (t) => process.stderr.write(t),
+    stdin: process.stdin,
+    env: process.env,
+    cwd: process.cwd(),
+  });
+}
