@@ -151,6 +151,7 @@ export class RowScreen implements Disposable, ParseClient {
     if (this.urgent && this.inFlight === 0 && this.queueHead === this.queue.length) {
       this.pending += data.length;
       this.inFlight = data.length;
+      this.parseNow();
       this.terminal.write(data, this.onBatchParsed);
       return;
     }
@@ -169,6 +170,15 @@ export class RowScreen implements Disposable, ParseClient {
    * `input('', true)` flags user input and emits an empty onData, which is not forwarded.
    */
   noteUserInput(): void {
+    this.parseNow();
+  }
+
+  /**
+   * Makes xterm parse the next write() synchronously. Its public switch for that is "user input
+   * happened": `input('', true)` sets it (and emits an empty onData, which is not forwarded). The
+   * side effect, scrolling the viewport to the bottom, is moot: we never scroll xterm's viewport.
+   */
+  private parseNow(): void {
     if (!this.store.disposed) this.terminal.input('', true);
   }
 
@@ -189,6 +199,10 @@ export class RowScreen implements Disposable, ParseClient {
       this.queueHead++;
       handed += chunk.length;
       const last = this.queueHead === this.queue.length || handed >= budget;
+      // Parse now, in this scheduler turn: left alone xterm defers every write to a timer
+      // (>= 1 ms each), which made a flood's wall time mostly waiting. The turn's byte budget
+      // (ParseScheduler) still bounds how long the keyboard can wait behind parsing.
+      this.parseNow();
       if (last) {
         this.inFlight = handed;
         this.terminal.write(chunk, this.onBatchParsed);
