@@ -9,13 +9,17 @@
 // and session are empty and nothing is signalled.
 import { readFileSync, readdirSync } from 'node:fs';
 
-interface ProcStat {
+export interface ProcStat {
+  pid: number;
+  ppid: number;
   state: string;
   session: number;
+  /** Kernel start time: with the pid, names one process across pid reuse. */
   startTime: string;
 }
 
-function readStat(pid: number): ProcStat | undefined {
+/** One process's /proc/PID/stat (Linux), or undefined if it is gone or unreadable. */
+export function readProcStat(pid: number): ProcStat | undefined {
   let text: string;
   try {
     text = readFileSync(`/proc/${pid}/stat`, 'latin1');
@@ -27,8 +31,10 @@ function readStat(pid: number): ProcStat | undefined {
   const close = text.lastIndexOf(')');
   if (close < 0) return undefined;
   const fields = text.slice(close + 2).split(' ');
-  return { state: fields[0] ?? '?', session: Number(fields[3]), startTime: fields[19] ?? '' };
+  return { pid, state: fields[0] ?? '?', ppid: Number(fields[1]), session: Number(fields[3]), startTime: fields[19] ?? '' };
 }
+
+const readStat = readProcStat;
 
 /** Identifies a row's leader across pid reuse. */
 export interface ProcessTree {

@@ -1,30 +1,11 @@
 // Finds every process a test's child started, however deep, so a harness can end them all by pid
 // (never by name). Reads /proc (Linux): parent links for the tree, session ids for processes that
 // were started in a session of their own (a pty row) and then orphaned.
-import { readFileSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
+import { readProcStat, type ProcStat } from '../../src/rows/process-tree.js';
 
-interface Stat {
-  pid: number;
-  ppid: number;
-  session: number;
-  state: string;
-  /** Kernel start time: with the pid, names one process across pid reuse. */
-  startTime: string;
-}
-
-function readStat(pid: number): Stat | undefined {
-  let text: string;
-  try {
-    text = readFileSync(`/proc/${pid}/stat`, 'latin1');
-  } catch {
-    return undefined;
-  }
-  // "pid (comm) state ppid pgrp session ..." — comm may hold spaces and parens.
-  const close = text.lastIndexOf(')');
-  if (close < 0) return undefined;
-  const f = text.slice(close + 2).split(' ');
-  return { pid, state: f[0] ?? '?', ppid: Number(f[1]), session: Number(f[3]), startTime: f[19] ?? '' };
-}
+type Stat = ProcStat;
+const readStat = readProcStat;
 
 function allStats(): Stat[] {
   let entries: string[];
