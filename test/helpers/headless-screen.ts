@@ -4,7 +4,7 @@
 import xtermHeadless from '@xterm/headless';
 import type { IBufferCell } from '@xterm/headless';
 import pty from 'node-pty';
-import type { ScreenSnapshot } from '../../../src/rows/screen-snapshot.js';
+import type { ScreenSnapshot } from '../../src/rows/screen-snapshot.js';
 
 const { Terminal } = xtermHeadless;
 

@@ -1,11 +1,11 @@
-// Shared steps of the real-agent tests (claude-real, codex-real, gemini-real): saving captured screens
+// Shared steps of the real-agent tests (test/real-agents/*.test.ts, and the live shell test): saving captured screens
 // as fixtures, and waking a live agent through RowAgent.
 import { writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { systemClock } from '../../../src/agents/clock.js';
-import type { AgentProfile } from '../../../src/agents/profile-schema.js';
-import { RowAgent } from '../../../src/agents/row-agent.js';
-import type { ScreenSnapshot } from '../../../src/rows/screen-snapshot.js';
+import { systemClock } from '../../src/agents/clock.js';
+import type { AgentProfile } from '../../src/agents/profile-schema.js';
+import { RowAgent } from '../../src/agents/row-agent.js';
+import type { ScreenSnapshot } from '../../src/rows/screen-snapshot.js';
 import { toFixtureText, type HeadlessRun } from './headless-screen.js';
 import { SCREENS_DIR } from './screen-fixture.js';
 

@@ -16,7 +16,7 @@
 //   source: TEXT           where the screen came from (e.g. "captured from claude 2.1.332 via tmux")
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ScreenSnapshot } from '../../../src/rows/screen-snapshot.js';
+import type { ScreenSnapshot } from '../../src/rows/screen-snapshot.js';
 
 export interface ScreenFixture {
   name: string;
@@ -24,7 +24,7 @@ export interface ScreenFixture {
   expect: Record<string, string>;
 }
 
-export const SCREENS_DIR = new URL('../../fixtures/screens/', import.meta.url).pathname;
+export const SCREENS_DIR = new URL('../fixtures/screens/', import.meta.url).pathname;
 
 export function parseScreenFixture(text: string, name = 'fixture'): ScreenFixture {
   const all = text.replace(/\r\n/g, '\n').split('\n');

@@ -3,28 +3,28 @@
 // Skipped unless the CLI is installed into the ignored .cache/ (see docs/AGENTS-REAL.md):
 //   npm install --prefix .cache/agents @anthropic-ai/claude-code@2.1.332
 // With SWB_CAPTURE=1 it also rewrites test/fixtures/screens/claude/real-*.txt from what it saw.
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { detectState } from '../../../src/agents/detect-state.js';
-import { isPromptFree } from '../../../src/agents/free-prompt.js';
-import { loadProfiles } from '../../../src/agents/load-profiles.js';
-import { readPromptInput } from '../../../src/agents/prompt-input.js';
-import type { ScreenSnapshot } from '../../../src/rows/screen-snapshot.js';
-import { startAnthropicStub, type AnthropicStub } from '../../support/model-api/anthropic-stub.mjs';
-import { runHeadless, type HeadlessRun } from './headless-screen.js';
-import { bottomHas, has, saveFixture, wakeLiveAgent } from './real-agent-harness.js';
+import { detectState } from '../../src/agents/detect-state.js';
+import { isPromptFree } from '../../src/agents/free-prompt.js';
+import { loadProfiles } from '../../src/agents/load-profiles.js';
+import { readPromptInput } from '../../src/agents/prompt-input.js';
+import type { ScreenSnapshot } from '../../src/rows/screen-snapshot.js';
+import { startAnthropicStub, type AnthropicStub } from '../support/model-api/anthropic-stub.mjs';
+import { runHeadless, type HeadlessRun } from '../helpers/headless-screen.js';
+import { AGENTS_DIR, cliInstalled, pinnedVersion } from './agent-cli.js';
+import { bottomHas, has, saveFixture, wakeLiveAgent } from '../helpers/real-agent-harness.js';
 
-const ROOT = new URL('../../../', import.meta.url).pathname;
-const CLAUDE_BIN = process.env.SWB_CLAUDE_BIN ?? join(ROOT, '.cache/agents/node_modules/@anthropic-ai/claude-code/bin/claude.exe');
-const VERSION = '2.1.332';
+const CLAUDE_BIN = process.env.SWB_CLAUDE_BIN ?? join(AGENTS_DIR, '@anthropic-ai/claude-code/bin/claude.exe');
+const VERSION = pinnedVersion('@anthropic-ai/claude-code');
 const API_KEY = 'sk-ant-stub-key-0000000000000000000000';
 const claude = loadProfiles({ configDir: '/nonexistent-swb-config' }).profiles.get('claude')!;
 /** Claude draws its prompt as "❯" + NO-BREAK SPACE. */
 const prompted = (text: string) => (s: ScreenSnapshot) => s.lines.some((l) => /^❯\s/u.test(l) && l.slice(2) === text);
 
-describe.skipIf(!existsSync(CLAUDE_BIN))('real Claude Code', () => {
+describe.skipIf(!cliInstalled(CLAUDE_BIN))('real Claude Code', () => {
   let stub: AnthropicStub;
   let dir: string;
   const runs: HeadlessRun[] = [];

@@ -8,21 +8,21 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { detectState } from '../../../src/agents/detect-state.js';
-import { loadProfiles } from '../../../src/agents/load-profiles.js';
-import { readPromptInput } from '../../../src/agents/prompt-input.js';
-import type { ScreenSnapshot } from '../../../src/rows/screen-snapshot.js';
-import { startResponsesStub, type ResponsesStub } from '../../support/model-api/openai-responses-stub.mjs';
-import { runHeadless, type HeadlessRun } from './headless-screen.js';
-import { bottomHas, has, saveFixture, wakeLiveAgent } from './real-agent-harness.js';
+import { detectState } from '../../src/agents/detect-state.js';
+import { loadProfiles } from '../../src/agents/load-profiles.js';
+import { readPromptInput } from '../../src/agents/prompt-input.js';
+import type { ScreenSnapshot } from '../../src/rows/screen-snapshot.js';
+import { startResponsesStub, type ResponsesStub } from '../support/model-api/openai-responses-stub.mjs';
+import { runHeadless, type HeadlessRun } from '../helpers/headless-screen.js';
+import { AGENTS_DIR, cliInstalled, pinnedVersion } from './agent-cli.js';
+import { bottomHas, has, saveFixture, wakeLiveAgent } from '../helpers/real-agent-harness.js';
 
-const ROOT = new URL('../../../', import.meta.url).pathname;
-const CODEX_JS = process.env.SWB_CODEX_JS ?? join(ROOT, '.cache/agents/node_modules/@openai/codex/bin/codex.js');
-const VERSION = '0.171.0';
+const CODEX_JS = process.env.SWB_CODEX_JS ?? join(AGENTS_DIR, '@openai/codex/bin/codex.js');
+const VERSION = pinnedVersion('@openai/codex');
 const codex = loadProfiles({ configDir: '/nonexistent-swb-config' }).profiles.get('codex')!;
 const inputIs = (text: string) => (s: ScreenSnapshot) => readPromptInput(s, codex).text === text;
 
-describe.skipIf(!existsSync(CODEX_JS))('real Codex CLI', () => {
+describe.skipIf(!cliInstalled(CODEX_JS))('real Codex CLI', () => {
   let stub: ResponsesStub;
   let dir: string;
   const runs: HeadlessRun[] = [];
@@ -114,7 +114,8 @@ describe.skipIf(!existsSync(CODEX_JS))('real Codex CLI', () => {
 
   it('first start in a folder: the trust question reads as waiting', async () => {
     const run = launch('first', false);
-    const trust = await run.waitFor(has('Trust this folder?'), 90_000, 'trust question');
+    // The question is drawn over the start-up screen: wait for its footer, the last part drawn.
+    const trust = await run.waitFor((s) => has('Trust this folder?')(s) && has('esc back')(s), 90_000, 'trust question');
     expect(detectState(trust, codex)).toMatchObject({ state: 'waiting', ruleId: 'trust_directory' });
     expect(readPromptInput(trust, codex)).toMatchObject({ found: false, dialogOpen: true });
     save('real-trust-dialog', trust, { expect: 'waiting', 'expect-rule': 'trust_directory', 'expect-input': 'none', 'expect-dialog': 'true' });

@@ -4,26 +4,26 @@
 //   npm install --prefix .cache/agents @google/gemini-cli@0.61.0
 // With SWB_CAPTURE=1 it also rewrites test/fixtures/screens/gemini/real-*.txt from what it saw.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { detectState } from '../../../src/agents/detect-state.js';
-import { loadProfiles } from '../../../src/agents/load-profiles.js';
-import { readPromptInput } from '../../../src/agents/prompt-input.js';
-import type { ScreenSnapshot } from '../../../src/rows/screen-snapshot.js';
-import { startGeminiStub, type GeminiStub } from '../../support/model-api/gemini-stub.mjs';
-import { runHeadless, type HeadlessRun } from './headless-screen.js';
-import { bottomHas, has, saveFixture, wakeLiveAgent } from './real-agent-harness.js';
+import { detectState } from '../../src/agents/detect-state.js';
+import { loadProfiles } from '../../src/agents/load-profiles.js';
+import { readPromptInput } from '../../src/agents/prompt-input.js';
+import type { ScreenSnapshot } from '../../src/rows/screen-snapshot.js';
+import { startGeminiStub, type GeminiStub } from '../support/model-api/gemini-stub.mjs';
+import { runHeadless, type HeadlessRun } from '../helpers/headless-screen.js';
+import { AGENTS_DIR, cliInstalled, pinnedVersion } from './agent-cli.js';
+import { bottomHas, has, saveFixture, wakeLiveAgent } from '../helpers/real-agent-harness.js';
 
-const ROOT = new URL('../../../', import.meta.url).pathname;
-const GEMINI_JS = process.env.SWB_GEMINI_JS ?? join(ROOT, '.cache/agents/node_modules/@google/gemini-cli/bundle/gemini.js');
-const VERSION = '0.61.0';
+const GEMINI_JS = process.env.SWB_GEMINI_JS ?? join(AGENTS_DIR, '@google/gemini-cli/bundle/gemini.js');
+const VERSION = pinnedVersion('@google/gemini-cli');
 const gemini = loadProfiles({ configDir: '/nonexistent-swb-config' }).profiles.get('gemini')!;
 const pause = (ms: number) => new Promise((res) => setTimeout(res, ms));
 const inputIs = (text: string) => (s: ScreenSnapshot) => readPromptInput(s, gemini).text === text;
 
-describe.skipIf(!existsSync(GEMINI_JS))('real Gemini CLI', () => {
+describe.skipIf(!cliInstalled(GEMINI_JS))('real Gemini CLI', () => {
   let stub: GeminiStub;
   let dir: string;
   const runs: HeadlessRun[] = [];

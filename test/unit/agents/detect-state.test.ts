@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { detectState } from '../../../src/agents/detect-state.js';
 import { loadProfiles } from '../../../src/agents/load-profiles.js';
 import { readPromptInput } from '../../../src/agents/prompt-input.js';
-import { listScreenFixtures, loadScreenFixture } from './screen-fixture.js';
+import { listScreenFixtures, loadScreenFixture } from '../../helpers/screen-fixture.js';
 
 const profiles = loadProfiles({ configDir: '/nonexistent-swb-config' }).profiles;
 

@@ -9,7 +9,7 @@ import { detectState } from '../../../src/agents/detect-state.js';
 import { loadProfiles } from '../../../src/agents/load-profiles.js';
 import { readPromptInput } from '../../../src/agents/prompt-input.js';
 import { RowAgent } from '../../../src/agents/row-agent.js';
-import { runHeadless, type HeadlessRun } from './headless-screen.js';
+import { runHeadless, type HeadlessRun } from '../../helpers/headless-screen.js';
 
 const claude = loadProfiles({ configDir: '/nonexistent-swb-config' }).profiles.get('claude')!;
 const FAKE = new URL('../../fixtures/agents/fake-agent.mjs', import.meta.url).pathname;

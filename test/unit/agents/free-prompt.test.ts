@@ -3,7 +3,7 @@ import { isPromptFree, type FreePromptFacts } from '../../../src/agents/free-pro
 import { loadProfiles } from '../../../src/agents/load-profiles.js';
 import { readPromptInput } from '../../../src/agents/prompt-input.js';
 import type { ScreenSnapshot } from '../../../src/rows/screen-snapshot.js';
-import { loadScreenFixture } from './screen-fixture.js';
+import { loadScreenFixture } from '../../helpers/screen-fixture.js';
 
 const claude = loadProfiles({ configDir: '/nonexistent-swb-config' }).profiles.get('claude')!;
 const NOW = 50_000;

@@ -8,8 +8,8 @@ import { detectState } from '../../../src/agents/detect-state.js';
 import { loadProfiles } from '../../../src/agents/load-profiles.js';
 import { readPromptInput } from '../../../src/agents/prompt-input.js';
 import type { ScreenSnapshot } from '../../../src/rows/screen-snapshot.js';
-import { runHeadless, type HeadlessRun } from './headless-screen.js';
-import { wakeLiveAgent } from './real-agent-harness.js';
+import { runHeadless, type HeadlessRun } from '../../helpers/headless-screen.js';
+import { wakeLiveAgent } from '../../helpers/real-agent-harness.js';
 
 const profiles = loadProfiles({ configDir: '/nonexistent-swb-config' }).profiles;
 

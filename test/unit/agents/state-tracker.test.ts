@@ -4,7 +4,7 @@ import { loadProfiles } from '../../../src/agents/load-profiles.js';
 import { parseProfile } from '../../../src/agents/profile-schema.js';
 import { StateTracker, type StateChange } from '../../../src/agents/state-tracker.js';
 import { FakeClock } from './fake-clock.js';
-import { loadScreenFixture } from './screen-fixture.js';
+import { loadScreenFixture } from '../../helpers/screen-fixture.js';
 
 const claude = loadProfiles({ configDir: '/nonexistent-swb-config' }).profiles.get('claude')!;
 const idle = loadScreenFixture('claude', 'idle-placeholder.txt').snapshot;

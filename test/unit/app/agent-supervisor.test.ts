@@ -11,7 +11,7 @@ import { defaultWakePolicy, nextWakePolicy } from '../../../src/app/agent-wake-p
 import type { ScreenSnapshot } from '../../../src/rows/screen-snapshot.js';
 import { Emitter } from '../../../src/util/event.js';
 import { FakeClock } from '../agents/fake-clock.js';
-import { loadScreenFixture } from '../agents/screen-fixture.js';
+import { loadScreenFixture } from '../../helpers/screen-fixture.js';
 
 const profiles = loadProfiles({ configDir: '/nonexistent-swb-config' });
 const claude = profiles.profiles.get('claude')!;
