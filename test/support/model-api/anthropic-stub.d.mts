@@ -11,6 +11,14 @@ export interface StubTurn {
   content?: StubContent[];
   afterTool?: string;
   afterToolDelayMs?: number;
+  /** One answer per tool round (steps[0] answers the first tool_result); strings may use {{N}}. */
+  steps?: StubStep[];
+}
+export interface StubStep {
+  /** Regex on the newest tool_result's text; its groups fill "{{N}}" in the content. */
+  capture?: string;
+  delayMs?: number;
+  content?: StubContent[];
 }
 export interface StubScript {
   turns?: StubTurn[];
@@ -23,6 +31,8 @@ export interface StubRequest {
   model?: string;
   stream: boolean;
   lastUser: string;
+  /** The newest tool_result's text, when the request answers a tool call. */
+  toolResult?: string;
 }
 export interface AnthropicStub {
   port: number;

@@ -12,11 +12,16 @@
 //         "delayMs": 0,                           // hold the stream open (pings) before answering
 //         "content": [ { "type": "text", "text": "..." },
 //                      { "type": "tool_use", "name": "Bash", "input": { "command": "ls" } } ],
-//         "afterTool": "text answered once the tool_result comes back" }
+//         "afterTool": "text answered once the tool_result comes back",
+//         "steps": [                              // or: one answer per tool round of this turn
+//           { "capture": "#(\\d+)",                  // regex on the newest tool_result's text;
+//             "content": [ ...blocks, "{{1}}" in any string is capture group 1 ] },
+//           { "content": [ { "type": "text", "text": "All done." } ] } ] }
 //     ],
 //     "default": { "content": [ { "type": "text", "text": "OK." } ] }
 //   }
-// Requests whose newest user message is a tool_result get the matching turn's "afterTool" text.
+// Requests whose newest user message is a tool_result get the matching turn's next "steps" entry (the
+// Nth tool round gets steps[N-1]), or else its "afterTool" text.
 // Side requests the CLI makes (titles, topic checks, token counts) get a short plain answer.
 import { appendFileSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -51,6 +56,34 @@ function lastUser(body) {
   return { text: '', toolResult: null };
 }
 
+/** The text a tool_result block carries (a string, or text blocks). */
+function toolResultText(block) {
+  if (!block) return '';
+  return typeof block.content === 'string' ? block.content : textOf(block.content);
+}
+
+/** How many tool rounds the current turn has had: user messages with a tool_result since the typed one. */
+function toolRound(body) {
+  const msgs = Array.isArray(body.messages) ? body.messages : [];
+  let n = 0;
+  for (let i = msgs.length - 1; i >= 0; i--) {
+    const m = msgs[i];
+    if (m.role !== 'user') continue;
+    const blocks = Array.isArray(m.content) ? m.content : [];
+    if (!blocks.some((b) => b && b.type === 'tool_result')) break;
+    n++;
+  }
+  return n;
+}
+
+/** Replaces "{{N}}" in every string of a JSON value with capture group N. */
+function fill(value, groups) {
+  if (typeof value === 'string') return value.replace(/\{\{(\d+)\}\}/g, (_, i) => groups[Number(i)] ?? '');
+  if (Array.isArray(value)) return value.map((v) => fill(v, groups));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fill(v, groups)]));
+  return value;
+}
+
 /** Text of the user message that started the current tool loop (to find the turn for afterTool). */
 function lastTypedUser(body) {
   const msgs = Array.isArray(body.messages) ? body.messages : [];
@@ -71,6 +104,17 @@ function chooseResponse(script, body) {
   if (toolResult) {
     const typed = lastTypedUser(body);
     const turn = turns.find((t) => t.re.test(typed));
+    const step = turn?.steps?.[toolRound(body) - 1];
+    if (step) {
+      const result = toolResultText(toolResult);
+      let groups = [];
+      if (step.capture) {
+        const m = new RegExp(step.capture, 's').exec(result);
+        if (!m) return { delayMs: 0, content: [{ type: 'text', text: `stub: /${step.capture}/ did not match the tool result: ${result.slice(0, 300)}` }] };
+        groups = [...m];
+      }
+      return { delayMs: step.delayMs ?? 0, content: fill(step.content ?? [{ type: 'text', text: 'OK.' }], groups) };
+    }
     return { delayMs: turn?.afterToolDelayMs ?? 0, content: [{ type: 'text', text: turn?.afterTool ?? 'Done.' }] };
   }
   const turn = turns.find((t) => t.re.test(text));
@@ -159,7 +203,16 @@ export function startAnthropicStub({ script = {}, port = 0, logFile } = {}) {
       } catch {
         body = {};
       }
-      const entry = { at: Date.now(), method: req.method, path: url.pathname, model: body.model, stream: body.stream === true, lastUser: lastUser(body).text.slice(0, 200) };
+      const newest = lastUser(body);
+      const entry = {
+        at: Date.now(),
+        method: req.method,
+        path: url.pathname,
+        model: body.model,
+        stream: body.stream === true,
+        lastUser: newest.text.slice(0, 200),
+        ...(newest.toolResult ? { toolResult: toolResultText(newest.toolResult).slice(0, 2000) } : {}),
+      };
       requests.push(entry);
       if (logFile) appendFileSync(logFile, `${JSON.stringify(entry)}\n`);
       if (req.method === 'POST' && url.pathname === '/v1/messages/count_tokens') {
