@@ -5,7 +5,7 @@ import { type Disposable, DisposableStore } from '../util/lifecycle.js';
 import type { ScreenSnapshot } from '../rows/screen-snapshot.js';
 import type { Clock } from './clock.js';
 import { detectState } from './detect-state.js';
-import { DEFAULT_OPERATOR_GRACE_MS, isPromptFree, type FreePromptVerdict } from './free-prompt.js';
+import type { FreePromptVerdict } from './free-prompt.js';
 import type { AgentProfile, AgentState } from './profile-schema.js';
 import { readPromptInput, type PromptInput } from './prompt-input.js';
 import { StateTracker, type StateExplanation } from './state-tracker.js';
@@ -56,8 +56,6 @@ export class RowAgent implements Disposable {
   private readonly store = new DisposableStore();
   private readonly profile: AgentProfile;
   private readonly clock: Clock;
-  private operatorTypedAt: number | null = null;
-  private attached = false;
 
   constructor(opts: RowAgentOptions) {
     this.profile = opts.profile;
@@ -95,12 +93,10 @@ export class RowAgent implements Disposable {
   }
 
   operatorTyped(): void {
-    this.operatorTypedAt = this.clock.now();
-    this.wake.operatorTyped(this.operatorTypedAt);
+    this.wake.operatorTyped(this.clock.now());
   }
 
   setAttached(attached: boolean): void {
-    this.attached = attached;
     this.wake.setAttached(attached);
   }
 
@@ -129,15 +125,9 @@ export class RowAgent implements Disposable {
   }
 
   /** Is the prompt free right now, and if not, why (for the UI and `swb explain`). */
+  /** The same verdict the wake controller acts on (its operator graces included). */
   freePrompt(): FreePromptVerdict {
-    const s = this.promptStatus();
-    const now = this.clock.now();
-    return isPromptFree({
-      ...s,
-      operatorTypedAt: this.operatorTypedAt,
-      attachedAndTyping: this.attached && this.operatorTypedAt !== null && now - this.operatorTypedAt < DEFAULT_OPERATOR_GRACE_MS,
-      now,
-    });
+    return this.wake.promptVerdict();
   }
 
   explain(): StateExplanation {

@@ -158,7 +158,10 @@ export class WakeController implements Disposable {
     if (mail.messageIds.length === 0) {
       this.renudgeTimer?.dispose();
       this.renudgeTimer = null;
-      if (this.phaseValue === 'pending') this.setPhase('quiet');
+      if (this.phaseValue === 'pending') {
+        this.setPhase('quiet');
+        this.lastReason = '';
+      }
       return;
     }
     if (mail.maxSeq > this.handledSeq) this.startBatch();
@@ -166,10 +169,14 @@ export class WakeController implements Disposable {
 
   setPolicy(policy: WakePolicy): void {
     if (this.disposed || policy === this.policyValue) return;
+    const previous = this.policyValue;
     this.policyValue = policy;
     if (policy !== 'auto' && this.phaseValue === 'pending') this.setPhase('quiet');
     if (policy === 'off') return;
-    if (this.unread.messageIds.length > 0 && this.unread.maxSeq > this.handledSeq) this.startBatch();
+    // Mail that arrived under notify/off was only shown, never typed about: an operator who now
+    // turns on auto expects the agent to be told about what is still unread.
+    const unwoken = policy === 'auto' && previous !== 'auto';
+    if (this.unread.messageIds.length > 0 && (unwoken || this.unread.maxSeq > this.handledSeq)) this.startBatch();
   }
 
   /** The operator typed into this row (directly or through the composer). */
@@ -238,6 +245,11 @@ export class WakeController implements Disposable {
     }
   }
 
+  /** Whether the prompt is free for typing now, with this controller's operator graces (explain shows it). */
+  promptVerdict(): FreePromptVerdict {
+    return this.verdict();
+  }
+
   private verdict(): FreePromptVerdict {
     const s = this.o.promptStatus();
     const now = this.now();
@@ -285,6 +297,7 @@ export class WakeController implements Disposable {
     this.wakeTimes.push(now);
     this.wakeStartedAt = now;
     this.attempt = 1;
+    this.lastReason = ''; // whatever held the wake back no longer does
     this.typeLine();
   }
 

@@ -266,6 +266,34 @@ describe('WakeController', () => {
     expect(t.events.at(-1)).toBe('woken:m1,m2:1');
   });
 
+  it('switching notify to auto wakes for mail that was only notified, with nothing newer arriving', () => {
+    const t = setup({ policy: 'notify' });
+    t.clock.advance(2000);
+    t.agent.setUnread({ messageIds: ['m1'], maxSeq: 1 });
+    t.clock.advance(10_000);
+    expect(t.events).toEqual(['notify:policy']);
+    t.agent.setPolicy('auto');
+    t.clock.advance(10_000);
+    expect(t.writes).toEqual([LINE, '\r']);
+    expect(t.events.at(-1)).toBe('woken:m1:1');
+  });
+
+  it('forgets why a wake was held once it went ahead', () => {
+    const t = setup();
+    t.clock.advance(2000);
+    t.sim.input = 'draft';
+    t.sim.show();
+    t.agent.setUnread({ messageIds: ['m1'], maxSeq: 1 });
+    t.clock.advance(100);
+    expect(t.agent.explainRow().wake.reason).not.toBe('');
+    t.sim.input = '';
+    t.sim.show();
+    for (let i = 0; i < 100 && t.writes.length === 0; i++) t.clock.advance(100);
+    // Typing has begun, not finished: the old "draft" reason must already be gone.
+    expect(t.writes).toEqual([LINE]);
+    expect(t.agent.explainRow().wake.reason).toBe('');
+  });
+
   it('operator keystrokes while attached hold the wake back', () => {
     const t = setup();
     t.clock.advance(2000);
