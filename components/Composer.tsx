@@ -72,6 +72,8 @@ export const Composer = React.memo(function Composer({ composer, rows, peers, st
   const used = cellWidth(prompt) + cellWidth(win.before) + Math.max(1, cellWidth(win.at)) + cellWidth(win.after);
 
   const completion = activeCompletion(state, env.current);
+  // A reply to the last send is news about it: shown after its receipts, which it must not hide.
+  const answer = strip && composer.lastSend?.id != null && strip.replyTo === composer.lastSend.id ? strip : null;
   let second: React.ReactNode;
   if (completion) {
     second = <CompletionLine candidates={completion.candidates} selected={completion.selected} width={width} theme={theme} />;
@@ -81,7 +83,7 @@ export const Composer = React.memo(function Composer({ composer, rows, peers, st
         {padToWidth(` ! ${composer.warning}`, width)}
       </Text>
     );
-  } else if (strip && strip.at >= (composer.lastSend?.at ?? 0)) {
+  } else if (strip && !answer && strip.at >= (composer.lastSend?.at ?? 0)) {
     second = (
       <Text color={strip.kind === 'error' ? theme.error : theme.notification.fg} backgroundColor={theme.notification.bg} wrap="truncate">
         {padToWidth(` ${strip.kind === 'error' ? '!' : '✉'} ${strip.text}`, width)}
@@ -91,7 +93,7 @@ export const Composer = React.memo(function Composer({ composer, rows, peers, st
     const s = summarizeSend(composer.lastSend);
     second = (
       <Text color={s.tone === 'error' ? theme.error : s.tone === 'pending' ? theme.muted : theme.accent} wrap="truncate">
-        {padToWidth(` ${s.text}`, width)}
+        {padToWidth(` ${s.text}${answer ? ` · ✉ ${answer.text}` : ''}`, width)}
       </Text>
     );
   } else {

@@ -37,6 +37,8 @@ export interface Note {
   /** Already sanitized, single line. */
   text: string;
   row: string | null;
+  /** For mail: the id of the message it answers, if it is a reply. */
+  replyTo?: number;
 }
 
 export type Overlay = null | 'help' | 'quit' | 'mail' | 'notifications' | 'explain' | 'audit';

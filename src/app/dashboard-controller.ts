@@ -64,7 +64,7 @@ export class DashboardController implements Intents, Disposable {
       if (rows.length > 0) {
         const first = sanitize(m.text.split(/\r\n|\r|\n/, 1)[0] ?? '', { singleLine: true, maxChars: 200 });
         const line = (t: string) => sanitize(t, { singleLine: true, maxChars: 64 });
-        this.note('mail', `@${line(m.from)} → ${rows.map((r) => `@${line(r)}`).join(' ')} [${line(m.kind)}] ${first}`, rows[0] ?? null, m.from === OPERATOR);
+        this.note('mail', `@${line(m.from)} → ${rows.map((r) => `@${line(r)}`).join(' ')} [${line(m.kind)}] ${first}`, rows[0] ?? null, m.from === OPERATOR, m.replyTo);
       }
       this.mailView.arrived(m);
     }));
@@ -86,9 +86,9 @@ export class DashboardController implements Intents, Disposable {
   }
 
   /** A notification (strip and list); new mail and problems also ring when configured. */
-  private note(kind: NoteKind, text: string, row: string | null, own = false): void {
+  private note(kind: NoteKind, text: string, row: string | null, own = false, replyTo: number | null = null): void {
     // The operator's own mail is listed, but the strip and the bell are for news.
-    this.o.store.notify(kind, text, row, !own);
+    this.o.store.notify(kind, text, row, !own, replyTo);
     if (kind !== 'info' && !own) this.o.ring?.(text);
   }
 

@@ -131,6 +131,17 @@ describe('Composer', () => {
     expect(plain(r.lastFrame())).toContain('#4 → @alice');
   });
 
+  it('keeps the last send’s receipts in view when the news is a reply to it, and shows the reply after them', () => {
+    const lastSend = { messageId: 'm', id: 4, at: 100, duplicate: false, error: null, recipients: [{ to: 'alice', state: 'replied' as const, woken: false }] };
+    const f = fakeIntents();
+    const reply = { id: 1, at: 200, kind: 'mail' as const, text: '@alice → @operator [response] ok', row: 'alice', replyTo: 4 };
+    const r = render(<Composer composer={{ ...initialComposer(), open: true, lastSend }} rows={rows} peers={[]} strip={reply} theme={theme} width={90} intents={f.intents} />);
+    expect(plain(r.lastFrame()).split('\n')[1]).toMatch(/^ #4 → @alice ↩ replied · ✉ @alice → @operator \[response\] ok/);
+    // A reply to some other message is news like any other.
+    r.rerender(<Composer composer={{ ...initialComposer(), open: true, lastSend }} rows={rows} peers={[]} strip={{ ...reply, replyTo: 3 }} theme={theme} width={90} intents={f.intents} />);
+    expect(plain(r.lastFrame()).split('\n')[1]).toMatch(/^ ✉ @alice → @operator \[response\] ok/);
+  });
+
   it('fits narrow terminals: no line wider than the width, the cursor kept in view', async () => {
     for (const width of [4, 12, 30]) {
       const f = fakeIntents();
