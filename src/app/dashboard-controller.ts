@@ -205,6 +205,9 @@ export class DashboardController implements Intents, Disposable {
         return this.composer.open();
       case 'mailView':
         return this.mailView.open(null);
+      case 'rowInbox':
+        // The focused row's mail (from or to it); with no row, all mail.
+        return this.mailView.open(state.focused);
       case 'attach':
         if (focused) {
           store.attach(focused.name);

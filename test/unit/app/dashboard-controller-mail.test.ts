@@ -107,4 +107,20 @@ describe('DashboardController mail notifications', () => {
     t.controller.closeOverlay();
     expect(t.store.getState().overlay).toBeNull();
   });
+
+  it('I opens the mail view on the focused row’s mail only', async () => {
+    const t = await setup();
+    t.controller.addRow({ name: 'worker', command: { file: '/bin/sh', args: ['-c', 'sleep 30'] } }, { cols: 40, rows: 5 });
+    t.controller.addRow({ name: 'other', command: { file: '/bin/sh', args: ['-c', 'sleep 30'] } }, { cols: 40, rows: 5 });
+    const bot = await connectClient(t.paths, { session: 'bot' });
+    await bot.client.request('mail.send', { to: ['worker'], text: 'for-worker' });
+    await bot.client.request('mail.send', { to: ['other'], text: 'for-other' });
+    await bot.client.request('mail.send', { to: ['operator'], text: 'for-operator' });
+    await waitUntil(() => t.store.getState().notes.length === 3, { what: 'three notes' });
+    expect(t.store.getState().focused).toBe('worker');
+    t.controller.action('rowInbox');
+    expect(t.store.getState().overlay).toBe('mail');
+    expect(t.store.getState().mailView.filter).toBe('worker');
+    expect(t.store.getState().mailView.entries.map((e) => e.text)).toEqual(['for-worker']);
+  });
 });

@@ -101,6 +101,13 @@ describe('buildKeymap', () => {
     expect(describeBindings(km).find((b) => b.action === 'help')?.keys).toEqual(['?']);
   });
 
+  it('opens the focused row’s inbox with a capital I, apart from i for all mail', () => {
+    const km = defaultKeymap();
+    expect(matchRawInput(km, 'I')).toBe('rowInbox');
+    expect(matchRawInput(km, 'i')).toBe('mailView');
+    expect(describeBindings(km).find((b) => b.action === 'rowInbox')).toEqual({ action: 'rowInbox', description: 'Open the focused row’s inbox', keys: ['I'] });
+  });
+
   it('has no collisions among the defaults', () => {
     const ids = ACTIONS.flatMap((a) => DEFAULT_BINDINGS[a].map((s) => comboId(combo(s))));
     expect(new Set(ids).size).toBe(ids.length);
