@@ -35,6 +35,7 @@ import { hubAgentMail } from './agent-hub-mail.js';
 import { AgentSupervisor } from './agent-supervisor.js';
 import { computeLayout } from './layout.js';
 import { DashboardController } from './dashboard-controller.js';
+import { createRinger } from './notification-ring.js';
 
 const FLAGS = [
   { name: 'config', type: 'string' as const, value: 'FILE', description: 'config file' },
@@ -141,6 +142,9 @@ export async function runDashboard(argv: string[], baseEnv: NodeJS.ProcessEnv = 
   const inkStdout = new InkStdout(size(), () => painter?.chromeChanged());
   const inkStdin = new InkStdin();
 
+  // Bell / desktop notification (config `notifications`): written between frames, straight to the terminal.
+  const ring = createRinger(config.notifications, write);
+
   let quit!: () => void;
   const quitting = new Promise<void>((resolve) => (quit = resolve));
   const controller: DashboardController = new DashboardController({
@@ -158,6 +162,7 @@ export async function runDashboard(argv: string[], baseEnv: NodeJS.ProcessEnv = 
     configuredWakePolicy: (spec) => wakeFor.get(spec.name),
     agents,
     auditLogPath,
+    ...(ring ? { ring } : {}),
   });
   const themeOf = (name: string) => themes.get(name) ?? themes.values().next().value!;
   painter = new DashboardPainter({

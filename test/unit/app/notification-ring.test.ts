@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { createRinger, ringSequence } from '../../../src/app/notification-ring.js';
+import { TRUNCATION_MARKER_MAX } from '../../../src/text/sanitize.js';
+import { HOSTILE_CASES } from '../../fixtures/hostile/corpus.js';
+
+// eslint-disable-next-line no-control-regex
+const RING = /^\x1b\]9;([^\x07]*)\x07\x1b\]777;notify;Switchboard;([^\x07]*)\x07\x07$/;
 
 describe('ringSequence', () => {
   it('writes BEL for the bell and OSC 9 + OSC 777 for the desktop', () => {
@@ -16,6 +21,20 @@ describe('ringSequence', () => {
     expect(bodies).toHaveLength(2);
     // eslint-disable-next-line no-control-regex
     for (const b of bodies) expect(b.replace(/^\x1b\](9|777;notify;Switchboard);/, '')).not.toMatch(/[\x00-\x1f\x7f-\x9f]/);
+  });
+  it('carries every hostile case as one bounded line: no control bytes, no payload, never a leading digit', () => {
+    for (const c of HOSTILE_CASES) {
+      const text = typeof c.input === 'string' ? c.input : new TextDecoder().decode(c.input);
+      const m = RING.exec(ringSequence({ desktop: true, bell: true }, text));
+      expect(m, c.name).not.toBeNull();
+      expect(m![1], c.name).toBe(m![2]);
+      const body = m![1]!;
+      // eslint-disable-next-line no-control-regex
+      expect(body, c.name).not.toMatch(/[\x00-\x1f\x7f-\x9f]/);
+      expect(body.startsWith('Switchboard: '), c.name).toBe(true);
+      expect(body.length, c.name).toBeLessThanOrEqual('Switchboard: '.length + 200 + TRUNCATION_MARKER_MAX);
+      if (c.secret) expect(body, c.name).not.toContain(c.secret);
+    }
   });
 });
 
