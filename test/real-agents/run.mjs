@@ -28,8 +28,8 @@ if (missing.length > 0) {
   const specs = missing.map(([pkg, version]) => `${pkg}@${version}`);
   process.stdout.write(`real agents: installing ${specs.join(' ')} into .cache/agents\n`);
   mkdirSync(cache, { recursive: true });
-  // No install scripts: Claude Code's npm package already holds its native binary, and Gemini's
-  // optional node-pty build is not needed to run it.
+  // No install scripts (Gemini's optional node-pty build is not needed to run it); Claude Code's
+  // own postinstall, which only links its native binary from the platform package, runs below.
   const r = spawnSync('npm', ['install', '--prefix', cache, '--save-exact', '--ignore-scripts', '--no-audit', '--no-fund', ...specs], {
     stdio: 'inherit',
     cwd: root,
@@ -37,6 +37,18 @@ if (missing.length > 0) {
   const still = Object.entries(pins).filter(([pkg, version]) => installedVersion(pkg) !== version);
   if (r.status !== 0 || still.length > 0) {
     process.stderr.write(`real agents: could not install ${still.map(([p, v]) => `${p}@${v}`).join(' ') || specs.join(' ')} (npm exit ${r.status}).\n`);
+    process.exit(1);
+  }
+}
+
+// Claude Code's postinstall links the native binary shipped in its platform package
+// (@anthropic-ai/claude-code-linux-x64); without it `claude` only prints "native binary not
+// installed". Local and idempotent, so it runs every time (a cache from an older run may lack it).
+const claudeInstall = join(cache, 'node_modules', '@anthropic-ai', 'claude-code', 'install.cjs');
+if (existsSync(claudeInstall)) {
+  const c = spawnSync(process.execPath, [claudeInstall], { stdio: 'inherit', cwd: join(cache, 'node_modules', '@anthropic-ai', 'claude-code') });
+  if (c.status !== 0) {
+    process.stderr.write(`real agents: Claude Code's install.cjs failed (exit ${c.status}).\n`);
     process.exit(1);
   }
 }
