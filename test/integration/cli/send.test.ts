@@ -72,7 +72,8 @@ describe('swb send', () => {
 
     const forged = await runSwb(['send', '@bob', 'forged'], { home, env: { ...rowEnv, SWB_TOKEN: 'stolen?' } });
     expect(forged.status).toBe(1);
-    expect(forged.stderr).toMatch(/UNAUTHENTICATED/);
+    // hello and send go out together (pipelined); the error shown is hello's, not "say hello first".
+    expect(forged.stderr).toMatch(/UNAUTHENTICATED: The token does not match/);
   });
 
   it('`swb send --as NAME` speaks as a tokenless participant', async () => {
@@ -82,5 +83,15 @@ describe('swb send', () => {
     expect(r.status).toBe(0);
     const { messages } = await bob.client.request<{ messages: MailItem[] }>('mail.list', {});
     expect(messages.map((m) => m.from)).toEqual(['script']);
+  });
+
+  it('`swb send --as NAME` for a connected participant fails with SESSION_COLLISION and stores nothing', async () => {
+    const { hub, home, paths } = await startTestHub();
+    await connectClient(paths, { session: 'bob' });
+    await connectClient(paths, { session: 'carol' });
+    const r = await runSwb(['send', '--as', 'bob', '@carol', 'pretending'], { home });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/SESSION_COLLISION/);
+    expect(hub.store.history({}).filter((m) => m.text === 'pretending')).toEqual([]);
   });
 });
