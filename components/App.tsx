@@ -1,5 +1,4 @@
 import { Box, useInput } from 'ink';
-import React from 'react';
 import { runningCount } from '../src/app/app-state.js';
 import { useServices } from '../src/app/app-context.js';
 import { computeLayout } from '../src/app/layout.js';

@@ -1,5 +1,4 @@
 import { Box, Text } from 'ink';
-import React from 'react';
 import { describeBindings, type Keymap } from '../src/config/keymap.js';
 import type { Theme } from '../src/config/theme.js';
 

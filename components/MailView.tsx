@@ -1,5 +1,5 @@
 import { Box, Text, useInput } from 'ink';
-import React, { useMemo, useRef } from 'react';
+import { useMemo, useRef } from 'react';
 import type { MailViewIntents } from '../src/app/intents.js';
 import type { MailViewState } from '../src/app/mail-view-state.js';
 import { buildThreads, mailDetailLines, mailLineView, shownHandle } from '../src/app/mail-view-threads.js';

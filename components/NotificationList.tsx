@@ -1,5 +1,5 @@
 import { Box, Text, useInput } from 'ink';
-import React, { useState } from 'react';
+import { useState } from 'react';
 import type { Note } from '../src/app/app-state.js';
 import type { NotificationIntents } from '../src/app/intents.js';
 import { clampOffset } from '../src/app/scroll-window.js';

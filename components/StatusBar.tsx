@@ -1,5 +1,4 @@
 import { Box, Text } from 'ink';
-import React from 'react';
 import type { AppState } from '../src/app/app-state.js';
 import type { Keymap } from '../src/config/keymap.js';
 import { formatKeyCombo } from '../src/config/keymap.js';

@@ -1,5 +1,4 @@
 import { Box, Text } from 'ink';
-import React from 'react';
 import type { Theme } from '../src/config/theme.js';
 
 export interface TextOverlayProps {

@@ -28,7 +28,7 @@ export function rowHeaderParts({ row, now }: Pick<RowHeaderInput, 'row' | 'now'>
 }
 
 export function rowHeaderLine(input: RowHeaderInput): string {
-  const { row, width, focused, theme } = input;
+  const { width, focused, theme } = input;
   const { left, badge, right, state } = rowHeaderParts(input);
   const colors = focused ? theme.header.focused : theme.header.unfocused;
   const base = sgr({ fg: colors.fg, ...(colors.bg ? { bg: colors.bg } : {}), bold: focused });

@@ -9,7 +9,7 @@ import type { RowSpec } from '../rows/row.js';
 import { sanitize } from '../text/sanitize.js';
 import { DisposableStore, toDisposable, type Disposable } from '../util/lifecycle.js';
 import type { AgentSupervisor } from './agent-supervisor.js';
-import { formatAge, runningCount, type NoteKind, type RowView, type WakePolicy } from './app-state.js';
+import { runningCount, type NoteKind, type RowView, type WakePolicy } from './app-state.js';
 import type { AppStore } from './app-store.js';
 import { ComposerController } from './composer-controller.js';
 import type { MentionBinding } from './composer-state.js';

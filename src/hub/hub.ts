@@ -7,7 +7,7 @@ import { chmodSync, unlinkSync, writeFileSync, renameSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { SwbError, swbError, type SwbErrorValue } from '../protocol/error-codes.js';
 import { BROADCAST, OPERATOR } from '../protocol/handle.js';
-import { DEFAULT_LIMITS, PROTOCOL_VERSION, type HubLimits } from '../protocol/limits.js';
+import { DEFAULT_LIMITS, type HubLimits } from '../protocol/limits.js';
 import type { MailItem, PeerChanged, PeerInfo, ReceiptChanged, RowExplainResult, SendParams, SendResult, SessionRole } from '../protocol/methods.js';
 import type { DecodedFrame } from '../protocol/ndjson-decoder.js';
 import { classifyLine, failure, notification, success, type RpcId } from '../protocol/rpc.js';

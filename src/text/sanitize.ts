@@ -21,7 +21,7 @@
 // TRUNCATION_MARKER_MAX code units, so the result never exceeds maxChars + TRUNCATION_MARKER_MAX.
 
 import { cellWidth } from './cell-width.js';
-import { classifyCodePoint, NEEDS_ATTENTION, type CharClass } from './char-classes.js';
+import { classifyCodePoint, NEEDS_ATTENTION } from './char-classes.js';
 import { scanEscapeSequence } from './escape-sequences.js';
 
 export interface SanitizeOptions {
@@ -46,8 +46,6 @@ export const PLACEHOLDERS = {
 
 export const REPLACEMENT_CHARACTER = '\ufffd';
 export const TRUNCATION_MARKER_MAX = 24;
-
-const FORMAT_CLASSES: ReadonlySet<CharClass> = new Set(['bidi', 'invisible', 'tag']);
 
 const decoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
 const scanRe = new RegExp(NEEDS_ATTENTION.source, 'gu');

@@ -1,5 +1,4 @@
 import { cleanup, render } from 'ink-testing-library';
-import React from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { App } from '../../../components/App.js';
 import { AppContext, type AppServices } from '../../../src/app/app-context.js';

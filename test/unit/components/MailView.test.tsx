@@ -1,5 +1,4 @@
 import { cleanup, render } from 'ink-testing-library';
-import React from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MailView } from '../../../components/MailView.js';
 import type { MailViewIntents } from '../../../src/app/intents.js';

@@ -1,5 +1,4 @@
 import { cleanup, render } from 'ink-testing-library';
-import React from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { NotificationList } from '../../../components/NotificationList.js';
 import type { Note } from '../../../src/app/app-state.js';
