@@ -47,6 +47,8 @@ export interface TerminalHarnessOptions {
   cwd?: string;
   /** The whole environment (default: this process's); CI is always removed, TERM defaulted. */
   env?: NodeJS.ProcessEnv;
+  /** Keep every byte the program writes (see `output`); off by default, as floods would pile up. */
+  recordOutput?: boolean;
 }
 
 export interface WaitOptions {
@@ -69,6 +71,10 @@ export class TerminalHarness {
   private disposed = false;
   /** Every process family() has seen (pid → start time), to end orphans after the program exits. */
   private readonly seen = new Map<number, string>();
+  private readonly recorded: string[] | undefined;
+  private titleValue = '';
+  private readonly titleLog: string[] = [];
+  private cursorShown = true;
 
   constructor(opts: TerminalHarnessOptions) {
     const cols = opts.cols ?? 100;
@@ -89,7 +95,20 @@ export class TerminalHarness {
     this.pid = this.pty.pid;
     let resolveExit!: (e: ProgramExit) => void;
     this.exited = new Promise((resolve) => (resolveExit = resolve));
+    this.recorded = opts.recordOutput ? [] : undefined;
+    this.terminal.onTitleChange((title) => {
+      this.titleValue = title;
+      this.titleLog.push(title);
+    });
+    // DECTCEM (CSI ? 25 h / l) is not among xterm's public modes: follow it here, then let xterm handle it.
+    const cursorMode = (shown: boolean) => (params: (number | number[])[]) => {
+      if (params.includes(25)) this.cursorShown = shown;
+      return false;
+    };
+    this.terminal.parser.registerCsiHandler({ prefix: '?', final: 'h' }, cursorMode(true));
+    this.terminal.parser.registerCsiHandler({ prefix: '?', final: 'l' }, cursorMode(false));
     this.pty.onData((data) => {
+      this.recorded?.push(data);
       this.pendingWrites++;
       this.terminal.write(data, () => {
         this.pendingWrites--;
@@ -122,6 +141,28 @@ export class TerminalHarness {
 
   get modes(): Terminal['modes'] {
     return this.terminal.modes;
+  }
+
+  /** The window title the program set (OSC 0 / 2), '' if never. */
+  get title(): string {
+    return this.titleValue;
+  }
+
+  /** Every title the program set, in order. */
+  get titles(): readonly string[] {
+    return this.titleLog;
+  }
+
+  /** Whether the cursor is shown (DECTCEM as the program last set it). */
+  get cursorVisible(): boolean {
+    return this.cursorShown;
+  }
+
+  /** Everything the program wrote so far, as decoded text (needs `recordOutput`). */
+  get output(): string {
+    if (!this.recorded) throw new Error('output is only kept with recordOutput: true');
+    if (this.recorded.length > 1) this.recorded.splice(0, this.recorded.length, this.recorded.join(''));
+    return this.recorded[0] ?? '';
   }
 
   get exit(): ProgramExit | undefined {
@@ -339,6 +380,8 @@ export interface SwbTerminalOptions {
   rows?: number;
   /** Extra environment entries. */
   env?: Record<string, string>;
+  /** Keep every byte swb writes (the harness's `output`). */
+  recordOutput?: boolean;
 }
 
 /**
@@ -354,6 +397,7 @@ export function startSwb(opts: SwbTerminalOptions): TerminalHarness {
     cwd: opts.home.workspace,
     // The operator's own config and themes stay out of it: an empty config dir under the home.
     env: swbEnv(opts.home, { TERM: 'xterm-256color', SHELL: '/bin/sh', XDG_CONFIG_HOME: join(opts.home.home, 'config'), ...opts.env }),
+    ...(opts.recordOutput ? { recordOutput: true } : {}),
   });
   deferCleanup(`swb terminal ${harness.pid}`, () => harness.dispose());
   return harness;
