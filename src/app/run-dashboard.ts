@@ -26,6 +26,7 @@ import { DashboardPainter } from '../terminal/dashboard-painter.js';
 import { ALT_SCREEN_OFF, ALT_SCREEN_ON, CLEAR_SCREEN, HIDE_CURSOR, SGR_RESET, SHOW_CURSOR } from '../terminal/escapes.js';
 import { InkStdin, InkStdout } from '../terminal/ink-surface.js';
 import { InputRouter } from '../terminal/input-router.js';
+import { KeyPacer } from '../terminal/key-pacer.js';
 import { writeSwbLauncher } from '../util/swb-launcher.js';
 import { initialState, type WakePolicy } from './app-state.js';
 import { AppContext, type AppServices } from './app-context.js';
@@ -176,9 +177,12 @@ export async function runDashboard(argv: string[], baseEnv: NodeJS.ProcessEnv = 
     separatorStyle: (themeName) => sgr({ fg: themeOf(themeName).border.unfocused }),
   });
   const detachSequences = keymap.bindings.detach.flatMap((c) => rawKeySequences(c));
+  // One key at a time to Ink (a burst read at once would be one unmatchable input), except
+  // while the composer takes text.
+  const pacer = new KeyPacer((text) => inkStdin.write(text), () => !store.getState().composer.open, inkStdout.onFrame);
   const router = new InputRouter(
     process.stdin,
-    (text) => inkStdin.write(text),
+    (text) => pacer.push(text),
     detachSequences,
     () => {
       controller.detach();
@@ -242,6 +246,7 @@ export async function runDashboard(argv: string[], baseEnv: NodeJS.ProcessEnv = 
   process.off('SIGHUP', onSignal);
   ink.unmount();
   router.dispose();
+  pacer.dispose();
   painter.dispose();
   controller.dispose();
   hub.setExplainProvider(null);

@@ -4,6 +4,7 @@
 // the router can send keys to an attached row's program instead.
 import { EventEmitter } from 'node:events';
 import { PassThrough } from 'node:stream';
+import { Emitter } from '../util/event.js';
 
 export class InkStdout extends EventEmitter {
   readonly isTTY = true;
@@ -11,10 +12,13 @@ export class InkStdout extends EventEmitter {
   rows: number;
   private lines: string[] = [];
   private version = 0;
+  private readonly frameEmitter = new Emitter<void>();
+  /** Ink drew a frame (the key pacer waits for it). */
+  readonly onFrame = this.frameEmitter.event;
 
   constructor(
     size: { cols: number; rows: number },
-    private readonly onFrame: () => void,
+    private readonly frameDrawn: () => void,
   ) {
     super();
     this.columns = size.cols;
@@ -28,7 +32,8 @@ export class InkStdout extends EventEmitter {
     if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
     this.lines = lines;
     this.version++;
-    this.onFrame();
+    this.frameDrawn();
+    this.frameEmitter.fire();
     cb?.();
     return true;
   }

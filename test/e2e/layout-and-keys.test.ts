@@ -67,6 +67,17 @@ describe('layout and keys', () => {
     expect(t.find('Switchboard keys')).toBeNull();
   });
 
+  test('keys that arrive together in one read are each handled, in order', async () => {
+    const home = createTempHome();
+    const t = startSwb({ home, args: ['one=echo ONE-READY; sleep 60', 'two=echo TWO-READY; sleep 60'] });
+    await t.waitForText('TWO-READY');
+    // One write, as a terminal sends a burst typed while swb was busy: grid, then help.
+    t.write('g?');
+    await t.waitForText('Switchboard keys');
+    t.write(ESC);
+    await t.waitFor(() => headerLines(t, 'one')[0] === 0 && headerLines(t, 'two')[0] === 0, 'the grid layout under the closed help');
+  });
+
   test('t switches to the next theme, which repaints the header colours', async () => {
     const home = createTempHome();
     const t = startSwb({ home, args: ['--theme', 'dark', 'one=sleep 60', 'two=sleep 60'] });

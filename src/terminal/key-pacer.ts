@@ -1,0 +1,100 @@
+// Keys that reach the dashboard together (the terminal sent a burst while the process was busy)
+// arrive at Ink as one input string such as "zg?", which its key handlers would read as no key at
+// all. The pacer hands Ink one key at a time and waits for Ink's next frame (the key's effect)
+// or a short deadline before the next, so each key is handled against the state the previous one
+// produced. Text entry (the composer) gets the rest of a burst in one piece, unpaced.
+import { toDisposable, type Disposable } from '../util/lifecycle.js';
+import type { Event } from '../util/event.js';
+
+const ESC = '\x1b';
+const PASTE_START = '\x1b[200~';
+const PASTE_END = '\x1b[201~';
+
+/** Splits terminal input into keys: escape sequences, Alt+key, a bracketed paste, or one character. */
+export function splitKeys(text: string): string[] {
+  const keys: string[] = [];
+  let i = 0;
+  while (i < text.length) {
+    let end: number;
+    if (text.startsWith(PASTE_START, i)) {
+      const close = text.indexOf(PASTE_END, i + PASTE_START.length);
+      end = close < 0 ? text.length : close + PASTE_END.length;
+    } else if (text[i] === ESC && i + 1 < text.length) {
+      const next = text[i + 1]!;
+      if (next === '[') {
+        end = i + 2;
+        while (end < text.length && !(text.charCodeAt(end) >= 0x40 && text.charCodeAt(end) <= 0x7e)) end++;
+        end = Math.min(text.length, end + 1);
+      } else if (next === 'O') {
+        end = Math.min(text.length, i + 3);
+      } else {
+        end = i + 1 + (text.codePointAt(i + 1)! > 0xffff ? 2 : 1);
+      }
+    } else {
+      end = i + (text.codePointAt(i)! > 0xffff ? 2 : 1);
+    }
+    keys.push(text.slice(i, end));
+    i = end;
+  }
+  return keys;
+}
+
+export class KeyPacer implements Disposable {
+  private queue: string[] = [];
+  private waiting: Disposable | null = null;
+
+  constructor(
+    private readonly deliver: (text: string) => void,
+    /** False while text is being typed (the composer): then a burst goes through whole. */
+    private readonly pace: () => boolean,
+    private readonly frames: Event<void>,
+    private readonly maxWaitMs = 60,
+  ) {}
+
+  push(text: string): void {
+    if (this.queue.length === 0 && !this.waiting) {
+      const keys = this.pace() ? splitKeys(text) : [text];
+      if (keys.length <= 1) {
+        this.deliver(text);
+        return;
+      }
+      this.queue = keys;
+    } else {
+      this.queue.push(...splitKeys(text));
+    }
+    if (!this.waiting) this.pump();
+  }
+
+  private pump(): void {
+    if (this.queue.length === 0) return;
+    if (!this.pace()) {
+      const rest = this.queue.join('');
+      this.queue = [];
+      this.deliver(rest);
+      return;
+    }
+    this.deliver(this.queue.shift()!);
+    if (this.queue.length === 0) return;
+    const frame = this.frames(() => this.next());
+    const timer = setTimeout(() => this.next(), this.maxWaitMs);
+    this.waiting = toDisposable(() => {
+      frame.dispose();
+      clearTimeout(timer);
+    });
+  }
+
+  private next(): void {
+    this.waiting?.dispose();
+    this.waiting = null;
+    // Let Ink finish the render that signalled us before the next key arrives.
+    setImmediate(() => {
+      if (!this.waiting) this.pump();
+    });
+  }
+
+  dispose(): void {
+    this.waiting?.dispose();
+    this.waiting = null;
+    this.queue = [];
+  }
+}

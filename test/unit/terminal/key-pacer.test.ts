@@ -1,0 +1,68 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { KeyPacer, splitKeys } from '../../../src/terminal/key-pacer.js';
+import { Emitter } from '../../../src/util/event.js';
+
+const pacers: KeyPacer[] = [];
+afterEach(() => {
+  for (const p of pacers.splice(0)) p.dispose();
+});
+
+describe('splitKeys', () => {
+  it('splits a burst into keys, keeping escape sequences, Alt+key and pastes whole', () => {
+    expect(splitKeys('zg?')).toEqual(['z', 'g', '?']);
+    expect(splitKeys('\x1b[A\x1b[1;5Cj')).toEqual(['\x1b[A', '\x1b[1;5C', 'j']);
+    expect(splitKeys('\x1bOPx\x1bq\x1b')).toEqual(['\x1bOP', 'x', '\x1bq', '\x1b']);
+    expect(splitKeys('a\x1b[200~pasted\ntext\x1b[201~b')).toEqual(['a', '\x1b[200~pasted\ntext\x1b[201~', 'b']);
+    expect(splitKeys('é🎉')).toEqual(['é', '🎉']);
+  });
+});
+
+describe('KeyPacer', () => {
+  function setup(pace = () => true) {
+    const delivered: string[] = [];
+    const frames = new Emitter<void>();
+    const pacer = new KeyPacer((t) => delivered.push(t), pace, frames.event, 1000);
+    pacers.push(pacer);
+    return { delivered, frames, pacer };
+  }
+  const turn = () => new Promise((r) => setImmediate(r));
+
+  it('passes a single key straight through', () => {
+    const { delivered, pacer } = setup();
+    pacer.push('q');
+    expect(delivered).toEqual(['q']);
+  });
+
+  it('hands a burst over one key per frame, in order, including keys that arrive meanwhile', async () => {
+    const { delivered, frames, pacer } = setup();
+    pacer.push('zg');
+    expect(delivered).toEqual(['z']);
+    pacer.push('?');
+    frames.fire();
+    await turn();
+    expect(delivered).toEqual(['z', 'g']);
+    frames.fire();
+    await turn();
+    expect(delivered).toEqual(['z', 'g', '?']);
+  });
+
+  it('gives the rest of a burst in one piece once text is being typed', async () => {
+    let composing = false;
+    const { delivered, frames, pacer } = setup(() => !composing);
+    pacer.push('chello');
+    expect(delivered).toEqual(['c']);
+    composing = true; // "c" opened the composer
+    frames.fire();
+    await turn();
+    expect(delivered).toEqual(['c', 'hello']);
+  });
+
+  it('moves on after the deadline when a key changes nothing on screen', async () => {
+    const delivered: string[] = [];
+    const pacer = new KeyPacer((t) => delivered.push(t), () => true, new Emitter<void>().event, 10);
+    pacers.push(pacer);
+    pacer.push('xy');
+    await new Promise((r) => setTimeout(r, 40));
+    expect(delivered).toEqual(['x', 'y']);
+  });
+});
