@@ -73,6 +73,15 @@ export class DashboardController implements Intents, Disposable {
       store.receiptChanged(r);
     }));
     this.lifetime.add(hub.onPeer(() => this.composer.refreshPeers()));
+    // A row's own mail that the hub refused is a delivery problem the operator should see (the
+    // operator's sends report theirs on the composer line).
+    this.lifetime.add(
+      hub.onRefused((r) => {
+        if (!this.o.rows.has(r.sender)) return;
+        const to = r.to.map((t) => `@${sanitize(t, { singleLine: true, maxChars: 64 })}`).join(' ');
+        this.note('error', `@${r.sender} → ${to}: ${r.error.code}: ${sanitize(r.error.message, { singleLine: true, maxChars: 200 })}`, r.sender);
+      }),
+    );
     const agents = o.agents;
     if (agents) {
       this.lifetime.add(agents.onStateChange((e) => {

@@ -53,6 +53,9 @@ export class Hub {
   private readonly mailEmitter = new Emitter<MailItem>();
   private readonly receiptEmitter = new Emitter<ReceiptChanged & { from: string }>();
   private readonly peerEmitter = new Emitter<PeerChanged>();
+  private readonly refusedEmitter = new Emitter<{ sender: string; to: readonly string[]; error: SwbErrorValue }>();
+  /** A send was refused (QUEUE_FULL, UNKNOWN_PEER, RATE_LIMITED, ...): nothing was stored. */
+  readonly onRefused = this.refusedEmitter.event;
   /** Every accepted message (the embedded TUI's notifications and wake controller listen here). */
   readonly onMail = this.mailEmitter.event;
   readonly onReceipt = this.receiptEmitter.event;
@@ -272,7 +275,14 @@ export class Hub {
   }
 
   /** The whole send pipeline up to the commit: limits, recipients, rate, then group commit. */
+  /** Every send, with its refusal reported (the dashboard shows rows' refused mail to the operator). */
   async send(sender: string, params: SendParams): Promise<{ ok: SendResult } | { error: SwbErrorValue }> {
+    const outcome = await this.sendUnreported(sender, params);
+    if ('error' in outcome) this.refusedEmitter.fire({ sender, to: params.to, error: outcome.error });
+    return outcome;
+  }
+
+  private async sendUnreported(sender: string, params: SendParams): Promise<{ ok: SendResult } | { error: SwbErrorValue }> {
     const bytes = Buffer.byteLength(params.text, 'utf8');
     if (bytes > this.limits.maxMessageBytes) {
       return {
