@@ -103,6 +103,44 @@ export class RowScreen implements Disposable, ParseClient {
       }),
     );
     this.store.add(this.terminal.onWriteParsed(() => this.bump()));
+    this.trackDirtyRows();
+  }
+
+  // --- which rows changed -------------------------------------------------------------------
+  // xterm's parser reports the viewport rows each parse touched (scrolls mark the whole scroll
+  // region) on an internal event the headless build does not re-export. When it is there, the
+  // attached row repaints only those rows per keystroke; when it is not (another xterm version),
+  // every row counts as changed. Consumers must treat this as a hint and repaint fully now and then.
+  private dirtyTracked = false;
+  private dirtyAll = true;
+  private dirtyStart = Number.POSITIVE_INFINITY;
+  private dirtyEnd = -1;
+
+  private trackDirtyRows(): void {
+    type RefreshRows = (listener: (range?: { start: number; end: number }) => void) => { dispose(): void };
+    const core = (this.terminal as unknown as { _core?: { _inputHandler?: { onRequestRefreshRows?: unknown } } })._core;
+    const event = core?._inputHandler?.onRequestRefreshRows;
+    if (typeof event !== 'function') return;
+    this.dirtyTracked = true;
+    this.store.add(
+      (event as RefreshRows).call(core!._inputHandler, (range) => {
+        if (!range) this.dirtyAll = true;
+        else {
+          this.dirtyStart = Math.min(this.dirtyStart, range.start);
+          this.dirtyEnd = Math.max(this.dirtyEnd, range.end);
+        }
+      }),
+    );
+  }
+
+  /** Rows changed since the last call: a range, 'all', or 'none'; resets the record. */
+  takeDirtyRows(): { start: number; end: number } | 'all' | 'none' {
+    const all = !this.dirtyTracked || this.dirtyAll;
+    const range = this.dirtyEnd >= 0 ? { start: Math.max(0, this.dirtyStart), end: this.dirtyEnd } : null;
+    this.dirtyAll = false;
+    this.dirtyStart = Number.POSITIVE_INFINITY;
+    this.dirtyEnd = -1;
+    return all ? 'all' : (range ?? 'none');
   }
 
   get cols(): number {
@@ -245,6 +283,7 @@ export class RowScreen implements Disposable, ParseClient {
     if (this.store.disposed) return;
     if (cols === this.terminal.cols && rows === this.terminal.rows) return;
     this.terminal.resize(cols, rows);
+    this.dirtyAll = true;
     this.bump();
   }
 

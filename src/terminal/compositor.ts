@@ -110,15 +110,19 @@ export class Compositor {
     this.flush(out);
   }
 
-  /** Attached frame: one row's screen fills the terminal; the cursor is the program's. */
-  paintAttached(source: ViewportSource): void {
+  /**
+   * Attached frame: one row's screen fills the terminal; the cursor is the program's. `changed`
+   * narrows the work to the rows the emulator reported touched (a keystroke's echo is one row);
+   * 'all' re-reads every row and still sends only those that differ.
+   */
+  paintAttached(source: ViewportSource, changed: { start: number; end: number } | 'all' | 'none' = 'all'): void {
     let out = '';
     if (this.needsClear) {
       out += CLEAR_SCREEN;
       this.needsClear = false;
     }
     this.inkLines = [];
-    out += this.paintViewport(source, null);
+    out += this.paintViewport(source, null, changed === 'all' ? null : changed);
     const buffer = source.screen.buffer;
     const visible = source.screen.activeModes.cursorVisible;
     if (visible) out += moveTo(buffer.cursorY, buffer.cursorX);
@@ -129,7 +133,7 @@ export class Compositor {
     this.flush(out);
   }
 
-  private paintViewport(v: ViewportSource, overwritten: ReadonlySet<number> | null): string {
+  private paintViewport(v: ViewportSource, overwritten: ReadonlySet<number> | null, only: { start: number; end: number } | 'none' | null = null): string {
     const { rect, screen } = v;
     if (rect.height <= 0 || rect.width <= 0) return '';
     const rectKey = `${rect.x},${rect.y},${rect.width},${rect.height}`;
@@ -140,6 +144,10 @@ export class Compositor {
     if (!fresh && cache!.version === screen.version && !touched) return '';
     // Show the bottom of the screen when it is taller than the viewport (a resize in flight).
     const top = Math.max(0, screen.rows - rect.height);
+    if (!fresh && only !== null && screen.rows === rect.height) {
+      // The cached version stays behind: the next full paint must compare every row again.
+      return only === 'none' ? '' : this.paintRows(cache!, screen, rect, only);
+    }
     const lines = this.renderer.render(screen, { top, height: rect.height, width: rect.width }, this.scratch);
     if (fresh) {
       cache = { screen, version: screen.version, rectKey, lines: [] };
@@ -156,6 +164,23 @@ export class Compositor {
     }
     c.lines.length = lines.length;
     c.version = screen.version;
+    return out;
+  }
+
+  /** Re-reads only rows start..end of a cached viewport; sends those that differ. */
+  private paintRows(c: ViewportCache, screen: RowScreen, rect: Rect, rows: { start: number; end: number }): string {
+    const from = Math.max(0, rows.start);
+    const to = Math.min(rect.height - 1, rows.end);
+    if (to < from) return '';
+    const lines = this.renderer.render(screen, { top: from, height: to - from + 1, width: rect.width }, this.scratch);
+    let out = '';
+    for (let i = 0; i < lines.length; i++) {
+      const y = from + i;
+      if (c.lines[y] === lines[i]) continue;
+      out += moveTo(rect.y + y, rect.x) + lines[i]!;
+      c.lines[y] = lines[i]!;
+      this.stats.linesPainted++;
+    }
     return out;
   }
 

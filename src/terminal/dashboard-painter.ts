@@ -51,6 +51,26 @@ export class DashboardPainter implements Disposable {
   }
 
   private shownAges = '';
+  /** The full attached paint due after partial ones (a safety net for rows the report missed). */
+  private verifyTimer: NodeJS.Timeout | null = null;
+  /** True after a full attached paint: the next ones may repaint only the reported rows. */
+  private partialAllowed = false;
+
+  private scheduleVerify(partial: boolean): void {
+    if (!partial) {
+      // This paint was full: nothing to verify until the next partial one.
+      if (this.verifyTimer) clearTimeout(this.verifyTimer);
+      this.verifyTimer = null;
+      this.partialAllowed = true;
+      return;
+    }
+    if (this.verifyTimer) return;
+    this.verifyTimer = setTimeout(() => {
+      this.verifyTimer = null;
+      this.partialAllowed = false;
+      this.paint();
+    }, 50);
+  }
   /** The row whose output is parsed and painted without delay (the attached one). */
   private urgentRow: Row | undefined;
 
@@ -138,11 +158,19 @@ export class DashboardPainter implements Disposable {
     }
     if (attachedRow) {
       this.applyModes(attachedRow.screen.activeModes);
-      this.o.compositor.paintAttached({
-        key: `attached:${attachedRow.name}`,
-        rect: { x: 0, y: 0, width: state.size.cols, height: state.size.rows },
-        screen: attachedRow.screen,
-      });
+      // Only the rows the emulator reports changed (an echo touches one); a full comparison
+      // follows shortly, so a change the report missed is still drawn.
+      const changed = this.partialAllowed ? attachedRow.screen.takeDirtyRows() : 'all';
+      if (!this.partialAllowed) attachedRow.screen.takeDirtyRows();
+      this.o.compositor.paintAttached(
+        {
+          key: `attached:${attachedRow.name}`,
+          rect: { x: 0, y: 0, width: state.size.cols, height: state.size.rows },
+          screen: attachedRow.screen,
+        },
+        changed,
+      );
+      this.scheduleVerify(changed !== 'all');
       return;
     }
     this.applyModes(DASHBOARD_MODES);
@@ -209,6 +237,7 @@ export class DashboardPainter implements Disposable {
   }
 
   dispose(): void {
+    if (this.verifyTimer) clearTimeout(this.verifyTimer);
     if (this.timer) clearTimeout(this.timer);
     if (this.immediate) clearImmediate(this.immediate);
     this.store.dispose();

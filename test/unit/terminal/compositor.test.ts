@@ -108,4 +108,33 @@ describe('Compositor', () => {
     expect(lines[0]).toBe('row a ✉ 1');
     expect(lines[4]).toBe('status');
   });
+
+  it('repaints only the rows the emulator reports changed while attached, and everything on a full paint', async () => {
+    const o = outer(20, 5);
+    const c = new Compositor(o.write);
+    const s = screen(20, 5);
+    const src = { key: 'x', rect: { x: 0, y: 0, width: 20, height: 5 }, screen: s };
+    s.write('one\r\ntwo\r\nthree');
+    await s.flush();
+    c.paintAttached(src, s.takeDirtyRows());
+    s.write('\x1b[2;1HTWO');
+    await s.flush();
+    const changed = s.takeDirtyRows();
+    // The touched row (and where the cursor came from), not the whole screen.
+    expect(changed).not.toBe('all');
+    expect(changed).toMatchObject({ start: 1 });
+    const before = c.stats.linesPainted;
+    c.paintAttached(src, changed);
+    expect(c.stats.linesPainted - before).toBe(1);
+    expect((await o.text()).slice(0, 3)).toEqual(['one', 'TWO', 'three']);
+    // A change outside the reported rows waits for the next full paint.
+    s.write('\x1b[1;1HONE');
+    await s.flush();
+    s.takeDirtyRows();
+    c.paintAttached(src, { start: 4, end: 4 });
+    expect((await o.text())[0]).toBe('one');
+    c.paintAttached(src, 'all');
+    expect((await o.text())[0]).toBe('ONE');
+  });
 });
+
