@@ -23,9 +23,7 @@
 // Requests whose newest user message is a tool_result get the matching turn's next "steps" entry (the
 // Nth tool round gets steps[N-1]), or else its "afterTool" text.
 // Side requests the CLI makes (titles, topic checks, token counts) get a short plain answer.
-import { appendFileSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import { pathToFileURL } from 'node:url';
+import { runStubCli, sendJson, startStubServer } from './stub-server.mjs';
 
 let counter = 0;
 const nextId = (p) => `${p}_stub${Date.now().toString(36)}${(counter++).toString(36)}`;
@@ -191,71 +189,30 @@ function reply(res, model, blocks) {
 }
 
 export function startAnthropicStub({ script = {}, port = 0, logFile } = {}) {
-  const requests = [];
-  const server = createServer((req, res) => {
-    const chunks = [];
-    req.on('data', (c) => chunks.push(c));
-    req.on('end', () => {
-      const url = new URL(req.url ?? '/', 'http://stub');
-      let body = {};
-      try {
-        body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : {};
-      } catch {
-        body = {};
-      }
+  return startStubServer({
+    port,
+    logFile,
+    describe(_req, _url, body) {
       const newest = lastUser(body);
-      const entry = {
-        at: Date.now(),
-        method: req.method,
-        path: url.pathname,
+      return {
         model: body.model,
         stream: body.stream === true,
         lastUser: newest.text.slice(0, 200),
         ...(newest.toolResult ? { toolResult: toolResultText(newest.toolResult).slice(0, 2000) } : {}),
       };
-      requests.push(entry);
-      if (logFile) appendFileSync(logFile, `${JSON.stringify(entry)}\n`);
-      if (req.method === 'POST' && url.pathname === '/v1/messages/count_tokens') {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ input_tokens: 25 }));
-        return;
-      }
+    },
+    handle(req, res, url, body, closed) {
+      if (req.method === 'POST' && url.pathname === '/v1/messages/count_tokens') return sendJson(res, 200, { input_tokens: 25 });
       if (req.method !== 'POST' || url.pathname !== '/v1/messages') {
-        res.writeHead(404, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: `stub has no ${url.pathname}` } }));
-        return;
+        return sendJson(res, 404, { type: 'error', error: { type: 'not_found_error', message: `stub has no ${url.pathname}` } });
       }
       const model = body.model ?? 'claude-stub';
       const chosen = isSideRequest(body) ? { delayMs: 0, content: [{ type: 'text', text: 'Stub session' }] } : chooseResponse(script, body);
       const blocks = blocksFor(chosen.content);
-      let closedFlag = false;
-      res.on('close', () => (closedFlag = true));
-      if (body.stream) void stream(res, model, blocks, chosen.delayMs, () => closedFlag);
-      else reply(res, model, blocks);
-    });
-  });
-  return new Promise((resolve) => {
-    server.listen(port, '127.0.0.1', () => {
-      const addr = server.address();
-      resolve({
-        port: addr.port,
-        url: `http://127.0.0.1:${addr.port}`,
-        requests,
-        close: () => new Promise((r) => { server.closeAllConnections?.(); server.close(() => r()); }),
-      });
-    });
+      if (body.stream) return stream(res, model, blocks, chosen.delayMs, closed);
+      return reply(res, model, blocks);
+    },
   });
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const arg = (name) => {
-    const i = process.argv.indexOf(name);
-    return i >= 0 ? process.argv[i + 1] : undefined;
-  };
-  const scriptFile = arg('--script');
-  const script = scriptFile ? JSON.parse(readFileSync(scriptFile, 'utf8')) : {};
-  const stub = await startAnthropicStub({ script, port: Number(arg('--port') ?? 0), logFile: arg('--log') });
-  process.stdout.write(`anthropic-stub listening on ${stub.url}\n`);
-  process.on('SIGTERM', () => void stub.close().then(() => process.exit(0)));
-  process.on('SIGINT', () => void stub.close().then(() => process.exit(0)));
-}
+await runStubCli(import.meta.url, 'anthropic-stub', startAnthropicStub);

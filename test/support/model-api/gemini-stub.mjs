@@ -11,9 +11,7 @@
 //           "default": { "parts": [ { "text": "OK." } ] } }
 // Routes: POST /v1beta/models/M:streamGenerateContent (SSE), :generateContent (JSON), :countTokens.
 // Requests with a response schema or without tools (the CLI's side calls) get a small generic answer.
-import { appendFileSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import { pathToFileURL } from 'node:url';
+import { runStubCli, sendJson, startStubServer } from './stub-server.mjs';
 
 /** The typed text of a user turn: its last text part that is not CLI context (`<session_context>`...). */
 function partsText(parts) {
@@ -79,71 +77,27 @@ function chunk(parts, final) {
 }
 
 export function startGeminiStub({ script = {}, port = 0, logFile } = {}) {
-  const requests = [];
-  const server = createServer((req, res) => {
-    const chunks = [];
-    req.on('data', (c) => chunks.push(c));
-    req.on('end', async () => {
-      const url = new URL(req.url ?? '/', 'http://stub');
-      let body = {};
-      try {
-        body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : {};
-      } catch {
-        body = {};
-      }
-      const action = /:([A-Za-z]+)$/.exec(url.pathname)?.[1] ?? '';
-      const side = isSideCall(body);
-      const entry = { at: Date.now(), method: req.method, path: url.pathname, action, side, lastUser: lastTyped(body).slice(0, 200) };
-      requests.push(entry);
-      if (logFile) appendFileSync(logFile, `${JSON.stringify(entry)}\n`);
-      if (action === 'countTokens') {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ totalTokens: 20 }));
-        return;
-      }
+  const actionOf = (url) => /:([A-Za-z]+)$/.exec(url.pathname)?.[1] ?? '';
+  return startStubServer({
+    port,
+    logFile,
+    describe: (_req, url, body) => ({ action: actionOf(url), side: isSideCall(body), lastUser: lastTyped(body).slice(0, 200) }),
+    async handle(req, res, url, body, closed) {
+      const action = actionOf(url);
+      if (action === 'countTokens') return sendJson(res, 200, { totalTokens: 20 });
       if (req.method !== 'POST' || (action !== 'streamGenerateContent' && action !== 'generateContent')) {
-        res.writeHead(404, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ error: { code: 404, message: `stub has no ${url.pathname}`, status: 'NOT_FOUND' } }));
-        return;
+        return sendJson(res, 404, { error: { code: 404, message: `stub has no ${url.pathname}`, status: 'NOT_FOUND' } });
       }
-      const chosen = side ? { delayMs: 0, parts: sideAnswer(body) } : choose(script, body);
-      let closed = false;
-      res.on('close', () => (closed = true));
-      if (action === 'generateContent') {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(chunk(chosen.parts, true)));
-        return;
-      }
+      const chosen = isSideCall(body) ? { delayMs: 0, parts: sideAnswer(body) } : choose(script, body);
+      if (action === 'generateContent') return sendJson(res, 200, chunk(chosen.parts, true));
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
       const until = Date.now() + chosen.delayMs;
-      while (Date.now() < until && !closed) await new Promise((r) => setTimeout(r, Math.min(200, Math.max(1, until - Date.now()))));
-      if (closed) return;
+      while (Date.now() < until && !closed()) await new Promise((r) => setTimeout(r, Math.min(200, Math.max(1, until - Date.now()))));
+      if (closed()) return;
       res.write(`data: ${JSON.stringify(chunk(chosen.parts, true))}\r\n\r\n`);
       res.end();
-    });
-  });
-  return new Promise((resolve) => {
-    server.listen(port, '127.0.0.1', () => {
-      const addr = server.address();
-      resolve({
-        port: addr.port,
-        url: `http://127.0.0.1:${addr.port}`,
-        requests,
-        close: () => new Promise((r) => { server.closeAllConnections?.(); server.close(() => r()); }),
-      });
-    });
+    },
   });
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const arg = (name) => {
-    const i = process.argv.indexOf(name);
-    return i >= 0 ? process.argv[i + 1] : undefined;
-  };
-  const scriptFile = arg('--script');
-  const script = scriptFile ? JSON.parse(readFileSync(scriptFile, 'utf8')) : {};
-  const stub = await startGeminiStub({ script, port: Number(arg('--port') ?? 0), logFile: arg('--log') });
-  process.stdout.write(`gemini-stub listening on ${stub.url}\n`);
-  process.on('SIGTERM', () => void stub.close().then(() => process.exit(0)));
-  process.on('SIGINT', () => void stub.close().then(() => process.exit(0)));
-}
+await runStubCli(import.meta.url, 'gemini-stub', startGeminiStub);

@@ -11,9 +11,7 @@
 //                        "afterTool": "text once the function_call_output comes back" } ],
 //           "default": { "output": [ { "type": "text", "text": "OK." } ] } }
 // Requests whose newest input item is a function_call_output get the matching turn's "afterTool".
-import { appendFileSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import { pathToFileURL } from 'node:url';
+import { runStubCli, sendJson, startStubServer } from './stub-server.mjs';
 
 let counter = 0;
 const nextId = (p) => `${p}_stub${Date.now().toString(36)}${(counter++).toString(36)}`;
@@ -92,60 +90,24 @@ async function stream(res, body, out, delayMs, closed) {
 }
 
 export function startResponsesStub({ script = {}, port = 0, logFile } = {}) {
-  const requests = [];
-  const server = createServer((req, res) => {
-    const chunks = [];
-    req.on('data', (c) => chunks.push(c));
-    req.on('end', () => {
-      const url = new URL(req.url ?? '/', 'http://stub');
-      let body = {};
-      try {
-        body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : {};
-      } catch {
-        body = {};
-      }
-      const tools = Array.isArray(body.tools) ? body.tools.map((t) => t.name ?? t.type) : [];
-      const entry = { at: Date.now(), method: req.method, path: url.pathname, model: body.model, stream: body.stream === true, lastUser: lastTyped(body).slice(0, 200), tools };
-      requests.push(entry);
-      if (logFile) appendFileSync(logFile, `${JSON.stringify(entry)}\n`);
-      if (req.method === 'GET' && url.pathname.endsWith('/models')) {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ object: 'list', data: [], models: [] }));
-        return;
-      }
+  return startStubServer({
+    port,
+    logFile,
+    describe: (_req, _url, body) => ({
+      model: body.model,
+      stream: body.stream === true,
+      lastUser: lastTyped(body).slice(0, 200),
+      tools: Array.isArray(body.tools) ? body.tools.map((t) => t.name ?? t.type) : [],
+    }),
+    handle(req, res, url, body, closed) {
+      if (req.method === 'GET' && url.pathname.endsWith('/models')) return sendJson(res, 200, { object: 'list', data: [], models: [] });
       if (req.method !== 'POST' || !url.pathname.endsWith('/responses')) {
-        res.writeHead(404, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ error: { message: `stub has no ${url.pathname}`, type: 'not_found' } }));
-        return;
+        return sendJson(res, 404, { error: { message: `stub has no ${url.pathname}`, type: 'not_found' } });
       }
       const chosen = choose(script, body);
-      let closedFlag = false;
-      res.on('close', () => (closedFlag = true));
-      void stream(res, body, items(chosen.output), chosen.delayMs, () => closedFlag);
-    });
-  });
-  return new Promise((resolve) => {
-    server.listen(port, '127.0.0.1', () => {
-      const addr = server.address();
-      resolve({
-        port: addr.port,
-        url: `http://127.0.0.1:${addr.port}`,
-        requests,
-        close: () => new Promise((r) => { server.closeAllConnections?.(); server.close(() => r()); }),
-      });
-    });
+      return stream(res, body, items(chosen.output), chosen.delayMs, closed);
+    },
   });
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const arg = (name) => {
-    const i = process.argv.indexOf(name);
-    return i >= 0 ? process.argv[i + 1] : undefined;
-  };
-  const scriptFile = arg('--script');
-  const script = scriptFile ? JSON.parse(readFileSync(scriptFile, 'utf8')) : {};
-  const stub = await startResponsesStub({ script, port: Number(arg('--port') ?? 0), logFile: arg('--log') });
-  process.stdout.write(`openai-responses-stub listening on ${stub.url}\n`);
-  process.on('SIGTERM', () => void stub.close().then(() => process.exit(0)));
-  process.on('SIGINT', () => void stub.close().then(() => process.exit(0)));
-}
+await runStubCli(import.meta.url, 'openai-responses-stub', startResponsesStub);
