@@ -6,51 +6,24 @@ import { loadProfiles } from '../../../src/agents/load-profiles.js';
 import { AgentAuditTrail } from '../../../src/app/agent-audit-trail.js';
 import { hubAgentMail } from '../../../src/app/agent-hub-mail.js';
 import { AgentSupervisor } from '../../../src/app/agent-supervisor.js';
-import { initialState } from '../../../src/app/app-state.js';
-import { AppStore } from '../../../src/app/app-store.js';
-import { DashboardController } from '../../../src/app/dashboard-controller.js';
-import { RowManager } from '../../../src/rows/row-manager.js';
 import { deferCleanup, runCleanups } from '../../helpers/cleanup.js';
-import { startTestHub } from '../../helpers/hub-harness.js';
+import { startTestController } from '../../helpers/controller-harness.js';
 import { waitUntil } from '../../helpers/wait-until.js';
 
 afterEach(runCleanups);
 
 async function setup() {
-  const { hub, paths } = await startTestHub();
-  const store = new AppStore(initialState({ cols: 80, rows: 24 }, 'stack', 'dark'), 0);
-  const rows = new RowManager({
-    socketPath: paths.socketPath,
-    mintToken: (name) => {
-      const r = hub.registerRow(name);
-      if (!r.ok) throw new Error(r.error.message);
-      return r.token;
-    },
+  let agents!: AgentSupervisor;
+  const t = await startTestController((hub) => {
+    agents = new AgentSupervisor({
+      profiles: loadProfiles({ configDir: '/nonexistent-swb-config' }),
+      mail: hubAgentMail(hub),
+      audit: new AgentAuditTrail(null),
+    });
+    return { agents, auditLogPath: '/run/x/audit.log' };
   });
-  const agents = new AgentSupervisor({
-    profiles: loadProfiles({ configDir: '/nonexistent-swb-config' }),
-    mail: hubAgentMail(hub),
-    audit: new AgentAuditTrail(null),
-  });
-  const controller = new DashboardController({
-    store,
-    rows,
-    hub,
-    themeNames: ['dark'],
-    layout: () => ({ rows: [], hidden: [], chrome: { x: 0, y: 22, width: 80, height: 2 } }),
-    onQuit: () => undefined,
-    onAttach: () => undefined,
-    onRowScreen: () => undefined,
-    agents,
-    auditLogPath: '/run/x/audit.log',
-  });
-  deferCleanup('dashboard controller', () => {
-    controller.dispose();
-    agents.dispose();
-    rows.dispose();
-    store.dispose();
-  });
-  return { hub, store, controller, agents };
+  deferCleanup('agent supervisor', () => agents.dispose());
+  return { ...t, agents };
 }
 
 /** A shell-like row: prints a `$ ` prompt and waits (the sh profile reads it as idle). */

@@ -1,45 +1,17 @@
 // The controller's mail side against a real hub (temp SWB_HOME) and an empty row manager: what becomes
 // a notification, what rings, and a row whose wake failed.
 import { afterEach, describe, expect, it } from 'vitest';
-import { initialState } from '../../../src/app/app-state.js';
-import { AppStore } from '../../../src/app/app-store.js';
-import { DashboardController } from '../../../src/app/dashboard-controller.js';
-import { RowManager } from '../../../src/rows/row-manager.js';
-import { connectClient, startTestHub } from '../../helpers/hub-harness.js';
-import { deferCleanup, runCleanups } from '../../helpers/cleanup.js';
+import { startTestController } from '../../helpers/controller-harness.js';
+import { connectClient } from '../../helpers/hub-harness.js';
+import { runCleanups } from '../../helpers/cleanup.js';
 import { waitUntil } from '../../helpers/wait-until.js';
 
 afterEach(runCleanups);
 
 async function setup() {
-  const { hub, paths } = await startTestHub();
-  const store = new AppStore(initialState({ cols: 80, rows: 24 }, 'stack', 'dark'), 0);
-  const rows = new RowManager({
-    socketPath: paths.socketPath,
-    mintToken: (name) => {
-      const r = hub.registerRow(name);
-      if (!r.ok) throw new Error(r.error.message);
-      return r.token;
-    },
-  });
   const rings: string[] = [];
-  const controller = new DashboardController({
-    store,
-    rows,
-    hub,
-    themeNames: ['dark'],
-    layout: () => ({ rows: [], hidden: [], chrome: { x: 0, y: 22, width: 80, height: 2 } }),
-    onQuit: () => undefined,
-    onAttach: () => undefined,
-    onRowScreen: () => undefined,
-    ring: (text) => rings.push(text),
-  });
-  deferCleanup('dashboard controller', () => {
-    controller.dispose();
-    rows.dispose();
-    store.dispose();
-  });
-  return { hub, paths, store, controller, rings };
+  const t = await startTestController(() => ({ ring: (text: string) => rings.push(text) }));
+  return { ...t, rings };
 }
 
 describe('DashboardController mail notifications', () => {
