@@ -1,0 +1,63 @@
+// Guards the layering DESIGN.md §2 describes (STYLE §8): no Ink/React below the UI, nothing in
+// src/ reaching up into components/ except the composition root, and the agent-side CLI path
+// (`swb send`) staying free of the hub, Ink and React so it starts fast.
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(join(root, dir), { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sourceFiles(join(dir, e.name)) : /\.tsx?$/.test(e.name) ? [join(dir, e.name)] : [],
+  );
+}
+
+/** Static imports, plus dynamic ones unless `staticOnly`. */
+function importsOf(file: string, staticOnly = false): string[] {
+  const text = readFileSync(join(root, file), 'utf8');
+  const re = staticOnly ? /^\s*import\s[^;]*?from\s+'([^']+)'/gm : /(?:from\s+|import\()\s*'([^']+)'/g;
+  return [...text.matchAll(re)].map((m) => m[1]!);
+}
+
+function resolveLocal(from: string, spec: string): string | null {
+  if (!spec.startsWith('.')) return null;
+  const js = relative(root, resolve(root, dirname(from), spec));
+  return js.replace(/\.js$/, '.ts');
+}
+
+describe('architecture', () => {
+  it('keeps Ink and React out of src/ except the UI hooks and store in src/app/', () => {
+    const offenders = sourceFiles('src')
+      .filter((f) => !f.startsWith(join('src', 'app')))
+      .filter((f) => importsOf(f).some((s) => s === 'ink' || s === 'react' || s.startsWith('ink-')));
+    expect(offenders).toEqual([]);
+  });
+
+  it('never imports components/ from src/, except in the composition root', () => {
+    const offenders = sourceFiles('src')
+      .filter((f) => f !== join('src', 'app', 'run-dashboard.ts'))
+      .filter((f) => importsOf(f).some((s) => s.includes('components/')));
+    expect(offenders).toEqual([]);
+  });
+
+  it('loads neither the hub, the store, Ink nor React when an agent runs `swb send`', () => {
+    const seen = new Set<string>();
+    const visit = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      for (const spec of importsOf(file, true)) {
+        const local = resolveLocal(file, spec);
+        if (local) visit(local);
+        else seen.add(spec);
+      }
+    };
+    for (const entry of ['src/cli/main.ts', 'src/cli/send.ts']) visit(entry);
+    const forbidden = [...seen].filter(
+      (f) => f.startsWith('src/hub/hub') || f.startsWith('src/store/') || f === 'ink' || f === 'react' || f === 'node:crypto' || f === 'better-sqlite3',
+    );
+    expect(forbidden).toEqual([]);
+    expect(seen.has('src/client/hub-client.ts')).toBe(true);
+  });
+});
