@@ -115,7 +115,15 @@ export async function runDashboard(argv: string[], baseEnv: NodeJS.ProcessEnv = 
   }
 
   const paths = resolveRuntimePaths({ cwd, env: baseEnv, ...(parsed.flags.workspace ? { workspace: parsed.flags.workspace as string } : {}) });
-  const hub = await startEmbeddedHub(paths, limits);
+  let hub: Hub;
+  try {
+    hub = await startEmbeddedHub(paths, limits);
+  } catch (err) {
+    if (!(err instanceof SwbError)) throw err;
+    const hint = err.code === 'HUB_RUNNING' ? ' Open it, or start another with --workspace NAME.' : '';
+    process.stderr.write(`swb: ${err.code}: ${err.message}${hint}\n`);
+    return 1;
+  }
 
   const size = () => ({ cols: Math.max(20, process.stdout.columns || 80), rows: Math.max(5, process.stdout.rows || 24) });
   const store = new AppStore(initialState(size(), (layoutFlag as 'stack' | 'grid' | undefined) ?? config.layout ?? 'stack', themeName));
@@ -285,12 +293,15 @@ async function startEmbeddedHub(paths: ReturnType<typeof resolveRuntimePaths>, l
   const deadline = Date.now() + 5000;
   for (let asked = false; ; ) {
     try {
-      return await Hub.start({ paths, limits: limits ?? {} });
+      return await Hub.start({ paths, limits: limits ?? {}, embedded: true });
     } catch (err) {
       if (!(err instanceof SwbError) || err.code !== 'HUB_RUNNING' || Date.now() > deadline) throw err;
       if (!asked) {
         asked = true;
-        await askHubToStop(paths).catch(() => undefined);
+        await askHubToStop(paths).catch((e: unknown) => {
+          // Another dashboard owns this workspace: say so instead of waiting for it.
+          if (e instanceof SwbError && e.code === 'HUB_RUNNING') throw e;
+        });
       }
       await new Promise((r) => setTimeout(r, 50));
     }

@@ -29,8 +29,9 @@ export interface HubOptions {
   paths: RuntimePaths;
   limits?: Partial<HubLimits>;
   now?: () => number;
-  /** Trusted roots under which private dirs may be created (defaults: parents of run/data dirs' workspace level). */
   log?: (line: string) => void;
+  /** Embedded in a dashboard that runs rows: it will not stop on a `hub.shutdown` request. */
+  embedded?: boolean;
 }
 
 /** Answers `rows.explain` (the dashboard that embeds the hub registers one; a headless hub has none). */
@@ -104,6 +105,10 @@ export class Hub {
     const sweeper = setInterval(() => this.sweep(), 60 * 60 * 1000);
     sweeper.unref();
     this.lifetime.add(toDisposable(() => clearInterval(sweeper)));
+  }
+
+  get embedded(): boolean {
+    return this.options.embedded === true;
   }
 
   get paths(): RuntimePaths {

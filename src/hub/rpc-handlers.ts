@@ -169,6 +169,11 @@ const HANDLERS: Record<string, Handler<unknown>> = {
     params: emptyParams,
     operatorOnly: true,
     run(hub) {
+      // A dashboard's hub serves its rows; stopping it would cut them off. Only headless hubs
+      // step down (so a dashboard can take over a workspace a CLI command started a hub for).
+      if (hub.embedded) {
+        return { error: swbError('HUB_RUNNING', `A dashboard is running for workspace ${hub.paths.workspaceId}; its hub does not stop on request.`) };
+      }
       setImmediate(() => void hub.stop());
       return { ok: { stopping: true } };
     },

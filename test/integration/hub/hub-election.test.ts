@@ -52,6 +52,23 @@ describe('hub election', () => {
     await expect(connectClient(paths, { session: 'bob' })).resolves.toBeDefined();
   });
 
+  it('a headless hub steps down on hub.shutdown, a dashboard\'s embedded hub refuses with HUB_RUNNING', async () => {
+    const headless = await startTestHub();
+    const op = await connectOperator(headless.paths);
+    await op.client.request('hub.shutdown');
+    await waitUntil(async () => !(await socketAnswers(headless.paths.socketPath)), { what: 'the headless hub to stop' });
+
+    const home = createTempHome();
+    const embedded = await Hub.start({ paths: home.paths, embedded: true });
+    try {
+      const op2 = await connectOperator(home.paths);
+      await expect(op2.client.request('hub.shutdown')).rejects.toMatchObject({ code: 'HUB_RUNNING' });
+      expect(await socketAnswers(home.paths.socketPath)).toBe(true);
+    } finally {
+      await embedded.stop();
+    }
+  });
+
   it('of four `swb hub` processes started at once, exactly one keeps running and the others exit with status 3', async () => {
     const home = createTempHome();
     const hubs: SwbProcess[] = Array.from({ length: 4 }, () => spawnSwb(['hub'], { home }));
