@@ -18,6 +18,9 @@ export interface HeadlessRun {
   kill(): void;
 }
 
+const SETTLE_MS = 15;
+const MAX_UNSETTLED_MS = 150;
+
 export function runHeadless(
   file: string,
   args: string[],
@@ -39,7 +42,26 @@ export function runHeadless(
   });
   const listeners: Array<() => void> = [];
   const proc = pty.spawn(file, args, { name: 'xterm-256color', cols, rows, cwd: opts.cwd ?? process.cwd(), env: opts.env ?? process.env });
-  proc.onData((d) => term.write(d, () => listeners.forEach((l) => l())));
+  // Listeners run once the output has paused (SETTLE_MS without a new chunk), not per pty read: a
+  // frame the program wrote in one go can arrive split across reads, and a predicate checked on the
+  // first half sees a screen the program never showed (a spinner with no prompt box under it).
+  // A program that never pauses is still checked every MAX_UNSETTLED_MS.
+  let settleTimer: NodeJS.Timeout | undefined;
+  let unsettledSince = 0;
+  const notify = (): void => {
+    settleTimer = undefined;
+    unsettledSince = 0;
+    for (const l of [...listeners]) l();
+  };
+  proc.onData((d) =>
+    term.write(d, () => {
+      const now = Date.now();
+      if (unsettledSince === 0) unsettledSince = now;
+      if (now - unsettledSince >= MAX_UNSETTLED_MS && settleTimer) return; // let the pending check run
+      if (settleTimer) clearTimeout(settleTimer);
+      settleTimer = setTimeout(notify, now - unsettledSince >= MAX_UNSETTLED_MS ? 0 : SETTLE_MS);
+    }),
+  );
   term.onData((d) => proc.write(d)); // answers to terminal queries
   const exited = new Promise<number>((resolve) => proc.onExit((e) => resolve(e.exitCode)));
   let cell: IBufferCell | undefined;
