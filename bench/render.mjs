@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run bench:render [-- --quick] [--only=flood,idle,echo,first] [--systems=swb,tmux] [--prof] [--idle-preamble=BYTES]
+// npm run bench:render [-- --quick] [--only=flood,idle,echo,first] [--systems=swb,tmux,floor] [--prof] [--idle-preamble=BYTES]
 //
 // Rendering cost of the dashboard beside tmux, measured the same way in the same run: both at
 // 200x50 with a client attached through a pty (this process is the terminal; it reads all
@@ -26,7 +26,7 @@ import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
 import { cpuMeter, cpuSeconds, loadAverage, memory } from './lib/render/proc.mjs';
 import { PtyClient, sleep } from './lib/render/pty-client.mjs';
-import { COLS, ROWS, clientEnv, killAllTmux, killTmuxServer, listProfiles, startSwb, startTmux } from './lib/render/systems.mjs';
+import { COLS, ROWS, clientEnv, killAllTmux, killTmuxServer, listProfiles, startFloor, startSwb, startTmux } from './lib/render/systems.mjs';
 import { Barrier, floodCommand, helloCommand, idleCommand, shq, writeColouredText } from './lib/render/workloads.mjs';
 import { formatProfile, summariseProfile } from './lib/render/cpuprofile.mjs';
 
@@ -41,7 +41,9 @@ if (flag('help')) {
 const quick = flag('quick');
 const prof = flag('prof') || process.env.SWB_BENCH_PROF === '1';
 const only = new Set((option('only') ?? 'flood,idle,echo,first').split(','));
-const systems = (option('systems') ?? 'swb,tmux').split(',');
+const systems = (option('systems') ?? 'swb,tmux,floor').split(',');
+/** The floor (node-pty + @xterm/headless alone) only runs the floods: it has no dashboard to idle, attach or draw. */
+const dashboards = systems.filter((s) => s !== 'floor');
 
 const P = {
   colourBytes: quick ? 2 * 1024 * 1024 : 5 * 1024 * 1024,
@@ -93,7 +95,8 @@ for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
 }
 
 async function start(system, rows, profName) {
-  const s = system === 'swb' ? startSwb(ctx, rows, prof ? { profDir, profName } : {}) : await startTmux(ctx, rows);
+  const s =
+    system === 'swb' ? startSwb(ctx, rows, prof ? { profDir, profName } : {}) : system === 'floor' ? await startFloor(ctx, rows) : await startTmux(ctx, rows);
   live.add(s);
   return s;
 }
@@ -350,9 +353,10 @@ function machineInfo() {
 
 function readUsage() {
   return [
-    'usage: node bench/render.mjs [--quick] [--only=flood,idle,echo,first] [--systems=swb,tmux] [--prof] [--idle-preamble=BYTES]',
+    'usage: node bench/render.mjs [--quick] [--only=flood,idle,echo,first] [--systems=swb,tmux,floor] [--prof] [--idle-preamble=BYTES]',
     '  --quick   smaller flood (2 MB / seq 80000), 5 s idle, 100 echo samples, 1 first-frame run',
     '  --prof    run swb under node --cpu-prof and print its hot spots (also SWB_BENCH_PROF=1)',
+    '  floor     node-pty + @xterm/headless alone on the floods: the cost of the stack under swb',
     '  --idle-preamble=BYTES  coloured text each idle row prints before waiting (default 1 MiB; 0: none)',
     '',
   ].join('\n');
@@ -402,7 +406,7 @@ async function main() {
   }
 
   if (only.has('idle') || only.has('echo')) {
-    for (const system of systems) {
+    for (const system of dashboards) {
       const r = await attempt(`idle/echo ${system}`, () => runIdleEcho(system, files));
       if (!r) continue;
       Object.assign(R[system], r);
@@ -413,7 +417,7 @@ async function main() {
   }
 
   if (only.has('first')) {
-    for (const system of systems) {
+    for (const system of dashboards) {
       const runs = [];
       for (let i = 0; i < P.firstReps; i++) {
         const r = await attempt(`first frame ${system}`, () => runFirstFrame(system));
@@ -430,6 +434,7 @@ async function main() {
   log('');
   log(`load average: ${loadBefore.toFixed(2)} at start, now ${loadAverage()}; took ${((performance.now() - t0) / 1000).toFixed(0)} s`);
   log('CPU: swb = the swb node process; tmux = server + attached client; programs in rows/panes are not counted.');
+  if (systems.includes('floor')) log('floor = node-pty + @xterm/headless alone (bench/lib/render/emulator-floor.mjs): each row at its swb size, parsed, nothing drawn; what any dashboard on this stack pays.');
   if (errors.length) log(`errors: ${errors.join(' | ')}`);
 
   if (prof) {
@@ -460,19 +465,23 @@ async function main() {
 function table(R) {
   const swb = R.swb ?? {};
   const tmux = R.tmux ?? {};
+  const floor = R.floor ?? {};
   const rows = [];
   const ratio = (a, b) => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? a / b : Number.NaN);
-  const add = (metric, a, b, digits, goalText, met, ref) => {
+  const times = (r) => (Number.isFinite(r) ? `${r.toFixed(2)}x` : 'n/a');
+  // The floor columns: node-pty + @xterm/headless alone on the same flood (floods only).
+  const add = (metric, a, b, digits, goalText, met, ref, f) => {
     const r = ratio(a, b);
-    rows.push([metric, fmt(a, digits), fmt(b, digits), Number.isFinite(r) ? `${r.toFixed(2)}x` : 'n/a', goalText, met === undefined ? 'n/a' : met ? 'yes' : 'NO', ref]);
+    rows.push([metric, fmt(a, digits), fmt(b, digits), times(r), goalText, met === undefined ? 'n/a' : met ? 'yes' : 'NO', ref, f === undefined ? '' : fmt(f, digits), f === undefined ? '' : times(ratio(f, b)), f === undefined ? '' : times(ratio(a, f))]);
   };
   const within = (a, b, k) => (Number.isFinite(a) && Number.isFinite(b) ? a <= b * k : undefined);
   const below = (a, lim) => (Number.isFinite(a) ? a <= lim : undefined);
   const flood = (kind, label, refWall, refCpu) => {
     const a = swb[kind];
     const b = tmux[kind];
-    add(`${label} CPU (s)`, a?.cpuS, b?.cpuS, 2, '<= 1.5x tmux', within(a?.cpuS, b?.cpuS, 1.5), fmt(refCpu));
-    add(`${label} wall (s)`, a?.wallS, b?.wallS, 2, '<= 1.2x tmux', within(a?.wallS, b?.wallS, 1.2), fmt(refWall));
+    const f = floor[kind];
+    add(`${label} CPU (s)`, a?.cpuS, b?.cpuS, 2, '<= 1.5x tmux', within(a?.cpuS, b?.cpuS, 1.5), fmt(refCpu), f?.cpuS ?? Number.NaN);
+    add(`${label} wall (s)`, a?.wallS, b?.wallS, 2, '<= 1.2x tmux', within(a?.wallS, b?.wallS, 1.2), fmt(refWall), f?.wallS ?? Number.NaN);
   };
   flood('colour', 'flood coloured', ISSUE_TMUX.colourWall, ISSUE_TMUX.colourCpu);
   flood('seq', 'flood seq', ISSUE_TMUX.seqWall, ISSUE_TMUX.seqCpu);
@@ -483,7 +492,7 @@ function table(R) {
   add(`peak RSS ${P.idleRows} rows (MB)`, mb(swb.rss?.hwmAfterEcho ?? swb.rss?.hwm), mb(tmux.rss?.hwmAfterEcho ?? tmux.rss?.hwm), 1, `<= ${20 * P.idleRows} (20/row)`, below(mb(swb.rss?.hwmAfterEcho ?? swb.rss?.hwm), 20 * P.idleRows), fmt(ISSUE_TMUX.rssMb, 0));
   add('  per row (MB)', mb(swb.rss?.hwmAfterEcho ?? swb.rss?.hwm) / P.idleRows, mb(tmux.rss?.hwmAfterEcho ?? tmux.rss?.hwm) / P.idleRows, 1, '<= 20', below(mb(swb.rss?.hwmAfterEcho ?? swb.rss?.hwm) / P.idleRows, 20), '');
   add('first frame 8 rows (ms)', swb.first?.ms, tmux.first?.ms, 0, '<= 1000 ms', below(swb.first?.ms, 1000), '');
-  const head = ['metric', 'swb', 'tmux', 'swb/tmux', 'goal (swb)', 'met?', 'tmux (issue)'];
+  const head = ['metric', 'swb', 'tmux', 'swb/tmux', 'goal (swb)', 'met?', 'tmux (issue)', 'floor', 'floor/tmux', 'swb/floor'];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');

@@ -120,3 +120,37 @@ export function listProfiles(dir) {
     return [];
   }
 }
+
+/**
+ * The floor (emulator-floor.mjs): node-pty + @xterm/headless alone, each row at the size swb's
+ * grid gives it. Not a multiplexer: it only tells how much of swb's cost is the stack beneath it.
+ */
+export async function startFloor(ctx, rows) {
+  const { computeLayout } = await import(new URL('../../../dist/src/app/layout.js', import.meta.url).href);
+  const names = rows.map((r) => r.name);
+  // CHROME_HEIGHT in src/app/run-dashboard.ts: the notification strip and the key hints.
+  const layout = computeLayout({ cols: COLS, rows: ROWS, names, focused: names[0], mode: 'grid', zoomed: false, chromeHeight: 2 });
+  const size = (name) => {
+    const v = layout.rows.find((p) => p.name === name).viewport;
+    return `${v.width}x${v.height}`;
+  };
+  const script = new URL('./emulator-floor.mjs', import.meta.url).pathname;
+  const client = new PtyClient({
+    file: process.execPath,
+    args: [script, ...rows.map((r) => `${r.name}@${size(r.name)}=${r.cmd}`)],
+    env: clientEnv({ NODE_ENV: 'production' }),
+    cwd: ctx.dir,
+    cols: COLS,
+    rows: ROWS,
+  });
+  return {
+    system: 'floor',
+    client,
+    cpuPids: [client.pid],
+    memPid: client.pid,
+    async stop() {
+      await client.stop('SIGTERM', 5000);
+      client.dispose();
+    },
+  };
+}

@@ -1,0 +1,77 @@
+#!/usr/bin/env node
+// The render benchmark's "floor" system: the least any dashboard built on node-pty + @xterm/headless
+// can spend on a workload. Each row's command runs in node-pty at the size swb gives that row, and
+// its output is parsed into an @xterm/headless terminal with swb's scrollback (5,000 lines), parsed
+// synchronously as swb's rows are. Nothing else: no transcript, no scheduler, no painting, no Ink.
+// What swb spends above this is swb's own overhead; what this spends above tmux is the stack's.
+//
+//   node emulator-floor.mjs name@COLSxROWS=command ...
+//
+// It reports to stdout (the harness reads it like a multiplexer's client): `WAIT-<name>` and
+// `DONE-<name>` once that row's emulated screen has parsed the marker, a DONE preceded by the screen
+// line above the marker (for seq: the last number), so the harness can check the work was parsed.
+import pty from 'node-pty';
+import xtermHeadless from '@xterm/headless';
+
+const { Terminal } = xtermHeadless;
+const SCROLLBACK = 5000;
+
+const specs = process.argv.slice(2).map((a) => {
+  const m = /^([^@=]+)@(\d+)x(\d+)=(.*)$/s.exec(a);
+  if (!m) {
+    process.stderr.write(`emulator-floor: ${JSON.stringify(a)} is not name@COLSxROWS=command\n`);
+    process.exit(2);
+  }
+  return { name: m[1], cols: Number(m[2]), rows: Number(m[3]), cmd: m[4] };
+});
+
+const out = (line) => process.stdout.write(`${line}\r\n`);
+const children = [];
+
+for (const { name, cols, rows, cmd } of specs) {
+  const term = new Terminal({ cols, rows, scrollback: SCROLLBACK, allowProposedApi: true, logLevel: 'off' });
+  const child = pty.spawn('/bin/sh', ['-c', cmd], { name: 'xterm-256color', cols, rows, cwd: process.cwd(), env: process.env, encoding: null });
+  children.push(child);
+  term.onData((reply) => child.write(reply));
+  const pending = [`WAIT-${name}`, `DONE-${name}`];
+  let tail = Buffer.alloc(0);
+  child.onData((data) => {
+    term.input('', true); // parse this write synchronously, as swb's rows do
+    term.write(data);
+    if (pending.length === 0) return;
+    // Markers may straddle reads: also look across the previous read's last bytes.
+    const marker = pending[0];
+    const found = data.indexOf(marker) >= 0 || Buffer.concat([tail, data.subarray(0, marker.length)]).indexOf(marker) >= 0;
+    tail = Buffer.from(data.subarray(Math.max(0, data.length - marker.length)));
+    if (!found) return;
+    pending.shift();
+    term.write('', () => {
+      if (marker.startsWith('DONE')) out(lineAbove(term, marker));
+      out(marker);
+    });
+  });
+}
+
+/** The text of the screen line above the one showing `marker` ('' if not on screen). */
+function lineAbove(term, marker) {
+  const buf = term.buffer.active;
+  for (let y = term.rows - 1; y > 0; y--) {
+    if (buf.getLine(buf.baseY + y)?.translateToString(true).includes(marker)) {
+      return buf.getLine(buf.baseY + y - 1)?.translateToString(true).trim() ?? '';
+    }
+  }
+  return '';
+}
+
+const end = () => {
+  for (const c of children) {
+    try {
+      process.kill(-c.pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+  process.exit(0);
+};
+process.on('SIGTERM', end);
+process.on('SIGHUP', end);
