@@ -11,6 +11,7 @@ import { DisposableStore, type Disposable } from '../util/lifecycle.js';
 import { isolatedCommand } from './isolated-command.js';
 import { identifyProcessTree, processTreeAlive, signalProcessTree, type ProcessTree } from './process-tree.js';
 import { installTailDrain } from './pty-tail-drain.js';
+import { ptyWriter, type PtyWriter } from './pty-direct-write.js';
 
 /** A program with arguments, or a shell command line run with `$SHELL -c` (fallback /bin/sh). */
 export type RowCommand = { file: string; args?: readonly string[] } | { shell: string };
@@ -78,6 +79,7 @@ export class RowProcess implements Disposable {
 
   private readonly store = new DisposableStore();
   private readonly pty: IPty;
+  private readonly writer: PtyWriter;
   private readonly tree: ProcessTree;
   private readonly dataEmitter = this.store.add(new Emitter<Buffer>());
   private readonly exitEmitter = this.store.add(new Emitter<RowExit>());
@@ -106,6 +108,7 @@ export class RowProcess implements Disposable {
       encoding: null,
     });
     this.pid = this.pty.pid;
+    this.writer = ptyWriter(this.pty);
     this.tree = identifyProcessTree(this.pid);
 
     const deliver = (chunk: Buffer): void => {
@@ -125,6 +128,11 @@ export class RowProcess implements Disposable {
         this.exitEmitter.fire(this.exitValue);
       }),
     );
+  }
+
+  /** True when input bypasses node-pty's thread-pool writes (see pty-direct-write.ts). */
+  get writesDirectly(): boolean {
+    return this.writer.direct;
   }
 
   get exit(): RowExit | undefined {
@@ -150,7 +158,7 @@ export class RowProcess implements Disposable {
   /** Sends input (keys, paste, terminal replies) to the program. */
   write(data: string | Buffer): void {
     if (this.store.disposed || this.exitValue !== undefined) return;
-    this.pty.write(data);
+    this.writer.write(data);
   }
 
   /** Sets the pty's window size; the program gets SIGWINCH. */

@@ -142,4 +142,22 @@ describe('RowProcess', () => {
     proc.dispose();
     await waitFor('stubborn program killed', () => !proc.processesAlive(), 5000);
   });
+  test('input is written straight to the pty, and a paste larger than the kernel takes keeps its order', async () => {
+    const file = join(dir, 'typed');
+    // Raw mode: no line-length limit, no echo; `head -c` ends once it has every byte.
+    const paste = Buffer.alloc(300_000);
+    for (let i = 0; i < paste.length; i++) paste[i] = 97 + (i % 26);
+    const keys = Array.from({ length: 50 }, (_, i) => `<${i}>`).join('');
+    const total = 2 + paste.length + keys.length + 3;
+    const proc = start({ command: { file: '/bin/sh', args: ['-c', `stty raw -echo; echo READY; head -c ${total} > ${file}; echo DONE`] } });
+    const out = collect(proc);
+    await waitFor('ready', () => out.text().includes('READY'));
+    expect(proc.writesDirectly).toBe(true);
+    proc.write('k0');
+    proc.write(paste); // the kernel takes a few KB; node-pty queues the rest
+    for (let i = 0; i < 50; i++) proc.write(`<${i}>`); // must wait behind the queued paste
+    proc.write('END');
+    await waitFor('all input read', () => out.text().includes('DONE'), 20_000);
+    expect(readFileSync(file, 'latin1')).toBe(`k0${paste.toString('latin1')}${keys}END`);
+  });
 });

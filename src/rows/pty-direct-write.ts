@@ -1,0 +1,57 @@
+// Keystrokes reach the program without a thread-pool round trip. node-pty 1.1.0 writes input with
+// an asynchronous fs.write, i.e. on libuv's worker threads: every keystroke waits for a worker to
+// wake and then for its completion to come back, about 0.1 ms of the keystroke-to-echo budget
+// (measured with a raw `cat` in a pty: p50 0.33 ms through node-pty's queue, 0.25 ms direct).
+// The pty master is non-blocking, so a synchronous write() cannot stall the event loop: it writes
+// what the kernel takes and returns. Here input is written directly when node-pty has nothing
+// queued (so order is kept), and whatever the kernel did not take — or any error — is handed to
+// node-pty's own queue, which retries on EAGAIN. The descriptor is only written while node-pty's
+// socket still owns it, so a closed and reused descriptor number is never written by mistake.
+import { writeSync } from 'node:fs';
+import type { IPty } from 'node-pty';
+
+/** The slice of node-pty's UnixTerminal internals this relies on, checked at runtime. */
+interface PtyInternals {
+  readonly fd: number;
+  readonly _socket: { readonly destroyed: boolean };
+  readonly _writeStream: { readonly _writeQueue: readonly unknown[] };
+}
+
+function internalsOf(pty: IPty): PtyInternals | undefined {
+  const p = pty as unknown as Partial<PtyInternals>;
+  const fd = p.fd;
+  if (typeof fd !== 'number' || !Number.isInteger(fd) || fd < 0) return undefined;
+  if (typeof p._socket !== 'object' || p._socket === null || typeof p._socket.destroyed !== 'boolean') return undefined;
+  if (typeof p._writeStream !== 'object' || p._writeStream === null || !Array.isArray(p._writeStream._writeQueue)) return undefined;
+  return p as PtyInternals;
+}
+
+export interface PtyWriter {
+  write(data: string | Buffer): void;
+  /** False when node-pty's internals are not the expected ones: every write goes through its queue. */
+  readonly direct: boolean;
+}
+
+export function ptyWriter(pty: IPty): PtyWriter {
+  const internals = internalsOf(pty);
+  if (!internals) return { write: (data) => pty.write(data), direct: false };
+  return {
+    direct: true,
+    write(data: string | Buffer): void {
+      const buffer = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+      if (buffer.length === 0) return;
+      if (internals._socket.destroyed || internals._writeStream._writeQueue.length > 0) {
+        pty.write(buffer);
+        return;
+      }
+      let written = 0;
+      try {
+        written = writeSync(internals.fd, buffer);
+      } catch {
+        // EAGAIN (the program is not reading), EIO (its side is closed): node-pty's queue retries
+        // the first and reports the second exactly as it always did.
+      }
+      if (written < buffer.length) pty.write(written === 0 ? buffer : buffer.subarray(written));
+    },
+  };
+}
