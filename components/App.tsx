@@ -51,7 +51,7 @@ export function App() {
     const height = Math.max(3, rows - (composer ? chromeHeight : 0));
     return (
       <Box flexDirection="column" width={cols} height={rows}>
-        <MailView mailView={state.mailView} theme={theme} width={cols} height={height} intents={intents} active={!composing} />
+        <MailView mailView={state.mailView} theme={theme} width={cols} height={height} intents={intents} keymap={keymap} active={!composing} />
         {composer}
       </Box>
     );

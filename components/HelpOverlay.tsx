@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import { describeBindings, type Keymap } from '../src/config/keymap.js';
+import { describeBindings, KEY_SCOPES, SCOPE_TITLES, type BindingHelp, type Keymap } from '../src/config/keymap.js';
 import type { Theme } from '../src/config/theme.js';
 
 export interface HelpOverlayProps {
@@ -9,21 +9,55 @@ export interface HelpOverlayProps {
   height: number;
 }
 
-/** Every action with its current (possibly remapped) keys. */
+type HelpLine = { kind: 'title'; text: string } | { kind: 'binding'; binding: BindingHelp };
+const SPACER: HelpLine = { kind: 'title', text: ' ' };
+
+/** Every action with its current (possibly remapped) keys, one section per scope. */
 export function HelpOverlay({ keymap, theme, width, height }: HelpOverlayProps) {
-  const rows = describeBindings(keymap);
-  const keyWidth = Math.max(...rows.map((r) => r.keys.join(', ').length), 4) + 2;
+  const all = describeBindings(keymap);
+  const sections: HelpLine[][] = KEY_SCOPES.map((scope) => [
+    { kind: 'title', text: SCOPE_TITLES[scope] },
+    ...all.filter((b) => b.scope === scope).map((binding): HelpLine => ({ kind: 'binding', binding })),
+  ]);
+  const keyWidth = Math.max(...all.map((r) => r.keys.join(', ').length), 4) + 2;
+  const room = Math.max(1, height - 3); // border and the title line
+  // Everything in one list when it fits; otherwise flowed into as many columns as the height needs
+  // (a section starts a new column when it would not fit), so no binding is ever cut off.
+  const columns: HelpLine[][] = [[]];
+  for (const section of sections) {
+    let column = columns[columns.length - 1]!;
+    const gap = column.length > 0 ? 1 : 0;
+    if (column.length + gap + section.length > room && column.length > 0) columns.push((column = []));
+    else if (gap) column.push(SPACER);
+    for (const line of section) {
+      if (column.length >= room) columns.push((column = []));
+      column.push(line);
+    }
+  }
+  const columnWidth = Math.max(1, Math.floor((width - 4) / columns.length));
   return (
     <Box flexDirection="column" width={width} height={height} borderStyle="round" borderColor={theme.help.border} paddingX={1}>
       <Text color={theme.help.fg} bold>
         Switchboard keys — Esc or ? closes
       </Text>
-      {rows.slice(0, Math.max(0, height - 3)).map((r) => (
-        <Text key={r.action} wrap="truncate">
-          <Text color={theme.help.key}>{r.keys.join(', ').padEnd(keyWidth)}</Text>
-          <Text color={theme.help.fg}>{r.description}</Text>
-        </Text>
-      ))}
+      <Box flexDirection="row">
+        {columns.map((lines, c) => (
+          <Box key={c} flexDirection="column" width={columnWidth}>
+            {lines.map((line, i) =>
+              line.kind === 'title' ? (
+                <Text key={`t${i}`} color={theme.help.fg} bold wrap="truncate">
+                  {line.text}
+                </Text>
+              ) : (
+                <Text key={line.binding.action} wrap="truncate">
+                  <Text color={theme.help.key}>{line.binding.keys.join(', ').padEnd(keyWidth)}</Text>
+                  <Text color={theme.help.fg}>{line.binding.description}</Text>
+                </Text>
+              ),
+            )}
+          </Box>
+        ))}
+      </Box>
     </Box>
   );
 }

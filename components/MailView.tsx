@@ -4,6 +4,7 @@ import type { MailViewIntents } from '../src/app/intents.js';
 import type { MailViewState } from '../src/app/mail-view-state.js';
 import { buildThreads, mailDetailLines, mailLineView, shownHandle } from '../src/app/mail-view-threads.js';
 import { followSelection } from '../src/app/scroll-window.js';
+import { defaultKeymap, keysLabel, matchInkInput, type Keymap } from '../src/config/keymap.js';
 import type { Theme } from '../src/config/theme.js';
 import { cellWidth, padToWidth, truncateToWidth } from '../src/text/cell-width.js';
 
@@ -13,18 +14,39 @@ export interface MailViewProps {
   width: number;
   height: number;
   intents: MailViewIntents;
+  /** The operator's keys (the mail view's scope); the defaults when not given. */
+  keymap?: Keymap;
   active?: boolean;
 }
 
 /** Load the next page when the selection comes this close to the end of what is loaded. */
 const PREFETCH = 10;
-const KEYS = '↑↓ move · Enter open · r reply · m mark read · f/F filter · c compose · Esc close';
+const DEFAULT_KEYMAP = defaultKeymap();
+
+/** The footer's key hints, from the current bindings (an unbound action is left out). */
+function footer(keymap: Keymap): string {
+  const hint = (label: string, ...actions: Parameters<typeof keysLabel>[1][]) => {
+    const keys = actions.map((a) => keysLabel(keymap, a, 1)).filter((k) => k !== '');
+    return keys.length === 0 ? '' : `${keys.join('/')} ${label}`;
+  };
+  return [
+    hint('move', 'mailUp', 'mailDown'),
+    hint('open', 'mailOpen'),
+    hint('reply', 'mailReply'),
+    hint('mark read', 'mailMarkRead'),
+    hint('filter', 'mailFilterNext', 'mailFilterPrev'),
+    hint('compose', 'mailCompose'),
+    hint('close', 'mailBack'),
+  ]
+    .filter((h) => h !== '')
+    .join(' · ');
+}
 
 /**
  * All mail as threads (newest activity first), paged from the store as the selection nears the end.
  * Enter opens a message below the list (and marks the operator's copy read).
  */
-export function MailView({ mailView, theme, width, height, intents, active = true }: MailViewProps) {
+export function MailView({ mailView, theme, width, height, intents, keymap = DEFAULT_KEYMAP, active = true }: MailViewProps) {
   const lines = useMemo(() => buildThreads(mailView.entries), [mailView.entries]);
   const found = mailView.selectedId === null ? -1 : lines.findIndex((l) => l.entry.id === mailView.selectedId);
   const index = found < 0 ? 0 : found;
@@ -47,25 +69,43 @@ export function MailView({ mailView, theme, width, height, intents, active = tru
         intents.selectMail(lines[next]!.entry.id);
         if (mailView.hasMore && next >= lines.length - PREFETCH) intents.loadMoreMail();
       };
-      if (key.escape) {
-        if (mailView.openId !== null) intents.toggleMail(mailView.openId);
-        else intents.closeOverlay();
-        return;
+      switch (matchInkInput(keymap, input, key, 'mailView')) {
+        case 'mailBack':
+          if (mailView.openId !== null) intents.toggleMail(mailView.openId);
+          else intents.closeOverlay();
+          return;
+        case 'mailClose':
+          return intents.closeOverlay();
+        case 'mailUp':
+          return go(index - 1);
+        case 'mailDown':
+          return go(index + 1);
+        case 'mailPageUp':
+          return go(index - listHeight);
+        case 'mailPageDown':
+          return go(index + listHeight);
+        case 'mailFirst':
+          return go(0);
+        case 'mailLast':
+          return go(lines.length - 1);
+        case 'mailFilterNext':
+          return intents.cycleMailFilter(1);
+        case 'mailFilterPrev':
+          return intents.cycleMailFilter(-1);
+        case 'mailCompose':
+          return intents.composeMail();
+        case 'mailOpen':
+          if (current) intents.toggleMail(current.entry.id);
+          return;
+        case 'mailReply':
+          if (current) intents.replyToMail(current.entry.id);
+          return;
+        case 'mailMarkRead':
+          if (current) intents.markMailRead(current.entry.id);
+          return;
+        default:
+          return;
       }
-      if (input === 'q' || input === 'i') return intents.closeOverlay();
-      if (key.upArrow || input === 'k') return go(index - 1);
-      if (key.downArrow || input === 'j') return go(index + 1);
-      if (key.pageUp) return go(index - listHeight);
-      if (key.pageDown || input === ' ') return go(index + listHeight);
-      if (key.home || input === 'g') return go(0);
-      if (key.end || input === 'G') return go(lines.length - 1);
-      if (input === 'f') return intents.cycleMailFilter(1);
-      if (input === 'F') return intents.cycleMailFilter(-1);
-      if (input === 'c' || input === '@') return intents.composeMail();
-      if (!current) return;
-      if (key.return || input === 'o') return intents.toggleMail(current.entry.id);
-      if (input === 'r') return intents.replyToMail(current.entry.id);
-      if (input === 'm') return intents.markMailRead(current.entry.id);
     },
     { isActive: active },
   );
@@ -115,7 +155,7 @@ export function MailView({ mailView, theme, width, height, intents, active = tru
         </Box>
       ) : null}
       <Text color={theme.muted} wrap="truncate">
-        {KEYS}
+        {footer(keymap)}
       </Text>
     </Box>
   );

@@ -20,7 +20,7 @@
 
 import { SchemaError } from '../util/schema.js';
 
-export const ACTIONS = [
+const DASHBOARD_ACTIONS = [
   'focusNext',
   'focusPrev',
   'focusUp',
@@ -45,7 +45,38 @@ export const ACTIONS = [
   'quit',
 ] as const;
 
+/** The mail view's own keys: a scope of their own, so they may reuse dashboard keys (c, i, q, g ...). */
+const MAIL_VIEW_ACTIONS = [
+  'mailUp',
+  'mailDown',
+  'mailPageUp',
+  'mailPageDown',
+  'mailFirst',
+  'mailLast',
+  'mailOpen',
+  'mailReply',
+  'mailMarkRead',
+  'mailFilterNext',
+  'mailFilterPrev',
+  'mailCompose',
+  'mailBack',
+  'mailClose',
+] as const;
+
+export const ACTIONS = [...DASHBOARD_ACTIONS, ...MAIL_VIEW_ACTIONS] as const;
+
 export type ActionName = (typeof ACTIONS)[number];
+
+/** Where an action's keys apply. Keys must be unique within a scope, not across scopes. */
+export type KeyScope = 'dashboard' | 'mailView';
+export const KEY_SCOPES: readonly KeyScope[] = ['dashboard', 'mailView'];
+export const SCOPE_TITLES: Readonly<Record<KeyScope, string>> = { dashboard: 'Dashboard', mailView: 'Mail view' };
+
+const MAIL_VIEW_SET: ReadonlySet<ActionName> = new Set(MAIL_VIEW_ACTIONS);
+
+export function scopeOf(action: ActionName): KeyScope {
+  return MAIL_VIEW_SET.has(action) ? 'mailView' : 'dashboard';
+}
 
 export function isActionName(value: string): value is ActionName {
   return (ACTIONS as readonly string[]).includes(value);
@@ -75,6 +106,20 @@ export const ACTION_DESCRIPTIONS: Readonly<Record<ActionName, string>> = {
   wakePolicy: 'Cycle the focused row’s wake policy (auto / notify / off)',
   auditLog: 'Show what Switchboard typed into rows',
   quit: 'Quit Switchboard',
+  mailUp: 'Select the message above',
+  mailDown: 'Select the message below',
+  mailPageUp: 'A page up',
+  mailPageDown: 'A page down',
+  mailFirst: 'The newest thread',
+  mailLast: 'The oldest loaded message',
+  mailOpen: 'Open / close the selected message',
+  mailReply: 'Reply to the selected message',
+  mailMarkRead: 'Mark the selected message read',
+  mailFilterNext: 'Next filter (all mail, then each row)',
+  mailFilterPrev: 'Previous filter',
+  mailCompose: 'Write a new message',
+  mailBack: 'Close the open message, else the mail view',
+  mailClose: 'Close the mail view',
 };
 
 export const DEFAULT_BINDINGS: Readonly<Record<ActionName, readonly string[]>> = {
@@ -100,6 +145,20 @@ export const DEFAULT_BINDINGS: Readonly<Record<ActionName, readonly string[]>> =
   wakePolicy: ['w'],
   auditLog: ['a'],
   quit: ['q'],
+  mailUp: ['up', 'k'],
+  mailDown: ['down', 'j'],
+  mailPageUp: ['pageup'],
+  mailPageDown: ['pagedown', 'space'],
+  mailFirst: ['home', 'g'],
+  mailLast: ['end', 'G'],
+  mailOpen: ['enter', 'o'],
+  mailReply: ['r'],
+  mailMarkRead: ['m'],
+  mailFilterNext: ['f'],
+  mailFilterPrev: ['F'],
+  mailCompose: ['c', '@'],
+  mailBack: ['escape'],
+  mailClose: ['q', 'i'],
 };
 
 /** A normalised key chord. `key` is a lowercase letter, another single printable character, or a name. */
@@ -236,7 +295,11 @@ export interface Keymap {
   detach: KeyCombo;
   /** Raw byte sequences that mean "detach" on stdin while attached. */
   detachSequences: readonly string[];
+  /** Dashboard chords by comboId. */
   byId: ReadonlyMap<string, ActionName>;
+  /** Every scope's chords by comboId. */
+  byScope: Readonly<Record<KeyScope, ReadonlyMap<string, ActionName>>>;
+  /** Dashboard raw byte sequences. */
   byRaw: ReadonlyMap<string, ActionName>;
 }
 
@@ -275,7 +338,7 @@ export function buildKeymap(overrides: KeyOverrides = {}, detachKey?: string): K
   // User bindings claim their keys first, so a clash with another action's default is reported where the
   // operator wrote the key, with a hint to rebind that action.
   const bindings = {} as Record<ActionName, KeyCombo[]>;
-  const byId = new Map<string, ActionName>();
+  const byScope: Record<KeyScope, Map<string, ActionName>> = { dashboard: new Map(), mailView: new Map() };
   const owner = new Map<string, { action: ActionName; path: string }>();
   for (const action of ACTIONS) bindings[action] = [];
   for (const pass of [false, true]) {
@@ -288,7 +351,8 @@ export function buildKeymap(overrides: KeyOverrides = {}, detachKey?: string): K
           continue;
         }
         const id = comboId(parsed.combo);
-        const prior = owner.get(id);
+        const scope = scopeOf(action);
+        const prior = owner.get(`${scope} ${id}`);
         if (prior && prior.action === action) continue; // the same key listed twice for one action
         if (prior) {
           problems.push(
@@ -298,8 +362,8 @@ export function buildKeymap(overrides: KeyOverrides = {}, detachKey?: string): K
           );
           continue;
         }
-        owner.set(id, { action, path });
-        byId.set(id, action);
+        owner.set(`${scope} ${id}`, { action, path });
+        byScope[scope].set(id, action);
         bindings[action].push(parsed.combo);
       }
     }
@@ -315,9 +379,10 @@ export function buildKeymap(overrides: KeyOverrides = {}, detachKey?: string): K
 
   const byRaw = new Map<string, ActionName>();
   for (const action of ACTIONS) {
+    if (scopeOf(action) !== 'dashboard') continue;
     for (const combo of bindings[action]) for (const seq of rawKeySequences(combo)) if (!byRaw.has(seq)) byRaw.set(seq, action);
   }
-  return { ok: true, keymap: { bindings, detach, detachSequences: rawKeySequences(detach), byId, byRaw } };
+  return { ok: true, keymap: { bindings, detach, detachSequences: rawKeySequences(detach), byId: byScope.dashboard, byScope, byRaw } };
 }
 
 /** The default keymap (cannot fail). */
@@ -400,10 +465,11 @@ export function combosFromInk(input: string, key: InkKeyLike): KeyCombo[] {
   return [{ key: ch, ctrl: key.ctrl, alt: key.meta, shift: false }];
 }
 
-/** The action for an Ink useInput (input, key) pair, if any. */
-export function matchInkInput(keymap: Keymap, input: string, key: InkKeyLike): ActionName | undefined {
+/** The action for an Ink useInput (input, key) pair in `scope` (default: the dashboard), if any. */
+export function matchInkInput(keymap: Keymap, input: string, key: InkKeyLike, scope: KeyScope = 'dashboard'): ActionName | undefined {
+  const table = keymap.byScope[scope];
   for (const combo of combosFromInk(input, key)) {
-    const action = keymap.byId.get(comboId(combo));
+    const action = table.get(comboId(combo));
     if (action) return action;
   }
   return undefined;
@@ -490,15 +556,30 @@ export function rawKeySequences(c: KeyCombo): string[] {
 
 export interface BindingHelp {
   action: ActionName;
+  scope: KeyScope;
   description: string;
   keys: string[];
 }
 
-/** The current bindings, in action order, for the help overlay. */
+/** The current bindings, in action order (dashboard first), for the help overlay. */
 export function describeBindings(keymap: Keymap): BindingHelp[] {
   return ACTIONS.map((action) => ({
     action,
+    scope: scopeOf(action),
     description: ACTION_DESCRIPTIONS[action],
     keys: keymap.bindings[action].map(formatKeyCombo),
   }));
+}
+
+const HINT_NAMES: Partial<Record<string, string>> = {
+  up: '↑', down: '↓', left: '←', right: '→', enter: 'Enter', escape: 'Esc', space: 'Space', tab: 'Tab',
+  pageup: 'PgUp', pagedown: 'PgDn', home: 'Home', end: 'End', backspace: 'Backspace', delete: 'Del',
+};
+
+/** How an action's first `max` keys read in a footer hint: "r", "↑", "Esc"; "" when it is unbound. */
+export function keysLabel(keymap: Keymap, action: ActionName, max = 2): string {
+  return keymap.bindings[action]
+    .slice(0, max)
+    .map((c) => (!c.ctrl && !c.alt && !c.shift && HINT_NAMES[c.key]) || formatKeyCombo(c))
+    .join('/');
 }

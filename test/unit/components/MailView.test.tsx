@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MailView } from '../../../components/MailView.js';
 import type { MailViewIntents } from '../../../src/app/intents.js';
 import { appendPage, resetMailView, type MailViewState } from '../../../src/app/mail-view-state.js';
+import { buildKeymap, type Keymap } from '../../../src/config/keymap.js';
 import { entry } from '../app/fixtures.js';
 import { darkTheme, KEYS, plain, press, settle, waitUntil } from './ink-test.js';
 
@@ -23,9 +24,9 @@ function fakeIntents() {
   return { intents, calls };
 }
 
-function mount(mv: MailViewState, height = 14) {
+function mount(mv: MailViewState, height = 14, keymap?: Keymap) {
   const f = fakeIntents();
-  const r = render(<MailView mailView={mv} theme={theme} width={90} height={height} intents={f.intents} />);
+  const r = render(<MailView mailView={mv} theme={theme} width={90} height={height} intents={f.intents} {...(keymap ? { keymap } : {})} />);
   return { ...r, ...f, frame: () => plain(r.lastFrame()) };
 }
 
@@ -44,6 +45,7 @@ afterEach(() => cleanup());
 describe('MailView', () => {
   it('lists mail as threads with unread marks, kinds and receipts', () => {
     const m = mount(threaded);
+    expect(m.frame()).toContain('↑/↓ move · Enter open · r reply · m mark read · f/F filter · c compose · Esc close');
     const lines = m.frame().split('\n');
     const at = (text: string) => lines.findIndex((l) => l.includes(text));
     expect(m.frame()).toContain('Mail — all mail · 3+ messages');
@@ -63,6 +65,18 @@ describe('MailView', () => {
     await waitUntil(() => m.calls.includes('compose'), 'all intents');
     // The selection lives in the store; without a new state the first line stays selected.
     expect(m.calls.filter((c) => c !== 'more')).toEqual(['select 2', 'toggle 4', 'reply 4', 'read 4', 'filter 1', 'filter -1', 'compose']);
+  });
+
+  it('follows the configured keys and shows them in its footer', async () => {
+    const built = buildKeymap({ mailReply: 'R', mailMarkRead: 'x', mailDown: ['n'], mailCompose: [] });
+    if (!built.ok) throw new Error(built.problems.map((p) => p.message).join('; '));
+    const m = mount(threaded, 14, built.keymap);
+    expect(m.frame()).toContain('↑/n move · Enter open · R reply · x mark read · f/F filter · Esc close');
+    expect(m.frame()).not.toContain('compose');
+    await settle();
+    await press(m.stdin, 'r', 'm', 'c', 'n', 'R', 'x');
+    await waitUntil(() => m.calls.includes('read 4'), 'remapped intents');
+    expect(m.calls.filter((c) => c !== 'more')).toEqual(['select 2', 'reply 4', 'read 4']);
   });
 
   it('asks for the next page as the selection nears the end of what is loaded', async () => {

@@ -13,12 +13,20 @@ import {
   describeBindings,
   findRawKey,
   formatKeyCombo,
+  KEY_SCOPES,
   matchInkInput,
   matchRawInput,
   parseKeySpec,
   rawKeySequences,
+  scopeOf,
+  type InkKeyLike,
   type KeyCombo,
 } from '../../../src/config/keymap.js';
+
+const NO_KEY: InkKeyLike = {
+  upArrow: false, downArrow: false, leftArrow: false, rightArrow: false, pageDown: false, pageUp: false,
+  return: false, escape: false, ctrl: false, shift: false, tab: false, backspace: false, delete: false, meta: false,
+};
 
 function combo(spec: string): KeyCombo {
   const r = parseKeySpec(spec);
@@ -105,12 +113,34 @@ describe('buildKeymap', () => {
     const km = defaultKeymap();
     expect(matchRawInput(km, 'I')).toBe('rowInbox');
     expect(matchRawInput(km, 'i')).toBe('mailView');
-    expect(describeBindings(km).find((b) => b.action === 'rowInbox')).toEqual({ action: 'rowInbox', description: 'Open the focused row’s inbox', keys: ['I'] });
+    expect(describeBindings(km).find((b) => b.action === 'rowInbox')).toEqual({ action: 'rowInbox', scope: 'dashboard', description: 'Open the focused row’s inbox', keys: ['I'] });
   });
 
-  it('has no collisions among the defaults', () => {
-    const ids = ACTIONS.flatMap((a) => DEFAULT_BINDINGS[a].map((s) => comboId(combo(s))));
-    expect(new Set(ids).size).toBe(ids.length);
+  it('has no collisions among the defaults within a scope', () => {
+    for (const scope of KEY_SCOPES) {
+      const ids = ACTIONS.filter((a) => scopeOf(a) === scope).flatMap((a) => DEFAULT_BINDINGS[a].map((s) => comboId(combo(s))));
+      expect(new Set(ids).size, scope).toBe(ids.length);
+    }
+  });
+
+  it('keeps the mail view’s keys in a scope of their own: they may reuse dashboard keys, not each other’s', () => {
+    const km = defaultKeymap();
+    const ink = (input: string) => ({ ...NO_KEY, shift: input !== input.toLowerCase() });
+    expect(matchInkInput(km, 'c', ink('c'))).toBe('compose');
+    expect(matchInkInput(km, 'c', ink('c'), 'mailView')).toBe('mailCompose');
+    expect(matchInkInput(km, 'r', ink('r'))).toBeUndefined();
+    expect(matchInkInput(km, 'r', ink('r'), 'mailView')).toBe('mailReply');
+    expect(matchRawInput(km, 'r')).toBeUndefined(); // raw matching is the dashboard's only
+    const remapped = buildKeymap({ mailReply: 'R', mailMarkRead: 'x' });
+    expect(remapped.ok).toBe(true);
+    if (remapped.ok) {
+      expect(matchInkInput(remapped.keymap, 'R', ink('R'), 'mailView')).toBe('mailReply');
+      expect(matchInkInput(remapped.keymap, 'r', ink('r'), 'mailView')).toBeUndefined();
+      expect(matchInkInput(remapped.keymap, 'R', ink('R'))).toBe('restart'); // the dashboard's R is untouched
+    }
+    const clash = buildKeymap({ mailReply: 'm' });
+    expect(clash.ok).toBe(false);
+    if (!clash.ok) expect(clash.problems[0]?.message).toBe('keys.mailReply: "m" is also the default key of mailMarkRead; rebind mailMarkRead too (keys.mailMarkRead)');
   });
 
   it('replaces an action’s defaults with the configured keys', () => {

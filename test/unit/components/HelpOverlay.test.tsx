@@ -1,0 +1,32 @@
+import { cleanup, render } from 'ink-testing-library';
+import { afterEach, describe, expect, it } from 'vitest';
+import { HelpOverlay } from '../../../components/HelpOverlay.js';
+import { buildKeymap, defaultKeymap } from '../../../src/config/keymap.js';
+import { darkTheme, plain } from './ink-test.js';
+
+afterEach(() => cleanup());
+
+describe('HelpOverlay', () => {
+  it('lists the dashboard and the mail view keys in sections, in one column when they fit', () => {
+    const frame = plain(render(<HelpOverlay keymap={defaultKeymap()} theme={darkTheme()} width={100} height={50} />).lastFrame());
+    const lines = frame.split('\n');
+    const at = (text: string) => lines.findIndex((l) => l.includes(text));
+    expect(at('Dashboard')).toBeLessThan(at('Quit Switchboard'));
+    expect(at('Quit Switchboard')).toBeLessThan(at('Mail view'));
+    expect(lines[at('Reply to the selected message')]).toMatch(/│ r {10,}Reply/);
+  });
+
+  it('flows into columns on a short terminal instead of cutting bindings off', () => {
+    const frame = plain(render(<HelpOverlay keymap={defaultKeymap()} theme={darkTheme()} width={100} height={24} />).lastFrame());
+    expect(frame.split('\n').length).toBeLessThanOrEqual(24);
+    for (const text of ['Focus the next row', 'Quit Switchboard', 'Select the message above', 'Close the mail view']) expect(frame).toContain(text);
+  });
+
+  it('shows remapped keys', () => {
+    const built = buildKeymap({ quit: 'Q', mailReply: 'R' });
+    if (!built.ok) throw new Error('keymap');
+    const frame = plain(render(<HelpOverlay keymap={built.keymap} theme={darkTheme()} width={100} height={50} />).lastFrame());
+    expect(frame).toMatch(/│ Q {10,}Quit Switchboard/);
+    expect(frame).toMatch(/│ R {10,}Reply to the selected message/);
+  });
+});
