@@ -1,5 +1,6 @@
 // The operator's keys as configured: the help overlay lists the bindings in force, remapped keys do
-// their action (and the old key no longer does), and I opens the focused row's inbox.
+// their action (and the old key no longer does), and I opens the focused row's inbox; the mail view's
+// keys are remappable in the same way.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -22,7 +23,7 @@ function headerLines(t: TerminalHarness, name: string): number[] {
 describe('configured keys', () => {
   test('? lists remapped keys, the new keys work and the old ones are free; I opens the focused row’s inbox', async () => {
     const home = createTempHome();
-    writeFileSync(join(home.workspace, 'switchboard.json'), JSON.stringify({ keys: { zoom: 'Z', layout: 'ctrl+g' } }));
+    writeFileSync(join(home.workspace, 'switchboard.json'), JSON.stringify({ keys: { zoom: 'Z', layout: 'ctrl+g', mailFilterNext: 'tab' } }));
     const t = startSwb({ home, args: ['worker=echo WORKER-READY; sleep 60', 'other=echo OTHER-READY; sleep 60'] });
     await t.waitForText('OTHER-READY');
     await t.waitFor(() => headerLines(t, 'other').length === 1 && headerLines(t, 'worker')[0] === 0, 'both headers (stack)');
@@ -64,6 +65,10 @@ describe('configured keys', () => {
     t.write(ESC);
     await t.waitFor(() => headerLines(t, 'worker')[0] === 0, 'the dashboard again');
     t.write('i');
-    await t.waitForText(/Mail — all mail · 3 messages/);
+    const all = (await t.waitForText(/Mail — all mail · 3 messages/)).join('\n');
+    // The mail view's own keys are remappable too, and its footer says so.
+    expect(all).toMatch(/Tab\/F filter/);
+    t.write('\t');
+    await t.waitForText(/Mail — @\S+ · \d+ messages?/);
   });
 });
