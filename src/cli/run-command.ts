@@ -72,12 +72,18 @@ export async function runCommand(cmd: CommandDescriptor, argv: readonly string[]
       connect: async (opts = {}) => {
         if (client && !client.isClosed) return client;
         // A row's own env names it; --as overrides; otherwise the caller is the operator.
+        if (as === undefined && io.env.SWB_SESSION && !io.env.SWB_TOKEN) {
+          // Inside a row whose program dropped SWB_TOKEN from its commands' environment (agents
+          // scrub variables named *TOKEN*): never fall back to speaking as the operator.
+          throw new SwbError(
+            'UNAUTHENTICATED',
+            `SWB_SESSION names row ${JSON.stringify(io.env.SWB_SESSION)} but SWB_TOKEN is not set, so swb cannot speak as that row ` +
+              '(the program running this command may strip variables named *TOKEN* from its environment; let SWB_TOKEN through). ' +
+              'Outside a row, unset SWB_SESSION or use --as NAME.',
+          );
+        }
         const identity =
-          as !== undefined
-            ? { session: as }
-            : io.env.SWB_SESSION && io.env.SWB_TOKEN
-              ? { session: io.env.SWB_SESSION, token: io.env.SWB_TOKEN }
-              : {};
+          as !== undefined ? { session: as } : io.env.SWB_SESSION && io.env.SWB_TOKEN ? { session: io.env.SWB_SESSION, token: io.env.SWB_TOKEN } : {};
         const socketPath = workspace ? undefined : io.env.SWB_SOCKET || undefined;
         client = await connectToHub({
           paths,

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { SwbError } from '../protocol/error-codes.js';
 import type { RuntimePaths } from '../hub/runtime-paths.js';
 import { swbBinPath } from '../util/package-root.js';
-import { HubClient, noHub, type ClientIdentity } from './hub-client.js';
+import { HubClient, hubDenied, noHub, type ClientIdentity } from './hub-client.js';
 
 export interface ConnectOptions {
   paths: RuntimePaths;
@@ -20,6 +20,12 @@ export interface ConnectOptions {
 }
 
 const RETRYABLE = new Set(['ENOENT', 'ECONNREFUSED', 'ENOTSOCK']);
+/** The connect was forbidden, not unanswered: starting a hub would not help (and must not be tried). */
+const DENIED = new Set(['EPERM', 'EACCES']);
+
+function connectError(socketPath: string, code: string): SwbError {
+  return DENIED.has(code) ? hubDenied(socketPath, code) : noHub(socketPath, code);
+}
 /** `swb hub` exits with this status when another hub already holds the lock. */
 export const EXIT_HUB_RUNNING = 3;
 
@@ -30,7 +36,7 @@ export async function connectToHub(opts: ConnectOptions): Promise<HubClient> {
     client = await HubClient.open(socketPath);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? 'error';
-    if (!opts.autoStart || !RETRYABLE.has(code)) throw noHub(socketPath, code);
+    if (!opts.autoStart || !RETRYABLE.has(code)) throw connectError(socketPath, code);
     client = await startAndConnect(opts, socketPath);
   }
   let identity: ReturnType<typeof resolveIdentity>;
@@ -78,7 +84,7 @@ async function startAndConnect(opts: ConnectOptions, socketPath: string): Promis
       return await HubClient.open(socketPath);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code ?? 'error';
-      if (!RETRYABLE.has(code)) throw noHub(socketPath, code);
+      if (!RETRYABLE.has(code)) throw connectError(socketPath, code);
       if (exited !== null && exited !== EXIT_HUB_RUNNING && exited !== 0) {
         throw noHub(socketPath, `the hub it started exited with status ${exited}; run \`swb hub\` to see why`);
       }

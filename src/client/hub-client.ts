@@ -133,6 +133,17 @@ export class HubClient {
   }
 }
 
+/** The OS refused the connect itself (EPERM, EACCES): no hub will be started, and why is said plainly. */
+export function hubDenied(socketPath: string, errno: string): SwbError {
+  const v = swbError(
+    'HUB_DENIED',
+    `The system refused this process access to the hub socket ${socketPath} (${errno}). ` +
+      'A sandbox that blocks local sockets is the usual cause (Codex runs commands in one): run swb outside the sandbox ' +
+      '(in Codex: run it again with escalated permissions), or allow network access in the sandbox.',
+  );
+  return new SwbError(v.code, v.message);
+}
+
 export function noHub(socketPath: string, why: string): SwbError {
   const v = swbError('NO_HUB', `No hub at ${socketPath} (${why}). Start one with \`swb hub\` or open \`swb\`.`);
   return new SwbError(v.code, v.message);

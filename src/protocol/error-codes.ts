@@ -24,6 +24,8 @@ export const ERROR_CODES = [
   'RECOVERY_REQUIRED',
   'SHUTTING_DOWN',
   'INTERNAL',
+  // Appended, not inserted: a code's JSON-RPC number is derived from its index.
+  'HUB_DENIED', // client side: the system refused this process the hub socket (EPERM/EACCES), e.g. a sandbox
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -76,6 +76,20 @@ describe('swb send', () => {
     expect(forged.stderr).toMatch(/UNAUTHENTICATED: The token does not match/);
   });
 
+  it('a row whose program dropped SWB_TOKEN is refused (UNAUTHENTICATED), never sent as the operator', async () => {
+    const { hub, home, paths } = await startTestHub();
+    const reg = hub.registerRow('rowan');
+    if (!reg.ok) throw new Error(reg.error.message);
+    await connectClient(paths, { session: 'bob' });
+    const r = await runSwb(['send', '@bob', 'who am I?'], { home, env: { SWB_SESSION: 'rowan', SWB_SOCKET: paths.socketPath } });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/^swb send: UNAUTHENTICATED: SWB_SESSION names row "rowan" but SWB_TOKEN is not set/);
+    expect(hub.store.history({}).filter((m) => m.text === 'who am I?')).toEqual([]);
+    // An explicit --as still works for a script that happens to inherit SWB_SESSION.
+    const as = await runSwb(['send', '--as', 'script', '@bob', 'named'], { home, env: { SWB_SESSION: 'rowan', SWB_SOCKET: paths.socketPath } });
+    expect(as.status).toBe(0);
+  });
+
   it('`swb send --as NAME` speaks as a tokenless participant', async () => {
     const { home, paths } = await startTestHub();
     const bob = await connectClient(paths, { session: 'bob' });

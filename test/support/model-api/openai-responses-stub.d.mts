@@ -9,6 +9,8 @@ export interface ResponsesTurn {
   match?: string;
   delayMs?: number;
   output?: ResponsesOutput[];
+  /** One answer per tool round of this turn; `capture` is a regex on the newest tool output, "{{N}}" its groups. */
+  steps?: Array<{ capture?: string; delayMs?: number; output?: ResponsesOutput[] }>;
   afterTool?: string;
   afterToolDelayMs?: number;
 }
@@ -23,6 +25,8 @@ export interface ResponsesRequest {
   model?: string;
   stream: boolean;
   lastUser: string;
+  /** The newest function_call_output's text, when the request carries one. */
+  toolResult?: string;
   tools: string[];
 }
 export interface ResponsesStub {

@@ -8,9 +8,13 @@
 // Script: { "turns": [ { "match": "REGEX", "delayMs": 0,
 //                        "output": [ { "type": "text", "text": "..." },
 //                                    { "type": "function_call", "name": "shell", "arguments": { ... } } ],
+//                        "steps": [                          // or: one answer per tool round of this turn
+//                          { "capture": "#(\\d+)",              // regex on the newest function_call_output;
+//                            "output": [ ..., "{{1}}" in any string is capture group 1 ] } ],
 //                        "afterTool": "text once the function_call_output comes back" } ],
 //           "default": { "output": [ { "type": "text", "text": "OK." } ] } }
-// Requests whose newest input item is a function_call_output get the matching turn's "afterTool".
+// Requests whose newest input item is a function_call_output get the matching turn's next "steps" entry
+// (the Nth tool round gets steps[N-1]), or else its "afterTool" text.
 import { runStubCli, sendJson, startStubServer } from './stub-server.mjs';
 
 let counter = 0;
@@ -37,6 +41,34 @@ function lastTyped(body) {
   return texts.at(-1) ?? '';
 }
 
+/** The text of a function_call_output item (a string, or content parts). */
+function outputText(item) {
+  if (!item || item.type !== 'function_call_output') return '';
+  if (typeof item.output === 'string') return item.output;
+  if (Array.isArray(item.output)) return item.output.map((p) => (p && typeof p.text === 'string' ? p.text : '')).join('\n');
+  return JSON.stringify(item.output ?? '');
+}
+
+/** Tool rounds since the newest typed user message. */
+function toolRound(body) {
+  const input = Array.isArray(body.input) ? body.input : [];
+  let n = 0;
+  for (let i = input.length - 1; i >= 0; i--) {
+    const item = input[i];
+    if (item && item.role === 'user' && !/^\s*</.test(itemText(item))) break;
+    if (item && item.type === 'function_call_output') n++;
+  }
+  return n;
+}
+
+/** Replaces "{{N}}" in every string of a JSON value with capture group N. */
+function fill(value, groups) {
+  if (typeof value === 'string') return value.replace(/\{\{(\d+)\}\}/g, (_, i) => groups[Number(i)] ?? '');
+  if (Array.isArray(value)) return value.map((v) => fill(v, groups));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fill(v, groups)]));
+  return value;
+}
+
 function choose(script, body) {
   const input = Array.isArray(body.input) ? body.input : [];
   const last = input.at(-1);
@@ -44,6 +76,17 @@ function choose(script, body) {
   const typed = lastTyped(body);
   const turn = turns.find((t) => t.re.test(typed));
   if (last && last.type === 'function_call_output') {
+    const step = turn?.steps?.[toolRound(body) - 1];
+    if (step) {
+      let groups = [];
+      if (step.capture) {
+        const result = outputText(last);
+        const m = new RegExp(step.capture, 's').exec(result);
+        if (!m) return { delayMs: 0, output: [{ type: 'text', text: `stub: /${step.capture}/ did not match the tool output: ${result.slice(0, 300)}` }] };
+        groups = [...m];
+      }
+      return { delayMs: step.delayMs ?? 0, output: fill(step.output ?? [{ type: 'text', text: 'OK.' }], groups) };
+    }
     return { delayMs: turn?.afterToolDelayMs ?? 0, output: [{ type: 'text', text: turn?.afterTool ?? 'Done.' }] };
   }
   if (turn) return { delayMs: turn.delayMs ?? 0, output: turn.output ?? [{ type: 'text', text: 'OK.' }] };
@@ -97,6 +140,7 @@ export function startResponsesStub({ script = {}, port = 0, logFile } = {}) {
       model: body.model,
       stream: body.stream === true,
       lastUser: lastTyped(body).slice(0, 200),
+      ...(Array.isArray(body.input) && body.input.at(-1)?.type === 'function_call_output' ? { toolResult: outputText(body.input.at(-1)).slice(0, 4000) } : {}),
       tools: Array.isArray(body.tools) ? body.tools.map((t) => t.name ?? t.type) : [],
     }),
     handle(req, res, url, body, closed) {

@@ -1,0 +1,268 @@
+// REAL Codex CLI driven through the real `swb` dashboard (offline, against the scripted Responses API
+// stub), as claude-swb.test.ts does for Claude Code: busy, idle and an approval question on the row's
+// header; mail from an external sender held while the question is open and while Codex works; the wake
+// line typed once the prompt is free; then the scripted model runs `swb inbox` and `swb reply` through
+// Codex's own exec tool, and the reply reaches the waiting sender.
+// What it found (docs/AGENTS-REAL.md, "Codex inside swb"): Codex runs commands in a login shell, whose
+// profile resets PATH and loses `swb` (the codex profile starts it with `-c allow_login_shell=false`);
+// its default sandbox refuses the hub's socket (EPERM; swb says HUB_DENIED, and the row's command may
+// opt in with `-c sandbox_workspace_write.network_access=true`); and two rows sharing one CODEX_HOME,
+// hence one app-server daemon, still run commands with their own SWB_SESSION/SWB_TOKEN.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { loadProfiles } from '../../src/agents/load-profiles.js';
+import type { ReceiptResult, RowExplainResult } from '../../src/protocol/methods.js';
+import { runCleanups } from '../helpers/cleanup.js';
+import { runSwb, spawnSwb } from '../helpers/run-swb.js';
+import { createTempHome, type TempHome } from '../helpers/temp-home.js';
+import { startSwb, type TerminalHarness } from '../helpers/terminal-harness.js';
+import { waitUntil } from '../helpers/wait-until.js';
+import { startResponsesStub, type ResponsesStub } from '../support/model-api/openai-responses-stub.mjs';
+import { AGENTS_DIR, cliInstalled } from './agent-cli.js';
+
+const CODEX_JS = process.env.SWB_CODEX_JS ?? join(AGENTS_DIR, '@openai/codex/bin/codex.js');
+const codex = loadProfiles({ configDir: '/nonexistent-swb-config' }).profiles.get('codex')!;
+const WAKE_LINE = codex.wakeLine;
+const SLOW_MS = 6000;
+const ATTACH = '\r';
+const DETACH = '\x1c'; // Ctrl-\
+
+afterEach(runCleanups);
+
+describe.skipIf(!cliInstalled(CODEX_JS))('real Codex CLI in swb', () => {
+  let stub: ResponsesStub;
+  const codexHomes: string[] = [];
+
+  beforeAll(async () => {
+    stub = await startResponsesStub({
+      script: {
+        turns: [
+          { match: '^slow', delayMs: SLOW_MS, output: [{ type: 'text', text: 'Slow answer done.' }] },
+          {
+            match: '^tool please',
+            output: [
+              {
+                type: 'function_call',
+                name: 'exec_command',
+                arguments: { cmd: 'touch created-by-stub.txt', justification: 'Create a marker file', sandbox_permissions: 'require_escalated' },
+              },
+            ],
+            afterTool: 'Created the file.',
+          },
+          {
+            match: '^sandbox check',
+            output: [{ type: 'function_call', name: 'exec_command', arguments: { cmd: 'swb peers' } }],
+            afterTool: 'Checked.',
+          },
+          {
+            match: '^which row',
+            output: [{ type: 'function_call', name: 'exec_command', arguments: { cmd: 'echo "row=$SWB_SESSION"' } }],
+            afterTool: 'Checked.',
+          },
+          {
+            // The wake: read the inbox, reply to the message found there, report. No escalation is
+            // asked for: swb must work from inside Codex's default sandbox.
+            match: 'You have new mail',
+            output: [
+              { type: 'text', text: 'Checking my Switchboard mail.' },
+              { type: 'function_call', name: 'exec_command', arguments: { cmd: 'swb inbox' } },
+            ],
+            steps: [
+              {
+                capture: '#(\\d+)\\s+from tester',
+                output: [{ type: 'function_call', name: 'exec_command', arguments: { cmd: 'swb reply {{1}} "pong from codex"' } }],
+              },
+              { output: [{ type: 'text', text: 'Replied to the tester.' }] },
+            ],
+          },
+        ],
+        default: { output: [{ type: 'text', text: 'Hello from the stub.' }] },
+      },
+    });
+  });
+
+  afterAll(async () => {
+    // Codex starts a per-HOME app-server daemon; stop it, then make sure its processes are gone.
+    for (const home of codexHomes) {
+      try {
+        execFileSync(process.execPath, [CODEX_JS, 'app-server', 'daemon', 'stop'], { env: { ...process.env, HOME: home }, stdio: 'ignore', timeout: 15_000 });
+      } catch {
+        // not running
+      }
+      for (const f of ['daemon.pid', 'daemon-updater.pid']) {
+        const path = join(home, '.codex', 'app-server-daemon', f);
+        if (!existsSync(path)) continue;
+        try {
+          const pid = (JSON.parse(readFileSync(path, 'utf8')) as { pid?: number }).pid;
+          if (pid) process.kill(pid);
+        } catch {
+          // already gone
+        }
+      }
+    }
+    await stub?.close();
+  }, 60_000);
+
+  /**
+   * swb with rows (default: one, `codex`) running the real CLI offline against the stub, sharing one
+   * HOME, each started the way the codex profile starts it (`-c allow_login_shell=false`, so the row's
+   * PATH with `swb` reaches Codex's commands) plus, unless `sandboxed`, the documented opt-in that lets
+   * Codex's sandbox reach the hub's socket.
+   */
+  function startDashboard(home: TempHome, names: string[] = ['codex'], { sandboxed = false } = {}): TerminalHarness {
+    const codexHome = join(home.home, 'codex-home');
+    const project = join(home.home, 'project');
+    mkdirSync(join(codexHome, '.codex'), { recursive: true });
+    mkdirSync(project, { recursive: true });
+    execFileSync('git', ['init', '-q', project]);
+    codexHomes.push(codexHome);
+    const codexConfig = [
+      'model = "gpt-stub"',
+      'model_provider = "stub"',
+      '[model_providers.stub]',
+      'name = "Stub"',
+      `base_url = "${stub.url}/v1"`,
+      'env_key = "STUB_API_KEY"',
+      'wire_api = "responses"',
+      '[tui]',
+      'screen_reader_detection_done = true',
+      `[projects."${project}"]`,
+      'trust_level = "trusted"',
+    ];
+    writeFileSync(join(codexHome, '.codex', 'config.toml'), `${codexConfig.join('\n')}\n`);
+    const config = join(home.workspace, 'swb.json');
+    writeFileSync(
+      config,
+      JSON.stringify({
+        rows: names.map((name) => (
+          {
+            name,
+            profile: 'codex',
+            command: [process.execPath, CODEX_JS, ...('argv' in codex.command ? codex.command.argv.slice(1) : []), ...(sandboxed ? [] : ['-c', 'sandbox_workspace_write.network_access=true'])]
+              .map((a) => `'${a.replace(/'/g, `'\\''`)}'`)
+              .join(' '),
+            cwd: project,
+            env: { HOME: codexHome, SHELL: '/bin/bash', STUB_API_KEY: 'stub-key' },
+          })),
+      }),
+    );
+    return startSwb({ home, args: ['--config', config], cols: 120, rows: 40 });
+  }
+
+  /** As the operator: attach, type (waiting for each part to show when asked), detach. */
+  async function operator(t: TerminalHarness, steps: Array<string | { waitFor: (screen: string) => boolean; what: string }>): Promise<void> {
+    t.write(ATTACH);
+    await t.waitForNoText(/enter attach/);
+    for (const s of steps) {
+      if (typeof s === 'string') t.write(s);
+      else await t.waitFor(() => s.waitFor(t.screenText().join('\n')), s.what, { timeoutMs: 20_000 });
+    }
+    t.write(DETACH);
+    await t.waitForText(/enter attach/);
+  }
+
+  const inputShows = (text: string) => ({ waitFor: (s: string) => new RegExp(`^›\\s${text}\\s*$`, 'mu').test(s), what: `"${text}" in Codex's input` });
+
+  async function explain(home: TempHome): Promise<RowExplainResult> {
+    const r = await runSwb(['explain', 'codex', '--json'], { home });
+    expect(r.stderr).toBe('');
+    return JSON.parse(r.stdout) as RowExplainResult;
+  }
+
+  const wakeRequests = () => stub.requests.filter((r) => r.lastUser === WAKE_LINE && !r.toolResult);
+
+  it('busy, idle and an approval question on the header; the wake waits for a free prompt; Codex reads and replies with swb from its sandbox', async () => {
+    const home = createTempHome();
+    const t = startDashboard(home);
+    await t.waitForText('codex · codex · idle', { timeoutMs: 90_000 });
+
+    // An approval question reads as waiting.
+    await operator(t, ['tool please', inputShows('tool please'), '\r']);
+    await t.waitForText('codex · codex · waiting', { timeoutMs: 30_000 });
+    expect(await explain(home)).toMatchObject({ state: 'waiting' });
+
+    // An external sender asks; the question stays open, so nothing is typed.
+    const ask = spawnSwb(['ask', '--as', 'tester', '@codex', 'ping from tester', '--timeout', '170'], { home });
+    await t.waitForText(/codex · codex · waiting .*✉ 1/);
+    // Held by the open question itself, and still held well past the quiet time.
+    let heldSince = 0;
+    const held = await waitUntil(async () => {
+      const e = await explain(home);
+      if (e.state !== 'waiting' || e.wake?.phase !== 'pending') {
+        heldSince = 0;
+        return false;
+      }
+      heldSince ||= Date.now();
+      return Date.now() - heldSince > codex.quietMs + 1500 && e;
+    }, { timeoutMs: 20_000, intervalMs: 300, what: 'the wake to be held over the open approval question' });
+    expect(held).toMatchObject({ state: 'waiting', wake: { policy: 'auto', phase: 'pending' } });
+    expect(wakeRequests()).toEqual([]);
+
+    // The operator declines and starts a slow turn: busy, and still nothing typed.
+    await operator(t, [
+      '\x1b',
+      { waitFor: (s) => !s.includes('Would you like to run the following command?') && s.includes('Conversation interrupted'), what: 'the question to close' },
+      'slow question',
+      inputShows('slow question'),
+      '\r',
+    ]);
+    await t.waitForText('codex · codex · busy', { timeoutMs: 20_000 });
+    const slow = await waitUntil(() => stub.requests.find((r) => r.lastUser === 'slow question'), { timeoutMs: 10_000, what: 'the slow question to reach the model' });
+    expect(wakeRequests()).toEqual([]);
+
+    // Once the turn is over and the prompt is free, the wake line is typed once; the model runs
+    // `swb inbox`, then `swb reply`, and the reply reaches the sender waiting in `swb ask`.
+    const asked = await Promise.race([
+      ask.exited,
+      new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new Error(`no reply within 90 s; stub saw: ${JSON.stringify(stub.requests.map((r) => r.lastUser || r.toolResult?.slice(0, 300)))}\n${t.describe()}`)), 90_000),
+      ),
+    ]);
+    expect(asked.stderr).toBe('');
+    expect(asked.status).toBe(0);
+    expect(asked.stdout).toContain('pong from codex');
+
+    const wakes = wakeRequests();
+    expect(wakes).toHaveLength(1);
+    expect(wakes[0]!.at - slow.at).toBeGreaterThanOrEqual(SLOW_MS);
+    // What Codex's exec tool printed, as the model received it: `swb inbox`, then `swb reply`.
+    const results = () => stub.requests.map((r) => r.toolResult ?? '').filter((r) => r.includes('swb') || r.includes('#1') || r.includes('accepted'));
+    await waitUntil(() => results().length >= 2, { timeoutMs: 20_000, what: 'the result of swb reply to reach the model' });
+    expect(results()[0]).toMatch(/#1 {2}from tester {2}task .*\n {4}ping from tester/);
+    expect(results()[1]).toContain('accepted #2 → @tester (re #1)');
+
+    const status = await runSwb(['status', '1', '--json'], { home });
+    const receipt = JSON.parse(status.stdout) as ReceiptResult;
+    expect(receipt.recipients[0]).toMatchObject({ to: 'codex', state: 'replied', wokenAt: expect.any(Number), repliedAt: expect.any(Number) });
+    await t.waitForText('codex · codex · idle', { timeoutMs: 20_000 });
+  }, 240_000);
+
+  it('two Codex rows sharing one CODEX_HOME (one app-server daemon) each run swb as themselves', async () => {
+    const home = createTempHome();
+    const t = startDashboard(home, ['alpha', 'beta']);
+    await t.waitForText(/alpha · codex · idle/, { timeoutMs: 90_000 });
+    await t.waitForText(/beta · codex · idle/, { timeoutMs: 90_000 });
+    for (const row of ['alpha', 'beta']) {
+      if (row === 'beta') t.write('\t'); // focus the next row
+      await operator(t, ['which row', inputShows('which row'), '\r']);
+      await waitUntil(() => stub.requests.filter((r) => r.toolResult?.includes('row=')).length >= (row === 'alpha' ? 1 : 2), { timeoutMs: 30_000, what: `${row}'s command to run` });
+    }
+    const rows = stub.requests.map((r) => /row=(\S*)/.exec(r.toolResult ?? '')?.[1]).filter((r) => r !== undefined);
+    expect(rows).toEqual(['alpha', 'beta']);
+  }, 240_000);
+
+  it("in Codex's default sandbox, swb says HUB_DENIED and what to do (no hub is started, nothing is unlinked)", async () => {
+    const home = createTempHome();
+    const t = startDashboard(home, ['codex'], { sandboxed: true });
+    await t.waitForText('codex · codex · idle', { timeoutMs: 90_000 });
+    await operator(t, ['sandbox check', inputShows('sandbox check'), '\r']);
+    const result = await waitUntil(() => stub.requests.find((r) => r.toolResult?.includes('swb peers:'))?.toolResult, { timeoutMs: 30_000, what: 'the output of swb peers' });
+    expect(result).toMatch(/swb peers: HUB_DENIED: The system refused this process access to the hub socket .*hub\.sock \(EPERM\)\. A sandbox that blocks local sockets/s);
+    // The dashboard's hub is untouched: the same socket still answers.
+    const peers = await runSwb(['peers'], { home });
+    expect(peers.status).toBe(0);
+    expect(peers.stdout).toContain('codex');
+  }, 240_000);
+});
