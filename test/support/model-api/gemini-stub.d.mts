@@ -7,6 +7,8 @@ export interface GeminiTurn {
   match?: string;
   delayMs?: number;
   parts?: GeminiPart[];
+  /** One answer per tool round of this turn; `capture` is a regex on the newest functionResponse's output, "{{N}}" its groups. */
+  steps?: Array<{ capture?: string; delayMs?: number; parts?: GeminiPart[] }>;
   afterTool?: string;
   afterToolDelayMs?: number;
 }
@@ -21,6 +23,8 @@ export interface GeminiRequest {
   action: string;
   side: boolean;
   lastUser: string;
+  /** The newest functionResponse's output text (up to 4000 chars), when the newest user turn is one. */
+  toolResult?: string;
 }
 export interface GeminiStub {
   port: number;

@@ -7,8 +7,13 @@
 //
 // Script: { "turns": [ { "match": "REGEX", "delayMs": 0,
 //                        "parts": [ { "text": "..." }, { "functionCall": { "name": "...", "args": { } } } ],
+//                        "steps": [                          // or: one answer per tool round of this turn
+//                          { "capture": "#(\\d+)",              // regex on the newest functionResponse's output;
+//                            "delayMs": 0, "parts": [ ..., "{{1}}" in any string is capture group 1 ] } ],
 //                        "afterTool": "text once the functionResponse comes back" } ],
 //           "default": { "parts": [ { "text": "OK." } ] } }
+// Requests whose newest user turn is a functionResponse get the matching turn's next "steps" entry (the
+// Nth tool round since the newest typed user text gets steps[N-1]), or else its "afterTool" text.
 // Routes: POST /v1beta/models/M:streamGenerateContent (SSE), :generateContent (JSON), :countTokens.
 // Requests with a response schema or without tools (the CLI's side calls) get a small generic answer.
 import { runStubCli, sendJson, startStubServer } from './stub-server.mjs';
@@ -46,11 +51,66 @@ function lastTyped(body) {
   return '';
 }
 
+const isFnResponse = (c) => c && c.role === 'user' && Array.isArray(c.parts) && c.parts.some((p) => p && p.functionResponse);
+
+/** The output text of one functionResponse part (`response.output`, `response.error`, or its JSON). */
+function responseText(fr) {
+  const r = fr?.response;
+  if (typeof r === 'string') return r;
+  if (r && typeof r.output === 'string') return r.output;
+  if (r && typeof r.error === 'string') return r.error;
+  if (r && typeof r.content === 'string') return r.content;
+  return JSON.stringify(r ?? '');
+}
+
+/** The text of the newest functionResponse in the request, or undefined when the newest user turn is not one. */
+function toolResultText(body) {
+  const contents = Array.isArray(body.contents) ? body.contents : [];
+  const last = contents.findLast((c) => c && c.role === 'user');
+  if (!isFnResponse(last)) return undefined;
+  const frs = last.parts.filter((p) => p && p.functionResponse).map((p) => p.functionResponse);
+  return responseText(frs.at(-1));
+}
+
+/** Tool rounds (user turns carrying functionResponses) since the newest typed user text. */
+function toolRound(body) {
+  const contents = Array.isArray(body.contents) ? body.contents : [];
+  let n = 0;
+  for (let i = contents.length - 1; i >= 0; i--) {
+    const c = contents[i];
+    if (!c || c.role !== 'user') continue;
+    if (isFnResponse(c)) n++;
+    else if (partsText(c.parts).trim() !== '') break;
+  }
+  return n;
+}
+
+/** Replaces "{{N}}" in every string of a JSON value with capture group N. */
+function fill(value, groups) {
+  if (typeof value === 'string') return value.replace(/\{\{(\d+)\}\}/g, (_, i) => groups[Number(i)] ?? '');
+  if (Array.isArray(value)) return value.map((v) => fill(v, groups));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fill(v, groups)]));
+  return value;
+}
+
 function choose(script, body) {
   const turns = (script.turns ?? []).map((t) => ({ ...t, re: new RegExp(t.match ?? '.*', 's') }));
   const typed = lastTyped(body);
   const turn = turns.find((t) => t.re.test(typed));
-  if (lastUser(body).fnResponse) return { delayMs: turn?.afterToolDelayMs ?? 0, parts: [{ text: turn?.afterTool ?? 'Done.' }] };
+  if (lastUser(body).fnResponse) {
+    const step = turn?.steps?.[toolRound(body) - 1];
+    if (step) {
+      let groups = [];
+      if (step.capture) {
+        const result = toolResultText(body) ?? '';
+        const m = new RegExp(step.capture, 's').exec(result);
+        if (!m) return { delayMs: 0, parts: [{ text: `stub: /${step.capture}/ did not match the tool output: ${result.slice(0, 300)}` }] };
+        groups = [...m];
+      }
+      return { delayMs: step.delayMs ?? 0, parts: fill(step.parts ?? [{ text: 'OK.' }], groups) };
+    }
+    return { delayMs: turn?.afterToolDelayMs ?? 0, parts: [{ text: turn?.afterTool ?? 'Done.' }] };
+  }
   if (turn) return { delayMs: turn.delayMs ?? 0, parts: turn.parts ?? [{ text: 'OK.' }] };
   return { delayMs: script.default?.delayMs ?? 0, parts: script.default?.parts ?? [{ text: 'OK.' }] };
 }
@@ -81,7 +141,10 @@ export function startGeminiStub({ script = {}, port = 0, logFile } = {}) {
   return startStubServer({
     port,
     logFile,
-    describe: (_req, url, body) => ({ action: actionOf(url), side: isSideCall(body), lastUser: lastTyped(body).slice(0, 200) }),
+    describe: (_req, url, body) => {
+      const toolResult = toolResultText(body);
+      return { action: actionOf(url), side: isSideCall(body), lastUser: lastTyped(body).slice(0, 200), ...(toolResult !== undefined ? { toolResult: toolResult.slice(0, 4000) } : {}) };
+    },
     async handle(req, res, url, body, closed) {
       const action = actionOf(url);
       if (action === 'countTokens') return sendJson(res, 200, { totalTokens: 20 });
