@@ -1,0 +1,237 @@
+// REAL Gemini CLI driven through the real `swb` dashboard (offline, against the scripted Gemini API
+// stub), as claude-swb.test.ts and codex-swb.test.ts do for Claude Code and Codex: busy, idle and a
+// tool confirmation on the row's header; mail from an external sender held while the confirmation is
+// open and while Gemini works; the wake line typed once the prompt is free; then the scripted model runs
+// `swb inbox` and `swb reply` through Gemini's own shell tool (`run_shell_command`), and the reply
+// reaches the waiting sender.
+// What it found (docs/AGENTS-REAL.md, "Real Gemini CLI in the swb dashboard"): Gemini asks before
+// every shell command, `swb inbox` included. swb's own commands run without asking through a user
+// policy in the row's HOME (`.gemini/policies/swb.toml`: `run_shell_command` with `commandPrefix =
+// "swb"` allowed), and anything else still asks; the deprecated `--allowed-tools
+// "run_shell_command(swb)"` / `tools.allowed` would instead deny every other shell command outright.
+// Gemini runs commands in a plain `bash -c` with the row's environment (PATH with `swb`, SWB_SESSION,
+// SWB_TOKEN) unless its environment variable redaction is on: then SWB_TOKEN is dropped (no setting
+// lets a name containing TOKEN through) and swb refuses with UNAUTHENTICATED.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { loadProfiles } from '../../src/agents/load-profiles.js';
+import type { ReceiptResult, RowExplainResult } from '../../src/protocol/methods.js';
+import { runCleanups } from '../helpers/cleanup.js';
+import { runSwb, spawnSwb } from '../helpers/run-swb.js';
+import { createTempHome, type TempHome } from '../helpers/temp-home.js';
+import { startSwb, type TerminalHarness } from '../helpers/terminal-harness.js';
+import { waitUntil } from '../helpers/wait-until.js';
+import { startGeminiStub, type GeminiStub } from '../support/model-api/gemini-stub.mjs';
+import { AGENTS_DIR, cliInstalled } from './agent-cli.js';
+
+const GEMINI_JS = process.env.SWB_GEMINI_JS ?? join(AGENTS_DIR, '@google/gemini-cli/bundle/gemini.js');
+const gemini = loadProfiles({ configDir: '/nonexistent-swb-config' }).profiles.get('gemini')!;
+const WAKE_LINE = gemini.wakeLine;
+const SLOW_MS = 6000;
+const ATTACH = '\r';
+const DETACH = '\x1c'; // Ctrl-\
+const pause = (ms: number) => new Promise((res) => setTimeout(res, ms));
+
+/** A user policy (Gemini's policy engine, user tier): swb's own commands run without asking. */
+const SWB_POLICY = ['[[rule]]', 'toolName = "run_shell_command"', 'commandPrefix = "swb"', 'decision = "allow"', 'priority = 100', ''].join('\n');
+
+afterEach(runCleanups);
+
+describe.skipIf(!cliInstalled(GEMINI_JS))('real Gemini CLI in swb', () => {
+  let stub: GeminiStub;
+
+  beforeAll(async () => {
+    stub = await startGeminiStub({
+      script: {
+        turns: [
+          { match: '^slow', delayMs: SLOW_MS, parts: [{ text: 'Slow answer done.' }] },
+          {
+            match: '^tool please',
+            parts: [{ functionCall: { name: 'run_shell_command', args: { command: 'touch created-by-stub.txt', description: 'Create a marker file' } } }],
+            afterTool: 'Created the file.',
+          },
+          {
+            match: '^peers check',
+            parts: [{ functionCall: { name: 'run_shell_command', args: { command: 'swb peers', description: 'List Switchboard peers' } } }],
+            afterTool: 'Checked.',
+          },
+          {
+            // The wake: read the inbox, reply to the message found there, report.
+            match: 'You have new mail',
+            parts: [
+              { text: 'Checking my Switchboard mail.' },
+              { functionCall: { name: 'run_shell_command', args: { command: 'swb inbox', description: 'Read Switchboard mail' } } },
+            ],
+            steps: [
+              {
+                capture: '#(\\d+)\\s+from tester',
+                parts: [{ functionCall: { name: 'run_shell_command', args: { command: 'swb reply {{1}} "pong from gemini"', description: 'Reply to the tester' } } }],
+              },
+              { parts: [{ text: 'Replied to the tester.' }] },
+            ],
+          },
+        ],
+        default: { parts: [{ text: 'Hello from the stub.' }] },
+      },
+    });
+  });
+
+  afterAll(async () => {
+    await stub?.close();
+  });
+
+  /**
+   * swb with one row, `gemini`, running the real CLI offline against the stub in a trusted project,
+   * swb's own commands allowed by a user policy; `security` adds to the settings' `security` object.
+   */
+  function startDashboard(home: TempHome, { security = {} }: { security?: Record<string, unknown> } = {}): TerminalHarness {
+    const geminiHome = join(home.home, 'gemini-home');
+    const project = join(home.home, 'project');
+    mkdirSync(join(geminiHome, '.gemini', 'policies'), { recursive: true });
+    mkdirSync(project, { recursive: true });
+    execFileSync('git', ['init', '-q', project]);
+    // Auth by API key (any value: the stub does not check it); the project is trusted.
+    writeFileSync(join(geminiHome, '.gemini', 'settings.json'), JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' }, ...security } }));
+    writeFileSync(join(geminiHome, '.gemini', 'trustedFolders.json'), JSON.stringify({ [project]: 'TRUST_FOLDER' }));
+    writeFileSync(join(geminiHome, '.gemini', 'policies', 'swb.toml'), SWB_POLICY);
+    const config = join(home.workspace, 'swb.json');
+    writeFileSync(
+      config,
+      JSON.stringify({
+        rows: [
+          {
+            name: 'gemini',
+            profile: 'gemini',
+            command: [process.execPath, GEMINI_JS, ...('argv' in gemini.command ? gemini.command.argv.slice(1) : [])]
+              .map((a) => `'${a.replace(/'/g, `'\\''`)}'`)
+              .join(' '),
+            cwd: project,
+            env: { HOME: geminiHome, SHELL: '/bin/bash', GEMINI_API_KEY: 'stub-key', GOOGLE_GEMINI_BASE_URL: stub.url },
+          },
+        ],
+      }),
+    );
+    return startSwb({ home, args: ['--config', config], cols: 120, rows: 40 });
+  }
+
+  type Step = string | { waitFor: (screen: string) => boolean; what: string } | { pauseMs: number };
+
+  /** As the operator: attach, type (waiting for each part to show when asked), detach. */
+  async function operator(t: TerminalHarness, steps: Step[]): Promise<void> {
+    t.write(ATTACH);
+    await t.waitForNoText(/enter attach/);
+    for (const s of steps) {
+      if (typeof s === 'string') t.write(s);
+      else if ('pauseMs' in s) await pause(s.pauseMs);
+      else await t.waitFor(() => s.waitFor(t.screenText().join('\n')), s.what, { timeoutMs: 20_000 });
+    }
+    t.write(DETACH);
+    await t.waitForText(/enter attach/);
+  }
+
+  const inputShows = (text: string) => ({ waitFor: (s: string) => new RegExp(`^\\s*>\\s${text}\\s*$`, 'mu').test(s), what: `"${text}" in Gemini's input` });
+  // Gemini takes an Enter right after fast typing as part of a paste (a newline, not a submit).
+  const SUBMIT: Step[] = [{ pauseMs: gemini.submitDelayMs }, '\r'];
+
+  async function explain(home: TempHome): Promise<RowExplainResult> {
+    const r = await runSwb(['explain', 'gemini', '--json'], { home });
+    expect(r.stderr).toBe('');
+    return JSON.parse(r.stdout) as RowExplainResult;
+  }
+
+  const wakeRequests = () => stub.requests.filter((r) => !r.side && r.lastUser === WAKE_LINE && r.toolResult === undefined);
+
+  it('busy, idle and a tool confirmation on the header; the wake waits for a free prompt; Gemini reads and replies with swb', async () => {
+    const home = createTempHome();
+    const t = startDashboard(home);
+    await t.waitForText('gemini · gemini · idle', { timeoutMs: 90_000 });
+
+    // A tool confirmation reads as waiting.
+    await operator(t, ['tool please', inputShows('tool please'), ...SUBMIT]);
+    await t.waitForText('gemini · gemini · waiting', { timeoutMs: 30_000 });
+    expect(await explain(home)).toMatchObject({ state: 'waiting', prompt: { free: false } });
+
+    // An external sender asks; the confirmation stays open, so nothing is typed.
+    const ask = spawnSwb(['ask', '--as', 'tester', '@gemini', 'ping from tester', '--timeout', '170'], { home });
+    await t.waitForText(/gemini · gemini · waiting .*✉ 1/);
+    // Held by the open confirmation itself, and still held well past the quiet time.
+    let last: RowExplainResult | undefined;
+    let heldSince = 0;
+    const held = await waitUntil(async () => {
+      const e = (last = await explain(home));
+      if (e.state !== 'waiting' || e.wake?.phase !== 'pending') {
+        heldSince = 0;
+        return false;
+      }
+      heldSince ||= Date.now();
+      return Date.now() - heldSince > gemini.quietMs + 1500 && e;
+    }, { timeoutMs: 20_000, intervalMs: 300, what: 'the wake to be held over the open tool confirmation' }).catch((err: Error) => {
+      throw new Error(`${err.message}; last explain: ${JSON.stringify(last)}\n${t.describe()}`);
+    });
+    expect(held).toMatchObject({ state: 'waiting', wake: { policy: 'auto', phase: 'pending' } });
+    expect(wakeRequests()).toEqual([]);
+    expect(existsSync(join(home.paths.runDir, 'audit.log'))).toBe(false);
+
+    // The operator declines (Esc) and starts a slow turn: busy, and still nothing typed.
+    await operator(t, [
+      '\x1b',
+      { waitFor: (s) => !s.includes('Allow execution'), what: 'the confirmation to close' },
+      'slow question',
+      inputShows('slow question'),
+      ...SUBMIT,
+    ]);
+    await t.waitForText('gemini · gemini · busy', { timeoutMs: 20_000 });
+    const slow = await waitUntil(() => stub.requests.find((r) => !r.side && r.lastUser === 'slow question'), { timeoutMs: 10_000, what: 'the slow question to reach the model' });
+    expect(await explain(home)).toMatchObject({ state: 'busy', prompt: { free: false } });
+    expect(wakeRequests()).toEqual([]);
+
+    // Once the turn is over and the prompt is free, the wake line is typed once; the model runs
+    // `swb inbox`, then `swb reply`, and the reply reaches the sender waiting in `swb ask`.
+    const asked = await Promise.race([
+      ask.exited,
+      new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new Error(`no reply within 90 s; stub saw: ${JSON.stringify(stub.requests.filter((r) => !r.side).map((r) => r.toolResult?.slice(0, 300) ?? r.lastUser))}\n${t.describe()}`)), 90_000),
+      ),
+    ]);
+    expect(asked.stderr).toBe('');
+    expect(asked.status).toBe(0);
+    expect(asked.stdout).toMatch(/from gemini\s+response re #1/);
+    expect(asked.stdout).toContain('pong from gemini');
+
+    const wakes = wakeRequests();
+    expect(wakes).toHaveLength(1);
+    expect(wakes[0]!.at - slow.at).toBeGreaterThanOrEqual(SLOW_MS);
+    // What Gemini's shell tool printed, as the model received it: `swb inbox`, then `swb reply`.
+    const results = () => stub.requests.filter((r) => !r.side && r.lastUser === WAKE_LINE).map((r) => r.toolResult ?? '').filter(Boolean);
+    await waitUntil(() => results().length >= 2, { timeoutMs: 20_000, what: 'the result of swb reply to reach the model' });
+    expect(results()).toEqual([
+      expect.stringMatching(/#1 {2}from tester {2}task .*\n {4}ping from tester\n/),
+      expect.stringContaining('accepted #2 → @tester (re #1)'),
+    ]);
+    // swb typed into the row exactly twice: the wake line, then (after submitDelayMs) Enter.
+    const audit = readFileSync(join(home.paths.runDir, 'audit.log'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { row: string; bytes: string });
+    expect(audit.map((a) => [a.row, a.bytes])).toEqual([
+      ['gemini', WAKE_LINE],
+      ['gemini', '\r'],
+    ]);
+
+    const status = await runSwb(['status', '1', '--json'], { home });
+    const receipt = JSON.parse(status.stdout) as ReceiptResult;
+    expect(receipt.recipients[0]).toMatchObject({ to: 'gemini', state: 'replied', wokenAt: expect.any(Number), repliedAt: expect.any(Number) });
+    await t.waitForText('gemini · gemini · idle', { timeoutMs: 20_000 });
+    expect(await explain(home)).toMatchObject({ state: 'idle', rule: 'prompt_box' });
+  }, 240_000);
+
+  it("with Gemini's environment variable redaction on, SWB_TOKEN is dropped and swb refuses (UNAUTHENTICATED) instead of speaking as the operator", async () => {
+    const home = createTempHome();
+    // `allowed` cannot bring it back: Gemini drops allowed names that contain TOKEN, KEY, AUTH, ...
+    const t = startDashboard(home, { security: { environmentVariableRedaction: { enabled: true, allowed: ['SWB_TOKEN'] } } });
+    await t.waitForText('gemini · gemini · idle', { timeoutMs: 90_000 });
+    await operator(t, ['peers check', inputShows('peers check'), ...SUBMIT]);
+    const result = await waitUntil(() => stub.requests.find((r) => r.toolResult?.includes('swb peers'))?.toolResult, { timeoutMs: 30_000, what: 'the output of swb peers' });
+    expect(result).toContain('swb peers: UNAUTHENTICATED: SWB_SESSION names row "gemini" but SWB_TOKEN is not set');
+    expect(result).not.toContain('(you)');
+  }, 240_000);
+});
