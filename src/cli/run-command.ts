@@ -6,6 +6,7 @@ import { SwbError } from '../protocol/error-codes.js';
 import { HANDLE_HINT, isValidHandle } from '../protocol/handle.js';
 import { EXIT_FAILED, EXIT_USAGE, UsageError, type CommandContext, type CommandDescriptor, type FlagSpec } from './command.js';
 import { parseFlags } from './parse-flags.js';
+import { findRowIdentity, type RowIdentity } from './row-identity.js';
 
 export const GLOBAL_FLAGS: FlagSpec[] = [
   { name: 'json', type: 'boolean', description: 'print the result as JSON' },
@@ -71,10 +72,12 @@ export async function runCommand(cmd: CommandDescriptor, argv: readonly string[]
       },
       connect: async (opts = {}) => {
         if (client && !client.isClosed) return client;
-        // A row's own env names it; --as overrides; otherwise the caller is the operator.
-        if (as === undefined && io.env.SWB_SESSION && !io.env.SWB_TOKEN) {
-          // Inside a row whose program dropped SWB_TOKEN from its commands' environment (agents
-          // scrub variables named *TOKEN*): never fall back to speaking as the operator.
+        // --as names the caller; else the row it runs in (its env, or an ancestor's when an agent
+        // scrubbed the variables from its commands); else it is the operator.
+        const row = as === undefined ? rowIdentityFor(io.env, workspace !== undefined) : undefined;
+        if (as === undefined && !row && io.env.SWB_SESSION) {
+          // In a row whose program dropped SWB_TOKEN, and no ancestor holds it: never fall back to
+          // speaking as the operator.
           throw new SwbError(
             'UNAUTHENTICATED',
             `SWB_SESSION names row ${JSON.stringify(io.env.SWB_SESSION)} but SWB_TOKEN is not set, so swb cannot speak as that row ` +
@@ -82,9 +85,8 @@ export async function runCommand(cmd: CommandDescriptor, argv: readonly string[]
               'Outside a row, unset SWB_SESSION or use --as NAME.',
           );
         }
-        const identity =
-          as !== undefined ? { session: as } : io.env.SWB_SESSION && io.env.SWB_TOKEN ? { session: io.env.SWB_SESSION, token: io.env.SWB_TOKEN } : {};
-        const socketPath = workspace ? undefined : io.env.SWB_SOCKET || undefined;
+        const identity = as !== undefined ? { session: as } : row ? { session: row.session, token: row.token } : {};
+        const socketPath = workspace ? undefined : row?.socket || io.env.SWB_SOCKET || undefined;
         client = await connectToHub({
           paths,
           identity,
@@ -127,4 +129,15 @@ function readAll(stream: NodeJS.ReadableStream, maxBytes: number): Promise<strin
     stream.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     stream.on('error', reject);
   });
+}
+
+/**
+ * The row a command runs in. The ancestors are asked only when the environment looks scrubbed: SWB_SESSION
+ * without its token, or no SWB_* variable at all and no --workspace. A caller that chose its hub itself
+ * (SWB_HOME or SWB_SOCKET without a session, as test harnesses and scripts do) is left alone.
+ */
+function rowIdentityFor(env: NodeJS.ProcessEnv, explicitWorkspace: boolean): RowIdentity | undefined {
+  if (env.SWB_SESSION) return findRowIdentity(env);
+  const chosen = explicitWorkspace || Object.keys(env).some((k) => k.startsWith('SWB_') && env[k]);
+  return chosen ? undefined : findRowIdentity(env);
 }

@@ -11,7 +11,8 @@
 // "run_shell_command(swb)"` / `tools.allowed` would instead deny every other shell command outright.
 // Gemini runs commands in a plain `bash -c` with the row's environment (PATH with `swb`, SWB_SESSION,
 // SWB_TOKEN) unless its environment variable redaction is on: then SWB_TOKEN is dropped (no setting
-// lets a name containing TOKEN through) and swb refuses with UNAUTHENTICATED.
+// lets a name containing TOKEN through), and swb finds the row through the command's ancestors (the row's
+// Gemini process still holds it in its environment) instead of failing or speaking as the operator.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -224,14 +225,14 @@ describe.skipIf(!cliInstalled(GEMINI_JS))('real Gemini CLI in swb', () => {
     expect(await explain(home)).toMatchObject({ state: 'idle', rule: 'prompt_box' });
   }, 240_000);
 
-  it("with Gemini's environment variable redaction on, SWB_TOKEN is dropped and swb refuses (UNAUTHENTICATED) instead of speaking as the operator", async () => {
+  it("with Gemini's environment variable redaction on, SWB_TOKEN is dropped, and swb still speaks as the row (found through its ancestors), never as the operator", async () => {
     const home = createTempHome();
     // `allowed` cannot bring it back: Gemini drops allowed names that contain TOKEN, KEY, AUTH, ...
     const t = startDashboard(home, { security: { environmentVariableRedaction: { enabled: true, allowed: ['SWB_TOKEN'] } } });
     await t.waitForText('gemini · gemini · idle', { timeoutMs: 90_000 });
     await operator(t, ['peers check', inputShows('peers check'), ...SUBMIT]);
-    const result = await waitUntil(() => stub.requests.find((r) => r.toolResult?.includes('swb peers'))?.toolResult, { timeoutMs: 30_000, what: 'the output of swb peers' });
-    expect(result).toContain('swb peers: UNAUTHENTICATED: SWB_SESSION names row "gemini" but SWB_TOKEN is not set');
-    expect(result).not.toContain('(you)');
+    const result = await waitUntil(() => stub.requests.find((r) => r.toolResult?.includes('(you)'))?.toolResult, { timeoutMs: 30_000, what: 'the output of swb peers' });
+    expect(result).toMatch(/gemini\b[^\n]*\(you\)/);
+    expect(result).not.toMatch(/operator\b[^\n]*\(you\)/);
   }, 240_000);
 });

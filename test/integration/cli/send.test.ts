@@ -1,10 +1,12 @@
 // `swb send` as a real process against a real hub: exit codes, output, stdin, and identity from
 // a row's environment (DESIGN §3, §8).
+import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { MailItem, SendResult } from '../../../src/protocol/methods.js';
 import { runCleanups } from '../../helpers/cleanup.js';
 import { connectClient, startTestHub } from '../../helpers/hub-harness.js';
-import { runSwb } from '../../helpers/run-swb.js';
+import { runSwb, swbEnv } from '../../helpers/run-swb.js';
+import { swbBinPath } from '../../../src/util/package-root.js';
 
 afterEach(runCleanups);
 
@@ -88,6 +90,40 @@ describe('swb send', () => {
     // An explicit --as still works for a script that happens to inherit SWB_SESSION.
     const as = await runSwb(['send', '--as', 'script', '@bob', 'named'], { home, env: { SWB_SESSION: 'rowan', SWB_SOCKET: paths.socketPath } });
     expect(as.status).toBe(0);
+  });
+
+  it('a command whose environment an agent scrubbed (no SWB_* at all, or no SWB_TOKEN) still speaks as its row, found through its ancestors', async () => {
+    const { hub, home, paths } = await startTestHub();
+    const reg = hub.registerRow('rowan');
+    if (!reg.ok) throw new Error(reg.error.message);
+    const bob = await connectClient(paths, { session: 'bob' });
+    const rowEnv = { SWB_SESSION: 'rowan', SWB_TOKEN: reg.token, SWB_SOCKET: paths.socketPath };
+    // The row's program (sh, holding the row's env) runs a command with the variables removed, as
+    // Gemini CLI's redaction (SWB_TOKEN) or its GitHub Actions mode (every SWB_*) does.
+    // (Asynchronously: the hub answers from this very process.)
+    const scrubbed = (unset: string[], text: string) =>
+      new Promise<{ status: number | null; stderr: string }>((resolve, reject) => {
+        const child = spawn('/bin/sh', ['-c', `env ${unset.map((v) => `-u ${v}`).join(' ')} "$0" "$1" send @bob "$2"; exit $?`, process.execPath, swbBinPath(), text], {
+          cwd: home.home,
+          env: swbEnv(home, rowEnv),
+          stdio: ['ignore', 'ignore', 'pipe'],
+        });
+        let stderr = '';
+        child.stderr!.on('data', (b: Buffer) => (stderr += b.toString()));
+        child.on('error', reject);
+        child.on('exit', (status) => resolve({ status, stderr }));
+      });
+    const noToken = await scrubbed(['SWB_TOKEN'], 'token scrubbed');
+    expect(noToken.stderr).toBe('');
+    expect(noToken.status).toBe(0);
+    const nothing = await scrubbed(['SWB_TOKEN', 'SWB_SESSION', 'SWB_SOCKET', 'SWB_HOME'], 'all scrubbed');
+    expect(nothing.stderr).toBe('');
+    expect(nothing.status).toBe(0);
+    const { messages } = await bob.client.request<{ messages: MailItem[] }>('mail.list', {});
+    expect(messages.map((m) => [m.from, m.text])).toEqual([
+      ['rowan', 'token scrubbed'],
+      ['rowan', 'all scrubbed'],
+    ]);
   });
 
   it('`swb send --as NAME` speaks as a tokenless participant', async () => {
