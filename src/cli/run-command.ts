@@ -91,7 +91,9 @@ export async function runCommand(cmd: CommandDescriptor, argv: readonly string[]
           paths,
           identity,
           ...(socketPath ? { socketPath } : {}),
-          autoStart: opts.autoStart ?? true,
+          // A row found through its ancestors has the dashboard's hub or none: a hub started from a
+          // scrubbed environment would land in another runtime dir and help nobody.
+          autoStart: (opts.autoStart ?? true) && (row === undefined || row.from === 'env'),
           subscribe: opts.subscribe ?? false,
           env: io.env,
         });
