@@ -1,6 +1,7 @@
-// Every dashboard action, its default keys, the key-string grammar ("ctrl+a", "alt+x", "shift+tab", "f5",
-// "?", "enter"), validation, and two matchers: one for Ink's useInput (input, key) pair, one for raw stdin
-// bytes (needed while a row is attached and every other byte goes to the row's program).
+// Every action (the dashboard's, and the mail view's in a scope of their own), its default keys, the
+// key-string grammar ("ctrl+a", "alt+x", "shift+tab", "f5", "?", "enter"), validation, and two matchers:
+// one for Ink's useInput (input, key) pair, one for raw stdin bytes (needed while a row is attached and
+// every other byte goes to the row's program).
 //
 // The detach key — default Ctrl-\ (0x1C, FS):
 //   While attached, every key goes to the agent except this one, so it must be something no agent, editor
