@@ -17,7 +17,7 @@ describe('hub election', () => {
   it('after a hub is SIGKILLed, its stale socket stays, and the next `swb send` starts a hub that replaces it and keeps the mail', async () => {
     const home = createTempHome();
     const first = await runSwb(['send', '@operator', 'before the crash'], { home });
-    expect(first.status).toBe(0);
+    expect(first.status, first.stderr).toBe(0);
     const [pid] = await waitUntil(() => loggedHubPids(home.home).length === 1 && loggedHubPids(home.home), { what: 'the auto-started hub to log its pid' });
 
     await killSwbProcess(pid!);
@@ -26,7 +26,7 @@ describe('hub election', () => {
 
     const second = await runSwb(['send', '@operator', 'after the crash'], { home });
     expect(second.stderr).toBe('');
-    expect(second.status).toBe(0);
+    expect(second.status, `signal ${second.signal}; stdout ${second.stdout}`).toBe(0);
     const pids = await waitUntil(() => loggedHubPids(home.home).length === 2 && loggedHubPids(home.home), { what: 'a second hub' });
     expect(pids[1]).not.toBe(pid);
     expect(isProcessAlive(pids[1]!)).toBe(true);
