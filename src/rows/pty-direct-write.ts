@@ -4,8 +4,8 @@
 // (measured with a raw `cat` in a pty: p50 0.33 ms through node-pty's queue, 0.25 ms direct).
 // The pty master is non-blocking, so a synchronous write() cannot stall the event loop: it writes
 // what the kernel takes and returns. Here input is written directly when node-pty has nothing
-// queued (so order is kept), and whatever the kernel did not take — or any error — is handed to
-// node-pty's own queue, which retries on EAGAIN. The descriptor is only written while node-pty's
+// queued (so order is kept), and whatever the kernel did not take is handed to node-pty's own queue,
+// which retries on EAGAIN. The descriptor is only written while node-pty's
 // socket still owns it, so a closed and reused descriptor number is never written by mistake.
 import { writeSync } from 'node:fs';
 import type { IPty } from 'node-pty';
@@ -47,9 +47,11 @@ export function ptyWriter(pty: IPty): PtyWriter {
       let written = 0;
       try {
         written = writeSync(internals.fd, buffer);
-      } catch {
-        // EAGAIN (the program is not reading), EIO (its side is closed): node-pty's queue retries
-        // the first and reports the second exactly as it always did.
+      } catch (err) {
+        // EAGAIN: the program is not reading; node-pty's queue retries. Anything else (EIO: the
+        // program's side is closed) means the input has nowhere to go: drop it rather than let
+        // node-pty print "Unhandled pty write error" over the dashboard; the exit is reported anyway.
+        if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') return;
       }
       if (written < buffer.length) pty.write(written === 0 ? buffer : buffer.subarray(written));
     },
