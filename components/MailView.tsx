@@ -4,7 +4,7 @@ import type { MailViewIntents } from '../src/app/intents.js';
 import type { MailViewState } from '../src/app/mail-view-state.js';
 import { buildThreads, mailDetailLines, mailLineView, shownHandle } from '../src/app/mail-view-threads.js';
 import { followSelection } from '../src/app/scroll-window.js';
-import { defaultKeymap, keysLabel, matchInkInput, type Keymap } from '../src/config/keymap.js';
+import { defaultKeymap, keysLabel, matchInkInput, type ActionName, type Keymap } from '../src/config/keymap.js';
 import type { Theme } from '../src/config/theme.js';
 import { cellWidth, padToWidth, truncateToWidth } from '../src/text/cell-width.js';
 
@@ -25,7 +25,7 @@ const DEFAULT_KEYMAP = defaultKeymap();
 
 /** The footer's key hints, from the current bindings (an unbound action is left out). */
 function footer(keymap: Keymap): string {
-  const hint = (label: string, ...actions: Parameters<typeof keysLabel>[1][]) => {
+  const hint = (label: string, ...actions: ActionName[]) => {
     const keys = actions.map((a) => keysLabel(keymap, a, 1)).filter((k) => k !== '');
     return keys.length === 0 ? '' : `${keys.join('/')} ${label}`;
   };
