@@ -26,6 +26,7 @@ import { DashboardPainter } from '../terminal/dashboard-painter.js';
 import { ALT_SCREEN_OFF, ALT_SCREEN_ON, CLEAR_SCREEN, HIDE_CURSOR, SGR_RESET, SHOW_CURSOR } from '../terminal/escapes.js';
 import { InkStdin, InkStdout } from '../terminal/ink-surface.js';
 import { InputRouter } from '../terminal/input-router.js';
+import { launchWarnings } from './launch-warnings.js';
 import { KeyPacer } from '../terminal/key-pacer.js';
 import { writeSwbLauncher } from '../util/swb-launcher.js';
 import { initialState, type WakePolicy } from './app-state.js';
@@ -225,6 +226,9 @@ export async function runDashboard(argv: string[], baseEnv: NodeJS.ProcessEnv = 
     const rowSpec = toRowSpec(spec, profileSet.profiles);
     if (spec.wake) wakeFor.set(spec.name, spec.wake);
     controller.addRow(rowSpec, startSize(spec.name));
+    for (const w of launchWarnings({ name: spec.name, ...(spec.profile !== undefined ? { profile: spec.profile } : {}), ...(typeof spec.command === 'string' ? { command: spec.command } : {}) })) {
+      store.notify('error', w, spec.name);
+    }
   }
   for (const e of profileSet.errors) store.notify('error', `profile ${e.file}: ${e.message}`.slice(0, 300));
 

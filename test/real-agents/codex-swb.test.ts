@@ -6,8 +6,9 @@
 // What it found (docs/AGENTS-REAL.md, "Codex inside swb"): Codex runs commands in a login shell, whose
 // profile resets PATH and loses `swb` (the codex profile starts it with `-c allow_login_shell=false`);
 // its default sandbox refuses the hub's socket (EPERM; swb says HUB_DENIED, and the row's command may
-// opt in with `-c sandbox_workspace_write.network_access=true`); and two rows sharing one CODEX_HOME,
-// hence one app-server daemon, still run commands with their own SWB_SESSION/SWB_TOKEN.
+// opt in with `-c sandbox_workspace_write.network_access=true`); and bare `codex` rows share one
+// app-server daemon that runs every command with one row's environment (identities mixed), which any -c
+// option avoids (Codex then runs its server embedded): two rows started the profile's way keep theirs.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -239,7 +240,10 @@ describe.skipIf(!cliInstalled(CODEX_JS))('real Codex CLI in swb', () => {
     await t.waitForText('codex · codex · idle', { timeoutMs: 20_000 });
   }, 240_000);
 
-  it('two Codex rows sharing one CODEX_HOME (one app-server daemon) each run swb as themselves', async () => {
+  it('two Codex rows sharing one CODEX_HOME, started as the profile starts them, each run commands with their own SWB_SESSION', async () => {
+    // Bare `codex` rows would share the app-server daemon of the first one started, and every row's
+    // commands would run with that codex's environment (seen: alpha's command got SWB_SESSION=beta).
+    // Any -c makes Codex run its server embedded, per process, which the profile's flag does.
     const home = createTempHome();
     const t = startDashboard(home, ['alpha', 'beta']);
     await t.waitForText(/alpha · codex · idle/, { timeoutMs: 90_000 });
