@@ -38,11 +38,28 @@ function commandLine(pid: number): string | null {
   }
 }
 
-/** SIGKILLs `pid` and waits until it is gone. Refuses pids that are not `swb` processes. */
-export async function killSwbProcess(pid: number, timeoutMs = 5000): Promise<void> {
+/** The SWB_HOME a live process was started with (Linux), or null. */
+function swbHomeOf(pid: number): string | null {
+  try {
+    const entry = readFileSync(`/proc/${pid}/environ`, 'utf8')
+      .split('\0')
+      .find((e) => e.startsWith('SWB_HOME='));
+    return entry ? entry.slice('SWB_HOME='.length) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * SIGKILLs `pid` and waits until it is gone. Refuses pids that are not `swb` processes, and with
+ * `swbHome`, pids that are not this test's: the suite starts thousands of processes, pids wrap
+ * (pid_max is 32768 here), and a hub pid logged long ago may by now belong to another test's hub.
+ */
+export async function killSwbProcess(pid: number, swbHome?: string, timeoutMs = 5000): Promise<void> {
   if (!isProcessAlive(pid)) return;
   const cmd = commandLine(pid);
   if (cmd !== null && !cmd.includes('swb.js')) return; // the pid was reused by someone else: not ours
+  if (swbHome !== undefined && process.platform === 'linux' && swbHomeOf(pid) !== swbHome) return; // another test's
   try {
     process.kill(pid, 'SIGKILL');
   } catch {

@@ -51,7 +51,7 @@ async function killBackgroundHubs(home: string, paths: RuntimePaths): Promise<vo
   if (await socketAnswers(paths.socketPath)) {
     await waitUntil(() => loggedHubPids(home).length > 0, { timeoutMs: 2000, what: 'a background hub to log its pid' }).catch(() => undefined);
   }
-  for (const pid of loggedHubPids(home)) await killSwbProcess(pid);
+  for (const pid of loggedHubPids(home)) await killSwbProcess(pid, home);
 }
 
 export function socketAnswers(socketPath: string): Promise<boolean> {

@@ -20,7 +20,7 @@ describe('hub election', () => {
     expect(first.status, first.stderr).toBe(0);
     const [pid] = await waitUntil(() => loggedHubPids(home.home).length === 1 && loggedHubPids(home.home), { what: 'the auto-started hub to log its pid' });
 
-    await killSwbProcess(pid!);
+    await killSwbProcess(pid!, home.home);
     await waitUntil(async () => !(await socketAnswers(home.paths.socketPath)), { what: 'the dead hub to stop answering' });
     expect(lstatSync(home.paths.socketPath).isSocket()).toBe(true);
 
