@@ -8,8 +8,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadProfiles } from '../../src/agents/load-profiles.js';
-import type { ReceiptResult, RowExplainResult } from '../../src/protocol/methods.js';
+import type { ReceiptResult } from '../../src/protocol/methods.js';
 import { runCleanups } from '../helpers/cleanup.js';
+import { explainRow, operate, waitForWakeHeld } from '../helpers/swb-operator.js';
 import { runSwb, spawnSwb } from '../helpers/run-swb.js';
 import { createTempHome, type TempHome } from '../helpers/temp-home.js';
 import { startSwb, type TerminalHarness } from '../helpers/terminal-harness.js';
@@ -22,8 +23,6 @@ const API_KEY = 'sk-ant-stub-key-0000000000000000000000';
 const claude = loadProfiles({ configDir: '/nonexistent-swb-config' }).profiles.get('claude')!;
 const WAKE_LINE = claude.wakeLine;
 const SLOW_MS = 6000;
-const ATTACH = '\r';
-const DETACH = '\x1c'; // Ctrl-\
 
 afterEach(runCleanups);
 
@@ -105,25 +104,7 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('real Claude Code in swb', () => {
     return startSwb({ home, args: ['--config', config], cols: 120, rows: 40 });
   }
 
-  /** As the operator: attach, type (waiting for each part to show when asked), detach. */
-  async function operator(t: TerminalHarness, steps: Array<string | { waitFor: (screen: string) => boolean; what: string }>): Promise<void> {
-    t.write(ATTACH);
-    await t.waitForNoText(/enter attach/);
-    for (const s of steps) {
-      if (typeof s === 'string') t.write(s);
-      else await t.waitFor(() => s.waitFor(t.screenText().join('\n')), s.what, { timeoutMs: 20_000 });
-    }
-    t.write(DETACH);
-    await t.waitForText(/enter attach/);
-  }
-
   const inputShows = (text: string) => ({ waitFor: (s: string) => new RegExp(`^❯\\s${text}\\s*$`, 'mu').test(s), what: `"${text}" in Claude's input` });
-
-  async function explain(home: TempHome): Promise<RowExplainResult> {
-    const r = await runSwb(['explain', 'claude', '--json'], { home });
-    expect(r.stderr).toBe('');
-    return JSON.parse(r.stdout) as RowExplainResult;
-  }
 
   const wakeRequests = () => stub.requests.filter((r) => r.lastUser === WAKE_LINE);
 
@@ -133,31 +114,26 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('real Claude Code in swb', () => {
     await t.waitForText('claude · claude · idle', { timeoutMs: 60_000 });
 
     // A permission question reads as waiting.
-    await operator(t, ['tool please', inputShows('tool please'), '\r']);
+    await operate(t, ['tool please', inputShows('tool please'), '\r']);
     await t.waitForText('claude · claude · waiting', { timeoutMs: 30_000 });
-    expect(await explain(home)).toMatchObject({ state: 'waiting', rule: 'permission_dialog' });
+    expect(await explainRow(home, 'claude')).toMatchObject({ state: 'waiting', rule: 'permission_dialog' });
 
     // An external sender asks; the question stays open, so nothing is typed.
     const ask = spawnSwb(['ask', '--as', 'tester', '@claude', 'ping from tester', '--timeout', '170'], { home });
     await t.waitForText(/claude · claude · waiting .*✉ 1/);
     // Claude blinks the pending tool's bullet while it asks, so the screen is never still: the wake
     // is held by the open question itself. Watch it stay held well past the quiet time.
-    let last: RowExplainResult | undefined;
-    let heldSince = 0;
-    const held = await waitUntil(async () => {
-      const e = (last = await explain(home));
-      if (e.prompt.reason !== 'dialog-open') return false;
-      heldSince ||= Date.now();
-      return Date.now() - heldSince > claude.quietMs + 1500 && e;
-    }, { timeoutMs: 20_000, intervalMs: 300, what: 'the wake to be held over the open permission question' }).catch((err: Error) => {
-      throw new Error(`${err.message}; last explain: ${JSON.stringify(last)}\n${t.describe()}`);
+    const held = await waitForWakeHeld(t, home, 'claude', {
+      holdMs: claude.quietMs + 1500,
+      held: (e) => e.prompt.reason === 'dialog-open',
+      what: 'the wake to be held over the open permission question',
     });
     expect(held).toMatchObject({ state: 'waiting', wake: { policy: 'auto', phase: 'pending' } });
     expect(wakeRequests()).toEqual([]);
     expect(existsSync(join(home.paths.runDir, 'audit.log'))).toBe(false);
 
     // The operator cancels the question and starts a slow turn: busy, and still nothing typed.
-    await operator(t, [
+    await operate(t, [
       '\x1b',
       { waitFor: (s) => !s.includes('Do you want to proceed?'), what: 'the question to close' },
       'slow question',
@@ -166,7 +142,7 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('real Claude Code in swb', () => {
     ]);
     await t.waitForText('claude · claude · busy', { timeoutMs: 20_000 });
     const slow = await waitUntil(() => stub.requests.find((r) => r.lastUser === 'slow question'), { timeoutMs: 10_000, what: 'the slow question to reach the model' });
-    expect(await explain(home)).toMatchObject({ state: 'busy', prompt: { free: false } });
+    expect(await explainRow(home, 'claude')).toMatchObject({ state: 'busy', prompt: { free: false } });
     expect(wakeRequests()).toEqual([]);
 
     // Once the turn is over and the prompt is free, the wake line is typed once; the model runs

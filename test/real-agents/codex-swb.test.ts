@@ -10,25 +10,24 @@
 // app-server daemon that runs every command with one row's environment (identities mixed), which any -c
 // option avoids (Codex then runs its server embedded): two rows started the profile's way keep theirs.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadProfiles } from '../../src/agents/load-profiles.js';
-import type { ReceiptResult, RowExplainResult } from '../../src/protocol/methods.js';
+import type { ReceiptResult } from '../../src/protocol/methods.js';
 import { runCleanups } from '../helpers/cleanup.js';
+import { explainRow, operate, shellCommand, waitForWakeHeld } from '../helpers/swb-operator.js';
 import { runSwb, spawnSwb } from '../helpers/run-swb.js';
 import { createTempHome, type TempHome } from '../helpers/temp-home.js';
 import { startSwb, type TerminalHarness } from '../helpers/terminal-harness.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { startResponsesStub, type ResponsesStub } from '../support/model-api/openai-responses-stub.mjs';
-import { AGENTS_DIR, cliInstalled } from './agent-cli.js';
+import { AGENTS_DIR, cliInstalled, stopCodexDaemons } from './agent-cli.js';
 
 const CODEX_JS = process.env.SWB_CODEX_JS ?? join(AGENTS_DIR, '@openai/codex/bin/codex.js');
 const codex = loadProfiles({ configDir: '/nonexistent-swb-config' }).profiles.get('codex')!;
 const WAKE_LINE = codex.wakeLine;
 const SLOW_MS = 6000;
-const ATTACH = '\r';
-const DETACH = '\x1c'; // Ctrl-\
 
 afterEach(runCleanups);
 
@@ -85,24 +84,7 @@ describe.skipIf(!cliInstalled(CODEX_JS))('real Codex CLI in swb', () => {
   });
 
   afterAll(async () => {
-    // Codex starts a per-HOME app-server daemon; stop it, then make sure its processes are gone.
-    for (const home of codexHomes) {
-      try {
-        execFileSync(process.execPath, [CODEX_JS, 'app-server', 'daemon', 'stop'], { env: { ...process.env, HOME: home }, stdio: 'ignore', timeout: 15_000 });
-      } catch {
-        // not running
-      }
-      for (const f of ['daemon.pid', 'daemon-updater.pid']) {
-        const path = join(home, '.codex', 'app-server-daemon', f);
-        if (!existsSync(path)) continue;
-        try {
-          const pid = (JSON.parse(readFileSync(path, 'utf8')) as { pid?: number }).pid;
-          if (pid) process.kill(pid);
-        } catch {
-          // already gone
-        }
-      }
-    }
+    stopCodexDaemons(CODEX_JS, codexHomes);
     await stub?.close();
   }, 60_000);
 
@@ -141,9 +123,7 @@ describe.skipIf(!cliInstalled(CODEX_JS))('real Codex CLI in swb', () => {
           {
             name,
             profile: 'codex',
-            command: [process.execPath, CODEX_JS, ...('argv' in codex.command ? codex.command.argv.slice(1) : []), ...(sandboxed ? [] : ['-c', 'sandbox_workspace_write.network_access=true'])]
-              .map((a) => `'${a.replace(/'/g, `'\\''`)}'`)
-              .join(' '),
+            command: shellCommand([process.execPath, CODEX_JS, ...('argv' in codex.command ? codex.command.argv.slice(1) : []), ...(sandboxed ? [] : ['-c', 'sandbox_workspace_write.network_access=true'])]),
             cwd: project,
             env: { HOME: codexHome, SHELL: '/bin/bash', STUB_API_KEY: 'stub-key' },
           })),
@@ -152,25 +132,7 @@ describe.skipIf(!cliInstalled(CODEX_JS))('real Codex CLI in swb', () => {
     return startSwb({ home, args: ['--config', config], cols: 120, rows: 40 });
   }
 
-  /** As the operator: attach, type (waiting for each part to show when asked), detach. */
-  async function operator(t: TerminalHarness, steps: Array<string | { waitFor: (screen: string) => boolean; what: string }>): Promise<void> {
-    t.write(ATTACH);
-    await t.waitForNoText(/enter attach/);
-    for (const s of steps) {
-      if (typeof s === 'string') t.write(s);
-      else await t.waitFor(() => s.waitFor(t.screenText().join('\n')), s.what, { timeoutMs: 20_000 });
-    }
-    t.write(DETACH);
-    await t.waitForText(/enter attach/);
-  }
-
   const inputShows = (text: string) => ({ waitFor: (s: string) => new RegExp(`^›\\s${text}\\s*$`, 'mu').test(s), what: `"${text}" in Codex's input` });
-
-  async function explain(home: TempHome): Promise<RowExplainResult> {
-    const r = await runSwb(['explain', 'codex', '--json'], { home });
-    expect(r.stderr).toBe('');
-    return JSON.parse(r.stdout) as RowExplainResult;
-  }
 
   const wakeRequests = () => stub.requests.filter((r) => r.lastUser === WAKE_LINE && !r.toolResult);
 
@@ -180,29 +142,24 @@ describe.skipIf(!cliInstalled(CODEX_JS))('real Codex CLI in swb', () => {
     await t.waitForText('codex · codex · idle', { timeoutMs: 90_000 });
 
     // An approval question reads as waiting.
-    await operator(t, ['tool please', inputShows('tool please'), '\r']);
+    await operate(t, ['tool please', inputShows('tool please'), '\r']);
     await t.waitForText('codex · codex · waiting', { timeoutMs: 30_000 });
-    expect(await explain(home)).toMatchObject({ state: 'waiting' });
+    expect(await explainRow(home, 'codex')).toMatchObject({ state: 'waiting' });
 
     // An external sender asks; the question stays open, so nothing is typed.
     const ask = spawnSwb(['ask', '--as', 'tester', '@codex', 'ping from tester', '--timeout', '170'], { home });
     await t.waitForText(/codex · codex · waiting .*✉ 1/);
     // Held by the open question itself, and still held well past the quiet time.
-    let heldSince = 0;
-    const held = await waitUntil(async () => {
-      const e = await explain(home);
-      if (e.state !== 'waiting' || e.wake?.phase !== 'pending') {
-        heldSince = 0;
-        return false;
-      }
-      heldSince ||= Date.now();
-      return Date.now() - heldSince > codex.quietMs + 1500 && e;
-    }, { timeoutMs: 20_000, intervalMs: 300, what: 'the wake to be held over the open approval question' });
+    const held = await waitForWakeHeld(t, home, 'codex', {
+      holdMs: codex.quietMs + 1500,
+      held: (e) => e.state === 'waiting' && e.wake?.phase === 'pending',
+      what: 'the wake to be held over the open approval question',
+    });
     expect(held).toMatchObject({ state: 'waiting', wake: { policy: 'auto', phase: 'pending' } });
     expect(wakeRequests()).toEqual([]);
 
     // The operator declines and starts a slow turn: busy, and still nothing typed.
-    await operator(t, [
+    await operate(t, [
       '\x1b',
       { waitFor: (s) => !s.includes('Would you like to run the following command?') && s.includes('Conversation interrupted'), what: 'the question to close' },
       'slow question',
@@ -250,7 +207,7 @@ describe.skipIf(!cliInstalled(CODEX_JS))('real Codex CLI in swb', () => {
     await t.waitForText(/beta · codex · idle/, { timeoutMs: 90_000 });
     for (const row of ['alpha', 'beta']) {
       if (row === 'beta') t.write('\t'); // focus the next row
-      await operator(t, ['which row', inputShows('which row'), '\r']);
+      await operate(t, ['which row', inputShows('which row'), '\r']);
       await waitUntil(() => stub.requests.filter((r) => r.toolResult?.includes('row=')).length >= (row === 'alpha' ? 1 : 2), { timeoutMs: 30_000, what: `${row}'s command to run` });
     }
     const rows = stub.requests.map((r) => /row=(\S*)/.exec(r.toolResult ?? '')?.[1]).filter((r) => r !== undefined);
@@ -261,7 +218,7 @@ describe.skipIf(!cliInstalled(CODEX_JS))('real Codex CLI in swb', () => {
     const home = createTempHome();
     const t = startDashboard(home, ['codex'], { sandboxed: true });
     await t.waitForText('codex · codex · idle', { timeoutMs: 90_000 });
-    await operator(t, ['sandbox check', inputShows('sandbox check'), '\r']);
+    await operate(t, ['sandbox check', inputShows('sandbox check'), '\r']);
     const result = await waitUntil(() => stub.requests.find((r) => r.toolResult?.includes('swb peers:'))?.toolResult, { timeoutMs: 30_000, what: 'the output of swb peers' });
     expect(result).toMatch(/swb peers: HUB_DENIED: The system refused this process access to the hub socket .*hub\.sock \(EPERM\)\. A sandbox that blocks local sockets/s);
     // The dashboard's hub is untouched: the same socket still answers.

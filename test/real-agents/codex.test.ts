@@ -4,7 +4,7 @@
 //   npm install --prefix .cache/agents @openai/codex@0.171.0
 // With SWB_CAPTURE=1 it also rewrites test/fixtures/screens/codex/real-*.txt from what it saw.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +14,7 @@ import { readPromptInput } from '../../src/agents/prompt-input.js';
 import type { ScreenSnapshot } from '../../src/rows/screen-snapshot.js';
 import { startResponsesStub, type ResponsesStub } from '../support/model-api/openai-responses-stub.mjs';
 import { runHeadless, type HeadlessRun } from '../helpers/headless-screen.js';
-import { AGENTS_DIR, cliInstalled, pinnedVersion } from './agent-cli.js';
+import { AGENTS_DIR, cliInstalled, pinnedVersion, stopCodexDaemons } from './agent-cli.js';
 import { bottomHas, has, saveFixture, wakeLiveAgent } from '../helpers/real-agent-harness.js';
 
 const CODEX_JS = process.env.SWB_CODEX_JS ?? join(AGENTS_DIR, '@openai/codex/bin/codex.js');
@@ -59,24 +59,7 @@ describe.skipIf(!cliInstalled(CODEX_JS))('real Codex CLI', () => {
     for (const r of runs) r.kill();
     await Promise.all(runs.map((r) => Promise.race([r.exited, new Promise((res) => setTimeout(res, 2000))])));
     await new Promise((res) => setTimeout(res, 1600)); // let kill()'s SIGKILL of the process group land
-    // Codex starts a per-CODEX_HOME app-server daemon; stop it, then make sure its processes are gone.
-    for (const home of homes) {
-      try {
-        execFileSync(process.execPath, [CODEX_JS, 'app-server', 'daemon', 'stop'], { env: { ...process.env, HOME: home }, stdio: 'ignore', timeout: 15_000 });
-      } catch {
-        // not running
-      }
-      for (const f of ['daemon.pid', 'daemon-updater.pid']) {
-        const path = join(home, '.codex', 'app-server-daemon', f);
-        if (!existsSync(path)) continue;
-        try {
-          const pid = (JSON.parse(readFileSync(path, 'utf8')) as { pid?: number }).pid;
-          if (pid) process.kill(pid);
-        } catch {
-          // already gone
-        }
-      }
-    }
+    stopCodexDaemons(CODEX_JS, homes);
     await stub?.close();
     if (dir) rmSync(dir, { recursive: true, force: true });
   }, 60_000);

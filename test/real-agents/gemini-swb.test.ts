@@ -18,8 +18,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadProfiles } from '../../src/agents/load-profiles.js';
-import type { ReceiptResult, RowExplainResult } from '../../src/protocol/methods.js';
+import type { ReceiptResult } from '../../src/protocol/methods.js';
 import { runCleanups } from '../helpers/cleanup.js';
+import { explainRow, operate, shellCommand, waitForWakeHeld, type OperatorStep } from '../helpers/swb-operator.js';
 import { runSwb, spawnSwb } from '../helpers/run-swb.js';
 import { createTempHome, type TempHome } from '../helpers/temp-home.js';
 import { startSwb, type TerminalHarness } from '../helpers/terminal-harness.js';
@@ -31,9 +32,6 @@ const GEMINI_JS = process.env.SWB_GEMINI_JS ?? join(AGENTS_DIR, '@google/gemini-
 const gemini = loadProfiles({ configDir: '/nonexistent-swb-config' }).profiles.get('gemini')!;
 const WAKE_LINE = gemini.wakeLine;
 const SLOW_MS = 6000;
-const ATTACH = '\r';
-const DETACH = '\x1c'; // Ctrl-\
-const pause = (ms: number) => new Promise((res) => setTimeout(res, ms));
 
 /** A user policy (Gemini's policy engine, user tier): swb's own commands run without asking. */
 const SWB_POLICY = ['[[rule]]', 'toolName = "run_shell_command"', 'commandPrefix = "swb"', 'decision = "allow"', 'priority = 100', ''].join('\n');
@@ -105,9 +103,7 @@ describe.skipIf(!cliInstalled(GEMINI_JS))('real Gemini CLI in swb', () => {
           {
             name: 'gemini',
             profile: 'gemini',
-            command: [process.execPath, GEMINI_JS, ...('argv' in gemini.command ? gemini.command.argv.slice(1) : [])]
-              .map((a) => `'${a.replace(/'/g, `'\\''`)}'`)
-              .join(' '),
+            command: shellCommand([process.execPath, GEMINI_JS, ...('argv' in gemini.command ? gemini.command.argv.slice(1) : [])]),
             cwd: project,
             env: { HOME: geminiHome, SHELL: '/bin/bash', GEMINI_API_KEY: 'stub-key', GOOGLE_GEMINI_BASE_URL: stub.url },
           },
@@ -117,30 +113,9 @@ describe.skipIf(!cliInstalled(GEMINI_JS))('real Gemini CLI in swb', () => {
     return startSwb({ home, args: ['--config', config], cols: 120, rows: 40 });
   }
 
-  type Step = string | { waitFor: (screen: string) => boolean; what: string } | { pauseMs: number };
-
-  /** As the operator: attach, type (waiting for each part to show when asked), detach. */
-  async function operator(t: TerminalHarness, steps: Step[]): Promise<void> {
-    t.write(ATTACH);
-    await t.waitForNoText(/enter attach/);
-    for (const s of steps) {
-      if (typeof s === 'string') t.write(s);
-      else if ('pauseMs' in s) await pause(s.pauseMs);
-      else await t.waitFor(() => s.waitFor(t.screenText().join('\n')), s.what, { timeoutMs: 20_000 });
-    }
-    t.write(DETACH);
-    await t.waitForText(/enter attach/);
-  }
-
   const inputShows = (text: string) => ({ waitFor: (s: string) => new RegExp(`^\\s*>\\s${text}\\s*$`, 'mu').test(s), what: `"${text}" in Gemini's input` });
   // Gemini takes an Enter right after fast typing as part of a paste (a newline, not a submit).
-  const SUBMIT: Step[] = [{ pauseMs: gemini.submitDelayMs }, '\r'];
-
-  async function explain(home: TempHome): Promise<RowExplainResult> {
-    const r = await runSwb(['explain', 'gemini', '--json'], { home });
-    expect(r.stderr).toBe('');
-    return JSON.parse(r.stdout) as RowExplainResult;
-  }
+  const SUBMIT: OperatorStep[] = [{ pauseMs: gemini.submitDelayMs }, '\r'];
 
   const wakeRequests = () => stub.requests.filter((r) => !r.side && r.lastUser === WAKE_LINE && r.toolResult === undefined);
 
@@ -150,33 +125,25 @@ describe.skipIf(!cliInstalled(GEMINI_JS))('real Gemini CLI in swb', () => {
     await t.waitForText('gemini · gemini · idle', { timeoutMs: 90_000 });
 
     // A tool confirmation reads as waiting.
-    await operator(t, ['tool please', inputShows('tool please'), ...SUBMIT]);
+    await operate(t, ['tool please', inputShows('tool please'), ...SUBMIT]);
     await t.waitForText('gemini · gemini · waiting', { timeoutMs: 30_000 });
-    expect(await explain(home)).toMatchObject({ state: 'waiting', prompt: { free: false } });
+    expect(await explainRow(home, 'gemini')).toMatchObject({ state: 'waiting', prompt: { free: false } });
 
     // An external sender asks; the confirmation stays open, so nothing is typed.
     const ask = spawnSwb(['ask', '--as', 'tester', '@gemini', 'ping from tester', '--timeout', '170'], { home });
     await t.waitForText(/gemini · gemini · waiting .*✉ 1/);
     // Held by the open confirmation itself, and still held well past the quiet time.
-    let last: RowExplainResult | undefined;
-    let heldSince = 0;
-    const held = await waitUntil(async () => {
-      const e = (last = await explain(home));
-      if (e.state !== 'waiting' || e.wake?.phase !== 'pending') {
-        heldSince = 0;
-        return false;
-      }
-      heldSince ||= Date.now();
-      return Date.now() - heldSince > gemini.quietMs + 1500 && e;
-    }, { timeoutMs: 20_000, intervalMs: 300, what: 'the wake to be held over the open tool confirmation' }).catch((err: Error) => {
-      throw new Error(`${err.message}; last explain: ${JSON.stringify(last)}\n${t.describe()}`);
+    const held = await waitForWakeHeld(t, home, 'gemini', {
+      holdMs: gemini.quietMs + 1500,
+      held: (e) => e.state === 'waiting' && e.wake?.phase === 'pending',
+      what: 'the wake to be held over the open tool confirmation',
     });
     expect(held).toMatchObject({ state: 'waiting', wake: { policy: 'auto', phase: 'pending' } });
     expect(wakeRequests()).toEqual([]);
     expect(existsSync(join(home.paths.runDir, 'audit.log'))).toBe(false);
 
     // The operator declines (Esc) and starts a slow turn: busy, and still nothing typed.
-    await operator(t, [
+    await operate(t, [
       '\x1b',
       { waitFor: (s) => !s.includes('Allow execution'), what: 'the confirmation to close' },
       'slow question',
@@ -185,7 +152,7 @@ describe.skipIf(!cliInstalled(GEMINI_JS))('real Gemini CLI in swb', () => {
     ]);
     await t.waitForText('gemini · gemini · busy', { timeoutMs: 20_000 });
     const slow = await waitUntil(() => stub.requests.find((r) => !r.side && r.lastUser === 'slow question'), { timeoutMs: 10_000, what: 'the slow question to reach the model' });
-    expect(await explain(home)).toMatchObject({ state: 'busy', prompt: { free: false } });
+    expect(await explainRow(home, 'gemini')).toMatchObject({ state: 'busy', prompt: { free: false } });
     expect(wakeRequests()).toEqual([]);
 
     // Once the turn is over and the prompt is free, the wake line is typed once; the model runs
@@ -222,7 +189,7 @@ describe.skipIf(!cliInstalled(GEMINI_JS))('real Gemini CLI in swb', () => {
     const receipt = JSON.parse(status.stdout) as ReceiptResult;
     expect(receipt.recipients[0]).toMatchObject({ to: 'gemini', state: 'replied', wokenAt: expect.any(Number), repliedAt: expect.any(Number) });
     await t.waitForText('gemini · gemini · idle', { timeoutMs: 20_000 });
-    expect(await explain(home)).toMatchObject({ state: 'idle', rule: 'prompt_box' });
+    expect(await explainRow(home, 'gemini')).toMatchObject({ state: 'idle', rule: 'prompt_box' });
   }, 240_000);
 
   it("with Gemini's environment variable redaction on, SWB_TOKEN is dropped, and swb still speaks as the row (found through its ancestors), never as the operator", async () => {
@@ -230,7 +197,7 @@ describe.skipIf(!cliInstalled(GEMINI_JS))('real Gemini CLI in swb', () => {
     // `allowed` cannot bring it back: Gemini drops allowed names that contain TOKEN, KEY, AUTH, ...
     const t = startDashboard(home, { security: { environmentVariableRedaction: { enabled: true, allowed: ['SWB_TOKEN'] } } });
     await t.waitForText('gemini · gemini · idle', { timeoutMs: 90_000 });
-    await operator(t, ['peers check', inputShows('peers check'), ...SUBMIT]);
+    await operate(t, ['peers check', inputShows('peers check'), ...SUBMIT]);
     const result = await waitUntil(() => stub.requests.find((r) => r.toolResult?.includes('(you)'))?.toolResult, { timeoutMs: 30_000, what: 'the output of swb peers' });
     expect(result).toMatch(/gemini\b[^\n]*\(you\)/);
     expect(result).not.toMatch(/operator\b[^\n]*\(you\)/);

@@ -23,7 +23,7 @@
 // Requests whose newest user message is a tool_result get the matching turn's next "steps" entry (the
 // Nth tool round gets steps[N-1]), or else its "afterTool" text.
 // Side requests the CLI makes (titles, topic checks, token counts) get a short plain answer.
-import { runStubCli, sendJson, startStubServer } from './stub-server.mjs';
+import { answerStep, runStubCli, sendJson, startStubServer } from './stub-server.mjs';
 
 let counter = 0;
 const nextId = (p) => `${p}_stub${Date.now().toString(36)}${(counter++).toString(36)}`;
@@ -74,13 +74,6 @@ function toolRound(body) {
   return n;
 }
 
-/** Replaces "{{N}}" in every string of a JSON value with capture group N. */
-function fill(value, groups) {
-  if (typeof value === 'string') return value.replace(/\{\{(\d+)\}\}/g, (_, i) => groups[Number(i)] ?? '');
-  if (Array.isArray(value)) return value.map((v) => fill(v, groups));
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fill(v, groups)]));
-  return value;
-}
 
 /** Text of the user message that started the current tool loop (to find the turn for afterTool). */
 function lastTypedUser(body) {
@@ -103,16 +96,7 @@ function chooseResponse(script, body) {
     const typed = lastTypedUser(body);
     const turn = turns.find((t) => t.re.test(typed));
     const step = turn?.steps?.[toolRound(body) - 1];
-    if (step) {
-      const result = toolResultText(toolResult);
-      let groups = [];
-      if (step.capture) {
-        const m = new RegExp(step.capture, 's').exec(result);
-        if (!m) return { delayMs: 0, content: [{ type: 'text', text: `stub: /${step.capture}/ did not match the tool result: ${result.slice(0, 300)}` }] };
-        groups = [...m];
-      }
-      return { delayMs: step.delayMs ?? 0, content: fill(step.content ?? [{ type: 'text', text: 'OK.' }], groups) };
-    }
+    if (step) return answerStep(step, toolResultText(toolResult), 'content', (text) => ({ type: 'text', text }));
     return { delayMs: turn?.afterToolDelayMs ?? 0, content: [{ type: 'text', text: turn?.afterTool ?? 'Done.' }] };
   }
   const turn = turns.find((t) => t.re.test(text));

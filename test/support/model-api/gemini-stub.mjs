@@ -16,7 +16,7 @@
 // Nth tool round since the newest typed user text gets steps[N-1]), or else its "afterTool" text.
 // Routes: POST /v1beta/models/M:streamGenerateContent (SSE), :generateContent (JSON), :countTokens.
 // Requests with a response schema or without tools (the CLI's side calls) get a small generic answer.
-import { runStubCli, sendJson, startStubServer } from './stub-server.mjs';
+import { answerStep, runStubCli, sendJson, startStubServer } from './stub-server.mjs';
 
 /** The typed text of a user turn: its last text part that is not CLI context (`<session_context>`...). */
 function partsText(parts) {
@@ -85,13 +85,6 @@ function toolRound(body) {
   return n;
 }
 
-/** Replaces "{{N}}" in every string of a JSON value with capture group N. */
-function fill(value, groups) {
-  if (typeof value === 'string') return value.replace(/\{\{(\d+)\}\}/g, (_, i) => groups[Number(i)] ?? '');
-  if (Array.isArray(value)) return value.map((v) => fill(v, groups));
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fill(v, groups)]));
-  return value;
-}
 
 function choose(script, body) {
   const turns = (script.turns ?? []).map((t) => ({ ...t, re: new RegExp(t.match ?? '.*', 's') }));
@@ -99,16 +92,7 @@ function choose(script, body) {
   const turn = turns.find((t) => t.re.test(typed));
   if (lastUser(body).fnResponse) {
     const step = turn?.steps?.[toolRound(body) - 1];
-    if (step) {
-      let groups = [];
-      if (step.capture) {
-        const result = toolResultText(body) ?? '';
-        const m = new RegExp(step.capture, 's').exec(result);
-        if (!m) return { delayMs: 0, parts: [{ text: `stub: /${step.capture}/ did not match the tool output: ${result.slice(0, 300)}` }] };
-        groups = [...m];
-      }
-      return { delayMs: step.delayMs ?? 0, parts: fill(step.parts ?? [{ text: 'OK.' }], groups) };
-    }
+    if (step) return answerStep(step, toolResultText(body) ?? '', 'parts', (text) => ({ text }));
     return { delayMs: turn?.afterToolDelayMs ?? 0, parts: [{ text: turn?.afterTool ?? 'Done.' }] };
   }
   if (turn) return { delayMs: turn.delayMs ?? 0, parts: turn.parts ?? [{ text: 'OK.' }] };

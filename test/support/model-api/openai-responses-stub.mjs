@@ -15,7 +15,7 @@
 //           "default": { "output": [ { "type": "text", "text": "OK." } ] } }
 // Requests whose newest input item is a function_call_output get the matching turn's next "steps" entry
 // (the Nth tool round gets steps[N-1]), or else its "afterTool" text.
-import { runStubCli, sendJson, startStubServer } from './stub-server.mjs';
+import { answerStep, runStubCli, sendJson, startStubServer } from './stub-server.mjs';
 
 let counter = 0;
 const nextId = (p) => `${p}_stub${Date.now().toString(36)}${(counter++).toString(36)}`;
@@ -61,13 +61,6 @@ function toolRound(body) {
   return n;
 }
 
-/** Replaces "{{N}}" in every string of a JSON value with capture group N. */
-function fill(value, groups) {
-  if (typeof value === 'string') return value.replace(/\{\{(\d+)\}\}/g, (_, i) => groups[Number(i)] ?? '');
-  if (Array.isArray(value)) return value.map((v) => fill(v, groups));
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fill(v, groups)]));
-  return value;
-}
 
 function choose(script, body) {
   const input = Array.isArray(body.input) ? body.input : [];
@@ -77,16 +70,7 @@ function choose(script, body) {
   const turn = turns.find((t) => t.re.test(typed));
   if (last && last.type === 'function_call_output') {
     const step = turn?.steps?.[toolRound(body) - 1];
-    if (step) {
-      let groups = [];
-      if (step.capture) {
-        const result = outputText(last);
-        const m = new RegExp(step.capture, 's').exec(result);
-        if (!m) return { delayMs: 0, output: [{ type: 'text', text: `stub: /${step.capture}/ did not match the tool output: ${result.slice(0, 300)}` }] };
-        groups = [...m];
-      }
-      return { delayMs: step.delayMs ?? 0, output: fill(step.output ?? [{ type: 'text', text: 'OK.' }], groups) };
-    }
+    if (step) return answerStep(step, outputText(last), 'output', (text) => ({ type: 'text', text }));
     return { delayMs: turn?.afterToolDelayMs ?? 0, output: [{ type: 'text', text: turn?.afterTool ?? 'Done.' }] };
   }
   if (turn) return { delayMs: turn.delayMs ?? 0, output: turn.output ?? [{ type: 'text', text: 'OK.' }] };

@@ -63,3 +63,27 @@ export async function runStubCli(moduleUrl, label, start) {
   process.on('SIGTERM', () => void stub.close().then(() => process.exit(0)));
   process.on('SIGINT', () => void stub.close().then(() => process.exit(0)));
 }
+
+/** Replaces "{{N}}" in every string of a JSON value with capture group N. */
+function fillCaptures(value, groups) {
+  if (typeof value === 'string') return value.replace(/\{\{(\d+)\}\}/g, (_, i) => groups[Number(i)] ?? '');
+  if (Array.isArray(value)) return value.map((v) => fillCaptures(v, groups));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fillCaptures(v, groups)]));
+  return value;
+}
+
+/**
+ * A scripted tool round's answer, shared by the stubs (each names its answer list differently: `field`
+ * is "content", "output" or "parts", and `text(s)` makes one text item in its API's shape): the step's
+ * list with "{{N}}" filled from `step.capture` matched against the tool's result, or a text item saying
+ * that the capture did not match.
+ */
+export function answerStep(step, result, field, text) {
+  let groups = [];
+  if (step.capture) {
+    const m = new RegExp(step.capture, 's').exec(result);
+    if (!m) return { delayMs: 0, [field]: [text(`stub: /${step.capture}/ did not match the tool result: ${result.slice(0, 300)}`)] };
+    groups = [...m];
+  }
+  return { delayMs: step.delayMs ?? 0, [field]: fillCaptures(step[field] ?? [text('OK.')], groups) };
+}

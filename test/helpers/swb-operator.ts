@@ -1,0 +1,68 @@
+// Driving a real `swb` dashboard the way an operator does, for the tests that run real agent CLIs as its
+// rows (test/real-agents/*-swb.test.ts): attach, type, detach; ask `swb explain` about a row; watch a
+// wake stay held.
+import { expect } from 'vitest';
+import type { RowExplainResult } from '../../src/protocol/methods.js';
+import { runSwb } from './run-swb.js';
+import type { TempHome } from './temp-home.js';
+import type { TerminalHarness } from './terminal-harness.js';
+import { waitUntil } from './wait-until.js';
+
+const ATTACH = '\r';
+const DETACH = '\x1c'; // Ctrl-\
+
+/** Keys to type, a condition on the screen to wait for, or a pause (an agent that treats fast Enter as paste). */
+export type OperatorStep = string | { waitFor: (screen: string) => boolean; what: string } | { pauseMs: number };
+
+/** As the operator: attach the focused row, go through the steps, detach. */
+export async function operate(t: TerminalHarness, steps: readonly OperatorStep[]): Promise<void> {
+  t.write(ATTACH);
+  await t.waitForNoText(/enter attach/);
+  for (const s of steps) {
+    if (typeof s === 'string') t.write(s);
+    else if ('pauseMs' in s) await new Promise((r) => setTimeout(r, s.pauseMs));
+    else await t.waitFor(() => s.waitFor(t.screenText().join('\n')), s.what, { timeoutMs: 20_000 });
+  }
+  t.write(DETACH);
+  await t.waitForText(/enter attach/);
+}
+
+/** `swb explain ROW --json`, as the operator. */
+export async function explainRow(home: TempHome, row: string): Promise<RowExplainResult> {
+  const r = await runSwb(['explain', row, '--json'], { home });
+  expect(r.stderr).toBe('');
+  return JSON.parse(r.stdout) as RowExplainResult;
+}
+
+/**
+ * Resolves with the explanation once `held` has been true without a break for `holdMs` (the wake is held
+ * by the row's state itself, not merely by a screen that has not been still yet).
+ */
+export async function waitForWakeHeld(
+  t: TerminalHarness,
+  home: TempHome,
+  row: string,
+  opts: { holdMs: number; held: (e: RowExplainResult) => boolean; what: string },
+): Promise<RowExplainResult> {
+  let last: RowExplainResult | undefined;
+  let heldSince = 0;
+  return waitUntil(
+    async () => {
+      const e = (last = await explainRow(home, row));
+      if (!opts.held(e)) {
+        heldSince = 0;
+        return false;
+      }
+      heldSince ||= Date.now();
+      return Date.now() - heldSince > opts.holdMs && e;
+    },
+    { timeoutMs: 20_000, intervalMs: 300, what: opts.what },
+  ).catch((err: Error) => {
+    throw new Error(`${err.message}; last explain: ${JSON.stringify(last)}\n${t.describe()}`);
+  });
+}
+
+/** An argv as one POSIX shell command line (a config row's `command` is a shell line). */
+export function shellCommand(argv: readonly string[]): string {
+  return argv.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+}
