@@ -2,7 +2,7 @@
 // test may run. Run directly (npx vitest --config vitest.real-agents.config.ts) a missing CLI skips its
 // tests; under run.mjs (SWB_REAL_AGENTS_REQUIRED=1) it fails them.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const ROOT = new URL('../../', import.meta.url).pathname;
@@ -44,4 +44,28 @@ export function stopCodexDaemons(codexJs: string, homes: readonly string[]): voi
       }
     }
   }
+}
+
+/**
+ * A HOME and a git project for an offline Codex: `.codex/config.toml` with a custom model provider at the
+ * Responses API stub (`stubUrl`), the project trusted unless `trusted` is false (then Codex asks).
+ */
+export function prepareCodexHome(home: string, project: string, stubUrl: string, trusted = true): void {
+  mkdirSync(join(home, '.codex'), { recursive: true });
+  mkdirSync(project, { recursive: true });
+  // Codex asks about trust for a git repository it has not seen.
+  execFileSync('git', ['init', '-q', project]);
+  const config = [
+    'model = "gpt-stub"',
+    'model_provider = "stub"',
+    '[model_providers.stub]',
+    'name = "Stub"',
+    `base_url = "${stubUrl}/v1"`,
+    'env_key = "STUB_API_KEY"',
+    'wire_api = "responses"',
+    '[tui]',
+    'screen_reader_detection_done = true',
+    ...(trusted ? [`[projects."${project}"]`, 'trust_level = "trusted"'] : []),
+  ];
+  writeFileSync(join(home, '.codex', 'config.toml'), `${config.join('\n')}\n`);
 }

@@ -9,8 +9,7 @@
 // opt in with `-c sandbox_workspace_write.network_access=true`); and bare `codex` rows share one
 // app-server daemon that runs every command with one row's environment (identities mixed), which any -c
 // option avoids (Codex then runs its server embedded): two rows started the profile's way keep theirs.
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadProfiles } from '../../src/agents/load-profiles.js';
@@ -22,7 +21,7 @@ import { createTempHome, type TempHome } from '../helpers/temp-home.js';
 import { startSwb, type TerminalHarness } from '../helpers/terminal-harness.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { startResponsesStub, type ResponsesStub } from '../support/model-api/openai-responses-stub.mjs';
-import { AGENTS_DIR, cliInstalled, stopCodexDaemons } from './agent-cli.js';
+import { AGENTS_DIR, cliInstalled, prepareCodexHome, stopCodexDaemons } from './agent-cli.js';
 
 const CODEX_JS = process.env.SWB_CODEX_JS ?? join(AGENTS_DIR, '@openai/codex/bin/codex.js');
 const codex = loadProfiles({ configDir: '/nonexistent-swb-config' }).profiles.get('codex')!;
@@ -97,24 +96,8 @@ describe.skipIf(!cliInstalled(CODEX_JS))('real Codex CLI in swb', () => {
   function startDashboard(home: TempHome, names: string[] = ['codex'], { sandboxed = false } = {}): TerminalHarness {
     const codexHome = join(home.home, 'codex-home');
     const project = join(home.home, 'project');
-    mkdirSync(join(codexHome, '.codex'), { recursive: true });
-    mkdirSync(project, { recursive: true });
-    execFileSync('git', ['init', '-q', project]);
+    prepareCodexHome(codexHome, project, stub.url);
     codexHomes.push(codexHome);
-    const codexConfig = [
-      'model = "gpt-stub"',
-      'model_provider = "stub"',
-      '[model_providers.stub]',
-      'name = "Stub"',
-      `base_url = "${stub.url}/v1"`,
-      'env_key = "STUB_API_KEY"',
-      'wire_api = "responses"',
-      '[tui]',
-      'screen_reader_detection_done = true',
-      `[projects."${project}"]`,
-      'trust_level = "trusted"',
-    ];
-    writeFileSync(join(codexHome, '.codex', 'config.toml'), `${codexConfig.join('\n')}\n`);
     const config = join(home.workspace, 'swb.json');
     writeFileSync(
       config,

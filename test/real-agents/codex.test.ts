@@ -3,8 +3,7 @@
 // Skipped unless the CLI is installed into the ignored .cache/ (see docs/AGENTS-REAL.md):
 //   npm install --prefix .cache/agents @openai/codex@0.171.0
 // With SWB_CAPTURE=1 it also rewrites test/fixtures/screens/codex/real-*.txt from what it saw.
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +13,7 @@ import { readPromptInput } from '../../src/agents/prompt-input.js';
 import type { ScreenSnapshot } from '../../src/rows/screen-snapshot.js';
 import { startResponsesStub, type ResponsesStub } from '../support/model-api/openai-responses-stub.mjs';
 import { runHeadless, type HeadlessRun } from '../helpers/headless-screen.js';
-import { AGENTS_DIR, cliInstalled, pinnedVersion, stopCodexDaemons } from './agent-cli.js';
+import { AGENTS_DIR, cliInstalled, pinnedVersion, prepareCodexHome, stopCodexDaemons } from './agent-cli.js';
 import { bottomHas, has, saveFixture, wakeLiveAgent } from '../helpers/real-agent-harness.js';
 
 const CODEX_JS = process.env.SWB_CODEX_JS ?? join(AGENTS_DIR, '@openai/codex/bin/codex.js');
@@ -67,24 +66,8 @@ describe.skipIf(!cliInstalled(CODEX_JS))('real Codex CLI', () => {
   function launch(name: string, trusted: boolean): HeadlessRun {
     const home = join(dir, `${name}-home`);
     const project = join(dir, `${name}-project`);
-    mkdirSync(join(home, '.codex'), { recursive: true });
-    mkdirSync(project, { recursive: true });
-    // Codex asks about trust for a git repository it has not seen.
-    execFileSync('git', ['init', '-q', project]);
+    prepareCodexHome(home, project, stub.url, trusted);
     homes.push(home);
-    const config = [
-      'model = "gpt-stub"',
-      'model_provider = "stub"',
-      '[model_providers.stub]',
-      'name = "Stub"',
-      `base_url = "${stub.url}/v1"`,
-      'env_key = "STUB_API_KEY"',
-      'wire_api = "responses"',
-      '[tui]',
-      'screen_reader_detection_done = true',
-      ...(trusted ? [`[projects."${project}"]`, 'trust_level = "trusted"'] : []),
-    ];
-    writeFileSync(join(home, '.codex', 'config.toml'), `${config.join('\n')}\n`);
     const run = runHeadless(process.execPath, [CODEX_JS], {
       cols: 100,
       rows: 30,

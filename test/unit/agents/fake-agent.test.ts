@@ -55,8 +55,9 @@ describe('fake agent', () => {
     run.write('\r');
     const busy = await run.waitFor(has('esc to interrupt'), 5000, 'busy');
     expect(detectState(busy, claude)).toMatchObject({ state: 'busy', ruleId: 'esc_to_interrupt' });
-    await run.waitFor(has('● Worked.'), 5000, 'turn end');
-    expect(detectState(run.snapshot(), claude).state).toBe('idle');
+    // The screen the turn ends on reads idle (judged on a settled screen, not on whatever chunk came last).
+    const ended = await run.waitFor(has('● Worked.'), 5000, 'turn end');
+    expect(detectState(ended, claude).state).toBe('idle');
 
     run.write('deploy it\r');
     const dialog = await run.waitFor(has('Do you want to proceed?'), 5000, 'dialog');
