@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run bench:render [-- --quick] [--only=flood,idle,echo,first] [--systems=swb,tmux,floor] [--prof] [--idle-preamble=BYTES]
+// npm run bench:render [-- --quick] [--only=flood,idle,echo,first] [--systems=swb,tmux,floor] [--flood-reps=N] [--prof] [--idle-preamble=BYTES]
 //
 // Rendering cost of the dashboard beside tmux, measured the same way in the same run: both at
 // 200x50 with a client attached through a pty (this process is the terminal; it reads all
@@ -9,7 +9,8 @@
 //          rows start together at a FIFO barrier. CPU of the multiplexer's own processes (swb: the
 //          node process; tmux: server + client; never the programs in the rows), and wall time
 //          until every row shows its last line (a DONE marker printed after the work, seen in the
-//          client's output; afterwards checked on an emulated screen of the client).
+//          client's output; afterwards checked on an emulated screen of the client). Each flood
+//          runs --flood-reps times per system (default 3, interleaved); the table shows medians.
 //   idle   16 rows that printed ~1 MB each (full scrollback) and wait on input (`cat`, pty raw):
 //          CPU over 10 s once settled, as % of one core (schedstat, ns resolution); then the
 //          peak RSS (VmHWM) of swb / of the tmux server.
@@ -49,6 +50,7 @@ const P = {
   colourBytes: quick ? 2 * 1024 * 1024 : 5 * 1024 * 1024,
   seqN: quick ? 80000 : 200000,
   floodTimeoutMs: quick ? 60000 : 120000,
+  floodReps: option('flood-reps') !== undefined ? Math.max(1, Number(option('flood-reps'))) : quick || prof ? 1 : 3,
   idlePreambleBytes: option('idle-preamble') !== undefined ? Number(option('idle-preamble')) : quick ? 512 * 1024 : 1024 * 1024,
   idleSeconds: quick ? 5 : 10,
   idleRows: 16,
@@ -389,18 +391,33 @@ async function main() {
   };
 
   if (only.has('flood')) {
+    // Each system runs each flood P.floodReps times, interleaved (swb, tmux, floor, swb, ...), and
+    // the table shows the medians: one run's figures swing by up to 2x on a shared machine.
     for (const kind of ['colour', 'seq']) {
       const what = kind === 'colour' ? `8 rows cat ${(colour.bytes / MB).toFixed(1)} MB coloured text` : `8 rows seq 1 ${P.seqN}`;
+      const runs = Object.fromEntries(systems.map((system) => [system, []]));
+      for (let rep = 0; rep < P.floodReps; rep++) {
+        for (const system of systems) {
+          const r = await attempt(`flood ${kind} ${system}`, () => runFlood(system, kind, files));
+          if (!r) continue;
+          runs[system].push(r);
+          log(
+            `  flood ${kind.padEnd(6)} ${system.padEnd(5)} ${what}: ${fmt(r.wallS)} s wall, ${fmt(r.cpuS)} s CPU` +
+              (r.per.length > 1 ? ` (server ${fmt(r.per[0])} + client ${fmt(r.per[1])})` : '') +
+              `, ${(r.outBytes / MB).toFixed(1)} MB to the client, peak RSS ${(r.hwm / MB).toFixed(0)} MB` +
+              `, harness ${fmt(r.harnessCpuS)} s CPU${r.problems.length ? `; SCREEN CHECK: ${r.problems.join('; ')}` : ''}`,
+          );
+        }
+      }
       for (const system of systems) {
-        const r = await attempt(`flood ${kind} ${system}`, () => runFlood(system, kind, files));
-        if (!r) continue;
-        R[system][kind] = r;
-        log(
-          `  flood ${kind.padEnd(6)} ${system.padEnd(4)} ${what}: ${fmt(r.wallS)} s wall, ${fmt(r.cpuS)} s CPU` +
-            (r.per.length > 1 ? ` (server ${fmt(r.per[0])} + client ${fmt(r.per[1])})` : '') +
-            `, ${(r.outBytes / MB).toFixed(1)} MB to the client, peak RSS ${(r.hwm / MB).toFixed(0)} MB` +
-            `, harness ${fmt(r.harnessCpuS)} s CPU${r.problems.length ? `; SCREEN CHECK: ${r.problems.join('; ')}` : ''}`,
-        );
+        const all = runs[system];
+        if (all.length === 0) continue;
+        R[system][kind] = {
+          ...all[all.length - 1],
+          wallS: median(all.map((r) => r.wallS)),
+          cpuS: median(all.map((r) => r.cpuS)),
+          problems: [...new Set(all.flatMap((r) => r.problems))],
+        };
       }
     }
   }

@@ -4,12 +4,18 @@
 // parsed output (or a resize) changed the screen. Snapshots are taken on demand, never per chunk.
 // Output is queued here and handed to xterm in turns granted by a ParseScheduler, so many busy
 // rows share the event loop instead of each taking xterm's full 12 ms slice per turn.
+// A flood of plain lines is fast-forwarded: lines that would scroll out of history before anyone
+// could see them are cut from the backlog unparsed (plain-backlog.ts says when that is exact), and
+// a row that is not attached lets such a flood build up for at most one frame (MAX_DEFER_MS) so
+// there is something to cut.
 import xtermHeadless from '@xterm/headless';
 import type { IBuffer, IBufferCell, Terminal } from '@xterm/headless';
 import { Emitter, type Event } from '../util/event.js';
 import { DisposableStore, toDisposable, type Disposable } from '../util/lifecycle.js';
 import { ModeTracker, type ActiveModes } from './mode-tracker.js';
 import { sharedParseScheduler, type ParseClient, type ParseScheduler } from './parse-scheduler.js';
+import { applyPlainCut, findPlainCut, scanPlain } from './plain-backlog.js';
+import { probeEmulator, type EmulatorProbe } from './xterm-state.js';
 import type { ScreenSnapshot } from './screen-snapshot.js';
 
 const { Terminal: HeadlessTerminal } = xtermHeadless;
@@ -19,6 +25,36 @@ export const DEFAULT_SCROLLBACK = 5000;
 export const DEFAULT_HIGH_WATERMARK = 256 * 1024;
 /** Unparsed bytes below which a paused pty may resume. */
 export const DEFAULT_LOW_WATERMARK = 32 * 1024;
+/**
+ * Longest a plain flood waits unparsed in a row that is not attached. The cut keeps a whole
+ * history's worth of lines (5,000 by default), so it pays only when the wait collects more than
+ * that: at 30 ms it rarely did; at 100 ms a flooding row still redraws ten times a second.
+ */
+export const MAX_DEFER_MS = 100;
+/**
+ * A flood whose output paused this long has ended (or stalled): parse what came. Not shorter: while
+ * other rows parse, this row's pty is not read for several ms, which is no pause of its program.
+ */
+const FLOOD_GAP_MS = 15;
+/** A plain backlog smaller than this (and under a screenful of lines) is parsed at once: not a flood. */
+const DEFER_MIN_BYTES = 4096;
+/** A fast-forward is worth its scan when it drops at least this many lines... */
+const MIN_CUT_LINES = 1024;
+/** ...and bytes. */
+const MIN_CUT_BYTES = 8 * 1024;
+
+/** Output waiting for its parse turn. */
+interface QueuedChunk {
+  data: Uint8Array | string;
+  /** performance.now() when it arrived. */
+  at: number;
+  /** Every byte is plain (see plain-backlog.ts); strings never count as plain. */
+  plain: boolean;
+  /** CR LF pairs that end in it (when plain). */
+  lineEnds: number;
+  /** The byte written just before it (-1: none or unknown), for CR LF pairs split across chunks. */
+  prevByte: number;
+}
 
 export interface RowScreenOptions {
   cols: number;
@@ -27,10 +63,25 @@ export interface RowScreenOptions {
   highWatermark?: number;
   lowWatermark?: number;
   /** Shares parse time with other rows (default: the process-wide shared scheduler). */
-  scheduler?: ParseScheduler;
+  scheduler?: Pick<ParseScheduler, 'request'>;
+  /** Cut plain floods that scroll out of history unparsed (default true; false parses every byte). */
+  fastForward?: boolean;
+  /** Longest a plain flood may wait unparsed in a row that is not attached (default MAX_DEFER_MS). */
+  maxDeferMs?: number;
 }
 
 export type { ActiveModes } from './mode-tracker.js';
+
+const EMPTY_CHUNK: QueuedChunk = { data: '', at: 0, plain: true, lineEnds: 0, prevByte: -1 };
+
+/** Part of a plain queued chunk, with its own line count. */
+function sliceChunk(chunk: QueuedChunk, start: number, end: number): QueuedChunk {
+  const bytes = chunk.data as Uint8Array;
+  // The byte before the slice: the chunk's own, or what preceded the chunk.
+  const prevByte = start > 0 ? bytes[start - 1]! : chunk.prevByte;
+  const data = bytes.subarray(start, end);
+  return { data, at: chunk.at, plain: true, lineEnds: scanPlain(data, prevByte).lineEnds, prevByte };
+}
 
 /** Drops trailing blanks: empty cells are trimmed by xterm, written spaces here. */
 function trimSpaces(text: string): string {
@@ -49,10 +100,23 @@ export class RowScreen implements Disposable, ParseClient {
   private readonly pressureEmitter = this.store.add(new Emitter<boolean>());
   private readonly changeEmitter = this.store.add(new Emitter<void>());
   private readonly titleEmitter = this.store.add(new Emitter<string>());
-  private readonly scheduler: ParseScheduler;
+  private readonly scheduler: Pick<ParseScheduler, 'request'>;
+  private readonly maxDeferMs: number;
   /** Output waiting for its parse turn, oldest first (from `queueHead`). */
-  private queue: Array<Uint8Array | string> = [];
+  private queue: QueuedChunk[] = [];
   private queueHead = 0;
+  /** Queued chunks that are not plain; while any is queued there is no fast-forward or deferral. */
+  private queuedNotPlain = 0;
+  /** CR LF pairs in the queued chunks. */
+  private queuedLineEnds = 0;
+  /** The last byte written, for the next chunk's scan. */
+  private lastByte = -1;
+  /** xterm internals the fast-forward needs; null when fast-forward is off or they are not found. */
+  private readonly probe: EmulatorProbe | null;
+  private deferTimer: NodeJS.Timeout | undefined;
+  /** performance.now() of the last write(). */
+  private lastWriteAt = 0;
+  private skippedBytes = 0;
   /** Bytes handed to xterm in the current turn; parsed when `onBatchParsed` runs. */
   private inFlight = 0;
   private turnRequested = false;
@@ -80,6 +144,7 @@ export class RowScreen implements Disposable, ParseClient {
     this.highWatermark = options.highWatermark ?? DEFAULT_HIGH_WATERMARK;
     this.lowWatermark = Math.min(options.lowWatermark ?? DEFAULT_LOW_WATERMARK, this.highWatermark);
     this.scheduler = options.scheduler ?? sharedParseScheduler;
+    this.maxDeferMs = options.maxDeferMs ?? MAX_DEFER_MS;
     this.terminal = new HeadlessTerminal({
       cols: options.cols,
       rows: options.rows,
@@ -104,6 +169,8 @@ export class RowScreen implements Disposable, ParseClient {
     );
     this.store.add(this.terminal.onWriteParsed(() => this.bump()));
     this.trackDirtyRows();
+    this.probe = options.fastForward === false ? null : probeEmulator(this.terminal);
+    this.store.add(toDisposable(() => clearTimeout(this.deferTimer)));
   }
 
   // --- which rows changed -------------------------------------------------------------------
@@ -165,6 +232,11 @@ export class RowScreen implements Disposable, ParseClient {
     return this.pending;
   }
 
+  /** Bytes of plain floods cut unparsed because they would have scrolled out of history. */
+  get fastForwardedBytes(): number {
+    return this.skippedBytes;
+  }
+
   /** True between a pressure(true) and the matching pressure(false). */
   get isBackedUp(): boolean {
     return this.backedUp;
@@ -186,6 +258,8 @@ export class RowScreen implements Disposable, ParseClient {
   /** Feeds program output. Bytes may split UTF-8 sequences and escape sequences anywhere. */
   write(data: Uint8Array | string): void {
     if (this.store.disposed || data.length === 0) return;
+    const prevByte = this.lastByte;
+    this.lastByte = typeof data === 'string' ? -1 : data[data.length - 1]!;
     if (this.urgent && this.inFlight === 0 && this.queueHead === this.queue.length) {
       this.pending += data.length;
       this.inFlight = data.length;
@@ -193,11 +267,19 @@ export class RowScreen implements Disposable, ParseClient {
       this.terminal.write(data, this.onBatchParsed);
       return;
     }
-    this.queue.push(data);
+    const scan = this.probe && typeof data !== 'string' ? scanPlain(data, prevByte) : { plain: false, lineEnds: 0 };
+    this.queue.push({ data, at: performance.now(), plain: scan.plain, lineEnds: scan.lineEnds, prevByte });
+    if (scan.plain) this.queuedLineEnds += scan.lineEnds;
+    else this.queuedNotPlain++;
     this.pending += data.length;
+    this.lastWriteAt = performance.now();
     if (!this.backedUp && this.pending > this.highWatermark) {
-      this.backedUp = true;
-      this.pressureEmitter.fire(true);
+      // A plain flood is cut down here rather than paused: cutting costs far less than parsing.
+      if (this.inFlight === 0) this.fastForward();
+      if (this.pending > this.highWatermark) {
+        this.backedUp = true;
+        this.pressureEmitter.fire(true);
+      }
     }
     this.requestTurn();
   }
@@ -230,12 +312,16 @@ export class RowScreen implements Disposable, ParseClient {
   feed(budget: number): void {
     this.turnRequested = false;
     if (this.store.disposed || this.inFlight > 0) return;
+    this.fastForward();
+    if (this.deferFlood()) return;
     let handed = 0;
     while (this.queueHead < this.queue.length && handed < budget) {
       const chunk = this.queue[this.queueHead]!;
-      this.queue[this.queueHead] = '';
+      this.queue[this.queueHead] = EMPTY_CHUNK;
       this.queueHead++;
-      handed += chunk.length;
+      if (chunk.plain) this.queuedLineEnds -= chunk.lineEnds;
+      else this.queuedNotPlain--;
+      handed += chunk.data.length;
       const last = this.queueHead === this.queue.length || handed >= budget;
       // Parse now, in this scheduler turn: left alone xterm defers every write to a timer
       // (>= 1 ms each), which made a flood's wall time mostly waiting. The turn's byte budget
@@ -243,9 +329,9 @@ export class RowScreen implements Disposable, ParseClient {
       this.parseNow();
       if (last) {
         this.inFlight = handed;
-        this.terminal.write(chunk, this.onBatchParsed);
+        this.terminal.write(chunk.data, this.onBatchParsed);
       } else {
-        this.terminal.write(chunk);
+        this.terminal.write(chunk.data);
       }
     }
     if (this.queueHead === this.queue.length) {
@@ -257,19 +343,72 @@ export class RowScreen implements Disposable, ParseClient {
     }
   }
 
+  /**
+   * Cuts the part of a plain backlog that would scroll out of history anyway (see plain-backlog.ts
+   * for why the screen and history come out the same as after parsing it).
+   */
+  private fastForward(): void {
+    const probe = this.probe;
+    if (probe === null || this.queuedNotPlain > 0) return;
+    const keepLines = 2 * this.terminal.rows + (this.terminal.options.scrollback ?? DEFAULT_SCROLLBACK);
+    if (this.queuedLineEnds < keepLines + MIN_CUT_LINES) return;
+    if (!probe.atGround() || !probe.scrollsWholeScreen()) return;
+    const queued = this.queue.slice(this.queueHead);
+    const cut = findPlainCut(
+      queued.map((chunk) => chunk.data as Uint8Array),
+      keepLines,
+      MIN_CUT_BYTES,
+      queued.map((chunk) => chunk.lineEnds),
+    );
+    if (cut === null) return;
+    // Whole chunks keep their records; the (at most two) the cut goes through are rescanned.
+    this.queue = applyPlainCut(queued, cut, (chunk) => chunk.data.length, sliceChunk);
+    this.queueHead = 0;
+    this.queuedLineEnds = this.queue.reduce((sum, chunk) => sum + chunk.lineEnds, 0);
+    this.pending -= cut.bytes;
+    this.skippedBytes += cut.bytes;
+    this.relievePressure();
+  }
+
+  /**
+   * A row that is not attached lets a plain flood build up while it keeps coming (output within
+   * the last FLOOD_GAP_MS), for at most maxDeferMs, so a fast-forward has lines to cut; anything
+   * else (escape sequences, a few lines, the end of a flood, an attached row) is parsed at once.
+   */
+  private deferFlood(): boolean {
+    if (this.urgent || this.probe === null || this.queuedNotPlain > 0 || this.backedUp) return false;
+    const head = this.queue[this.queueHead];
+    if (head === undefined) return false;
+    if (this.queuedLineEnds < this.terminal.rows && this.pending < DEFER_MIN_BYTES) return false;
+    const now = performance.now();
+    const deadline = Math.min(head.at + this.maxDeferMs, this.lastWriteAt + FLOOD_GAP_MS);
+    if (now >= deadline) return false;
+    if (this.deferTimer === undefined) {
+      this.deferTimer = setTimeout(() => {
+        this.deferTimer = undefined;
+        this.requestTurn();
+      }, Math.max(1, Math.ceil(deadline - now)));
+    }
+    return true;
+  }
+
   private requestTurn(): void {
     if (this.turnRequested || this.inFlight > 0) return;
     this.turnRequested = true;
     this.scheduler.request(this);
   }
 
-  private readonly onBatchParsed = (): void => {
-    this.pending -= this.inFlight;
-    this.inFlight = 0;
+  private relievePressure(): void {
     if (this.backedUp && this.pending <= this.lowWatermark) {
       this.backedUp = false;
       this.pressureEmitter.fire(false);
     }
+  }
+
+  private readonly onBatchParsed = (): void => {
+    this.pending -= this.inFlight;
+    this.inFlight = 0;
+    this.relievePressure();
     if (this.pending > 0) {
       this.requestTurn();
     } else if (this.flushWaiters.length > 0) {

@@ -1,6 +1,6 @@
 // What runs in the rows/panes: shell command lines identical for swb and tmux, a start barrier
 // (one FIFO per row) so program start-up stays out of the flood timing, and the coloured text.
-import { closeSync, constants, openSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, constants, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { sleep } from './pty-client.mjs';
@@ -97,5 +97,8 @@ export class Barrier {
       }
     }
     this.fds.clear();
+    // Every row opened its FIFO before the release (ready()), so the names can go: the next run of
+    // the same workload makes them again.
+    for (const p of this.paths) rmSync(p, { force: true });
   }
 }

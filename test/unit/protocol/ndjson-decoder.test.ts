@@ -1,18 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { NdjsonDecoder, encodeFrame, type DecodedFrame } from '../../../src/protocol/ndjson-decoder.js';
 import { classifyLine } from '../../../src/protocol/rpc.js';
-
-/** A small seeded PRNG so fuzz failures are reproducible. */
-function prng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../../helpers/seeded-random.js';
 
 function feedInPieces(decoder: NdjsonDecoder, bytes: Buffer, rand: () => number): DecodedFrame[] {
   const out: DecodedFrame[] = [];
@@ -70,7 +59,7 @@ describe('NdjsonDecoder', () => {
   });
 
   it('fuzz: random frames cut at random points decode to exactly the frames sent', () => {
-    const rand = prng(42);
+    const rand = seededRandom(42);
     const alphabet = ['a', 'é', '漢', '🎉', '"', '\\', ' ', '\u2028', 'z'];
     for (let round = 0; round < 300; round++) {
       const sent: string[] = [];
@@ -86,7 +75,7 @@ describe('NdjsonDecoder', () => {
   });
 
   it('fuzz: random bytes, truncations and oversize never throw and stay bounded', () => {
-    const rand = prng(7);
+    const rand = seededRandom(7);
     for (let round = 0; round < 500; round++) {
       const d = new NdjsonDecoder(256);
       const len = Math.floor(rand() * 3000);

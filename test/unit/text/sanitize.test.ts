@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../../helpers/seeded-random.js';
 import { sanitize, TRUNCATION_MARKER_MAX, type SanitizeOptions } from '../../../src/text/sanitize.js';
 import { CHAR_CLASSES, classifyCodePoint } from '../../../src/text/char-classes.js';
 import { INTRODUCERS, scanEscapeSequence } from '../../../src/text/escape-sequences.js';
@@ -201,18 +202,6 @@ describe('sanitize: character class table, class by class', () => {
   });
 });
 
-// A small deterministic PRNG so failures reproduce.
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const PIECES = [
   '\x1b', '[', ']', 'P', '_', '^', 'X', '\\', '\x07', '\x18', ';', '0', '1', '2', '?', 'm', 'H', 'J', 'a', ' ',
   '\n', '\r', '\t', '\b', '\0', '\x7f', '\u009b', '\u009c', '\u009d', '\u0090', '\u0085', '\u202e', '\u2066',
@@ -233,7 +222,7 @@ function randomString(rand: () => number): string {
 
 describe('sanitize: fuzz', () => {
   it('always produces safe, bounded output and never throws (2000 seeded cases)', () => {
-    const rand = mulberry32(0x5eed);
+    const rand = seededRandom(0x5eed);
     for (let n = 0; n < 2000; n++) {
       const opts: SanitizeOptions = {
         maxChars: 1 + Math.floor(rand() * 300),
@@ -258,7 +247,7 @@ describe('sanitize: fuzz', () => {
   });
 
   it('is idempotent when nothing was cut', () => {
-    const rand = mulberry32(42);
+    const rand = seededRandom(42);
     for (let n = 0; n < 500; n++) {
       const input = randomString(rand);
       const opts: SanitizeOptions = { maxChars: 100_000, maxLines: 100_000, placeholder: rand() < 0.5 ? 'strip' : 'visible' };
