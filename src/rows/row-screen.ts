@@ -6,8 +6,8 @@
 // rows share the event loop instead of each taking xterm's full 12 ms slice per turn.
 // A flood of plain lines is fast-forwarded: lines that would scroll out of history before anyone
 // could see them are cut from the backlog unparsed (plain-backlog.ts says when that is exact), and
-// a row that is not attached lets such a flood build up for at most one frame (MAX_DEFER_MS) so
-// there is something to cut.
+// a row that is not attached lets such a flood gather while it keeps coming (at most MAX_DEFER_MS)
+// so there is something to cut.
 import xtermHeadless from '@xterm/headless';
 import type { IBuffer, IBufferCell, Terminal } from '@xterm/headless';
 import { Emitter, type Event } from '../util/event.js';

@@ -99,6 +99,24 @@ describe('Row', () => {
     expect(maxRss - rssBefore).toBeLessThan(150 * 1024 * 1024);
   }, 180_000);
 
+  test('a seq flood is fast-forwarded and still leaves every line of history in order', async () => {
+    const scrollback = 1000;
+    const row = startRow({ command: { file: 'seq', args: ['1', '200000'] } }, { scrollback });
+    const exit = await nextEvent(row.onExit, 'seq exit', 60_000);
+    expect(exit.exitCode).toBe(0);
+    // Most of the flood scrolled out of history unparsed...
+    expect(row.screen.fastForwardedBytes).toBeGreaterThan(0);
+    // ...and what is kept is exactly what a full parse keeps: the last lines, consecutive, in order.
+    const buffer = row.screen.buffer;
+    const kept: string[] = [];
+    for (let y = 0; y < buffer.length; y++) kept.push(buffer.getLine(y)!.translateToString(true));
+    expect(kept[kept.length - 1]).toBe('');
+    const numbers = kept.slice(0, -1).map(Number);
+    expect(numbers[numbers.length - 1]).toBe(200000);
+    expect(numbers).toEqual(numbers.map((_, i) => 200000 - numbers.length + 1 + i));
+    expect(kept.length).toBe(scrollback + row.screen.rows);
+  }, 90_000);
+
   test('a flooding row does not starve another row or the event loop', async () => {
     const flood = startRow({ name: 'flood', command: { file: program('flood.sh'), args: [String(30_000_000)] } });
     const echo = startRow({ name: 'echo', command: { file: 'cat' } });
