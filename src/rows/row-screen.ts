@@ -120,11 +120,7 @@ export class RowScreen implements Disposable, ParseClient {
   /** Bytes handed to xterm in the current turn; parsed when `onBatchParsed` runs. */
   private inFlight = 0;
   private turnRequested = false;
-  /**
-   * Latency over fairness: an attached row's output is parsed as it arrives, not in a later
-   * scheduler turn, so a keystroke's echo reaches the operator without waiting a turn.
-   */
-  urgent = false;
+  private urgentValue = false;
   private pending = 0;
   private backedUp = false;
   private flushWaiters: Array<() => void> = [];
@@ -230,6 +226,20 @@ export class RowScreen implements Disposable, ParseClient {
   /** Bytes handed to write() that the parser has not processed yet. */
   get pendingBytes(): number {
     return this.pending;
+  }
+
+  /**
+   * Latency over fairness: an attached row's output is parsed as it arrives, not in a later
+   * scheduler turn, so a keystroke's echo reaches the operator without waiting a turn; and a flood
+   * the row was letting gather is parsed now rather than when its wait runs out.
+   */
+  get urgent(): boolean {
+    return this.urgentValue;
+  }
+
+  set urgent(on: boolean) {
+    this.urgentValue = on;
+    if (on && this.queueHead < this.queue.length) this.requestTurn();
   }
 
   /** Bytes of plain floods cut unparsed because they would have scrolled out of history. */

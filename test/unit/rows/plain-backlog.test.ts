@@ -274,7 +274,11 @@ describe('fast-forward through plain floods', () => {
     screen.write(bytes(lines(1, 50)));
     scheduler.run(1 << 30);
     expect(screen.pendingBytes).toBeGreaterThan(0);
+    // Attaching the row parses what it was letting gather, without waiting for more output.
     screen.urgent = true;
+    scheduler.run(1 << 30);
+    expect(screen.pendingBytes).toBe(0);
+    expect(screen.snapshot().lines[8]).toBe('50');
     screen.write(bytes(lines(51, 60)));
     scheduler.run(1 << 30);
     expect(screen.pendingBytes).toBe(0);
