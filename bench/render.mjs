@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run bench:render [-- --quick] [--only=flood,idle,echo,first] [--systems=swb,tmux,floor] [--flood-reps=N] [--prof] [--idle-preamble=BYTES]
+// npm run bench:render [-- --quick] [--only=flood,idle,echo,first] [--systems=swb,tmux,floor] [--flood-reps=N] [--tmux-history=N] [--prof] [--idle-preamble=BYTES]
 //
 // Rendering cost of the dashboard beside tmux, measured the same way in the same run: both at
 // 200x50 with a client attached through a pty (this process is the terminal; it reads all
@@ -27,7 +27,7 @@ import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
 import { cpuMeter, cpuSeconds, loadAverage, memory } from './lib/render/proc.mjs';
 import { PtyClient, sleep } from './lib/render/pty-client.mjs';
-import { COLS, ROWS, clientEnv, killAllTmux, killTmuxServer, listProfiles, startFloor, startSwb, startTmux } from './lib/render/systems.mjs';
+import { COLS, HISTORY_LINES, ROWS, TMUX_HISTORY_ARGS, TMUX_HISTORY_LINES, clientEnv, killAllTmux, killTmuxServer, listProfiles, startFloor, startSwb, startTmux } from './lib/render/systems.mjs';
 import { Barrier, floodCommand, helloCommand, idleCommand, shq, writeColouredText } from './lib/render/workloads.mjs';
 import { formatProfile, summariseProfile } from './lib/render/cpuprofile.mjs';
 
@@ -300,7 +300,7 @@ async function runFirstFrame(system) {
 function startTmuxOneShot(rows) {
   const sock = `swb-bench-ff-${process.pid}-${Date.now()}`;
   oneShotSockets.add(sock);
-  const args = ['-L', sock, '-f', '/dev/null', 'new-session', '-s', 'bench', rows[0].cmd];
+  const args = ['-L', sock, '-f', '/dev/null', ...TMUX_HISTORY_ARGS, 'new-session', '-s', 'bench', rows[0].cmd];
   for (const r of rows.slice(1)) args.push(';', 'split-window', '-t', 'bench', r.cmd, ';', 'select-layout', '-t', 'bench', 'tiled');
   const client = new PtyClient({ file: 'tmux', args, env: clientEnv(), cwd: ctx.dir, cols: COLS, rows: ROWS });
   return {
@@ -350,12 +350,14 @@ function machineInfo() {
     // not a checkout
   }
   const built = existsSync(ctx.swbBin) ? statSync(ctx.swbBin).mtime.toISOString() : 'missing';
-  return `swb: ${ctx.swbBin} (built ${built}, HEAD ${head})\nmachine: ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), load average ${loadAverage()}, node ${process.version}, ${tmuxVersion}`;
+  return `swb: ${ctx.swbBin} (built ${built}, HEAD ${head})\nmachine: ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), load average ${loadAverage()}, node ${process.version}, ${tmuxVersion}\nhistory: swb and floor ${HISTORY_LINES} lines per row, tmux history-limit ${TMUX_HISTORY_LINES}${TMUX_HISTORY_LINES === HISTORY_LINES ? ' (the same: floods fill history)' : ''}`;
 }
 
 function readUsage() {
   return [
-    'usage: node bench/render.mjs [--quick] [--only=flood,idle,echo,first] [--systems=swb,tmux,floor] [--prof] [--idle-preamble=BYTES]',
+    'usage: node bench/render.mjs [--quick] [--only=flood,idle,echo,first] [--systems=swb,tmux,floor] [--flood-reps=N] [--tmux-history=N] [--prof] [--idle-preamble=BYTES]',
+    '  --flood-reps=N  runs of each flood per system, interleaved; the table shows medians (default 3)',
+    "  --tmux-history=N  tmux's history-limit (default 5000, swb's scrollback; tmux's own default is 2000)",
     '  --quick   smaller flood (2 MB / seq 80000), 5 s idle, 100 echo samples, 1 first-frame run',
     '  --prof    run swb under node --cpu-prof and print its hot spots (also SWB_BENCH_PROF=1)',
     '  floor     node-pty + @xterm/headless alone on the floods: the cost of the stack under swb',
@@ -451,6 +453,7 @@ async function main() {
   log('');
   log(`load average: ${loadBefore.toFixed(2)} at start, now ${loadAverage()}; took ${((performance.now() - t0) / 1000).toFixed(0)} s`);
   log('CPU: swb = the swb node process; tmux = server + attached client; programs in rows/panes are not counted.');
+  log(`tmux (issue) = the issue's figures for tmux 3.3a; they match this bench's tmux at tmux's default history (--tmux-history=2000).`);
   if (systems.includes('floor')) log('floor = node-pty + @xterm/headless alone (bench/lib/render/emulator-floor.mjs): each row at its swb size, parsed, nothing drawn; what any dashboard on this stack pays.');
   if (errors.length) log(`errors: ${errors.join(' | ')}`);
 

@@ -12,9 +12,10 @@
 // line above the marker (for seq: the last number), so the harness can check the work was parsed.
 import pty from 'node-pty';
 import xtermHeadless from '@xterm/headless';
+import { HISTORY_LINES } from './history.mjs';
 
 const { Terminal } = xtermHeadless;
-const SCROLLBACK = 5000;
+const SCROLLBACK = HISTORY_LINES;
 
 const specs = process.argv.slice(2).map((a) => {
   const m = /^([^@=]+)@(\d+)x(\d+)=(.*)$/s.exec(a);

@@ -5,6 +5,9 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { $ } from 'zx';
 import { PtyClient } from './pty-client.mjs';
+import { HISTORY_LINES, TMUX_HISTORY_LINES } from './history.mjs';
+
+export { HISTORY_LINES, TMUX_HISTORY_LINES };
 
 export const COLS = 200;
 export const ROWS = 50;
@@ -64,13 +67,16 @@ export function killTmuxServer(name) {
 let tmuxSessions = 0;
 const liveSockets = new Set();
 
-/** A fresh tmux server (no config) with the rows as tiled panes, and a client attached through a pty. */
+/** tmux arguments that set the history before any pane exists (tmux applies it to new panes only). */
+export const TMUX_HISTORY_ARGS = ['start-server', ';', 'set-option', '-g', 'history-limit', String(TMUX_HISTORY_LINES), ';'];
+
+/** A fresh tmux server (no config but the history) with the rows as tiled panes, and a client attached through a pty. */
 export async function startTmux(ctx, rows) {
   const sock = `swb-bench-${process.pid}-${++tmuxSessions}`;
   const env = clientEnv({});
   const tmux = (args) => $({ env, quiet: true })`tmux -L ${sock} -f /dev/null ${args}`;
   liveSockets.add(sock);
-  await tmux(['new-session', '-d', '-s', 'bench', '-x', String(COLS), '-y', String(ROWS), rows[0].cmd]);
+  await tmux([...TMUX_HISTORY_ARGS, 'new-session', '-d', '-s', 'bench', '-x', String(COLS), '-y', String(ROWS), rows[0].cmd]);
   for (const r of rows.slice(1)) {
     await tmux(['split-window', '-t', 'bench', r.cmd]);
     await tmux(['select-layout', '-t', 'bench', 'tiled']);
