@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run bench:render [-- --quick] [--only=flood,idle,echo,first] [--systems=swb,tmux,floor] [--flood-reps=N] [--tmux-history=N] [--prof] [--idle-preamble=BYTES]
+// npm run bench:render [-- --quick] [--only=flood,idle,echo,first] [--systems=swb,tmux,floor] [--flood-reps=N] [--history=N] [--tmux-history=N] [--prof] [--idle-preamble=BYTES]
 //
 // Rendering cost of the dashboard beside tmux, measured the same way in the same run: both at
 // 200x50 with a client attached through a pty (this process is the terminal; it reads all
@@ -350,14 +350,15 @@ function machineInfo() {
     // not a checkout
   }
   const built = existsSync(ctx.swbBin) ? statSync(ctx.swbBin).mtime.toISOString() : 'missing';
-  return `swb: ${ctx.swbBin} (built ${built}, HEAD ${head})\nmachine: ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), load average ${loadAverage()}, node ${process.version}, ${tmuxVersion}\nhistory: swb and floor ${HISTORY_LINES} lines per row, tmux history-limit ${TMUX_HISTORY_LINES}${TMUX_HISTORY_LINES === HISTORY_LINES ? ' (the same: floods fill history)' : ''}`;
+  return `swb: ${ctx.swbBin} (built ${built}, HEAD ${head})\nmachine: ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), load average ${loadAverage()}, node ${process.version}, ${tmuxVersion}\nhistory: swb scrollback and floor ${HISTORY_LINES} lines per row, tmux history-limit ${TMUX_HISTORY_LINES}${TMUX_HISTORY_LINES === HISTORY_LINES ? ' (the same: floods fill history)' : ''}`;
 }
 
 function readUsage() {
   return [
-    'usage: node bench/render.mjs [--quick] [--only=flood,idle,echo,first] [--systems=swb,tmux,floor] [--flood-reps=N] [--tmux-history=N] [--prof] [--idle-preamble=BYTES]',
+    'usage: node bench/render.mjs [--quick] [--only=flood,idle,echo,first] [--systems=swb,tmux,floor] [--flood-reps=N] [--history=N] [--tmux-history=N] [--prof] [--idle-preamble=BYTES]',
     '  --flood-reps=N  runs of each flood per system, interleaved; the table shows medians (default 3)',
-    "  --tmux-history=N  tmux's history-limit (default 5000, swb's scrollback; tmux's own default is 2000)",
+    "  --history=N  lines of history every system keeps (default 5000, swb's scrollback; tmux's own default is 2000)",
+    "  --tmux-history=N  tmux's history-limit alone (default: --history)",
     '  --quick   smaller flood (2 MB / seq 80000), 5 s idle, 100 echo samples, 1 first-frame run',
     '  --prof    run swb under node --cpu-prof and print its hot spots (also SWB_BENCH_PROF=1)',
     '  floor     node-pty + @xterm/headless alone on the floods: the cost of the stack under swb',

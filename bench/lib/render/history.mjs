@@ -1,12 +1,19 @@
-// Lines of history each row/pane keeps in the render benchmark. swb keeps its default scrollback
-// (5,000); tmux gets the same history-limit by default (its own default is 2,000, and floods fill
-// history, so a shorter one is less work): `--tmux-history=N` changes tmux's alone.
-export const HISTORY_LINES = 5000;
+// Lines of history each row/pane keeps in the render benchmark. Floods fill history, so every
+// system keeps the same depth: `--history=N` (default 5,000, swb's default scrollback) for swb (its
+// config's scrollback), the floor and tmux (history-limit; tmux's own default is 2,000).
+// `--tmux-history=N` changes tmux's alone. The floor process gets the depth in SWB_BENCH_HISTORY.
+const arg = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 
-const option = process.argv.find((a) => a.startsWith('--tmux-history='));
-/** tmux's history-limit for this run. */
-export const TMUX_HISTORY_LINES = option !== undefined ? Number(option.slice('--tmux-history='.length)) : HISTORY_LINES;
-if (!Number.isInteger(TMUX_HISTORY_LINES) || TMUX_HISTORY_LINES < 0) {
-  process.stderr.write(`--tmux-history wants a whole number of lines, not ${JSON.stringify(option)}\n`);
-  process.exit(2);
+function lines(what, text, fallback) {
+  if (text === undefined) return fallback;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 0 || n > 100_000) {
+    process.stderr.write(`${what} wants a whole number of lines (0-100000), not ${JSON.stringify(text)}\n`);
+    process.exit(2);
+  }
+  return n;
 }
+
+export const HISTORY_LINES = lines('--history', arg('history') ?? process.env.SWB_BENCH_HISTORY, 5000);
+/** tmux's history-limit for this run. */
+export const TMUX_HISTORY_LINES = lines('--tmux-history', arg('tmux-history'), HISTORY_LINES);

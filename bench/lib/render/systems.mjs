@@ -1,7 +1,7 @@
 // The two multiplexers under test, each started with the same rows and a client attached through
 // a pty of the same size. A session reports which processes are the multiplexer's own (whose CPU
 // and memory count) and how to end it.
-import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { $ } from 'zx';
 import { PtyClient } from './pty-client.mjs';
@@ -25,7 +25,8 @@ export function clientEnv(extra = {}) {
  */
 export function startSwb(ctx, rows, { profDir, profName } = {}) {
   const home = mkdtempSync(join(ctx.dir, 'swb-home-'));
-  mkdirSync(join(home, 'config'));
+  mkdirSync(join(home, 'config', 'switchboard'), { recursive: true });
+  writeFileSync(join(home, 'config', 'switchboard', 'config.json'), JSON.stringify({ scrollback: HISTORY_LINES }));
   const env = clientEnv({ NODE_ENV: 'production', SWB_HOME: home, XDG_CONFIG_HOME: join(home, 'config') });
   const nodeArgs = profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`, `--cpu-prof-name=${profName}.cpuprofile`] : [];
   const client = new PtyClient({
@@ -144,7 +145,7 @@ export async function startFloor(ctx, rows) {
   const client = new PtyClient({
     file: process.execPath,
     args: [script, ...rows.map((r) => `${r.name}@${size(r.name)}=${r.cmd}`)],
-    env: clientEnv({ NODE_ENV: 'production' }),
+    env: clientEnv({ NODE_ENV: 'production', SWB_BENCH_HISTORY: String(HISTORY_LINES) }),
     cwd: ctx.dir,
     cols: COLS,
     rows: ROWS,
