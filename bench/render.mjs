@@ -205,7 +205,11 @@ async function runIdleEcho(system, files) {
     if (only.has('echo')) {
       const fromUs = monoUs();
       result.echo = await measureEcho(s);
-      if (system === 'swb') profWindows.push({ profName: 'idle-echo', label: 'echo (attach and keystrokes)', fromUs, toUs: monoUs() });
+      if (system === 'swb') {
+        const toUs = monoUs();
+        profWindows.push({ profName: 'idle-echo', label: 'echo (attach and keystrokes)', fromUs, toUs });
+        profWindows.push({ profName: 'idle-echo', label: 'echo (the measured keystrokes alone)', fromUs: result.echo.keysFromUs, toUs });
+      }
     }
     result.rss.hwmAfterEcho = memory(s.memPid).hwm;
     return result;
@@ -231,6 +235,7 @@ async function measureEcho(s) {
   }
   await s.client.settle(50, 1000);
   const letters = 'abcdefghijklmnopqrstuvwxyz';
+  const keysFromUs = monoUs();
   const lat = [];
   let timeouts = 0;
   for (let i = 0; i < P.echoWarmup + P.echoSamples; i++) {
@@ -251,7 +256,7 @@ async function measureEcho(s) {
     await sleep(4 + Math.random() * 6);
   }
   lat.sort((a, b) => a - b);
-  return { p50: percentile(lat, 0.5), p99: percentile(lat, 0.99), max: lat[lat.length - 1], n: lat.length, timeouts, attachMs };
+  return { p50: percentile(lat, 0.5), p99: percentile(lat, 0.99), max: lat[lat.length - 1], n: lat.length, timeouts, attachMs, keysFromUs };
 }
 
 async function echoOnce(client, ch, timeoutMs) {
@@ -455,7 +460,7 @@ async function main() {
   log(`load average: ${loadBefore.toFixed(2)} at start, now ${loadAverage()}; took ${((performance.now() - t0) / 1000).toFixed(0)} s`);
   log('CPU: swb = the swb node process; tmux = server + attached client; programs in rows/panes are not counted.');
   log(`tmux (issue) = the issue's figures for tmux 3.3a; they match this bench's tmux at tmux's default history (--tmux-history=2000).`);
-  if (systems.includes('floor')) log('floor = node-pty + @xterm/headless alone (bench/lib/render/emulator-floor.mjs): each row at its swb size, parsed, nothing drawn; what any dashboard on this stack pays.');
+  if (systems.includes('floor')) log('floor = node-pty + @xterm/headless alone (bench/lib/render/emulator-floor.mjs): each row at its swb size, every byte parsed, nothing drawn; what a dashboard on this stack pays without a fast-forward.');
   if (errors.length) log(`errors: ${errors.join(' | ')}`);
 
   if (prof) {

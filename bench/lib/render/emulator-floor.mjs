@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// The render benchmark's "floor" system: the least any dashboard built on node-pty + @xterm/headless
-// can spend on a workload. Each row's command runs in node-pty at the size swb gives that row, and
-// its output is parsed into an @xterm/headless terminal with swb's scrollback (5,000 lines), parsed
-// synchronously as swb's rows are. Nothing else: no transcript, no scheduler, no painting, no Ink.
-// What swb spends above this is swb's own overhead; what this spends above tmux is the stack's.
+// The render benchmark's "floor" system: the least a dashboard built on node-pty + @xterm/headless
+// spends on a workload when it parses every byte. Each row's command runs in node-pty at the size
+// swb gives that row, and its output is parsed into an @xterm/headless terminal with the bench's
+// history depth (swb's scrollback, 5,000 lines by default), synchronously as swb's rows are. Nothing
+// else: no transcript, no scheduler, no painting, no Ink, and no fast-forward through plain floods
+// (swb's, which is how swb gets below this floor on `seq`). What this spends above tmux is the stack's.
 //
 //   node emulator-floor.mjs name@COLSxROWS=command ...
 //
