@@ -40,15 +40,8 @@ export function scanPlain(chunk: Uint8Array, prevByte: number): PlainScan {
   let prev = prevByte;
   for (let i = 0; i < chunk.length; i++) {
     const byte = chunk[i]!;
-    if (byte >= 0x20 && byte <= 0x7e) {
-      prev = byte;
-      continue;
-    }
-    if (byte === LF) {
-      if (prev === CR) lineEnds++;
-    } else if (byte !== CR && byte !== TAB) {
-      return { plain: false, lineEnds };
-    }
+    if (!isPlainByte(byte)) return { plain: false, lineEnds };
+    if (byte === LF && prev === CR) lineEnds++;
     prev = byte;
   }
   return { plain: true, lineEnds };
