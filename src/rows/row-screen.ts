@@ -278,11 +278,12 @@ export class RowScreen implements Disposable, ParseClient {
       return;
     }
     const scan = this.probe && typeof data !== 'string' ? scanPlain(data, prevByte) : { plain: false, lineEnds: 0 };
-    this.queue.push({ data, at: performance.now(), plain: scan.plain, lineEnds: scan.lineEnds, prevByte });
+    const now = performance.now();
+    this.queue.push({ data, at: now, plain: scan.plain, lineEnds: scan.lineEnds, prevByte });
     if (scan.plain) this.queuedLineEnds += scan.lineEnds;
     else this.queuedNotPlain++;
     this.pending += data.length;
-    this.lastWriteAt = performance.now();
+    this.lastWriteAt = now;
     if (!this.backedUp && this.pending > this.highWatermark) {
       // A plain flood is cut down here rather than paused: cutting costs far less than parsing.
       if (this.inFlight === 0) this.fastForward();
