@@ -8,6 +8,7 @@ import type { Row } from '../rows/row.js';
 import type { RowManager } from '../rows/row-manager.js';
 import type { ActiveModes } from '../rows/mode-tracker.js';
 import { DisposableStore, toDisposable, type Disposable } from '../util/lifecycle.js';
+import { QuietTimer } from '../util/quiet-timer.js';
 import { formatAge } from '../app/app-state.js';
 import type { Compositor, Segment, ViewportSource } from './compositor.js';
 import type { InkStdout } from './ink-surface.js';
@@ -44,32 +45,36 @@ export class DashboardPainter implements Disposable {
     // Header ages ("now", "10s", "5m") move with the clock: repaint when one would change. The
     // compositor sends only headers whose text changed, so an idle dashboard costs next to nothing.
     const ticker = setInterval(() => {
-      if (this.agesChanged()) this.paintSoon();
+      // Headers are not on screen while a row is attached.
+      if (this.o.getState().attached === null && this.agesChanged()) this.paintSoon();
     }, 1000);
     ticker.unref();
     this.store.add(toDisposable(() => clearInterval(ticker)));
   }
 
   private shownAges = '';
-  /** The full attached paint due after partial ones (a safety net for rows the report missed). */
-  private verifyTimer: NodeJS.Timeout | null = null;
+  /**
+   * The full attached paint due after partial ones: a safety net for rows the emulator's report
+   * missed. It waits for a pause in the row's output (50 ms), at most 500 ms, so it does not sit
+   * between a keystroke and its echo in the middle of typing.
+   */
+  private readonly verify = this.store.add(
+    new QuietTimer(50, 500, () => {
+      this.partialAllowed = false;
+      this.paint();
+    }),
+  );
   /** True after a full attached paint: the next ones may repaint only the reported rows. */
   private partialAllowed = false;
 
   private scheduleVerify(partial: boolean): void {
     if (!partial) {
       // This paint was full: nothing to verify until the next partial one.
-      if (this.verifyTimer) clearTimeout(this.verifyTimer);
-      this.verifyTimer = null;
+      this.verify.cancel();
       this.partialAllowed = true;
       return;
     }
-    if (this.verifyTimer) return;
-    this.verifyTimer = setTimeout(() => {
-      this.verifyTimer = null;
-      this.partialAllowed = false;
-      this.paint();
-    }, 50);
+    this.verify.poke();
   }
   /** The row whose output is parsed and painted without delay (the attached one). */
   private urgentRow: Row | undefined;
@@ -237,7 +242,6 @@ export class DashboardPainter implements Disposable {
   }
 
   dispose(): void {
-    if (this.verifyTimer) clearTimeout(this.verifyTimer);
     if (this.timer) clearTimeout(this.timer);
     if (this.immediate) clearImmediate(this.immediate);
     this.store.dispose();

@@ -1,0 +1,43 @@
+// Runs a callback once things have been quiet for a while, but never later than a bound after the
+// first poke: `poke()` on every event, the callback runs `quietMs` after the last poke or `maxMs`
+// after the first unanswered one, whichever comes first. The attached row's full repaint uses it, so
+// that safety net runs between keystrokes rather than in the middle of a burst of them.
+import type { Disposable } from './lifecycle.js';
+
+export class QuietTimer implements Disposable {
+  private timer: NodeJS.Timeout | null = null;
+  private firstPokeAt = 0;
+
+  constructor(
+    private readonly quietMs: number,
+    private readonly maxMs: number,
+    private readonly fn: () => void,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Something happened: (re)start the quiet wait, bounded by maxMs since the first poke. */
+  poke(): void {
+    const now = this.now();
+    if (this.timer === null) this.firstPokeAt = now;
+    else clearTimeout(this.timer);
+    const wait = Math.max(0, Math.min(this.quietMs, this.firstPokeAt + this.maxMs - now));
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.fn();
+    }, wait);
+  }
+
+  /** Forget the pending run (what it was for has been done another way). */
+  cancel(): void {
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  get pending(): boolean {
+    return this.timer !== null;
+  }
+
+  dispose(): void {
+    this.cancel();
+  }
+}
