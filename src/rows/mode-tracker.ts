@@ -3,6 +3,9 @@
 // modifyOtherKeys) are observed here by watching the sequences pass through the parser. The
 // observers return false so xterm still applies each sequence itself. Used on attach/detach to
 // put the operator's terminal into, and back out of, the modes the program expects.
+// The painter reads the modes on every paint of the attached row (each keystroke's echo), and
+// building them from xterm's API costs ~20 µs, so they are cached until a sequence that can change
+// any of them passes (xterm changes these modes only in the handlers watched here).
 import type { IDisposable, Terminal } from '@xterm/headless';
 import type { Disposable } from '../util/lifecycle.js';
 
@@ -50,6 +53,8 @@ export class ModeTracker implements Disposable {
   private kittyStack: number[] = [];
   private modifyOtherKeys = 0;
   private readonly handlers: IDisposable[];
+  /** The modes as last read; null after a sequence that may have changed them. */
+  private cached: ActiveModes | null = null;
 
   constructor(private readonly terminal: Terminal) {
     const parser = terminal.parser;
@@ -58,6 +63,9 @@ export class ModeTracker implements Disposable {
       parser.registerCsiHandler({ prefix: '?', final: 'l' }, (params) => this.decPrivate(params, false)),
       parser.registerCsiHandler({ intermediates: '!', final: 'p' }, () => this.softReset()),
       parser.registerEscHandler({ final: 'c' }, () => this.fullReset()),
+      // DECKPAM / DECKPNM: xterm applies them; only the cache has to know.
+      parser.registerEscHandler({ final: '=' }, () => this.invalidate()),
+      parser.registerEscHandler({ final: '>' }, () => this.invalidate()),
       parser.registerCsiHandler({ prefix: '>', final: 'u' }, (params) => this.kittyPush(params)),
       parser.registerCsiHandler({ prefix: '<', final: 'u' }, (params) => this.kittyPop(params)),
       parser.registerCsiHandler({ prefix: '=', final: 'u' }, (params) => this.kittySet(params)),
@@ -66,6 +74,10 @@ export class ModeTracker implements Disposable {
   }
 
   get modes(): ActiveModes {
+    return (this.cached ??= this.readModes());
+  }
+
+  private readModes(): ActiveModes {
     const m = this.terminal.modes;
     return {
       bracketedPaste: m.bracketedPasteMode,
@@ -86,7 +98,14 @@ export class ModeTracker implements Disposable {
     return this.cursorVisible;
   }
 
+  /** A sequence that may change a mode passed: read them afresh next time. Lets xterm apply it. */
+  private invalidate(): boolean {
+    this.cached = null;
+    return false;
+  }
+
   private decPrivate(params: (number | number[])[], on: boolean): boolean {
+    this.cached = null;
     for (const param of params) {
       const mode = first(param, 0);
       if (mode === 25) this.cursorVisible = on;
@@ -100,11 +119,13 @@ export class ModeTracker implements Disposable {
   }
 
   private softReset(): boolean {
+    this.cached = null;
     this.cursorVisible = true;
     return false;
   }
 
   private fullReset(): boolean {
+    this.cached = null;
     this.cursorVisible = true;
     this.mouseEncoding = 'default';
     this.kittyStack = [];
@@ -113,18 +134,21 @@ export class ModeTracker implements Disposable {
   }
 
   private kittyPush(params: (number | number[])[]): boolean {
+    this.cached = null;
     if (this.kittyStack.length >= KITTY_STACK_LIMIT) this.kittyStack.shift();
     this.kittyStack.push(first(params[0], 0));
     return true;
   }
 
   private kittyPop(params: (number | number[])[]): boolean {
+    this.cached = null;
     const count = Math.max(1, first(params[0], 1));
     this.kittyStack.splice(Math.max(0, this.kittyStack.length - count));
     return true;
   }
 
   private kittySet(params: (number | number[])[]): boolean {
+    this.cached = null;
     const flags = first(params[0], 0);
     const how = first(params[1], 1);
     const current = this.kittyStack.length > 0 ? this.kittyStack[this.kittyStack.length - 1]! : 0;
@@ -135,6 +159,7 @@ export class ModeTracker implements Disposable {
   }
 
   private xtermKeyModifiers(params: (number | number[])[]): boolean {
+    this.cached = null;
     if (first(params[0], -1) === 4) this.modifyOtherKeys = first(params[1], 0);
     return false;
   }

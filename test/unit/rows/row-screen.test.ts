@@ -115,6 +115,23 @@ describe('RowScreen', () => {
     screen.dispose();
   });
 
+  test('the modes read after each change match a fresh read (the cache misses no change)', async () => {
+    const steps = [
+      '\x1b[?2004h', '\x1b[?1000h', '\x1b[?1006h', '\x1b[?1004h', '\x1b[?1h', '\x1b=', '\x1b>', '\x1b[?66h',
+      '\x1b[?25l', '\x1b[?1049h', '\x1b[?2026h', '\x1b[>3u', '\x1b[=5;2u', '\x1b[<u', '\x1b[>4;1m', '\x1b[!p',
+      '\x1b[?1003h', '\x1b[?47h', '\x1b[?47l', '\x1bc',
+    ];
+    const screen = await screenWith('');
+    for (let i = 0; i < steps.length; i++) {
+      screen.write(steps[i]!);
+      await screen.flush();
+      const fresh = await screenWith(steps.slice(0, i + 1).join(''));
+      expect(screen.activeModes, `after ${JSON.stringify(steps[i])}`).toEqual(fresh.activeModes);
+      fresh.dispose();
+    }
+    screen.dispose();
+  });
+
   test('a full reset (RIS) clears the observed modes', async () => {
     const screen = await screenWith('\x1b[?25l\x1b[?1006h\x1b[>1u\x1bc');
     expect(screen.activeModes).toMatchObject({ cursorVisible: true, mouseEncoding: 'default', kittyKeyboardFlags: 0 });
