@@ -46,11 +46,23 @@ const systems = (option('systems') ?? 'swb,tmux,floor').split(',');
 /** The floor (node-pty + @xterm/headless alone) only runs the floods: it has no dashboard to idle, attach or draw. */
 const dashboards = systems.filter((s) => s !== 'floor');
 
+/** --flood-reps=N: a whole number from 1 (default 3; 1 with --quick or --prof). */
+function floodRepsOption() {
+  const text = option('flood-reps');
+  if (text === undefined) return quick || prof ? 1 : 3;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1) {
+    process.stderr.write(`--flood-reps wants a whole number from 1, not ${JSON.stringify(text)}\n`);
+    process.exit(2);
+  }
+  return n;
+}
+
 const P = {
   colourBytes: quick ? 2 * 1024 * 1024 : 5 * 1024 * 1024,
   seqN: quick ? 80000 : 200000,
   floodTimeoutMs: quick ? 60000 : 120000,
-  floodReps: option('flood-reps') !== undefined ? Math.max(1, Number(option('flood-reps'))) : quick || prof ? 1 : 3,
+  floodReps: floodRepsOption(),
   idlePreambleBytes: option('idle-preamble') !== undefined ? Number(option('idle-preamble')) : quick ? 512 * 1024 : 1024 * 1024,
   idleSeconds: quick ? 5 : 10,
   idleRows: 16,
@@ -366,7 +378,7 @@ function readUsage() {
     "  --tmux-history=N  tmux's history-limit alone (default: --history)",
     '  --quick   smaller flood (2 MB / seq 80000), 5 s idle, 100 echo samples, 1 first-frame run',
     '  --prof    run swb under node --cpu-prof and print its hot spots (also SWB_BENCH_PROF=1)',
-    '  floor     node-pty + @xterm/headless alone on the floods: the cost of the stack under swb',
+    '  floor     node-pty + @xterm/headless alone on the floods, parsing every byte (swb fast-forwards plain floods)',
     '  --idle-preamble=BYTES  coloured text each idle row prints before waiting (default 1 MiB; 0: none)',
     '',
   ].join('\n');

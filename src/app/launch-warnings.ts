@@ -9,9 +9,9 @@
 
 export interface LaunchSpec {
   name: string;
-  profile?: string;
-  /** The operator's own command line; absent when the profile's command is used. */
-  command?: string;
+  profile: string | undefined;
+  /** The operator's own command line; undefined when the profile's command is used. */
+  command: string | undefined;
 }
 
 const CODEX_OVERRIDE = /(?:^|\s)(?:-c|--config|--enable|--disable|--search)(?:[\s=]|$)/;

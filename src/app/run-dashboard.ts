@@ -226,9 +226,8 @@ export async function runDashboard(argv: string[], baseEnv: NodeJS.ProcessEnv = 
     const rowSpec = toRowSpec(spec, profileSet.profiles);
     if (spec.wake) wakeFor.set(spec.name, spec.wake);
     controller.addRow(rowSpec, startSize(spec.name));
-    for (const w of launchWarnings({ name: spec.name, ...(spec.profile !== undefined ? { profile: spec.profile } : {}), ...(typeof spec.command === 'string' ? { command: spec.command } : {}) })) {
-      store.notify('error', w, spec.name);
-    }
+    const command = typeof spec.command === 'string' ? spec.command : undefined;
+    for (const w of launchWarnings({ name: spec.name, profile: spec.profile, command })) store.notify('error', w, spec.name);
   }
   for (const e of profileSet.errors) store.notify('error', `profile ${e.file}: ${e.message}`.slice(0, 300));
 

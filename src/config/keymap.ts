@@ -296,8 +296,6 @@ export interface Keymap {
   detach: KeyCombo;
   /** Raw byte sequences that mean "detach" on stdin while attached. */
   detachSequences: readonly string[];
-  /** Dashboard chords by comboId. */
-  byId: ReadonlyMap<string, ActionName>;
   /** Every scope's chords by comboId. */
   byScope: Readonly<Record<KeyScope, ReadonlyMap<string, ActionName>>>;
   /** Dashboard raw byte sequences. */
@@ -383,7 +381,7 @@ export function buildKeymap(overrides: KeyOverrides = {}, detachKey?: string): K
     if (scopeOf(action) !== 'dashboard') continue;
     for (const combo of bindings[action]) for (const seq of rawKeySequences(combo)) if (!byRaw.has(seq)) byRaw.set(seq, action);
   }
-  return { ok: true, keymap: { bindings, detach, detachSequences: rawKeySequences(detach), byId: byScope.dashboard, byScope, byRaw } };
+  return { ok: true, keymap: { bindings, detach, detachSequences: rawKeySequences(detach), byScope, byRaw } };
 }
 
 /** The default keymap (cannot fail). */

@@ -4,8 +4,9 @@
 // observers return false so xterm still applies each sequence itself. Used on attach/detach to
 // put the operator's terminal into, and back out of, the modes the program expects.
 // The painter reads the modes on every paint of the attached row (each keystroke's echo), and
-// building them from xterm's API costs ~20 µs, so they are cached until a sequence that can change
-// any of them passes (xterm changes these modes only in the handlers watched here).
+// building them through xterm's API allocates and copies on every read, so they are cached until a
+// sequence that can change any of them passes (xterm changes these modes only in the handlers
+// watched here).
 import type { IDisposable, Terminal } from '@xterm/headless';
 import type { Disposable } from '../util/lifecycle.js';
 

@@ -1,7 +1,7 @@
 // Keystrokes reach the program without a thread-pool round trip. node-pty 1.1.0 writes input with
 // an asynchronous fs.write, i.e. on libuv's worker threads: every keystroke waits for a worker to
-// wake and then for its completion to come back, about 0.1 ms of the keystroke-to-echo budget
-// (measured with a raw `cat` in a pty: p50 0.33 ms through node-pty's queue, 0.25 ms direct).
+// wake and then for its completion to come back, a sizeable part of the keystroke-to-echo budget
+// (`npm run bench:render -- --only=echo` measures that budget).
 // The pty master is non-blocking, so a synchronous write() cannot stall the event loop: it writes
 // what the kernel takes and returns. Here input is written directly when node-pty has nothing
 // queued (so order is kept), and whatever the kernel did not take is handed to node-pty's own queue,

@@ -2,8 +2,10 @@
 // rows (test/real-agents/*-swb.test.ts): attach, type, detach; ask `swb explain` about a row; watch a
 // wake stay held.
 import { expect } from 'vitest';
-import type { RowExplainResult } from '../../src/protocol/methods.js';
-import { runSwb } from './run-swb.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ReceiptResult, RowExplainResult } from '../../src/protocol/methods.js';
+import { runSwb, spawnSwb, type SwbProcess } from './run-swb.js';
 import type { TempHome } from './temp-home.js';
 import type { TerminalHarness } from './terminal-harness.js';
 import { waitUntil } from './wait-until.js';
@@ -60,6 +62,43 @@ export async function waitForWakeHeld(
   ).catch((err: Error) => {
     throw new Error(`${err.message}; last explain: ${JSON.stringify(last)}\n${t.describe()}`);
   });
+}
+
+/**
+ * An external sender (`swb ask --as tester`) asks `row` while a question is open in it: the row's
+ * header counts the mail, and the wake stays held (by default: state waiting, wake pending) for well
+ * past the profile's quiet time. Returns the running `swb ask`, which waits for the reply.
+ */
+export async function askWhileQuestionOpen(
+  t: TerminalHarness,
+  home: TempHome,
+  row: string,
+  opts: { quietMs: number; what: string; held?: (e: RowExplainResult) => boolean },
+): Promise<SwbProcess> {
+  const ask = spawnSwb(['ask', '--as', 'tester', `@${row}`, 'ping from tester', '--timeout', '170'], { home });
+  await t.waitForText(new RegExp(`${row} · ${row} · waiting .*✉ 1`));
+  const held = await waitForWakeHeld(t, home, row, {
+    holdMs: opts.quietMs + 1500,
+    held: opts.held ?? ((e) => e.state === 'waiting' && e.wake?.phase === 'pending'),
+    what: opts.what,
+  });
+  expect(held).toMatchObject({ state: 'waiting', wake: { policy: 'auto', phase: 'pending' } });
+  return ask;
+}
+
+/** What swb typed into rows, from its audit log, as [row, bytes] pairs in order. */
+export function typedIntoRows(home: TempHome): Array<[string, string]> {
+  return readFileSync(join(home.paths.runDir, 'audit.log'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { row: string; bytes: string })
+    .map((a) => [a.row, a.bytes]);
+}
+
+/** `swb status ID --json` as the operator: the message's first recipient's receipt. */
+export async function firstReceipt(home: TempHome, id: number): Promise<ReceiptResult['recipients'][number] | undefined> {
+  const status = await runSwb(['status', String(id), '--json'], { home });
+  return (JSON.parse(status.stdout) as ReceiptResult).recipients[0];
 }
 
 /** An argv as one POSIX shell command line (a config row's `command` is a shell line). */

@@ -4,14 +4,13 @@
 // the question is open and while Claude works, and the wake line is typed only once the prompt is free;
 // the scripted model then runs `swb inbox` and `swb reply ID ...` in Claude's Bash tool, and the reply
 // reaches the waiting sender.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadProfiles } from '../../src/agents/load-profiles.js';
-import type { ReceiptResult } from '../../src/protocol/methods.js';
 import { runCleanups } from '../helpers/cleanup.js';
-import { explainRow, operate, waitForWakeHeld } from '../helpers/swb-operator.js';
-import { runSwb, spawnSwb } from '../helpers/run-swb.js';
+import { askWhileQuestionOpen, explainRow, firstReceipt, operate, typedIntoRows } from '../helpers/swb-operator.js';
+import { runSwb } from '../helpers/run-swb.js';
 import { createTempHome, type TempHome } from '../helpers/temp-home.js';
 import { startSwb, type TerminalHarness } from '../helpers/terminal-harness.js';
 import { waitUntil } from '../helpers/wait-until.js';
@@ -119,16 +118,13 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('real Claude Code in swb', () => {
     expect(await explainRow(home, 'claude')).toMatchObject({ state: 'waiting', rule: 'permission_dialog' });
 
     // An external sender asks; the question stays open, so nothing is typed.
-    const ask = spawnSwb(['ask', '--as', 'tester', '@claude', 'ping from tester', '--timeout', '170'], { home });
-    await t.waitForText(/claude · claude · waiting .*✉ 1/);
     // Claude blinks the pending tool's bullet while it asks, so the screen is never still: the wake
     // is held by the open question itself. Watch it stay held well past the quiet time.
-    const held = await waitForWakeHeld(t, home, 'claude', {
-      holdMs: claude.quietMs + 1500,
+    const ask = await askWhileQuestionOpen(t, home, 'claude', {
+      quietMs: claude.quietMs,
       held: (e) => e.prompt.reason === 'dialog-open',
       what: 'the wake to be held over the open permission question',
     });
-    expect(held).toMatchObject({ state: 'waiting', wake: { policy: 'auto', phase: 'pending' } });
     expect(wakeRequests()).toEqual([]);
     expect(existsSync(join(home.paths.runDir, 'audit.log'))).toBe(false);
 
@@ -167,16 +163,13 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('real Claude Code in swb', () => {
       expect.stringMatching(/^#1 {2}from tester {2}task .*\n {4}ping from tester$/),
       expect.stringContaining('accepted #2 → @tester (re #1)'),
     ]);
-    const audit = readFileSync(join(home.paths.runDir, 'audit.log'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { row: string; bytes: string });
-    expect(audit.map((a) => [a.row, a.bytes])).toEqual([
+    expect(typedIntoRows(home)).toEqual([
       ['claude', WAKE_LINE],
       ['claude', '\r'],
     ]);
 
     // The receipts tell the story: woken, then replied.
-    const status = await runSwb(['status', '1', '--json'], { home });
-    const receipt = JSON.parse(status.stdout) as ReceiptResult;
-    expect(receipt.recipients[0]).toMatchObject({ to: 'claude', state: 'replied', wokenAt: expect.any(Number), repliedAt: expect.any(Number) });
+    expect(await firstReceipt(home, 1)).toMatchObject({ to: 'claude', state: 'replied', wokenAt: expect.any(Number), repliedAt: expect.any(Number) });
 
     await t.waitForText('claude · claude · idle', { timeoutMs: 20_000 });
     const why = await runSwb(['explain', 'claude'], { home });

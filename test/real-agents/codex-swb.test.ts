@@ -13,10 +13,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadProfiles } from '../../src/agents/load-profiles.js';
-import type { ReceiptResult } from '../../src/protocol/methods.js';
 import { runCleanups } from '../helpers/cleanup.js';
-import { explainRow, operate, shellCommand, waitForWakeHeld } from '../helpers/swb-operator.js';
-import { runSwb, spawnSwb } from '../helpers/run-swb.js';
+import { askWhileQuestionOpen, explainRow, firstReceipt, operate, shellCommand } from '../helpers/swb-operator.js';
+import { runSwb } from '../helpers/run-swb.js';
 import { createTempHome, type TempHome } from '../helpers/temp-home.js';
 import { startSwb, type TerminalHarness } from '../helpers/terminal-harness.js';
 import { waitUntil } from '../helpers/wait-until.js';
@@ -130,15 +129,8 @@ describe.skipIf(!cliInstalled(CODEX_JS))('real Codex CLI in swb', () => {
     expect(await explainRow(home, 'codex')).toMatchObject({ state: 'waiting' });
 
     // An external sender asks; the question stays open, so nothing is typed.
-    const ask = spawnSwb(['ask', '--as', 'tester', '@codex', 'ping from tester', '--timeout', '170'], { home });
-    await t.waitForText(/codex · codex · waiting .*✉ 1/);
     // Held by the open question itself, and still held well past the quiet time.
-    const held = await waitForWakeHeld(t, home, 'codex', {
-      holdMs: codex.quietMs + 1500,
-      held: (e) => e.state === 'waiting' && e.wake?.phase === 'pending',
-      what: 'the wake to be held over the open approval question',
-    });
-    expect(held).toMatchObject({ state: 'waiting', wake: { policy: 'auto', phase: 'pending' } });
+    const ask = await askWhileQuestionOpen(t, home, 'codex', { quietMs: codex.quietMs, what: 'the wake to be held over the open approval question' });
     expect(wakeRequests()).toEqual([]);
 
     // The operator declines and starts a slow turn: busy, and still nothing typed.
@@ -174,9 +166,7 @@ describe.skipIf(!cliInstalled(CODEX_JS))('real Codex CLI in swb', () => {
     expect(results()[0]).toMatch(/#1 {2}from tester {2}task .*\n {4}ping from tester/);
     expect(results()[1]).toContain('accepted #2 → @tester (re #1)');
 
-    const status = await runSwb(['status', '1', '--json'], { home });
-    const receipt = JSON.parse(status.stdout) as ReceiptResult;
-    expect(receipt.recipients[0]).toMatchObject({ to: 'codex', state: 'replied', wokenAt: expect.any(Number), repliedAt: expect.any(Number) });
+    expect(await firstReceipt(home, 1)).toMatchObject({ to: 'codex', state: 'replied', wokenAt: expect.any(Number), repliedAt: expect.any(Number) });
     await t.waitForText('codex · codex · idle', { timeoutMs: 20_000 });
   }, 240_000);
 

@@ -14,14 +14,12 @@
 // lets a name containing TOKEN through), and swb finds the row through the command's ancestors (the row's
 // Gemini process still holds it in its environment) instead of failing or speaking as the operator.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadProfiles } from '../../src/agents/load-profiles.js';
-import type { ReceiptResult } from '../../src/protocol/methods.js';
 import { runCleanups } from '../helpers/cleanup.js';
-import { explainRow, operate, shellCommand, waitForWakeHeld, type OperatorStep } from '../helpers/swb-operator.js';
-import { runSwb, spawnSwb } from '../helpers/run-swb.js';
+import { askWhileQuestionOpen, explainRow, firstReceipt, operate, shellCommand, typedIntoRows, type OperatorStep } from '../helpers/swb-operator.js';
 import { createTempHome, type TempHome } from '../helpers/temp-home.js';
 import { startSwb, type TerminalHarness } from '../helpers/terminal-harness.js';
 import { waitUntil } from '../helpers/wait-until.js';
@@ -130,15 +128,8 @@ describe.skipIf(!cliInstalled(GEMINI_JS))('real Gemini CLI in swb', () => {
     expect(await explainRow(home, 'gemini')).toMatchObject({ state: 'waiting', prompt: { free: false } });
 
     // An external sender asks; the confirmation stays open, so nothing is typed.
-    const ask = spawnSwb(['ask', '--as', 'tester', '@gemini', 'ping from tester', '--timeout', '170'], { home });
-    await t.waitForText(/gemini · gemini · waiting .*✉ 1/);
     // Held by the open confirmation itself, and still held well past the quiet time.
-    const held = await waitForWakeHeld(t, home, 'gemini', {
-      holdMs: gemini.quietMs + 1500,
-      held: (e) => e.state === 'waiting' && e.wake?.phase === 'pending',
-      what: 'the wake to be held over the open tool confirmation',
-    });
-    expect(held).toMatchObject({ state: 'waiting', wake: { policy: 'auto', phase: 'pending' } });
+    const ask = await askWhileQuestionOpen(t, home, 'gemini', { quietMs: gemini.quietMs, what: 'the wake to be held over the open tool confirmation' });
     expect(wakeRequests()).toEqual([]);
     expect(existsSync(join(home.paths.runDir, 'audit.log'))).toBe(false);
 
@@ -179,15 +170,12 @@ describe.skipIf(!cliInstalled(GEMINI_JS))('real Gemini CLI in swb', () => {
       expect.stringContaining('accepted #2 → @tester (re #1)'),
     ]);
     // swb typed into the row exactly twice: the wake line, then (after submitDelayMs) Enter.
-    const audit = readFileSync(join(home.paths.runDir, 'audit.log'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { row: string; bytes: string });
-    expect(audit.map((a) => [a.row, a.bytes])).toEqual([
+    expect(typedIntoRows(home)).toEqual([
       ['gemini', WAKE_LINE],
       ['gemini', '\r'],
     ]);
 
-    const status = await runSwb(['status', '1', '--json'], { home });
-    const receipt = JSON.parse(status.stdout) as ReceiptResult;
-    expect(receipt.recipients[0]).toMatchObject({ to: 'gemini', state: 'replied', wokenAt: expect.any(Number), repliedAt: expect.any(Number) });
+    expect(await firstReceipt(home, 1)).toMatchObject({ to: 'gemini', state: 'replied', wokenAt: expect.any(Number), repliedAt: expect.any(Number) });
     await t.waitForText('gemini · gemini · idle', { timeoutMs: 20_000 });
     expect(await explainRow(home, 'gemini')).toMatchObject({ state: 'idle', rule: 'prompt_box' });
   }, 240_000);

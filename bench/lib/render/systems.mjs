@@ -29,24 +29,24 @@ export function startSwb(ctx, rows, { profDir, profName } = {}) {
   writeFileSync(join(home, 'config', 'switchboard', 'config.json'), JSON.stringify({ scrollback: HISTORY_LINES }));
   const env = clientEnv({ NODE_ENV: 'production', SWB_HOME: home, XDG_CONFIG_HOME: join(home, 'config') });
   const nodeArgs = profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`, `--cpu-prof-name=${profName}.cpuprofile`] : [];
-  const client = new PtyClient({
-    file: process.execPath,
-    args: [...nodeArgs, ctx.swbBin, '--layout', 'grid', ...rows.map((r) => `${r.name}=${r.cmd}`)],
-    env,
-    cwd: home,
-    cols: COLS,
-    rows: ROWS,
-  });
+  const system = nodeSystem('swb', [...nodeArgs, ctx.swbBin, '--layout', 'grid', ...rows.map((r) => `${r.name}=${r.cmd}`)], env, home);
   return {
-    system: 'swb',
-    client,
-    /** The swb node process: the multiplexer and its own client in one. */
-    cpuPids: [client.pid],
-    memPid: client.pid,
+    ...system,
     /** Enter attaches the focused row (the first one). */
     async attachFirst() {
-      client.write('\r');
+      system.client.write('\r');
     },
+  };
+}
+
+/** A system that is one node process (swb, the floor) run in a client pty: its CPU and memory are that process's. */
+function nodeSystem(name, args, env, cwd) {
+  const client = new PtyClient({ file: process.execPath, args, env, cwd, cols: COLS, rows: ROWS });
+  return {
+    system: name,
+    client,
+    cpuPids: [client.pid],
+    memPid: client.pid,
     async stop() {
       await client.stop('SIGTERM', 5000);
       client.dispose();
@@ -142,22 +142,6 @@ export async function startFloor(ctx, rows) {
     return `${v.width}x${v.height}`;
   };
   const script = new URL('./emulator-floor.mjs', import.meta.url).pathname;
-  const client = new PtyClient({
-    file: process.execPath,
-    args: [script, ...rows.map((r) => `${r.name}@${size(r.name)}=${r.cmd}`)],
-    env: clientEnv({ NODE_ENV: 'production', SWB_BENCH_HISTORY: String(HISTORY_LINES) }),
-    cwd: ctx.dir,
-    cols: COLS,
-    rows: ROWS,
-  });
-  return {
-    system: 'floor',
-    client,
-    cpuPids: [client.pid],
-    memPid: client.pid,
-    async stop() {
-      await client.stop('SIGTERM', 5000);
-      client.dispose();
-    },
-  };
+  const args = [script, ...rows.map((r) => `${r.name}@${size(r.name)}=${r.cmd}`)];
+  return nodeSystem('floor', args, clientEnv({ NODE_ENV: 'production', SWB_BENCH_HISTORY: String(HISTORY_LINES) }), ctx.dir);
 }

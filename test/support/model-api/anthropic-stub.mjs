@@ -74,7 +74,6 @@ function toolRound(body) {
   return n;
 }
 
-
 /** Text of the user message that started the current tool loop (to find the turn for afterTool). */
 function lastTypedUser(body) {
   const msgs = Array.isArray(body.messages) ? body.messages : [];

@@ -9,7 +9,7 @@ describe('launchWarnings', () => {
   });
 
   it('is quiet for the codex profile’s own command and for command lines with an override', () => {
-    expect(launchWarnings({ name: 'cx', profile: 'codex' })).toEqual([]);
+    expect(launchWarnings({ name: 'cx', profile: 'codex', command: undefined })).toEqual([]);
     for (const command of ['codex -c allow_login_shell=false', 'codex --config x=1', 'codex --enable foo', 'codex --disable=tui_app_server', "'/opt/codex' -c a=b"]) {
       expect(launchWarnings({ name: 'cx', profile: 'codex', command }), command).toEqual([]);
     }
@@ -17,6 +17,6 @@ describe('launchWarnings', () => {
 
   it('says nothing about other agents', () => {
     expect(launchWarnings({ name: 'c', profile: 'claude', command: 'claude' })).toEqual([]);
-    expect(launchWarnings({ name: 's', command: 'codex' })).toEqual([]); // no codex profile: not an agent row
+    expect(launchWarnings({ name: 's', profile: undefined, command: 'codex' })).toEqual([]); // no codex profile: not an agent row
   });
 });
