@@ -1,0 +1,15 @@
+{
+  # npm runs `node-gyp rebuild` on install because this file exists and package.json has no
+  # install script; the result is build/Release/peer_credentials.node (src/util/peer-credentials.ts).
+  "targets": [
+    {
+      "target_name": "peer_credentials",
+      "sources": ["native/peer-credentials.c"],
+      "cflags": ["-Wall", "-Wextra", "-Werror=implicit-function-declaration"],
+      "xcode_settings": {
+        "WARNING_CFLAGS": ["-Wall", "-Wextra"],
+        "MACOSX_DEPLOYMENT_TARGET": "10.15"
+      }
+    }
+  ]
+}
