@@ -38,7 +38,8 @@ function load(): Addon | null {
     path = join(packageRoot(), 'build', 'Release', 'peer_credentials.node');
     addon = createRequire(import.meta.url)(path) as Addon;
   } catch (err) {
-    unavailableReason = `cannot load the peer-credentials addon${path ? ` (${path})` : ''}: ${(err as Error).message}`;
+    // First line only: require() appends a multi-line "Require stack" that says nothing useful here.
+    unavailableReason = `cannot load the peer-credentials addon${path ? ` (${path})` : ''}: ${(err as Error).message.split('\n')[0]}`;
     addon = null;
   }
   return addon;
