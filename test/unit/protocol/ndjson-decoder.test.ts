@@ -107,3 +107,33 @@ describe('classifyLine', () => {
     expect(classifyLine('{"jsonrpc":"1.0","id":3,"method":"x"}')).toMatchObject({ kind: 'invalid', id: 3 });
   });
 });
+
+describe('NdjsonDecoder: CRLF and pull decoding', () => {
+  it('accepts a frame of exactly the limit ending in CRLF, even when the CR and LF arrive apart', () => {
+    const d = new NdjsonDecoder(10);
+    expect(d.push(Buffer.from('0123456789\r\n'))).toEqual([{ kind: 'line', text: '0123456789' }]);
+    expect(d.push(Buffer.from('0123456789\r'))).toEqual([]);
+    expect(d.buffered).toBeLessThanOrEqual(10);
+    expect(d.push(Buffer.from('\n'))).toEqual([{ kind: 'line', text: '0123456789' }]);
+  });
+
+  it('counts a CR that turned out to be content', () => {
+    const d = new NdjsonDecoder(10);
+    expect(d.push(Buffer.from('012345678\r'))).toEqual([]);
+    expect(d.push(Buffer.from('x\n'))[0]).toMatchObject({ kind: 'error', error: { code: 'FRAME_TOO_LARGE' } });
+    expect(d.push(Buffer.from('0123\r'))).toEqual([]);
+    expect(d.push(Buffer.from('x\n'))).toEqual([{ kind: 'line', text: '0123\rx' }]);
+  });
+
+  it('decodes one frame per next() and keeps the rest of a chunk undecoded', () => {
+    const d = new NdjsonDecoder(100);
+    d.feed(Buffer.from('{"a":1}\n{"b":2}\n{"c"'));
+    expect(d.next()).toEqual({ kind: 'line', text: '{"a":1}' });
+    expect(d.undecoded).toBe(Buffer.byteLength('{"b":2}\n{"c"'));
+    expect(d.next()).toEqual({ kind: 'line', text: '{"b":2}' });
+    expect(d.next()).toBeUndefined();
+    d.feed(Buffer.from(':3}\n'));
+    expect(d.next()).toEqual({ kind: 'line', text: '{"c":3}' });
+    expect(d.undecoded).toBe(0);
+  });
+});
