@@ -21,14 +21,25 @@ export function hubAgentMail(hub: Hub): AgentMailPort {
   return {
     unreadOf(handle) {
       if (hub.store.unreadCount(handle) === 0) return { messageIds: [], maxSeq: 0 };
-      const { items } = hub.store.list(handle, { unreadOnly: true, peek: true, limit: UNREAD_PAGE });
+      let items;
+      try {
+        ({ items } = hub.store.list(handle, { unreadOnly: true, peek: true, limit: UNREAD_PAGE }));
+      } catch (err) {
+        // No wake this time (the store is locked or failing); the next mail or receipt asks again.
+        hub.log(`unread of ${handle}: ${hub.failureOf(err, 'wake check').message}`);
+        return { messageIds: [], maxSeq: 0 };
+      }
       let maxSeq = 0;
       for (const m of items) maxSeq = Math.max(maxSeq, m.seq ?? 0);
       return { messageIds: items.map((m) => String(m.id)), maxSeq };
     },
     recordWake(handle, messageIds) {
       const ids = messageIds.map(Number).filter((n) => Number.isSafeInteger(n) && n > 0);
-      if (ids.length > 0) hub.publishChanges(hub.store.recordWake(handle, ids));
+      if (ids.length === 0) return;
+      hub.gate.run(() => hub.store.recordWake(handle, ids)).then(
+        (changes) => hub.publishChanges(changes),
+        (err: unknown) => hub.log(`wake of ${handle} not recorded: ${hub.failureOf(err, 'recordWake').message}`),
+      );
     },
     onUnreadMaybeChanged(listener) {
       const a = hub.onMail((m) => listener(m.to));

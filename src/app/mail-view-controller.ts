@@ -14,6 +14,8 @@ import { markReadTargets } from './mail-view-threads.js';
 export interface MailViewHub {
   store: Pick<MailStore, 'history' | 'receipts' | 'markRead'>;
   publishChanges(changes: readonly StateChange[]): void;
+  /** The typed error for a failed store call (what, where, what to do). */
+  failureOf(err: unknown, context: string): { message: string };
 }
 
 export interface MailViewControllerOptions {
@@ -36,7 +38,17 @@ export class MailViewController {
   }
 
   private toEntry(item: MailItem): MailEntry {
-    return toMailEntry(item, this.o.hub.store.receipts(item.id)?.recipients);
+    return toMailEntry(item, this.storeRead(() => this.o.hub.store.receipts(item.id)?.recipients, undefined));
+  }
+
+  /** A store read for the view; a store failure (locked, damaged, full) is told to the operator, not thrown into the UI. */
+  private storeRead<T>(read: () => T, fallback: T): T {
+    try {
+      return read();
+    } catch (err) {
+      this.o.note('error', this.o.hub.failureOf(err, 'The mail view could not read the store').message, null);
+      return fallback;
+    }
   }
 
   open(filter: string | null): void {
@@ -54,13 +66,20 @@ export class MailViewController {
     const mv = this.o.store.getState().mailView;
     if (!mv.hasMore) return;
     const oldest = mv.entries[mv.entries.length - 1]?.id;
-    const items = this.o.hub.store.history({
-      limit: this.pageSize + 1,
-      ...(oldest !== undefined ? { before: oldest } : {}),
-      ...(mv.filter !== null ? { peer: mv.filter } : {}),
-    });
-    const page = items.slice(0, this.pageSize).map((m) => this.toEntry(m));
-    this.o.store.mailPageLoaded(page, items.length > this.pageSize);
+    const history = this.storeRead(
+      () =>
+        this.o.hub.store.history({
+          limit: this.pageSize,
+          ...(oldest !== undefined ? { before: oldest } : {}),
+          ...(mv.filter !== null ? { peer: mv.filter } : {}),
+        }),
+      null,
+    );
+    if (!history) return;
+    this.o.store.mailPageLoaded(
+      history.items.map((m) => this.toEntry(m)),
+      history.more,
+    );
   }
 
   /** New mail while the view is open. */
@@ -99,7 +118,7 @@ export class MailViewController {
 
   private markFor(e: MailEntry, handles: readonly string[]): void {
     const changes: StateChange[] = [];
-    for (const h of handles) changes.push(...this.o.hub.store.markRead(h, [e.id]).changes);
+    for (const h of handles) changes.push(...this.storeRead(() => this.o.hub.store.markRead(h, [e.id]).changes, []));
     // Receipts reach the view (and the unread badges) through the hub's receipt events.
     if (changes.length > 0) this.o.hub.publishChanges(changes);
   }

@@ -1,14 +1,38 @@
-// One client socket: bounded NDJSON in, frames out, with backpressure both ways. A client that
-// does not read its responses stops being read from; one that lets pushes pile up far past the
-// limit is disconnected (its mail is durable and waits in the store).
+// One client socket: bounded NDJSON in, frames out, with backpressure both ways.
+//
+// Work is bounded per connection, not only frames: frames are decoded one at a time, and while the
+// connection's unread answers are over maxPendingWriteBytes the rest of what it sent stays as raw
+// bytes (at most one socket read) and the socket is paused. A client that sent a thousand expensive
+// requests in one write and never reads therefore costs one answer's worth of memory, not a
+// thousand. A connection whose backlog outgrows maxConnectionBacklogBytes, or that leaves answers
+// unread for stallTimeoutMs, is closed with a final error; so is one that does not finish its hello
+// or a frame it started within idleTimeoutMs (a one-byte-a-second client). Its mail is durable and
+// waits in the store.
 import type { Socket } from 'node:net';
+import { swbError, type SwbErrorValue } from '../protocol/error-codes.js';
+import type { HubLimits } from '../protocol/limits.js';
 import { encodeFrame, NdjsonDecoder, type DecodedFrame } from '../protocol/ndjson-decoder.js';
+import { failure, type RpcId } from '../protocol/rpc.js';
 import type { SessionIdentity } from './session-registry.js';
 
 export type Subscription = 'none' | 'mine' | 'all';
 
 /** Requests in flight (awaiting a commit) per connection before we stop reading more. */
 const MAX_IN_FLIGHT = 1024;
+/** After a final error, how long the socket may take to flush it before it is cut. */
+const FINAL_ERROR_GRACE_MS = 1000;
+
+export type ConnectionLimits = Pick<
+  HubLimits,
+  'maxPendingWriteBytes' | 'maxConnectionBacklogBytes' | 'stallTimeoutMs' | 'maxFrameBytes' | 'idleTimeoutMs'
+>;
+
+export interface ConnectionEvents {
+  onFrame(conn: HubConnection, frame: DecodedFrame): void;
+  onClose(conn: HubConnection): void;
+  /** Bytes of unfinished frames this connection holds changed by `delta` (the hub caps the total). */
+  onUnfinished(conn: HubConnection, delta: number): void;
+}
 
 export class HubConnection {
   identity: SessionIdentity | null = null;
@@ -16,9 +40,17 @@ export class HubConnection {
   subscription: Subscription = 'none';
   private readonly decoder: NdjsonDecoder;
   private inFlight = 0;
-  private pausedForWrites = false;
+  /** Requests that later frames must wait for (a hello: what follows it on the wire speaks as its session). */
+  private holds = 0;
   private closed = false;
+  private closing = false;
   private corked = false;
+  private readonly acceptedAt = Date.now();
+  /** When the unfinished frame (if any) began, and since when answers sit unread over the limit. */
+  private frameStartedAt: number | null = null;
+  private stalledSince: number | null = null;
+  private unfinishedReported = 0;
+  private deadlineTimer: NodeJS.Timeout | null = null;
   private readonly uncork = (): void => {
     this.corked = false;
     this.socket.uncork();
@@ -26,40 +58,59 @@ export class HubConnection {
 
   constructor(
     readonly socket: Socket,
-    private readonly maxPendingWriteBytes: number,
-    maxFrameBytes: number,
-    private readonly onFrame: (conn: HubConnection, frame: DecodedFrame) => void,
-    onClose: (conn: HubConnection) => void,
+    private readonly limits: ConnectionLimits,
+    private readonly events: ConnectionEvents,
   ) {
-    this.decoder = new NdjsonDecoder(maxFrameBytes);
+    this.decoder = new NdjsonDecoder(limits.maxFrameBytes);
     socket.on('data', (chunk: Buffer) => {
-      for (const frame of this.decoder.push(chunk)) {
-        if (this.closed) return;
-        this.onFrame(this, frame);
-      }
+      this.decoder.feed(chunk);
+      this.pump();
     });
     socket.on('drain', () => {
-      if (this.pausedForWrites) {
-        this.pausedForWrites = false;
-        this.updateReading();
-      }
+      if (this.socket.writableLength <= this.limits.maxPendingWriteBytes) this.stalledSince = null;
+      this.pump();
     });
     socket.on('error', () => socket.destroy());
     socket.on('close', () => {
       this.closed = true;
-      onClose(this);
+      this.clearDeadline();
+      this.reportUnfinished(0);
+      events.onClose(this);
     });
+    this.reviewDeadline();
   }
 
   get isClosed(): boolean {
     return this.closed;
   }
 
-  /** Writes one frame; returns false if the connection is gone or was dropped for not reading. */
+  /** Answers are waiting unread beyond the limit: decoding more requests would only add to them. */
+  private get overOutput(): boolean {
+    return this.socket.writableLength > this.limits.maxPendingWriteBytes;
+  }
+
+  /** Decodes and handles frames while the connection may do more work, then sets reading to match. */
+  private pump(): void {
+    while (!this.closed && !this.closing && this.holds === 0 && !this.overOutput && this.inFlight < MAX_IN_FLIGHT) {
+      const frame = this.decoder.next();
+      if (!frame) break;
+      this.events.onFrame(this, frame);
+    }
+    this.updateReading();
+  }
+
+  /** Writes one frame; returns false if the connection is gone, closing, or was closed for its backlog. */
   write(value: unknown): boolean {
-    if (this.closed || this.socket.destroyed) return false;
-    if (this.socket.writableLength > this.maxPendingWriteBytes * 4) {
-      this.socket.destroy();
+    if (this.closed || this.closing || this.socket.destroyed) return false;
+    const frame = encodeFrame(value);
+    const backlog = this.socket.writableLength + Buffer.byteLength(frame);
+    if (backlog > this.limits.maxConnectionBacklogBytes) {
+      this.closeWithError(
+        swbError(
+          'HUB_BUSY',
+          `This connection left ${backlog} bytes of answers unread, over the limit of ${this.limits.maxConnectionBacklogBytes}; the hub closed it. Mail is kept in the store.`,
+        ),
+      );
       return false;
     }
     // Cork until the end of this tick: a batch of answers leaves in one syscall, not one each.
@@ -68,11 +119,29 @@ export class HubConnection {
       this.socket.cork();
       process.nextTick(this.uncork);
     }
-    if (!this.socket.write(encodeFrame(value)) || this.socket.writableLength > this.maxPendingWriteBytes) {
-      this.pausedForWrites = true;
+    this.socket.write(frame);
+    if (this.overOutput) {
+      this.stalledSince ??= Date.now();
       this.updateReading();
     }
     return true;
+  }
+
+  /** An error in this connection's dialect (JSON-RPC failure, or an Intercom `error` envelope). */
+  writeError(id: RpcId | null, error: SwbErrorValue): boolean {
+    if (this.dialect === 'intercom') return this.write({ type: 'error', payload: { code: error.code, message: error.message } });
+    return this.write(failure(id, error));
+  }
+
+  /** Handles no further frame of this connection until `work` settles. */
+  hold(work: Promise<unknown>): void {
+    this.holds += 1;
+    this.updateReading();
+    const release = (): void => {
+      this.holds -= 1;
+      this.pump();
+    };
+    work.then(release, release);
   }
 
   /** Tracks async requests so a pipelining client cannot queue unbounded work. */
@@ -83,13 +152,81 @@ export class HubConnection {
 
   endRequest(): void {
     this.inFlight -= 1;
-    this.updateReading();
+    this.pump();
   }
 
   private updateReading(): void {
     if (this.closed) return;
-    if (this.pausedForWrites || this.inFlight >= MAX_IN_FLIGHT) this.socket.pause();
+    // Undecoded bytes mean pump() stopped early: read no more until it can go on.
+    const busy = this.overOutput || this.holds > 0 || this.inFlight >= MAX_IN_FLIGHT || this.decoder.undecoded > 0;
+    if (busy || this.closing) this.socket.pause();
     else this.socket.resume();
+    this.reportUnfinished(this.decoder.buffered);
+    this.reviewDeadline();
+  }
+
+  private reportUnfinished(bytes: number): void {
+    if (bytes > 0) this.frameStartedAt ??= Date.now();
+    else this.frameStartedAt = null;
+    const delta = bytes - this.unfinishedReported;
+    if (delta === 0) return;
+    this.unfinishedReported = bytes;
+    this.events.onUnfinished(this, delta);
+  }
+
+  /** Arms one timer for the earliest deadline that applies now (none when the connection behaves). */
+  private reviewDeadline(): void {
+    if (this.closed) return;
+    const { idleTimeoutMs, stallTimeoutMs } = this.limits;
+    const due: number[] = [];
+    if (!this.identity && idleTimeoutMs > 0) due.push(this.acceptedAt + idleTimeoutMs);
+    if (this.frameStartedAt !== null && idleTimeoutMs > 0) due.push(this.frameStartedAt + idleTimeoutMs);
+    if (this.stalledSince !== null && stallTimeoutMs > 0) due.push(this.stalledSince + stallTimeoutMs);
+    this.clearDeadline();
+    if (due.length === 0) return;
+    const at = Math.min(...due);
+    this.deadlineTimer = setTimeout(() => this.onDeadline(), Math.max(0, at - Date.now()));
+    this.deadlineTimer.unref();
+  }
+
+  private onDeadline(): void {
+    this.deadlineTimer = null;
+    const now = Date.now();
+    const { idleTimeoutMs, stallTimeoutMs } = this.limits;
+    if (this.stalledSince !== null && !this.overOutput) this.stalledSince = null;
+    if (this.stalledSince !== null && now - this.stalledSince >= stallTimeoutMs) {
+      // It reads nothing, so the final error will not reach it either; cut it at once.
+      this.closeWithError(swbError('HUB_BUSY', `This connection left its answers unread for ${stallTimeoutMs} ms; the hub closed it.`));
+      this.socket.destroy();
+    } else if (!this.identity && now - this.acceptedAt >= idleTimeoutMs) {
+      this.closeWithError(swbError('UNAUTHENTICATED', `No hello within ${idleTimeoutMs} ms; the hub closed this connection.`));
+    } else if (this.frameStartedAt !== null && now - this.frameStartedAt >= idleTimeoutMs) {
+      this.closeWithError(swbError('BAD_FRAME', `A frame was left unfinished for ${idleTimeoutMs} ms; the hub closed this connection.`));
+    } else {
+      this.reviewDeadline();
+    }
+  }
+
+  private clearDeadline(): void {
+    if (this.deadlineTimer) clearTimeout(this.deadlineTimer);
+    this.deadlineTimer = null;
+  }
+
+  /** Called by the hub after a hello succeeds: the pre-hello deadline no longer applies. */
+  identified(): void {
+    this.reviewDeadline();
+  }
+
+  /** Sends a last error (if the socket takes it), stops reading and closes; cut after a grace period. */
+  closeWithError(error: SwbErrorValue): void {
+    if (this.closed || this.closing) return;
+    const frame =
+      this.dialect === 'intercom' ? { type: 'error', payload: { code: error.code, message: error.message } } : failure(null, error);
+    this.closing = true;
+    this.clearDeadline();
+    this.socket.pause();
+    this.socket.end(encodeFrame(frame));
+    setTimeout(() => this.socket.destroy(), FINAL_ERROR_GRACE_MS).unref();
   }
 
   close(): void {

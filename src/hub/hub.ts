@@ -1,7 +1,7 @@
 // The hub: owns the workspace lock, the socket, the sessions and the store, and routes mail.
 // Start it with Hub.start(); it refuses (HUB_RUNNING) when another live hub holds the lock, and
 // only after winning the lock does it dare remove a stale socket left by a dead hub.
-import { createServer, type Server, type Socket } from 'node:net';
+import { createServer, type Server, type Socket as NetSocket } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, unlinkSync, writeFileSync, renameSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -10,12 +10,16 @@ import { BROADCAST, OPERATOR } from '../protocol/handle.js';
 import { DEFAULT_LIMITS, type HubLimits } from '../protocol/limits.js';
 import type { MailItem, PeerChanged, PeerInfo, ReceiptChanged, RowExplainResult, SendParams, SendResult, SessionRole } from '../protocol/methods.js';
 import type { DecodedFrame } from '../protocol/ndjson-decoder.js';
-import { classifyLine, failure, notification, success, type RpcId } from '../protocol/rpc.js';
+import { classifyLine, notification, success, type RpcId } from '../protocol/rpc.js';
 import { MailStore, type AcceptOutcome, type AcceptRequest, type StateChange } from '../store/mail-store.js';
+import { toWellFormed } from '../text/well-formed.js';
 import { Emitter } from '../util/event.js';
 import { DisposableStore, toDisposable } from '../util/lifecycle.js';
+import { storeErrorValue, isCorruptError, setAsideDamaged } from '../store/store-error.js';
+import { BUSY_TIMEOUT_MS } from '../store/open-database.js';
 import { GroupCommitter } from './group-commit.js';
 import { HubConnection } from './hub-connection.js';
+import { StoreGate } from './store-gate.js';
 import { handleIntercomEnvelope } from './intercom-dialect.js';
 import { ensurePrivateDir, isOwnSocket } from './private-dir.js';
 import { RateLimiter } from './rate-limiter.js';
@@ -44,8 +48,16 @@ export class Hub {
   readonly waiters: MailWaiters;
   readonly now: () => number;
   private readonly committer: GroupCommitter;
+  /** Every store call passes it: another process's lock queues calls instead of freezing the loop. */
+  readonly gate: StoreGate;
   private readonly rate: RateLimiter;
+  /** Tokenless participants share one bucket too, so rotating handles does not multiply the rate. */
+  private readonly participantRate: RateLimiter;
+  private readonly newHandleRate: RateLimiter;
   private readonly connections = new Set<HubConnection>();
+  private unfinishedBytes = 0;
+  /** Where a damaged mail.db was copied (once per run), for the operator's recovery. */
+  private damagedCopy: string | null = null;
   private readonly lifetime = new DisposableStore();
   private server: Server | null = null;
   private explainProvider: ExplainProvider | null = null;
@@ -94,11 +106,21 @@ export class Hub {
     this.limits = limits;
     this.store = store;
     this.now = options.now ?? Date.now;
-    this.sessions = new SessionRegistry(randomBytes(24).toString('base64url'));
+    this.sessions = new SessionRegistry(randomBytes(24).toString('base64url'), (h) => store.roleOf(h) === 'row');
     this.rate = new RateLimiter(limits.ratePerSecond, this.now);
+    this.participantRate = new RateLimiter(limits.ratePerSecond * PARTICIPANTS_RATE_FACTOR, this.now);
+    // A minute's worth at once: a burst of scripts starting together is fine, a stream of junk names is not.
+    this.newHandleRate = new RateLimiter(limits.newHandlesPerMinute / 60, this.now, 60);
     this.waiters = new MailWaiters();
-    this.committer = new GroupCommitter(store, (req, outcome) => this.afterCommit(req, outcome));
+    this.gate = new StoreGate(STORE_LOCK_WAIT_MS);
+    this.committer = new GroupCommitter(
+      store,
+      this.gate,
+      (req, outcome) => this.afterCommit(req, outcome),
+      (err) => this.storeFailure(err, 'The message could not be stored; nothing was accepted, retry with the same id'),
+    );
     this.lifetime.add(toDisposable(() => store.close()));
+    this.lifetime.add(toDisposable(() => this.gate.dispose()));
     this.lifetime.add(this.waiters);
     store.rememberHandle(OPERATOR, 'operator');
     this.sweep();
@@ -152,31 +174,61 @@ export class Hub {
     renameSync(tmp, operatorTokenFile);
   }
 
-  private accept(socket: Socket): void {
-    const conn = new HubConnection(
-      socket,
-      this.limits.maxPendingWriteBytes,
-      this.limits.maxFrameBytes,
-      (c, frame) => this.onFrame(c, frame),
-      (c) => this.onClose(c),
-    );
+  private accept(socket: NetSocket): void {
+    if (this.stopping) {
+      socket.destroy();
+      return;
+    }
+    if (this.connections.size >= this.limits.maxConnections) {
+      // Answered, not dropped: the client learns the hub is alive and full, not that there is none.
+      const busy = swbError('HUB_BUSY', `The hub has ${this.connections.size} connections, its limit; try again shortly.`);
+      socket.on('error', () => socket.destroy());
+      socket.end(`${JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message: busy.message, data: { code: busy.code } } })}\n`);
+      setTimeout(() => socket.destroy(), 1000).unref();
+      return;
+    }
+    const conn = new HubConnection(socket, this.limits, {
+      onFrame: (c, frame) => this.onFrame(c, frame),
+      onClose: (c) => this.onClose(c),
+      onUnfinished: (c, delta) => this.onUnfinished(c, delta),
+    });
     this.connections.add(conn);
-    if (this.stopping) conn.destroy();
   }
 
+  /** Unfinished frames of all connections together stay under a cap; the one that passes it goes. */
+  private onUnfinished(conn: HubConnection, delta: number): void {
+    this.unfinishedBytes += delta;
+    if (delta > 0 && this.unfinishedBytes > this.limits.maxUnfinishedBytes) {
+      conn.closeWithError(
+        swbError('HUB_BUSY', `The hub holds ${this.unfinishedBytes} bytes of unfinished frames, over its limit of ${this.limits.maxUnfinishedBytes}; this connection was closed.`),
+      );
+    }
+  }
+
+  /** One decoded frame. Nothing a client sends, and no store failure, may throw out of here. */
   private onFrame(conn: HubConnection, frame: DecodedFrame): void {
+    try {
+      this.handleFrame(conn, frame);
+    } catch (err) {
+      this.log(`internal error handling a frame: ${err instanceof Error ? err.stack : String(err)}`);
+      conn.writeError(null, this.failureOf(err, 'The hub failed to handle a frame'));
+    }
+  }
+
+  private handleFrame(conn: HubConnection, frame: DecodedFrame): void {
     if (frame.kind === 'error') {
-      this.replyError(conn, null, frame.error);
+      conn.writeError(null, frame.error);
       return;
     }
     const msg = classifyLine(frame.text);
     if (msg.kind === 'intercom') {
       if (conn.dialect === 'rpc') {
-        this.replyError(conn, null, swbError('BAD_FRAME', 'This connection speaks JSON-RPC; an Intercom envelope is not allowed here.'));
+        conn.writeError(null, swbError('BAD_FRAME', 'This connection speaks JSON-RPC; an Intercom envelope is not allowed here.'));
         return;
       }
       conn.dialect = 'intercom';
-      handleIntercomEnvelope(this, conn, msg.envelope);
+      const work = handleIntercomEnvelope(this, conn, msg.envelope);
+      if (work) conn.hold(work);
       return;
     }
     if (conn.dialect === 'intercom') {
@@ -186,7 +238,7 @@ export class Hub {
     conn.dialect = 'rpc';
     switch (msg.kind) {
       case 'invalid':
-        this.replyError(conn, msg.id, msg.error);
+        conn.writeError(msg.id, msg.error);
         return;
       case 'notification':
       case 'response':
@@ -194,25 +246,41 @@ export class Hub {
       case 'request': {
         const { id, method, params } = msg.message;
         conn.beginRequest();
-        dispatchRpc(this, conn, method, params ?? {}).then(
+        const work = dispatchRpc(this, conn, method, params ?? {}).then(
           (result) => {
             conn.endRequest();
-            if ('error' in result) this.replyError(conn, id, result.error);
+            if ('error' in result) conn.writeError(id, result.error);
             else conn.write(success(id, result.ok));
           },
           (err: unknown) => {
             conn.endRequest();
-            this.log(`internal error in ${method}: ${err instanceof Error ? err.stack : String(err)}`);
-            this.replyError(conn, id, swbError('INTERNAL', 'The hub failed to handle this request; see the hub log.'));
+            if (!isStoreFailure(err)) this.log(`internal error in ${method}: ${err instanceof Error ? err.stack : String(err)}`);
+            conn.writeError(id, this.failureOf(err, `The hub could not complete ${method}`));
           },
         );
+        // What follows a hello on the wire speaks as the session it claims: wait for it.
+        if (method === 'hello') conn.hold(work);
       }
     }
   }
 
   replyError(conn: HubConnection, id: RpcId | null, error: SwbErrorValue): void {
-    if (conn.dialect === 'intercom') conn.write({ type: 'error', payload: { code: error.code, message: error.message } });
-    else conn.write(failure(id, error));
+    conn.writeError(id, error);
+  }
+
+  /** The typed answer for an exception: a store failure says what and where; anything else is INTERNAL. */
+  failureOf(err: unknown, context: string): SwbErrorValue {
+    if (isStoreFailure(err)) return this.storeFailure(err, context);
+    return swbError('INTERNAL', `${context}; see the hub log.`);
+  }
+
+  /** A store failure as a typed error; a damaged file is copied aside (once) so the operator can recover it. */
+  storeFailure(err: unknown, context: string): SwbErrorValue {
+    if (isCorruptError(err) && this.damagedCopy === null) {
+      this.damagedCopy = setAsideDamaged(this.options.paths.dbFile);
+      this.log(`mail.db is damaged (${(err as Error).message}); copy set aside at ${this.damagedCopy ?? '(copy failed)'}`);
+    }
+    return storeErrorValue(err, this.options.paths.dbFile, context, this.damagedCopy);
   }
 
   private onClose(conn: HubConnection): void {
@@ -223,17 +291,36 @@ export class Hub {
     }
   }
 
-  /** Completes a hello: claims the handle, remembers it, announces it. */
-  claimSession(conn: HubConnection, session: string | undefined, token: string | undefined): SwbErrorValue | null {
+  /**
+   * Completes a hello: claims the handle, remembers it in the store, announces it. The connection
+   * is bound to the handle only once all of that succeeded; a failure leaves it unbound.
+   */
+  async claimSession(conn: HubConnection, session: string | undefined, token: string | undefined): Promise<SwbErrorValue | null> {
     if (conn.identity) return swbError('BAD_REQUEST', `This connection is already ${conn.identity.handle}.`);
     const claim = this.sessions.claim(conn, session, token);
     if (!claim.ok) return claim.error;
-    conn.identity = claim.identity;
-    const wasKnown = this.store.isKnown(claim.identity.handle);
-    this.store.rememberHandle(claim.identity.handle, claim.identity.role);
-    if (!wasKnown || [...this.sessions.connectionsOf(claim.identity.handle)].length === 1) {
-      this.announcePeer(claim.identity.handle, true, claim.identity.role);
+    const { handle, role } = claim.identity;
+    const unbind = (error: SwbErrorValue): SwbErrorValue => {
+      this.sessions.release(conn, handle);
+      return error;
+    };
+    const wasKnown = this.store.isKnown(handle);
+    if (!wasKnown && role === 'participant' && this.newHandleRate.take('new-handles') > 0) {
+      return unbind(
+        swbError('RATE_LIMITED', `Too many new session names (more than ${this.limits.newHandlesPerMinute} a minute); reuse a name or retry shortly.`, {
+          retryAfterMs: 1000,
+        }),
+      );
     }
+    try {
+      await this.gate.run(() => this.store.rememberHandle(handle, role));
+    } catch (err) {
+      return unbind(this.storeFailure(err, `hello as ${handle} could not be recorded`));
+    }
+    if (conn.isClosed) return unbind(swbError('NO_HUB', 'The connection closed during hello.'));
+    conn.identity = claim.identity;
+    conn.identified();
+    if (!wasKnown || [...this.sessions.connectionsOf(handle)].length === 1) this.announcePeer(handle, true, role);
     return null;
   }
 
@@ -251,14 +338,49 @@ export class Hub {
     return this.store
       .knownHandles()
       .map(({ handle, role, unread }) => ({ handle, role, unread, online: this.sessions.isOnline(handle) }))
-      .sort((a, b) => a.handle.localeCompare(b.handle));
+      .sort((a, b) => (a.handle < b.handle ? -1 : a.handle > b.handle ? 1 : 0));
   }
 
-  /** Registers a row of the embedded TUI (or, over the socket, of an operator client). */
+  /** A page of peers in handle order after `after`; `next` is the cursor when more remain. */
+  peersPage(opts: { after?: string; limit?: number; onlineOnly?: boolean }): { peers: PeerInfo[]; next: string | null } {
+    const limit = opts.limit ?? PEERS_PAGE;
+    let all = this.peers();
+    if (opts.onlineOnly) all = all.filter((p) => p.online);
+    const start = opts.after === undefined ? 0 : all.findIndex((p) => p.handle > opts.after!);
+    const page = start === -1 ? [] : all.slice(start, start + limit);
+    const more = start !== -1 && start + limit < all.length;
+    return { peers: page, next: more ? page[page.length - 1]!.handle : null };
+  }
+
+  /**
+   * Registers a row of the embedded TUI (or, over the socket, of an operator client). A row that
+   * registers again gets a new token; connections that proved the old one are closed.
+   */
   registerRow(handle: string): { ok: true; token: string } | { ok: false; error: SwbErrorValue } {
     const r = this.sessions.registerRow(handle);
-    if (r.ok) this.store.rememberHandle(handle, 'row');
-    return r;
+    if (!r.ok) return r;
+    this.revoke(r.revoked, handle);
+    const remember = () => this.store.rememberHandle(handle, 'row');
+    this.gate.run(remember).catch((err: unknown) => this.log(`row ${handle} could not be recorded: ${this.storeFailure(err, 'registerRow').message}`));
+    return { ok: true, token: r.token };
+  }
+
+  /** The operator gives a row's handle back: its token stops working and tokenless clients may take it. */
+  async releaseRow(handle: string): Promise<{ ok: { released: boolean } } | { error: SwbErrorValue }> {
+    const revoked = this.sessions.unregisterRow(handle);
+    this.revoke(revoked, handle);
+    try {
+      return { ok: { released: (await this.gate.run(() => this.store.releaseRow(handle))) || revoked.length > 0 } };
+    } catch (err) {
+      return { error: this.storeFailure(err, `${handle} could not be released`) };
+    }
+  }
+
+  private revoke(conns: readonly HubConnection[], handle: string): void {
+    for (const c of conns) {
+      c.closeWithError(swbError('UNAUTHENTICATED', `Row ${handle} was registered again; the token this connection used no longer works.`));
+    }
+    if (conns.length > 0 && !this.sessions.isOnline(handle)) this.announcePeer(handle, false, 'row');
   }
 
   /** The embedded dashboard answers `rows.explain` through this; null removes it. */
@@ -279,7 +401,6 @@ export class Hub {
     return this.explainProvider(row, verbose);
   }
 
-  /** The whole send pipeline up to the commit: limits, recipients, rate, then group commit. */
   /** Every send, with its refusal reported (the dashboard shows rows' refused mail to the operator). */
   async send(sender: string, params: SendParams): Promise<{ ok: SendResult } | { error: SwbErrorValue }> {
     const outcome = await this.sendUnreported(sender, params);
@@ -287,7 +408,9 @@ export class Hub {
     return outcome;
   }
 
-  private async sendUnreported(sender: string, params: SendParams): Promise<{ ok: SendResult } | { error: SwbErrorValue }> {
+  /** The whole send pipeline up to the commit: limits, recipients, rate, then group commit. */
+  private async sendUnreported(sender: string, sent: SendParams): Promise<{ ok: SendResult } | { error: SwbErrorValue }> {
+    const params = { ...sent, text: toWellFormed(sent.text) };
     const bytes = Buffer.byteLength(params.text, 'utf8');
     if (bytes > this.limits.maxMessageBytes) {
       return {
@@ -302,16 +425,20 @@ export class Hub {
       return { error: swbError('BAD_REQUEST', `At most ${this.limits.maxRecipients} recipients per message.`) };
     }
     const to: string[] = [];
+    const named = new Set<string>();
     for (const target of requestedTo) {
       if (target === BROADCAST || target === '*') {
         // Broadcast reaches live sessions only (mail for offline rows would pile up unread).
         for (const h of this.sessions.onlineHandles()) if (h !== sender && !to.includes(h)) to.push(h);
-      } else if (!to.includes(target)) {
-        to.push(target);
+      } else {
+        named.add(target);
+        if (!to.includes(target)) to.push(target);
       }
     }
-    const wait = this.rate.take(sender);
-    if (wait > 0) {
+    const messageId = params.messageId ?? randomBytes(9).toString('base64url');
+    const wait = this.rateWait(sender);
+    // A retry of a message already stored is answered with its receipt, never RATE_LIMITED.
+    if (wait > 0 && !(params.messageId !== undefined && this.isStored(sender, params.messageId))) {
       return {
         error: swbError('RATE_LIMITED', `${sender} is sending faster than ${this.limits.ratePerSecond} messages a second; retry in ${wait} ms.`, {
           retryAfterMs: wait,
@@ -326,19 +453,46 @@ export class Hub {
       sender,
       to,
       requestedTo: requestedTo.map((t) => (t === '*' ? BROADCAST : t)),
+      // Reached only through @all: one full inbox there skips that recipient instead of failing all.
+      optional: new Set(to.filter((h) => !named.has(h))),
       text: params.text,
       kind: params.kind ?? 'msg',
       replyTo: params.replyTo ?? null,
-      messageId: params.messageId ?? randomBytes(9).toString('base64url'),
+      messageId,
       live,
     };
     const outcome = await this.committer.submit(request);
     return outcome.ok ? { ok: outcome.result } : { error: outcome.error };
   }
 
+  /** Milliseconds until `sender` may send again (0: now): its own bucket, and tokenless senders' shared one. */
+  private rateWait(sender: string): number {
+    const own = this.rate.take(sender);
+    if (own > 0 || this.store.roleOf(sender) !== 'participant') return own;
+    return this.participantRate.take('participants');
+  }
+
+  private isStored(sender: string, messageId: string): boolean {
+    try {
+      return this.store.hasMessage(sender, messageId);
+    } catch {
+      return false;
+    }
+  }
+
   /** Runs after the commit returned: push to recipients, wake waiters, tell the sender. */
   private afterCommit(request: AcceptRequest, outcome: AcceptOutcome): void {
     if (!outcome.ok || !outcome.message) return;
+    try {
+      this.announceCommitted(request, outcome);
+    } catch (err) {
+      // The message is committed; a failure to push it must not undo or hide that.
+      this.log(`after commit of #${outcome.message.id}: ${err instanceof Error ? err.stack : String(err)}`);
+    }
+  }
+
+  private announceCommitted(request: AcceptRequest, outcome: AcceptOutcome & { ok: true }): void {
+    if (!outcome.message) return;
     const message = outcome.message;
     this.mailEmitter.fire(message);
     for (const r of outcome.result.recipients) {
@@ -387,16 +541,22 @@ export class Hub {
     }
   }
 
-  private sweep(): void {
-    try {
-      const changes = this.store.sweep({
-        expiryMs: this.limits.expiryHours * 3600_000,
-        retentionMs: this.limits.retentionDays * 86_400_000,
-      });
-      this.publishChanges(changes);
-    } catch (err) {
-      this.log(`sweep failed: ${err instanceof Error ? err.message : String(err)}`);
-    }
+  /** Hourly: expiry, retention, and tokenless handles nobody used for participantTtlHours. */
+  sweep(): void {
+    this.gate
+      .run(() => {
+        const changes = this.store.sweep({
+          expiryMs: this.limits.expiryHours * 3600_000,
+          retentionMs: this.limits.retentionDays * 86_400_000,
+        });
+        const ttlMs = this.limits.participantTtlHours * 3600_000;
+        if (ttlMs > 0) this.store.forgetIdleParticipants(ttlMs, (h) => this.sessions.isOnline(h));
+        return changes;
+      })
+      .then(
+        (changes) => this.publishChanges(changes),
+        (err: unknown) => this.log(`sweep failed: ${this.storeFailure(err, 'sweep').message}`),
+      );
   }
 
   log(line: string): void {
@@ -417,6 +577,18 @@ export class Hub {
     })();
     return this.stopping;
   }
+}
+
+/** How long a store call waits in the gate for another process's lock before DB_LOCKED. */
+const STORE_LOCK_WAIT_MS = 5000 - BUSY_TIMEOUT_MS;
+/** Tokenless participants together may send this many times one sender's rate. */
+const PARTICIPANTS_RATE_FACTOR = 4;
+const PEERS_PAGE = 500;
+
+/** Errors that come from SQLite (or the gate waiting on it): typed for the client, not logged as bugs. */
+function isStoreFailure(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (code.startsWith('SQLITE_') || code === 'ENOSPC');
 }
 
 /** The directory above `switchboard-<uid>/<ws>` or `run/<ws>`: the part we did not create. */

@@ -21,7 +21,8 @@ function textOf(payload: unknown): string | null {
   return null;
 }
 
-export function handleIntercomEnvelope(hub: Hub, conn: HubConnection, env: Record<string, unknown>): void {
+/** Handles one envelope; a returned promise is work later envelopes of this connection must wait for (register). */
+export function handleIntercomEnvelope(hub: Hub, conn: HubConnection, env: Record<string, unknown>): Promise<void> | void {
   const replyTo = typeof env.id === 'string' || typeof env.id === 'number' ? String(env.id) : null;
   const fail = (code: Parameters<typeof swbError>[0], message: string) =>
     conn.write(envelope('error', { reply_to: replyTo, to_session: conn.identity?.handle ?? null, payload: { code, message } }));
@@ -35,14 +36,16 @@ export function handleIntercomEnvelope(hub: Hub, conn: HubConnection, env: Recor
       }
       const payload = typeof env.payload === 'object' && env.payload !== null ? (env.payload as Record<string, unknown>) : {};
       const token = typeof payload.token === 'string' ? payload.token : undefined;
-      const err = hub.claimSession(conn, session, token);
-      if (err) {
-        fail(err.code, err.message);
-        return;
-      }
-      conn.subscription = 'mine';
-      conn.write(envelope('welcome', { reply_to: replyTo, to_session: session, payload: { session, peers: hub.peers() } }));
-      return;
+      return hub.claimSession(conn, session, token).then((err) => {
+        if (err) {
+          fail(err.code, err.message);
+          return;
+        }
+        conn.subscription = 'mine';
+        // The seed protocol's welcome lists peers: the online ones, one page at most.
+        const { peers } = hub.peersPage({ onlineOnly: true });
+        conn.write(envelope('welcome', { reply_to: replyTo, to_session: session, payload: { session, peers } }));
+      });
     }
     case 'chat': {
       const who = conn.identity;

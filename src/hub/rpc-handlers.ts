@@ -10,7 +10,9 @@ import {
   listParams,
   readParams,
   receiptParams,
+  peersParams,
   registerRowParams,
+  releaseParams,
   sendParams,
   waitParams,
   wokenParams,
@@ -37,23 +39,26 @@ function handler<P>(h: Handler<P>): Handler<unknown> {
   return h as Handler<unknown>;
 }
 
-const HANDLERS: Record<string, Handler<unknown>> = {
+// A Map, not an object literal: a method named `constructor` or `__proto__` must find nothing.
+const HANDLERS = new Map<string, Handler<unknown>>(
+  Object.entries({
   hello: handler({
     params: helloParams,
     anonymous: true,
-    run(hub, conn, p) {
+    async run(hub, conn, p) {
       if (p.version > PROTOCOL_VERSION) {
         return { error: swbError('BAD_REQUEST', `This hub speaks protocol ${PROTOCOL_VERSION}; the client asked for ${p.version}.`) };
       }
-      const err = hub.claimSession(conn, p.session, p.token);
+      const err = await hub.claimSession(conn, p.session, p.token);
       if (err) return { error: err };
       if (p.subscribe) conn.subscription = 'mine';
       const who = conn.identity!;
+      // No peer list here: a CLI command needs none, and it would grow with every handle ever seen
+      // (peers.list pages it).
       const result: HelloResult = {
         session: who.handle,
         role: who.role,
         lastSeq: hub.store.lastSeq(who.handle),
-        peers: hub.peers(),
         limits: hub.limits,
         protocolVersion: PROTOCOL_VERSION,
       };
@@ -68,17 +73,18 @@ const HANDLERS: Record<string, Handler<unknown>> = {
 
   'mail.list': handler({
     params: listParams,
-    run(hub, _conn, p, who) {
-      const { items, changes } = hub.store.list(who.handle, p);
+    async run(hub, _conn, p, who) {
+      // Paged to fit one answer frame: what did not fit stays unmarked, `more` says to ask again.
+      const { items, changes, more } = await hub.gate.run(() => hub.store.list(who.handle, { ...p, maxBytes: replyBudget(hub) }));
       hub.publishChanges(changes);
-      return { ok: { messages: items, lastSeq: hub.store.lastSeq(who.handle) } };
+      return { ok: { messages: items, lastSeq: hub.store.lastSeq(who.handle), more } };
     },
   }),
 
   'mail.read': handler({
     params: readParams,
-    run(hub, _conn, p, who) {
-      const { changes, notFound } = hub.store.markRead(who.handle, p.ids);
+    async run(hub, _conn, p, who) {
+      const { changes, notFound } = await hub.gate.run(() => hub.store.markRead(who.handle, p.ids));
       hub.publishChanges(changes);
       if (notFound.length > 0 && notFound.length === p.ids.length) {
         return { error: swbError('NOT_FOUND', `No message ${notFound.join(', ')} was sent to ${who.handle}.`, { ids: notFound }) };
@@ -92,14 +98,22 @@ const HANDLERS: Record<string, Handler<unknown>> = {
     async run(hub, conn, p, who) {
       const timeoutMs = Math.min(p.timeoutMs, hub.limits.maxWaitMs);
       const pending = () =>
-        hub.store.list(who.handle, { unreadOnly: p.after === undefined, after: p.after ?? 0, limit: 100, ...(p.peek ? { peek: true } : {}) });
-      let found = pending();
+        hub.gate.run(() =>
+          hub.store.list(who.handle, {
+            unreadOnly: p.after === undefined,
+            after: p.after ?? 0,
+            limit: 100,
+            maxBytes: replyBudget(hub),
+            ...(p.peek ? { peek: true } : {}),
+          }),
+        );
+      let found = await pending();
       if (found.items.length === 0 && timeoutMs > 0) {
         await hub.waiters.wait(who.handle, conn, timeoutMs, () => hub.store.unreadCount(who.handle) > 0 || p.after !== undefined);
-        found = pending();
+        found = await pending();
       }
       hub.publishChanges(found.changes);
-      return { ok: { messages: found.items, timedOut: found.items.length === 0 } };
+      return { ok: { messages: found.items, timedOut: found.items.length === 0, more: found.more } };
     },
   }),
 
@@ -118,22 +132,25 @@ const HANDLERS: Record<string, Handler<unknown>> = {
   'mail.history': handler({
     params: historyParams,
     operatorOnly: true,
-    run: (hub, _conn, p) => ({ ok: { messages: hub.store.history(p) } }),
+    async run(hub, _conn, p) {
+      const page = await hub.gate.run(() => hub.store.history({ ...p, maxBytes: replyBudget(hub) }));
+      return { ok: { messages: page.items, more: page.more } };
+    },
   }),
 
   'mail.woken': handler({
     params: wokenParams,
     operatorOnly: true,
-    run(hub, _conn, p) {
-      hub.publishChanges(hub.store.recordWake(p.recipient, p.ids));
+    async run(hub, _conn, p) {
+      hub.publishChanges(await hub.gate.run(() => hub.store.recordWake(p.recipient, p.ids)));
       return { ok: { recorded: p.ids.length } };
     },
   }),
 
   'receipt.get': handler({
     params: receiptParams,
-    run(hub, _conn, p, who) {
-      const r = hub.store.receipts(p.id);
+    async run(hub, _conn, p, who) {
+      const r = await hub.gate.run(() => hub.store.receipts(p.id));
       const visible = r && (who.role === 'operator' || r.from === who.handle || r.recipients.some((x) => x.to === who.handle));
       if (!r || !visible) return { error: swbError('NOT_FOUND', `No message ${p.id} that ${who.handle} sent or received.`) };
       return { ok: r };
@@ -141,8 +158,8 @@ const HANDLERS: Record<string, Handler<unknown>> = {
   }),
 
   'peers.list': handler({
-    params: emptyParams,
-    run: (hub) => ({ ok: { peers: hub.peers() } }),
+    params: peersParams,
+    run: (hub, _conn, p) => ({ ok: hub.peersPage(p) }),
   }),
 
   'rows.explain': handler({
@@ -165,6 +182,12 @@ const HANDLERS: Record<string, Handler<unknown>> = {
     },
   }),
 
+  'session.release': handler({
+    params: releaseParams,
+    operatorOnly: true,
+    run: (hub, _conn, p) => hub.releaseRow(p.handle),
+  }),
+
   'hub.shutdown': handler({
     params: emptyParams,
     operatorOnly: true,
@@ -178,10 +201,16 @@ const HANDLERS: Record<string, Handler<unknown>> = {
       return { ok: { stopping: true } };
     },
   }),
-};
+  }),
+);
+
+/** Bytes a page of messages may take in one answer, leaving room for the envelope. */
+function replyBudget(hub: Hub): number {
+  return Math.max(4096, hub.limits.maxReplyBytes - 1024);
+}
 
 export async function dispatchRpc(hub: Hub, conn: HubConnection, method: string, rawParams: unknown): Promise<HandlerResult> {
-  const h = HANDLERS[method];
+  const h = HANDLERS.get(method);
   if (!h) return { error: swbError('UNKNOWN_METHOD', `There is no method ${JSON.stringify(method.slice(0, 64))}.`) };
   let params: unknown;
   try {

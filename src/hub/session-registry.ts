@@ -2,7 +2,10 @@
 //  - a row proves its handle with the token the TUI minted for it (many connections allowed:
 //    an agent may run `swb wait` and `swb send` at once);
 //  - `operator` needs the operator token (held in-process by the TUI, or in a 0600 file);
-//  - anyone else may claim a free handle without a token, one live connection at a time.
+//  - anyone else may claim a free handle without a token, one live connection at a time, unless
+//    the handle belongs to a row: that is remembered in the store and stays reserved across hub
+//    restarts (after a restart no row token is known yet, and a tokenless hello must not take the
+//    row's handle and read its mail) until the operator releases it.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { swbError, type SwbErrorValue } from '../protocol/error-codes.js';
 import { OPERATOR, RESERVED_HANDLES } from '../protocol/handle.js';
@@ -29,10 +32,18 @@ export class SessionRegistry<Conn> {
   private rowTokens = new Map<string, string>();
   private live = new Map<string, Map<Conn, SessionIdentity>>();
 
-  constructor(readonly operatorToken: string) {}
+  /** `isReservedRow` says whether the store remembers `handle` as a row's (it survives restarts). */
+  constructor(
+    readonly operatorToken: string,
+    private readonly isReservedRow: (handle: string) => boolean = () => false,
+  ) {}
 
-  /** Registers (or re-registers, after a restart) a row and returns its fresh token. */
-  registerRow(handle: string): { ok: true; token: string } | { ok: false; error: SwbErrorValue } {
+  /**
+   * Registers (or re-registers, after a restart) a row and returns its fresh token. The previous
+   * token stops working at once: `revoked` are the live connections that proved it, for the caller
+   * to close.
+   */
+  registerRow(handle: string): { ok: true; token: string; revoked: Conn[] } | { ok: false; error: SwbErrorValue } {
     if (handle === OPERATOR || RESERVED_HANDLES.has(handle)) {
       return { ok: false, error: swbError('BAD_REQUEST', `${handle} is reserved and cannot name a row.`) };
     }
@@ -42,11 +53,18 @@ export class SessionRegistry<Conn> {
     }
     const token = mintToken();
     this.rowTokens.set(handle, token);
-    return { ok: true, token };
+    const revoked: Conn[] = [];
+    for (const [conn, id] of holders ?? []) if (id.role === 'row') revoked.push(conn);
+    for (const conn of revoked) this.release(conn, handle);
+    return { ok: true, token, revoked };
   }
 
-  unregisterRow(handle: string): void {
+  /** Forgets a row's token; returns its live connections (the caller closes them). */
+  unregisterRow(handle: string): Conn[] {
     this.rowTokens.delete(handle);
+    const revoked = [...(this.live.get(handle) ?? [])].filter(([, id]) => id.role === 'row').map(([conn]) => conn);
+    for (const conn of revoked) this.release(conn, handle);
+    return revoked;
   }
 
   isRow(handle: string): boolean {
@@ -72,8 +90,14 @@ export class SessionRegistry<Conn> {
         return { ok: false, error: swbError('UNAUTHENTICATED', 'The operator session needs the operator token.') };
       }
       if (RESERVED_HANDLES.has(session)) return { ok: false, error: swbError('BAD_REQUEST', `${session} is reserved.`) };
-      if (this.rowTokens.has(session)) {
-        return { ok: false, error: swbError('SESSION_COLLISION', `${session} belongs to a row; only that row (with its token) may use it.`) };
+      if (this.rowTokens.has(session) || this.isReservedRow(session)) {
+        return {
+          ok: false,
+          error: swbError(
+            'SESSION_COLLISION',
+            `${session} belongs to a row; only that row (with its token) may use it, until the operator releases it (swb release ${session}).`,
+          ),
+        };
       }
       if ((this.live.get(session)?.size ?? 0) > 0) {
         return { ok: false, error: swbError('SESSION_COLLISION', `${session} is already connected.`) };

@@ -26,6 +26,9 @@ export const ERROR_CODES = [
   'INTERNAL',
   // Appended, not inserted: a code's JSON-RPC number is derived from its index.
   'HUB_DENIED', // client side: the system refused this process the hub socket (EPERM/EACCES), e.g. a sandbox
+  'DISK_FULL', // the store could not write: no space (SQLITE_FULL); nothing was accepted
+  'DB_LOCKED', // another process holds a lock on mail.db past the hub's retries (SQLITE_BUSY)
+  'HUB_BUSY', // too many connections, a full listen backlog, or a connection that does not read its answers
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

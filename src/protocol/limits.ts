@@ -17,8 +17,24 @@ export interface HubLimits {
   expiryHours: number;
   /** Longest single mail.wait, in milliseconds. */
   maxWaitMs: number;
-  /** Bytes queued to a slow client before the hub stops reading its requests. */
+  /** Bytes queued to a slow client before the hub stops reading (and decoding) its requests. */
   maxPendingWriteBytes: number;
+  /** Bytes queued to a client that does not read before the hub closes that connection with a final error. */
+  maxConnectionBacklogBytes: number;
+  /** How long a connection may leave its answers unread (over maxPendingWriteBytes) before it is closed. */
+  stallTimeoutMs: number;
+  /** Largest answer frame; lists are paged to fit (`more: true`), so a reply never outgrows a client. */
+  maxReplyBytes: number;
+  /** Open connections at once; one more is answered HUB_BUSY and closed. */
+  maxConnections: number;
+  /** A connection must finish its hello, and any frame it starts, within this time. */
+  idleTimeoutMs: number;
+  /** Bytes of unfinished frames held for all connections together. */
+  maxUnfinishedBytes: number;
+  /** A tokenless handle unused this long (and with no unread mail) is forgotten; 0 = never. */
+  participantTtlHours: number;
+  /** New tokenless handles per minute, all connections together (junk hellos cannot fill the store); 0 = unlimited. */
+  newHandlesPerMinute: number;
 }
 
 export const DEFAULT_LIMITS: HubLimits = {
@@ -31,6 +47,14 @@ export const DEFAULT_LIMITS: HubLimits = {
   expiryHours: 0,
   maxWaitMs: 30_000,
   maxPendingWriteBytes: 1024 * 1024,
+  maxConnectionBacklogBytes: 8 * 1024 * 1024,
+  stallTimeoutMs: 30_000,
+  maxReplyBytes: 1024 * 1024,
+  maxConnections: 1024,
+  idleTimeoutMs: 10_000,
+  maxUnfinishedBytes: 16 * 1024 * 1024,
+  participantTtlHours: 24,
+  newHandlesPerMinute: 120,
 };
 
 export const PROTOCOL_VERSION = 1;

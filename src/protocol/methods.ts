@@ -75,6 +75,12 @@ export type ExplainParams = Infer<typeof explainParams>;
 
 export const emptyParams = object({});
 
+/** A page of known sessions in handle order, after the handle `after`. */
+export const peersParams = object({ after: optional(handle), limit: optional(int({ min: 1, max: 500 })), onlineOnly: optional(bool) });
+
+/** Operator only: give a row's handle back (it stays reserved for its row across restarts until then). */
+export const releaseParams = object({ handle });
+
 export type SessionRole = 'row' | 'operator' | 'participant';
 
 export interface PeerInfo {
@@ -89,7 +95,6 @@ export interface HelloResult {
   role: SessionRole;
   /** The highest per-recipient sequence this session has been given: a cursor for "mail after now". */
   lastSeq: number;
-  peers: PeerInfo[];
   limits: HubLimits;
   protocolVersion: number;
 }
@@ -111,6 +116,8 @@ export interface SendResult {
   /** True when this send was a retry of a message already accepted (nothing new stored). */
   duplicate: boolean;
   recipients: Array<{ to: string; seq: number; state: ReceiptState }>;
+  /** Broadcast recipients it did not reach (a full inbox), each with the refusal. */
+  skipped?: Array<{ to: string; code: string; message: string }>;
 }
 
 export interface MailItem {

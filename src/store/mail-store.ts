@@ -13,7 +13,7 @@ import type {
   SessionRole,
 } from '../protocol/methods.js';
 import { messageDigest } from './message-digest.js';
-import { openDatabase, type SqliteDatabase } from './open-database.js';
+import { asOpenError, openDatabase, type SqliteDatabase } from './open-database.js';
 import { STATE_CODE, UNREAD_SQL, stateName } from './receipt-state.js';
 
 export interface AcceptRequest {
@@ -28,6 +28,8 @@ export interface AcceptRequest {
   messageId: string;
   /** Recipients with a live subscribed connection: they get it pushed, so it is delivered now. */
   live: ReadonlySet<string>;
+  /** Recipients reached only through broadcast: a full inbox skips them (named in `skipped`) instead of refusing the message. */
+  optional?: ReadonlySet<string>;
 }
 
 export type AcceptOutcome =
@@ -64,6 +66,15 @@ interface DeliveryRow {
 
 type InboxRow = MessageRow & { seq: number; state: number };
 
+/** How stale a handle's recorded last use may be (it only decides when a tokenless handle is forgotten). */
+const LAST_SEEN_GRANULARITY_MS = 3600_000;
+
+/** Counter changes of a batch not yet committed. */
+interface Staged {
+  seq: Map<string, number>;
+  unread: Map<string, number>;
+}
+
 export interface StateChange {
   id: number;
   sender: string;
@@ -80,10 +91,18 @@ export class MailStore {
   private unread = new Map<string, number>();
   private nextSeq = new Map<string, number>();
   private roles = new Map<string, SessionRole>();
+  private lastSeen = new Map<string, number>();
   private readonly q: ReturnType<MailStore['prepare']>;
 
+  /** Opens mail.db; a damaged file fails here (first reads included), typed, with a copy set aside. */
   static open(file: string, options: StoreOptions): MailStore {
-    return new MailStore(openDatabase(file), options);
+    const db = openDatabase(file);
+    try {
+      return asOpenError(file, () => new MailStore(db, options));
+    } catch (err) {
+      db.close();
+      throw err;
+    }
   }
 
   constructor(db: SqliteDatabase, options: StoreOptions) {
@@ -98,9 +117,21 @@ export class MailStore {
     const db = this.db;
     const s = <T = unknown>(sql: string) => db.prepare(sql) as Statement<unknown[], T>;
     return {
-      insertHandle: s(`INSERT INTO handles (handle, role, first_seen) VALUES (?, ?, ?)
-                       ON CONFLICT(handle) DO UPDATE SET role = excluded.role WHERE handles.role <> 'row'`),
-      allHandles: s<{ handle: string; role: string; next_seq: number }>(`SELECT handle, role, next_seq FROM handles`),
+      // next_seq continues after any deliveries kept from before the handle was forgotten.
+      insertHandle: s(`INSERT INTO handles (handle, role, first_seen, last_seen, next_seq)
+                       VALUES (@handle, @role, @at, @at, (SELECT coalesce(max(seq), 0) + 1 FROM deliveries WHERE recipient = @handle))
+                       ON CONFLICT(handle) DO UPDATE SET role = excluded.role, last_seen = excluded.last_seen WHERE handles.role <> 'row'
+                       RETURNING next_seq`),
+      allHandles: s<{ handle: string; role: string; next_seq: number; last_seen: number | null }>(
+        `SELECT handle, role, next_seq, last_seen FROM handles`,
+      ),
+      touchHandle: s(`UPDATE handles SET last_seen = ? WHERE handle = ?`),
+      releaseRow: s(`UPDATE handles SET role = 'participant', last_seen = ? WHERE handle = ? AND role = 'row'`),
+      forgetIdle: s<{ handle: string }>(
+        `DELETE FROM handles WHERE role = 'participant' AND coalesce(last_seen, first_seen) < ?
+           AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.recipient = handles.handle AND d.${UNREAD_SQL})
+         RETURNING handle`,
+      ),
       unreadCounts: s<{ recipient: string; n: number }>(
         `SELECT recipient, count(*) AS n FROM deliveries WHERE ${UNREAD_SQL} GROUP BY recipient`,
       ),
@@ -146,9 +177,11 @@ export class MailStore {
     this.unread.clear();
     this.nextSeq.clear();
     this.roles.clear();
+    this.lastSeen.clear();
     for (const row of this.q.allHandles.all()) {
       this.nextSeq.set(row.handle, row.next_seq);
       this.roles.set(row.handle, row.role as SessionRole);
+      this.lastSeen.set(row.handle, row.last_seen ?? 0);
     }
     for (const row of this.q.unreadCounts.all()) this.unread.set(row.recipient, row.n);
   }
@@ -157,18 +190,64 @@ export class MailStore {
     this.maxUnread = n;
   }
 
-  /** Records a handle as known, so mail to it is kept while it is offline. */
+  /**
+   * Records a handle as known, so mail to it is kept while it is offline, and as used now. The
+   * use is written at most once an hour per handle: a hello must not cost a commit each time.
+   */
   rememberHandle(handle: string, role: SessionRole): void {
+    const at = this.now();
     // A row's handle stays a row's: a later tokenless visitor must not demote it.
     const current = this.roles.get(handle);
-    if (current === role || current === 'row') return;
-    this.q.insertHandle.run(handle, role, this.now());
+    if (current === role || current === 'row') {
+      if (at - (this.lastSeen.get(handle) ?? 0) >= LAST_SEEN_GRANULARITY_MS) {
+        this.q.touchHandle.run(at, handle);
+        this.lastSeen.set(handle, at);
+      }
+      return;
+    }
+    const row = this.q.insertHandle.get({ handle, role, at }) as { next_seq: number } | undefined;
     this.roles.set(handle, role);
-    if (!this.nextSeq.has(handle)) this.nextSeq.set(handle, 1);
+    this.lastSeen.set(handle, at);
+    if (!this.nextSeq.has(handle)) this.nextSeq.set(handle, row?.next_seq ?? 1);
   }
 
   isKnown(handle: string): boolean {
     return this.roles.has(handle);
+  }
+
+  roleOf(handle: string): SessionRole | undefined {
+    return this.roles.get(handle);
+  }
+
+  /** The operator gives a row's handle back: tokenless clients may take it again. */
+  releaseRow(handle: string): boolean {
+    if (this.roles.get(handle) !== 'row') return false;
+    this.q.releaseRow.run(this.now(), handle);
+    this.roles.set(handle, 'participant');
+    return true;
+  }
+
+  /**
+   * Forgets tokenless handles unused for `ttlMs` that hold no unread mail (`keep` says which are
+   * online now). Rows and the operator are never forgotten. Returns the handles forgotten.
+   */
+  forgetIdleParticipants(ttlMs: number, keep: (handle: string) => boolean): string[] {
+    const at = this.now();
+    // Online handles count as used now, so the DELETE below cannot take them.
+    for (const [handle, role] of this.roles) if (role === 'participant' && keep(handle)) this.lastSeen.set(handle, at);
+    const cutoff = at - ttlMs;
+    const forgotten: string[] = [];
+    this.db.transaction(() => {
+      for (const [handle, seen] of this.lastSeen) if (seen >= cutoff && this.roles.get(handle) === 'participant') this.q.touchHandle.run(seen, handle);
+      for (const row of this.q.forgetIdle.all(cutoff)) forgotten.push(row.handle);
+    })();
+    for (const handle of forgotten) {
+      this.roles.delete(handle);
+      this.lastSeen.delete(handle);
+      this.nextSeq.delete(handle);
+      this.unread.delete(handle);
+    }
+    return forgotten;
   }
 
   knownHandles(): Array<{ handle: string; role: SessionRole; unread: number }> {
@@ -184,75 +263,93 @@ export class MailStore {
     return this.unread.get(handle) ?? 0;
   }
 
-  /** Group commit: every request in one transaction; outcomes in request order. */
+  /**
+   * Group commit: every request in one transaction; outcomes in request order. Throws when the
+   * commit fails (disk full, locked, I/O error): then nothing of the batch is stored, the caches
+   * are as before (changes are staged until the commit returned), and nobody may be told "accepted".
+   */
   acceptBatch(requests: readonly AcceptRequest[]): AcceptOutcome[] {
     const at = this.now();
+    const staged: Staged = { seq: new Map(), unread: new Map() };
     const run = this.db.transaction((): AcceptOutcome[] => {
-      const touched = new Set<string>();
-      const outcomes = requests.map((r) => this.acceptOne(r, at, touched));
+      const outcomes = requests.map((r) => this.acceptOne(r, at, staged));
       // One sequence update per recipient per batch, not per message.
-      for (const to of touched) this.q.setNextSeq.run(this.nextSeq.get(to), to);
+      for (const [to, next] of staged.seq) this.q.setNextSeq.run(next, to);
       return outcomes;
     });
-    try {
-      return run.immediate();
-    } catch (err) {
-      // The commit failed (disk full, I/O error): nothing of this batch is stored and nobody
-      // was told "accepted". Caches may hold uncommitted increments; rebuild them from disk.
-      this.reloadCaches();
-      const message = err instanceof Error ? err.message : String(err);
-      return requests.map(() => ({
-        ok: false as const,
-        error: swbError('INTERNAL', `The message could not be stored (${message}); nothing was accepted, retry with the same id.`),
-      }));
-    }
+    const outcomes = run.immediate();
+    for (const [to, next] of staged.seq) this.nextSeq.set(to, next);
+    for (const [to, n] of staged.unread) this.unread.set(to, n);
+    return outcomes;
   }
 
-  /** One new message inside the batch's transaction; `touched` collects recipients whose sequence moved. */
-  private acceptOne(r: AcceptRequest, at: number, touched: Set<string>): AcceptOutcome {
+  /** One new message inside the batch's transaction; counters move in `staged` only. */
+  private acceptOne(r: AcceptRequest, at: number, staged: Staged): AcceptOutcome {
     for (const to of r.to) {
       if (!this.roles.has(to)) return { ok: false, error: swbError('UNKNOWN_PEER', `No session named ${to} is known to this hub.`, { to }) };
     }
     const digest = messageDigest(r.requestedTo, r.kind, r.replyTo, r.text);
-    const info = this.q.insertMessage.run(r.sender, r.messageId, r.kind, r.text, r.replyTo, JSON.stringify(r.to), digest, at);
+    const skipped = this.skippedFull(r, staged);
+    const to = skipped.length === 0 ? r.to : r.to.filter((h) => !skipped.some((x) => x.to === h));
+    const info = this.q.insertMessage.run(r.sender, r.messageId, r.kind, r.text, r.replyTo, JSON.stringify(to), digest, at);
     if (info.changes === 0) return this.repeated(r, digest);
     const id = Number(info.lastInsertRowid);
     // Refusals are decided after the insert (a retry of a stored message must get its receipt,
     // even if the inbox is full now); a refused new message is removed again in the same transaction.
-    const refusal = this.refusal(r);
+    const refusal = this.refusal(r, to, staged) ?? (to.length === 0 && skipped.length > 0 ? skipped[0]!.error : null);
     if (refusal) {
       this.q.deleteMessage.run(id);
       return { ok: false, error: refusal };
     }
     const recipients: SendResult['recipients'] = [];
-    for (const to of r.to) {
-      const seq = this.nextSeq.get(to) ?? 1;
-      const delivered = r.live.has(to);
-      this.q.insertDelivery.run(id, to, seq, delivered ? STATE_CODE.delivered : STATE_CODE.accepted, at, delivered ? at : null);
-      this.nextSeq.set(to, seq + 1);
-      touched.add(to);
-      this.unread.set(to, (this.unread.get(to) ?? 0) + 1);
-      recipients.push({ to, seq, state: delivered ? 'delivered' : 'accepted' });
+    for (const recipient of to) {
+      const seq = staged.seq.get(recipient) ?? this.nextSeq.get(recipient) ?? 1;
+      const delivered = r.live.has(recipient);
+      this.q.insertDelivery.run(id, recipient, seq, delivered ? STATE_CODE.delivered : STATE_CODE.accepted, at, delivered ? at : null);
+      staged.seq.set(recipient, seq + 1);
+      staged.unread.set(recipient, this.stagedUnread(recipient, staged) + 1);
+      recipients.push({ to: recipient, seq, state: delivered ? 'delivered' : 'accepted' });
     }
     let repliedTo: { id: number; recipient: string } | null = null;
     if (r.replyTo !== null) {
       const wasUnread = this.isUnread(r.replyTo, r.sender);
       if (this.q.markReplied.run(at, at, at, r.replyTo, r.sender).changes > 0) {
         repliedTo = { id: r.replyTo, recipient: r.sender };
-        if (wasUnread) this.unread.set(r.sender, Math.max(0, (this.unread.get(r.sender) ?? 0) - 1));
+        if (wasUnread) staged.unread.set(r.sender, Math.max(0, this.stagedUnread(r.sender, staged) - 1));
       }
     }
     const message: MailItem = {
       id,
       messageId: r.messageId,
       from: r.sender,
-      to: r.to,
+      to,
       kind: r.kind,
       text: r.text,
       replyTo: r.replyTo,
       createdAt: at,
     };
-    return { ok: true, result: { id, messageId: r.messageId, duplicate: false, recipients }, message, repliedTo };
+    const result: SendResult = { id, messageId: r.messageId, duplicate: false, recipients };
+    if (skipped.length > 0) result.skipped = skipped.map((x) => ({ to: x.to, code: x.error.code, message: x.error.message }));
+    return { ok: true, result, message, repliedTo };
+  }
+
+  /** Broadcast recipients whose inbox is full: skipped, each with the refusal it would have had. */
+  private skippedFull(r: AcceptRequest, staged: Staged): Array<{ to: string; error: SwbErrorValue }> {
+    if (!r.optional || r.optional.size === 0 || this.maxUnread <= 0) return [];
+    return r.to.filter((to) => r.optional!.has(to) && this.stagedUnread(to, staged) >= this.maxUnread).map((to) => ({ to, error: this.queueFull(to) }));
+  }
+
+  private queueFull(to: string): SwbErrorValue {
+    return swbError('QUEUE_FULL', `${to} already has ${this.maxUnread} unread messages; try again once it reads some.`, { to, limit: this.maxUnread });
+  }
+
+  /** True when `sender` already stored a message with this id (a retry). */
+  hasMessage(sender: string, messageId: string): boolean {
+    return this.q.findBySenderId.get(sender, messageId) !== undefined;
+  }
+
+  private stagedUnread(handle: string, staged: Staged): number {
+    return staged.unread.get(handle) ?? this.unread.get(handle) ?? 0;
   }
 
   /** A (sender, messageId) seen before: the same message is a retry, anything else a conflict. */
@@ -280,19 +377,14 @@ export class MailStore {
     };
   }
 
-  /** Reasons to refuse a new message: a bad thread or a full inbox. */
-  private refusal(r: AcceptRequest): SwbErrorValue | null {
+  /** Reasons to refuse a new message: a bad thread or a full inbox (of the recipients it still has). */
+  private refusal(r: AcceptRequest, to: readonly string[], staged: Staged): SwbErrorValue | null {
     if (r.replyTo !== null && !this.q.deliveryFor.get(r.replyTo, r.sender)) {
       return swbError('INVALID_REPLY', `Message ${r.replyTo} was not sent to ${r.sender}, so it cannot be replied to.`, { replyTo: r.replyTo });
     }
     if (this.maxUnread > 0) {
-      const full = r.to.find((to) => (this.unread.get(to) ?? 0) >= this.maxUnread);
-      if (full) {
-        return swbError('QUEUE_FULL', `${full} already has ${this.maxUnread} unread messages; try again once it reads some.`, {
-          to: full,
-          limit: this.maxUnread,
-        });
-      }
+      const full = to.find((h) => this.stagedUnread(h, staged) >= this.maxUnread);
+      if (full) return this.queueFull(full);
     }
     return null;
   }
@@ -303,24 +395,29 @@ export class MailStore {
   }
 
   /** A recipient's mail with sequence above `after`, oldest first; unread ones are marked delivered unless peeking. */
-  list(recipient: string, opts: { after?: number; unreadOnly?: boolean; limit?: number; peek?: boolean }): { items: MailItem[]; changes: StateChange[] } {
+  list(
+    recipient: string,
+    opts: { after?: number; unreadOnly?: boolean; limit?: number; peek?: boolean; maxBytes?: number },
+  ): { items: MailItem[]; changes: StateChange[]; more: boolean } {
     const stmt = opts.unreadOnly ? this.q.inboxUnread : this.q.inbox;
-    const rows = stmt.all(recipient, opts.after ?? 0, opts.limit ?? 200);
+    const limit = opts.limit ?? 200;
+    const { rows, more } = takeWithin(stmt.iterate(recipient, opts.after ?? 0, limit + 1), limit, opts.maxBytes, (r) => toMailItem(r, r.seq, r.state));
     const at = this.now();
     const changes: StateChange[] = [];
     // A peek (e.g. `swb ask` watching for one reply) shows nothing to a human: not "delivered".
+    // Only what is returned is marked: a page cut to fit a frame leaves the rest accepted.
     const pending = opts.peek ? [] : rows.filter((r) => r.state === STATE_CODE.accepted);
     if (pending.length > 0) {
       this.db.transaction(() => {
         for (const r of pending) {
           if (this.q.markDelivered.run(at, r.id, recipient).changes > 0) {
-            r.state = STATE_CODE.delivered;
             changes.push({ id: r.id, sender: r.sender, to: recipient, state: 'delivered', at });
           }
         }
       })();
+      for (const r of pending) r.state = STATE_CODE.delivered;
     }
-    return { items: rows.map((r) => toMailItem(r, r.seq, r.state)), changes };
+    return { items: rows.map((r) => toMailItem(r, r.seq, r.state)), changes, more };
   }
 
   /** Marks messages read for this recipient; ids that are not theirs are reported, not fatal. */
@@ -328,6 +425,7 @@ export class MailStore {
     const at = this.now();
     const changes: StateChange[] = [];
     const notFound: number[] = [];
+    let nowRead = 0;
     this.db.transaction(() => {
       for (const id of ids) {
         const d = this.q.deliveryFor.get(id, recipient);
@@ -339,10 +437,12 @@ export class MailStore {
         if (this.q.markRead.run(at, at, id, recipient).changes > 0) {
           const sender = this.q.messageById.get(id)!.sender;
           changes.push({ id, sender, to: recipient, state: 'read', at });
-          if (wasUnread) this.unread.set(recipient, Math.max(0, (this.unread.get(recipient) ?? 0) - 1));
+          if (wasUnread) nowRead += 1;
         }
       }
     })();
+    // After the commit: a failed transaction leaves the count as it was.
+    if (nowRead > 0) this.unread.set(recipient, Math.max(0, (this.unread.get(recipient) ?? 0) - nowRead));
     return { changes, notFound };
   }
 
@@ -383,11 +483,12 @@ export class MailStore {
   }
 
   /** A page of all mail, newest first (operator's mail view): paged, never loaded whole. */
-  history(opts: { before?: number; limit?: number; peer?: string }): MailItem[] {
+  history(opts: { before?: number; limit?: number; peer?: string; maxBytes?: number }): { items: MailItem[]; more: boolean } {
     const before = opts.before ?? Number.MAX_SAFE_INTEGER;
     const limit = opts.limit ?? 100;
-    const rows = opts.peer ? this.q.historyPeer.all({ before, peer: opts.peer, limit }) : this.q.historyAll.all(before, limit);
-    return rows.map((r) => toMailItem(r));
+    const rows = opts.peer ? this.q.historyPeer.iterate({ before, peer: opts.peer, limit: limit + 1 }) : this.q.historyAll.iterate(before, limit + 1);
+    const page = takeWithin(rows, limit, opts.maxBytes, (r) => toMailItem(r));
+    return { items: page.rows.map((r) => toMailItem(r)), more: page.more };
   }
 
   /** Expiry then retention, per the hub's settings; returns the receipts that changed. */
@@ -409,6 +510,24 @@ export class MailStore {
   close(): void {
     if (this.db.open) this.db.close();
   }
+}
+
+/**
+ * Up to `limit` rows whose items fit in `maxBytes` of JSON (at least one, so a page always moves
+ * on), and whether more remain. Reads rows one at a time: a page cut short loads no more.
+ */
+function takeWithin<R>(rows: IterableIterator<R>, limit: number, maxBytes: number | undefined, item: (row: R) => unknown): { rows: R[]; more: boolean } {
+  const out: R[] = [];
+  let bytes = 0;
+  for (const row of rows) {
+    if (out.length === limit) return { rows: out, more: true };
+    if (maxBytes !== undefined) {
+      bytes += Buffer.byteLength(JSON.stringify(item(row))) + 1;
+      if (bytes > maxBytes && out.length > 0) return { rows: out, more: true };
+    }
+    out.push(row);
+  }
+  return { rows: out, more: false };
 }
 
 function toMailItem(row: MessageRow, seq?: number, state?: number): MailItem {

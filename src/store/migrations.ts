@@ -47,4 +47,9 @@ export const MIGRATIONS: readonly string[] = [
   ) STRICT;
   CREATE INDEX wake_events_by_message ON wake_events (message);
   `,
+  // 2: when a handle was last used, so tokenless handles nobody uses any more can be forgotten.
+  `
+  ALTER TABLE handles ADD COLUMN last_seen INTEGER;
+  UPDATE handles SET last_seen = first_seen;
+  `,
 ];

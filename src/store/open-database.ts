@@ -4,22 +4,52 @@ import { chmodSync } from 'node:fs';
 import { createPrivateFileOnce } from '../util/create-private-file.js';
 import { MIGRATIONS } from './migrations.js';
 import { SwbError } from '../protocol/error-codes.js';
+import { isBusyError, isCorruptError, setAsideDamaged, storeErrorValue } from './store-error.js';
+
+/**
+ * SQLite waits this long for another process's lock, on the event loop. Kept short: a longer
+ * wait would freeze every client of the hub. The hub schedules its own retries instead (see
+ * `store-retry.ts`), so a lock held for seconds costs other clients nothing.
+ */
+export const BUSY_TIMEOUT_MS = 20;
 
 export type SqliteDatabase = Database.Database;
 
+/**
+ * Opens the store, or throws a typed SwbError: DB_LOCKED while another process holds it,
+ * DISK_FULL, or RECOVERY_REQUIRED for a damaged file (after setting a copy aside).
+ */
 export function openDatabase(file: string): SqliteDatabase {
+  return asOpenError(file, () => openDatabaseUnchecked(file));
+}
+
+/** Runs a step of opening the store (SQLite's open, or the first reads), turning its failure into a typed SwbError. */
+export function asOpenError<T>(file: string, step: () => T): T {
+  try {
+    return step();
+  } catch (err) {
+    if (err instanceof SwbError) throw err;
+    const setAside = isCorruptError(err) ? setAsideDamaged(file) : null;
+    const v = storeErrorValue(err, file, 'mail.db could not be opened', setAside);
+    throw new SwbError(v.code, v.message, v.details);
+  }
+}
+
+function openDatabaseUnchecked(file: string): SqliteDatabase {
   // Create the file 0600 before SQLite does, so mail is never world-readable even for an instant
   // (only if missing: closing a descriptor of an open database would drop this process's locks on it).
   createPrivateFileOnce(file);
   chmodSync(file, 0o600);
   const db = new Database(file);
   try {
-    db.pragma('journal_mode = WAL');
-    // FULL: a commit is on disk (WAL fsynced) before it returns; "accepted" means durable.
-    db.pragma('synchronous = FULL');
-    db.pragma('foreign_keys = ON');
-    db.pragma('busy_timeout = 5000');
-    migrate(db);
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    whenFree(() => {
+      db.pragma('journal_mode = WAL');
+      // FULL: a commit is on disk (WAL fsynced) before it returns; "accepted" means durable.
+      db.pragma('synchronous = FULL');
+      db.pragma('foreign_keys = ON');
+      migrate(db);
+    });
     for (const suffix of ['-wal', '-shm']) {
       try {
         chmodSync(file + suffix, 0o600);
@@ -31,6 +61,20 @@ export function openDatabase(file: string): SqliteDatabase {
   } catch (err) {
     db.close();
     throw err;
+  }
+}
+
+/** At open nobody is waiting on the hub yet, so a lock held by someone else is waited out (up to 5 s). */
+function whenFree(step: () => void): void {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    try {
+      step();
+      return;
+    } catch (err) {
+      if (!isBusyError(err) || Date.now() > deadline) throw err;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
+    }
   }
 }
 

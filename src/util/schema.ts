@@ -113,7 +113,8 @@ export const object =
     const input = v as Record<string, unknown>;
     if (!opts.allowUnknown) {
       for (const k of Object.keys(input)) {
-        if (!(k in shape)) throw new SchemaError(p ? `${p}.${k}` : k, `unknown field (expected one of: ${Object.keys(shape).join(', ')})`);
+        // Own keys only: `constructor` or `__proto__` in the input must not match Object.prototype.
+        if (!Object.hasOwn(shape, k)) throw new SchemaError(p ? `${p}.${k}` : k, `unknown field (expected one of: ${Object.keys(shape).join(', ')})`);
       }
     }
     const out: Record<string, unknown> = {};

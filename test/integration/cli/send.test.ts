@@ -86,7 +86,7 @@ describe('swb send', () => {
     const r = await runSwb(['send', '@bob', 'who am I?'], { home, env: { SWB_SESSION: 'rowan', SWB_SOCKET: paths.socketPath } });
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/^swb send: UNAUTHENTICATED: SWB_SESSION names row "rowan" but SWB_TOKEN is not set/);
-    expect(hub.store.history({}).filter((m) => m.text === 'who am I?')).toEqual([]);
+    expect(hub.store.history({}).items.filter((m) => m.text === 'who am I?')).toEqual([]);
     // An explicit --as still works for a script that happens to inherit SWB_SESSION.
     const as = await runSwb(['send', '--as', 'script', '@bob', 'named'], { home, env: { SWB_SESSION: 'rowan', SWB_SOCKET: paths.socketPath } });
     expect(as.status).toBe(0);
@@ -142,6 +142,6 @@ describe('swb send', () => {
     const r = await runSwb(['send', '--as', 'bob', '@carol', 'pretending'], { home });
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/SESSION_COLLISION/);
-    expect(hub.store.history({}).filter((m) => m.text === 'pretending')).toEqual([]);
+    expect(hub.store.history({}).items.filter((m) => m.text === 'pretending')).toEqual([]);
   });
 });

@@ -42,7 +42,7 @@ describe('mail.wait', () => {
     const bob = await connectClient(paths, { session: 'bob' });
     const started = Date.now();
     const r = await bob.client.request<WaitResult>('mail.wait', { timeoutMs: 200 });
-    expect(r).toEqual({ messages: [], timedOut: true });
+    expect(r).toEqual({ messages: [], timedOut: true, more: false });
     expect(Date.now() - started).toBeGreaterThanOrEqual(190);
   });
 

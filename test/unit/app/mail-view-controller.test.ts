@@ -34,6 +34,7 @@ beforeEach(() => {
     },
     send: async () => ({ error: { code: 'INTERNAL' as const, message: 'unused' } }),
     peers: () => [],
+    failureOf: (err: unknown) => ({ message: String(err) }),
   };
   const composer = new ComposerController({ store, hub, note: () => undefined });
   view = new MailViewController({ store, hub, composer, note: () => undefined, pageSize: 10 });

@@ -149,9 +149,11 @@ describe('MailStore', () => {
     for (let i = 0; i < 3; i++) accept(req({ sender: 'alice', to: ['bob'], text: `to bob ${i}` }));
     accept(req({ sender: 'carol', to: ['alice'], text: 'to alice' }));
     const page1 = store.history({ limit: 2 });
-    expect(page1.map((m) => m.text)).toEqual(['to alice', 'to bob 2']);
-    const page2 = store.history({ limit: 2, before: page1[1]!.id });
-    expect(page2.map((m) => m.text)).toEqual(['to bob 1', 'to bob 0']);
-    expect(store.history({ peer: 'carol' }).map((m) => m.text)).toEqual(['to alice']);
+    expect(page1.items.map((m) => m.text)).toEqual(['to alice', 'to bob 2']);
+    expect(page1.more).toBe(true);
+    const page2 = store.history({ limit: 2, before: page1.items[1]!.id });
+    expect(page2.items.map((m) => m.text)).toEqual(['to bob 1', 'to bob 0']);
+    expect(page2.more).toBe(false);
+    expect(store.history({ peer: 'carol' }).items.map((m) => m.text)).toEqual(['to alice']);
   });
 });

@@ -1,0 +1,8 @@
+// Lone UTF-16 surrogates (from a JSON "\ud800" escape) have no UTF-8 form. SQLite would store
+// them as WTF-8 bytes that read back as three replacement characters each; replacing each with
+// one U+FFFD at the boundary makes what is stored exactly what is read back.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+export function toWellFormed(text: string): string {
+  return text.replace(LONE_SURROGATE, '\uFFFD');
+}
