@@ -27,7 +27,7 @@ export const askCommand: CommandDescriptor = {
     for (;;) {
       const round = Math.max(0, Math.min(30_000, deadline - Date.now()));
       // Peek: other mail that arrives meanwhile stays unseen (not "delivered") for `swb inbox`.
-      const r = await client.request<{ messages: MailItem[] }>('mail.wait', { timeoutMs: Math.round(round), after: cursor, peek: true });
+      const r = await client.request<{ messages: MailItem[] }>('mail.wait', { timeoutMs: Math.round(round), after: cursor, peek: true }, { timeoutMs: round + client.requestTimeoutMs });
       for (const m of r.messages) {
         cursor = Math.max(cursor, m.seq ?? cursor);
         if (m.replyTo === sent.id) {

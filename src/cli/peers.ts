@@ -9,7 +9,13 @@ export const peersCommand: CommandDescriptor = {
   flags: [],
   async run(ctx) {
     const client = await ctx.connect();
-    const { peers } = await client.request<{ peers: PeerInfo[] }>('peers.list');
+    const peers: PeerInfo[] = [];
+    for (let after: string | undefined; ; ) {
+      const page = await client.request<{ peers: PeerInfo[]; next?: string | null }>('peers.list', after === undefined ? {} : { after });
+      peers.push(...page.peers);
+      if (!page.next) break;
+      after = page.next;
+    }
     ctx.result({ you: client.hello?.session, peers });
     const width = Math.max(8, ...peers.map((p) => p.handle.length + 1));
     for (const p of peers) {

@@ -1,6 +1,6 @@
 // The shared runner for every CLI command: global flags, --help, --json, error printing, exit codes.
 import { connectToHub } from '../client/connect.js';
-import type { HubClient } from '../client/hub-client.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS, type HubClient } from '../client/hub-client.js';
 import { resolveRuntimePaths } from '../hub/runtime-paths.js';
 import { SwbError } from '../protocol/error-codes.js';
 import { HANDLE_HINT, isValidHandle } from '../protocol/handle.js';
@@ -13,7 +13,14 @@ export const GLOBAL_FLAGS: FlagSpec[] = [
   { name: 'as', type: 'string', value: 'NAME', description: 'speak as NAME (default: this row, else the operator)' },
   { name: 'workspace', type: 'string', value: 'NAME', description: 'use the hub of workspace NAME (default: git root or cwd)' },
   { name: 'help', type: 'boolean', description: 'show this help' },
+  // wait and ask have a --timeout of their own (how long to wait for mail); their requests' deadlines follow it.
+  { name: 'timeout', type: 'number', value: 'SECONDS', description: `give up on an unanswered request after SECONDS (default ${DEFAULT_REQUEST_TIMEOUT_MS / 1000})` },
 ];
+
+/** The global flags a command takes: its own flag of the same name wins. */
+function globalFlagsOf(cmd: CommandDescriptor): FlagSpec[] {
+  return GLOBAL_FLAGS.filter((g) => !cmd.flags.some((f) => f.name === g.name));
+}
 
 export interface Io {
   stdout: (text: string) => void;
@@ -24,7 +31,7 @@ export interface Io {
 }
 
 export function helpText(cmd: CommandDescriptor): string {
-  const flags = [...cmd.flags, ...GLOBAL_FLAGS.filter((f) => cmd.json !== false || f.name !== 'json')];
+  const flags = [...cmd.flags, ...globalFlagsOf(cmd).filter((f) => cmd.json !== false || f.name !== 'json')];
   const width = Math.max(...flags.map((f) => f.name.length + (f.value ? f.value.length + 1 : 0))) + 4;
   const lines = [`Usage: swb ${cmd.name}${cmd.usage ? ` ${cmd.usage}` : ''}`, '', cmd.summary, '', 'Options:'];
   for (const f of flags) {
@@ -45,7 +52,7 @@ export async function runCommand(cmd: CommandDescriptor, argv: readonly string[]
   };
   let client: HubClient | undefined;
   try {
-    const { args, flags } = parseFlags(argv, [...cmd.flags, ...GLOBAL_FLAGS]);
+    const { args, flags } = parseFlags(argv, [...cmd.flags, ...globalFlagsOf(cmd)]);
     jsonOut = flags.json === true;
     if (flags.help) {
       io.stdout(helpText(cmd));
@@ -56,6 +63,9 @@ export async function runCommand(cmd: CommandDescriptor, argv: readonly string[]
     const as = flags.as as string | undefined;
     if (as !== undefined && !isValidHandle(as)) throw new UsageError(`--as ${JSON.stringify(as)}: ${HANDLE_HINT}`);
     const workspace = flags.workspace as string | undefined;
+    const ownTimeout = cmd.flags.some((f) => f.name === 'timeout');
+    const timeoutS = ownTimeout ? undefined : (flags.timeout as number | undefined);
+    if (timeoutS !== undefined && !(timeoutS > 0)) throw new UsageError('--timeout must be a number of seconds above 0');
     const paths = resolveRuntimePaths({ cwd: io.cwd, env: io.env, ...(workspace ? { workspace } : {}) });
     let results: unknown[] = [];
     const ctx: CommandContext = {
@@ -85,6 +95,10 @@ export async function runCommand(cmd: CommandDescriptor, argv: readonly string[]
               'Outside a row, unset SWB_SESSION or use --as NAME.',
           );
         }
+        if (as === 'operator' && insideRow(io.env)) {
+          // An agent in a row must not speak as the operator, even though it can read the token file.
+          throw new SwbError('UNAUTHENTICATED', 'This command runs inside a swb row, so it may not speak as the operator (--as operator is refused).');
+        }
         const identity = as !== undefined ? { session: as } : row ? { session: row.session, token: row.token } : {};
         const socketPath = workspace ? undefined : row?.socket || io.env.SWB_SOCKET || undefined;
         client = await connectToHub({
@@ -96,6 +110,7 @@ export async function runCommand(cmd: CommandDescriptor, argv: readonly string[]
           autoStart: (opts.autoStart ?? true) && (row === undefined || row.from === 'env'),
           subscribe: opts.subscribe ?? false,
           env: io.env,
+          ...(timeoutS !== undefined ? { requestTimeoutMs: timeoutS * 1000 } : {}),
         });
         return client;
       },
@@ -142,4 +157,9 @@ function rowIdentityFor(env: NodeJS.ProcessEnv, explicitWorkspace: boolean): Row
   if (env.SWB_SESSION) return findRowIdentity(env);
   const chosen = explicitWorkspace || Object.keys(env).some((k) => k.startsWith('SWB_') && env[k]);
   return chosen ? undefined : findRowIdentity(env);
+}
+
+/** True when this process runs inside a row: its environment says so, or an ancestor's does. */
+function insideRow(env: NodeJS.ProcessEnv): boolean {
+  return Boolean(env.SWB_SESSION) || findRowIdentity(env) !== undefined;
 }

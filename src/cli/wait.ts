@@ -15,7 +15,7 @@ export const waitCommand: CommandDescriptor = {
     const client = await ctx.connect();
     for (;;) {
       const round = Math.max(0, Math.min(30_000, deadline - Date.now()));
-      const r = await client.request<{ messages: MailItem[] }>('mail.wait', { timeoutMs: Math.round(round) });
+      const r = await client.request<{ messages: MailItem[] }>('mail.wait', { timeoutMs: Math.round(round) }, { timeoutMs: round + client.requestTimeoutMs });
       if (r.messages.length > 0) {
         ctx.result({ messages: r.messages });
         for (const m of r.messages) ctx.print(formatMail(m));

@@ -6,6 +6,7 @@ import { SwbError } from '../protocol/error-codes.js';
 import type { RuntimePaths } from '../hub/runtime-paths.js';
 import { swbBinPath } from '../util/package-root.js';
 import { HubClient, hubDenied, noHub, type ClientIdentity } from './hub-client.js';
+import { checkPrivateFile } from './trusted-socket.js';
 
 export interface ConnectOptions {
   paths: RuntimePaths;
@@ -13,6 +14,8 @@ export interface ConnectOptions {
   socketPath?: string;
   identity: ClientIdentity;
   autoStart?: boolean;
+  /** Every request's deadline (ms); 0 = none. */
+  requestTimeoutMs?: number;
   subscribe?: boolean;
   client?: string;
   startTimeoutMs?: number;
@@ -20,11 +23,30 @@ export interface ConnectOptions {
 }
 
 const RETRYABLE = new Set(['ENOENT', 'ECONNREFUSED', 'ENOTSOCK']);
+/** The hub's listen backlog is full: it runs but is swamped. Retried for a while, then HUB_BUSY (never NO_HUB). */
+const BACKLOG_FULL = 'EAGAIN';
+const BACKLOG_RETRY_MS = 2000;
 /** The connect was forbidden, not unanswered: starting a hub would not help (and must not be tried). */
 const DENIED = new Set(['EPERM', 'EACCES']);
 
 function connectError(socketPath: string, code: string): SwbError {
+  if (code === BACKLOG_FULL) {
+    return new SwbError('HUB_BUSY', `The hub at ${socketPath} is running but not accepting connections (its listen backlog is full); try again shortly.`);
+  }
   return DENIED.has(code) ? hubDenied(socketPath, code) : noHub(socketPath, code);
+}
+
+/** Opens the socket, waiting out a full listen backlog for a moment. */
+async function openWhenAccepted(socketPath: string): Promise<HubClient> {
+  const deadline = Date.now() + BACKLOG_RETRY_MS;
+  for (let delay = 5; ; delay = Math.min(delay * 2, 100)) {
+    try {
+      return await HubClient.open(socketPath);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== BACKLOG_FULL || Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, delay));
+    }
+  }
 }
 /** `swb hub` exits with this status when another hub already holds the lock. */
 export const EXIT_HUB_RUNNING = 3;
@@ -33,8 +55,9 @@ export async function connectToHub(opts: ConnectOptions): Promise<HubClient> {
   const socketPath = opts.socketPath ?? opts.paths.socketPath;
   let client: HubClient;
   try {
-    client = await HubClient.open(socketPath);
+    client = await openWhenAccepted(socketPath);
   } catch (err) {
+    if (err instanceof SwbError) throw err;
     const code = (err as NodeJS.ErrnoException).code ?? 'error';
     if (!opts.autoStart || !RETRYABLE.has(code)) throw connectError(socketPath, code);
     client = await startAndConnect(opts, socketPath);
@@ -46,6 +69,7 @@ export async function connectToHub(opts: ConnectOptions): Promise<HubClient> {
     client.destroy();
     throw err;
   }
+  if (opts.requestTimeoutMs !== undefined) client.requestTimeoutMs = opts.requestTimeoutMs;
   // Pipelined: the caller's first request follows hello on the wire without waiting for it.
   client.startHello(identity, { subscribe: opts.subscribe ?? false, client: opts.client ?? 'cli' });
   return client;
@@ -55,6 +79,7 @@ export async function connectToHub(opts: ConnectOptions): Promise<HubClient> {
 function resolveIdentity(opts: ConnectOptions): ClientIdentity {
   const { session, token } = opts.identity;
   if (token || (session && session !== 'operator')) return opts.identity;
+  checkPrivateFile(opts.paths.operatorTokenFile);
   try {
     return { session: 'operator', token: readFileSync(opts.paths.operatorTokenFile, 'utf8').trim() };
   } catch {
@@ -81,8 +106,9 @@ async function startAndConnect(opts: ConnectOptions, socketPath: string): Promis
   const deadline = Date.now() + (opts.startTimeoutMs ?? 5000);
   for (let delay = 5; ; delay = Math.min(delay * 2, 50)) {
     try {
-      return await HubClient.open(socketPath);
+      return await openWhenAccepted(socketPath);
     } catch (err) {
+      if (err instanceof SwbError) throw err;
       const code = (err as NodeJS.ErrnoException).code ?? 'error';
       if (!RETRYABLE.has(code)) throw connectError(socketPath, code);
       if (exited !== null && exited !== EXIT_HUB_RUNNING && exited !== 0) {

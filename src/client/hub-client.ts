@@ -7,6 +7,7 @@ import type { HelloResult } from '../protocol/methods.js';
 import { encodeFrame, NdjsonDecoder } from '../protocol/ndjson-decoder.js';
 import { classifyLine, errorFromFailure, type RpcFailure } from '../protocol/rpc.js';
 import { Emitter } from '../util/event.js';
+import { checkPeer, checkSocketPath } from './trusted-socket.js';
 
 export interface ClientIdentity {
   session?: string;
@@ -15,10 +16,23 @@ export interface ClientIdentity {
 
 /** Replies can carry many messages (a page of history): allow far more than a request frame. */
 const CLIENT_MAX_FRAME_BYTES = 64 * 1024 * 1024;
+/** How long a request waits for its answer unless the caller says otherwise (`--timeout`). */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 15_000;
+
+interface Pending {
+  method: string;
+  resolve: (v: unknown) => void;
+  reject: (e: SwbError) => void;
+  timer: NodeJS.Timeout | null;
+}
 
 export class HubClient {
   private nextId = 1;
-  private pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: SwbError) => void }>();
+  private pending = new Map<number, Pending>();
+  /** Every request's deadline unless it names its own; 0 = none. */
+  requestTimeoutMs = DEFAULT_REQUEST_TIMEOUT_MS;
+  /** The last error the hub sent about no request in particular (e.g. why it closed the connection). */
+  private finalError: SwbError | null = null;
   private readonly pushes = new Emitter<{ method: string; params: unknown }>();
   private readonly closedEmitter = new Emitter<void>();
   readonly onPush = this.pushes.event;
@@ -26,30 +40,60 @@ export class HubClient {
   hello: HelloResult | null = null;
   private closed = false;
 
-  private constructor(private readonly socket: Socket) {
+  private constructor(
+    private readonly socket: Socket,
+    readonly socketPath: string,
+  ) {
     const decoder = new NdjsonDecoder(CLIENT_MAX_FRAME_BYTES);
     socket.on('data', (chunk: Buffer) => {
       for (const frame of decoder.push(chunk)) {
         if (frame.kind === 'line') this.onLine(frame.text);
+        else {
+          // An answer we cannot read (too large, not UTF-8) belongs to some request we cannot
+          // name: fail them all now rather than wait for an answer that will never parse.
+          this.failAll(new SwbError(frame.error.code, `An answer from the hub could not be read: ${frame.error.message}`));
+          socket.destroy();
+        }
       }
     });
     socket.on('error', () => socket.destroy());
     socket.on('close', () => {
       this.closed = true;
-      const err = new SwbError('NO_HUB', 'The connection to the hub closed.');
-      for (const p of this.pending.values()) p.reject(err);
-      this.pending.clear();
+      this.failAll(this.finalError ?? new SwbError('NO_HUB', 'The connection to the hub closed.'));
       this.closedEmitter.fire();
     });
   }
 
-  /** Opens the socket; rejects with the raw errno error so callers can decide to start a hub. */
+  private failAll(err: SwbError): void {
+    for (const p of this.pending.values()) {
+      if (p.timer) clearTimeout(p.timer);
+      p.reject(err);
+    }
+    this.pending.clear();
+  }
+
+  /**
+   * Opens the socket; rejects with the raw errno error so callers can decide to start a hub, or
+   * with UNSAFE_RUNTIME_DIR (before anything is sent) when the socket may not be ours.
+   */
   static open(socketPath: string): Promise<HubClient> {
+    try {
+      checkSocketPath(socketPath);
+    } catch (err) {
+      return Promise.reject(err);
+    }
     return new Promise((resolve, reject) => {
       const socket = createConnection(socketPath);
       socket.once('connect', () => {
         socket.off('error', reject);
-        resolve(new HubClient(socket));
+        try {
+          checkPeer(socket, socketPath);
+        } catch (err) {
+          socket.destroy();
+          reject(err);
+          return;
+        }
+        resolve(new HubClient(socket, socketPath));
       });
       socket.once('error', reject);
     });
@@ -82,20 +126,37 @@ export class HubClient {
     return this.helloPromise ?? Promise.reject(new SwbError('UNAUTHENTICATED', 'hello was not sent on this connection.'));
   }
 
-  request<T>(method: string, params: Record<string, unknown> = {}): Promise<T> {
-    const answer = this.send<T>(method, params);
+  /** One request; it fails with TIMEOUT if no answer comes within `timeoutMs` (default: requestTimeoutMs). */
+  request<T>(method: string, params: Record<string, unknown> = {}, opts: { timeoutMs?: number } = {}): Promise<T> {
+    const answer = this.send<T>(method, params, opts.timeoutMs);
     if (!this.helloPromise || this.hello) return answer;
     answer.catch(() => undefined); // if hello fails, its error is the one to report
     return this.helloPromise.then(() => answer);
   }
 
-  private send<T>(method: string, params: Record<string, unknown>): Promise<T> {
-    if (this.closed) return Promise.reject(new SwbError('NO_HUB', 'The connection to the hub is closed.'));
+  private send<T>(method: string, params: Record<string, unknown>, timeoutMs = this.requestTimeoutMs): Promise<T> {
+    if (this.closed) return Promise.reject(this.finalError ?? new SwbError('NO_HUB', 'The connection to the hub is closed.'));
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      const timer = timeoutMs > 0 ? setTimeout(() => this.timedOut(id, timeoutMs), timeoutMs) : null;
+      this.pending.set(id, { method, resolve: resolve as (v: unknown) => void, reject, timer });
       this.socket.write(encodeFrame({ jsonrpc: '2.0', id, method, params }));
     });
+  }
+
+  /** No answer in time: the hub may be stopped (SIGSTOP), wedged or overloaded. The connection is dropped. */
+  private timedOut(id: number, timeoutMs: number): void {
+    const p = this.pending.get(id);
+    if (!p) return;
+    this.pending.delete(id);
+    p.reject(
+      new SwbError(
+        'TIMEOUT',
+        `The hub at ${this.socketPath} did not answer ${p.method} within ${(timeoutMs / 1000).toFixed(1)} s; it may be stopped or overloaded (--timeout S waits longer).`,
+      ),
+    );
+    this.finalError = new SwbError('TIMEOUT', `An earlier request to the hub at ${this.socketPath} timed out.`);
+    this.socket.destroy();
   }
 
   private onLine(text: string): void {
@@ -104,9 +165,17 @@ export class HubClient {
       this.pushes.fire({ method: msg.message.method, params: msg.message.params });
     } else if (msg.kind === 'response' || (msg.kind === 'invalid' && msg.id !== null)) {
       const id = msg.kind === 'response' ? msg.message.id : msg.id;
+      if (id === null && msg.kind === 'response' && 'error' in msg.message) {
+        // An error about the connection itself (the hub is closing it: HUB_BUSY, idle, revoked).
+        const e = errorFromFailure(msg.message as RpcFailure);
+        this.finalError = new SwbError(e.code, e.message, e.details);
+        this.failAll(this.finalError);
+        return;
+      }
       const p = typeof id === 'number' ? this.pending.get(id) : undefined;
       if (!p) return;
       this.pending.delete(id as number);
+      if (p.timer) clearTimeout(p.timer);
       if (msg.kind === 'invalid') p.reject(new SwbError(msg.error.code, msg.error.message));
       else if ('error' in msg.message) {
         const e = errorFromFailure(msg.message as RpcFailure);

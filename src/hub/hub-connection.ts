@@ -13,6 +13,7 @@ import { swbError, type SwbErrorValue } from '../protocol/error-codes.js';
 import type { HubLimits } from '../protocol/limits.js';
 import { encodeFrame, NdjsonDecoder, type DecodedFrame } from '../protocol/ndjson-decoder.js';
 import { failure, type RpcId } from '../protocol/rpc.js';
+import type { PeerCredentials } from '../util/peer-credentials.js';
 import type { SessionIdentity } from './session-registry.js';
 
 export type Subscription = 'none' | 'mine' | 'all';
@@ -38,6 +39,8 @@ export class HubConnection {
   identity: SessionIdentity | null = null;
   dialect: 'rpc' | 'intercom' | null = null;
   subscription: Subscription = 'none';
+  /** Who is on the other end (SO_PEERCRED), when the platform tells. */
+  peer: PeerCredentials | null = null;
   private readonly decoder: NdjsonDecoder;
   private inFlight = 0;
   /** Requests that later frames must wait for (a hello: what follows it on the wire speaks as its session). */

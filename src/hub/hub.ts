@@ -19,6 +19,7 @@ import { storeErrorValue, isCorruptError, setAsideDamaged } from '../store/store
 import { BUSY_TIMEOUT_MS } from '../store/open-database.js';
 import { GroupCommitter } from './group-commit.js';
 import { HubConnection } from './hub-connection.js';
+import { operatorRefusal, peerOf } from './peer-guard.js';
 import { StoreGate } from './store-gate.js';
 import { handleIntercomEnvelope } from './intercom-dialect.js';
 import { ensurePrivateDir, isOwnSocket } from './private-dir.js';
@@ -187,11 +188,19 @@ export class Hub {
       setTimeout(() => socket.destroy(), 1000).unref();
       return;
     }
+    const peer = peerOf(socket);
+    const uid = typeof process.getuid === 'function' ? process.getuid() : 0;
+    if (peer && peer.uid !== uid && peer.uid !== 0) {
+      // The socket is 0600 in a 0700 dir, so this takes a misconfigured system; refuse it anyway.
+      socket.destroy();
+      return;
+    }
     const conn = new HubConnection(socket, this.limits, {
       onFrame: (c, frame) => this.onFrame(c, frame),
       onClose: (c) => this.onClose(c),
       onUnfinished: (c, delta) => this.onUnfinished(c, delta),
     });
+    conn.peer = peer;
     this.connections.add(conn);
   }
 
@@ -300,6 +309,13 @@ export class Hub {
     const claim = this.sessions.claim(conn, session, token);
     if (!claim.ok) return claim.error;
     const { handle, role } = claim.identity;
+    if (role === 'operator') {
+      const why = operatorRefusal(conn.peer, this.options.paths.socketPath);
+      if (why) {
+        this.sessions.release(conn, handle);
+        return swbError('UNAUTHENTICATED', `The operator identity is refused: ${why}. Agents in rows speak as their row.`);
+      }
+    }
     const unbind = (error: SwbErrorValue): SwbErrorValue => {
       this.sessions.release(conn, handle);
       return error;

@@ -69,7 +69,11 @@ export function classifyLine(text: string): IncomingMessage {
     if (id === null) return { kind: 'invalid', id: null, error: swbError('BAD_FRAME', 'A request id must be a string or a number.') };
     return { kind: 'request', message: { jsonrpc: '2.0', id, method: obj.method, params: obj.params } };
   }
-  if (id !== null && ('result' in obj || 'error' in obj)) {
+  if (id !== null && (Object.hasOwn(obj, 'result') || Object.hasOwn(obj, 'error'))) {
+    return { kind: 'response', message: obj as unknown as RpcResponse };
+  }
+  // JSON-RPC's error about no request in particular (id null): e.g. why the hub closes a connection.
+  if (obj.id === null && typeof obj.error === 'object' && obj.error !== null) {
     return { kind: 'response', message: obj as unknown as RpcResponse };
   }
   return { kind: 'invalid', id, error: swbError('BAD_FRAME', 'A frame is neither a request, a notification nor a response.') };
