@@ -136,7 +136,8 @@ export async function runDashboard(argv: string[], baseEnv: NodeJS.ProcessEnv = 
       return r.token;
     },
     binDir: writeSwbLauncher(join(paths.runDir, 'bin')),
-    baseEnv,
+    // A hub a row's CLI starts (after this dashboard crashed) reads the same config, so the same limits.
+    baseEnv: loaded.value.path ? { ...baseEnv, SWB_CONFIG: loaded.value.path } : baseEnv,
     ...(config.scrollback !== undefined ? { scrollback: config.scrollback } : {}),
   });
 

@@ -1,9 +1,13 @@
-import { appendFileSync } from 'node:fs';
+// `swb hub`: a headless hub. Its limits come from the same config file the dashboard reads (the
+// same search: --config, $SWB_CONFIG, ./switchboard.json in the workspace, the user's config), and
+// flags override them, so a hub a CLI command starts after a crash runs the operator's limits.
 import { join } from 'node:path';
 import { EXIT_HUB_RUNNING } from '../client/connect.js';
+import { loadConfig } from '../config/load-config.js';
 import { Hub } from '../hub/hub.js';
 import { SwbError } from '../protocol/error-codes.js';
 import type { HubLimits } from '../protocol/limits.js';
+import { RotatingLog } from '../util/rotating-log.js';
 import type { CommandDescriptor } from './command.js';
 
 export const hubCommand: CommandDescriptor = {
@@ -19,10 +23,18 @@ export const hubCommand: CommandDescriptor = {
     { name: 'max-frame', type: 'number', value: 'BYTES', description: 'longest protocol frame (default 65536)' },
     { name: 'retention-days', type: 'number', value: 'DAYS', description: 'delete read mail older than this (0 = keep; default 30)' },
     { name: 'expiry-hours', type: 'number', value: 'HOURS', description: 'expire unread mail older than this (0 = never; default)' },
+    { name: 'config', type: 'string', value: 'FILE', description: 'read limits from FILE (default: $SWB_CONFIG, ./switchboard.json, the user config)' },
     { name: 'detached', type: 'boolean', description: 'started in the background by a CLI command: log to the runtime dir' },
   ],
   async run(ctx) {
-    const limits: Partial<HubLimits> = {};
+    const loaded = loadConfig({
+      ...(ctx.flags.config !== undefined ? { configPath: ctx.flags.config as string } : {}),
+      // A hub started for a workspace looks for the workspace's switchboard.json.
+      cwd: ctx.paths.explicitWorkspace ? process.cwd() : ctx.paths.workspace,
+      env: ctx.env,
+    });
+    if (!loaded.ok) throw new SwbError('BAD_REQUEST', loaded.error.message);
+    const limits: Partial<HubLimits> = { ...loaded.value.limits };
     const flag = (name: string) => ctx.flags[name] as number | undefined;
     if (flag('max-unread') !== undefined) limits.maxUnread = Math.floor(flag('max-unread')!);
     if (flag('rate') !== undefined) limits.ratePerSecond = flag('rate')!;
@@ -31,16 +43,11 @@ export const hubCommand: CommandDescriptor = {
     if (flag('retention-days') !== undefined) limits.retentionDays = flag('retention-days')!;
     if (flag('expiry-hours') !== undefined) limits.expiryHours = flag('expiry-hours')!;
     const detached = ctx.flags.detached === true;
-    const logFile = join(ctx.paths.runDir, 'hub.log');
+    const file = detached ? new RotatingLog(join(ctx.paths.runDir, 'hub.log')) : null;
     const log = (line: string) => {
       const stamped = `${new Date().toISOString()} ${line}`;
-      if (detached) {
-        try {
-          appendFileSync(logFile, `${stamped}\n`, { mode: 0o600 });
-        } catch {
-          // logging must never take the hub down
-        }
-      } else process.stderr.write(`${stamped}\n`);
+      if (file) file.append(stamped);
+      else process.stderr.write(`${stamped}\n`);
     };
     let hub: Hub;
     try {
@@ -52,7 +59,7 @@ export const hubCommand: CommandDescriptor = {
       }
       throw err;
     }
-    log(`hub for ${ctx.paths.workspaceId} listening on ${ctx.paths.socketPath} (pid ${process.pid})`);
+    log(`hub for ${ctx.paths.workspaceId} listening on ${ctx.paths.socketPath} (pid ${process.pid}); limits from ${loaded.value.path ?? 'defaults'}${Object.keys(ctx.flags).some((f) => f !== 'detached' && f !== 'config') ? ' and flags' : ''}`);
     await new Promise<void>((resolve) => {
       const stop = () => void hub.stop();
       process.once('SIGINT', stop);

@@ -50,6 +50,12 @@ export interface LimitsConfig {
   retentionDays?: number;
   /** Unread mail older than this is marked expired; 0 = never. */
   expiryHours?: number;
+  /** Tokenless handles unused this long (and with no unread mail) are forgotten; 0 = never. */
+  participantTtlHours?: number;
+  /** New tokenless handles per minute, all clients together; 0 = unlimited. */
+  newHandlesPerMinute?: number;
+  /** Open connections at once. */
+  maxConnections?: number;
 }
 
 export interface SwitchboardConfig {
@@ -118,6 +124,9 @@ const limitsSchema: Schema<LimitsConfig> = (v, p) => {
     maxRecipients: optional(int({ min: 1, max: 10_000 })),
     retentionDays: optional(int({ min: 0, max: 36_500 })),
     expiryHours: optional(int({ min: 0, max: 876_000 })),
+    participantTtlHours: optional(num({ min: 0, max: 876_000 })),
+    newHandlesPerMinute: optional(int({ min: 0, max: 1_000_000 })),
+    maxConnections: optional(int({ min: 8, max: 100_000 })),
   })(v, p);
   const frame = limits.maxFrameBytes ?? DEFAULT_LIMITS.maxFrameBytes;
   const message = limits.maxMessageBytes ?? DEFAULT_LIMITS.maxMessageBytes;
@@ -159,5 +168,8 @@ export function resolveHubLimits(limits: LimitsConfig = {}, base: HubLimits = DE
     ...(limits.maxRecipients !== undefined && { maxRecipients: limits.maxRecipients }),
     ...(limits.retentionDays !== undefined && { retentionDays: limits.retentionDays }),
     ...(limits.expiryHours !== undefined && { expiryHours: limits.expiryHours }),
+    ...(limits.participantTtlHours !== undefined && { participantTtlHours: limits.participantTtlHours }),
+    ...(limits.newHandlesPerMinute !== undefined && { newHandlesPerMinute: limits.newHandlesPerMinute }),
+    ...(limits.maxConnections !== undefined && { maxConnections: limits.maxConnections }),
   };
 }

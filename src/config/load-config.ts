@@ -1,6 +1,8 @@
 // Finds, reads and validates the config, then resolves what depends on it (keymap, theme, hub limits).
-// Search order: `--config FILE` (must exist), `./switchboard.json`, `<config dir>/config.json`
-// (`$XDG_CONFIG_HOME/switchboard` or `~/.config/switchboard`); with none of them, the defaults apply.
+// Search order: `--config FILE` (must exist), else `$SWB_CONFIG` (must exist: the dashboard sets it
+// for its rows, so a hub a row's CLI starts after a crash reads the same file), `./switchboard.json`,
+// `<config dir>/config.json` (`$XDG_CONFIG_HOME/switchboard` or `~/.config/switchboard`); with none
+// of them, the defaults apply.
 // Every problem comes back as one CONFIG_INVALID value whose message names the file and the field.
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -42,24 +44,34 @@ export type LoadConfigResult = { ok: true; value: LoadedConfig } | { ok: false; 
 /** The config file to read, or null. An explicit path is returned whether or not it exists. */
 export function findConfigFile(opts: LoadConfigOptions = {}): string | null {
   const cwd = opts.cwd ?? process.cwd();
-  if (opts.configPath !== undefined) return resolve(cwd, opts.configPath);
+  const explicit = explicitPath(opts);
+  if (explicit !== undefined) return resolve(cwd, explicit);
   for (const candidate of [join(cwd, LOCAL_CONFIG_NAME), join(userConfigDir(opts.env), USER_CONFIG_NAME)]) {
     if (existsSync(candidate)) return candidate;
   }
   return null;
 }
 
+/** `--config FILE`, else a non-empty $SWB_CONFIG. */
+function explicitPath(opts: LoadConfigOptions): string | undefined {
+  if (opts.configPath !== undefined) return opts.configPath;
+  const fromEnv = (opts.env ?? process.env).SWB_CONFIG;
+  return fromEnv ? fromEnv : undefined;
+}
+
 export function loadConfig(opts: LoadConfigOptions = {}): LoadConfigResult {
   const cwd = opts.cwd ?? process.cwd();
   const fail = (message: string): LoadConfigResult => ({ ok: false, error: configError(message) });
   if (opts.configPath !== undefined && opts.configPath.trim() === '') return fail('--config: empty file name');
+  const explicit = explicitPath(opts);
+  const flag = opts.configPath !== undefined ? '--config' : 'SWB_CONFIG';
   const path = findConfigFile(opts);
 
   let config: SwitchboardConfig;
   if (path === null) config = { rows: [] };
   else {
     const read = readJsonFile(path, MAX_CONFIG_BYTES);
-    if (!read.ok) return fail(read.missing && opts.configPath !== undefined ? `--config ${path}: no such file` : read.message);
+    if (!read.ok) return fail(read.missing && explicit !== undefined ? `${flag} ${path}: no such file` : read.message);
     try {
       config = parseConfig(read.value);
     } catch (err) {

@@ -33,6 +33,8 @@ export interface ConnectionEvents {
   onClose(conn: HubConnection): void;
   /** Bytes of unfinished frames this connection holds changed by `delta` (the hub caps the total). */
   onUnfinished(conn: HubConnection, delta: number): void;
+  /** The connection's unread answers went over (true) or back under (false) maxPendingWriteBytes. */
+  onStalled(conn: HubConnection, stalled: boolean): void;
 }
 
 export class HubConnection {
@@ -43,6 +45,8 @@ export class HubConnection {
   peer: PeerCredentials | null = null;
   private readonly decoder: NdjsonDecoder;
   private inFlight = 0;
+  /** Answer bytes the requests in flight may still write (reserved when each began). */
+  private reserved = 0;
   /** Requests that later frames must wait for (a hello: what follows it on the wire speaks as its session). */
   private holds = 0;
   private closed = false;
@@ -69,10 +73,7 @@ export class HubConnection {
       this.decoder.feed(chunk);
       this.pump();
     });
-    socket.on('drain', () => {
-      if (this.socket.writableLength <= this.limits.maxPendingWriteBytes) this.stalledSince = null;
-      this.pump();
-    });
+    socket.on('drain', () => this.pump());
     socket.on('error', () => socket.destroy());
     socket.on('close', () => {
       this.closed = true;
@@ -92,9 +93,18 @@ export class HubConnection {
     return this.socket.writableLength > this.limits.maxPendingWriteBytes;
   }
 
+  /**
+   * Whether another request may start: what is unread plus what the requests in flight may still
+   * write must stay within the limit. Handlers answer asynchronously, so without the reservation a
+   * single write of a thousand list requests would all start before the first answer is counted.
+   */
+  private get mayStartMore(): boolean {
+    return this.inFlight === 0 || this.socket.writableLength + this.reserved <= this.limits.maxPendingWriteBytes;
+  }
+
   /** Decodes and handles frames while the connection may do more work, then sets reading to match. */
   private pump(): void {
-    while (!this.closed && !this.closing && this.holds === 0 && !this.overOutput && this.inFlight < MAX_IN_FLIGHT) {
+    while (!this.closed && !this.closing && this.holds === 0 && !this.overOutput && this.mayStartMore && this.inFlight < MAX_IN_FLIGHT) {
       const frame = this.decoder.next();
       if (!frame) break;
       this.events.onFrame(this, frame);
@@ -123,11 +133,13 @@ export class HubConnection {
       process.nextTick(this.uncork);
     }
     this.socket.write(frame);
-    if (this.overOutput) {
-      this.stalledSince ??= Date.now();
-      this.updateReading();
-    }
+    if (this.overOutput) this.updateReading();
     return true;
+  }
+
+  private setStalled(stalled: boolean): void {
+    this.stalledSince = stalled ? Date.now() : null;
+    this.events.onStalled(this, stalled);
   }
 
   /** An error in this connection's dialect (JSON-RPC failure, or an Intercom `error` envelope). */
@@ -147,23 +159,31 @@ export class HubConnection {
     work.then(release, release);
   }
 
-  /** Tracks async requests so a pipelining client cannot queue unbounded work. */
-  beginRequest(): void {
+  /**
+   * Tracks async requests so a pipelining client cannot queue unbounded work; `replyBytes` is the
+   * most the answer may take (a page of mail: maxReplyBytes; anything else: a small frame).
+   */
+  beginRequest(replyBytes: number): void {
     this.inFlight += 1;
+    this.reserved += replyBytes;
     this.updateReading();
   }
 
-  endRequest(): void {
+  endRequest(replyBytes: number): void {
     this.inFlight -= 1;
+    this.reserved -= replyBytes;
     this.pump();
   }
 
   private updateReading(): void {
     if (this.closed) return;
     // Undecoded bytes mean pump() stopped early: read no more until it can go on.
-    const busy = this.overOutput || this.holds > 0 || this.inFlight >= MAX_IN_FLIGHT || this.decoder.undecoded > 0;
+    const busy = this.overOutput || !this.mayStartMore || this.holds > 0 || this.inFlight >= MAX_IN_FLIGHT || this.decoder.undecoded > 0;
     if (busy || this.closing) this.socket.pause();
     else this.socket.resume();
+    // Stalled: unread answers are what holds this connection's work back (or pile up past the limit).
+    const stalled = this.overOutput || (!this.mayStartMore && this.decoder.undecoded > 0);
+    if (stalled !== (this.stalledSince !== null)) this.setStalled(stalled);
     this.reportUnfinished(this.decoder.buffered);
     this.reviewDeadline();
   }
@@ -196,7 +216,6 @@ export class HubConnection {
     this.deadlineTimer = null;
     const now = Date.now();
     const { idleTimeoutMs, stallTimeoutMs } = this.limits;
-    if (this.stalledSince !== null && !this.overOutput) this.stalledSince = null;
     if (this.stalledSince !== null && now - this.stalledSince >= stallTimeoutMs) {
       // It reads nothing, so the final error will not reach it either; cut it at once.
       this.closeWithError(swbError('HUB_BUSY', `This connection left its answers unread for ${stallTimeoutMs} ms; the hub closed it.`));

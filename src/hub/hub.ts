@@ -11,12 +11,11 @@ import { DEFAULT_LIMITS, type HubLimits } from '../protocol/limits.js';
 import type { MailItem, PeerChanged, PeerInfo, ReceiptChanged, RowExplainResult, SendParams, SendResult, SessionRole } from '../protocol/methods.js';
 import type { DecodedFrame } from '../protocol/ndjson-decoder.js';
 import { classifyLine, notification, success, type RpcId } from '../protocol/rpc.js';
-import { MailStore, type AcceptOutcome, type AcceptRequest, type StateChange } from '../store/mail-store.js';
+import { MailStore, type AcceptOutcome, type AcceptRequest, type StateChange, type StoreOptions } from '../store/mail-store.js';
 import { toWellFormed } from '../text/well-formed.js';
 import { Emitter } from '../util/event.js';
 import { DisposableStore, toDisposable } from '../util/lifecycle.js';
 import { storeErrorValue, isCorruptError, setAsideDamaged } from '../store/store-error.js';
-import { BUSY_TIMEOUT_MS } from '../store/open-database.js';
 import { GroupCommitter } from './group-commit.js';
 import { HubConnection } from './hub-connection.js';
 import { operatorRefusal, peerOf } from './peer-guard.js';
@@ -37,6 +36,8 @@ export interface HubOptions {
   log?: (line: string) => void;
   /** Embedded in a dashboard that runs rows: it will not stop on a `hub.shutdown` request. */
   embedded?: boolean;
+  /** Opens the store (default MailStore.open). Fault-injection tests wrap the database here. */
+  openStore?: (file: string, options: StoreOptions) => MailStore;
 }
 
 /** Answers `rows.explain` (the dashboard that embeds the hub registers one; a headless hub has none). */
@@ -57,6 +58,7 @@ export class Hub {
   private readonly newHandleRate: RateLimiter;
   private readonly connections = new Set<HubConnection>();
   private unfinishedBytes = 0;
+  private readonly stalled = new Set<HubConnection>();
   /** Where a damaged mail.db was copied (once per run), for the operator's recovery. */
   private damagedCopy: string | null = null;
   private readonly lifetime = new DisposableStore();
@@ -87,7 +89,8 @@ export class Hub {
     let hub: Hub | undefined;
     try {
       const limits = { ...DEFAULT_LIMITS, ...options.limits };
-      const store = MailStore.open(paths.dbFile, { maxUnread: limits.maxUnread, ...(options.now ? { now: options.now } : {}) });
+      const open = options.openStore ?? ((file: string, o: StoreOptions) => MailStore.open(file, o));
+      const store = open(paths.dbFile, { maxUnread: limits.maxUnread, ...(options.now ? { now: options.now } : {}) });
       hub = new Hub(options, limits, store);
       hub.lifetime.add(lock);
       await hub.listen();
@@ -113,7 +116,7 @@ export class Hub {
     // A minute's worth at once: a burst of scripts starting together is fine, a stream of junk names is not.
     this.newHandleRate = new RateLimiter(limits.newHandlesPerMinute / 60, this.now, 60);
     this.waiters = new MailWaiters();
-    this.gate = new StoreGate(STORE_LOCK_WAIT_MS);
+    this.gate = new StoreGate(limits.storeLockWaitMs);
     this.committer = new GroupCommitter(
       store,
       this.gate,
@@ -199,6 +202,7 @@ export class Hub {
       onFrame: (c, frame) => this.onFrame(c, frame),
       onClose: (c) => this.onClose(c),
       onUnfinished: (c, delta) => this.onUnfinished(c, delta),
+      onStalled: (c, stalled) => this.onStalled(c, stalled),
     });
     conn.peer = peer;
     this.connections.add(conn);
@@ -211,6 +215,23 @@ export class Hub {
       conn.closeWithError(
         swbError('HUB_BUSY', `The hub holds ${this.unfinishedBytes} bytes of unfinished frames, over its limit of ${this.limits.maxUnfinishedBytes}; this connection was closed.`),
       );
+    }
+  }
+
+  /**
+   * Connections with answers piling up unread hold up to maxPendingWriteBytes each until their
+   * stall timeout; past maxStalledConnections of them at once, the newest is closed at once, so
+   * many such clients together cannot fill the hub's memory either.
+   */
+  private onStalled(conn: HubConnection, stalled: boolean): void {
+    if (!stalled) {
+      this.stalled.delete(conn);
+      return;
+    }
+    this.stalled.add(conn);
+    if (this.stalled.size > this.limits.maxStalledConnections) {
+      conn.closeWithError(swbError('HUB_BUSY', `Too many connections leave their answers unread (${this.stalled.size}); this one was closed.`));
+      conn.destroy();
     }
   }
 
@@ -254,15 +275,16 @@ export class Hub {
         return; // clients send no notifications we act on; stray responses are ignored
       case 'request': {
         const { id, method, params } = msg.message;
-        conn.beginRequest();
+        const reserve = replyReservation(method, this.limits);
+        conn.beginRequest(reserve);
         const work = dispatchRpc(this, conn, method, params ?? {}).then(
           (result) => {
-            conn.endRequest();
+            conn.endRequest(reserve);
             if ('error' in result) conn.writeError(id, result.error);
             else conn.write(success(id, result.ok));
           },
           (err: unknown) => {
-            conn.endRequest();
+            conn.endRequest(reserve);
             if (!isStoreFailure(err)) this.log(`internal error in ${method}: ${err instanceof Error ? err.stack : String(err)}`);
             conn.writeError(id, this.failureOf(err, `The hub could not complete ${method}`));
           },
@@ -294,6 +316,7 @@ export class Hub {
 
   private onClose(conn: HubConnection): void {
     this.connections.delete(conn);
+    this.stalled.delete(conn);
     this.waiters.cancelConnection(conn);
     if (conn.identity && this.sessions.release(conn, conn.identity.handle)) {
       this.announcePeer(conn.identity.handle, false, conn.identity.role);
@@ -595,11 +618,19 @@ export class Hub {
   }
 }
 
-/** How long a store call waits in the gate for another process's lock before DB_LOCKED. */
-const STORE_LOCK_WAIT_MS = 5000 - BUSY_TIMEOUT_MS;
 /** Tokenless participants together may send this many times one sender's rate. */
 const PARTICIPANTS_RATE_FACTOR = 4;
 const PEERS_PAGE = 500;
+
+/**
+ * Methods whose answer is a page (up to maxReplyBytes) reserve that much while in flight; other
+ * answers are a few KB and reserve nothing (at most MAX_IN_FLIGHT of them per connection).
+ */
+const PAGED_METHODS: ReadonlySet<string> = new Set(['mail.list', 'mail.wait', 'mail.history', 'peers.list']);
+
+function replyReservation(method: string, limits: HubLimits): number {
+  return PAGED_METHODS.has(method) ? limits.maxReplyBytes : 0;
+}
 
 /** Errors that come from SQLite (or the gate waiting on it): typed for the client, not logged as bugs. */
 function isStoreFailure(err: unknown): boolean {

@@ -25,6 +25,8 @@ export interface HubLimits {
   stallTimeoutMs: number;
   /** Largest answer frame; lists are paged to fit (`more: true`), so a reply never outgrows a client. */
   maxReplyBytes: number;
+  /** Connections at once whose answers sit unread over maxPendingWriteBytes; one more is closed. */
+  maxStalledConnections: number;
   /** Open connections at once; one more is answered HUB_BUSY and closed. */
   maxConnections: number;
   /** A connection must finish its hello, and any frame it starts, within this time. */
@@ -33,6 +35,8 @@ export interface HubLimits {
   maxUnfinishedBytes: number;
   /** A tokenless handle unused this long (and with no unread mail) is forgotten; 0 = never. */
   participantTtlHours: number;
+  /** How long a store call waits for another process's lock on mail.db before DB_LOCKED. */
+  storeLockWaitMs: number;
   /** New tokenless handles per minute, all connections together (junk hellos cannot fill the store); 0 = unlimited. */
   newHandlesPerMinute: number;
 }
@@ -47,13 +51,15 @@ export const DEFAULT_LIMITS: HubLimits = {
   expiryHours: 0,
   maxWaitMs: 30_000,
   maxPendingWriteBytes: 1024 * 1024,
-  maxConnectionBacklogBytes: 8 * 1024 * 1024,
-  stallTimeoutMs: 30_000,
-  maxReplyBytes: 1024 * 1024,
+  maxConnectionBacklogBytes: 4 * 1024 * 1024,
+  stallTimeoutMs: 10_000,
+  maxReplyBytes: 512 * 1024,
+  maxStalledConnections: 32,
   maxConnections: 1024,
   idleTimeoutMs: 10_000,
   maxUnfinishedBytes: 16 * 1024 * 1024,
   participantTtlHours: 24,
+  storeLockWaitMs: 5000,
   newHandlesPerMinute: 120,
 };
 
