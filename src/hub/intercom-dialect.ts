@@ -71,7 +71,7 @@ export function handleIntercomEnvelope(hub: Hub, conn: HubConnection, env: Recor
           to: [target === '*' ? BROADCAST : target],
           text,
           kind,
-          ...(Number.isInteger(parent) && parent > 0 ? { replyTo: parent } : {}),
+          ...(Number.isSafeInteger(parent) && parent > 0 ? { replyTo: parent } : {}),
           ...(messageId ? { messageId } : {}),
         })
         .then((r) => {

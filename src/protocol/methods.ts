@@ -4,7 +4,8 @@ import { HANDLE_HINT, HANDLE_PATTERN } from './handle.js';
 import type { HubLimits } from './limits.js';
 
 const handle = str({ pattern: HANDLE_PATTERN, patternHint: HANDLE_HINT });
-const messageRef = int({ min: 1 });
+// Ids are SQLite integers: anything past 2^53 could not name a message and would not fit the column.
+const messageRef = int({ min: 1, max: Number.MAX_SAFE_INTEGER });
 
 export const MESSAGE_KINDS = ['msg', 'task', 'response', 'data'] as const;
 export type MessageKind = (typeof MESSAGE_KINDS)[number];

@@ -156,4 +156,53 @@ describe('MailStore', () => {
     expect(page2.more).toBe(false);
     expect(store.history({ peer: 'carol' }).items.map((m) => m.text)).toEqual(['to alice']);
   });
+
+  it('forgets tokenless handles unused past the TTL with no unread mail; keeps rows, online, recent and unread ones', () => {
+    store.rememberHandle('row1', 'row');
+    store.rememberHandle('gone', 'participant');
+    store.rememberHandle('online', 'participant');
+    store.rememberHandle('waiting', 'participant');
+    accept(req({ sender: 'alice', to: ['waiting'] }));
+    clock += 3 * 3600_000;
+    store.rememberHandle('alice', 'participant'); // used again now
+    const forgotten = store.forgetIdleParticipants(2 * 3600_000, (h) => h === 'online');
+    expect(forgotten.sort()).toEqual(['bob', 'carol', 'gone']);
+    for (const h of ['row1', 'online', 'waiting', 'alice']) expect(store.isKnown(h)).toBe(true);
+    expect(store.isKnown('gone')).toBe(false);
+    // Forgotten for good: a reopened store agrees.
+    store.close();
+    store = MailStore.open(join(dir, 'mail.db'), { maxUnread: 3, now: () => clock });
+    expect(store.isKnown('gone')).toBe(false);
+    expect(store.isKnown('waiting')).toBe(true);
+  });
+
+  it('a forgotten handle that comes back continues its sequence after the mail it kept', () => {
+    const first = accept(req({ sender: 'alice', to: ['bob'] }));
+    if (!first.ok) throw new Error('not accepted');
+    store.markRead('bob', [first.result.id]);
+    clock += 3 * 3600_000;
+    expect(store.forgetIdleParticipants(3600_000, () => false)).toContain('bob');
+    store.rememberHandle('bob', 'participant');
+    const again = accept(req({ sender: 'carol', to: ['bob'] }));
+    expect(again).toMatchObject({ ok: true, result: { recipients: [{ to: 'bob', seq: 2 }] } });
+  });
+
+  it('a failed commit leaves sequences and unread counts as they were', () => {
+    accept(req({ sender: 'alice', to: ['bob'] }));
+    const before = { seq: store.lastSeq('bob'), unread: store.unreadCount('bob') };
+    // A real failure at the end of the batch, after every insert ran: the sequence update aborts.
+    store.db.exec(`CREATE TEMP TRIGGER fail_commit BEFORE UPDATE ON handles BEGIN SELECT RAISE(ABORT, 'injected failure'); END`);
+    expect(() => store.acceptBatch([req({ sender: 'alice', to: ['bob'] })])).toThrow('injected failure');
+    store.db.exec('DROP TRIGGER fail_commit');
+    expect({ seq: store.lastSeq('bob'), unread: store.unreadCount('bob') }).toEqual(before);
+    expect(accept(req({ sender: 'alice', to: ['bob'] }))).toMatchObject({ ok: true, result: { recipients: [{ seq: before.seq + 1 }] } });
+  });
+
+  it('skips a full inbox reached through broadcast and names it, instead of refusing the message', () => {
+    for (let i = 0; i < 3; i++) accept(req({ sender: 'alice', to: ['bob'] }));
+    const r = accept(req({ sender: 'alice', to: ['bob', 'carol'], requestedTo: ['all'], optional: new Set(['bob', 'carol']) }));
+    expect(r).toMatchObject({ ok: true, result: { recipients: [{ to: 'carol' }], skipped: [{ to: 'bob', code: 'QUEUE_FULL' }] } });
+    // Named explicitly, the full inbox still refuses the whole message.
+    expect(accept(req({ sender: 'alice', to: ['bob', 'carol'] }))).toMatchObject({ ok: false, error: { code: 'QUEUE_FULL' } });
+  });
 });
