@@ -27,6 +27,7 @@ import { ALT_SCREEN_OFF, ALT_SCREEN_ON, CLEAR_SCREEN, HIDE_CURSOR, SGR_RESET, SH
 import { InkStdin, InkStdout } from '../terminal/ink-surface.js';
 import { InputRouter } from '../terminal/input-router.js';
 import { KeyPacer } from '../terminal/key-pacer.js';
+import { RotatingLog } from '../util/rotating-log.js';
 import { writeSwbLauncher } from '../util/swb-launcher.js';
 import { initialState, type WakePolicy } from './app-state.js';
 import { launchWarnings } from './launch-warnings.js';
@@ -297,7 +298,10 @@ async function startEmbeddedHub(paths: ReturnType<typeof resolveRuntimePaths>, l
   const deadline = Date.now() + 5000;
   for (let asked = false; ; ) {
     try {
-      return await Hub.start({ paths, limits: limits ?? {}, embedded: true });
+      // The dashboard owns the terminal, so the hub logs to the runtime dir (rotated), as a headless one does.
+      const file = new RotatingLog(join(paths.runDir, 'hub.log'));
+      const log = (line: string) => file.append(`${new Date().toISOString()} ${line}`);
+      return await Hub.start({ paths, limits: limits ?? {}, embedded: true, log });
     } catch (err) {
       if (!(err instanceof SwbError) || err.code !== 'HUB_RUNNING' || Date.now() > deadline) throw err;
       if (!asked) {

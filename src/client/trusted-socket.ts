@@ -33,9 +33,14 @@ export function checkSocketPath(socketPath: string): void {
   }
   if (!st.isSocket()) throw unsafe(`${socketPath} is not a socket.`);
   if (st.uid !== uid) throw unsafe(`${socketPath} belongs to uid ${st.uid}, not to you (uid ${uid}).`);
-  for (let dir = dirname(socketPath); ; dir = dirname(dir)) {
-    checkAncestor(dir, uid);
-    if (dirname(dir) === dir) break;
+  checkDirectoryChain(dirname(socketPath), uid);
+}
+
+/** `dir` and every directory above it, up to the root. */
+function checkDirectoryChain(dir: string, uid: number): void {
+  for (let d = dir; ; d = dirname(d)) {
+    checkAncestor(d, uid);
+    if (dirname(d) === d) return;
   }
 }
 
@@ -67,10 +72,7 @@ export function checkPrivateFile(file: string): void {
   if (!st.isFile()) throw unsafe(`${file} is not a regular file.`);
   if (st.uid !== uid) throw unsafe(`${file} belongs to uid ${st.uid}, not to you (uid ${uid}).`);
   if ((st.mode & 0o077) !== 0) throw unsafe(`${file} is readable or writable by others (mode ${(st.mode & 0o777).toString(8)}).`);
-  for (let dir = dirname(file); ; dir = dirname(dir)) {
-    checkAncestor(dir, uid);
-    if (dirname(dir) === dir) break;
-  }
+  checkDirectoryChain(dirname(file), uid);
 }
 
 /** Throws UNSAFE_RUNTIME_DIR when the connected peer is known to run as another uid. */
