@@ -1,7 +1,7 @@
 // The seam between the world below (rows, hub, store) and the UI: it turns row and hub events
 // into app-store actions and carries out the UI's intents. Nothing here draws.
 import type { ActionName } from '../config/keymap.js';
-import type { Hub } from '../hub/hub.js';
+import type { BudgetHeld, Hub } from '../hub/hub.js';
 import { OPERATOR } from '../protocol/handle.js';
 import type { Row } from '../rows/row.js';
 import type { RowManager } from '../rows/row-manager.js';
@@ -36,6 +36,8 @@ export interface ControllerOptions {
   configuredWakePolicy?: (spec: RowSpec) => WakePolicy | undefined;
   /** State detection and wake for rows with an agent profile (absent: states are not detected). */
   agents?: AgentSupervisor;
+  /** The key shown in the held-pair notification for granting another budget (the keymap's grantBudget). */
+  grantKey?: string;
   /** Where the audit log is written (shown in the audit view). */
   auditLogPath?: string;
   /**
@@ -77,11 +79,12 @@ export class DashboardController implements Intents, Disposable {
     // operator's sends report theirs on the composer line).
     this.lifetime.add(
       hub.onRefused((r) => {
-        if (!this.o.rows.has(r.sender)) return;
+        if (!this.o.rows.has(r.sender) || r.error.code === 'REPLY_BUDGET') return; // onHeld says it better
         const to = r.to.map((t) => `@${sanitize(t, { singleLine: true, maxChars: 64 })}`).join(' ');
         this.note('error', `@${r.sender} → ${to}: ${r.error.code}: ${sanitize(r.error.message, { singleLine: true, maxChars: 200 })}`, r.sender);
       }),
     );
+    this.lifetime.add(hub.onHeld((h) => this.held(h)));
     const agents = o.agents;
     if (agents) {
       this.lifetime.add(agents.onStateChange((e) => {
@@ -109,6 +112,31 @@ export class DashboardController implements Intents, Disposable {
     if (!this.o.rows.has(row)) return;
     this.o.store.updateRow(row, { wakeFailed: !ok });
     if (!ok) this.note('error', `wake failed for @${row}${reason ? `: ${sanitize(reason, { singleLine: true, maxChars: 200 })}` : ''}`, row);
+  }
+
+  /** Two rows ran out of their reply budget: the operator decides whether they go on. */
+  private held(h: BudgetHeld): void {
+    const name = (t: string) => `@${sanitize(t, { singleLine: true, maxChars: 64 })}`;
+    if (h.b === '') {
+      this.note('error', `${name(h.sender)}: a reply chain ${h.used} deep among rows without you was refused (limit ${h.limit}); write to it to go on`, h.sender);
+      return;
+    }
+    const keys = this.o.grantKey ? `${this.o.grantKey} grants ${h.limit} more, ` : '';
+    this.note('error', `${name(h.a)} ↔ ${name(h.b)} held: ${h.used} messages to each other without you; ${keys}or write to either to go on`, h.sender);
+  }
+
+  /** Grants the newest held pair another budget. */
+  private grantNewestHeld(): void {
+    const held = this.o.hub.heldPairs();
+    const newest = held[held.length - 1];
+    if (!newest) {
+      this.note('info', 'no pair of rows is held by the reply budget', null);
+      return;
+    }
+    void this.o.hub.grantBudget(newest.a, newest.b).then((r) => {
+      if ('error' in r) this.note('error', `grant failed: ${r.error.code}: ${sanitize(r.error.message, { singleLine: true, maxChars: 200 })}`, null);
+      else this.note('info', `@${newest.a} ↔ @${newest.b}: granted ${r.ok.budget} more messages`, newest.a);
+    });
   }
 
   private refreshUnread(handle: string): void {
@@ -254,6 +282,8 @@ export class DashboardController implements Intents, Disposable {
         return;
       case 'auditLog':
         return store.openOverlay('audit', this.auditText());
+      case 'grantBudget':
+        return this.grantNewestHeld();
       default:
         store.notify('info', `${action}: not available yet`);
     }

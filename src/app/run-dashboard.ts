@@ -14,7 +14,7 @@ import { UsageError } from '../cli/command.js';
 import { loadConfig } from '../config/load-config.js';
 import { assignUniqueNames, parseRowArg, rowSpecFromConfig, type RowSpec as ConfigRowSpec } from '../config/row-spec.js';
 import { listThemes, loadTheme, type Theme } from '../config/theme.js';
-import { rawKeySequences } from '../config/keymap.js';
+import { keysLabel, rawKeySequences } from '../config/keymap.js';
 import { Hub } from '../hub/hub.js';
 import { resolveRuntimePaths } from '../hub/runtime-paths.js';
 import { HubClient } from '../client/hub-client.js';
@@ -174,6 +174,7 @@ export async function runDashboard(argv: string[], baseEnv: NodeJS.ProcessEnv = 
     configuredWakePolicy: (spec) => wakeFor.get(spec.name),
     agents,
     auditLogPath,
+    grantKey: keysLabel(keymap, 'grantBudget', 1),
     ...(ring ? { ring } : {}),
   });
   const themeOf = (name: string) => themes.get(name) ?? themes.values().next().value!;

@@ -12,6 +12,7 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<Com
   peers: { summary: 'list known sessions', load: async () => (await import('./peers.js')).peersCommand },
   status: { summary: "show a message's receipts", load: async () => (await import('./status.js')).statusCommand },
   explain: { summary: "why a row is busy, idle or waiting", load: async () => (await import('./explain.js')).explainCommand },
+  grant: { summary: 'give two rows another reply budget', load: async () => (await import('./grant.js')).grantCommand },
   release: { summary: "give a row's handle back", load: async () => (await import('./release.js')).releaseCommand },
   hub: { summary: 'run the hub headless', load: async () => (await import('./hub.js')).hubCommand },
 };

@@ -20,7 +20,8 @@ export const peersCommand: CommandDescriptor = {
     const width = Math.max(8, ...peers.map((p) => p.handle.length + 1));
     for (const p of peers) {
       const me = p.handle === client.hello?.session ? '  (you)' : '';
-      ctx.print(`${`@${p.handle}`.padEnd(width)}  ${(p.online ? 'online' : 'offline').padEnd(7)}  ${p.role.padEnd(11)}  ${p.unread} unread${me}`);
+      const held = p.heldWith?.length ? `  held with ${p.heldWith.map((h) => `@${h}`).join(' ')} (reply budget; swb status)` : '';
+      ctx.print(`${`@${p.handle}`.padEnd(width)}  ${(p.online ? 'online' : 'offline').padEnd(7)}  ${p.role.padEnd(11)}  ${p.unread} unread${me}${held}`);
     }
     return 0;
   },

@@ -55,8 +55,8 @@ export async function messageText(ctx: CommandContext, textArgs: string[]): Prom
 /**
  * Sends with the same messageId until the hub answers: if the hub dies mid-send (the answer is
  * lost), the retry either stores the message or returns the receipt of the copy already stored.
- * Only a missing or swamped hub is retried: a locked or full store was already waited on by the
- * hub, and a TIMEOUT means a hub that does not answer at all.
+ * Only a missing hub is retried: a locked or full store was already waited on by the hub, a full
+ * backlog by the connect, and a TIMEOUT means a hub that does not answer at all.
  */
 export async function sendMessage(ctx: CommandContext, params: Record<string, unknown>): Promise<SendResult> {
   for (let attempt = 1; ; attempt++) {
@@ -64,7 +64,8 @@ export async function sendMessage(ctx: CommandContext, params: Record<string, un
       const client = await ctx.connect();
       return await client.request<SendResult>('mail.send', params);
     } catch (err) {
-      const retryable = err instanceof SwbError && (err.code === 'NO_HUB' || err.code === 'HUB_BUSY');
+      // HUB_BUSY is not retried here: the connect already waited out the full backlog for a while.
+      const retryable = err instanceof SwbError && err.code === 'NO_HUB';
       if (!retryable || attempt >= 4) throw err;
       await new Promise((r) => setTimeout(r, 50 * attempt));
     }

@@ -11,53 +11,26 @@
 import { lstatSync, type Stats } from 'node:fs';
 import type { Socket } from 'node:net';
 import { dirname } from 'node:path';
-import { SwbError } from '../protocol/error-codes.js';
 import { peerCredentialsOf } from '../util/peer-credentials.js';
+import { checkDirectoryChain, checkExistingChain, myUid, unsafeDir as unsafe } from '../util/private-path.js';
 
-function myUid(): number {
-  return typeof process.getuid === 'function' ? process.getuid() : 0;
-}
-
-function unsafe(message: string): SwbError {
-  return new SwbError('UNSAFE_RUNTIME_DIR', `${message} Refusing to talk to a hub there: it may not be yours.`);
-}
-
-/** Throws UNSAFE_RUNTIME_DIR unless the socket's path is one only we (or root) could have made. */
+/**
+ * Throws UNSAFE_RUNTIME_DIR unless the socket's path is one only we (or root) could have made. With
+ * no socket yet, the directories that exist are checked all the same: a hub must not be started
+ * (nor waited for) in another user's directory.
+ */
 export function checkSocketPath(socketPath: string): void {
   const uid = myUid();
   let st: Stats;
   try {
     st = lstatSync(socketPath);
   } catch {
+    checkExistingChain(dirname(socketPath), uid);
     return; // nothing there: connecting fails with ENOENT and nothing is sent
   }
   if (!st.isSocket()) throw unsafe(`${socketPath} is not a socket.`);
   if (st.uid !== uid) throw unsafe(`${socketPath} belongs to uid ${st.uid}, not to you (uid ${uid}).`);
   checkDirectoryChain(dirname(socketPath), uid);
-}
-
-/** `dir` and every directory above it, up to the root. */
-function checkDirectoryChain(dir: string, uid: number): void {
-  for (let d = dir; ; d = dirname(d)) {
-    checkAncestor(d, uid);
-    if (dirname(d) === d) return;
-  }
-}
-
-function checkAncestor(dir: string, uid: number): void {
-  const st = lstatSync(dir);
-  if (st.isSymbolicLink()) {
-    // A system symlink (macOS /tmp → private/tmp) is root's; anyone else's could point anywhere.
-    if (st.uid !== 0) throw unsafe(`${dir} is a symbolic link owned by uid ${st.uid}.`);
-    return;
-  }
-  if (!st.isDirectory()) throw unsafe(`${dir} is not a directory.`);
-  if (st.uid !== uid && st.uid !== 0) throw unsafe(`${dir} belongs to uid ${st.uid}, not to you (uid ${uid}).`);
-  // Writable by others is safe only with the sticky bit (like /tmp): then nobody else may rename or
-  // remove what is ours inside it.
-  if ((st.mode & 0o022) !== 0 && (st.mode & 0o1000) === 0) {
-    throw unsafe(`${dir} is writable by group or others (mode ${(st.mode & 0o777).toString(8)}) without the sticky bit.`);
-  }
 }
 
 /** Throws UNSAFE_RUNTIME_DIR unless `file` (the operator token) is a private regular file of ours in a safe dir. */

@@ -56,6 +56,12 @@ export interface LimitsConfig {
   newHandlesPerMinute?: number;
   /** Open connections at once. */
   maxConnections?: number;
+  /** Messages two rows may send each other between two operator turns; 0 = unlimited. */
+  automaticReplies?: number;
+  /** Deepest replyTo chain among rows without the operator; 0 = unlimited. */
+  maxReplyDepth?: number;
+  /** Count scripts and --as handles in the reply budget like rows. */
+  budgetParticipants?: boolean;
 }
 
 export interface SwitchboardConfig {
@@ -127,6 +133,9 @@ const limitsSchema: Schema<LimitsConfig> = (v, p) => {
     participantTtlHours: optional(num({ min: 0, max: 876_000 })),
     newHandlesPerMinute: optional(int({ min: 0, max: 1_000_000 })),
     maxConnections: optional(int({ min: 8, max: 100_000 })),
+    automaticReplies: optional(int({ min: 0, max: 1_000_000 })),
+    maxReplyDepth: optional(int({ min: 0, max: 1_000_000 })),
+    budgetParticipants: optional(bool),
   })(v, p);
   const frame = limits.maxFrameBytes ?? DEFAULT_LIMITS.maxFrameBytes;
   const message = limits.maxMessageBytes ?? DEFAULT_LIMITS.maxMessageBytes;
@@ -171,5 +180,8 @@ export function resolveHubLimits(limits: LimitsConfig = {}, base: HubLimits = DE
     ...(limits.participantTtlHours !== undefined && { participantTtlHours: limits.participantTtlHours }),
     ...(limits.newHandlesPerMinute !== undefined && { newHandlesPerMinute: limits.newHandlesPerMinute }),
     ...(limits.maxConnections !== undefined && { maxConnections: limits.maxConnections }),
+    ...(limits.automaticReplies !== undefined && { automaticReplies: limits.automaticReplies }),
+    ...(limits.maxReplyDepth !== undefined && { maxReplyDepth: limits.maxReplyDepth }),
+    ...(limits.budgetParticipants !== undefined && { budgetParticipants: limits.budgetParticipants }),
   };
 }

@@ -43,6 +43,7 @@ const DASHBOARD_ACTIONS = [
   'explain',
   'wakePolicy',
   'auditLog',
+  'grantBudget',
   'quit',
 ] as const;
 
@@ -106,6 +107,7 @@ export const ACTION_DESCRIPTIONS: Readonly<Record<ActionName, string>> = {
   explain: 'Explain the focused row’s state',
   wakePolicy: 'Cycle the focused row’s wake policy (auto / notify / off)',
   auditLog: 'Show what Switchboard typed into rows',
+  grantBudget: 'Grant the newest held pair of rows another reply budget',
   quit: 'Quit Switchboard',
   mailUp: 'Select the message above',
   mailDown: 'Select the message below',
@@ -145,6 +147,7 @@ export const DEFAULT_BINDINGS: Readonly<Record<ActionName, readonly string[]>> =
   explain: ['e'],
   wakePolicy: ['w'],
   auditLog: ['a'],
+  grantBudget: ['G'],
   quit: ['q'],
   mailUp: ['up', 'k'],
   mailDown: ['down', 'j'],

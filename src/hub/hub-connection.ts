@@ -144,7 +144,7 @@ export class HubConnection {
 
   /** An error in this connection's dialect (JSON-RPC failure, or an Intercom `error` envelope). */
   writeError(id: RpcId | null, error: SwbErrorValue): boolean {
-    if (this.dialect === 'intercom') return this.write({ type: 'error', payload: { code: error.code, message: error.message } });
+    if (this.dialect === 'intercom') return this.write({ type: 'error', payload: intercomErrorPayload(error) });
     return this.write(failure(id, error));
   }
 
@@ -243,7 +243,7 @@ export class HubConnection {
   closeWithError(error: SwbErrorValue): void {
     if (this.closed || this.closing) return;
     const frame =
-      this.dialect === 'intercom' ? { type: 'error', payload: { code: error.code, message: error.message } } : failure(null, error);
+      this.dialect === 'intercom' ? { type: 'error', payload: intercomErrorPayload(error) } : failure(null, error);
     this.closing = true;
     this.clearDeadline();
     this.socket.pause();
@@ -258,4 +258,9 @@ export class HubConnection {
   destroy(): void {
     this.socket.destroy();
   }
+}
+
+/** An Intercom `error` envelope's payload: the code, the sentence and, when there are any, the details. */
+export function intercomErrorPayload(error: SwbErrorValue): Record<string, unknown> {
+  return { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) };
 }

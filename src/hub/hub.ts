@@ -12,6 +12,7 @@ import type { MailItem, PeerChanged, PeerInfo, ReceiptChanged, RowExplainResult,
 import type { DecodedFrame } from '../protocol/ndjson-decoder.js';
 import { classifyLine, notification, success, type RpcId } from '../protocol/rpc.js';
 import { MailStore, type AcceptOutcome, type AcceptRequest, type StateChange, type StoreOptions } from '../store/mail-store.js';
+import type { HeldPair } from '../store/reply-budget.js';
 import { toWellFormed } from '../text/well-formed.js';
 import { Emitter } from '../util/event.js';
 import { DisposableStore, toDisposable } from '../util/lifecycle.js';
@@ -21,6 +22,7 @@ import { HubConnection } from './hub-connection.js';
 import { operatorRefusal, peerOf } from './peer-guard.js';
 import { StoreGate } from './store-gate.js';
 import { handleIntercomEnvelope } from './intercom-dialect.js';
+import { checkDirectoryChain, myUid } from '../util/private-path.js';
 import { ensurePrivateDir, isOwnSocket } from './private-dir.js';
 import { RateLimiter } from './rate-limiter.js';
 import { dispatchRpc } from './rpc-handlers.js';
@@ -38,6 +40,15 @@ export interface HubOptions {
   embedded?: boolean;
   /** Opens the store (default MailStore.open). Fault-injection tests wrap the database here. */
   openStore?: (file: string, options: StoreOptions) => MailStore;
+}
+
+/** A pair of rows whose reply budget ran out: nothing more passes between them until the operator acts. */
+export interface BudgetHeld {
+  sender: string;
+  a: string;
+  b: string;
+  used: number;
+  limit: number;
 }
 
 /** Answers `rows.explain` (the dashboard that embeds the hub registers one; a headless hub has none). */
@@ -76,6 +87,12 @@ export class Hub {
   readonly onMail = this.mailEmitter.event;
   readonly onReceipt = this.receiptEmitter.event;
   readonly onPeer = this.peerEmitter.event;
+  private readonly budgetEmitter = new Emitter<{ a: string; b: string; granted: boolean }>();
+  private readonly heldEmitter = new Emitter<BudgetHeld>();
+  /** A send ran out of the reply budget of a pair of rows (b is '' for a reply chain too deep). */
+  readonly onHeld = this.heldEmitter.event;
+  /** The operator granted a pair of rows a new reply budget. */
+  readonly onBudgetGranted = this.budgetEmitter.event;
   private readonly stoppedEmitter = new Emitter<void>();
   readonly onStopped = this.stoppedEmitter.event;
 
@@ -84,13 +101,17 @@ export class Hub {
     ensurePrivateDir(paths.runDir, trustedRootOf(paths.runDir));
     ensurePrivateDir(paths.dataDir, trustedRootOf(paths.dataDir));
     if (paths.socketDir !== paths.runDir) ensurePrivateDir(paths.socketDir, dirname(dirname(paths.socketDir)));
+    // What every client will check above the socket, checked before listening: a hub no client
+    // would talk to must not start (e.g. under a 0777 TMPDIR without the sticky bit).
+    checkDirectoryChain(paths.socketDir, myUid(), 'The hub will not listen there: no client would trust it.');
     const lock = tryAcquireWorkspaceLock(paths.lockFile);
     if (!lock) throw new SwbError('HUB_RUNNING', `A hub is already running for workspace ${paths.workspaceId}.`);
     let hub: Hub | undefined;
     try {
       const limits = { ...DEFAULT_LIMITS, ...options.limits };
       const open = options.openStore ?? ((file: string, o: StoreOptions) => MailStore.open(file, o));
-      const store = open(paths.dbFile, { maxUnread: limits.maxUnread, ...(options.now ? { now: options.now } : {}) });
+      const replyBudget = { perPair: limits.automaticReplies, maxDepth: limits.maxReplyDepth, countParticipants: limits.budgetParticipants };
+      const store = open(paths.dbFile, { maxUnread: limits.maxUnread, replyBudget, ...(options.now ? { now: options.now } : {}) });
       hub = new Hub(options, limits, store);
       hub.lifetime.add(lock);
       await hub.listen();
@@ -374,10 +395,40 @@ export class Hub {
   }
 
   peers(): PeerInfo[] {
+    const held = new Map<string, string[]>();
+    for (const p of this.heldPairs()) {
+      held.set(p.a, [...(held.get(p.a) ?? []), p.b]);
+      held.set(p.b, [...(held.get(p.b) ?? []), p.a]);
+    }
     return this.store
       .knownHandles()
-      .map(({ handle, role, unread }) => ({ handle, role, unread, online: this.sessions.isOnline(handle) }))
+      .map(({ handle, role, unread }) => {
+        const peer: PeerInfo = { handle, role, unread, online: this.sessions.isOnline(handle) };
+        const with_ = held.get(handle);
+        if (with_) peer.heldWith = with_;
+        return peer;
+      })
       .sort((a, b) => (a.handle < b.handle ? -1 : a.handle > b.handle ? 1 : 0));
+  }
+
+  /** Pairs of rows that used up their reply budget and wait for the operator (empty if the store cannot tell now). */
+  heldPairs(): HeldPair[] {
+    try {
+      return this.store.budget.held();
+    } catch {
+      return [];
+    }
+  }
+
+  /** The operator gives a pair of rows another reply budget. */
+  async grantBudget(a: string, b: string): Promise<{ ok: { granted: boolean; budget: number } } | { error: SwbErrorValue }> {
+    try {
+      const granted = await this.gate.run(() => this.store.budget.grant(a, b));
+      this.budgetEmitter.fire({ a, b, granted });
+      return { ok: { granted, budget: this.limits.automaticReplies } };
+    } catch (err) {
+      return { error: this.storeFailure(err, `the budget of ${a} and ${b} could not be granted`) };
+    }
   }
 
   /** A page of peers in handle order after `after`; `next` is the cursor when more remain. */
@@ -398,26 +449,46 @@ export class Hub {
   registerRow(handle: string): { ok: true; token: string } | { ok: false; error: SwbErrorValue } {
     const r = this.sessions.registerRow(handle);
     if (!r.ok) return r;
-    this.revoke(r.revoked, handle);
+    this.revoke(r.revoked, handle, 'registered again');
     const remember = () => this.store.rememberHandle(handle, 'row');
     this.gate.run(remember).catch((err: unknown) => this.log(`row ${handle} could not be recorded: ${this.storeFailure(err, 'registerRow').message}`));
     return { ok: true, token: r.token };
   }
 
+  /**
+   * registerRow over the socket (an operator client): answered only once the store recorded the
+   * handle as a row's, so mail to it is kept; a store failure undoes the registration.
+   */
+  async registerRowDurably(handle: string): Promise<{ ok: { handle: string; token: string } } | { error: SwbErrorValue }> {
+    const r = this.sessions.registerRow(handle);
+    if (!r.ok) return { error: r.error };
+    this.revoke(r.revoked, handle, 'registered again');
+    try {
+      await this.gate.run(() => this.store.rememberHandle(handle, 'row'));
+    } catch (err) {
+      this.revoke(this.sessions.unregisterRow(handle), handle, 'not registered after all');
+      return { error: this.storeFailure(err, `row ${handle} could not be registered`) };
+    }
+    return { ok: { handle, token: r.token } };
+  }
+
   /** The operator gives a row's handle back: its token stops working and tokenless clients may take it. */
   async releaseRow(handle: string): Promise<{ ok: { released: boolean } } | { error: SwbErrorValue }> {
-    const revoked = this.sessions.unregisterRow(handle);
-    this.revoke(revoked, handle);
+    // The store first: if it fails, the row keeps its token and its connections.
+    let releasedInStore: boolean;
     try {
-      return { ok: { released: (await this.gate.run(() => this.store.releaseRow(handle))) || revoked.length > 0 } };
+      releasedInStore = await this.gate.run(() => this.store.releaseRow(handle));
     } catch (err) {
       return { error: this.storeFailure(err, `${handle} could not be released`) };
     }
+    const revoked = this.sessions.unregisterRow(handle);
+    this.revoke(revoked, handle, 'released by the operator');
+    return { ok: { released: releasedInStore || revoked.length > 0 } };
   }
 
-  private revoke(conns: readonly HubConnection[], handle: string): void {
+  private revoke(conns: readonly HubConnection[], handle: string, why: string): void {
     for (const c of conns) {
-      c.closeWithError(swbError('UNAUTHENTICATED', `Row ${handle} was registered again; the token this connection used no longer works.`));
+      c.closeWithError(swbError('UNAUTHENTICATED', `Row ${handle} was ${why}; the token this connection used no longer works.`));
     }
     if (conns.length > 0 && !this.sessions.isOnline(handle)) this.announcePeer(handle, false, 'row');
   }
@@ -443,8 +514,24 @@ export class Hub {
   /** Every send, with its refusal reported (the dashboard shows rows' refused mail to the operator). */
   async send(sender: string, params: SendParams): Promise<{ ok: SendResult } | { error: SwbErrorValue }> {
     const outcome = await this.sendUnreported(sender, params);
-    if ('error' in outcome) this.refusedEmitter.fire({ sender, to: params.to, error: outcome.error });
+    if ('error' in outcome) {
+      this.refusedEmitter.fire({ sender, to: params.to, error: outcome.error });
+      this.reportHeld(sender, outcome.error.code, outcome.error.details);
+    } else {
+      for (const s of outcome.ok.skipped ?? []) this.reportHeld(sender, s.code, s.details);
+    }
     return outcome;
+  }
+
+  /** A send ran into the reply budget: the operator is told which pair waits for them. */
+  private reportHeld(sender: string, code: string, details: Record<string, unknown> | undefined): void {
+    if (code !== 'REPLY_BUDGET' || !details) return;
+    const pair = details.pair;
+    if (Array.isArray(pair) && pair.length === 2) {
+      this.heldEmitter.fire({ sender, a: String(pair[0]), b: String(pair[1]), used: Number(details.used), limit: Number(details.limit) });
+    } else if (details.reason === 'depth') {
+      this.heldEmitter.fire({ sender, a: sender, b: '', used: Number(details.depth), limit: Number(details.limit) });
+    }
   }
 
   /** The whole send pipeline up to the commit: limits, recipients, rate, then group commit. */
@@ -546,7 +633,7 @@ export class Hub {
     }
     if (outcome.repliedTo) {
       this.publishChanges([
-        { id: outcome.repliedTo.id, sender: this.store.message(outcome.repliedTo.id)?.from ?? '', to: request.sender, state: 'replied', at: message.createdAt },
+        { id: outcome.repliedTo.id, sender: outcome.repliedTo.sender, to: request.sender, state: 'replied', at: message.createdAt },
       ]);
     }
   }
@@ -583,17 +670,15 @@ export class Hub {
   /** Hourly: expiry, retention, and tokenless handles nobody used for participantTtlHours. */
   sweep(): void {
     this.gate
-      .run(() => {
-        const changes = this.store.sweep({
+      .run(() =>
+        this.store.sweep({
           expiryMs: this.limits.expiryHours * 3600_000,
           retentionMs: this.limits.retentionDays * 86_400_000,
-        });
-        const ttlMs = this.limits.participantTtlHours * 3600_000;
-        if (ttlMs > 0) this.store.forgetIdleParticipants(ttlMs, (h) => this.sessions.isOnline(h));
-        return changes;
-      })
+          forget: { ttlMs: this.limits.participantTtlHours * 3600_000, keep: (h) => this.sessions.isOnline(h) },
+        }),
+      )
       .then(
-        (changes) => this.publishChanges(changes),
+        ({ changes }) => this.publishChanges(changes),
         (err: unknown) => this.log(`sweep failed: ${this.storeFailure(err, 'sweep').message}`),
       );
   }

@@ -2,10 +2,10 @@
 // {id, type, from_session, to_session, channel, reply_to, payload, timestamp} on the same socket,
 // routed into the same store. register → welcome; chat to a handle or `*` (broadcast);
 // problems → error. The sender is the registered session, whatever from_session later says.
-import { swbError } from '../protocol/error-codes.js';
+import { swbError, type SwbErrorValue } from '../protocol/error-codes.js';
 import { BROADCAST, HANDLE_PATTERN } from '../protocol/handle.js';
 import { MESSAGE_ID_PATTERN, MESSAGE_KINDS, type MessageKind } from '../protocol/methods.js';
-import type { HubConnection } from './hub-connection.js';
+import { intercomErrorPayload, type HubConnection } from './hub-connection.js';
 import type { Hub } from './hub.js';
 
 function envelope(type: string, fields: Record<string, unknown>): Record<string, unknown> {
@@ -24,8 +24,9 @@ function textOf(payload: unknown): string | null {
 /** Handles one envelope; a returned promise is work later envelopes of this connection must wait for (register). */
 export function handleIntercomEnvelope(hub: Hub, conn: HubConnection, env: Record<string, unknown>): Promise<void> | void {
   const replyTo = typeof env.id === 'string' || typeof env.id === 'number' ? String(env.id) : null;
-  const fail = (code: Parameters<typeof swbError>[0], message: string) =>
-    conn.write(envelope('error', { reply_to: replyTo, to_session: conn.identity?.handle ?? null, payload: { code, message } }));
+  const failWith = (error: SwbErrorValue) =>
+    conn.write(envelope('error', { reply_to: replyTo, to_session: conn.identity?.handle ?? null, payload: intercomErrorPayload(error) }));
+  const fail = (code: Parameters<typeof swbError>[0], message: string) => failWith(swbError(code, message));
 
   switch (env.type) {
     case 'register': {
@@ -38,7 +39,7 @@ export function handleIntercomEnvelope(hub: Hub, conn: HubConnection, env: Recor
       const token = typeof payload.token === 'string' ? payload.token : undefined;
       return hub.claimSession(conn, session, token).then((err) => {
         if (err) {
-          fail(err.code, err.message);
+          failWith(err);
           return;
         }
         conn.subscription = 'mine';
@@ -75,7 +76,7 @@ export function handleIntercomEnvelope(hub: Hub, conn: HubConnection, env: Recor
           ...(messageId ? { messageId } : {}),
         })
         .then((r) => {
-          if ('error' in r) fail(r.error.code, r.error.message);
+          if ('error' in r) failWith(r.error);
           else conn.write(envelope('ack', { reply_to: replyTo, to_session: who.handle, payload: { id: r.ok.id, state: 'accepted', recipients: r.ok.recipients } }));
         });
       return;

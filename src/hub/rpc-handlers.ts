@@ -5,6 +5,7 @@ import { PROTOCOL_VERSION } from '../protocol/limits.js';
 import {
   emptyParams,
   explainParams,
+  grantParams,
   helloParams,
   historyParams,
   listParams,
@@ -176,10 +177,18 @@ const HANDLERS = new Map<string, Handler<unknown>>(
   'session.registerRow': handler({
     params: registerRowParams,
     operatorOnly: true,
-    run(hub, _conn, p) {
-      const r = hub.registerRow(p.handle);
-      return r.ok ? { ok: { handle: p.handle, token: r.token } } : { error: r.error };
-    },
+    run: (hub, _conn, p) => hub.registerRowDurably(p.handle),
+  }),
+
+  'budget.grant': handler({
+    params: grantParams,
+    operatorOnly: true,
+    run: (hub, _conn, p) => hub.grantBudget(p.a, p.b),
+  }),
+
+  'budget.held': handler({
+    params: emptyParams,
+    run: (hub) => ({ ok: { pairs: hub.heldPairs(), budget: hub.limits.automaticReplies } }),
   }),
 
   'session.release': handler({

@@ -64,7 +64,9 @@ export class StoreGate {
 
   private schedule(): void {
     if (this.timer || this.queue.length === 0) return;
-    this.timer = setTimeout(() => this.probe(), this.probeMs);
+    // Never sleep past the earliest deadline: a call is answered DB_LOCKED on time, not a probe later.
+    const untilDeadline = Math.min(...this.queue.map((q) => q.deadline)) - this.now();
+    this.timer = setTimeout(() => this.probe(), Math.max(0, Math.min(this.probeMs, untilDeadline)));
   }
 
   private probe(): void {

@@ -29,6 +29,7 @@ export const ERROR_CODES = [
   'DISK_FULL', // the store could not write: no space (SQLITE_FULL); nothing was accepted
   'DB_LOCKED', // another process holds a lock on mail.db past the hub's retries (SQLITE_BUSY)
   'HUB_BUSY', // too many connections, a full listen backlog, or a connection that does not read its answers
+  'REPLY_BUDGET', // two rows used up their budget of messages to each other (or a reply chain too deep) without the operator
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -37,6 +37,12 @@ export interface HubLimits {
   participantTtlHours: number;
   /** How long a store call waits for another process's lock on mail.db before DB_LOCKED. */
   storeLockWaitMs: number;
+  /** Messages two rows may send each other between two operator turns (the reply budget); 0 = unlimited. */
+  automaticReplies: number;
+  /** Deepest replyTo chain among rows without the operator; 0 = unlimited. */
+  maxReplyDepth: number;
+  /** Count tokenless participants (scripts, --as handles) in the reply budget like rows. */
+  budgetParticipants: boolean;
   /** New tokenless handles per minute, all connections together (junk hellos cannot fill the store); 0 = unlimited. */
   newHandlesPerMinute: number;
 }
@@ -60,6 +66,9 @@ export const DEFAULT_LIMITS: HubLimits = {
   maxUnfinishedBytes: 16 * 1024 * 1024,
   participantTtlHours: 24,
   storeLockWaitMs: 5000,
+  automaticReplies: 8,
+  maxReplyDepth: 16,
+  budgetParticipants: false,
   newHandlesPerMinute: 120,
 };
 

@@ -79,6 +79,9 @@ export const emptyParams = object({});
 /** A page of known sessions in handle order, after the handle `after`. */
 export const peersParams = object({ after: optional(handle), limit: optional(int({ min: 1, max: 500 })), onlineOnly: optional(bool) });
 
+/** Operator only: give two rows another reply budget. */
+export const grantParams = object({ a: handle, b: handle });
+
 /** Operator only: give a row's handle back (it stays reserved for its row across restarts until then). */
 export const releaseParams = object({ handle });
 
@@ -89,6 +92,8 @@ export interface PeerInfo {
   online: boolean;
   role: SessionRole;
   unread: number;
+  /** Rows this one used up its reply budget with; they wait for the operator. */
+  heldWith?: string[];
 }
 
 export interface HelloResult {
@@ -118,7 +123,7 @@ export interface SendResult {
   duplicate: boolean;
   recipients: Array<{ to: string; seq: number; state: ReceiptState }>;
   /** Broadcast recipients it did not reach (a full inbox), each with the refusal. */
-  skipped?: Array<{ to: string; code: string; message: string }>;
+  skipped?: Array<{ to: string; code: string; message: string; details?: Record<string, unknown> }>;
 }
 
 export interface MailItem {

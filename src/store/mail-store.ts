@@ -15,6 +15,7 @@ import type {
 import { messageDigest } from './message-digest.js';
 import { asOpenError, openDatabase, type SqliteDatabase } from './open-database.js';
 import { STATE_CODE, UNREAD_SQL, stateName } from './receipt-state.js';
+import { DEFAULT_REPLY_BUDGET, ReplyBudget, type ReplyBudgetSettings } from './reply-budget.js';
 
 export interface AcceptRequest {
   sender: string;
@@ -33,12 +34,14 @@ export interface AcceptRequest {
 }
 
 export type AcceptOutcome =
-  | { ok: true; result: SendResult; message: MailItem | null; repliedTo: { id: number; recipient: string } | null }
+  | { ok: true; result: SendResult; message: MailItem | null; repliedTo: { id: number; recipient: string; sender: string } | null }
   | { ok: false; error: SwbErrorValue };
 
 export interface StoreOptions {
   maxUnread: number;
   now?: () => number;
+  /** The reply budget between rows (default DEFAULT_REPLY_BUDGET). */
+  replyBudget?: ReplyBudgetSettings;
 }
 
 interface MessageRow {
@@ -93,6 +96,8 @@ export class MailStore {
   private roles = new Map<string, SessionRole>();
   private lastSeen = new Map<string, number>();
   private readonly q: ReturnType<MailStore['prepare']>;
+  /** Messages rows send each other, per pair, between operator turns. */
+  readonly budget: ReplyBudget;
 
   /** Opens mail.db; a damaged file fails here (first reads included), typed, with a copy set aside. */
   static open(file: string, options: StoreOptions): MailStore {
@@ -110,6 +115,7 @@ export class MailStore {
     this.now = options.now ?? Date.now;
     this.maxUnread = options.maxUnread;
     this.q = this.prepare();
+    this.budget = new ReplyBudget(db, options.replyBudget ?? DEFAULT_REPLY_BUDGET, (h) => this.roles.get(h));
     this.reloadCaches();
   }
 
@@ -137,10 +143,11 @@ export class MailStore {
       ),
       setNextSeq: s(`UPDATE handles SET next_seq = ? WHERE handle = ?`),
       deleteMessage: s(`DELETE FROM messages WHERE id = ?`),
+      setRecipients: s(`UPDATE messages SET recipients = ? WHERE id = ?`),
       findBySenderId: s<MessageRow>(`SELECT * FROM messages WHERE sender = ? AND message_id = ?`),
       // DO NOTHING on a repeated (sender, message_id): the common path needs no SELECT first.
-      insertMessage: s(`INSERT INTO messages (sender, message_id, kind, text, reply_to, recipients, digest, created_at)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (sender, message_id) DO NOTHING`),
+      insertMessage: s(`INSERT INTO messages (sender, message_id, kind, text, reply_to, recipients, digest, created_at, depth)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (sender, message_id) DO NOTHING`),
       insertDelivery: s(`INSERT INTO deliveries (message, recipient, seq, state, accepted_at, delivered_at)
                          VALUES (?, ?, ?, ?, ?, ?)`),
       deliveriesOf: s<DeliveryRow>(`SELECT * FROM deliveries WHERE message = ? ORDER BY recipient`),
@@ -233,21 +240,30 @@ export class MailStore {
    */
   forgetIdleParticipants(ttlMs: number, keep: (handle: string) => boolean): string[] {
     const at = this.now();
-    // Online handles count as used now, so the DELETE below cannot take them.
-    for (const [handle, role] of this.roles) if (role === 'participant' && keep(handle)) this.lastSeen.set(handle, at);
+    const forgotten = this.db.transaction(() => this.forgetIdleRows(ttlMs, keep, at))();
+    this.dropForgotten(forgotten);
+    return forgotten;
+  }
+
+  /** Inside a transaction: deletes the idle tokenless handles' rows; the caches follow after the commit. */
+  private forgetIdleRows(ttlMs: number, keep: (handle: string) => boolean, at: number): string[] {
     const cutoff = at - ttlMs;
-    const forgotten: string[] = [];
-    this.db.transaction(() => {
-      for (const [handle, seen] of this.lastSeen) if (seen >= cutoff && this.roles.get(handle) === 'participant') this.q.touchHandle.run(seen, handle);
-      for (const row of this.q.forgetIdle.all(cutoff)) forgotten.push(row.handle);
-    })();
-    for (const handle of forgotten) {
+    for (const [handle, role] of this.roles) {
+      if (role !== 'participant') continue;
+      // Online handles count as used now; recent uses not yet written are written, so the DELETE spares them.
+      const seen = keep(handle) ? at : (this.lastSeen.get(handle) ?? 0);
+      if (seen >= cutoff) this.q.touchHandle.run(seen, handle);
+    }
+    return this.q.forgetIdle.all(cutoff).map((row) => row.handle);
+  }
+
+  private dropForgotten(handles: readonly string[]): void {
+    for (const handle of handles) {
       this.roles.delete(handle);
       this.lastSeen.delete(handle);
       this.nextSeq.delete(handle);
       this.unread.delete(handle);
     }
-    return forgotten;
   }
 
   knownHandles(): Array<{ handle: string; role: SessionRole; unread: number }> {
@@ -289,18 +305,25 @@ export class MailStore {
       if (!this.roles.has(to)) return { ok: false, error: swbError('UNKNOWN_PEER', `No session named ${to} is known to this hub.`, { to }) };
     }
     const digest = messageDigest(r.requestedTo, r.kind, r.replyTo, r.text);
-    const skipped = this.skippedFull(r, staged);
-    const to = skipped.length === 0 ? r.to : r.to.filter((h) => !skipped.some((x) => x.to === h));
-    const info = this.q.insertMessage.run(r.sender, r.messageId, r.kind, r.text, r.replyTo, JSON.stringify(to), digest, at);
+    const full = this.skippedFull(r, staged);
+    const depth = this.budget.depthOf(r.sender, r.replyTo);
+    const info = this.q.insertMessage.run(r.sender, r.messageId, r.kind, r.text, r.replyTo, JSON.stringify(r.to), digest, at, depth);
     if (info.changes === 0) return this.repeated(r, digest);
     const id = Number(info.lastInsertRowid);
     // Refusals are decided after the insert (a retry of a stored message must get its receipt,
-    // even if the inbox is full now); a refused new message is removed again in the same transaction.
-    const refusal = this.refusal(r, to, staged) ?? (to.length === 0 && skipped.length > 0 ? skipped[0]!.error : null);
+    // even if the inbox is full or the budget spent now); a refused new message is removed again in
+    // the same transaction.
+    const notFull = full.length === 0 ? r.to : r.to.filter((h) => !full.some((x) => x.to === h));
+    const budget = this.budget.decide(r.sender, notFull, r.optional, depth, at);
+    const skipped = [...full, ...budget.skipped];
+    const to = budget.skipped.length === 0 ? notFull : notFull.filter((h) => !budget.skipped.some((x) => x.to === h));
+    const refusal = budget.refusal ?? this.refusal(r, to, staged) ?? (to.length === 0 && skipped.length > 0 ? skipped[0]!.error : null);
     if (refusal) {
       this.q.deleteMessage.run(id);
       return { ok: false, error: refusal };
     }
+    if (skipped.length > 0) this.q.setRecipients.run(JSON.stringify(to), id);
+    this.budget.apply(r.sender, budget);
     const recipients: SendResult['recipients'] = [];
     for (const recipient of to) {
       const seq = staged.seq.get(recipient) ?? this.nextSeq.get(recipient) ?? 1;
@@ -310,11 +333,12 @@ export class MailStore {
       staged.unread.set(recipient, this.stagedUnread(recipient, staged) + 1);
       recipients.push({ to: recipient, seq, state: delivered ? 'delivered' : 'accepted' });
     }
-    let repliedTo: { id: number; recipient: string } | null = null;
+    let repliedTo: { id: number; recipient: string; sender: string } | null = null;
     if (r.replyTo !== null) {
       const wasUnread = this.isUnread(r.replyTo, r.sender);
       if (this.q.markReplied.run(at, at, at, r.replyTo, r.sender).changes > 0) {
-        repliedTo = { id: r.replyTo, recipient: r.sender };
+        // Read here, inside the transaction: after the commit a failed read would lose the receipt push.
+        repliedTo = { id: r.replyTo, recipient: r.sender, sender: this.q.messageById.get(r.replyTo)?.sender ?? '' };
         if (wasUnread) staged.unread.set(r.sender, Math.max(0, this.stagedUnread(r.sender, staged) - 1));
       }
     }
@@ -329,7 +353,9 @@ export class MailStore {
       createdAt: at,
     };
     const result: SendResult = { id, messageId: r.messageId, duplicate: false, recipients };
-    if (skipped.length > 0) result.skipped = skipped.map((x) => ({ to: x.to, code: x.error.code, message: x.error.message }));
+    if (skipped.length > 0) {
+      result.skipped = skipped.map((x) => ({ to: x.to, code: x.error.code, message: x.error.message, ...(x.error.details ? { details: x.error.details } : {}) }));
+    }
     return { ok: true, result, message, repliedTo };
   }
 
@@ -492,9 +518,15 @@ export class MailStore {
   }
 
   /** Expiry then retention, per the hub's settings; returns the receipts that changed. */
-  sweep(opts: { expiryMs: number; retentionMs: number }): StateChange[] {
+  sweep(opts: { expiryMs: number; retentionMs: number; forget?: { ttlMs: number; keep: (handle: string) => boolean } }): {
+    changes: StateChange[];
+    forgotten: string[];
+  } {
     const at = this.now();
     const changes: StateChange[] = [];
+    let forgotten: string[] = [];
+    // One transaction: expiry, retention and forgetting stand or fall together, and the caches are
+    // only touched after the commit (a failure leaves both disk and caches as they were).
     this.db.transaction(() => {
       if (opts.expiryMs > 0) {
         for (const row of this.q.expire.all({ at, cutoff: at - opts.expiryMs })) {
@@ -502,9 +534,11 @@ export class MailStore {
         }
       }
       if (opts.retentionMs > 0) this.q.purge.run(at - opts.retentionMs);
+      if (opts.forget && opts.forget.ttlMs > 0) forgotten = this.forgetIdleRows(opts.forget.ttlMs, opts.forget.keep, at);
     })();
-    if (changes.length > 0) this.reloadCaches();
-    return changes;
+    for (const c of changes) this.unread.set(c.to, Math.max(0, (this.unread.get(c.to) ?? 0) - 1));
+    this.dropForgotten(forgotten);
+    return { changes, forgotten };
   }
 
   close(): void {

@@ -52,4 +52,15 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE handles ADD COLUMN last_seen INTEGER;
   UPDATE handles SET last_seen = first_seen;
   `,
+  // 3: the reply budget between rows (src/store/reply-budget.ts) and each message's depth among rows.
+  `
+  CREATE TABLE pair_budgets (
+    a       TEXT NOT NULL,
+    b       TEXT NOT NULL,
+    used    INTEGER NOT NULL DEFAULT 0,
+    held_at INTEGER,
+    PRIMARY KEY (a, b)
+  ) STRICT, WITHOUT ROWID;
+  ALTER TABLE messages ADD COLUMN depth INTEGER NOT NULL DEFAULT 0;
+  `,
 ];

@@ -97,7 +97,7 @@ describe('MailStore', () => {
     clock += 1;
     expect(store.markRead('bob', [id]).changes.map((c) => c.state)).toEqual(['read']);
     const reply = accept(req({ sender: 'bob', to: ['alice'], replyTo: id }));
-    expect(reply.ok && reply.repliedTo).toEqual({ id, recipient: 'bob' });
+    expect(reply.ok && reply.repliedTo).toEqual({ id, recipient: 'bob', sender: 'alice' });
     expect(store.markRead('bob', [id]).changes).toEqual([]);
     const r = store.receipts(id)!.recipients[0]!;
     expect(r.state).toBe('replied');
@@ -137,11 +137,11 @@ describe('MailStore', () => {
     store.markRead('carol', [oldRead.result.id]);
     clock += 10_000;
     const retained = store.sweep({ expiryMs: 0, retentionMs: 5_000 });
-    expect(retained).toEqual([]);
+    expect(retained.changes).toEqual([]);
     expect(store.message(old.result.id)).toBeDefined();
     expect(store.message(oldRead.result.id)).toBeUndefined();
     const expired = store.sweep({ expiryMs: 5_000, retentionMs: 0 });
-    expect(expired.map((c) => [c.id, c.state])).toEqual([[old.result.id, 'expired']]);
+    expect(expired.changes.map((c) => [c.id, c.state])).toEqual([[old.result.id, 'expired']]);
     expect(store.unreadCount('bob')).toBe(0);
   });
 
