@@ -10,6 +10,7 @@ import type { ComposerIntents } from '../src/app/intents.js';
 import { shownHandle } from '../src/app/mail-view-threads.js';
 import type { Theme } from '../src/config/theme.js';
 import { cellWidth, padToWidth } from '../src/text/cell-width.js';
+import { NOTE_GLYPH } from './NotificationList.js';
 
 export interface ComposerProps {
   composer: ComposerState;
@@ -86,7 +87,7 @@ export const Composer = React.memo(function Composer({ composer, rows, peers, st
   } else if (strip && !answer && strip.at >= (composer.lastSend?.at ?? 0)) {
     second = (
       <Text color={strip.kind === 'error' ? theme.error : theme.notification.fg} backgroundColor={theme.notification.bg} wrap="truncate">
-        {padToWidth(` ${strip.kind === 'error' ? '!' : '✉'} ${strip.text}`, width)}
+        {padToWidth(` ${NOTE_GLYPH[strip.kind]} ${strip.text}`, width)}
       </Text>
     );
   } else if (composer.lastSend) {

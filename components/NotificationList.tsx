@@ -16,7 +16,8 @@ export interface NotificationListProps {
   active?: boolean;
 }
 
-const GLYPH: Record<Note['kind'], string> = { mail: '✉', error: '!', info: '·' };
+/** How each kind of note is marked, in the list and on the strip. */
+export const NOTE_GLYPH: Record<Note['kind'], string> = { mail: '✉', error: '!', info: '·' };
 
 function clock(at: number): string {
   const d = new Date(at);
@@ -62,7 +63,7 @@ export function NotificationList({ notes, theme, width, height, intents, active 
       <Box flexDirection="column" height={visible}>
         {shown.map((n) => (
           <Text key={n.id} color={n.kind === 'error' ? theme.error : theme.help.fg} wrap="truncate">
-            {padToWidth(`${clock(n.at)} ${GLYPH[n.kind]} ${n.text}`, inner)}
+            {padToWidth(`${clock(n.at)} ${NOTE_GLYPH[n.kind]} ${n.text}`, inner)}
           </Text>
         ))}
       </Box>

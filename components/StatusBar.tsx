@@ -4,6 +4,7 @@ import type { Keymap } from '../src/config/keymap.js';
 import { formatKeyCombo } from '../src/config/keymap.js';
 import type { Theme } from '../src/config/theme.js';
 import { padToWidth, truncateToWidth } from '../src/text/cell-width.js';
+import { NOTE_GLYPH } from './NotificationList.js';
 
 export interface StatusBarProps {
   state: AppState;
@@ -20,7 +21,7 @@ export function StatusBar({ state, theme, keymap, hidden }: StatusBarProps) {
     const combo = key(action);
     return combo ? `${formatKeyCombo(combo)} ${label}` : '';
   };
-  const strip = state.strip ? `${state.strip.kind === 'error' ? '!' : '✉'} ${state.strip.text}` : '';
+  const strip = state.strip ? `${NOTE_GLYPH[state.strip.kind]} ${state.strip.text}` : '';
   const hints = [
     hint('attach', 'attach'),
     hint('compose', 'write'),

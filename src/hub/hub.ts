@@ -523,11 +523,12 @@ export class Hub {
     return outcome;
   }
 
-  /** A send ran into the reply budget: the operator is told which pair waits for them. */
+  /** A send ran into the reply budget: the operator is told which pair waits for them, once per hold. */
   private reportHeld(sender: string, code: string, details: Record<string, unknown> | undefined): void {
     if (code !== 'REPLY_BUDGET' || !details) return;
     const pair = details.pair;
     if (Array.isArray(pair) && pair.length === 2) {
+      if (details.newlyHeld !== true) return; // already held and announced
       this.heldEmitter.fire({ sender, a: String(pair[0]), b: String(pair[1]), used: Number(details.used), limit: Number(details.limit) });
     } else if (details.reason === 'depth') {
       this.heldEmitter.fire({ sender, a: sender, b: '', used: Number(details.depth), limit: Number(details.limit) });

@@ -66,7 +66,7 @@ export class ReplyBudget {
     this.q = {
       used: db.prepare(`SELECT used FROM pair_budgets WHERE a = ? AND b = ?`) as Statement<unknown[], { used: number }>,
       use: db.prepare(`INSERT INTO pair_budgets (a, b, used) VALUES (?, ?, 1) ON CONFLICT (a, b) DO UPDATE SET used = used + 1`),
-      hold: db.prepare(`UPDATE pair_budgets SET held_at = coalesce(held_at, ?) WHERE a = ? AND b = ?`),
+      hold: db.prepare(`UPDATE pair_budgets SET held_at = ? WHERE a = ? AND b = ? AND held_at IS NULL`),
       resetFor: db.prepare(`DELETE FROM pair_budgets WHERE a = ? OR b = ?`),
       grant: db.prepare(`DELETE FROM pair_budgets WHERE a = ? AND b = ?`),
       held: db.prepare(`SELECT a, b, used, held_at FROM pair_budgets WHERE held_at IS NOT NULL ORDER BY held_at`) as Statement<
@@ -126,11 +126,12 @@ export class ReplyBudget {
         counted.push(peer);
         continue;
       }
-      this.q.hold.run(at, a, b);
+      // Only the refusal that holds the pair says so: the operator is told once, not per retry.
+      const newlyHeld = this.q.hold.run(at, a, b).changes > 0;
       const error = swbError(
         'REPLY_BUDGET',
         `@${sender} and @${peer} have sent each other ${used} messages since the operator last wrote to either (the budget is ${perPair}); ask the operator to continue (swb send @operator ...).`,
-        { reason: 'budget', pair: [a, b], used, limit: perPair },
+        { reason: 'budget', pair: [a, b], used, limit: perPair, newlyHeld },
       );
       if (optional?.has(peer)) skipped.push({ to: peer, error });
       else return { ...none, refusal: error };

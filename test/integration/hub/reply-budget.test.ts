@@ -54,9 +54,11 @@ describe('the reply budget between rows', () => {
     expect(r.refusal).toMatchObject({
       code: 'REPLY_BUDGET',
       message: expect.stringContaining('ask the operator to continue'),
-      details: { reason: 'budget', pair: ['a', 'b'], used: 8, limit: 8 },
+      details: { reason: 'budget', pair: ['a', 'b'], used: 8, limit: 8, newlyHeld: true },
     });
     expect(hub.store.history({}).items).toHaveLength(8);
+    // Retries are refused too, but the operator is told once per hold.
+    for (const retry of [a, b]) await expect(retry.request('mail.send', { to: [retry === a ? 'b' : 'a'], text: 'again' })).rejects.toMatchObject({ code: 'REPLY_BUDGET' });
     expect(held).toEqual([expect.objectContaining({ a: 'a', b: 'b', used: 8 })]);
     expect(hub.peers().find((p) => p.handle === 'a')?.heldWith).toEqual(['b']);
   });
