@@ -3,9 +3,10 @@
 // mention parser, refused while a bound row has been restarted or closed since it was picked, then
 // sent with a fresh messageId; the hub's answer and later receipt changes update the composer line.
 import { randomBytes } from 'node:crypto';
+import type { OperatorPort } from '../hub/operator-port.js';
 import type { SwbErrorValue } from '../protocol/error-codes.js';
 import { BROADCAST, HANDLE_HINT, OPERATOR } from '../protocol/handle.js';
-import type { PeerInfo, SendParams, SendResult } from '../protocol/methods.js';
+import type { SendParams, SendResult } from '../protocol/methods.js';
 import { parseMentions } from '../text/mentions.js';
 import { sanitize } from '../text/sanitize.js';
 import type { NoteKind } from './app-state.js';
@@ -15,14 +16,12 @@ import type { MentionBinding, PeerView, SendStatus } from './composer-state.js';
 import type { MailEntry } from './mail-view-state.js';
 
 /** The part of the hub the composer uses (the embedded Hub satisfies it). */
-export interface ComposerHub {
-  send(sender: string, params: SendParams): Promise<{ ok: SendResult } | { error: SwbErrorValue }>;
-  peers(): PeerInfo[];
-}
+/** What the composer needs of the mail core: send as the operator, and who can be addressed. */
+export type ComposerPort = Pick<OperatorPort, 'send' | 'peers'>;
 
 export interface ComposerControllerOptions {
   store: AppStore;
-  hub: ComposerHub;
+  port: ComposerPort;
   /** Adds a notification (strip + list, and the bell when configured). */
   note: (kind: NoteKind, text: string, row: string | null) => void;
   newMessageId?: () => string;
@@ -41,7 +40,7 @@ export class ComposerController {
   constructor(private readonly o: ComposerControllerOptions) {}
 
   refreshPeers(): void {
-    const peers: PeerView[] = this.o.hub.peers().map((p) => ({ handle: p.handle, online: p.online, role: p.role }));
+    const peers: PeerView[] = this.o.port.peers().map((p) => ({ handle: p.handle, online: p.online, role: p.role }));
     this.o.store.setPeers(peers);
   }
 
@@ -115,7 +114,7 @@ export class ComposerController {
       }
       // @all: every running row, and any other live session (a script, another operator tool).
       for (const row of state.rows) if (row.running && !to.includes(row.name)) to.push(row.name);
-      for (const p of this.o.hub.peers()) if (p.online && p.handle !== OPERATOR && !to.includes(p.handle)) to.push(p.handle);
+      for (const p of this.o.port.peers()) if (p.online && p.handle !== OPERATOR && !to.includes(p.handle)) to.push(p.handle);
     }
     if (to.length === 0) {
       store.refuseSend(text, '@all reaches running rows and live sessions, and there are none right now.');
@@ -134,7 +133,7 @@ export class ComposerController {
     store.startSend(text, status);
     const params: SendParams = { to, text: body, kind: replyTo ? 'response' : 'msg', messageId };
     if (replyTo) params.replyTo = replyTo.id;
-    this.o.hub.send(OPERATOR, params).then(
+    this.o.port.send(params).then(
       (result) => this.answered(messageId, to, result),
       (err: unknown) => this.answered(messageId, to, { error: { code: 'INTERNAL', message: err instanceof Error ? err.message : String(err) } }),
     );

@@ -1,14 +1,15 @@
 // The seam between the world below (rows, hub, store) and the UI: it turns row and hub events
 // into app-store actions and carries out the UI's intents. Nothing here draws.
 import type { ActionName } from '../config/keymap.js';
-import type { BudgetHeld, Hub } from '../hub/hub.js';
+import type { BudgetHeld } from '../hub/hub.js';
+import type { OperatorPort } from '../hub/operator-port.js';
 import { OPERATOR } from '../protocol/handle.js';
 import type { Row } from '../rows/row.js';
 import type { RowManager } from '../rows/row-manager.js';
 import type { RowSpec } from '../rows/row.js';
 import { sanitize } from '../text/sanitize.js';
 import { DisposableStore, toDisposable, type Disposable } from '../util/lifecycle.js';
-import type { AgentSupervisor } from './agent-supervisor.js';
+import type { AgentSupervisor } from '../supervisor/agent-supervisor.js';
 import { runningCount, type NoteKind, type RowView, type WakePolicy } from './app-state.js';
 import type { AppStore } from './app-store.js';
 import { ComposerController } from './composer-controller.js';
@@ -24,7 +25,8 @@ const AUDIT_VIEW_ENTRIES = 100;
 export interface ControllerOptions {
   store: AppStore;
   rows: RowManager;
-  hub: Hub;
+  /** The mail core, through the one operator port. */
+  port: OperatorPort;
   themeNames: readonly string[];
   /** The current layout (the painter computes and caches it). */
   layout: () => Layout;
@@ -55,12 +57,12 @@ export class DashboardController implements Intents, Disposable {
   private readonly mailView: MailViewController;
 
   constructor(private readonly o: ControllerOptions) {
-    const { hub, store } = o;
+    const { port, store } = o;
     const note = (kind: NoteKind, text: string, row: string | null) => this.note(kind, text, row);
-    this.composer = new ComposerController({ store, hub, note });
+    this.composer = new ComposerController({ store, port, note });
     this.lifetime.add(toDisposable(() => this.composer.dispose()));
-    this.mailView = new MailViewController({ store, hub, composer: this.composer, note });
-    this.lifetime.add(hub.onMail((m) => {
+    this.mailView = new MailViewController({ store, port, composer: this.composer, note });
+    this.lifetime.add(port.onMail((m) => {
       for (const to of m.to) this.refreshUnread(to);
       const rows = m.to.filter((t) => this.o.rows.has(t) || t === OPERATOR);
       if (rows.length > 0) {
@@ -70,21 +72,21 @@ export class DashboardController implements Intents, Disposable {
       }
       this.mailView.arrived(m);
     }));
-    this.lifetime.add(hub.onReceipt((r) => {
+    this.lifetime.add(port.onReceipt((r) => {
       this.refreshUnread(r.to);
       store.receiptChanged(r);
     }));
-    this.lifetime.add(hub.onPeer(() => this.composer.refreshPeers()));
+    this.lifetime.add(port.onPeer(() => this.composer.refreshPeers()));
     // A row's own mail that the hub refused is a delivery problem the operator should see (the
     // operator's sends report theirs on the composer line).
     this.lifetime.add(
-      hub.onRefused((r) => {
+      port.onRefused((r) => {
         if (!this.o.rows.has(r.sender) || r.error.code === 'REPLY_BUDGET') return; // onHeld says it better
         const to = r.to.map((t) => `@${sanitize(t, { singleLine: true, maxChars: 64 })}`).join(' ');
         this.note('error', `@${r.sender} → ${to}: ${r.error.code}: ${sanitize(r.error.message, { singleLine: true, maxChars: 200 })}`, r.sender);
       }),
     );
-    this.lifetime.add(hub.onHeld((h) => this.held(h)));
+    this.lifetime.add(port.onHeld((h) => this.held(h)));
     const agents = o.agents;
     if (agents) {
       this.lifetime.add(agents.onStateChange((e) => {
@@ -127,20 +129,20 @@ export class DashboardController implements Intents, Disposable {
 
   /** Grants the newest held pair another budget. */
   private grantNewestHeld(): void {
-    const held = this.o.hub.heldPairs();
+    const held = this.o.port.heldPairs();
     const newest = held[held.length - 1];
     if (!newest) {
       this.note('info', 'no pair of rows is held by the reply budget', null);
       return;
     }
-    void this.o.hub.grantBudget(newest.a, newest.b).then((r) => {
+    void this.o.port.grantBudget(newest.a, newest.b).then((r) => {
       if ('error' in r) this.note('error', `grant failed: ${r.error.code}: ${sanitize(r.error.message, { singleLine: true, maxChars: 200 })}`, null);
       else this.note('info', `@${newest.a} ↔ @${newest.b}: granted ${r.ok.budget} more messages`, newest.a);
     });
   }
 
   private refreshUnread(handle: string): void {
-    if (this.o.rows.has(handle)) this.o.store.updateRow(handle, { unread: this.o.hub.store.unreadCount(handle) });
+    if (this.o.rows.has(handle)) this.o.store.updateRow(handle, { unread: this.o.port.unreadCount(handle) });
   }
 
   /** Starts a row and follows it. */
@@ -159,7 +161,7 @@ export class DashboardController implements Intents, Disposable {
       exitSignal: null,
       agentState: agent?.state ?? null,
       stateRule: agent?.rule ?? null,
-      unread: this.o.hub.store.unreadCount(row.name),
+      unread: this.o.port.unreadCount(row.name),
       lastOutputAt: 0,
       title: '',
       wakePolicy: tracked?.policy ?? configured ?? 'notify',

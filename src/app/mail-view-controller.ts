@@ -1,9 +1,9 @@
 // The mail view's side effects: pages of history from the store (newest first, a page at a time, never
 // the whole table), receipts for what is loaded, new mail and receipt changes while it is open, marking
 // read, and handing a message to the composer for a reply.
+import type { OperatorPort } from '../hub/operator-port.js';
 import { OPERATOR } from '../protocol/handle.js';
 import type { MailItem } from '../protocol/methods.js';
-import type { MailStore, StateChange } from '../store/mail-store.js';
 import type { NoteKind } from './app-state.js';
 import type { AppStore } from './app-store.js';
 import type { ComposerController } from './composer-controller.js';
@@ -11,16 +11,12 @@ import { MAIL_PAGE, mailFilters, matchesFilter, nextFilter, toMailEntry, type Ma
 import { markReadTargets } from './mail-view-threads.js';
 
 /** The part of the hub the mail view uses (the embedded Hub satisfies it). */
-export interface MailViewHub {
-  store: Pick<MailStore, 'history' | 'receipts' | 'markRead'>;
-  publishChanges(changes: readonly StateChange[]): void;
-  /** The typed error for a failed store call (what, where, what to do). */
-  failureOf(err: unknown, context: string): { message: string };
-}
+/** What the mail view needs of the mail core. */
+export type MailViewPort = Pick<OperatorPort, 'history' | 'receipts' | 'markRead'>;
 
 export interface MailViewControllerOptions {
   store: AppStore;
-  hub: MailViewHub;
+  port: MailViewPort;
   composer: ComposerController;
   note: (kind: NoteKind, text: string, row: string | null) => void;
   pageSize?: number;
@@ -38,17 +34,7 @@ export class MailViewController {
   }
 
   private toEntry(item: MailItem): MailEntry {
-    return toMailEntry(item, this.storeRead(() => this.o.hub.store.receipts(item.id)?.recipients, undefined));
-  }
-
-  /** A store read for the view; a store failure (locked, damaged, full) is told to the operator, not thrown into the UI. */
-  private storeRead<T>(read: () => T, fallback: T): T {
-    try {
-      return read();
-    } catch (err) {
-      this.o.note('error', this.o.hub.failureOf(err, 'The mail view could not read the store').message, null);
-      return fallback;
-    }
+    return toMailEntry(item, this.o.port.receipts(item.id)?.recipients);
   }
 
   open(filter: string | null): void {
@@ -66,19 +52,18 @@ export class MailViewController {
     const mv = this.o.store.getState().mailView;
     if (!mv.hasMore) return;
     const oldest = mv.entries[mv.entries.length - 1]?.id;
-    const history = this.storeRead(
-      () =>
-        this.o.hub.store.history({
-          limit: this.pageSize,
-          ...(oldest !== undefined ? { before: oldest } : {}),
-          ...(mv.filter !== null ? { peer: mv.filter } : {}),
-        }),
-      null,
-    );
-    if (!history) return;
+    const history = this.o.port.history({
+      limit: this.pageSize,
+      ...(oldest !== undefined ? { before: oldest } : {}),
+      ...(mv.filter !== null ? { peer: mv.filter } : {}),
+    });
+    if ('error' in history) {
+      this.o.note('error', history.error.message, null);
+      return;
+    }
     this.o.store.mailPageLoaded(
-      history.items.map((m) => this.toEntry(m)),
-      history.more,
+      history.ok.items.map((m) => this.toEntry(m)),
+      history.ok.more,
     );
   }
 
@@ -117,10 +102,10 @@ export class MailViewController {
   }
 
   private markFor(e: MailEntry, handles: readonly string[]): void {
-    const changes: StateChange[] = [];
-    for (const h of handles) changes.push(...this.storeRead(() => this.o.hub.store.markRead(h, [e.id]).changes, []));
-    // Receipts reach the view (and the unread badges) through the hub's receipt events.
-    if (changes.length > 0) this.o.hub.publishChanges(changes);
+    // Receipts reach the view (and the unread badges) through the port's receipt events.
+    void this.o.port.markRead(handles, e.id).then((r) => {
+      if ('error' in r) this.o.note('error', r.error.message, null);
+    });
   }
 
   reply(id: number): void {

@@ -16,6 +16,7 @@ import { assignUniqueNames, parseRowArg, rowSpecFromConfig, type RowSpec as Conf
 import { listThemes, loadTheme, type Theme } from '../config/theme.js';
 import { keysLabel, rawKeySequences } from '../config/keymap.js';
 import { Hub } from '../hub/hub.js';
+import { operatorPort } from '../hub/operator-port.js';
 import { resolveRuntimePaths } from '../hub/runtime-paths.js';
 import { HubClient } from '../client/hub-client.js';
 import { SwbError } from '../protocol/error-codes.js';
@@ -33,9 +34,8 @@ import { initialState, type WakePolicy } from './app-state.js';
 import { launchWarnings } from './launch-warnings.js';
 import { AppContext, type AppServices } from './app-context.js';
 import { AppStore } from './app-store.js';
-import { AgentAuditTrail } from './agent-audit-trail.js';
-import { hubAgentMail } from './agent-hub-mail.js';
-import { AgentSupervisor } from './agent-supervisor.js';
+import { AgentAuditTrail } from '../supervisor/agent-audit-trail.js';
+import { AgentSupervisor } from '../supervisor/agent-supervisor.js';
 import { computeLayout } from './layout.js';
 import { DashboardController } from './dashboard-controller.js';
 import { createRinger } from './notification-ring.js';
@@ -127,12 +127,14 @@ export async function runDashboard(argv: string[], baseEnv: NodeJS.ProcessEnv = 
     return 1;
   }
 
+  // Everything above the seam reaches the mail core through this one port.
+  const port = operatorPort(hub);
   const size = () => ({ cols: Math.max(20, process.stdout.columns || 80), rows: Math.max(5, process.stdout.rows || 24) });
   const store = new AppStore(initialState(size(), (layoutFlag as 'stack' | 'grid' | undefined) ?? config.layout ?? 'stack', themeName));
   const rows = new RowManager({
     socketPath: paths.socketPath,
     mintToken: (name) => {
-      const r = hub.registerRow(name);
+      const r = port.registerRow(name);
       if (!r.ok) throw new SwbError(r.error.code, r.error.message);
       return r.token;
     },
@@ -144,8 +146,8 @@ export async function runDashboard(argv: string[], baseEnv: NodeJS.ProcessEnv = 
 
   // Every byte swb types into a row is logged (0600) before it is written, and kept for the audit view.
   const auditLogPath = join(paths.runDir, 'audit.log');
-  const agents = new AgentSupervisor({ profiles: profileSet, mail: hubAgentMail(hub), audit: new AgentAuditTrail(openAuditLog(auditLogPath)) });
-  hub.setExplainProvider((row, verbose) => agents.explain(row, verbose));
+  const agents = new AgentSupervisor({ profiles: profileSet, mail: port, audit: new AgentAuditTrail(openAuditLog(auditLogPath)) });
+  port.setExplainProvider((row, verbose) => agents.explain(row, verbose));
 
   const out = process.stdout;
   const write = (s: string) => out.write(s);
@@ -162,7 +164,7 @@ export async function runDashboard(argv: string[], baseEnv: NodeJS.ProcessEnv = 
   const controller: DashboardController = new DashboardController({
     store,
     rows,
-    hub,
+    port,
     themeNames: [...themes.keys()],
     layout: () => painter!.layoutFor(store.getState()),
     onQuit: () => quit(),
@@ -263,7 +265,7 @@ export async function runDashboard(argv: string[], baseEnv: NodeJS.ProcessEnv = 
   pacer.dispose();
   painter.dispose();
   controller.dispose();
-  hub.setExplainProvider(null);
+  port.setExplainProvider(null);
   agents.dispose();
   rows.dispose();
   store.dispose();

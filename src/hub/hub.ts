@@ -178,7 +178,8 @@ export class Hub {
     this.server = server;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(socketPath, () => {
+      // A burst of clients (every row's CLI at once) queues in the backlog instead of seeing EAGAIN.
+      server.listen({ path: socketPath, backlog: Math.min(4096, Math.max(511, this.limits.maxConnections)) }, () => {
         server.off('error', reject);
         resolve();
       });

@@ -4,18 +4,20 @@ import { initialState } from '../../src/app/app-state.js';
 import { AppStore } from '../../src/app/app-store.js';
 import { DashboardController, type ControllerOptions } from '../../src/app/dashboard-controller.js';
 import type { Hub } from '../../src/hub/hub.js';
+import { operatorPort, type OperatorPort } from '../../src/hub/operator-port.js';
 import { RowManager } from '../../src/rows/row-manager.js';
 import { deferCleanup } from './cleanup.js';
 import { startTestHub } from './hub-harness.js';
 
-/** `extra` adds options that need the hub (e.g. an agent supervisor reading its mail). */
-export async function startTestController(extra: (hub: Hub) => Partial<ControllerOptions> = () => ({})) {
+/** `extra` adds options that need the hub (e.g. an agent supervisor reading its mail through the port). */
+export async function startTestController(extra: (hub: Hub, port: OperatorPort) => Partial<ControllerOptions> = () => ({})) {
   const { hub, paths } = await startTestHub();
+  const port = operatorPort(hub);
   const store = new AppStore(initialState({ cols: 80, rows: 24 }, 'stack', 'dark'), 0);
   const rows = new RowManager({
     socketPath: paths.socketPath,
     mintToken: (name) => {
-      const r = hub.registerRow(name);
+      const r = port.registerRow(name);
       if (!r.ok) throw new Error(r.error.message);
       return r.token;
     },
@@ -23,18 +25,18 @@ export async function startTestController(extra: (hub: Hub) => Partial<Controlle
   const controller = new DashboardController({
     store,
     rows,
-    hub,
+    port,
     themeNames: ['dark'],
     layout: () => ({ rows: [], hidden: [], chrome: { x: 0, y: 22, width: 80, height: 2 } }),
     onQuit: () => undefined,
     onAttach: () => undefined,
     onRowScreen: () => undefined,
-    ...extra(hub),
+    ...extra(hub, port),
   });
   deferCleanup('dashboard controller', () => {
     controller.dispose();
     rows.dispose();
     store.dispose();
   });
-  return { hub, paths, store, rows, controller };
+  return { hub, port, paths, store, rows, controller };
 }

@@ -10,6 +10,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Terminal, type IBufferCell } from '@xterm/headless';
 import { spawn, type IPty } from 'node-pty';
+import { installTailDrain } from '../../src/rows/pty-tail-drain.js';
 import { swbBinPath } from '../../src/util/package-root.js';
 import { deferCleanup } from './cleanup.js';
 import { processFamily, startTimeOf } from './process-descendants.js';
@@ -107,18 +108,31 @@ export class TerminalHarness {
     };
     this.terminal.parser.registerCsiHandler({ prefix: '?', final: 'h' }, cursorMode(true));
     this.terminal.parser.registerCsiHandler({ prefix: '?', final: 'l' }, cursorMode(false));
-    this.pty.onData((data) => {
-      this.recorded?.push(data);
+    const take = (data: string | Uint8Array) => {
+      this.recorded?.push(typeof data === 'string' ? data : Buffer.from(data).toString('utf8'));
       this.pendingWrites++;
       this.terminal.write(data, () => {
         this.pendingWrites--;
         this.evaluate();
       });
-    });
+    };
+    this.pty.onData(take);
+    // node-pty 1.1.0 can drop what a quickly exiting program wrote last (src/rows/pty-tail-drain.ts):
+    // read it as swb's rows do, and call the program exited only once that tail is on the screen.
+    const tail = installTailDrain(this.pty, take);
     this.pty.onExit(({ exitCode, signal }) => {
-      this.exitValue = { exitCode, signal };
-      resolveExit(this.exitValue);
-      this.evaluate();
+      const exit = { exitCode, signal };
+      const deadline = Date.now() + 1000;
+      const settle = () => {
+        if ((tail.installed && !tail.finished && Date.now() < deadline) || this.pendingWrites > 0) {
+          setTimeout(settle, 5);
+          return;
+        }
+        this.exitValue = exit;
+        resolveExit(exit);
+        this.evaluate();
+      };
+      settle();
     });
     // Replies to queries (DA, CPR, DECRQM) go back to the program, as a real terminal's would.
     this.terminal.onData((reply) => {

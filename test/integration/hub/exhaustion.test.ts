@@ -136,7 +136,7 @@ async function legitimateClient(socketPath: string, session: string, budgetMs = 
   let client: RawClient | undefined;
   try {
     client = await Promise.race([
-      RawClient.connect(socketPath),
+      connectPatiently(socketPath),
       sleepFor(budgetMs).then(() => {
         throw new Error(`connect took over ${budgetMs} ms`);
       }),
@@ -158,7 +158,7 @@ async function legitimateClient(socketPath: string, session: string, budgetMs = 
 
 /** Says hello on a fresh connection and returns the hub's limits as it reports them. */
 async function hubLimits(socketPath: string, session: string): Promise<Record<string, unknown>> {
-  const c = await RawClient.connect(socketPath);
+  const c = await connectPatiently(socketPath);
   try {
     const hello = await c.hello({ session });
     expect(hello.result, JSON.stringify(hello).slice(0, 300)).toBeDefined();
@@ -168,14 +168,30 @@ async function hubLimits(socketPath: string, session: string): Promise<Record<st
   }
 }
 
-/** Opens `count` connections, `batch` at a time (a unix socket's listen backlog is finite). */
+/**
+ * Opens `count` connections, `batch` at a time (a unix socket's listen backlog is finite); a connect
+ * that finds the backlog full (EAGAIN, the hub busy on a loaded machine) is tried again, as a real
+ * client does.
+ */
 async function openMany(socketPath: string, count: number, batch = 50): Promise<RawClient[]> {
   const out: RawClient[] = [];
   while (out.length < count) {
     const n = Math.min(batch, count - out.length);
-    out.push(...(await Promise.all(Array.from({ length: n }, () => RawClient.connect(socketPath)))));
+    out.push(...(await Promise.all(Array.from({ length: n }, () => connectPatiently(socketPath)))));
   }
   return out;
+}
+
+async function connectPatiently(socketPath: string): Promise<RawClient> {
+  const deadline = Date.now() + 5000;
+  for (let delay = 5; ; delay = Math.min(delay * 2, 100)) {
+    try {
+      return await RawClient.connect(socketPath);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EAGAIN' || Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, delay));
+    }
+  }
 }
 
 /** The soft limit on open files of this process (the cap test needs more sockets than the hub allows). */
@@ -208,7 +224,7 @@ describe('resource exhaustion (a hub in its own process)', () => {
       const limits = await hubLimits(hub.paths.socketPath, 'probe');
 
       // 300 messages of 16 KB, sent by a tokenless client to itself.
-      const hoarder = await RawClient.connect(hub.paths.socketPath);
+      const hoarder = await connectPatiently(hub.paths.socketPath);
       expect((await hoarder.hello({ session: 'hoarder' })).result).toBeDefined();
       const text = 'm'.repeat(16 * 1024);
       const sends = Array.from({ length: 300 }, (_, i) => hoarder.frame('mail.send', { to: ['hoarder'], text }, `s${i}`));
@@ -222,7 +238,7 @@ describe('resource exhaustion (a hub in its own process)', () => {
       hoarder.destroy();
 
       // The attacker takes the same name once the hub has let go of it.
-      const observer = await RawClient.connect(hub.paths.socketPath);
+      const observer = await connectPatiently(hub.paths.socketPath);
       expect((await observer.hello({ session: 'observer' })).result).toBeDefined();
       await waitUntil(
         async () => {
@@ -232,7 +248,7 @@ describe('resource exhaustion (a hub in its own process)', () => {
         { timeoutMs: 5000, intervalMs: 50, what: 'the hub to see hoarder offline' },
       );
 
-      const attacker = await RawClient.connect(hub.paths.socketPath);
+      const attacker = await connectPatiently(hub.paths.socketPath);
       attacker.pauseReading(); // it never reads a byte of the answers
       const attack = Buffer.concat([
         attacker.frame('hello', { version: 1, session: 'hoarder' }, 0).bytes,
@@ -308,7 +324,7 @@ describe('resource exhaustion (a hub in its own process)', () => {
       expect((await legitimateClient(hub.paths.socketPath, 'warmup', 5000)).ok).toBe(true);
       const baselineMb = rssMb(hub.pid) ?? 0;
       const watch = watchRss(hub, baselineMb);
-      const loris = slowloris(await RawClient.connect(hub.paths.socketPath));
+      const loris = slowloris(await connectPatiently(hub.paths.socketPath));
       const attackers = await openMany(hub.paths.socketPath, 500);
       await Promise.all(attackers.map((a) => a.write(HALF_FRAME).catch(() => undefined)));
       const attackAt = Date.now();
@@ -341,10 +357,10 @@ describe('resource exhaustion (a hub in its own process)', () => {
       }
       if (idle > 20_000) throw new Error(`The hub's idleTimeoutMs is ${idle} ms: too long for this test to wait out; lower the default or make it a \`swb hub\` flag.`);
 
-      const settled = await RawClient.connect(hub.paths.socketPath);
+      const settled = await connectPatiently(hub.paths.socketPath);
       expect((await settled.hello({ session: 'settled', subscribe: true })).result).toBeDefined();
-      const silent = await RawClient.connect(hub.paths.socketPath); // connects and never says anything
-      const lorisClient = await RawClient.connect(hub.paths.socketPath);
+      const silent = await connectPatiently(hub.paths.socketPath); // connects and never says anything
+      const lorisClient = await connectPatiently(hub.paths.socketPath);
       const loris = slowloris(lorisClient);
       const attackers = await openMany(hub.paths.socketPath, 500);
       await Promise.all(attackers.map((a) => a.write(HALF_FRAME).catch(() => undefined)));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { initialState, type NoteKind } from '../../../src/app/app-state.js';
 import { AppStore } from '../../../src/app/app-store.js';
-import { ComposerController, type ComposerHub } from '../../../src/app/composer-controller.js';
+import { ComposerController, type ComposerPort } from '../../../src/app/composer-controller.js';
 import type { SwbErrorValue } from '../../../src/protocol/error-codes.js';
 import type { PeerInfo, SendParams, SendResult } from '../../../src/protocol/methods.js';
 import { entry, row } from './fixtures.js';
@@ -11,13 +11,14 @@ type Answer = { ok: SendResult } | { error: SwbErrorValue };
 function setup(peers: PeerInfo[] = []) {
   const store = new AppStore(initialState({ cols: 80, rows: 24 }, 'stack', 'dark'));
   const sent: Array<{ sender: string; params: SendParams; answer: (a: Answer) => void }> = [];
-  const hub: ComposerHub = {
-    send: (sender, params) => new Promise<Answer>((resolve) => sent.push({ sender, params, answer: resolve })),
+  // The port sends as the operator: `sender` records who the composer spoke as.
+  const port: ComposerPort = {
+    send: (params) => new Promise<Answer>((resolve) => sent.push({ sender: 'operator', params, answer: resolve })),
     peers: () => peers,
   };
   const notes: Array<{ kind: NoteKind; text: string }> = [];
   let n = 0;
-  const composer = new ComposerController({ store, hub, note: (kind, text) => notes.push({ kind, text }), newMessageId: () => `op-${++n}`, now: () => 5 });
+  const composer = new ComposerController({ store, port, note: (kind, text) => notes.push({ kind, text }), newMessageId: () => `op-${++n}`, now: () => 5 });
   return { store, sent, composer, notes, state: () => store.getState().composer };
 }
 

@@ -3,9 +3,8 @@
 // audit view, and a failed wake marks the row.
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadProfiles } from '../../../src/agents/load-profiles.js';
-import { AgentAuditTrail } from '../../../src/app/agent-audit-trail.js';
-import { hubAgentMail } from '../../../src/app/agent-hub-mail.js';
-import { AgentSupervisor } from '../../../src/app/agent-supervisor.js';
+import { AgentAuditTrail } from '../../../src/supervisor/agent-audit-trail.js';
+import { AgentSupervisor } from '../../../src/supervisor/agent-supervisor.js';
 import { deferCleanup, runCleanups } from '../../helpers/cleanup.js';
 import { startTestController } from '../../helpers/controller-harness.js';
 import { waitUntil } from '../../helpers/wait-until.js';
@@ -14,10 +13,10 @@ afterEach(runCleanups);
 
 async function setup() {
   let agents!: AgentSupervisor;
-  const t = await startTestController((hub) => {
+  const t = await startTestController((_hub, port) => {
     agents = new AgentSupervisor({
       profiles: loadProfiles({ configDir: '/nonexistent-swb-config' }),
-      mail: hubAgentMail(hub),
+      mail: port,
       audit: new AgentAuditTrail(null),
     });
     return { agents, auditLogPath: '/run/x/audit.log' };

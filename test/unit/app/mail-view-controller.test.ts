@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { initialState } from '../../../src/app/app-state.js';
 import { AppStore } from '../../../src/app/app-store.js';
-import { ComposerController } from '../../../src/app/composer-controller.js';
-import { MailViewController } from '../../../src/app/mail-view-controller.js';
+import { ComposerController, type ComposerPort } from '../../../src/app/composer-controller.js';
+import { MailViewController, type MailViewPort } from '../../../src/app/mail-view-controller.js';
 import { MailStore, type StateChange } from '../../../src/store/mail-store.js';
 
 let dir: string;
@@ -27,18 +27,20 @@ beforeEach(() => {
   for (const h of ['operator', 'alice', 'bob']) mail.rememberHandle(h, h === 'operator' ? 'operator' : 'row');
   store = new AppStore(initialState({ cols: 80, rows: 24 }, 'stack', 'dark'));
   published = [];
-  const hub = {
-    store: mail,
-    publishChanges: (changes: readonly StateChange[]) => {
+  const port: MailViewPort & ComposerPort = {
+    history: (o) => ({ ok: mail.history(o) }),
+    receipts: (id) => mail.receipts(id),
+    markRead: async (handles, id) => {
+      const changes = handles.flatMap((h) => mail.markRead(h, [id]).changes);
       published.push(...changes);
       for (const c of changes) store.receiptChanged(c);
+      return { ok: { updated: changes.length } };
     },
     send: async () => ({ error: { code: 'INTERNAL' as const, message: 'unused' } }),
     peers: () => [],
-    failureOf: (err: unknown) => ({ message: String(err) }),
   };
-  const composer = new ComposerController({ store, hub, note: () => undefined });
-  view = new MailViewController({ store, hub, composer, note: () => undefined, pageSize: 10 });
+  const composer = new ComposerController({ store, port, note: () => undefined });
+  view = new MailViewController({ store, port, composer, note: () => undefined, pageSize: 10 });
 });
 
 afterEach(() => {

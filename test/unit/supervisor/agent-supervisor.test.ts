@@ -3,11 +3,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadProfiles } from '../../../src/agents/load-profiles.js';
 import type { AuditEntry, UnreadMail } from '../../../src/agents/wake-controller.js';
-import { AgentAuditTrail } from '../../../src/app/agent-audit-trail.js';
-import type { AgentMailPort } from '../../../src/app/agent-hub-mail.js';
-import type { AgentRow, AgentStateEvent, AgentWakeEvent } from '../../../src/app/agent-row-binding.js';
-import { AgentSupervisor, type AgentNotice } from '../../../src/app/agent-supervisor.js';
-import { defaultWakePolicy, nextWakePolicy } from '../../../src/app/agent-wake-policy.js';
+import { AgentAuditTrail } from '../../../src/supervisor/agent-audit-trail.js';
+import type { AgentMailPort } from '../../../src/supervisor/agent-hub-mail.js';
+import type { AgentRow, AgentStateEvent, AgentWakeEvent } from '../../../src/supervisor/agent-row-binding.js';
+import { AgentSupervisor, type AgentNotice } from '../../../src/supervisor/agent-supervisor.js';
+import { defaultWakePolicy, nextWakePolicy } from '../../../src/supervisor/agent-wake-policy.js';
 import type { ScreenSnapshot } from '../../../src/rows/screen-snapshot.js';
 import { Emitter } from '../../../src/util/event.js';
 import { FakeClock } from '../agents/fake-clock.js';

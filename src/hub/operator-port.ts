@@ -1,0 +1,135 @@
+// The one seam between everything that shows or drives mail (the dashboard's controllers, and later
+// every client of the workspace server) and the mail core below it (DESIGN.md §1). Before it the UI
+// reached the hub four ways (ComposerHub, MailViewHub, AgentMailPort, the whole Hub, plus hub.store
+// directly) and repeated "change the store, then publish the change" at each call site. Here every
+// method that changes something publishes its own receipt changes, store calls pass the hub's
+// store gate, and a store failure comes back as a typed value instead of an exception in the UI.
+import type { UnreadMail } from '../agents/wake-controller.js';
+import { OPERATOR } from '../protocol/handle.js';
+import type { SwbErrorValue } from '../protocol/error-codes.js';
+import type { MailItem, PeerChanged, PeerInfo, ReceiptChanged, ReceiptResult, SendParams, SendResult } from '../protocol/methods.js';
+import type { StateChange } from '../store/mail-store.js';
+import type { HeldPair } from '../store/reply-budget.js';
+import type { Event } from '../util/event.js';
+import { toDisposable } from '../util/lifecycle.js';
+import type { BudgetHeld, ExplainProvider, Hub } from './hub.js';
+
+export type PortResult<T> = { ok: T } | { error: SwbErrorValue };
+
+export interface OperatorPort {
+  /** Sends as the operator. */
+  send(params: SendParams): Promise<PortResult<SendResult>>;
+  peers(): PeerInfo[];
+  /** A page of all mail (or one peer's), newest first. */
+  history(opts: { before?: number; limit?: number; peer?: string }): PortResult<{ items: MailItem[]; more: boolean }>;
+  /** A message's receipts, or undefined when it is gone or the store cannot tell now. */
+  receipts(id: number): ReceiptResult | undefined;
+  /** Marks message `id` read for each of `handles` (the operator reading for them); publishes the receipts. */
+  markRead(handles: readonly string[], id: number): Promise<PortResult<{ updated: number }>>;
+  unreadCount(handle: string): number;
+
+  /** A row's unread mail, peeked: looking never marks anything delivered. */
+  unreadOf(handle: string): UnreadMail;
+  /** The wake controller nudged `handle` about these messages (`swb status ID` then shows woken). */
+  recordWake(handle: string, messageIds: readonly string[]): void;
+  /** Fires with the handles whose unread mail may have changed (new mail, or a receipt moved). */
+  onUnreadMaybeChanged: Event<readonly string[]>;
+
+  /** Registers a row and mints its token (a row registered again gets a new one). */
+  registerRow(handle: string): { ok: true; token: string } | { ok: false; error: SwbErrorValue };
+  /** Who answers `rows.explain` (null: nobody). */
+  setExplainProvider(provider: ExplainProvider | null): void;
+
+  heldPairs(): HeldPair[];
+  grantBudget(a: string, b: string): Promise<PortResult<{ granted: boolean; budget: number }>>;
+
+  onMail: Event<MailItem>;
+  onReceipt: Event<ReceiptChanged & { from: string }>;
+  onPeer: Event<PeerChanged>;
+  onRefused: Event<{ sender: string; to: readonly string[]; error: SwbErrorValue }>;
+  onHeld: Event<BudgetHeld>;
+}
+
+/** Enough to hold every unread message of a recipient at the default limits (maxUnread 256). */
+const UNREAD_PAGE = 1000;
+
+export function operatorPort(hub: Hub): OperatorPort {
+  const failure = (err: unknown, context: string): { error: SwbErrorValue } => ({ error: hub.failureOf(err, context) });
+  return {
+    send: (params) => hub.send(OPERATOR, params),
+    peers: () => hub.peers(),
+    history(opts) {
+      try {
+        return { ok: hub.store.history(opts) };
+      } catch (err) {
+        return failure(err, 'The mail history could not be read');
+      }
+    },
+    receipts(id) {
+      try {
+        return hub.store.receipts(id);
+      } catch (err) {
+        hub.log(`receipts of #${id}: ${hub.failureOf(err, 'receipts').message}`);
+        return undefined;
+      }
+    },
+    async markRead(handles, id) {
+      try {
+        const changes = await hub.gate.run(() => {
+          const all: StateChange[] = [];
+          for (const h of handles) all.push(...hub.store.markRead(h, [id]).changes);
+          return all;
+        });
+        // Receipts reach the views (and the unread badges) through the hub's receipt events.
+        hub.publishChanges(changes);
+        return { ok: { updated: changes.length } };
+      } catch (err) {
+        return failure(err, `#${id} could not be marked read`);
+      }
+    },
+    unreadCount: (handle) => hub.store.unreadCount(handle),
+
+    unreadOf(handle) {
+      if (hub.store.unreadCount(handle) === 0) return { messageIds: [], maxSeq: 0 };
+      let items: MailItem[];
+      try {
+        ({ items } = hub.store.list(handle, { unreadOnly: true, peek: true, limit: UNREAD_PAGE }));
+      } catch (err) {
+        // No wake this time (the store is locked or failing); the next mail or receipt asks again.
+        hub.log(`unread of ${handle}: ${hub.failureOf(err, 'wake check').message}`);
+        return { messageIds: [], maxSeq: 0 };
+      }
+      let maxSeq = 0;
+      for (const m of items) maxSeq = Math.max(maxSeq, m.seq ?? 0);
+      return { messageIds: items.map((m) => String(m.id)), maxSeq };
+    },
+    recordWake(handle, messageIds) {
+      const ids = messageIds.map(Number).filter((n) => Number.isSafeInteger(n) && n > 0);
+      if (ids.length === 0) return;
+      hub.gate.run(() => hub.store.recordWake(handle, ids)).then(
+        (changes) => hub.publishChanges(changes),
+        (err: unknown) => hub.log(`wake of ${handle} not recorded: ${hub.failureOf(err, 'recordWake').message}`),
+      );
+    },
+    onUnreadMaybeChanged(listener) {
+      const a = hub.onMail((m) => listener(m.to));
+      const b = hub.onReceipt((r) => listener([r.to]));
+      return toDisposable(() => {
+        a.dispose();
+        b.dispose();
+      });
+    },
+
+    registerRow: (handle) => hub.registerRow(handle),
+    setExplainProvider: (provider) => hub.setExplainProvider(provider),
+
+    heldPairs: () => hub.heldPairs(),
+    grantBudget: (a, b) => hub.grantBudget(a, b),
+
+    onMail: hub.onMail,
+    onReceipt: hub.onReceipt,
+    onPeer: hub.onPeer,
+    onRefused: hub.onRefused,
+    onHeld: hub.onHeld,
+  };
+}

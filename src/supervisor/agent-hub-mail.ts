@@ -1,0 +1,14 @@
+// What the agent runtime needs of the mail core: a row's unread mail (peeked, so looking never marks
+// anything delivered), recording a wake beside the receipts, and being told when a row's unread set
+// may have changed (new mail, or a receipt moved: read, replied, expired). The operator port
+// (src/hub/operator-port.ts) provides it.
+import type { UnreadMail } from '../agents/wake-controller.js';
+import type { Event } from '../util/event.js';
+
+export interface AgentMailPort {
+  unreadOf(handle: string): UnreadMail;
+  /** The wake controller nudged `handle` about these messages (`swb status ID` then shows woken). */
+  recordWake(handle: string, messageIds: readonly string[]): void;
+  /** Fires with the handles whose unread mail may have changed. */
+  onUnreadMaybeChanged: Event<readonly string[]>;
+}
