@@ -8,12 +8,6 @@ import { App } from '../../components/App.js';
 import { rowHeaderLine } from '../../components/row-header-line.js';
 import { sgr } from '../terminal/sgr-color.js';
 import { openAuditLog } from '../agents/audit-log.js';
-import { loadProfiles } from '../agents/load-profiles.js';
-import { parseFlags } from '../cli/parse-flags.js';
-import { UsageError } from '../cli/command.js';
-import { loadConfig } from '../config/load-config.js';
-import { assignUniqueNames, parseRowArg, rowSpecFromConfig, type RowSpec as ConfigRowSpec } from '../config/row-spec.js';
-import { listThemes, loadTheme, type Theme } from '../config/theme.js';
 import { keysLabel, rawKeySequences } from '../config/keymap.js';
 import { Hub } from '../hub/hub.js';
 import { operatorPort } from '../hub/operator-port.js';
@@ -21,7 +15,6 @@ import { resolveRuntimePaths } from '../hub/runtime-paths.js';
 import { HubClient } from '../client/hub-client.js';
 import { SwbError } from '../protocol/error-codes.js';
 import { RowManager } from '../rows/row-manager.js';
-import type { RowSpec } from '../rows/row.js';
 import { Compositor } from '../terminal/compositor.js';
 import { DashboardPainter } from '../terminal/dashboard-painter.js';
 import { ALT_SCREEN_OFF, ALT_SCREEN_ON, CLEAR_SCREEN, HIDE_CURSOR, SGR_RESET, SHOW_CURSOR } from '../terminal/escapes.js';
@@ -29,196 +22,168 @@ import { InkStdin, InkStdout } from '../terminal/ink-surface.js';
 import { InputRouter } from '../terminal/input-router.js';
 import { KeyPacer } from '../terminal/key-pacer.js';
 import { RotatingLog } from '../util/rotating-log.js';
+import { DisposableStore, toDisposable } from '../util/lifecycle.js';
 import { writeSwbLauncher } from '../util/swb-launcher.js';
-import { initialState, type WakePolicy } from './app-state.js';
-import { launchWarnings } from './launch-warnings.js';
+import { initialState } from './app-state.js';
 import { AppContext, type AppServices } from './app-context.js';
 import { AppStore } from './app-store.js';
 import { AgentAuditTrail } from '../supervisor/agent-audit-trail.js';
 import { AgentSupervisor } from '../supervisor/agent-supervisor.js';
 import { computeLayout } from './layout.js';
 import { DashboardController } from './dashboard-controller.js';
+import { planLaunch, type LaunchPlan } from './launch-plan.js';
 import { createRinger } from './notification-ring.js';
-
-const FLAGS = [
-  { name: 'config', type: 'string' as const, value: 'FILE', description: 'config file' },
-  { name: 'workspace', type: 'string' as const, value: 'NAME', description: 'workspace name' },
-  { name: 'layout', type: 'string' as const, value: 'stack|grid', description: 'initial layout' },
-  { name: 'theme', type: 'string' as const, value: 'NAME', description: 'theme' },
-  { name: 'help', type: 'boolean' as const, description: 'help' },
-];
 
 /** Lines under the rows: the notification strip and the key hints. */
 const CHROME_HEIGHT = 2;
 
 export async function runDashboard(argv: string[], baseEnv: NodeJS.ProcessEnv = process.env): Promise<number> {
-  let parsed: ReturnType<typeof parseFlags>;
-  try {
-    parsed = parseFlags(argv, FLAGS);
-  } catch (err) {
-    if (err instanceof UsageError) {
-      process.stderr.write(`swb: ${err.message}\nTry: swb --help\n`);
-      return 2;
-    }
-    throw err;
-  }
-  if (parsed.flags.help) {
+  const planned = planLaunch(argv, baseEnv, process.cwd());
+  if ('help' in planned) {
     const { printTopLevelHelp } = await import('../cli/top-level-help.js');
     printTopLevelHelp();
     return 0;
+  }
+  if ('exit' in planned) {
+    process.stderr.write(`${planned.message}\n`);
+    return planned.exit;
   }
   if (!process.stdout.isTTY || !process.stdin.isTTY) {
     process.stderr.write('swb: the dashboard needs a terminal (stdin and stdout must be a TTY); the mail commands work anywhere (swb --help).\n');
     return 2;
   }
-  const cwd = process.cwd();
-  const profileSet = loadProfiles({ env: baseEnv });
-  const profileIds = [...profileSet.profiles.keys()];
-  const loaded = loadConfig({ ...(parsed.flags.config ? { configPath: parsed.flags.config as string } : {}), cwd, env: baseEnv, knownProfiles: profileIds });
-  if (!loaded.ok) {
-    process.stderr.write(`swb: ${loaded.error.code}: ${loaded.error.message}\n`);
-    return 1;
-  }
-  const { config, keymap, limits, baseDir } = loaded.value;
-
-  // Rows: the command line's, else the config's, else one shell.
-  const specs: ConfigRowSpec[] = [];
-  for (const arg of parsed.args) {
-    const r = parseRowArg(arg, profileIds);
-    if (!r.ok) {
-      process.stderr.write(`swb: row ${JSON.stringify(arg)}: ${r.problem}\n`);
-      return 2;
-    }
-    specs.push(r.spec);
-  }
-  if (specs.length === 0) for (const row of config.rows) specs.push(rowSpecFromConfig(row, baseDir, profileIds, baseEnv));
-  if (specs.length === 0) specs.push({ name: 'shell', nameGiven: false, command: baseEnv.SHELL || '/bin/sh' });
-  const unique = assignUniqueNames(specs);
-
-  // Themes: every one we can load; the chosen one must load.
-  const themes = new Map<string, Theme>();
-  for (const entry of listThemes({ env: baseEnv })) {
-    const t = loadTheme(entry.name, { env: baseEnv });
-    if (t.ok) themes.set(entry.name, t.theme);
-  }
-  const themeName = (parsed.flags.theme as string | undefined) ?? config.theme ?? loaded.value.theme.name;
-  if (!themes.has(themeName)) {
-    const t = loadTheme(themeName, { env: baseEnv });
-    if (!t.ok) {
-      process.stderr.write(`swb: ${t.error.code}: ${t.error.message}\n`);
-      return 1;
-    }
-    themes.set(themeName, t.theme);
-  }
-  const layoutFlag = parsed.flags.layout as string | undefined;
-  if (layoutFlag !== undefined && layoutFlag !== 'stack' && layoutFlag !== 'grid') {
-    process.stderr.write('swb: --layout must be stack or grid\n');
-    return 2;
-  }
-
-  const paths = resolveRuntimePaths({ cwd, env: baseEnv, ...(parsed.flags.workspace ? { workspace: parsed.flags.workspace as string } : {}) });
+  const plan = planned.plan;
   let hub: Hub;
   try {
-    hub = await startEmbeddedHub(paths, limits);
+    hub = await startEmbeddedHub(plan.paths, plan.limits);
   } catch (err) {
     if (!(err instanceof SwbError)) throw err;
     const hint = err.code === 'HUB_RUNNING' ? ' Open it, or start another with --workspace NAME.' : '';
     process.stderr.write(`swb: ${err.code}: ${err.message}${hint}\n`);
     return 1;
   }
+  const owner = new DisposableStore();
+  const quitting = wireDashboard(plan, hub, owner);
+  await quitting.done;
+  // One owner, torn down in reverse order of wiring: Ink, input, painter, controller, agents, rows, store.
+  owner.dispose();
+  await hub.stop();
+  quitting.restoreTerminal();
+  return 0;
+}
 
+/**
+ * Starts everything the plan describes, in dependency order, registering each part with `owner`.
+ * Resolves `done` when the operator quits (or a SIGTERM/SIGHUP arrives).
+ */
+function wireDashboard(plan: LaunchPlan, hub: Hub, owner: DisposableStore): { done: Promise<void>; restoreTerminal: () => void } {
+  const { paths, keymap, themes } = plan;
   // Everything above the seam reaches the mail core through this one port.
   const port = operatorPort(hub);
-  const size = () => ({ cols: Math.max(20, process.stdout.columns || 80), rows: Math.max(5, process.stdout.rows || 24) });
-  const store = new AppStore(initialState(size(), (layoutFlag as 'stack' | 'grid' | undefined) ?? config.layout ?? 'stack', themeName));
-  const rows = new RowManager({
-    socketPath: paths.socketPath,
-    mintToken: (name) => {
-      const r = port.registerRow(name);
-      if (!r.ok) throw new SwbError(r.error.code, r.error.message);
-      return r.token;
-    },
-    binDir: writeSwbLauncher(join(paths.runDir, 'bin')),
-    // A hub a row's CLI starts (after this dashboard crashed) reads the same config, so the same limits.
-    baseEnv: loaded.value.path ? { ...baseEnv, SWB_CONFIG: loaded.value.path } : baseEnv,
-    ...(config.scrollback !== undefined ? { scrollback: config.scrollback } : {}),
-  });
+  const out = process.stdout;
+  const write = (s: string) => out.write(s);
+  const size = () => ({ cols: Math.max(20, out.columns || 80), rows: Math.max(5, out.rows || 24) });
+
+  const store = owner.add(new AppStore(initialState(size(), plan.layoutMode, plan.themeName)));
+  const rows = owner.add(
+    new RowManager({
+      socketPath: paths.socketPath,
+      mintToken: (name) => {
+        const r = port.registerRow(name);
+        if (!r.ok) throw new SwbError(r.error.code, r.error.message);
+        return r.token;
+      },
+      binDir: writeSwbLauncher(join(paths.runDir, 'bin')),
+      // A hub a row's CLI starts (after this dashboard crashed) reads the same config, so the same limits.
+      baseEnv: plan.configPath ? { ...plan.env, SWB_CONFIG: plan.configPath } : plan.env,
+      ...(plan.scrollback !== undefined ? { scrollback: plan.scrollback } : {}),
+    }),
+  );
 
   // Every byte swb types into a row is logged (0600) before it is written, and kept for the audit view.
   const auditLogPath = join(paths.runDir, 'audit.log');
-  const agents = new AgentSupervisor({ profiles: profileSet, mail: port, audit: new AgentAuditTrail(openAuditLog(auditLogPath)) });
+  const agents = owner.add(new AgentSupervisor({ profiles: plan.profiles, mail: port, audit: new AgentAuditTrail(openAuditLog(auditLogPath)) }));
   port.setExplainProvider((row, verbose) => agents.explain(row, verbose));
+  owner.add(toDisposable(() => port.setExplainProvider(null)));
 
-  const out = process.stdout;
-  const write = (s: string) => out.write(s);
   const compositor = new Compositor(write);
   let painter: DashboardPainter | undefined;
   const inkStdout = new InkStdout(size(), () => painter?.chromeChanged());
   const inkStdin = new InkStdin();
+  const themeOf = (name: string) => themes.get(name) ?? themes.values().next().value!;
+  painter = owner.add(
+    new DashboardPainter({
+      compositor,
+      ink: inkStdout,
+      rows,
+      getState: store.getState,
+      chromeHeight: CHROME_HEIGHT,
+      writeModes: write,
+      renderHeader: (row, width, focused, now, themeName) => rowHeaderLine({ row, width, focused, now, theme: themeOf(themeName) }),
+      separatorStyle: (themeName) => sgr({ fg: themeOf(themeName).border.unfocused }),
+    }),
+  );
+  const drawn = painter;
 
   // Bell / desktop notification (config `notifications`): written between frames, straight to the terminal.
-  const ring = createRinger(config.notifications, write);
-
+  const ring = createRinger(plan.notifications, write);
   let quit!: () => void;
-  const quitting = new Promise<void>((resolve) => (quit = resolve));
-  const controller: DashboardController = new DashboardController({
-    store,
-    rows,
-    port,
-    themeNames: [...themes.keys()],
-    layout: () => painter!.layoutFor(store.getState()),
-    onQuit: () => quit(),
-    onAttach: (row) => {
-      router.attach({ write: (data) => row.write(data) });
-      painter?.invalidate();
-    },
-    onRowScreen: (row) => painter?.rowChanged(row),
-    configuredWakePolicy: (spec) => wakeFor.get(spec.name),
-    agents,
-    auditLogPath,
-    grantKey: keysLabel(keymap, 'grantBudget', 1),
-    ...(ring ? { ring } : {}),
-  });
-  const themeOf = (name: string) => themes.get(name) ?? themes.values().next().value!;
-  painter = new DashboardPainter({
-    compositor,
-    ink: inkStdout,
-    rows,
-    getState: store.getState,
-    chromeHeight: CHROME_HEIGHT,
-    writeModes: write,
-    renderHeader: (row, width, focused, now, themeName) => rowHeaderLine({ row, width, focused, now, theme: themeOf(themeName) }),
-    separatorStyle: (themeName) => sgr({ fg: themeOf(themeName).border.unfocused }),
-  });
+  const done = new Promise<void>((resolve) => (quit = resolve));
+  const wakeFor = new Map(plan.rows.flatMap((r) => (r.wake ? [[r.spec.name, r.wake] as const] : [])));
+  // The controller and the input router need each other (attach hands keys to a row; the detach key
+  // comes back to the controller): the router is bound right after it exists.
+  let router: InputRouter | undefined;
+  const controller: DashboardController = owner.add(
+    new DashboardController({
+      store,
+      rows,
+      port,
+      themeNames: [...themes.keys()],
+      layout: () => drawn.layoutFor(store.getState()),
+      onQuit: () => quit(),
+      onAttach: (row) => {
+        router?.attach({ write: (data) => row.write(data) });
+        drawn.invalidate();
+      },
+      onRowScreen: (row) => drawn.rowChanged(row),
+      configuredWakePolicy: (spec) => wakeFor.get(spec.name),
+      agents,
+      auditLogPath,
+      grantKey: keysLabel(keymap, 'grantBudget', 1),
+      ...(ring ? { ring } : {}),
+    }),
+  );
   const detachSequences = keymap.bindings.detach.flatMap((c) => rawKeySequences(c));
   // One key at a time to Ink (a burst read at once would be one unmatchable input), except
   // while the composer takes text.
-  const pacer = new KeyPacer((text) => inkStdin.write(text), () => !store.getState().composer.open, inkStdout.onFrame);
-  const router = new InputRouter(
-    process.stdin,
-    (text) => pacer.push(text),
-    detachSequences,
-    () => {
-      controller.detach();
-      painter?.resetModes();
-      painter?.invalidate();
-    },
-    () => controller.operatorTypedIntoRow(),
+  const pacer = owner.add(new KeyPacer((text) => inkStdin.write(text), () => !store.getState().composer.open, inkStdout.onFrame));
+  router = owner.add(
+    new InputRouter(
+      process.stdin,
+      (text) => pacer.push(text),
+      detachSequences,
+      () => {
+        controller.detach();
+        drawn.resetModes();
+        drawn.invalidate();
+      },
+      () => controller.operatorTypedIntoRow(),
+    ),
   );
 
   const restoreTerminal = () => {
-    painter?.resetModes();
+    drawn.resetModes();
     out.write(`${SGR_RESET}${SHOW_CURSOR}${ALT_SCREEN_OFF}`);
   };
   process.once('exit', restoreTerminal);
+  owner.add(toDisposable(() => process.off('exit', restoreTerminal)));
   out.write(`${ALT_SCREEN_ON}${HIDE_CURSOR}${CLEAR_SCREEN}`);
 
-  const wakeFor = new Map<string, WakePolicy>();
   // Every program starts at the size of the viewport it will have, not at a guess then a SIGWINCH.
   const initial = computeLayout({
     ...size(),
-    names: unique.map((s) => s.name),
-    focused: unique[0]?.name ?? null,
+    names: plan.rows.map((r) => r.spec.name),
+    focused: plan.rows[0]?.spec.name ?? null,
     mode: store.getState().layoutMode,
     zoomed: false,
     chromeHeight: CHROME_HEIGHT,
@@ -227,70 +192,37 @@ export async function runDashboard(argv: string[], baseEnv: NodeJS.ProcessEnv = 
     const vp = initial.rows.find((p) => p.name === name)?.viewport;
     return vp && vp.height > 0 ? { cols: vp.width, rows: vp.height } : { cols: size().cols, rows: Math.max(1, size().rows - CHROME_HEIGHT - 1) };
   };
-  for (const spec of unique) {
-    const rowSpec = toRowSpec(spec, profileSet.profiles);
-    if (spec.wake) wakeFor.set(spec.name, spec.wake);
-    controller.addRow(rowSpec, startSize(spec.name));
-    const command = typeof spec.command === 'string' ? spec.command : undefined;
-    for (const w of launchWarnings({ name: spec.name, profile: spec.profile, command })) store.notify('error', w, spec.name);
-  }
-  for (const e of profileSet.errors) store.notify('error', `profile ${e.file}: ${e.message}`.slice(0, 300));
+  for (const { spec } of plan.rows) controller.addRow(spec, startSize(spec.name));
+  for (const w of plan.warnings) store.notify('error', w.text, w.row);
 
   const services: AppServices = { store, intents: controller, themes, keymap, chromeHeight: CHROME_HEIGHT };
   const ink = render(
     React.createElement(AppContext.Provider, { value: services }, React.createElement(App)),
     { stdout: inkStdout as unknown as NodeJS.WriteStream, stdin: inkStdin as unknown as NodeJS.ReadStream, debug: true, exitOnCtrlC: false, patchConsole: false },
   );
-  store.onChange(() => painter?.chromeChanged());
+  owner.add(toDisposable(() => ink.unmount()));
+  owner.add(store.onChange(() => drawn.chromeChanged()));
   controller.applySizes();
 
   const onResize = () => {
     const s = size();
     store.resize(s.cols, s.rows);
     inkStdout.resize(s);
-    painter?.invalidate();
+    drawn.invalidate();
     controller.applySizes();
   };
   out.on('resize', onResize);
   const onSignal = () => quit();
   process.on('SIGTERM', onSignal);
   process.on('SIGHUP', onSignal);
-
-  await quitting;
-  out.off('resize', onResize);
-  process.off('SIGTERM', onSignal);
-  process.off('SIGHUP', onSignal);
-  ink.unmount();
-  router.dispose();
-  pacer.dispose();
-  painter.dispose();
-  controller.dispose();
-  port.setExplainProvider(null);
-  agents.dispose();
-  rows.dispose();
-  store.dispose();
-  await hub.stop();
-  restoreTerminal();
-  process.off('exit', restoreTerminal);
-  return 0;
-}
-
-function toRowSpec(spec: ConfigRowSpec, profiles: ReadonlyMap<string, { command: { argv: string[] } | { shell: string } }>): RowSpec {
-  let command: RowSpec['command'];
-  if (spec.command !== undefined) command = spec.command;
-  else {
-    const p = spec.profile ? profiles.get(spec.profile) : undefined;
-    if (!p) command = spec.profile ?? 'sh';
-    else if ('argv' in p.command) command = { file: p.command.argv[0]!, args: p.command.argv.slice(1) };
-    else command = p.command.shell;
-  }
-  return {
-    name: spec.name,
-    command,
-    ...(spec.cwd !== undefined ? { cwd: spec.cwd } : {}),
-    ...(spec.env !== undefined ? { env: spec.env } : {}),
-    ...(spec.profile !== undefined ? { profile: spec.profile } : {}),
-  };
+  owner.add(
+    toDisposable(() => {
+      out.off('resize', onResize);
+      process.off('SIGTERM', onSignal);
+      process.off('SIGHUP', onSignal);
+    }),
+  );
+  return { done, restoreTerminal };
 }
 
 /**

@@ -1,0 +1,138 @@
+// What a dashboard launch will start, as plain data: flags, agent profiles, the config (keys, theme,
+// limits), the rows to run with their wake policies, the themes, the layout and the workspace's
+// places. Reading files is all it does: nothing is started, so it can be tested and printed, and
+// the wiring (run-dashboard.ts) starts things in dependency order from it.
+import { loadProfiles, type ProfileSet } from '../agents/load-profiles.js';
+import { UsageError } from '../cli/command.js';
+import { parseFlags } from '../cli/parse-flags.js';
+import type { Keymap } from '../config/keymap.js';
+import { loadConfig, type LoadedConfig } from '../config/load-config.js';
+import { assignUniqueNames, parseRowArg, rowSpecFromConfig, type RowSpec as ConfigRowSpec } from '../config/row-spec.js';
+import { listThemes, loadTheme, type Theme } from '../config/theme.js';
+import { resolveRuntimePaths, type RuntimePaths } from '../hub/runtime-paths.js';
+import type { HubLimits } from '../protocol/limits.js';
+import type { RowSpec } from '../rows/row.js';
+import type { WakePolicy } from './app-state.js';
+import type { LayoutMode } from './layout.js';
+import { launchWarnings } from './launch-warnings.js';
+
+export const DASHBOARD_FLAGS = [
+  { name: 'config', type: 'string' as const, value: 'FILE', description: 'config file' },
+  { name: 'workspace', type: 'string' as const, value: 'NAME', description: 'workspace name' },
+  { name: 'layout', type: 'string' as const, value: 'stack|grid', description: 'initial layout' },
+  { name: 'theme', type: 'string' as const, value: 'NAME', description: 'theme' },
+  { name: 'help', type: 'boolean' as const, description: 'help' },
+];
+
+export interface PlannedRow {
+  spec: RowSpec;
+  /** The config's `rows[].wake`, if it set one. */
+  wake?: WakePolicy;
+}
+
+export interface LaunchPlan {
+  /** The environment rows start from. */
+  env: NodeJS.ProcessEnv;
+  paths: RuntimePaths;
+  limits: HubLimits;
+  keymap: Keymap;
+  profiles: ProfileSet;
+  rows: PlannedRow[];
+  themes: ReadonlyMap<string, Theme>;
+  themeName: string;
+  layoutMode: LayoutMode;
+  /** The config file read (rows get it as SWB_CONFIG), or null. */
+  configPath: string | null;
+  scrollback?: number;
+  notifications: LoadedConfig['config']['notifications'];
+  /** Problems worth a notification at start (a row's command line, a broken profile file). */
+  warnings: Array<{ text: string; row: string | null }>;
+}
+
+export type PlanResult = { plan: LaunchPlan } | { help: true } | { exit: number; message: string };
+
+export function planLaunch(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: string): PlanResult {
+  let parsed: ReturnType<typeof parseFlags>;
+  try {
+    parsed = parseFlags([...argv], DASHBOARD_FLAGS);
+  } catch (err) {
+    if (err instanceof UsageError) return { exit: 2, message: `swb: ${err.message}\nTry: swb --help` };
+    throw err;
+  }
+  if (parsed.flags.help) return { help: true };
+
+  const profiles = loadProfiles({ env });
+  const profileIds = [...profiles.profiles.keys()];
+  const loaded = loadConfig({ ...(parsed.flags.config ? { configPath: parsed.flags.config as string } : {}), cwd, env, knownProfiles: profileIds });
+  if (!loaded.ok) return { exit: 1, message: `swb: ${loaded.error.code}: ${loaded.error.message}` };
+  const { config, keymap, limits, baseDir } = loaded.value;
+
+  // Rows: the command line's, else the config's, else one shell.
+  const specs: ConfigRowSpec[] = [];
+  for (const arg of parsed.args) {
+    const r = parseRowArg(arg, profileIds);
+    if (!r.ok) return { exit: 2, message: `swb: row ${JSON.stringify(arg)}: ${r.problem}` };
+    specs.push(r.spec);
+  }
+  if (specs.length === 0) for (const row of config.rows) specs.push(rowSpecFromConfig(row, baseDir, profileIds, env));
+  if (specs.length === 0) specs.push({ name: 'shell', nameGiven: false, command: env.SHELL || '/bin/sh' });
+  const unique = assignUniqueNames(specs);
+
+  // Themes: every one we can load; the chosen one must load.
+  const themes = new Map<string, Theme>();
+  for (const entry of listThemes({ env })) {
+    const t = loadTheme(entry.name, { env });
+    if (t.ok) themes.set(entry.name, t.theme);
+  }
+  const themeName = (parsed.flags.theme as string | undefined) ?? config.theme ?? loaded.value.theme.name;
+  if (!themes.has(themeName)) {
+    const t = loadTheme(themeName, { env });
+    if (!t.ok) return { exit: 1, message: `swb: ${t.error.code}: ${t.error.message}` };
+    themes.set(themeName, t.theme);
+  }
+  const layoutFlag = parsed.flags.layout as string | undefined;
+  if (layoutFlag !== undefined && layoutFlag !== 'stack' && layoutFlag !== 'grid') return { exit: 2, message: 'swb: --layout must be stack or grid' };
+
+  const warnings: LaunchPlan['warnings'] = [];
+  for (const spec of unique) {
+    const command = typeof spec.command === 'string' ? spec.command : undefined;
+    for (const w of launchWarnings({ name: spec.name, profile: spec.profile, command })) warnings.push({ text: w, row: spec.name });
+  }
+  for (const e of profiles.errors) warnings.push({ text: `profile ${e.file}: ${e.message}`.slice(0, 300), row: null });
+
+  return {
+    plan: {
+      env,
+      paths: resolveRuntimePaths({ cwd, env, ...(parsed.flags.workspace ? { workspace: parsed.flags.workspace as string } : {}) }),
+      limits,
+      keymap,
+      profiles,
+      rows: unique.map((spec) => ({ spec: toRowSpec(spec, profiles.profiles), ...(spec.wake ? { wake: spec.wake } : {}) })),
+      themes,
+      themeName,
+      layoutMode: (layoutFlag as LayoutMode | undefined) ?? config.layout ?? 'stack',
+      configPath: loaded.value.path,
+      ...(config.scrollback !== undefined ? { scrollback: config.scrollback } : {}),
+      notifications: config.notifications,
+      warnings,
+    },
+  };
+}
+
+function toRowSpec(spec: ConfigRowSpec, profiles: ReadonlyMap<string, { command: { argv: string[] } | { shell: string } }>): RowSpec {
+  let command: RowSpec['command'];
+  if (spec.command !== undefined) command = spec.command;
+  else {
+    const p = spec.profile ? profiles.get(spec.profile) : undefined;
+    if (!p) command = spec.profile ?? 'sh';
+    else if ('argv' in p.command) command = { file: p.command.argv[0]!, args: p.command.argv.slice(1) };
+    else command = p.command.shell;
+  }
+  return {
+    name: spec.name,
+    command,
+    ...(spec.cwd !== undefined ? { cwd: spec.cwd } : {}),
+    ...(spec.env !== undefined ? { env: spec.env } : {}),
+    ...(spec.profile !== undefined ? { profile: spec.profile } : {}),
+  };
+}
