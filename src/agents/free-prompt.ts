@@ -11,7 +11,9 @@ export type NotFreeReason =
   | 'draft'
   | 'screen-not-quiet'
   | 'operator-typing'
-  | 'operator-attached';
+  | 'operator-attached'
+  | 'full-screen'
+  | 'foreground-job';
 
 export interface FreePromptFacts {
   /** The tracker's reported state (already quiet-time filtered). */
@@ -27,6 +29,10 @@ export interface FreePromptFacts {
   quietMs: number;
   /** Operator typing blocks wakes for this long (default 5 s). */
   operatorGraceMs?: number;
+  /** A full-screen program is up (alternate screen) and the profile's prompt is only on the normal screen. */
+  fullScreen?: boolean;
+  /** The job that holds the row's terminal when it is not the row's program (a shell running vim), or null. */
+  foregroundJob?: string | null;
 }
 
 export type FreePromptVerdict =
@@ -42,6 +48,9 @@ export function isPromptFree(f: FreePromptFacts): FreePromptVerdict {
     const retryInMs = grace - (f.now - f.operatorTypedAt);
     return { free: false, reason: 'operator-typing', detail: `the operator typed here ${f.now - f.operatorTypedAt} ms ago`, retryInMs };
   }
+  // Whatever the screen looks like: a line of a file in vim can look exactly like a prompt.
+  if (f.fullScreen) return { free: false, reason: 'full-screen', detail: 'a full-screen program is up (alternate screen)' };
+  if (f.foregroundJob) return { free: false, reason: 'foreground-job', detail: `${f.foregroundJob} is running in the foreground` };
   if (f.input.dialogOpen || f.state === 'waiting')
     return { free: false, reason: 'dialog-open', detail: f.input.dialogId ? `dialog "${f.input.dialogId}" is open` : 'the agent is asking something' };
   if (f.state !== 'idle') return { free: false, reason: 'not-idle', detail: `state is ${f.state}` };

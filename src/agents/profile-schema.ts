@@ -91,6 +91,10 @@ export interface PromptSpec {
   placeholder?: RegExp;
   /** Dim characters on the input line are placeholder or ghost suggestion, never a draft. */
   dimIsPlaceholder: boolean;
+  /** The prompt only exists on the normal screen: with a full-screen program up (vim, less) it is not free. */
+  normalScreenOnly: boolean;
+  /** The prompt is free only while the row's program itself has the terminal (no foreground job: a shell). */
+  noForegroundJob: boolean;
 }
 
 export interface AgentProfile {
@@ -253,6 +257,8 @@ const promptSchema: Schema<PromptSpec> = (v, p) => {
     cursor: optional(literal('required', 'onLine', 'ifVisible', 'ignore')),
     placeholder: optional(regexField()),
     dimIsPlaceholder: optional(bool),
+    normalScreenOnly: optional(bool),
+    noForegroundJob: optional(bool),
   })(v, p);
   const spec: PromptSpec = {
     line: o.line,
@@ -261,6 +267,8 @@ const promptSchema: Schema<PromptSpec> = (v, p) => {
     requireBoxTop: o.requireBoxTop ?? false,
     cursor: o.cursor ?? 'required',
     dimIsPlaceholder: o.dimIsPlaceholder ?? true,
+    normalScreenOnly: o.normalScreenOnly ?? false,
+    noForegroundJob: o.noForegroundJob ?? false,
   };
   if (spec.requireBoxTop && !o.boxTop) throw new SchemaError(`${p}.requireBoxTop`, 'needs "boxTop"');
   if (o.end) spec.end = o.end;

@@ -2,6 +2,7 @@
 // has one object to feed (screen changes, exit, operator keystrokes, attach, unread mail) and one to
 // ask (state, explain, whether the prompt is free). Transport-free like its parts.
 import { type Disposable, DisposableStore } from '../util/lifecycle.js';
+import type { ForegroundJob } from '../rows/foreground-job.js';
 import type { ScreenSnapshot } from '../rows/screen-snapshot.js';
 import type { Clock } from './clock.js';
 import { detectState } from './detect-state.js';
@@ -26,6 +27,8 @@ export interface RowAgentOptions {
   policy?: WakePolicy;
   /** Writes bytes to the row's pty. */
   typeIntoRow: (bytes: string) => void;
+  /** The job in the foreground of the row's terminal if not the program's own (null: none; undefined: unknown). */
+  foregroundJob?: () => ForegroundJob | null | undefined;
   audit: (entry: AuditEntry) => void;
   recordWakeEvent: (messageIds: string[], outcome: WakeOutcome) => void;
   /** Shown by explain (e.g. the unknown-profile warning from resolveProfile). */
@@ -56,10 +59,12 @@ export class RowAgent implements Disposable {
   private readonly store = new DisposableStore();
   private readonly profile: AgentProfile;
   private readonly clock: Clock;
+  private readonly foregroundJob: (() => ForegroundJob | null | undefined) | undefined;
 
   constructor(opts: RowAgentOptions) {
     this.profile = opts.profile;
     this.clock = opts.clock;
+    this.foregroundJob = opts.foregroundJob;
     this.tracker = this.store.add(
       new StateTracker({ row: opts.row, profile: opts.profile, clock: opts.clock, debounceMs: opts.debounceMs, warning: opts.warning }),
     );
@@ -116,11 +121,16 @@ export class RowAgent implements Disposable {
       const live = detectState(snap, this.profile);
       if (live.state === 'waiting') input = { ...input, dialogOpen: true, dialogId: live.ruleId };
     }
+    const prompt = this.profile.prompt;
+    // Only what the profile asks for: reading /proc for every verdict would be wasted on an agent.
+    const job = prompt?.noForegroundJob ? this.foregroundJob?.() : undefined;
     return {
       state: this.tracker.state,
       input,
       stillForMs: this.tracker.stillForMs(),
       quietMs: this.profile.quietMs,
+      fullScreen: prompt?.normalScreenOnly === true && snap?.alternateScreen === true,
+      foregroundJob: job ? `${job.name || 'a job'} (process group ${job.pgid})` : null,
     };
   }
 

@@ -27,6 +27,10 @@ export interface PromptStatus {
   input: PromptInput;
   stillForMs: number;
   quietMs: number;
+  /** A full-screen program (alternate screen) is up where the profile's prompt lives on the normal screen. */
+  fullScreen?: boolean;
+  /** A job other than the row's program holds its terminal (where the profile says that makes it busy). */
+  foregroundJob?: string | null;
 }
 
 export interface AuditEntry {
@@ -264,6 +268,8 @@ export class WakeController implements Disposable {
       stillForMs: s.stillForMs,
       quietMs: s.quietMs,
       operatorGraceMs: this.o.operatorGraceMs,
+      fullScreen: s.fullScreen === true,
+      foregroundJob: s.foregroundJob ?? null,
     });
   }
 

@@ -7,6 +7,7 @@ import { ByteRing } from './byte-ring.js';
 import { buildRowEnv } from './row-env.js';
 import { RowProcess, type RowCommand, type RowExit } from './row-process.js';
 import { RowScreen } from './row-screen.js';
+import { foregroundJobOf, type ForegroundJob } from './foreground-job.js';
 
 export interface RowSpec {
   /** The row's handle (also SWB_SESSION). */
@@ -115,6 +116,11 @@ export class Row implements Disposable {
 
   get pid(): number {
     return this.current.process.pid;
+  }
+
+  /** The job in the foreground of this row's terminal if it is not the program's own (see foreground-job.ts). */
+  foregroundJob(): ForegroundJob | null | undefined {
+    return this.state === 'running' ? foregroundJobOf(this.pid) : undefined;
   }
 
   /** Epoch ms of the last output byte (0 before any output of this incarnation). */

@@ -6,6 +6,7 @@ import type { Clock } from '../agents/clock.js';
 import type { AgentProfile, AgentState } from '../agents/profile-schema.js';
 import { RowAgent, type RowAgentOptions } from '../agents/row-agent.js';
 import type { AuditEntry, UnreadMail, WakePolicy } from '../agents/wake-controller.js';
+import type { ForegroundJob } from '../rows/foreground-job.js';
 import type { ScreenSnapshot } from '../rows/screen-snapshot.js';
 import { Emitter, type Event } from '../util/event.js';
 import { DisposableStore, type Disposable } from '../util/lifecycle.js';
@@ -19,6 +20,8 @@ export interface AgentRow {
   readonly onScreenChange: Event<void>;
   readonly onExit: Event<{ exitCode: number }>;
   readonly onRestart: Event<void>;
+  /** The job in the foreground of the row's terminal if not the program's own; undefined when unknown. */
+  foregroundJob?(): ForegroundJob | null | undefined;
 }
 
 export interface AgentStateEvent {
@@ -149,6 +152,7 @@ export class AgentRowBinding implements Disposable {
         clock,
         policy: this.policyValue,
         typeIntoRow: (bytes) => row.write(bytes),
+        ...(row.foregroundJob ? { foregroundJob: () => row.foregroundJob!() } : {}),
         audit: (entry) => this.o.audit(entry),
         recordWakeEvent: (ids, outcome) => {
           if (outcome === 'woken') this.o.recordWake(ids);

@@ -85,3 +85,15 @@ describe('isPromptFree', () => {
     expect(isPromptFree(facts(blank))).toMatchObject({ free: false, reason: 'no-input-line' });
   });
 });
+
+describe('isPromptFree: programs that hold the terminal', () => {
+  it('a full-screen program or a foreground job blocks a prompt that otherwise looks free', () => {
+    expect(isPromptFree(facts(idle))).toEqual({ free: true, reason: 'free' });
+    expect(isPromptFree(facts(idle, { fullScreen: true }))).toMatchObject({ free: false, reason: 'full-screen' });
+    expect(isPromptFree(facts(idle, { foregroundJob: 'vim (process group 42)' }))).toEqual({
+      free: false,
+      reason: 'foreground-job',
+      detail: 'vim (process group 42) is running in the foreground',
+    });
+  });
+});

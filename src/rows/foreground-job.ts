@@ -1,0 +1,39 @@
+// Which job has a row's terminal: a row's program is a session leader (forkpty), so the terminal's
+// foreground process group is the leader's own while the shell waits at its prompt, and another
+// group's while a job runs in the foreground (vim, less, a long command). The kernel says which in
+// /proc/PID/stat (tpgid, the terminal's foreground group) — what tcgetpgrp on the pty would say.
+import { readFileSync } from 'node:fs';
+
+export interface ForegroundJob {
+  /** The foreground process group (its leader's pid). */
+  pgid: number;
+  /** That leader's command name (/proc/PID/comm), or '' when unreadable. */
+  name: string;
+}
+
+/**
+ * The job that holds the terminal of the session led by `leaderPid`, if it is not the leader's own
+ * group; null when the leader's group has it; undefined when this platform or moment cannot tell.
+ */
+export function foregroundJobOf(leaderPid: number): ForegroundJob | null | undefined {
+  if (process.platform !== 'linux' || !(leaderPid > 0)) return undefined;
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${leaderPid}/stat`, 'latin1');
+  } catch {
+    return undefined;
+  }
+  // "pid (comm) state ppid pgrp session tty_nr tpgid ..."; comm may hold spaces and parens.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const pgrp = Number(fields[2]);
+  const tpgid = Number(fields[5]);
+  if (!(tpgid > 0) || !(pgrp > 0)) return undefined;
+  if (tpgid === pgrp) return null;
+  let name = '';
+  try {
+    name = readFileSync(`/proc/${tpgid}/comm`, 'latin1').trim();
+  } catch {
+    // the job just ended
+  }
+  return { pgid: tpgid, name };
+}
