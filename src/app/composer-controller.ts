@@ -106,16 +106,12 @@ export class ComposerController {
       store.refuseSend(text, describeStale(stale), stale.map((s) => s.handle));
       return false;
     }
-    const to: string[] = [];
-    for (const r of parsed.recipients) {
-      if (r !== BROADCAST) {
-        if (!to.includes(r)) to.push(r);
-        continue;
-      }
-      // @all: every running row, and any other live session (a script, another operator tool).
-      for (const row of state.rows) if (row.running && !to.includes(row.name)) to.push(row.name);
-      for (const p of this.o.port.peers()) if (p.online && p.handle !== OPERATOR && !to.includes(p.handle)) to.push(p.handle);
-    }
+    // @all is the hub's broadcast, the same operation as `swb send @all`: every online session but
+    // the sender (running rows included). `to` is who that is now, for the line shown while sending.
+    const named = parsed.recipients.filter((r) => r !== BROADCAST);
+    const broadcast = named.length < parsed.recipients.length;
+    const to: string[] = [...new Set(named)];
+    if (broadcast) for (const p of this.o.port.peers()) if (p.online && p.handle !== OPERATOR && !to.includes(p.handle)) to.push(p.handle);
     if (to.length === 0) {
       store.refuseSend(text, '@all reaches running rows and live sessions, and there are none right now.');
       return false;
@@ -131,7 +127,7 @@ export class ComposerController {
       duplicate: false,
     };
     store.startSend(text, status);
-    const params: SendParams = { to, text: body, kind: replyTo ? 'response' : 'msg', messageId };
+    const params: SendParams = { to: broadcast ? [...new Set(named), BROADCAST] : to, text: body, kind: replyTo ? 'response' : 'msg', messageId };
     if (replyTo) params.replyTo = replyTo.id;
     this.o.port.send(params).then(
       (result) => this.answered(messageId, to, result),

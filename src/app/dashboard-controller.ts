@@ -175,14 +175,23 @@ export class DashboardController implements Intents, Disposable {
   private follow(row: Row): void {
     const d = new DisposableStore();
     this.perRow.set(row.name, d);
-    const { store } = this.o;
+    const { store, port } = this.o;
+    // A running row is online for mail (@all reaches it) whether or not it holds a connection.
+    port.rowRunning(row.name, row.state === 'running');
+    d.add(toDisposable(() => port.rowRunning(row.name, false)));
     d.add(row.onScreenChange(() => this.o.onRowScreen(row)));
     d.add(row.onTitleChange((title) => store.updateRow(row.name, { title: sanitize(title, { singleLine: true, maxChars: 120 }) })));
     d.add(row.onExit((exit) => {
+      port.rowRunning(row.name, false);
       store.updateRow(row.name, { running: false, exitCode: exit.exitCode, exitSignal: exit.signal ?? null, agentState: 'exited' });
       store.notify('info', `${row.name} exited${exit.signal ? ` on signal ${exit.signal}` : ` with status ${exit.exitCode}`}`, row.name);
     }));
-    d.add(row.onRestart(() => store.updateRow(row.name, { running: true, exitCode: null, exitSignal: null, agentState: null, incarnation: row.incarnation })));
+    d.add(
+      row.onRestart(() => {
+        port.rowRunning(row.name, true);
+        store.updateRow(row.name, { running: true, exitCode: null, exitSignal: null, agentState: null, incarnation: row.incarnation });
+      }),
+    );
   }
 
   /** Rows get the real size of their viewport; coalesced so focus hops do not make programs reflow many times. */

@@ -381,7 +381,9 @@ export class Hub {
     if (conn.isClosed) return unbind(swbError('NO_HUB', 'The connection closed during hello.'));
     conn.identity = claim.identity;
     conn.identified();
-    if (!wasKnown || [...this.sessions.connectionsOf(handle)].length === 1) this.announcePeer(handle, true, role);
+    // A running row was online already; anyone else comes online with its first connection.
+    const first = [...this.sessions.connectionsOf(handle)].length === 1;
+    if (!wasKnown || (first && !(role === 'row' && this.sessions.isRowRunning(handle)))) this.announcePeer(handle, true, role);
     return null;
   }
 
@@ -471,6 +473,11 @@ export class Hub {
       return { error: this.storeFailure(err, `row ${handle} could not be registered`) };
     }
     return { ok: { handle, token: r.token } };
+  }
+
+  /** A row's process started or ended: a running row is online (it gets @all) with or without a connection. */
+  setRowRunning(handle: string, running: boolean): void {
+    if (this.sessions.setRowRunning(handle, running)) this.announcePeer(handle, running, 'row');
   }
 
   /** The operator gives a row's handle back: its token stops working and tokenless clients may take it. */

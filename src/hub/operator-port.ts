@@ -37,6 +37,8 @@ export interface OperatorPort {
 
   /** Registers a row and mints its token (a row registered again gets a new one). */
   registerRow(handle: string): { ok: true; token: string } | { ok: false; error: SwbErrorValue };
+  /** A row's process started or ended (a running row is online: @all reaches it, peers list it online). */
+  rowRunning(handle: string, running: boolean): void;
   /** Who answers `rows.explain` (null: nobody). */
   setExplainProvider(provider: ExplainProvider | null): void;
 
@@ -121,6 +123,7 @@ export function operatorPort(hub: Hub): OperatorPort {
     },
 
     registerRow: (handle) => hub.registerRow(handle),
+    rowRunning: (handle, running) => hub.setRowRunning(handle, running),
     setExplainProvider: (provider) => hub.setExplainProvider(provider),
 
     heldPairs: () => hub.heldPairs(),

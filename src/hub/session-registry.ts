@@ -31,6 +31,8 @@ function sameSecret(a: string, b: string): boolean {
 export class SessionRegistry<Conn> {
   private rowTokens = new Map<string, string>();
   private live = new Map<string, Map<Conn, SessionIdentity>>();
+  /** Rows whose process runs: online whether or not they hold a connection right now. */
+  private running = new Set<string>();
 
   /** `isReservedRow` says whether the store remembers `handle` as a row's (it survives restarts). */
   constructor(
@@ -59,9 +61,23 @@ export class SessionRegistry<Conn> {
     return { ok: true, token, revoked };
   }
 
+  /** A registered row's process started (true) or ended (false); returns whether its online state changed. */
+  setRowRunning(handle: string, running: boolean): boolean {
+    if (running && !this.rowTokens.has(handle)) return false;
+    const before = this.isOnline(handle);
+    if (running) this.running.add(handle);
+    else this.running.delete(handle);
+    return this.isOnline(handle) !== before;
+  }
+
+  isRowRunning(handle: string): boolean {
+    return this.running.has(handle);
+  }
+
   /** Forgets a row's token; returns its live connections (the caller closes them). */
   unregisterRow(handle: string): Conn[] {
     this.rowTokens.delete(handle);
+    this.running.delete(handle);
     const revoked = [...(this.live.get(handle) ?? [])].filter(([, id]) => id.role === 'row').map(([conn]) => conn);
     for (const conn of revoked) this.release(conn, handle);
     return revoked;
@@ -110,21 +126,22 @@ export class SessionRegistry<Conn> {
     return { ok: true, identity };
   }
 
-  /** Returns true when this was the handle's last live connection (it went offline). */
+  /** Returns true when this was the handle's last live connection and it went offline (a running row stays online). */
   release(conn: Conn, handle: string): boolean {
     const holders = this.live.get(handle);
     if (!holders || !holders.delete(conn)) return false;
     if (holders.size > 0) return false;
     this.live.delete(handle);
-    return true;
+    return !this.running.has(handle);
   }
 
+  /** Online: a live connection, or a row whose process runs (it may be between two `swb` commands). */
   isOnline(handle: string): boolean {
-    return (this.live.get(handle)?.size ?? 0) > 0;
+    return (this.live.get(handle)?.size ?? 0) > 0 || this.running.has(handle);
   }
 
   onlineHandles(): string[] {
-    return [...this.live.keys()];
+    return [...new Set([...this.live.keys(), ...this.running])];
   }
 
   connectionsOf(handle: string): Iterable<Conn> {

@@ -81,8 +81,11 @@ describe('ComposerController', () => {
     expect(t.state().warning).toMatch(/@alice was closed/);
   });
 
-  it('@all reaches running rows and live sessions, not exited rows or the operator', () => {
+  it('@all is the hub broadcast (as swb send @all), shown while sending as the online sessions but the operator', () => {
+    // The hub counts a running row online (a; b exited) whether or not it holds a connection.
     const t = setup([
+      { handle: 'a', online: true, role: 'row', unread: 0 },
+      { handle: 'b', online: false, role: 'row', unread: 0 },
       { handle: 'operator', online: true, role: 'operator', unread: 0 },
       { handle: 'script', online: true, role: 'participant', unread: 0 },
       { handle: 'gone', online: false, role: 'participant', unread: 0 },
@@ -90,7 +93,8 @@ describe('ComposerController', () => {
     t.store.addRow(row('a'));
     t.store.addRow(row('b', { running: false }));
     expect(t.composer.send('@all stand up')).toBe(true);
-    expect(t.sent[0]!.params.to).toEqual(['a', 'script']);
+    expect(t.sent[0]!.params.to).toEqual(['all']);
+    expect(t.state().lastSend?.recipients.map((r) => r.to)).toEqual(['a', 'script']);
   });
 
   it('replies threaded to mail the operator received, prefilled with the sender', () => {
