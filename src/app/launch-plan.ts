@@ -7,6 +7,8 @@ import { UsageError } from '../cli/command.js';
 import { parseFlags } from '../cli/parse-flags.js';
 import type { Keymap } from '../config/keymap.js';
 import { loadConfig, type LoadedConfig } from '../config/load-config.js';
+import { COMMANDS } from '../cli/commands.js';
+import { missingProgram, nearest } from '../config/row-command-check.js';
 import { assignUniqueNames, parseRowArg, rowSpecFromConfig, type RowSpec as ConfigRowSpec } from '../config/row-spec.js';
 import { listThemes, loadTheme, type Theme } from '../config/theme.js';
 import { resolveRuntimePaths, type RuntimePaths } from '../hub/runtime-paths.js';
@@ -72,6 +74,8 @@ export function planLaunch(argv: readonly string[], env: NodeJS.ProcessEnv, cwd:
   for (const arg of parsed.args) {
     const r = parseRowArg(arg, profileIds);
     if (!r.ok) return { exit: 2, message: `swb: row ${JSON.stringify(arg)}: ${r.problem}` };
+    const missing = !r.spec.nameGiven && r.spec.command !== undefined ? missingProgram(r.spec.command, env, cwd) : null;
+    if (missing !== null) return { exit: 2, message: notARow(arg, missing, profileIds) };
     specs.push(r.spec);
   }
   if (specs.length === 0) for (const row of config.rows) specs.push(rowSpecFromConfig(row, baseDir, profileIds, env));
@@ -117,6 +121,17 @@ export function planLaunch(argv: readonly string[], env: NodeJS.ProcessEnv, cwd:
       warnings,
     },
   };
+}
+
+/** The usage error for a ROW whose program is nowhere: most likely a mistyped subcommand or profile. */
+function notARow(arg: string, program: string, profileIds: readonly string[]): string {
+  const command = nearest(program, Object.keys(COMMANDS));
+  const profile = nearest(program, profileIds);
+  const hint = command ? ` Did you mean \`swb ${command}\`?` : profile ? ` Did you mean the profile ${profile}?` : '';
+  return (
+    `swb: row ${JSON.stringify(arg)}: "${program}" is not a swb command, an agent profile or a program on PATH.${hint}\n` +
+    `Rows are profiles (${profileIds.join(', ')}) or command lines; name one with NAME=COMMAND to run it anyway. Try: swb --help`
+  );
 }
 
 function toRowSpec(spec: ConfigRowSpec, profiles: ReadonlyMap<string, { command: { argv: string[] } | { shell: string } }>): RowSpec {

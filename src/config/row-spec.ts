@@ -86,7 +86,7 @@ export function deriveRowName(command: string): string {
 }
 
 /** Splits the start of a command line into words (quotes and backslashes honoured, enough for naming). */
-function shellWords(command: string): string[] {
+export function shellWords(command: string): string[] {
   const words: string[] = [];
   let word = '';
   let inWord = false;

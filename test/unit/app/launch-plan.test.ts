@@ -40,4 +40,18 @@ describe('planLaunch', () => {
     expect(planLaunch(['--layout', 'spiral'], workspace().env, workspace().cwd)).toEqual({ exit: 2, message: 'swb: --layout must be stack or grid' });
     expect(planLaunch([], env, cwd)).toMatchObject({ exit: 1, message: expect.stringMatching(/switchboard\.json: limits\.maxUnread/) });
   });
+
+  it('a ROW whose program is nowhere is a usage error naming the nearest subcommand or profile', () => {
+    const { cwd, env } = workspace();
+    expect(planLaunch(['sned', '@claude', 'hello'], env, cwd)).toMatchObject({
+      exit: 2,
+      message: expect.stringMatching(/^swb: row "sned": "sned" is not a swb command, an agent profile or a program on PATH\. Did you mean `swb send`\?/),
+    });
+    expect(planLaunch(['claud'], env, cwd)).toMatchObject({ exit: 2, message: expect.stringContaining('Did you mean the profile claude?') });
+    expect(planLaunch(['./no-such-script.sh'], env, cwd)).toMatchObject({ exit: 2 });
+    // Programs on PATH, shell builtins and syntax, and named rows (run as given) still plan.
+    for (const args of [['sh -c true'], ['echo hi; sleep 1'], ['FOO=1 env'], ['(cd /tmp && ls)'], ['x=no-such-program --flag']]) {
+      expect(planLaunch(args, env, cwd)).toHaveProperty('plan');
+    }
+  });
 });
