@@ -4,12 +4,13 @@ import { useServices } from '../src/app/app-context.js';
 import { computeLayout } from '../src/app/layout.js';
 import { useAppState } from '../src/app/use-app-state.js';
 import { useTheme } from '../src/app/use-theme.js';
-import { matchInkInput } from '../src/config/keymap.js';
+import { keysLabel, matchInkInput } from '../src/config/keymap.js';
+import { sanitize } from '../src/text/sanitize.js';
 import { Composer } from './Composer.js';
 import { HelpOverlay } from './HelpOverlay.js';
 import { MailView } from './MailView.js';
 import { NotificationList } from './NotificationList.js';
-import { QuitConfirm } from './QuitConfirm.js';
+import { ConfirmBox, QuitConfirm } from './QuitConfirm.js';
 import { StatusBar } from './StatusBar.js';
 import { TextOverlay } from './TextOverlay.js';
 
@@ -27,9 +28,14 @@ export function App() {
 
   useInput(
     (input, key) => {
-      if (state.overlay === 'quit') {
-        if (input === 'y' || input === 'Y') intents.confirmQuit(true);
-        else if (input === 'n' || input === 'N' || key.escape) intents.confirmQuit(false);
+      if (state.overlay === 'quit' || state.overlay === 'confirm') {
+        const answer = state.overlay === 'quit' ? (yes: boolean) => intents.confirmQuit(yes) : (yes: boolean) => intents.confirmRow(yes);
+        if (input === 'y' || input === 'Y') answer(true);
+        else if (input === 'n' || input === 'N' || key.escape) answer(false);
+        return;
+      }
+      if (state.overlay === 'reopen' && /^[1-9]$/.test(input)) {
+        intents.reopenRow(Number(input) - 1);
         return;
       }
       if (state.overlay !== null && (key.escape || (state.overlay === 'help' && input === '?'))) {
@@ -61,6 +67,16 @@ export function App() {
   }
   if (state.overlay === 'help') return <HelpOverlay keymap={keymap} theme={theme} width={cols} height={rows} />;
   if (state.overlay === 'quit') return <QuitConfirm running={runningCount(state)} theme={theme} width={cols} height={rows} />;
+  if (state.overlay === 'confirm' && state.confirm) {
+    const { action, row } = state.confirm;
+    const later = action === 'close' ? ` (${keysLabel(keymap, 'reopen', 1)} reopens it later)` : '';
+    const lines = [`@${row} is still running; ${action === 'close' ? 'closing' : 'restarting'} it ends its program${later}.`, `y: ${action} · n / Esc: keep it`];
+    return <ConfirmBox title={`${action === 'close' ? 'Close' : 'Restart'} @${row}?`} lines={lines} theme={theme} width={cols} height={rows} />;
+  }
+  if (state.overlay === 'reopen') {
+    const lines = state.closed.map((c, i) => sanitize(`${i + 1}  @${c.name}  ${c.profile ? `${c.profile} · ` : ''}${c.command}`, { singleLine: true, maxChars: 300 }));
+    return <TextOverlay title="Recently closed — a digit reopens that row, Esc closes" lines={lines} theme={theme} width={cols} height={rows} />;
+  }
   if (state.overlay === 'explain' || state.overlay === 'audit') {
     const title = state.overlay === 'explain' ? `Why ${state.focused ?? ''} is ${state.rows.find((r) => r.name === state.focused)?.agentState ?? 'unknown'}` : 'Audit log — what Switchboard typed into rows';
     return <TextOverlay title={title} lines={state.explainText.split('\n')} theme={theme} width={cols} height={rows} />;

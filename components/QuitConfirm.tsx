@@ -1,6 +1,33 @@
 import { Box, Text } from 'ink';
 import type { Theme } from '../src/config/theme.js';
 
+export interface ConfirmBoxProps {
+  title: string;
+  /** Already sanitized. */
+  lines: readonly string[];
+  theme: Theme;
+  width: number;
+  height: number;
+}
+
+/** A centred y/n question before something that ends running programs (quit, close, restart). */
+export function ConfirmBox({ title, lines, theme, width, height }: ConfirmBoxProps) {
+  return (
+    <Box width={width} height={height} alignItems="center" justifyContent="center">
+      <Box borderStyle="round" borderColor={theme.error} paddingX={2} flexDirection="column">
+        <Text bold color={theme.error}>
+          {title}
+        </Text>
+        {lines.map((line, i) => (
+          <Text key={i} color={theme.help.fg}>
+            {line}
+          </Text>
+        ))}
+      </Box>
+    </Box>
+  );
+}
+
 export interface QuitConfirmProps {
   running: number;
   theme: Theme;
@@ -9,17 +36,6 @@ export interface QuitConfirmProps {
 }
 
 export function QuitConfirm({ running, theme, width, height }: QuitConfirmProps) {
-  return (
-    <Box width={width} height={height} alignItems="center" justifyContent="center">
-      <Box borderStyle="round" borderColor={theme.error} paddingX={2} flexDirection="column">
-        <Text bold color={theme.error}>
-          Quit Switchboard?
-        </Text>
-        <Text color={theme.help.fg}>
-          {running} row{running === 1 ? ' is' : 's are'} still running and will be ended.
-        </Text>
-        <Text color={theme.help.fg}>y: quit · n / Esc: stay</Text>
-      </Box>
-    </Box>
-  );
+  const lines = [`${running} row${running === 1 ? ' is' : 's are'} still running and will be ended.`, 'y: quit · n / Esc: stay'];
+  return <ConfirmBox title="Quit Switchboard?" lines={lines} theme={theme} width={width} height={height} />;
 }

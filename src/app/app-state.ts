@@ -41,7 +41,21 @@ export interface Note {
   replyTo?: number;
 }
 
-export type Overlay = null | 'help' | 'quit' | 'mail' | 'notifications' | 'explain' | 'audit';
+export type Overlay = null | 'help' | 'quit' | 'mail' | 'notifications' | 'explain' | 'audit' | 'confirm' | 'reopen';
+
+/** A question the operator answers y or n before something that ends a running program. */
+export interface PendingConfirm {
+  action: 'close' | 'restart';
+  row: string;
+}
+
+/** A row closed during this dashboard, kept so it can be reopened (newest first). */
+export interface ClosedRow {
+  name: string;
+  command: string;
+  profile: string | null;
+  at: number;
+}
 
 export interface AppState {
   size: { cols: number; rows: number };
@@ -65,6 +79,10 @@ export interface AppState {
   mailView: MailViewState;
   /** Handles the hub knows (for completion and the mail view's filters); refreshed on peer changes. */
   peers: readonly PeerView[];
+  /** What the 'confirm' overlay asks about. */
+  confirm: PendingConfirm | null;
+  /** Rows closed during this dashboard, newest first (the 'reopen' overlay lists them). */
+  closed: readonly ClosedRow[];
 }
 
 export const MAX_NOTES = 200;
@@ -86,6 +104,8 @@ export function initialState(size: { cols: number; rows: number }, layoutMode: L
     composer: initialComposer(),
     mailView: initialMailView(),
     peers: [],
+    confirm: null,
+    closed: [],
   };
 }
 

@@ -4,7 +4,10 @@
 import { Emitter } from '../util/event.js';
 import type { Disposable } from '../util/lifecycle.js';
 import type { ReceiptState, SendResult } from '../protocol/methods.js';
-import { MAX_NOTES, type AppState, type Note, type NoteKind, type Overlay, type RowView } from './app-state.js';
+import { MAX_NOTES, type AppState, type ClosedRow, type Note, type NoteKind, type Overlay, type PendingConfirm, type RowView } from './app-state.js';
+
+/** Closed rows kept for reopening. */
+const MAX_CLOSED = 9;
 import { applyReceiptToSend, applySendError, applySendResult } from './composer-receipts.js';
 import {
   bindMention,
@@ -150,7 +153,22 @@ export class AppStore implements Disposable {
   }
 
   openOverlay(overlay: Overlay, explainText = this.state.explainText): void {
-    this.set({ ...this.state, overlay, explainText });
+    this.set({ ...this.state, overlay, explainText, confirm: overlay === 'confirm' ? this.state.confirm : null });
+  }
+
+  /** Asks the operator before `action` ends the running program of `row`. */
+  askConfirm(confirm: PendingConfirm): void {
+    this.set({ ...this.state, overlay: 'confirm', confirm });
+  }
+
+  /** Remembers a closed row for the 'reopen' list (newest first, at most MAX_CLOSED). */
+  rowClosed(closed: ClosedRow): void {
+    this.set({ ...this.state, closed: [closed, ...this.state.closed.filter((c) => c.name !== closed.name)].slice(0, MAX_CLOSED) });
+  }
+
+  /** A closed row came back: it leaves the list. */
+  rowReopened(name: string): void {
+    this.set({ ...this.state, closed: this.state.closed.filter((c) => c.name !== name) });
   }
 
   /** Adds a note to the list and (unless `strip` is false) shows it in the strip. */

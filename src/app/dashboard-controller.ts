@@ -38,6 +38,8 @@ export interface ControllerOptions {
   configuredWakePolicy?: (spec: RowSpec) => WakePolicy | undefined;
   /** State detection and wake for rows with an agent profile (absent: states are not detected). */
   agents?: AgentSupervisor;
+  /** The key shown when a row is closed, for reopening it (the keymap's reopen). */
+  reopenKey?: string;
   /** The key shown in the held-pair notification for granting another budget (the keymap's grantBudget). */
   grantKey?: string;
   /** Where the audit log is written (shown in the audit view). */
@@ -55,6 +57,8 @@ export class DashboardController implements Intents, Disposable {
   private resizeTimer: NodeJS.Timeout | null = null;
   private readonly composer: ComposerController;
   private readonly mailView: MailViewController;
+  /** Specs of rows closed during this dashboard, for reopening. */
+  private readonly closedSpecs = new Map<string, RowSpec>();
 
   constructor(private readonly o: ControllerOptions) {
     const { port, store } = o;
@@ -155,7 +159,7 @@ export class DashboardController implements Intents, Disposable {
     const view: RowView = {
       name: row.name,
       profile: spec.profile ?? null,
-      command: typeof spec.command === 'string' ? spec.command : 'shell' in spec.command ? spec.command.shell : [spec.command.file, ...(spec.command.args ?? [])].join(' '),
+      command: describeCommand(spec),
       running: row.state === 'running',
       exitCode: null,
       exitSignal: null,
@@ -267,19 +271,19 @@ export class DashboardController implements Intents, Disposable {
       case 'detach':
         return this.detach();
       case 'restart':
-        if (focused) {
-          focused.restart();
-          store.notify('info', `${focused.name} restarted`, focused.name);
-        }
+        if (!focused) return;
+        // Ending a running program loses what it was doing: ask first, as quit does.
+        if (focused.state === 'running') store.askConfirm({ action: 'restart', row: focused.name });
+        else this.restartRow(focused.name);
         return;
       case 'close':
-        if (focused) {
-          this.o.agents?.untrack(focused.name);
-          this.perRow.get(focused.name)?.dispose();
-          this.perRow.delete(focused.name);
-          rows.close(focused.name);
-          store.removeRow(focused.name);
-        }
+        if (!focused) return;
+        if (focused.state === 'running') store.askConfirm({ action: 'close', row: focused.name });
+        else this.closeRow(focused.name);
+        return;
+      case 'reopen':
+        if (store.getState().closed.length === 0) this.note('info', 'no row was closed in this dashboard', null);
+        else store.openOverlay('reopen');
         return;
       case 'quit':
         if (runningCount(state) > 0) store.openOverlay('quit');
@@ -412,10 +416,63 @@ export class DashboardController implements Intents, Disposable {
     else this.o.store.openOverlay(null);
   }
 
+  confirmRow(yes: boolean): void {
+    const { confirm } = this.o.store.getState();
+    this.o.store.openOverlay(null);
+    if (!yes || !confirm) return;
+    if (confirm.action === 'close') this.closeRow(confirm.row);
+    else this.restartRow(confirm.row);
+  }
+
+  private restartRow(name: string): void {
+    const row = this.o.rows.get(name);
+    if (!row) return;
+    row.restart();
+    this.note('info', `@${name} restarted`, name);
+  }
+
+  /** Ends a row and keeps its spec, so `reopen` can start it again until the dashboard ends. */
+  private closeRow(name: string): void {
+    const row = this.o.rows.get(name);
+    if (!row) return;
+    const { store } = this.o;
+    this.closedSpecs.set(name, row.spec);
+    this.o.agents?.untrack(name);
+    this.perRow.get(name)?.dispose();
+    this.perRow.delete(name);
+    this.o.rows.close(name);
+    store.removeRow(name);
+    store.rowClosed({ name, command: describeCommand(row.spec), profile: row.spec.profile ?? null, at: Date.now() });
+    this.note('info', `@${name} closed${this.o.reopenKey ? ` (${this.o.reopenKey} reopens it)` : ''}`, null);
+  }
+
+  reopenRow(index: number): void {
+    const { store } = this.o;
+    const closed = store.getState().closed[index];
+    store.openOverlay(null);
+    const spec = closed ? this.closedSpecs.get(closed.name) : undefined;
+    if (!closed || !spec) return;
+    if (this.o.rows.has(closed.name)) {
+      this.note('error', `@${closed.name} is running again already`, closed.name);
+      return;
+    }
+    this.closedSpecs.delete(closed.name);
+    store.rowReopened(closed.name);
+    const { size } = store.getState();
+    this.addRow(spec, { cols: size.cols, rows: Math.max(1, size.rows - 3) });
+    this.note('info', `@${closed.name} reopened`, closed.name);
+  }
+
   dispose(): void {
     if (this.resizeTimer) clearTimeout(this.resizeTimer);
     for (const d of this.perRow.values()) d.dispose();
     this.perRow.clear();
     this.lifetime.dispose();
   }
+}
+
+/** A row's command as one line (a shell line, or a program and its arguments). */
+function describeCommand(spec: RowSpec): string {
+  const c = spec.command;
+  return typeof c === 'string' ? c : 'shell' in c ? c.shell : [c.file, ...(c.args ?? [])].join(' ');
 }

@@ -44,4 +44,8 @@ export interface Intents extends ComposerIntents, MailViewIntents, NotificationI
   openMailView(filter: string | null): void;
   closeOverlay(): void;
   confirmQuit(yes: boolean): void;
+  /** The answer to the 'confirm' overlay (closing or restarting a running row). */
+  confirmRow(yes: boolean): void;
+  /** Reopens the `index`th row of the 'reopen' list (newest first). */
+  reopenRow(index: number): void;
 }

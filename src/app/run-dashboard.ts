@@ -150,6 +150,7 @@ function wireDashboard(plan: LaunchPlan, hub: Hub, owner: DisposableStore): { do
       agents,
       auditLogPath,
       grantKey: keysLabel(keymap, 'grantBudget', 1),
+      reopenKey: keysLabel(keymap, 'reopen', 1),
       ...(ring ? { ring } : {}),
     }),
   );

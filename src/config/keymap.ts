@@ -44,6 +44,7 @@ const DASHBOARD_ACTIONS = [
   'wakePolicy',
   'auditLog',
   'grantBudget',
+  'reopen',
   'quit',
 ] as const;
 
@@ -108,6 +109,7 @@ export const ACTION_DESCRIPTIONS: Readonly<Record<ActionName, string>> = {
   wakePolicy: 'Cycle the focused row’s wake policy (auto / notify / off)',
   auditLog: 'Show what Switchboard typed into rows',
   grantBudget: 'Grant the newest held pair of rows another reply budget',
+  reopen: 'Reopen a row closed during this dashboard',
   quit: 'Quit Switchboard',
   mailUp: 'Select the message above',
   mailDown: 'Select the message below',
@@ -148,6 +150,7 @@ export const DEFAULT_BINDINGS: Readonly<Record<ActionName, readonly string[]>> =
   wakePolicy: ['w'],
   auditLog: ['a'],
   grantBudget: ['G'],
+  reopen: ['O'],
   quit: ['q'],
   mailUp: ['up', 'k'],
   mailDown: ['down', 'j'],

@@ -72,6 +72,11 @@ describe('DashboardController agents', () => {
     t.controller.addRow({ name: 'sh1', command: PROMPT_ROW, profile: 'sh' }, { cols: 40, rows: 5 });
     expect(t.agents.has('sh1')).toBe(true);
     t.controller.action('close');
+    // Its program runs: the operator is asked first.
+    expect(t.store.getState()).toMatchObject({ overlay: 'confirm', confirm: { action: 'close', row: 'sh1' } });
+    expect(t.agents.has('sh1')).toBe(true);
+    t.controller.confirmRow(true);
     expect(t.agents.has('sh1')).toBe(false);
+    expect(t.store.getState().closed).toEqual([expect.objectContaining({ name: 'sh1', profile: 'sh' })]);
   });
 });
