@@ -38,6 +38,10 @@ export interface ControllerOptions {
   configuredWakePolicy?: (spec: RowSpec) => WakePolicy | undefined;
   /** State detection and wake for rows with an agent profile (absent: states are not detected). */
   agents?: AgentSupervisor;
+  /** Lines kept under an attached row for its status line (0: the row takes the whole terminal). */
+  attachedStatusLines?: number;
+  /** The attached row is left without the detach key (it exited): the input router must let go too. */
+  onDetach?: () => void;
   /** The key shown when a row is closed, for reopening it (the keymap's reopen). */
   reopenKey?: string;
   /** The key shown in the held-pair notification for granting another budget (the keymap's grantBudget). */
@@ -187,8 +191,15 @@ export class DashboardController implements Intents, Disposable {
     d.add(row.onTitleChange((title) => store.updateRow(row.name, { title: sanitize(title, { singleLine: true, maxChars: 120 }) })));
     d.add(row.onExit((exit) => {
       port.rowRunning(row.name, false);
+      // Keys would go to a program that is gone: back to the dashboard, and say why.
+      const wasAttached = store.getState().attached === row.name;
+      if (wasAttached) {
+        this.o.onDetach?.();
+        this.detach();
+      }
       store.updateRow(row.name, { running: false, exitCode: exit.exitCode, exitSignal: exit.signal ?? null, agentState: 'exited' });
-      store.notify('info', `${row.name} exited${exit.signal ? ` on signal ${exit.signal}` : ` with status ${exit.exitCode}`}`, row.name);
+      const how = exit.signal ? ` on signal ${exit.signal}` : ` with status ${exit.exitCode}`;
+      store.notify('info', `${row.name} exited${how}${wasAttached ? '; detached, back to the dashboard' : ''}`, row.name);
     }));
     d.add(
       row.onRestart(() => {
@@ -210,7 +221,7 @@ export class DashboardController implements Intents, Disposable {
   applySizes(): void {
     const state = this.o.store.getState();
     if (state.attached !== null) {
-      this.o.rows.get(state.attached)?.resize(state.size.cols, state.size.rows);
+      this.o.rows.get(state.attached)?.resize(state.size.cols, Math.max(1, state.size.rows - (this.o.attachedStatusLines ?? 0)));
       return;
     }
     for (const p of this.o.layout().rows) {
@@ -264,7 +275,7 @@ export class DashboardController implements Intents, Disposable {
         if (focused) {
           store.attach(focused.name);
           this.o.agents?.setAttached(focused.name);
-          focused.resize(state.size.cols, state.size.rows);
+          this.applySizes(); // the whole terminal, less the status line under it
           this.o.onAttach(focused);
         }
         return;

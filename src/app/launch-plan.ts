@@ -47,6 +47,8 @@ export interface LaunchPlan {
   configPath: string | null;
   scrollback?: number;
   notifications: LoadedConfig['config']['notifications'];
+  /** A status line under an attached row. */
+  attachedStatus: boolean;
   /** Problems worth a notification at start (a row's command line, a broken profile file). */
   warnings: Array<{ text: string; row: string | null }>;
 }
@@ -118,6 +120,7 @@ export function planLaunch(argv: readonly string[], env: NodeJS.ProcessEnv, cwd:
       configPath: loaded.value.path,
       ...(config.scrollback !== undefined ? { scrollback: config.scrollback } : {}),
       notifications: config.notifications,
+      attachedStatus: config.attachedStatus ?? true,
       warnings,
     },
   };

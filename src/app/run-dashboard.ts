@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import React from 'react';
 import { render } from 'ink';
 import { App } from '../../components/App.js';
+import { attachedStatusLine } from '../../components/attached-status-line.js';
 import { rowHeaderLine } from '../../components/row-header-line.js';
 import { sgr } from '../terminal/sgr-color.js';
 import { openAuditLog } from '../agents/audit-log.js';
@@ -16,7 +17,7 @@ import { HubClient } from '../client/hub-client.js';
 import { SwbError } from '../protocol/error-codes.js';
 import { RowManager } from '../rows/row-manager.js';
 import { Compositor } from '../terminal/compositor.js';
-import { DashboardPainter } from '../terminal/dashboard-painter.js';
+import { ATTACHED_STATUS_LINES, DashboardPainter } from '../terminal/dashboard-painter.js';
 import { ALT_SCREEN_OFF, ALT_SCREEN_ON, CLEAR_SCREEN, HIDE_CURSOR, SGR_RESET, SHOW_CURSOR } from '../terminal/escapes.js';
 import { InkStdin, InkStdout } from '../terminal/ink-surface.js';
 import { InputRouter } from '../terminal/input-router.js';
@@ -24,7 +25,7 @@ import { KeyPacer } from '../terminal/key-pacer.js';
 import { RotatingLog } from '../util/rotating-log.js';
 import { DisposableStore, toDisposable } from '../util/lifecycle.js';
 import { writeSwbLauncher } from '../util/swb-launcher.js';
-import { initialState } from './app-state.js';
+import { initialState, type AppState } from './app-state.js';
 import { AppContext, type AppServices } from './app-context.js';
 import { AppStore } from './app-store.js';
 import { AgentAuditTrail } from '../supervisor/agent-audit-trail.js';
@@ -107,6 +108,7 @@ function wireDashboard(plan: LaunchPlan, hub: Hub, owner: DisposableStore): { do
   owner.add(toDisposable(() => port.setExplainProvider(null)));
 
   const compositor = new Compositor(write);
+  const detachKey = keysLabel(keymap, 'detach', 1);
   let painter: DashboardPainter | undefined;
   const inkStdout = new InkStdout(size(), () => painter?.chromeChanged());
   const inkStdin = new InkStdin();
@@ -121,6 +123,9 @@ function wireDashboard(plan: LaunchPlan, hub: Hub, owner: DisposableStore): { do
       writeModes: write,
       renderHeader: (row, width, focused, now, themeName) => rowHeaderLine({ row, width, focused, now, theme: themeOf(themeName) }),
       separatorStyle: (themeName) => sgr({ fg: themeOf(themeName).border.unfocused }),
+      ...(plan.attachedStatus
+        ? { renderAttachedStatus: (state: AppState, width: number) => attachedStatusLine({ state, width, theme: themeOf(state.themeName), detachKey }) }
+        : {}),
     }),
   );
   const drawn = painter;
@@ -150,6 +155,12 @@ function wireDashboard(plan: LaunchPlan, hub: Hub, owner: DisposableStore): { do
       agents,
       auditLogPath,
       grantKey: keysLabel(keymap, 'grantBudget', 1),
+      attachedStatusLines: plan.attachedStatus ? ATTACHED_STATUS_LINES : 0,
+      onDetach: () => {
+        router?.detach();
+        drawn.resetModes();
+        drawn.invalidate();
+      },
       reopenKey: keysLabel(keymap, 'reopen', 1),
       ...(ring ? { ring } : {}),
     }),

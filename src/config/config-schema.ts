@@ -76,6 +76,8 @@ export interface SwitchboardConfig {
   notifications?: { bell?: boolean; desktop?: boolean };
   /** Scrollback lines kept per row. */
   scrollback?: number;
+  /** Show a status line under an attached row (row, state, news, the detach key); default true. */
+  attachedStatus?: boolean;
 }
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -158,6 +160,7 @@ const configShape = object({
   layout: optional(literal(...LAYOUTS)),
   notifications: optional(object({ bell: optional(bool), desktop: optional(bool) })),
   scrollback: optional(int({ min: 0, max: 100_000 })),
+  attachedStatus: optional(bool),
 });
 
 /** Validates parsed JSON as a config; throws SchemaError naming the field path. */

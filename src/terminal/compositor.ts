@@ -44,6 +44,8 @@ export interface PaintStats {
 }
 
 export class Compositor {
+  /** The attached status line last sent (with its row), to send it again only when it changes. */
+  private statusLine: string | null = null;
   /** What Ink put on each terminal line (undefined: the line is not Ink's). */
   private inkLines: Array<string | undefined> = [];
   private segmentCache = new Map<string, string>();
@@ -115,14 +117,22 @@ export class Compositor {
    * narrows the work to the rows the emulator reported touched (a keystroke's echo is one row);
    * 'all' re-reads every row and still sends only those that differ.
    */
-  paintAttached(source: ViewportSource, changed: { start: number; end: number } | 'all' | 'none' = 'all'): void {
+  /**
+   * Paints an attached row's screen; `status` is a line of swb's own below it (row, state, news,
+   * the detach key), sent only when it changed, before the program's cursor is put back.
+   */
+  paintAttached(source: ViewportSource, changed: { start: number; end: number } | 'all' | 'none' = 'all', status?: { y: number; line: string }): void {
     let out = '';
     if (this.needsClear) {
       out += CLEAR_SCREEN;
       this.needsClear = false;
+      this.statusLine = null;
     }
     this.inkLines = [];
     out += this.paintViewport(source, null, changed === 'all' ? null : changed);
+    const statusKey = status ? `${status.y}|${status.line}` : null;
+    if (status && statusKey !== this.statusLine) out += moveTo(status.y, 0) + status.line;
+    this.statusLine = statusKey;
     const buffer = source.screen.buffer;
     const visible = source.screen.activeModes.cursorVisible;
     if (visible) out += moveTo(buffer.cursorY, buffer.cursorX);

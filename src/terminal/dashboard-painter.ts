@@ -25,8 +25,13 @@ export interface PainterOptions {
   renderHeader: (row: RowView, width: number, focused: boolean, now: number, themeName: string) => string;
   /** Border colour SGR for grid separators. */
   separatorStyle: (themeName: string) => string;
+  /** The line under an attached row, exactly `width` cells (absent: the row takes the whole terminal). */
+  renderAttachedStatus?: (state: AppState, width: number) => string;
   frameMs?: number;
 }
+
+/** Lines under an attached row when its status line is shown. */
+export const ATTACHED_STATUS_LINES = 1;
 
 export class DashboardPainter implements Disposable {
   private readonly store = new DisposableStore();
@@ -148,6 +153,15 @@ export class DashboardPainter implements Disposable {
     return this.layout;
   }
 
+  private statusFor: { state: AppState; line: string | undefined } | null = null;
+
+  /** The status line under the attached row, rendered again only when the app state changed (not per echo). */
+  private attachedStatus(state: AppState): string | undefined {
+    if (!this.o.renderAttachedStatus) return undefined;
+    if (this.statusFor?.state !== state) this.statusFor = { state, line: this.o.renderAttachedStatus(state, state.size.cols) };
+    return this.statusFor.line;
+  }
+
   paint(): void {
     if (this.timer) {
       clearTimeout(this.timer);
@@ -167,13 +181,15 @@ export class DashboardPainter implements Disposable {
       // follows shortly, so a change the report missed is still drawn.
       const changed = this.partialAllowed ? attachedRow.screen.takeDirtyRows() : 'all';
       if (!this.partialAllowed) attachedRow.screen.takeDirtyRows();
+      const status = this.attachedStatus(state);
       this.o.compositor.paintAttached(
         {
           key: `attached:${attachedRow.name}`,
-          rect: { x: 0, y: 0, width: state.size.cols, height: state.size.rows },
+          rect: { x: 0, y: 0, width: state.size.cols, height: state.size.rows - (status === undefined ? 0 : ATTACHED_STATUS_LINES) },
           screen: attachedRow.screen,
         },
         changed,
+        status === undefined ? undefined : { y: state.size.rows - 1, line: status },
       );
       this.scheduleVerify(changed !== 'all');
       return;

@@ -16,6 +16,8 @@ const COLS = 100;
 const ROWS = 30;
 /** A lone row on a 100x30 dashboard: header, 27 lines of viewport, strip and key hints. */
 const VIEWPORT_ROWS = ROWS - 3;
+/** Attached, the row has the terminal less its status line. */
+const ATTACHED_ROWS = ROWS - 1;
 const ATTACH = '\r';
 const DETACH = '\x1c'; // Ctrl-\
 const MODES_FIXTURE = join(import.meta.dirname, '../fixtures/programs/e2e-input-modes.sh');
@@ -36,7 +38,7 @@ function writeDemoFile(home: TempHome): void {
 
 /**
  * The same program alone in a pty. It starts at the row's viewport size and is then resized to
- * the full terminal, as the row is when attached: programs redraw on SIGWINCH (less, for one,
+ * the terminal less the status line, as the row is when attached: programs redraw on SIGWINCH (less, for one,
  * then shows ":" where it first showed the file name), and the comparison is of equal lives.
  */
 async function startBare(home: TempHome, file: string, args: string[], ready: string): Promise<TerminalHarness> {
@@ -44,18 +46,20 @@ async function startBare(home: TempHome, file: string, args: string[], ready: st
   const bare = startProgram(file, args, { cols: COLS, rows: VIEWPORT_ROWS, cwd: home.workspace, env });
   await bare.waitForText(ready);
   await bare.waitForStableScreen();
-  bare.resize(COLS, ROWS);
+  bare.resize(COLS, ATTACHED_ROWS);
   return bare;
 }
 
-/** Waits until the attached view equals the bare program's settled screen, line by line. */
+/** Waits until the attached view equals the bare program's settled screen, line by line; its status line is below. */
 async function expectSameScreen(attached: TerminalHarness, bare: TerminalHarness, ready: string | RegExp): Promise<void> {
   await bare.waitForText(ready);
   const reference = await bare.waitForStableScreen();
+  const view = () => attached.screenText().slice(0, ATTACHED_ROWS);
   await attached
-    .waitFor(() => attached.screenText().join('\n') === reference.join('\n'), 'the attached view to equal the bare program\u2019s screen')
+    .waitFor(() => view().join('\n') === reference.join('\n'), 'the attached view to equal the bare program\u2019s screen')
     .catch(() => undefined); // the assertion below shows the difference
-  expect(attached.screenText()).toEqual(reference);
+  expect(view()).toEqual(reference);
+  expect(attached.screenText()[ATTACHED_ROWS]).toMatch(/^ ▸ @\w+ .*ctrl\+\\ detach\s*$/);
 }
 
 describe('attach', () => {
@@ -66,7 +70,7 @@ describe('attach', () => {
     const t = startSwb({ home, args: ['pager=less demo.txt'], env: { LESSHISTFILE: '-' }, cols: COLS, rows: ROWS });
     await t.waitForText(/pager .*\n.*line 001/);
     t.write(ATTACH);
-    await expectSameScreen(t, bare, 'line 029');
+    await expectSameScreen(t, bare, 'line 028');
 
     for (const keys of ['G', '?needle\r', 'g']) {
       bare.write(keys);
@@ -83,7 +87,7 @@ describe('attach', () => {
     const t = startSwb({ home, args: [`editor=vim ${vim.join(' ')}`], cols: COLS, rows: ROWS });
     await t.waitForText(/editor .*\n.*line 001/);
     t.write(ATTACH);
-    await expectSameScreen(t, bare, 'line 029');
+    await expectSameScreen(t, bare, 'line 028');
 
     for (const keys of ['ihello\x1b', 'G', 'otail-text\x1b']) {
       bare.write(keys);
