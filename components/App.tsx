@@ -1,5 +1,5 @@
 import { Box, useInput } from 'ink';
-import { runningCount } from '../src/app/app-state.js';
+import { runningCount, type WakePolicy } from '../src/app/app-state.js';
 import { useServices } from '../src/app/app-context.js';
 import { computeLayout } from '../src/app/layout.js';
 import { useAppState } from '../src/app/use-app-state.js';
@@ -13,6 +13,13 @@ import { NotificationList } from './NotificationList.js';
 import { ConfirmBox, QuitConfirm } from './QuitConfirm.js';
 import { StatusBar } from './StatusBar.js';
 import { TextOverlay } from './TextOverlay.js';
+
+const WAKE_CHOICES: ReadonlyArray<{ policy: WakePolicy; keys: string; meaning: string }> = [
+  { policy: 'auto', keys: '1 a', meaning: 'type the wake line once its prompt is free' },
+  { policy: 'notify', keys: '2 n', meaning: 'only show new mail here' },
+  { policy: 'off', keys: '3 o', meaning: 'never wake it' },
+];
+const WAKE_KEYS: Readonly<Record<string, WakePolicy>> = { '1': 'auto', a: 'auto', '2': 'notify', n: 'notify', '3': 'off', o: 'off' };
 
 /**
  * The root: the dashboard chrome, or one full-screen overlay. Keys map to intents here, except while
@@ -32,6 +39,12 @@ export function App() {
         const answer = state.overlay === 'quit' ? (yes: boolean) => intents.confirmQuit(yes) : (yes: boolean) => intents.confirmRow(yes);
         if (input === 'y' || input === 'Y') answer(true);
         else if (input === 'n' || input === 'N' || key.escape) answer(false);
+        return;
+      }
+      if (state.overlay === 'wakePolicy') {
+        const picked = Object.hasOwn(WAKE_KEYS, input) ? WAKE_KEYS[input] : undefined;
+        if (picked) intents.pickWakePolicy(picked);
+        else if (key.escape) intents.pickWakePolicy(null);
         return;
       }
       if (state.overlay === 'reopen' && /^[1-9]$/.test(input)) {
@@ -72,6 +85,11 @@ export function App() {
     const later = action === 'close' ? ` (${keysLabel(keymap, 'reopen', 1)} reopens it later)` : '';
     const lines = [`@${row} is still running; ${action === 'close' ? 'closing' : 'restarting'} it ends its program${later}.`, `y: ${action} · n / Esc: keep it`];
     return <ConfirmBox title={`${action === 'close' ? 'Close' : 'Restart'} @${row}?`} lines={lines} theme={theme} width={cols} height={rows} />;
+  }
+  if (state.overlay === 'wakePolicy' && state.wakePick !== null) {
+    const current = state.rows.find((r) => r.name === state.wakePick)?.wakePolicy;
+    const lines = WAKE_CHOICES.map((c) => `${c.policy === current ? '●' : '○'} ${c.keys}  ${c.policy.padEnd(6)} ${c.meaning}`);
+    return <ConfirmBox title={`Wake policy of @${state.wakePick}`} lines={[...lines, 'Esc: keep it']} theme={theme} width={cols} height={rows} />;
   }
   if (state.overlay === 'reopen') {
     const lines = state.closed.map((c, i) => sanitize(`${i + 1}  @${c.name}  ${c.profile ? `${c.profile} · ` : ''}${c.command}`, { singleLine: true, maxChars: 300 }));

@@ -41,7 +41,7 @@ export interface Note {
   replyTo?: number;
 }
 
-export type Overlay = null | 'help' | 'quit' | 'mail' | 'notifications' | 'explain' | 'audit' | 'confirm' | 'reopen';
+export type Overlay = null | 'help' | 'quit' | 'mail' | 'notifications' | 'explain' | 'audit' | 'confirm' | 'reopen' | 'wakePolicy';
 
 /** A question the operator answers y or n before something that ends a running program. */
 export interface PendingConfirm {
@@ -81,6 +81,8 @@ export interface AppState {
   peers: readonly PeerView[];
   /** What the 'confirm' overlay asks about. */
   confirm: PendingConfirm | null;
+  /** The row whose wake policy the 'wakePolicy' picker sets. */
+  wakePick: string | null;
   /** Rows closed during this dashboard, newest first (the 'reopen' overlay lists them). */
   closed: readonly ClosedRow[];
 }
@@ -105,6 +107,7 @@ export function initialState(size: { cols: number; rows: number }, layoutMode: L
     mailView: initialMailView(),
     peers: [],
     confirm: null,
+    wakePick: null,
     closed: [],
   };
 }

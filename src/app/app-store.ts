@@ -153,7 +153,18 @@ export class AppStore implements Disposable {
   }
 
   openOverlay(overlay: Overlay, explainText = this.state.explainText): void {
-    this.set({ ...this.state, overlay, explainText, confirm: overlay === 'confirm' ? this.state.confirm : null });
+    this.set({
+      ...this.state,
+      overlay,
+      explainText,
+      confirm: overlay === 'confirm' ? this.state.confirm : null,
+      wakePick: overlay === 'wakePolicy' ? this.state.wakePick : null,
+    });
+  }
+
+  /** Opens the wake policy picker for `row`. */
+  pickWakePolicy(row: string): void {
+    this.set({ ...this.state, overlay: 'wakePolicy', wakePick: row });
   }
 
   /** Asks the operator before `action` ends the running program of `row`. */

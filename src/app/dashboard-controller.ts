@@ -304,7 +304,9 @@ export class DashboardController implements Intents, Disposable {
         if (focused) store.openOverlay('explain', this.explainText(focused.name));
         return;
       case 'wakePolicy':
-        if (focused) this.cycleWakePolicy(focused.name);
+        if (!focused) return;
+        if (!this.o.agents?.has(focused.name)) this.note('info', `${focused.name} has no agent profile: it is never woken`, focused.name);
+        else store.pickWakePolicy(focused.name);
         return;
       case 'auditLog':
         return store.openOverlay('audit', this.auditText());
@@ -341,15 +343,21 @@ export class DashboardController implements Intents, Disposable {
     if (focused) store.openOverlay('explain', this.explainText(focused));
   }
 
-  private cycleWakePolicy(name: string): void {
-    const policy = this.o.agents?.cyclePolicy(name);
-    if (policy === undefined) {
-      this.note('info', `${name} has no agent profile: it is never woken`, name);
-      return;
-    }
-    this.o.store.updateRow(name, { wakePolicy: policy });
+  pickWakePolicy(policy: WakePolicy | null): void {
+    const { store } = this.o;
+    const name = store.getState().wakePick;
+    store.openOverlay(null);
+    if (name === null || policy === null || this.o.agents?.setPolicy(name, policy) === undefined) return;
+    store.updateRow(name, { wakePolicy: policy });
+    const unread = this.o.port.unreadCount(name);
     const meaning =
-      policy === 'auto' ? 'new mail types the wake line once its prompt is free' : policy === 'notify' ? 'new mail is only shown here' : 'never woken; its mail still shows here';
+      policy === 'auto'
+        ? unread > 0
+          ? `it has ${unread} unread, so it is woken as soon as its prompt is free`
+          : 'new mail types the wake line once its prompt is free'
+        : policy === 'notify'
+          ? 'new mail is only shown here'
+          : 'never woken; its mail still shows here';
     this.note('info', `wake policy of @${name}: ${policy} (${meaning})`, name);
   }
 

@@ -1,5 +1,6 @@
 // What the UI may ask for. Components call these; the controller carries them out against rows,
 // the hub and the store, and the results come back as new app state.
+import type { WakePolicy } from './app-state.js';
 import type { ActionName } from '../config/keymap.js';
 import type { MentionBinding } from './composer-state.js';
 
@@ -48,4 +49,6 @@ export interface Intents extends ComposerIntents, MailViewIntents, NotificationI
   confirmRow(yes: boolean): void;
   /** Reopens the `index`th row of the 'reopen' list (newest first). */
   reopenRow(index: number): void;
+  /** The wake policy picked in the 'wakePolicy' overlay (null: keep it). */
+  pickWakePolicy(policy: WakePolicy | null): void;
 }

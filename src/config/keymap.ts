@@ -106,7 +106,7 @@ export const ACTION_DESCRIPTIONS: Readonly<Record<ActionName, string>> = {
   rowInbox: 'Open the focused row’s inbox',
   notifications: 'Show notifications',
   explain: 'Explain the focused row’s state',
-  wakePolicy: 'Cycle the focused row’s wake policy (auto / notify / off)',
+  wakePolicy: 'Pick the focused row’s wake policy (auto / notify / off)',
   auditLog: 'Show what Switchboard typed into rows',
   grantBudget: 'Grant the newest held pair of rows another reply budget',
   reopen: 'Reopen a row closed during this dashboard',

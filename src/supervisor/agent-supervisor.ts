@@ -15,7 +15,7 @@ import { DisposableStore, type Disposable } from '../util/lifecycle.js';
 import type { AgentAuditTrail } from './agent-audit-trail.js';
 import type { AgentMailPort } from './agent-hub-mail.js';
 import { AgentRowBinding, type AgentHeldEvent, type AgentRow, type AgentStateEvent, type AgentWakeEvent } from './agent-row-binding.js';
-import { defaultWakePolicy, nextWakePolicy } from './agent-wake-policy.js';
+import { defaultWakePolicy } from './agent-wake-policy.js';
 
 export interface AgentNotice {
   kind: 'error' | 'info';
@@ -130,13 +130,12 @@ export class AgentSupervisor implements Disposable {
     return this.bindings.get(name)?.binding.policy;
   }
 
-  /** auto → notify → off → auto; undefined when the row has no agent. */
-  cyclePolicy(name: string): WakePolicy | undefined {
+  /** Sets the row's wake policy (the operator picked it); undefined when the row has no agent. */
+  setPolicy(name: string, policy: WakePolicy): WakePolicy | undefined {
     const b = this.bindings.get(name)?.binding;
     if (!b) return undefined;
-    const next = nextWakePolicy(b.policy);
-    b.setPolicy(next);
-    return next;
+    b.setPolicy(policy);
+    return policy;
   }
 
   /** What `swb explain ROW` and the `e` view show; an error value when there is nothing to explain. */

@@ -12,6 +12,3 @@ export function defaultWakePolicy(profileId: string, opts: { configured?: WakePo
   return SHELL_PROFILES.has(profileId) ? 'notify' : 'auto';
 }
 
-export function nextWakePolicy(p: WakePolicy): WakePolicy {
-  return p === 'auto' ? 'notify' : p === 'notify' ? 'off' : 'auto';
-}

@@ -7,6 +7,7 @@ import { AgentAuditTrail } from '../../../src/supervisor/agent-audit-trail.js';
 import { AgentSupervisor } from '../../../src/supervisor/agent-supervisor.js';
 import { deferCleanup, runCleanups } from '../../helpers/cleanup.js';
 import { startTestController } from '../../helpers/controller-harness.js';
+import { connectClient } from '../../helpers/hub-harness.js';
 import { waitUntil } from '../../helpers/wait-until.js';
 
 afterEach(runCleanups);
@@ -29,7 +30,7 @@ async function setup() {
 const PROMPT_ROW = { file: '/bin/sh', args: ['-c', 'printf "ready$ "; sleep 30'] };
 
 describe('DashboardController agents', () => {
-  it('a row with a profile shows its detected state and rule; e explains it; w cycles the policy', async () => {
+  it('a row with a profile shows its detected state and rule; e explains it; w picks the policy', async () => {
     const t = await setup();
     t.controller.addRow({ name: 'sh1', command: PROMPT_ROW, profile: 'sh' }, { cols: 40, rows: 5 });
     expect(t.store.getState().rows[0]).toMatchObject({ wakePolicy: 'notify' });
@@ -40,10 +41,23 @@ describe('DashboardController agents', () => {
     expect(t.store.getState().overlay).toBe('explain');
     expect(t.store.getState().explainText).toMatch(/^sh1: idle \(profile sh\)\n {2}rule: {5}prompt_at_cursor → idle/);
 
+    // A picker, not a cycle: nothing changes until the operator chooses (cycling passed through auto).
     t.controller.action('wakePolicy');
+    expect(t.store.getState()).toMatchObject({ overlay: 'wakePolicy', wakePick: 'sh1' });
+    expect(t.agents.policyOf('sh1')).toBe('notify');
+    t.controller.pickWakePolicy('off');
     expect(t.store.getState().rows[0]!.wakePolicy).toBe('off');
     expect(t.store.getState().strip!.text).toBe('wake policy of @sh1: off (never woken; its mail still shows here)');
+    // Choosing auto with unread mail says it will wake now.
+    const { client } = await connectClient(t.paths, { session: 'tester' });
+    await client.request('mail.send', { to: ['sh1'], text: 'news' });
     t.controller.action('wakePolicy');
+    t.controller.pickWakePolicy('auto');
+    expect(t.agents.policyOf('sh1')).toBe('auto');
+    expect(t.store.getState().strip!.text).toBe('wake policy of @sh1: auto (it has 1 unread, so it is woken as soon as its prompt is free)');
+    t.controller.action('wakePolicy');
+    t.controller.pickWakePolicy(null);
+    expect(t.store.getState().overlay).toBeNull();
     expect(t.agents.policyOf('sh1')).toBe('auto');
   });
 
