@@ -9,6 +9,9 @@ export interface HelpOverlayProps {
   height: number;
 }
 
+/** What the glyphs in row headers mean. */
+const LEGEND = '● idle  ◐ busy  ? waiting for you  ■ exited  ○ unknown  ✉ N unread';
+
 type HelpLine = { kind: 'title'; text: string } | { kind: 'binding'; binding: BindingHelp };
 const SPACER: HelpLine = { kind: 'title', text: ' ' };
 
@@ -19,8 +22,7 @@ export function HelpOverlay({ keymap, theme, width, height }: HelpOverlayProps) 
     { kind: 'title', text: SCOPE_TITLES[scope] },
     ...all.filter((b) => b.scope === scope).map((binding): HelpLine => ({ kind: 'binding', binding })),
   ]);
-  const keyWidth = Math.max(...all.map((r) => r.keys.join(', ').length), 4) + 2;
-  const room = Math.max(1, height - 3); // border and the title line
+  const room = Math.max(1, height - 3); // border and the title line (with the legend)
   // Everything in one list when it fits; otherwise flowed into as many columns as the height needs
   // (a section starts a new column when it would not fit), so no binding is ever cut off.
   const columns: HelpLine[][] = [[]];
@@ -35,10 +37,13 @@ export function HelpOverlay({ keymap, theme, width, height }: HelpOverlayProps) 
     }
   }
   const columnWidth = Math.max(1, Math.floor((width - 4) / columns.length));
+  // Each column sizes its key column to its own keys, leaving its descriptions as much room as it can.
+  const keyWidths = columns.map((lines) => Math.max(4, ...lines.map((l) => (l.kind === 'binding' ? l.binding.keys.join(', ').length : 0))) + 2);
   return (
     <Box flexDirection="column" width={width} height={height} borderStyle="round" borderColor={theme.help.border} paddingX={1}>
-      <Text color={theme.help.fg} bold>
-        Switchboard keys — Esc or ? closes
+      <Text color={theme.help.fg} wrap="truncate">
+        <Text bold>Switchboard keys — Esc or ? closes</Text>
+        {` · ${LEGEND}`}
       </Text>
       <Box flexDirection="row">
         {columns.map((lines, c) => (
@@ -50,7 +55,7 @@ export function HelpOverlay({ keymap, theme, width, height }: HelpOverlayProps) 
                 </Text>
               ) : (
                 <Text key={line.binding.action} wrap="truncate">
-                  <Text color={theme.help.key}>{line.binding.keys.join(', ').padEnd(keyWidth)}</Text>
+                  <Text color={theme.help.key}>{line.binding.keys.join(', ').padEnd(keyWidths[c]!)}</Text>
                   <Text color={theme.help.fg}>{line.binding.description}</Text>
                 </Text>
               ),

@@ -124,6 +124,21 @@ export class DashboardController implements Intents, Disposable {
     if (!ok) this.note('error', `wake failed for @${row}${reason ? `: ${sanitize(reason, { singleLine: true, maxChars: 200 })}` : ''}`, row);
   }
 
+  /** Focuses the next row after the focused one (wrapping) that `wanted` picks, or says there is none. */
+  private focusNextWhere(wanted: (row: RowView) => boolean, none: string): void {
+    const { store } = this.o;
+    const { rows, focused } = store.getState();
+    const start = Math.max(0, rows.findIndex((r) => r.name === focused));
+    for (let step = 1; step <= rows.length; step++) {
+      const row = rows[(start + step) % rows.length]!;
+      if (wanted(row)) {
+        store.focus(row.name);
+        return;
+      }
+    }
+    this.note('info', none, null);
+  }
+
   /** Two rows ran out of their reply budget: the operator decides whether they go on. */
   private held(h: BudgetHeld): void {
     const name = (t: string) => `@${sanitize(t, { singleLine: true, maxChars: 64 })}`;
@@ -251,6 +266,10 @@ export class DashboardController implements Intents, Disposable {
         else store.focusBy(1);
         return;
       }
+      case 'nextWaiting':
+        return this.focusNextWhere((r) => r.running && r.agentState === 'waiting', 'no row is waiting for you');
+      case 'nextUnread':
+        return this.focusNextWhere((r) => r.unread > 0, 'no row has unread mail');
       case 'zoom':
         return store.toggleZoom();
       case 'layout':
@@ -258,7 +277,9 @@ export class DashboardController implements Intents, Disposable {
       case 'theme': {
         const names = this.o.themeNames;
         const i = names.indexOf(state.themeName);
-        return store.setTheme(names[(i + 1) % names.length] ?? state.themeName);
+        const next = names[(i + 1) % names.length] ?? state.themeName;
+        store.setTheme(next);
+        return this.note('info', `theme: ${next}`, null);
       }
       case 'help':
         return store.openOverlay(state.overlay === 'help' ? null : 'help');

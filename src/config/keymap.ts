@@ -45,6 +45,8 @@ const DASHBOARD_ACTIONS = [
   'auditLog',
   'grantBudget',
   'reopen',
+  'nextWaiting',
+  'nextUnread',
   'quit',
 ] as const;
 
@@ -110,6 +112,8 @@ export const ACTION_DESCRIPTIONS: Readonly<Record<ActionName, string>> = {
   auditLog: 'Show what Switchboard typed into rows',
   grantBudget: 'Grant the newest held pair of rows another reply budget',
   reopen: 'Reopen a row closed during this dashboard',
+  nextWaiting: 'Focus the next row waiting for you (a question or dialog)',
+  nextUnread: 'Focus the next row with unread mail',
   quit: 'Quit Switchboard',
   mailUp: 'Select the message above',
   mailDown: 'Select the message below',
@@ -151,6 +155,8 @@ export const DEFAULT_BINDINGS: Readonly<Record<ActionName, readonly string[]>> =
   auditLog: ['a'],
   grantBudget: ['G'],
   reopen: ['O'],
+  nextWaiting: ['W'],
+  nextUnread: ['u'],
   quit: ['q'],
   mailUp: ['up', 'k'],
   mailDown: ['down', 'j'],

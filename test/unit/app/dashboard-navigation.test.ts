@@ -1,0 +1,28 @@
+// Jumping to the rows that want the operator (issue #11, navigation): the next row waiting for an
+// answer, the next with unread mail, wrapping around; and saying so when there is none.
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCleanups } from '../../helpers/cleanup.js';
+import { startTestController } from '../../helpers/controller-harness.js';
+
+afterEach(runCleanups);
+
+const QUIET = { file: '/bin/sh', args: ['-c', 'sleep 30'] };
+
+describe('dashboard navigation', () => {
+  it('W focuses the next waiting row and u the next with unread mail, wrapping; none says so', async () => {
+    const t = await startTestController();
+    for (const name of ['a', 'b', 'c', 'd']) t.controller.addRow({ name, command: QUIET }, { cols: 40, rows: 5 });
+    t.store.focus('c');
+    t.controller.action('nextWaiting');
+    expect(t.store.getState().strip?.text).toBe('no row is waiting for you');
+    t.store.updateRow('b', { agentState: 'waiting' });
+    t.controller.action('nextWaiting');
+    expect(t.store.getState().focused).toBe('b'); // from c, past d, wrapping to a, then b
+    t.store.updateRow('d', { unread: 2 });
+    t.store.updateRow('a', { unread: 1 });
+    t.controller.action('nextUnread');
+    expect(t.store.getState().focused).toBe('d');
+    t.controller.action('nextUnread');
+    expect(t.store.getState().focused).toBe('a');
+  });
+});
