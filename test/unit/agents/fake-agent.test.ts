@@ -16,10 +16,14 @@ const FAKE = new URL('../../fixtures/agents/fake-agent.mjs', import.meta.url).pa
 
 let run: HeadlessRun | undefined;
 let dir: string | undefined;
-afterEach(() => {
-  run?.kill();
+afterEach(async () => {
+  // The agent writes its event log until it is gone: removing the dir before that raced it (ENOTEMPTY).
+  if (run) {
+    run.kill();
+    await run.exited;
+  }
   run = undefined;
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  if (dir) rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
   dir = undefined;
 });
 

@@ -15,10 +15,14 @@ const profiles = loadProfiles({ configDir: '/nonexistent-swb-config' }).profiles
 
 let run: HeadlessRun | undefined;
 let dir: string | undefined;
-afterEach(() => {
-  run?.kill();
+afterEach(async () => {
+  // The program may write into the dir until it is gone: remove the dir after it exited.
+  if (run) {
+    run.kill();
+    await run.exited;
+  }
   run = undefined;
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  if (dir) rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
   dir = undefined;
 });
 
