@@ -21,7 +21,9 @@ export function StatusBar({ state, theme, keymap, hidden }: StatusBarProps) {
     const combo = key(action);
     return combo ? `${formatKeyCombo(combo)} ${label}` : '';
   };
-  const strip = state.strip ? `${NOTE_GLYPH[state.strip.kind]} ${state.strip.text}` : '';
+  // More news than the strip shows: say how much, and where it is.
+  const unseen = state.unseen > 1 ? `(+${state.unseen - 1} in ${key('notifications') ? formatKeyCombo(key('notifications')!) : 'notes'}) ` : '';
+  const strip = state.strip ? `${NOTE_GLYPH[state.strip.kind]} ${unseen}${state.strip.text}` : '';
   const hints = [
     hint('attach', 'attach'),
     hint('compose', 'write'),

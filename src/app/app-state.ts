@@ -67,8 +67,10 @@ export interface AppState {
   overlay: Overlay;
   themeName: string;
   notes: Note[];
-  /** The newest note, shown in the strip until dismissed or replaced. */
+  /** The newest note, shown in the strip until dismissed, replaced, aged out or no longer true. */
   strip: Note | null;
+  /** Notes that reached the strip since the notification list was last opened. */
+  unseen: number;
   /** Coarse clock for "time since output", updated only when a shown age would change. */
   now: number;
   /** Text for the explain overlay (already sanitized). */
@@ -101,6 +103,7 @@ export function initialState(size: { cols: number; rows: number }, layoutMode: L
     themeName,
     notes: [],
     strip: null,
+    unseen: 0,
     now: Date.now(),
     explainText: '',
     composer: initialComposer(),

@@ -114,7 +114,9 @@ export class AppStore implements Disposable {
     let focused = this.state.focused;
     if (focused === name) focused = rows[Math.min(index, rows.length - 1)]?.name ?? null;
     const attached = this.state.attached === name ? null : this.state.attached;
-    this.set({ ...this.state, rows, focused, attached, zoomed: rows.length > 0 && this.state.zoomed });
+    // A note about a row that is gone is no longer true ("x exited with status 3" after x was closed).
+    const strip = this.state.strip?.row === name ? null : this.state.strip;
+    this.set({ ...this.state, rows, focused, attached, strip, zoomed: rows.length > 0 && this.state.zoomed });
   }
 
   focus(name: string | null): void {
@@ -157,6 +159,8 @@ export class AppStore implements Disposable {
       ...this.state,
       overlay,
       explainText,
+      // Opening the list shows everything: nothing is unseen any more.
+      unseen: overlay === 'notifications' ? 0 : this.state.unseen,
       confirm: overlay === 'confirm' ? this.state.confirm : null,
       wakePick: overlay === 'wakePolicy' ? this.state.wakePick : null,
     });
@@ -186,12 +190,13 @@ export class AppStore implements Disposable {
   notify(kind: NoteKind, text: string, row: string | null = null, strip = true, replyTo: number | null = null): Note {
     const note: Note = { id: this.nextNoteId++, at: this.now(), kind, text, row, ...(replyTo !== null ? { replyTo } : {}) };
     const notes = [note, ...this.state.notes].slice(0, MAX_NOTES);
-    this.set({ ...this.state, notes, strip: strip ? note : this.state.strip });
+    this.set({ ...this.state, notes, strip: strip ? note : this.state.strip, unseen: this.state.unseen + (strip ? 1 : 0) });
     return note;
   }
 
-  dismissStrip(): void {
-    if (this.state.strip) this.set({ ...this.state, strip: null });
+  /** Clears the strip (or only note `id`, if it is still the one shown: an aged-out note). */
+  dismissStrip(id?: number): void {
+    if (this.state.strip && (id === undefined || this.state.strip.id === id)) this.set({ ...this.state, strip: null });
   }
 
   clearNotes(): void {

@@ -19,6 +19,10 @@ import { MailViewController } from './mail-view-controller.js';
 import { neighbour } from './layout.js';
 import type { Layout } from './layout.js';
 
+/** How long a note stays on the strip: information briefly, mail and problems longer. */
+const STRIP_INFO_MS = 8_000;
+const STRIP_NEWS_MS = 60_000;
+
 /** How many audit entries the audit view shows. */
 const AUDIT_VIEW_ENTRIES = 100;
 
@@ -59,6 +63,7 @@ export class DashboardController implements Intents, Disposable {
   private readonly lifetime = new DisposableStore();
   private readonly perRow = new Map<string, DisposableStore>();
   private resizeTimer: NodeJS.Timeout | null = null;
+  private stripTimer: NodeJS.Timeout | null = null;
   private readonly composer: ComposerController;
   private readonly mailView: MailViewController;
   /** Specs of rows closed during this dashboard, for reopening. */
@@ -110,8 +115,17 @@ export class DashboardController implements Intents, Disposable {
   /** A notification (strip and list); new mail and problems also ring when configured. */
   private note(kind: NoteKind, text: string, row: string | null, own = false, replyTo: number | null = null): void {
     // The operator's own mail is listed, but the strip and the bell are for news.
-    this.o.store.notify(kind, text, row, !own, replyTo);
+    const note = this.o.store.notify(kind, text, row, !own, replyTo);
+    if (!own) this.ageOut(note.id, kind);
     if (kind !== 'info' && !own) this.o.ring?.(text);
+  }
+
+  /** The strip shows news, not history: a note leaves it after a while (the list keeps it). */
+  private ageOut(id: number, kind: NoteKind): void {
+    // One timer: only the note on the strip can age out (a newer one replaced the others).
+    if (this.stripTimer) clearTimeout(this.stripTimer);
+    this.stripTimer = setTimeout(() => this.o.store.dismissStrip(id), kind === 'info' ? STRIP_INFO_MS : STRIP_NEWS_MS);
+    this.stripTimer.unref();
   }
 
   /**
@@ -505,6 +519,7 @@ export class DashboardController implements Intents, Disposable {
 
   dispose(): void {
     if (this.resizeTimer) clearTimeout(this.resizeTimer);
+    if (this.stripTimer) clearTimeout(this.stripTimer);
     for (const d of this.perRow.values()) d.dispose();
     this.perRow.clear();
     this.lifetime.dispose();

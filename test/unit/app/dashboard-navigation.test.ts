@@ -26,3 +26,17 @@ describe('dashboard navigation', () => {
     expect(t.store.getState().focused).toBe('a');
   });
 });
+
+describe('the notification strip', () => {
+  it('counts what it did not show, forgets a note about a removed row, and the list resets the count', async () => {
+    const t = await startTestController();
+    t.controller.addRow({ name: 'a', command: QUIET }, { cols: 40, rows: 5 });
+    t.store.notify('info', 'first', null);
+    t.store.notify('error', 'a failed', 'a');
+    expect(t.store.getState()).toMatchObject({ unseen: 2, strip: { text: 'a failed' } });
+    t.store.removeRow('a');
+    expect(t.store.getState().strip).toBeNull();
+    t.controller.action('notifications');
+    expect(t.store.getState().unseen).toBe(0);
+  });
+});
