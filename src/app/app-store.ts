@@ -255,6 +255,12 @@ export class AppStore implements Disposable {
     this.updateLastSend(messageId, (s) => applySendError(s, error));
   }
 
+  /** Puts a message whose send failed back into the composer, if the operator has not begun another. */
+  restoreDraft(text: string): void {
+    if (this.state.composer.draft !== '') return;
+    this.setComposer({ ...this.state.composer, draft: text });
+  }
+
   /** A receipt moved: the last send's line and the mail view follow it. */
   receiptChanged(change: { id: number; to: string; state: ReceiptState | 'woken' }): void {
     const last = this.state.composer.lastSend;

@@ -130,13 +130,13 @@ export class ComposerController {
     const params: SendParams = { to: broadcast ? [...new Set(named), BROADCAST] : to, text: body, kind: replyTo ? 'response' : 'msg', messageId };
     if (replyTo) params.replyTo = replyTo.id;
     this.o.port.send(params).then(
-      (result) => this.answered(messageId, to, result),
-      (err: unknown) => this.answered(messageId, to, { error: { code: 'INTERNAL', message: err instanceof Error ? err.message : String(err) } }),
+      (result) => this.answered(messageId, to, result, text),
+      (err: unknown) => this.answered(messageId, to, { error: { code: 'INTERNAL', message: err instanceof Error ? err.message : String(err) } }, text),
     );
     return true;
   }
 
-  private answered(messageId: string, to: readonly string[], result: { ok: SendResult } | { error: SwbErrorValue }): void {
+  private answered(messageId: string, to: readonly string[], result: { ok: SendResult } | { error: SwbErrorValue }, text: string): void {
     if (this.disposed) return;
     if ('ok' in result) {
       this.o.store.sendAccepted(messageId, result.ok);
@@ -144,6 +144,8 @@ export class ComposerController {
     }
     const error = { code: line(result.error.code, 40), message: line(result.error.message) };
     this.o.store.sendFailed(messageId, error);
+    // Nothing was sent: give the operator the message back to fix and send again (unless they started another).
+    this.o.store.restoreDraft(text);
     const row = to.length === 1 ? to[0]! : null;
     this.o.note('error', `not sent to ${to.map((t) => `@${line(t, 64)}`).join(' ')}: ${error.code}: ${error.message}`, row);
   }

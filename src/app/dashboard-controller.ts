@@ -79,7 +79,10 @@ export class DashboardController implements Intents, Disposable {
       for (const to of m.to) this.refreshUnread(to);
       const rows = m.to.filter((t) => this.o.rows.has(t) || t === OPERATOR);
       if (rows.length > 0) {
-        const first = sanitize(m.text.split(/\r\n|\r|\n/, 1)[0] ?? '', { singleLine: true, maxChars: 200 });
+        const lines = m.text.split(/\r\n|\r|\n/);
+        // A multi-line message shows its first line and says there is more.
+        const more = lines.length > 1 ? ` (+${lines.length - 1} line${lines.length === 2 ? '' : 's'})` : '';
+        const first = sanitize(lines[0] ?? '', { singleLine: true, maxChars: 200 }) + more;
         const line = (t: string) => sanitize(t, { singleLine: true, maxChars: 64 });
         this.note('mail', `@${line(m.from)} → ${rows.map((r) => `@${line(r)}`).join(' ')} [${line(m.kind)}] ${first}`, rows[0] ?? null, m.from === OPERATOR, m.replyTo);
       }

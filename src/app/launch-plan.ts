@@ -2,6 +2,7 @@
 // limits), the rows to run with their wake policies, the themes, the layout and the workspace's
 // places. Reading files is all it does: nothing is started, so it can be tested and printed, and
 // the wiring (run-dashboard.ts) starts things in dependency order from it.
+import { statSync } from 'node:fs';
 import { loadProfiles, type ProfileSet } from '../agents/load-profiles.js';
 import { UsageError } from '../cli/command.js';
 import { parseFlags } from '../cli/parse-flags.js';
@@ -83,6 +84,12 @@ export function planLaunch(argv: readonly string[], env: NodeJS.ProcessEnv, cwd:
   if (specs.length === 0) for (const row of config.rows) specs.push(rowSpecFromConfig(row, baseDir, profileIds, env));
   if (specs.length === 0) specs.push({ name: 'shell', nameGiven: false, command: env.SHELL || '/bin/sh' });
   const unique = assignUniqueNames(specs);
+  // A row's working directory that is not there would fail inside the row, naming nothing: say it now.
+  for (const spec of unique) {
+    if (spec.cwd !== undefined && !isDirectory(spec.cwd)) {
+      return { exit: 2, message: `swb: row ${spec.name}: its working directory ${spec.cwd} does not exist (or is not a directory)` };
+    }
+  }
 
   // Themes: every one we can load; the chosen one must load.
   const themes = new Map<string, Theme>();
@@ -124,6 +131,14 @@ export function planLaunch(argv: readonly string[], env: NodeJS.ProcessEnv, cwd:
       warnings,
     },
   };
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** The usage error for a ROW whose program is nowhere: most likely a mistyped subcommand or profile. */

@@ -48,6 +48,17 @@ describe('ComposerController', () => {
     await tick();
     expect(t.state().lastSend!.error).toEqual({ code: 'QUEUE_FULL', message: 'bob already has 256 unread messages; try again once it reads some.' });
     expect(t.notes).toEqual([{ kind: 'error', text: expect.stringContaining('QUEUE_FULL') }]);
+    // Nothing was sent: the message is back in the composer to send again.
+    expect(t.state().draft).toBe('@bob hi');
+  });
+
+  it('a failed send does not overwrite a draft the operator began meanwhile', async () => {
+    const t = setup();
+    t.composer.send('@bob hi');
+    t.store.saveDraft('@bob something else');
+    t.sent[0]!.answer({ error: { code: 'QUEUE_FULL', message: 'full' } });
+    await tick();
+    expect(t.state().draft).toBe('@bob something else');
   });
 
   it('refuses without recipients, without text, or with a bad handle, and keeps the draft', () => {

@@ -3,6 +3,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCleanups } from '../../helpers/cleanup.js';
 import { startTestController } from '../../helpers/controller-harness.js';
+import { connectClient } from '../../helpers/hub-harness.js';
+import { waitUntil } from '../../helpers/wait-until.js';
 
 afterEach(runCleanups);
 
@@ -38,5 +40,13 @@ describe('the notification strip', () => {
     expect(t.store.getState().strip).toBeNull();
     t.controller.action('notifications');
     expect(t.store.getState().unseen).toBe(0);
+  });
+
+  it('a multi-line message shows its first line and how many more', async () => {
+    const t = await startTestController();
+    const { client } = await connectClient(t.paths, { session: 'script' });
+    await client.request('mail.send', { to: ['operator'], text: 'first line\nsecond\nthird' });
+    await waitUntil(() => t.store.getState().strip?.text.includes('first line') === true, { what: 'the mail note' });
+    expect(t.store.getState().strip!.text).toMatch(/@script → @operator \[msg\] first line \(\+2 lines\)$/);
   });
 });

@@ -54,4 +54,12 @@ describe('planLaunch', () => {
       expect(planLaunch(args, env, cwd)).toHaveProperty('plan');
     }
   });
+
+  it("a row whose working directory does not exist is a usage error naming the path", () => {
+    const { cwd, env } = workspace({ rows: [{ name: 'w', command: 'true', cwd: 'no-such-dir' }] });
+    expect(planLaunch([], env, cwd)).toEqual({
+      exit: 2,
+      message: `swb: row w: its working directory ${join(cwd, 'no-such-dir')} does not exist (or is not a directory)`,
+    });
+  });
 });
