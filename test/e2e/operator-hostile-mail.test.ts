@@ -152,7 +152,7 @@ describe('hostile mail on the operator’s screen', () => {
     expect(osc9).toHaveLength(1);
     const payload = raw.slice(osc9[0]!.index + 4, raw.indexOf('\x07', osc9[0]!.index));
     // The note's text: first line only, each removed sequence shown as ␛ (a printable character).
-    expect(payload).toBe('Switchboard: @mallory → @operator [msg] ring ␛ok a␛b');
+    expect(payload).toBe('Switchboard: @mallory → @operator [msg] ring ␛ok a␛b (+1 line)');
     // eslint-disable-next-line no-control-regex
     expect(payload).not.toMatch(/[\x00-\x1f\x7f-\x9f]/);
     // The only OSCs are the notification's own two: no title, no clipboard.

@@ -21,7 +21,7 @@ describe('DashboardController mail notifications', () => {
     await bot.client.request('mail.send', { to: ['operator'], text: 'build \x1b[31mfailed\x07\nsecond line', kind: 'task' });
     await waitUntil(() => t.store.getState().notes.length > 0, { what: 'a note' });
     const strip = t.store.getState().strip!;
-    expect(strip.text).toBe('@bot → @operator [task] build ␛failed␇');
+    expect(strip.text).toBe('@bot → @operator [task] build ␛failed␇ (+1 line)');
     expect(t.rings).toEqual([strip.text]);
   });
 
