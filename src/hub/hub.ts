@@ -10,7 +10,7 @@ import { BROADCAST, OPERATOR } from '../protocol/handle.js';
 import { DEFAULT_LIMITS, type HubLimits } from '../protocol/limits.js';
 import type { MailItem, PeerChanged, PeerInfo, ReceiptChanged, RowExplainResult, SendParams, SendResult, SessionRole } from '../protocol/methods.js';
 import type { DecodedFrame } from '../protocol/ndjson-decoder.js';
-import { classifyLine, notification, success, type RpcId } from '../protocol/rpc.js';
+import { classifyLine, notification, success } from '../protocol/rpc.js';
 import { MailStore, type AcceptOutcome, type AcceptRequest, type StateChange, type StoreOptions } from '../store/mail-store.js';
 import type { HeldPair } from '../store/reply-budget.js';
 import { toWellFormed } from '../text/well-formed.js';
@@ -315,10 +315,6 @@ export class Hub {
         if (method === 'hello') conn.hold(work);
       }
     }
-  }
-
-  replyError(conn: HubConnection, id: RpcId | null, error: SwbErrorValue): void {
-    conn.writeError(id, error);
   }
 
   /** The typed answer for an exception: a store failure says what and where; anything else is INTERNAL. */
