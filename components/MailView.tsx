@@ -103,6 +103,8 @@ export function MailView({ mailView, theme, width, height, intents, keymap = DEF
         case 'mailMarkRead':
           if (current) intents.markMailRead(current.entry.id);
           return;
+        case 'mailMarkAllRead':
+          return intents.markAllMailRead();
         default:
           return;
       }

@@ -223,6 +223,8 @@ export class WakeController implements Disposable {
     this.batch = { messageIds: [...this.unread.messageIds], maxSeq: this.unread.maxSeq };
     if (this.policyValue === 'notify') {
       this.handledSeq = this.batch.maxSeq;
+      // "done" alone read as if a wake had been typed: say that nothing was.
+      this.lastReason = 'policy notify: shown to the operator, nothing typed';
       this.setPhase('done');
       this.o.recordWakeEvent(this.batch.messageIds, 'notified');
       this.notified.fire({ row: this.o.row, messageIds: this.batch.messageIds, reason: 'policy', at: this.now() });
@@ -385,7 +387,7 @@ export class WakeController implements Disposable {
 
   private succeed(): void {
     this.finish();
-    this.lastReason = '';
+    this.lastReason = `woken: the wake line was typed and taken (attempt ${this.attempt})`;
     this.o.recordWakeEvent(this.batch.messageIds, 'woken');
     this.woken.fire({ row: this.o.row, messageIds: this.batch.messageIds, attempts: this.attempt, at: this.now() });
     this.afterBatch();

@@ -456,6 +456,10 @@ export class DashboardController implements Intents, Disposable {
     this.mailView.markRead(id);
   }
 
+  markAllMailRead(): void {
+    this.mailView.markAllRead();
+  }
+
   replyToMail(id: number): void {
     this.mailView.reply(id);
   }

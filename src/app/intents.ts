@@ -24,6 +24,8 @@ export interface MailViewIntents {
   /** Show a message in full, or close it again. */
   toggleMail(id: number): void;
   markMailRead(id: number): void;
+  /** Every loaded message the view's filter covers, read. */
+  markAllMailRead(): void;
   /** Open the composer prefilled to answer this message. */
   replyToMail(id: number): void;
   /** Open the composer for a new message. */

@@ -8,7 +8,7 @@ import type { NoteKind } from './app-state.js';
 import type { AppStore } from './app-store.js';
 import type { ComposerController } from './composer-controller.js';
 import { MAIL_PAGE, mailFilters, matchesFilter, nextFilter, toMailEntry, type MailEntry } from './mail-view-state.js';
-import { markReadTargets } from './mail-view-threads.js';
+import { markAllReadTargets, markReadTargets } from './mail-view-threads.js';
 
 /** The part of the hub the mail view uses (the embedded Hub satisfies it). */
 /** What the mail view needs of the mail core. */
@@ -99,6 +99,19 @@ export class MailViewController {
       return;
     }
     this.markFor(e, targets);
+  }
+
+  /** Marks every loaded message read for the filtered handle (no filter: for the operator). */
+  markAllRead(): void {
+    const { entries, filter } = this.o.store.getState().mailView;
+    let marked = 0;
+    for (const e of entries) {
+      const targets = markAllReadTargets(e, filter);
+      if (targets.length === 0) continue;
+      this.markFor(e, targets);
+      marked += 1;
+    }
+    this.o.note('info', marked === 0 ? 'nothing unread to mark' : `marked ${marked} message${marked === 1 ? '' : 's'} read`, null);
   }
 
   private markFor(e: MailEntry, handles: readonly string[]): void {

@@ -74,6 +74,15 @@ export function markReadTargets(entry: MailEntry, filter: string | null): string
   return unread;
 }
 
+/**
+ * Who "mark all read" marks for on one message: the filtered handle's copy, or with no filter only
+ * the operator's own (reading every row's mail at once would keep those rows from being woken for it).
+ */
+export function markAllReadTargets(entry: MailEntry, filter: string | null): string[] {
+  const who = filter ?? OPERATOR;
+  return entry.receipts.filter((r) => r.to === who && isUnread(r)).map((r) => r.to);
+}
+
 /** "read 2/3", "delivered", "woken", "expired 1/2": the receipts at a glance. */
 export function receiptBadge(receipts: readonly RecipientStatus[]): string {
   const n = receipts.length;

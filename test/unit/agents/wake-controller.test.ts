@@ -127,6 +127,7 @@ describe('WakeController', () => {
     expect(t.writes).toEqual([LINE, '\r']);
     expect(t.events).toEqual(['woken:m1:1']);
     expect(t.records).toEqual([[['m1'], 'woken']]);
+    expect(t.agent.wake.reason).toBe('woken: the wake line was typed and taken (attempt 1)');
     expect(t.audits.map((a) => [a.bytes, a.purpose, a.row])).toEqual([
       [LINE, 'wake-line', 'alice'],
       ['\r', 'wake-submit', 'alice'],
@@ -255,6 +256,8 @@ describe('WakeController', () => {
     t.clock.advance(10_000);
     expect(t.writes).toEqual([]);
     expect(t.events).toEqual(['notify:policy']);
+    // Explain says what "done" means here: nothing was typed.
+    expect(t.agent.wake).toMatchObject({ phase: 'done', reason: 'policy notify: shown to the operator, nothing typed' });
     t.agent.setPolicy('off');
     t.agent.setUnread({ messageIds: ['m1', 'm2'], maxSeq: 2 });
     t.clock.advance(10_000);

@@ -87,6 +87,21 @@ describe('MailViewController', () => {
     expect(mv().entries[0]!.receipts.find((r) => r.to === 'bob')!.state).toBe('read');
   });
 
+  it('M marks all read: the operator’s copies, or with a filter that handle’s; never other rows’', async () => {
+    for (const text of ['one', 'two', 'three']) send('alice', ['operator'], text);
+    send('alice', ['bob'], 'not ours');
+    view.open(null);
+    view.markAllRead();
+    await Promise.resolve();
+    expect(published.map((c) => `${c.to}:${c.state}`).sort()).toEqual(['operator:read', 'operator:read', 'operator:read']);
+    expect(mail.unreadCount('operator')).toBe(0);
+    expect(mail.unreadCount('bob')).toBe(1);
+    view.open('bob');
+    view.markAllRead();
+    await Promise.resolve();
+    expect(mail.unreadCount('bob')).toBe(0);
+  });
+
   it('shows new mail that passes the filter while open', () => {
     view.open('alice');
     const id = send('bob', ['alice'], 'new');

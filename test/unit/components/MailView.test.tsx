@@ -16,6 +16,7 @@ function fakeIntents() {
     loadMoreMail: () => void calls.push('more'),
     toggleMail: (id) => void calls.push(`toggle ${id}`),
     markMailRead: (id) => void calls.push(`read ${id}`),
+    markAllMailRead: () => void calls.push('read all'),
     replyToMail: (id) => void calls.push(`reply ${id}`),
     composeMail: () => void calls.push('compose'),
     cycleMailFilter: (step) => void calls.push(`filter ${step}`),
