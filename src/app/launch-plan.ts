@@ -3,6 +3,7 @@
 // places. Reading files is all it does: nothing is started, so it can be tested and printed, and
 // the wiring (run-dashboard.ts) starts things in dependency order from it.
 import { statSync } from 'node:fs';
+import { basename } from 'node:path';
 import { loadProfiles, type ProfileSet } from '../agents/load-profiles.js';
 import { UsageError } from '../cli/command.js';
 import { parseFlags } from '../cli/parse-flags.js';
@@ -82,7 +83,14 @@ export function planLaunch(argv: readonly string[], env: NodeJS.ProcessEnv, cwd:
     specs.push(r.spec);
   }
   if (specs.length === 0) for (const row of config.rows) specs.push(rowSpecFromConfig(row, baseDir, profileIds, env));
-  if (specs.length === 0) specs.push({ name: 'shell', nameGiven: false, command: env.SHELL || '/bin/sh' });
+  if (specs.length === 0) {
+    // The default row is the operator's shell, read with that shell's profile (so its state is
+    // detected and `swb explain shell` answers) when there is one.
+    const shell = env.SHELL || '/bin/sh';
+    const program = basename(shell);
+    const profile = [...profiles.profiles.values()].find((p) => p.id === program || p.match.processNames.includes(program));
+    specs.push({ name: 'shell', nameGiven: false, command: shell, ...(profile ? { profile: profile.id } : {}) });
+  }
   const unique = assignUniqueNames(specs);
   // A row's working directory that is not there would fail inside the row, naming nothing: say it now.
   for (const spec of unique) {

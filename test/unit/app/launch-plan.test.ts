@@ -32,6 +32,12 @@ describe('planLaunch', () => {
     const rb = planLaunch([], b.env, b.cwd);
     if (!('plan' in rb)) throw new Error(JSON.stringify(rb));
     expect(rb.plan.rows.map((x) => x.spec.name)).toEqual(['shell']);
+    // The default shell row is read with the shell's profile (SHELL=/bin/sh here).
+    expect(rb.plan.rows[0]!.spec).toMatchObject({ command: '/bin/sh', profile: 'sh' });
+    const c = workspace();
+    const rc = planLaunch([], { ...c.env, SHELL: '/usr/bin/bash' }, c.cwd);
+    if (!('plan' in rc)) throw new Error(JSON.stringify(rc));
+    expect(rc.plan.rows[0]!.spec).toMatchObject({ name: 'shell', profile: 'bash' });
   });
 
   it('answers usage errors and bad configs with an exit status and a message, and --help with help', () => {
