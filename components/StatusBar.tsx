@@ -38,7 +38,9 @@ export function StatusBar({ state, theme, keymap, hidden }: StatusBarProps) {
   ]
     .filter(Boolean)
     .join('  ');
-  const more = hidden > 0 ? `  +${hidden} rows not shown` : '';
+  // First, so a narrow terminal that cuts the hints still says rows are hidden.
+  const next = key('focusNext');
+  const more = hidden > 0 ? `+${hidden} more${next ? ` (${formatKeyCombo(next)} reaches them)` : ''}  ` : '';
   const stripColors = state.strip?.kind === 'error' ? { fg: theme.error, bg: theme.notification.bg } : theme.notification;
   return (
     <Box flexDirection="column" width={cols} height={2}>
@@ -46,7 +48,7 @@ export function StatusBar({ state, theme, keymap, hidden }: StatusBarProps) {
         {padToWidth(truncateToWidth(` ${strip}`, cols), cols)}
       </Text>
       <Text color={theme.muted} wrap="truncate">
-        {truncateToWidth(` ${hints}${more}`, cols)}
+        {truncateToWidth(` ${more}${hints}`, cols)}
       </Text>
     </Box>
   );
