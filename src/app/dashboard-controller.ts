@@ -20,8 +20,7 @@ import { neighbour } from './layout.js';
 import type { Layout } from './layout.js';
 
 /** How long a note stays on the strip: information briefly, mail and problems longer. */
-const STRIP_INFO_MS = 8_000;
-const STRIP_NEWS_MS = 60_000;
+const STRIP_AGE_MS = { info: 8_000, news: 60_000 };
 
 /** How many audit entries the audit view shows. */
 const AUDIT_VIEW_ENTRIES = 100;
@@ -46,6 +45,8 @@ export interface ControllerOptions {
   attachedStatusLines?: number;
   /** The attached row is left without the detach key (it exited): the input router must let go too. */
   onDetach?: () => void;
+  /** How long a note stays on the strip (default 8 s for information, 60 s for mail and problems). */
+  stripAgeMs?: { info: number; news: number };
   /** The key shown when a row is closed, for reopening it (the keymap's reopen). */
   reopenKey?: string;
   /** The key shown in the held-pair notification for granting another budget (the keymap's grantBudget). */
@@ -64,6 +65,8 @@ export class DashboardController implements Intents, Disposable {
   private readonly perRow = new Map<string, DisposableStore>();
   private resizeTimer: NodeJS.Timeout | null = null;
   private stripTimer: NodeJS.Timeout | null = null;
+  /** The strip note `stripTimer` ages out. */
+  private agingNote: number | null = null;
   private readonly composer: ComposerController;
   private readonly mailView: MailViewController;
   /** Specs of rows closed during this dashboard, for reopening. */
@@ -112,22 +115,34 @@ export class DashboardController implements Intents, Disposable {
       this.lifetime.add(agents.onWakeResult((e) => this.wakeResult(e.row, e.ok, e.reason)));
       this.lifetime.add(agents.onNotice((n) => this.note(n.kind, n.text, n.row)));
     }
-    this.lifetime.add(store.onChange(() => this.scheduleResize()));
+    this.lifetime.add(
+      store.onChange(() => {
+        this.scheduleResize();
+        this.followStrip();
+      }),
+    );
   }
 
   /** A notification (strip and list); new mail and problems also ring when configured. */
   private note(kind: NoteKind, text: string, row: string | null, own = false, replyTo: number | null = null): void {
     // The operator's own mail is listed, but the strip and the bell are for news.
-    const note = this.o.store.notify(kind, text, row, !own, replyTo);
-    if (!own) this.ageOut(note.id, kind);
+    this.o.store.notify(kind, text, row, !own, replyTo);
     if (kind !== 'info' && !own) this.o.ring?.(text);
   }
 
-  /** The strip shows news, not history: a note leaves it after a while (the list keeps it). */
-  private ageOut(id: number, kind: NoteKind): void {
-    // One timer: only the note on the strip can age out (a newer one replaced the others).
+  /**
+   * The strip shows news, not history: whatever put a note there, it leaves after a while (the list
+   * keeps it). One timer, for the note shown now; a newer one replaces it.
+   */
+  private followStrip(): void {
+    const strip = this.o.store.getState().strip;
+    if (strip?.id === this.agingNote) return;
+    this.agingNote = strip?.id ?? null;
     if (this.stripTimer) clearTimeout(this.stripTimer);
-    this.stripTimer = setTimeout(() => this.o.store.dismissStrip(id), kind === 'info' ? STRIP_INFO_MS : STRIP_NEWS_MS);
+    this.stripTimer = null;
+    if (!strip) return;
+    const ages = this.o.stripAgeMs ?? STRIP_AGE_MS;
+    this.stripTimer = setTimeout(() => this.o.store.dismissStrip(strip.id), strip.kind === 'info' ? ages.info : ages.news);
     this.stripTimer.unref();
   }
 
@@ -159,8 +174,8 @@ export class DashboardController implements Intents, Disposable {
   /** Two rows ran out of their reply budget: the operator decides whether they go on. */
   private held(h: BudgetHeld): void {
     const name = (t: string) => `@${sanitize(t, { singleLine: true, maxChars: 64 })}`;
-    if (h.b === '') {
-      this.note('error', `${name(h.sender)}: a reply chain ${h.used} deep among rows without you was refused (limit ${h.limit}); write to it to go on`, h.sender);
+    if (h.kind === 'depth') {
+      this.note('error', `${name(h.sender)}: a reply chain ${h.depth} deep among rows without you was refused (limit ${h.limit}); write to it to go on`, h.sender);
       return;
     }
     const keys = this.o.grantKey ? `${this.o.grantKey} grants ${h.limit} more, ` : '';

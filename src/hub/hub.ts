@@ -16,7 +16,7 @@ import type { HeldPair } from '../store/reply-budget.js';
 import { toWellFormed } from '../text/well-formed.js';
 import { Emitter } from '../util/event.js';
 import { DisposableStore, toDisposable } from '../util/lifecycle.js';
-import { storeErrorValue, isCorruptError, setAsideDamaged } from '../store/store-error.js';
+import { isCorruptError, isStoreFailure, setAsideDamaged, storeErrorValue } from '../store/store-error.js';
 import { GroupCommitter } from './group-commit.js';
 import { HubConnection } from './hub-connection.js';
 import { operatorRefusal, peerOf } from './peer-guard.js';
@@ -42,14 +42,13 @@ export interface HubOptions {
   openStore?: (file: string, options: StoreOptions) => MailStore;
 }
 
-/** A pair of rows whose reply budget ran out: nothing more passes between them until the operator acts. */
-export interface BudgetHeld {
-  sender: string;
-  a: string;
-  b: string;
-  used: number;
-  limit: number;
-}
+/**
+ * A send the reply budget stopped: a pair of rows that used up its budget (nothing more passes
+ * between them until the operator acts), or a reply chain among rows too deep.
+ */
+export type BudgetHeld =
+  | { kind: 'pair'; sender: string; a: string; b: string; used: number; limit: number }
+  | { kind: 'depth'; sender: string; depth: number; limit: number };
 
 /** Answers `rows.explain` (the dashboard that embeds the hub registers one; a headless hub has none). */
 export type ExplainProvider = (row: string, verbose: boolean) => { ok: RowExplainResult } | { error: SwbErrorValue };
@@ -87,12 +86,9 @@ export class Hub {
   readonly onMail = this.mailEmitter.event;
   readonly onReceipt = this.receiptEmitter.event;
   readonly onPeer = this.peerEmitter.event;
-  private readonly budgetEmitter = new Emitter<{ a: string; b: string; granted: boolean }>();
   private readonly heldEmitter = new Emitter<BudgetHeld>();
-  /** A send ran out of the reply budget of a pair of rows (b is '' for a reply chain too deep). */
+  /** A send ran into the reply budget (a pair held, or a reply chain too deep). */
   readonly onHeld = this.heldEmitter.event;
-  /** The operator granted a pair of rows a new reply budget. */
-  readonly onBudgetGranted = this.budgetEmitter.event;
   private readonly stoppedEmitter = new Emitter<void>();
   readonly onStopped = this.stoppedEmitter.event;
 
@@ -214,8 +210,7 @@ export class Hub {
       return;
     }
     const peer = peerOf(socket);
-    const uid = typeof process.getuid === 'function' ? process.getuid() : 0;
-    if (peer && peer.uid !== uid && peer.uid !== 0) {
+    if (peer && peer.uid !== myUid() && peer.uid !== 0) {
       // The socket is 0600 in a 0700 dir, so this takes a misconfigured system; refuse it anyway.
       socket.destroy();
       return;
@@ -423,7 +418,6 @@ export class Hub {
   async grantBudget(a: string, b: string): Promise<{ ok: { granted: boolean; budget: number } } | { error: SwbErrorValue }> {
     try {
       const granted = await this.gate.run(() => this.store.budget.grant(a, b));
-      this.budgetEmitter.fire({ a, b, granted });
       return { ok: { granted, budget: this.limits.automaticReplies } };
     } catch (err) {
       return { error: this.storeFailure(err, `the budget of ${a} and ${b} could not be granted`) };
@@ -446,11 +440,9 @@ export class Hub {
    * registers again gets a new token; connections that proved the old one are closed.
    */
   registerRow(handle: string): { ok: true; token: string } | { ok: false; error: SwbErrorValue } {
-    const r = this.sessions.registerRow(handle);
+    const r = this.mintRowToken(handle);
     if (!r.ok) return r;
-    this.revoke(r.revoked, handle, 'registered again');
-    const remember = () => this.store.rememberHandle(handle, 'row');
-    this.gate.run(remember).catch((err: unknown) => this.log(`row ${handle} could not be recorded: ${this.storeFailure(err, 'registerRow').message}`));
+    r.recorded.catch((err: unknown) => this.log(`row ${handle} could not be recorded: ${this.storeFailure(err, 'registerRow').message}`));
     return { ok: true, token: r.token };
   }
 
@@ -459,16 +451,23 @@ export class Hub {
    * handle as a row's, so mail to it is kept; a store failure undoes the registration.
    */
   async registerRowDurably(handle: string): Promise<{ ok: { handle: string; token: string } } | { error: SwbErrorValue }> {
-    const r = this.sessions.registerRow(handle);
+    const r = this.mintRowToken(handle);
     if (!r.ok) return { error: r.error };
-    this.revoke(r.revoked, handle, 'registered again');
     try {
-      await this.gate.run(() => this.store.rememberHandle(handle, 'row'));
+      await r.recorded;
     } catch (err) {
       this.revoke(this.sessions.unregisterRow(handle), handle, 'not registered after all');
       return { error: this.storeFailure(err, `row ${handle} could not be registered`) };
     }
     return { ok: { handle, token: r.token } };
+  }
+
+  /** A fresh token for a row (closing the connections of the old one), and the store write that remembers it. */
+  private mintRowToken(handle: string): { ok: true; token: string; recorded: Promise<void> } | { ok: false; error: SwbErrorValue } {
+    const r = this.sessions.registerRow(handle);
+    if (!r.ok) return r;
+    this.revoke(r.revoked, handle, 'registered again');
+    return { ok: true, token: r.token, recorded: this.gate.run(() => this.store.rememberHandle(handle, 'row')) };
   }
 
   /** A row's process started or ended: a running row is online (it gets @all) with or without a connection. */
@@ -533,9 +532,9 @@ export class Hub {
     const pair = details.pair;
     if (Array.isArray(pair) && pair.length === 2) {
       if (details.newlyHeld !== true) return; // already held and announced
-      this.heldEmitter.fire({ sender, a: String(pair[0]), b: String(pair[1]), used: Number(details.used), limit: Number(details.limit) });
+      this.heldEmitter.fire({ kind: 'pair', sender, a: String(pair[0]), b: String(pair[1]), used: Number(details.used), limit: Number(details.limit) });
     } else if (details.reason === 'depth') {
-      this.heldEmitter.fire({ sender, a: sender, b: '', used: Number(details.depth), limit: Number(details.limit) });
+      this.heldEmitter.fire({ kind: 'depth', sender, depth: Number(details.depth), limit: Number(details.limit) });
     }
   }
 
@@ -722,11 +721,6 @@ function replyReservation(method: string, limits: HubLimits): number {
   return PAGED_METHODS.has(method) ? limits.maxReplyBytes : 0;
 }
 
-/** Errors that come from SQLite (or the gate waiting on it): typed for the client, not logged as bugs. */
-function isStoreFailure(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && (code.startsWith('SQLITE_') || code === 'ENOSPC');
-}
 
 /** The directory above `switchboard-<uid>/<ws>` or `run/<ws>`: the part we did not create. */
 function trustedRootOf(dir: string): string {

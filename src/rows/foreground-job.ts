@@ -31,7 +31,8 @@ export function foregroundJobOf(leaderPid: number): ForegroundJob | null | undef
   if (tpgid === pgrp) return null;
   let name = '';
   try {
-    name = readFileSync(`/proc/${tpgid}/comm`, 'latin1').trim();
+    // Shown in explain: any program may name itself anything, so only printable characters stay.
+    name = readFileSync(`/proc/${tpgid}/comm`, 'latin1').trim().replace(/[^\x20-\x7e]/g, '?');
   } catch {
     // the job just ended
   }

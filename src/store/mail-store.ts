@@ -313,10 +313,10 @@ export class MailStore {
     // Refusals are decided after the insert (a retry of a stored message must get its receipt,
     // even if the inbox is full or the budget spent now); a refused new message is removed again in
     // the same transaction.
-    const notFull = full.length === 0 ? r.to : r.to.filter((h) => !full.some((x) => x.to === h));
+    const notFull = without(r.to, full);
     const budget = this.budget.decide(r.sender, notFull, r.optional, depth, at);
     const skipped = [...full, ...budget.skipped];
-    const to = budget.skipped.length === 0 ? notFull : notFull.filter((h) => !budget.skipped.some((x) => x.to === h));
+    const to = without(notFull, budget.skipped);
     const refusal = budget.refusal ?? this.refusal(r, to, staged) ?? (to.length === 0 && skipped.length > 0 ? skipped[0]!.error : null);
     if (refusal) {
       this.q.deleteMessage.run(id);
@@ -544,6 +544,13 @@ export class MailStore {
   close(): void {
     if (this.db.open) this.db.close();
   }
+}
+
+/** `to` less the recipients skipped. */
+function without(to: readonly string[], skipped: ReadonlyArray<{ to: string }>): string[] {
+  if (skipped.length === 0) return [...to];
+  const gone = new Set(skipped.map((x) => x.to));
+  return to.filter((h) => !gone.has(h));
 }
 
 /**

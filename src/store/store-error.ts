@@ -11,6 +11,12 @@ function sqliteCode(err: unknown): string | null {
   return typeof code === 'string' ? code : null;
 }
 
+/** Errors that come from SQLite (or the store gate waiting on it): typed for the client, not logged as bugs. */
+export function isStoreFailure(err: unknown): boolean {
+  const code = sqliteCode(err);
+  return code !== null && (code.startsWith('SQLITE_') || code === 'ENOSPC');
+}
+
 export function isBusyError(err: unknown): boolean {
   const code = sqliteCode(err);
   return code !== null && (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'));
@@ -73,7 +79,8 @@ export function lockHolderNote(dbFile: string): string {
     if (pids.size === 0) return '';
     const who = [...pids].slice(0, 3).map((pid) => {
       try {
-        return `pid ${pid} (${readFileSync(`/proc/${pid}/comm`, 'utf8').trim()})`;
+        // Any process may name itself anything: keep the name to plain printable characters.
+        return `pid ${pid} (${readFileSync(`/proc/${pid}/comm`, 'utf8').trim().replace(/[^\x20-\x7e]/g, '?')})`;
       } catch {
         return `pid ${pid}`;
       }

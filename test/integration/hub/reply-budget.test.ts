@@ -4,7 +4,7 @@
 // the count survives a restart; the operator can grant another budget.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HubClient } from '../../../src/client/hub-client.js';
-import { Hub } from '../../../src/hub/hub.js';
+import { Hub, type BudgetHeld } from '../../../src/hub/hub.js';
 import type { RuntimePaths } from '../../../src/hub/runtime-paths.js';
 import type { HubLimits } from '../../../src/protocol/limits.js';
 import type { SendResult } from '../../../src/protocol/methods.js';
@@ -47,7 +47,7 @@ async function start(limits: Partial<HubLimits> = {}) {
 describe('the reply budget between rows', () => {
   it('stops a loop at the budget with REPLY_BUDGET, stores nothing refused, and tells the operator which pair', async () => {
     const { hub, a, b } = await start({ automaticReplies: 8 });
-    const held: Array<{ a: string; b: string; used: number }> = [];
+    const held: BudgetHeld[] = [];
     hub.onHeld((h) => held.push(h));
     const r = await loop(a, b);
     expect(r.accepted).toBe(8);

@@ -49,4 +49,15 @@ describe('the notification strip', () => {
     await waitUntil(() => t.store.getState().strip?.text.includes('first line') === true, { what: 'the mail note' });
     expect(t.store.getState().strip!.text).toMatch(/@script → @operator \[msg\] first line \(\+2 lines\)$/);
   });
+
+  it('a note leaves the strip after its time, whoever put it there; a newer one restarts the clock', async () => {
+    const t = await startTestController(() => ({ stripAgeMs: { info: 40, news: 400 } }));
+    t.store.notify('info', 'brief', null);
+    await waitUntil(() => t.store.getState().strip === null, { what: 'the info note to age out' });
+    t.store.notify('error', 'news', null);
+    t.store.notify('info', 'newer', null);
+    expect(t.store.getState().strip?.text).toBe('newer');
+    await waitUntil(() => t.store.getState().strip === null, { what: 'the newer note to age out' });
+    expect(t.store.getState().notes.map((n) => n.text)).toEqual(['newer', 'news', 'brief']);
+  });
 });
