@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Entry point. A known command name runs that CLI command; anything else opens the dashboard.
+// Entry point. A known command name runs that CLI command; `server` runs the workspace server;
+// anything else opens the dashboard (a thin client of the server).
 // Each side loads as one bundled file when the build made it (scripts/bundle.mjs), falling back
 // to the plain compiled modules: `swb send` must start about as fast as Node itself, and the
 // dashboard must draw its first frame quickly.
@@ -13,14 +14,18 @@ function bundled(name: string): string | null {
 async function main(argv: string[]): Promise<number> {
   const cliBundle = bundled('cli-bundle/cli.mjs');
   const cli = (cliBundle ? await import(cliBundle) : await import('../src/cli/main.js')) as typeof import('../src/cli/main.js');
+  if (argv[0] === 'server' && !argv.includes('--help')) {
+    // React's production build (no dev checks) for the dashboards; rows still get the operator's own env.
+    const operatorEnv = { ...process.env };
+    process.env.NODE_ENV ??= 'production';
+    const serverBundle = bundled('server.bundle.mjs');
+    const { runServer } = (serverBundle ? await import(serverBundle) : await import('../src/server/workspace-server.js')) as typeof import('../src/server/workspace-server.js');
+    return runServer(argv.slice(1), operatorEnv);
+  }
   const status = await cli.runCli(argv);
   if (status !== null) return status;
-  // React's production build (no dev checks) for the dashboard; rows still get the operator's own env.
-  const operatorEnv = { ...process.env };
-  process.env.NODE_ENV ??= 'production';
-  const uiBundle = bundled('dashboard.bundle.mjs');
-  const { runDashboard } = (uiBundle ? await import(uiBundle) : await import('../src/app/run-dashboard.js')) as typeof import('../src/app/run-dashboard.js');
-  return runDashboard(argv, operatorEnv);
+  // The dashboard: a thin client of the workspace server, which draws it.
+  return cli.runClient(argv);
 }
 
 main(process.argv.slice(2)).then(

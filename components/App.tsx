@@ -35,6 +35,12 @@ export function App() {
 
   useInput(
     (input, key) => {
+      if (state.overlay === 'quit' && matchInkInput(keymap, input, key) === 'detachClient') {
+        // Leaving instead of quitting: the rows run on.
+        intents.closeOverlay();
+        intents.action('detachClient');
+        return;
+      }
       if (state.overlay === 'quit' || state.overlay === 'confirm') {
         const answer = state.overlay === 'quit' ? (yes: boolean) => intents.confirmQuit(yes) : (yes: boolean) => intents.confirmRow(yes);
         if (input === 'y' || input === 'Y') answer(true);
@@ -79,7 +85,7 @@ export function App() {
     return <NotificationList notes={state.notes} theme={theme} width={cols} height={rows} intents={intents} active={!composing} />;
   }
   if (state.overlay === 'help') return <HelpOverlay keymap={keymap} theme={theme} width={cols} height={rows} />;
-  if (state.overlay === 'quit') return <QuitConfirm running={runningCount(state)} theme={theme} width={cols} height={rows} />;
+  if (state.overlay === 'quit') return <QuitConfirm running={runningCount(state)} detachKey={keysLabel(keymap, 'detachClient', 1)} theme={theme} width={cols} height={rows} />;
   if (state.overlay === 'confirm' && state.confirm) {
     const { action, row } = state.confirm;
     const later = action === 'close' ? ` (${keysLabel(keymap, 'reopen', 1)} reopens it later)` : '';

@@ -30,12 +30,17 @@ export function ConfirmBox({ title, lines, theme, width, height }: ConfirmBoxPro
 
 export interface QuitConfirmProps {
   running: number;
+  /** The key that detaches instead (rows run on), or '' when unbound. */
+  detachKey?: string;
   theme: Theme;
   width: number;
   height: number;
 }
 
-export function QuitConfirm({ running, theme, width, height }: QuitConfirmProps) {
-  const lines = [`${running} row${running === 1 ? ' is' : 's are'} still running and will be ended.`, 'y: quit · n / Esc: stay'];
+export function QuitConfirm({ running, detachKey = '', theme, width, height }: QuitConfirmProps) {
+  const lines = [
+    `${running} row${running === 1 ? ' is' : 's are'} still running and will be ended with the server.`,
+    `y: quit${detachKey ? ` · ${detachKey}: detach, rows run on` : ''} · n / Esc: stay`,
+  ];
   return <ConfirmBox title="Quit Switchboard?" lines={lines} theme={theme} width={width} height={height} />;
 }

@@ -21,7 +21,9 @@ export function rowHeaderParts({ row, now }: Pick<RowHeaderInput, 'row' | 'now'>
   const state = row.running ? (row.agentState ?? 'unknown') : 'exited';
   const exit = row.running ? '' : row.exitSignal ? ` ${row.exitSignal}` : ` exit ${row.exitCode ?? '?'}`;
   const policy = row.wakePolicy === 'off' ? ' · wake off' : '';
-  const left = ` ${STATE_GLYPH[state] ?? '○'} ${row.name}${row.profile ? ` · ${row.profile}` : ''} · ${state}${exit}${row.wakeFailed ? ' · wake failed' : ''}${policy}`;
+  // Relaunched by a server that started again: the operator should know the program is new.
+  const restored = row.restored === 'resumed' ? ' · restored (resumed)' : row.restored === 'fresh' ? ' · restored' : '';
+  const left = ` ${STATE_GLYPH[state] ?? '○'} ${row.name}${row.profile ? ` · ${row.profile}` : ''} · ${state}${exit}${row.wakeFailed ? ' · wake failed' : ''}${policy}${restored}`;
   const badge = row.unread > 0 ? ` ✉ ${row.unread} ` : '';
   const right = ` ${formatAge(row.lastOutputAt, now)} `;
   return { left, badge, right, state };

@@ -1,7 +1,7 @@
 // After tsc: bundles the two entry points `bin/swb.js` loads, each into one ES module.
 //  - dist/cli-bundle/cli.mjs: the CLI commands (one chunk per command). An agent runs `swb send` constantly; one file loads
 //    noticeably faster than the two dozen small modules it is made of.
-//  - dist/dashboard.bundle.mjs: the dashboard with Ink and React. Loading Ink's few hundred small
+//  - dist/server.bundle.mjs: the workspace server, which draws every client's dashboard with Ink and React. Loading Ink's few hundred small
 //    modules one by one costs about half a second here; the bundle a fraction of that, which is
 //    most of the "start to first frame" budget.
 // Native addons and yoga's wasm loader stay external. bin/swb.js falls back to the plain
@@ -28,8 +28,8 @@ await Promise.all([
   build({ ...common, entryPoints: { cli: `${root}dist/src/cli/main.js` }, outdir: `${root}dist/cli-bundle`, splitting: true, chunkNames: 'chunks/[name]-[hash]', outExtension: { '.js': '.mjs' } }),
   build({
     ...common,
-    entryPoints: [`${root}dist/src/app/run-dashboard.js`],
-    outfile: `${root}dist/dashboard.bundle.mjs`,
+    entryPoints: [`${root}dist/src/server/workspace-server.js`],
+    outfile: `${root}dist/server.bundle.mjs`,
     // Ink imports react-devtools-core only for its DEV-mode bridge, never used in production.
     alias: { 'react-devtools-core': `${root}scripts/stubs/react-devtools-core.mjs` },
     define: { 'process.env.NODE_ENV': '"production"' },

@@ -97,6 +97,22 @@ export interface PromptSpec {
   noForegroundJob: boolean;
 }
 
+/**
+ * How an agent resumes its own conversation after its row is relaunched (profile data, not code).
+ * `{id}` in the arguments is the row's session id. The id is either minted by swb before the first
+ * launch and given with `launchArgs` (Claude Code's --session-id), or discovered afterwards from a
+ * file the agent keeps open (Codex's rollout file): `openFile` is matched against the paths the
+ * row's processes hold open, and its `id` group is the session id.
+ */
+export interface ResumeRecipe {
+  /** Appended to the row's argv on its first launch (needs `mint`). */
+  launchArgs: string[];
+  /** Appended to the row's argv (in place of launchArgs) to resume. */
+  resumeArgs: string[];
+  mint: boolean;
+  openFile?: RegExp;
+}
+
 export interface AgentProfile {
   id: string;
   version: string;
@@ -111,6 +127,7 @@ export interface AgentProfile {
   /** Pause between typing the wake line and the submit key (TUIs treat an instant Enter as paste). */
   submitDelayMs: number;
   prompt?: PromptSpec;
+  resume?: ResumeRecipe;
   dialogs: DialogMarker[];
   /** Sorted by priority, highest first; ties keep file order. */
   rules: Rule[];
@@ -301,6 +318,22 @@ const headerSchema = object({
   wakeSubmit: optional(keyString(8)),
   submitDelayMs: optional(int({ min: 0, max: 5000 })),
   prompt: optional(promptSchema),
+  resume: optional((v: unknown, p: string): ResumeRecipe => {
+    const args = array(str({ min: 1, max: 200 }), { max: 16 });
+    const o = object({
+      mint: optional(bool),
+      launchArgs: optional(args),
+      resumeArgs: args,
+      openFile: optional(regexField()),
+      $comment: optional(union<string | string[]>(str(), array(str()))),
+    })(v, p);
+    const mint = o.mint ?? false;
+    if (mint === (o.openFile !== undefined)) throw new SchemaError(p, 'give either "mint": true (swb makes the id) or "openFile" (the agent makes it), not both or neither');
+    if (!o.resumeArgs.some((a) => a.includes('{id}'))) throw new SchemaError(`${p}.resumeArgs`, 'must use {id}');
+    if (mint && !(o.launchArgs ?? []).some((a) => a.includes('{id}'))) throw new SchemaError(`${p}.launchArgs`, 'must use {id} when the id is minted');
+    if (o.openFile && !/\(\?<id>/.test(o.openFile.source)) throw new SchemaError(`${p}.openFile`, 'needs a named group (?<id>...)');
+    return { mint, launchArgs: o.launchArgs ?? [], resumeArgs: o.resumeArgs, ...(o.openFile ? { openFile: o.openFile } : {}) };
+  }),
   // Parsed one by one below so errors can name the rule or dialog id.
   dialogs: optional((v: unknown, p: string) => array((x) => x, { max: PROFILE_LIMITS.dialogs })(v, p)),
   rules: (v: unknown, p: string) => array((x) => x, { max: PROFILE_LIMITS.rules })(v, p),
@@ -366,6 +399,7 @@ export function parseProfile(json: unknown, file: string, source = file): AgentP
   };
   if (h.match?.title) profile.match.title = h.match.title;
   if (h.prompt) profile.prompt = h.prompt;
+  if (h.resume) profile.resume = h.resume;
   return profile;
 }
 

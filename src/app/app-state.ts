@@ -26,6 +26,8 @@ export interface RowView {
   wakePolicy: WakePolicy;
   wakeFailed: boolean;
   incarnation: number;
+  /** Relaunched from the server's record after it stopped: its agent resumed, or started fresh. */
+  restored: 'resumed' | 'fresh' | null;
 }
 
 export type NoteKind = 'mail' | 'error' | 'info';
@@ -41,7 +43,7 @@ export interface Note {
   replyTo?: number;
 }
 
-export type Overlay = null | 'help' | 'quit' | 'mail' | 'notifications' | 'explain' | 'audit' | 'confirm' | 'reopen' | 'wakePolicy';
+export type Overlay = null | 'help' | 'quit' | 'mail' | 'notifications' | 'explain' | 'audit' | 'confirm' | 'reopen' | 'wakePolicy' | 'newRow';
 
 /** A question the operator answers y or n before something that ends a running program. */
 export interface PendingConfirm {

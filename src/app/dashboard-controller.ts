@@ -7,10 +7,11 @@ import { OPERATOR } from '../protocol/handle.js';
 import type { Row } from '../rows/row.js';
 import type { RowManager } from '../rows/row-manager.js';
 import type { RowSpec } from '../rows/row.js';
+import { describeCommand, type RowFleet } from '../supervisor/row-fleet.js';
 import { sanitize } from '../text/sanitize.js';
 import { DisposableStore, toDisposable, type Disposable } from '../util/lifecycle.js';
 import type { AgentSupervisor } from '../supervisor/agent-supervisor.js';
-import { runningCount, type NoteKind, type RowView, type WakePolicy } from './app-state.js';
+import { runningCount, type ClosedRow, type NoteKind, type RowView, type WakePolicy } from './app-state.js';
 import type { AppStore } from './app-store.js';
 import { ComposerController } from './composer-controller.js';
 import type { MentionBinding } from './composer-state.js';
@@ -27,20 +28,19 @@ const AUDIT_VIEW_ENTRIES = 100;
 
 export interface ControllerOptions {
   store: AppStore;
-  rows: RowManager;
+  /** The server's rows, shared by every client (this controller mirrors them into its store). */
+  fleet: RowFleet;
   /** The mail core, through the one operator port. */
   port: OperatorPort;
   themeNames: readonly string[];
   /** The current layout (the painter computes and caches it). */
   layout: () => Layout;
   onQuit: () => void;
+  /** The operator leaves this dashboard; the rows run on (absent: leaving is quitting). */
+  onLeave?: () => void;
   onAttach: (row: Row) => void;
   /** A row's screen changed (the painter decides when to draw it). */
   onRowScreen: (row: Row) => void;
-  /** The wake policy the config gives a row (`rows[].wake`), if any. */
-  configuredWakePolicy?: (spec: RowSpec) => WakePolicy | undefined;
-  /** State detection and wake for rows with an agent profile (absent: states are not detected). */
-  agents?: AgentSupervisor;
   /** Lines kept under an attached row for its status line (0: the row takes the whole terminal). */
   attachedStatusLines?: number;
   /** The attached row is left without the detach key (it exited): the input router must let go too. */
@@ -69,18 +69,20 @@ export class DashboardController implements Intents, Disposable {
   private agingNote: number | null = null;
   private readonly composer: ComposerController;
   private readonly mailView: MailViewController;
-  /** Specs of rows closed during this dashboard, for reopening. */
-  private readonly closedSpecs = new Map<string, RowSpec>();
+  private readonly rows: RowManager;
+  private readonly agents: AgentSupervisor | undefined;
 
   constructor(private readonly o: ControllerOptions) {
-    const { port, store } = o;
+    const { port, store, fleet } = o;
+    this.rows = fleet.rows;
+    this.agents = fleet.agents;
     const note = (kind: NoteKind, text: string, row: string | null) => this.note(kind, text, row);
     this.composer = new ComposerController({ store, port, note });
     this.lifetime.add(toDisposable(() => this.composer.dispose()));
     this.mailView = new MailViewController({ store, port, composer: this.composer, note });
+    this.lifetime.add(port.onUnreadMaybeChanged((handles) => handles.forEach((h) => this.refreshUnread(h))));
     this.lifetime.add(port.onMail((m) => {
-      for (const to of m.to) this.refreshUnread(to);
-      const rows = m.to.filter((t) => this.o.rows.has(t) || t === OPERATOR);
+      const rows = m.to.filter((t) => this.rows.has(t) || t === OPERATOR);
       if (rows.length > 0) {
         const lines = m.text.split(/\r\n|\r|\n/);
         // A multi-line message shows its first line and says there is more.
@@ -91,22 +93,19 @@ export class DashboardController implements Intents, Disposable {
       }
       this.mailView.arrived(m);
     }));
-    this.lifetime.add(port.onReceipt((r) => {
-      this.refreshUnread(r.to);
-      store.receiptChanged(r);
-    }));
+    this.lifetime.add(port.onReceipt((r) => store.receiptChanged(r)));
     this.lifetime.add(port.onPeer(() => this.composer.refreshPeers()));
     // A row's own mail that the hub refused is a delivery problem the operator should see (the
     // operator's sends report theirs on the composer line).
     this.lifetime.add(
       port.onRefused((r) => {
-        if (!this.o.rows.has(r.sender) || r.error.code === 'REPLY_BUDGET') return; // onHeld says it better
+        if (!this.rows.has(r.sender) || r.error.code === 'REPLY_BUDGET') return; // onHeld says it better
         const to = r.to.map((t) => `@${sanitize(t, { singleLine: true, maxChars: 64 })}`).join(' ');
         this.note('error', `@${r.sender} → ${to}: ${r.error.code}: ${sanitize(r.error.message, { singleLine: true, maxChars: 200 })}`, r.sender);
       }),
     );
     this.lifetime.add(port.onHeld((h) => this.held(h)));
-    const agents = o.agents;
+    const agents = this.agents;
     if (agents) {
       this.lifetime.add(agents.onStateChange((e) => {
         store.updateRow(e.row, { agentState: e.state, stateRule: e.rule });
@@ -121,6 +120,14 @@ export class DashboardController implements Intents, Disposable {
         this.followStrip();
       }),
     );
+    // Rows are the server's: this client shows the ones running now and follows what comes and goes.
+    this.lifetime.add(fleet.onAdded((row) => this.show(row)));
+    this.lifetime.add(fleet.onRemoved(({ row, closed }) => this.hide(row, closed.at)));
+    this.lifetime.add(fleet.onReopened((name) => store.rowReopened(name)));
+    this.lifetime.add(fleet.onPolicy((p) => store.updateRow(p.row, { wakePolicy: p.policy })));
+    this.lifetime.add(fleet.onSizeOwner((owner) => owner === this && this.applySizes()));
+    for (const c of [...fleet.closed()].reverse()) store.rowClosed(closedView(c.spec, c.at));
+    for (const row of fleet.list()) this.show(row);
   }
 
   /** A notification (strip and list); new mail and problems also ring when configured. */
@@ -151,7 +158,7 @@ export class DashboardController implements Intents, Disposable {
    * shows as a notification like any delivery problem.
    */
   wakeResult(row: string, ok: boolean, reason = ''): void {
-    if (!this.o.rows.has(row)) return;
+    if (!this.rows.has(row)) return;
     this.o.store.updateRow(row, { wakeFailed: !ok });
     if (!ok) this.note('error', `wake failed for @${row}${reason ? `: ${sanitize(reason, { singleLine: true, maxChars: 200 })}` : ''}`, row);
   }
@@ -197,47 +204,58 @@ export class DashboardController implements Intents, Disposable {
   }
 
   private refreshUnread(handle: string): void {
-    if (this.o.rows.has(handle)) this.o.store.updateRow(handle, { unread: this.o.port.unreadCount(handle) });
+    if (this.rows.has(handle)) this.o.store.updateRow(handle, { unread: this.o.port.unreadCount(handle) });
   }
 
-  /** Starts a row and follows it. */
+  /** Starts a row (for every client: the fleet announces it). */
   addRow(spec: RowSpec, size: { cols: number; rows: number }): Row {
-    const row = this.o.rows.create(spec, size);
-    this.follow(row);
-    const configured = this.o.configuredWakePolicy?.(spec);
-    const tracked = this.o.agents?.track(row, { ...(spec.profile !== undefined ? { profile: spec.profile } : {}), ...(configured ? { wake: configured } : {}) });
-    const agent = this.o.agents?.stateOf(row.name);
+    return this.o.fleet.add(spec, size);
+  }
+
+  /** Mirrors a row of the fleet into this client's view and follows its changes. */
+  private show(row: Row): void {
+    const { spec } = row;
+    const agent = this.agents?.stateOf(row.name);
+    const origin = this.o.fleet.originOf(row.name);
     const view: RowView = {
       name: row.name,
       profile: spec.profile ?? null,
       command: describeCommand(spec),
       running: row.state === 'running',
-      exitCode: null,
-      exitSignal: null,
-      agentState: agent?.state ?? null,
+      exitCode: row.exit?.exitCode ?? null,
+      exitSignal: row.exit?.signal ?? null,
+      agentState: row.state === 'exited' ? 'exited' : (agent?.state ?? null),
       stateRule: agent?.rule ?? null,
       unread: this.o.port.unreadCount(row.name),
-      lastOutputAt: 0,
+      lastOutputAt: row.lastOutputAt,
       title: '',
-      wakePolicy: tracked?.policy ?? configured ?? 'notify',
+      wakePolicy: this.o.fleet.policyOf(row.name) ?? 'notify',
       wakeFailed: false,
       incarnation: row.incarnation,
+      restored: origin.kind === 'restored' ? (origin.resumed ? 'resumed' : 'fresh') : null,
     };
     this.o.store.addRow(view);
-    return row;
+    this.follow(row);
+    if (origin.kind === 'restored' && origin.note) this.note('info', origin.note, row.name);
+  }
+
+  private hide(row: Row, at: number): void {
+    const { store } = this.o;
+    this.perRow.get(row.name)?.dispose();
+    this.perRow.delete(row.name);
+    if (store.getState().attached === row.name) this.detach();
+    store.removeRow(row.name);
+    store.rowClosed(closedView(row.spec, at));
   }
 
   private follow(row: Row): void {
     const d = new DisposableStore();
+    this.perRow.get(row.name)?.dispose();
     this.perRow.set(row.name, d);
-    const { store, port } = this.o;
-    // A running row is online for mail (@all reaches it) whether or not it holds a connection.
-    port.rowRunning(row.name, row.state === 'running');
-    d.add(toDisposable(() => port.rowRunning(row.name, false)));
+    const { store } = this.o;
     d.add(row.onScreenChange(() => this.o.onRowScreen(row)));
     d.add(row.onTitleChange((title) => store.updateRow(row.name, { title: sanitize(title, { singleLine: true, maxChars: 120 }) })));
     d.add(row.onExit((exit) => {
-      port.rowRunning(row.name, false);
       // Keys would go to a program that is gone: back to the dashboard, and say why.
       const wasAttached = store.getState().attached === row.name;
       if (wasAttached) {
@@ -250,8 +268,15 @@ export class DashboardController implements Intents, Disposable {
     }));
     d.add(
       row.onRestart(() => {
-        port.rowRunning(row.name, true);
-        store.updateRow(row.name, { running: true, exitCode: null, exitSignal: null, agentState: null, incarnation: row.incarnation });
+        store.updateRow(row.name, {
+          running: true,
+          exitCode: null,
+          exitSignal: null,
+          agentState: null,
+          incarnation: row.incarnation,
+          command: describeCommand(row.spec),
+          restored: null,
+        });
       }),
     );
   }
@@ -265,21 +290,29 @@ export class DashboardController implements Intents, Disposable {
     }, 60);
   }
 
+  /** This client's terminal got input: its sizes decide the rows' sizes from now on. */
+  inputArrived(): void {
+    this.o.fleet.claimSizes(this);
+  }
+
   applySizes(): void {
+    const owner = this.o.fleet.sizeOwner;
+    if (owner !== null && owner !== this) return;
     const state = this.o.store.getState();
     if (state.attached !== null) {
-      this.o.rows.get(state.attached)?.resize(state.size.cols, Math.max(1, state.size.rows - (this.o.attachedStatusLines ?? 0)));
+      this.rows.get(state.attached)?.resize(state.size.cols, Math.max(1, state.size.rows - (this.o.attachedStatusLines ?? 0)));
       return;
     }
     for (const p of this.o.layout().rows) {
-      if (p.viewport.height > 0) this.o.rows.get(p.name)?.resize(p.viewport.width, p.viewport.height);
+      if (p.viewport.height > 0) this.rows.get(p.name)?.resize(p.viewport.width, p.viewport.height);
     }
   }
 
   // --- intents -------------------------------------------------------------------------------
 
   action(action: ActionName): void {
-    const { store, rows } = this.o;
+    const { store } = this.o;
+    const rows = this.rows;
     const state = store.getState();
     const focused = state.focused ? rows.get(state.focused) : undefined;
     switch (action) {
@@ -327,7 +360,7 @@ export class DashboardController implements Intents, Disposable {
       case 'attach':
         if (focused) {
           store.attach(focused.name);
-          this.o.agents?.setAttached(focused.name);
+          this.o.fleet.setAttached(focused.name, true);
           this.applySizes(); // the whole terminal, less the status line under it
           this.o.onAttach(focused);
         }
@@ -349,6 +382,10 @@ export class DashboardController implements Intents, Disposable {
         if (store.getState().closed.length === 0) this.note('info', 'no row was closed in this dashboard', null);
         else store.openOverlay('reopen');
         return;
+      case 'detachClient':
+        return (this.o.onLeave ?? this.o.onQuit)();
+      case 'newRow':
+        return store.openOverlay('newRow');
       case 'quit':
         if (runningCount(state) > 0) store.openOverlay('quit');
         else this.o.onQuit();
@@ -358,7 +395,7 @@ export class DashboardController implements Intents, Disposable {
         return;
       case 'wakePolicy':
         if (!focused) return;
-        if (!this.o.agents?.has(focused.name)) this.note('info', `${focused.name} has no agent profile: it is never woken`, focused.name);
+        if (!this.agents?.has(focused.name)) this.note('info', `${focused.name} has no agent profile: it is never woken`, focused.name);
         else store.pickWakePolicy(focused.name);
         return;
       case 'auditLog':
@@ -371,23 +408,24 @@ export class DashboardController implements Intents, Disposable {
   }
 
   detach(): void {
+    const attached = this.o.store.getState().attached;
     this.o.store.detach();
-    this.o.agents?.setAttached(null);
+    if (attached !== null) this.o.fleet.setAttached(attached, false);
     this.applySizes();
   }
 
   /** The operator's keystrokes went straight to the attached row's program: wakes there hold off. */
   operatorTypedIntoRow(): void {
     const attached = this.o.store.getState().attached;
-    if (attached !== null) this.o.agents?.operatorTyped(attached);
+    if (attached !== null) this.agents?.operatorTyped(attached);
   }
 
   private explainText(name: string): string {
-    if (!this.o.agents) return `${name}: state detection is off in this dashboard.`;
-    if (!this.o.agents.has(name)) {
+    if (!this.agents) return `${name}: state detection is off in this dashboard.`;
+    if (!this.agents.has(name)) {
       return `${name} has no agent profile, so nothing detects its state and it is never woken.\nGive it one with a profile name as the row (swb claude) or "profile" in the config's rows[].`;
     }
-    return this.o.agents.explainText(name);
+    return this.agents.explainText(name);
   }
 
   private refreshExplain(): void {
@@ -400,8 +438,7 @@ export class DashboardController implements Intents, Disposable {
     const { store } = this.o;
     const name = store.getState().wakePick;
     store.openOverlay(null);
-    if (name === null || policy === null || this.o.agents?.setPolicy(name, policy) === undefined) return;
-    store.updateRow(name, { wakePolicy: policy });
+    if (name === null || policy === null || !this.o.fleet.setPolicy(name, policy)) return;
     const unread = this.o.port.unreadCount(name);
     const meaning =
       policy === 'auto'
@@ -415,7 +452,7 @@ export class DashboardController implements Intents, Disposable {
   }
 
   private auditText(): string {
-    const lines = this.o.agents?.auditLines(AUDIT_VIEW_ENTRIES) ?? [];
+    const lines = this.agents?.auditLines(AUDIT_VIEW_ENTRIES) ?? [];
     const where = this.o.auditLogPath ? `Every byte Switchboard types into a row, newest last (full log: ${sanitize(this.o.auditLogPath, { singleLine: true, maxChars: 300 })})` : 'Every byte Switchboard types into a row, newest last';
     return [where, '', ...(lines.length > 0 ? lines : ['Nothing typed into any row yet.'])].join('\n');
   }
@@ -501,24 +538,20 @@ export class DashboardController implements Intents, Disposable {
   }
 
   private restartRow(name: string): void {
-    const row = this.o.rows.get(name);
-    if (!row) return;
-    row.restart();
-    this.note('info', `@${name} restarted`, name);
+    if (!this.rows.has(name)) return;
+    let resumed: boolean;
+    try {
+      ({ resumed } = this.o.fleet.restart(name));
+    } catch (err) {
+      this.note('error', `@${name} could not restart: ${sanitize(String((err as Error).message ?? err), { singleLine: true, maxChars: 200 })}`, name);
+      return;
+    }
+    this.note('info', `@${name} restarted${resumed ? ', resuming its conversation' : ''}`, name);
   }
 
-  /** Ends a row and keeps its spec, so `reopen` can start it again until the dashboard ends. */
+  /** Ends a row; its spec is kept so `reopen` (from any client) can start it again while the server runs. */
   private closeRow(name: string): void {
-    const row = this.o.rows.get(name);
-    if (!row) return;
-    const { store } = this.o;
-    this.closedSpecs.set(name, row.spec);
-    this.o.agents?.untrack(name);
-    this.perRow.get(name)?.dispose();
-    this.perRow.delete(name);
-    this.o.rows.close(name);
-    store.removeRow(name);
-    store.rowClosed({ name, command: describeCommand(row.spec), profile: row.spec.profile ?? null, at: Date.now() });
+    if (!this.o.fleet.close(name)) return;
     this.note('info', `@${name} closed${this.o.reopenKey ? ` (${this.o.reopenKey} reopens it)` : ''}`, null);
   }
 
@@ -526,20 +559,19 @@ export class DashboardController implements Intents, Disposable {
     const { store } = this.o;
     const closed = store.getState().closed[index];
     store.openOverlay(null);
-    const spec = closed ? this.closedSpecs.get(closed.name) : undefined;
-    if (!closed || !spec) return;
-    if (this.o.rows.has(closed.name)) {
+    if (!closed) return;
+    if (this.rows.has(closed.name)) {
       this.note('error', `@${closed.name} is running again already`, closed.name);
       return;
     }
-    this.closedSpecs.delete(closed.name);
-    store.rowReopened(closed.name);
     const { size } = store.getState();
-    this.addRow(spec, { cols: size.cols, rows: Math.max(1, size.rows - 3) });
-    this.note('info', `@${closed.name} reopened`, closed.name);
+    if (this.o.fleet.reopen(closed.name, { cols: size.cols, rows: Math.max(1, size.rows - 3) })) this.note('info', `@${closed.name} reopened`, closed.name);
   }
 
   dispose(): void {
+    const attached = this.o.store.getState().attached;
+    if (attached !== null) this.o.fleet.setAttached(attached, false);
+    if (this.o.fleet.sizeOwner === this) this.o.fleet.claimSizes(null);
     if (this.resizeTimer) clearTimeout(this.resizeTimer);
     if (this.stripTimer) clearTimeout(this.stripTimer);
     for (const d of this.perRow.values()) d.dispose();
@@ -548,8 +580,6 @@ export class DashboardController implements Intents, Disposable {
   }
 }
 
-/** A row's command as one line (a shell line, or a program and its arguments). */
-function describeCommand(spec: RowSpec): string {
-  const c = spec.command;
-  return typeof c === 'string' ? c : 'shell' in c ? c.shell : [c.file, ...(c.args ?? [])].join(' ');
+function closedView(spec: RowSpec, at: number): ClosedRow {
+  return { name: spec.name, command: describeCommand(spec), profile: spec.profile ?? null, at };
 }

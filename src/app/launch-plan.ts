@@ -1,7 +1,7 @@
 // What a dashboard launch will start, as plain data: flags, agent profiles, the config (keys, theme,
 // limits), the rows to run with their wake policies, the themes, the layout and the workspace's
 // places. Reading files is all it does: nothing is started, so it can be tested and printed, and
-// the wiring (run-dashboard.ts) starts things in dependency order from it.
+// the wiring (src/server/server-core.ts, client-session.ts) starts things in dependency order from it.
 import { statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { loadProfiles, type ProfileSet } from '../agents/load-profiles.js';
@@ -42,6 +42,8 @@ export interface LaunchPlan {
   keymap: Keymap;
   profiles: ProfileSet;
   rows: PlannedRow[];
+  /** The rows came from the command line (not the config's, not the default shell). */
+  rowsGiven: boolean;
   themes: ReadonlyMap<string, Theme>;
   themeName: string;
   layoutMode: LayoutMode;
@@ -128,7 +130,8 @@ export function planLaunch(argv: readonly string[], env: NodeJS.ProcessEnv, cwd:
       limits,
       keymap,
       profiles,
-      rows: unique.map((spec) => ({ spec: toRowSpec(spec, profiles.profiles), ...(spec.wake ? { wake: spec.wake } : {}) })),
+      rows: unique.map((spec) => ({ spec: rowSpecFor(spec, profiles.profiles), ...(spec.wake ? { wake: spec.wake } : {}) })),
+      rowsGiven: parsed.args.length > 0,
       themes,
       themeName,
       layoutMode: (layoutFlag as LayoutMode | undefined) ?? config.layout ?? 'stack',
@@ -160,7 +163,8 @@ function notARow(arg: string, program: string, profileIds: readonly string[]): s
   );
 }
 
-function toRowSpec(spec: ConfigRowSpec, profiles: ReadonlyMap<string, { command: { argv: string[] } | { shell: string } }>): RowSpec {
+/** The row to start for a config-level spec: its command, or its profile's. */
+export function rowSpecFor(spec: ConfigRowSpec, profiles: ReadonlyMap<string, { command: { argv: string[] } | { shell: string } }>): RowSpec {
   let command: RowSpec['command'];
   if (spec.command !== undefined) command = spec.command;
   else {

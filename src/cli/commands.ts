@@ -14,5 +14,9 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<Com
   explain: { summary: "why a row is busy, idle or waiting", load: async () => (await import('./explain.js')).explainCommand },
   grant: { summary: 'give two rows another reply budget', load: async () => (await import('./grant.js')).grantCommand },
   release: { summary: "give a row's handle back", load: async () => (await import('./release.js')).releaseCommand },
+  ls: { summary: "list the server's rows", load: async () => (await import('./ls.js')).lsCommand },
+  new: { summary: 'add a row to the server', load: async () => (await import('./new-row.js')).newRowCommand },
+  kill: { summary: 'close one row', load: async () => (await import('./kill.js')).killCommand },
+  'kill-server': { summary: 'end the server and its rows', load: async () => (await import('./kill-server.js')).killServerCommand },
   hub: { summary: 'run the hub headless', load: async () => (await import('./hub.js')).hubCommand },
 };

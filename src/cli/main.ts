@@ -15,6 +15,7 @@ export async function runCli(argv: readonly string[]): Promise<number | null> {
     process.stdout.write(`${packageVersion()}\n`);
     return 0;
   }
+  if (first === 'attach') return runClient(rest, false);
   const entry = first !== undefined ? COMMANDS[first] : undefined;
   if (!entry) return null;
   const cmd = await entry.load();
@@ -25,4 +26,10 @@ export async function runCli(argv: readonly string[]): Promise<number | null> {
     env: process.env,
     cwd: process.cwd(),
   });
+}
+
+/** The dashboard: a thin client of the workspace server (`create`: start one when none runs). */
+export async function runClient(argv: readonly string[], create = true): Promise<number> {
+  const { runAttach } = await import('../client/attach-client.js');
+  return runAttach({ argv, env: process.env, cwd: process.cwd(), create });
 }

@@ -24,6 +24,7 @@ import { StoreGate } from './store-gate.js';
 import { handleIntercomEnvelope } from './intercom-dialect.js';
 import { checkDirectoryChain, myUid } from '../util/private-path.js';
 import { ensurePrivateDir, isOwnSocket } from './private-dir.js';
+import type { ServerControl } from './server-control.js';
 import { RateLimiter } from './rate-limiter.js';
 import { dispatchRpc } from './rpc-handlers.js';
 import type { RuntimePaths } from './runtime-paths.js';
@@ -74,6 +75,8 @@ export class Hub {
   private readonly lifetime = new DisposableStore();
   private server: Server | null = null;
   private explainProvider: ExplainProvider | null = null;
+  /** The workspace server that embeds this hub answers `server.*` (null: a headless hub). */
+  serverControl: ServerControl | null = null;
   private stopping: Promise<void> | null = null;
 
   private readonly mailEmitter = new Emitter<MailItem>();
@@ -82,6 +85,9 @@ export class Hub {
   private readonly refusedEmitter = new Emitter<{ sender: string; to: readonly string[]; error: SwbErrorValue }>();
   /** A send was refused (QUEUE_FULL, UNKNOWN_PEER, RATE_LIMITED, ...): nothing was stored. */
   readonly onRefused = this.refusedEmitter.event;
+  private readonly unreadChangedEmitter = new Emitter<string>();
+  /** A handle's unread mail changed without new mail or a receipt (parked mail re-delivered). */
+  readonly onUnreadChanged = this.unreadChangedEmitter.event;
   /** Every accepted message (the embedded TUI's notifications and wake controller listen here). */
   readonly onMail = this.mailEmitter.event;
   readonly onReceipt = this.receiptEmitter.event;
@@ -660,6 +666,10 @@ export class Hub {
   }
 
   /** Pushes receipt changes to each message's sender (and operators watching everything). */
+  publishUnreadChanged(handle: string): void {
+    this.unreadChangedEmitter.fire(handle);
+  }
+
   publishChanges(changes: readonly StateChange[]): void {
     for (const ch of changes) {
       const event: ReceiptChanged = { id: ch.id, to: ch.to, state: ch.state, at: ch.at };

@@ -13,6 +13,7 @@ import type { HeldPair } from '../store/reply-budget.js';
 import type { Event } from '../util/event.js';
 import { toDisposable } from '../util/lifecycle.js';
 import type { BudgetHeld, ExplainProvider, Hub } from './hub.js';
+import type { ServerControl } from './server-control.js';
 
 export type PortResult<T> = { ok: T } | { error: SwbErrorValue };
 
@@ -41,6 +42,15 @@ export interface OperatorPort {
   rowRunning(handle: string, running: boolean): void;
   /** Who answers `rows.explain` (null: nobody). */
   setExplainProvider(provider: ExplainProvider | null): void;
+  /** Who answers `server.*` — the workspace server (null: nobody). */
+  setServerControl(control: ServerControl | null): void;
+
+  /** Rows whose unread mail from before a fresh relaunch waits for the operator's review. */
+  parkedMail(): Array<{ recipient: string; count: number }>;
+  /** Hands the parked mail to the row after all (it is unread and woken for again). */
+  redeliverParked(handle: string): Promise<PortResult<{ messages: number }>>;
+  /** The parked mail never reaches the row; its senders' receipts say expired. */
+  discardParked(handle: string): Promise<PortResult<{ messages: number }>>;
 
   heldPairs(): HeldPair[];
   grantBudget(a: string, b: string): Promise<PortResult<{ granted: boolean; budget: number }>>;
@@ -116,15 +126,48 @@ export function operatorPort(hub: Hub): OperatorPort {
     onUnreadMaybeChanged(listener) {
       const a = hub.onMail((m) => listener(m.to));
       const b = hub.onReceipt((r) => listener([r.to]));
+      const c = hub.onUnreadChanged((h) => listener([h]));
       return toDisposable(() => {
         a.dispose();
         b.dispose();
+        c.dispose();
       });
     },
 
     registerRow: (handle) => hub.registerRow(handle),
     rowRunning: (handle, running) => hub.setRowRunning(handle, running),
     setExplainProvider: (provider) => hub.setExplainProvider(provider),
+    setServerControl: (control) => {
+      hub.serverControl = control;
+    },
+
+    parkedMail() {
+      try {
+        return hub.store.parkedMail();
+      } catch (err) {
+        hub.log(`parked mail: ${hub.failureOf(err, 'parked mail').message}`);
+        return [];
+      }
+    },
+    async redeliverParked(handle) {
+      try {
+        const messages = await hub.gate.run(() => hub.store.redeliverParked(handle));
+        // The row's unread count and its wake follow the same event as new mail's.
+        hub.publishUnreadChanged(handle);
+        return { ok: { messages } };
+      } catch (err) {
+        return failure(err, `the parked mail of ${handle} could not be re-delivered`);
+      }
+    },
+    async discardParked(handle) {
+      try {
+        const changes = await hub.gate.run(() => hub.store.discardParked(handle));
+        hub.publishChanges(changes);
+        return { ok: { messages: changes.length } };
+      } catch (err) {
+        return failure(err, `the parked mail of ${handle} could not be discarded`);
+      }
+    },
 
     heldPairs: () => hub.heldPairs(),
     grantBudget: (a, b) => hub.grantBudget(a, b),

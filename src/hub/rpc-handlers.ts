@@ -8,7 +8,11 @@ import {
   grantParams,
   helloParams,
   historyParams,
+  killRowParams,
   listParams,
+  newRowParams,
+  parkedParams,
+  stopServerParams,
   readParams,
   receiptParams,
   peersParams,
@@ -22,6 +26,7 @@ import {
 import { literal, object, optional, parse, SchemaError, type Schema } from '../util/schema.js';
 import type { HubConnection } from './hub-connection.js';
 import type { Hub } from './hub.js';
+import { noServer } from './server-control.js';
 import type { SessionIdentity } from './session-registry.js';
 
 export type HandlerResult = { ok: unknown } | { error: SwbErrorValue };
@@ -197,6 +202,36 @@ const HANDLERS = new Map<string, Handler<unknown>>(
     run: (hub, _conn, p) => hub.releaseRow(p.handle),
   }),
 
+  'server.rows': handler({
+    params: emptyParams,
+    operatorOnly: true,
+    run: (hub) => hub.serverControl?.rows() ?? noServer(hub.paths.workspaceId),
+  }),
+
+  'server.newRow': handler({
+    params: newRowParams,
+    operatorOnly: true,
+    run: (hub, _conn, p) => hub.serverControl?.newRow(p) ?? noServer(hub.paths.workspaceId),
+  }),
+
+  'server.killRow': handler({
+    params: killRowParams,
+    operatorOnly: true,
+    run: (hub, _conn, p) => hub.serverControl?.killRow(p.row) ?? noServer(hub.paths.workspaceId),
+  }),
+
+  'server.parked': handler({
+    params: parkedParams,
+    operatorOnly: true,
+    run: (hub, _conn, p) => hub.serverControl?.parked(p.row, p.action) ?? noServer(hub.paths.workspaceId),
+  }),
+
+  'server.stop': handler({
+    params: stopServerParams,
+    operatorOnly: true,
+    run: (hub, _conn, p) => hub.serverControl?.stop(p.force ?? false) ?? noServer(hub.paths.workspaceId),
+  }),
+
   'hub.shutdown': handler({
     params: emptyParams,
     operatorOnly: true,
@@ -204,7 +239,7 @@ const HANDLERS = new Map<string, Handler<unknown>>(
       // A dashboard's hub serves its rows; stopping it would cut them off. Only headless hubs
       // step down (so a dashboard can take over a workspace a CLI command started a hub for).
       if (hub.embedded) {
-        return { error: swbError('HUB_RUNNING', `A dashboard is running for workspace ${hub.paths.workspaceId}; its hub does not stop on request.`) };
+        return { error: swbError('HUB_RUNNING', `The swb server runs for workspace ${hub.paths.workspaceId}; its hub does not stop on request (swb kill-server ends the server).`) };
       }
       setImmediate(() => void hub.stop());
       return { ok: { stopping: true } };

@@ -13,6 +13,8 @@ export interface RuntimePaths {
   runDir: string;
   dataDir: string;
   socketPath: string;
+  /** The workspace server's socket for thin clients (`swb`, `swb attach`), beside the hub's. */
+  serverSocketPath: string;
   /** Set when the socket had to move to a short private dir to fit the socket-path limit. */
   socketDir: string;
   lockFile: string;
@@ -73,6 +75,7 @@ export function resolveRuntimePaths(opts: { cwd?: string; workspace?: string; en
     dataDir,
     socketDir,
     socketPath: join(socketDir, 'hub.sock'),
+    serverSocketPath: join(socketDir, 'server.sock'),
     lockFile: join(runDir, 'hub.lock'),
     operatorTokenFile: join(runDir, 'operator.token'),
     dbFile: join(dataDir, 'mail.db'),

@@ -30,6 +30,10 @@ export const ERROR_CODES = [
   'DB_LOCKED', // another process holds a lock on mail.db past the hub's retries (SQLITE_BUSY)
   'HUB_BUSY', // too many connections, a full listen backlog, or a connection that does not read its answers
   'REPLY_BUDGET', // two rows used up their budget of messages to each other (or a reply chain too deep) without the operator
+  'NO_SERVER', // the workspace has a hub but no swb server (rows, dashboards) runs
+  'ROWS_RUNNING', // stopping the server would end running rows, and --force was not given
+  'ROW_EXISTS', // a row of that name runs already
+  'VERSION_MISMATCH', // the running server speaks another client wire: restart it
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

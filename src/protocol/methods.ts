@@ -76,6 +76,36 @@ export type ExplainParams = Infer<typeof explainParams>;
 
 export const emptyParams = object({});
 
+/** Operator only, answered by the workspace server: a new row (`swb new`). */
+export const newRowParams = object({
+  name: optional(handle),
+  profile: optional(str({ min: 1, max: 64 })),
+  /** The program and its arguments; absent: the profile's own command. */
+  command: optional(array(str({ min: 1, max: 4096 }), { min: 1, max: 256 })),
+  cwd: optional(str({ min: 1, max: 4096 })),
+});
+export type NewRowParams = Infer<typeof newRowParams>;
+export const killRowParams = object({ row: handle });
+export const stopServerParams = object({ force: optional(bool) });
+export const parkedParams = object({ row: handle, action: literal('redeliver', 'discard') });
+
+/** One row of `swb ls`. */
+export interface RowListing {
+  name: string;
+  profile: string | null;
+  command: string;
+  running: boolean;
+  pid: number | null;
+  exitCode: number | null;
+  state: string | null;
+  unread: number;
+  wake: string | null;
+  /** ms epoch the current incarnation started. */
+  startedAt: number;
+  restored: 'resumed' | 'fresh' | null;
+  attached: boolean;
+}
+
 /** A page of known sessions in handle order, after the handle `after`. */
 export const peersParams = object({ after: optional(handle), limit: optional(int({ min: 1, max: 500 })), onlineOnly: optional(bool) });
 

@@ -57,7 +57,8 @@ interface Incarnation {
 
 export class Row implements Disposable {
   readonly name: string;
-  readonly spec: RowSpec;
+  /** What the row runs: a restart may change it (a resume recipe's arguments), never its name. */
+  private specValue: RowSpec;
 
   private readonly store = new DisposableStore();
   private readonly options: RowOptions;
@@ -74,6 +75,7 @@ export class Row implements Disposable {
   private rowsValue: number;
   private changeQueued = false;
   private incarnationCount = 0;
+  private startedAtValue = 0;
 
   /**
    * The screen changed. Fires at most once per event-loop turn and carries nothing: the
@@ -89,7 +91,7 @@ export class Row implements Disposable {
 
   constructor(options: RowOptions) {
     this.options = options;
-    this.spec = options.spec;
+    this.specValue = options.spec;
     this.name = options.spec.name;
     this.colsValue = options.cols;
     this.rowsValue = options.rows;
@@ -177,9 +179,20 @@ export class Row implements Disposable {
     this.current.process.kill(signal);
   }
 
-  /** Ends the current process (if running) and starts the spec again on a fresh screen. */
-  restart(): void {
+  get spec(): RowSpec {
+    return this.specValue;
+  }
+
+  /**
+   * Ends the current process (if running) and starts the spec again on a fresh screen — or `next`,
+   * the same row launched differently (its agent resuming its conversation).
+   */
+  restart(next?: RowSpec): void {
     if (this.store.disposed) throw new Error(`row ${this.name} is closed`);
+    if (next !== undefined) {
+      if (next.name !== this.name) throw new Error(`row ${this.name} cannot restart as ${next.name}`);
+      this.specValue = next;
+    }
     this.current.store.dispose();
     this.transcriptRing.clear();
     try {
@@ -194,7 +207,13 @@ export class Row implements Disposable {
     this.queueScreenChange();
   }
 
+  /** ms epoch the current incarnation's program started. */
+  get startedAt(): number {
+    return this.startedAtValue;
+  }
+
   private start(): Incarnation {
+    this.startedAtValue = Date.now();
     const { spec } = this;
     const o = this.options;
     const store = new DisposableStore();

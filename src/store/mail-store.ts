@@ -65,6 +65,7 @@ interface DeliveryRow {
   woken_at: number | null;
   read_at: number | null;
   replied_at: number | null;
+  parked_at: number | null;
 }
 
 type InboxRow = MessageRow & { seq: number; state: number };
@@ -175,6 +176,17 @@ export class MailStore {
          WHERE ${UNREAD_SQL} AND accepted_at < @cutoff
          RETURNING message, recipient, (SELECT sender FROM messages WHERE id = message) AS sender`,
       ),
+      park: s<{ message: number }>(`UPDATE deliveries SET parked_at = ? WHERE recipient = ? AND ${UNREAD_SQL} RETURNING message`),
+      parkedCounts: s<{ recipient: string; n: number }>(
+        `SELECT recipient, count(*) AS n FROM deliveries WHERE parked_at IS NOT NULL AND state IN (${STATE_CODE.accepted}, ${STATE_CODE.delivered}) GROUP BY recipient ORDER BY recipient`,
+      ),
+      unpark: s<{ message: number }>(`UPDATE deliveries SET parked_at = NULL WHERE recipient = ? AND parked_at IS NOT NULL RETURNING message`),
+      discardParked: s<{ message: number; sender: string }>(
+        `UPDATE deliveries SET state = ${STATE_CODE.expired}, expired_at = @at, parked_at = NULL
+         WHERE recipient = @recipient AND parked_at IS NOT NULL AND state IN (${STATE_CODE.accepted}, ${STATE_CODE.delivered})
+         RETURNING message, (SELECT sender FROM messages WHERE id = message) AS sender`,
+      ),
+      unreadOf: s<{ n: number }>(`SELECT count(*) AS n FROM deliveries WHERE recipient = ? AND ${UNREAD_SQL}`),
       purge: s(`DELETE FROM messages WHERE created_at < ? AND NOT EXISTS
                   (SELECT 1 FROM deliveries d WHERE d.message = messages.id AND d.${UNREAD_SQL})`),
     };
@@ -417,7 +429,7 @@ export class MailStore {
 
   private isUnread(message: number, recipient: string): boolean {
     const d = this.q.deliveryFor.get(message, recipient);
-    return d !== undefined && (d.state === STATE_CODE.accepted || d.state === STATE_CODE.delivered);
+    return d !== undefined && d.parked_at === null && (d.state === STATE_CODE.accepted || d.state === STATE_CODE.delivered);
   }
 
   /** A recipient's mail with sequence above `after`, oldest first; unread ones are marked delivered unless peeking. */
@@ -459,7 +471,7 @@ export class MailStore {
           notFound.push(id);
           continue;
         }
-        const wasUnread = d.state === STATE_CODE.accepted || d.state === STATE_CODE.delivered;
+        const wasUnread = d.parked_at === null && (d.state === STATE_CODE.accepted || d.state === STATE_CODE.delivered);
         if (this.q.markRead.run(at, at, id, recipient).changes > 0) {
           const sender = this.q.messageById.get(id)!.sender;
           changes.push({ id, sender, to: recipient, state: 'read', at });
@@ -470,6 +482,34 @@ export class MailStore {
     // After the commit: a failed transaction leaves the count as it was.
     if (nowRead > 0) this.unread.set(recipient, Math.max(0, (this.unread.get(recipient) ?? 0) - nowRead));
     return { changes, notFound };
+  }
+
+  /**
+   * A row came back as a fresh conversation that never saw its unread mail: that mail is parked for
+   * the operator (not unread for the row, not woken for, not expired) until re-delivered or discarded.
+   */
+  parkUnread(recipient: string): number {
+    const parked = this.q.park.all(this.now(), recipient).length;
+    if (parked > 0) this.unread.set(recipient, 0);
+    return parked;
+  }
+
+  /** Recipients with parked mail, and how much. */
+  parkedMail(): Array<{ recipient: string; count: number }> {
+    return this.q.parkedCounts.all().map((r) => ({ recipient: r.recipient, count: r.n }));
+  }
+
+  /** The operator's review: parked mail is unread for the row again (and woken for as usual). */
+  redeliverParked(recipient: string): number {
+    const n = this.db.transaction(() => this.q.unpark.all(recipient).length)();
+    this.unread.set(recipient, this.q.unreadOf.get(recipient)?.n ?? 0);
+    return n;
+  }
+
+  /** The operator's review: parked mail will never reach the row; its receipts say expired. */
+  discardParked(recipient: string): StateChange[] {
+    const at = this.now();
+    return this.q.discardParked.all({ at, recipient }).map((r) => ({ id: r.message, sender: r.sender, to: recipient, state: 'expired' as const, at }));
   }
 
   /** The wake controller typed a nudge for these messages: an event beside the receipts. */

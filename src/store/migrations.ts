@@ -63,4 +63,25 @@ export const MIGRATIONS: readonly string[] = [
   ) STRICT, WITHOUT ROWID;
   ALTER TABLE messages ADD COLUMN depth INTEGER NOT NULL DEFAULT 0;
   `,
+  // 4: the workspace server's rows, relaunched when it starts again (src/store/row-records.ts); its
+  // runs, so a restart can tell a crash from a reboot; mail parked for the operator's review when a
+  // row came back as a fresh conversation that never saw it (seed protocol "recoverUnread").
+  `
+  CREATE TABLE row_records (
+    name       TEXT PRIMARY KEY,
+    spec       TEXT NOT NULL,
+    wake       TEXT,
+    session_id TEXT,
+    position   INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+  ) STRICT;
+  CREATE TABLE server_runs (
+    id         INTEGER PRIMARY KEY,
+    pid        INTEGER NOT NULL,
+    boot_id    TEXT NOT NULL,
+    started_at INTEGER NOT NULL,
+    stopped_at INTEGER
+  ) STRICT;
+  ALTER TABLE deliveries ADD COLUMN parked_at INTEGER;
+  `,
 ];

@@ -13,5 +13,9 @@ export function stateName(code: number): ReceiptState {
   return BY_CODE.get(code) ?? 'accepted';
 }
 
-/** Unread = accepted or delivered (not yet read, replied or expired). */
-export const UNREAD_SQL = `state IN (${STATE_CODE.accepted}, ${STATE_CODE.delivered})`;
+/**
+ * Unread = accepted or delivered (not yet read, replied or expired), and not parked for the
+ * operator's review (a row's new conversation never saw it). Written so that it also reads right
+ * after a `d.` prefix: `parked_at` is a column of deliveries only.
+ */
+export const UNREAD_SQL = `state IN (${STATE_CODE.accepted}, ${STATE_CODE.delivered}) AND parked_at IS NULL`;

@@ -55,7 +55,8 @@ export class AgentSupervisor implements Disposable {
   private readonly clock: Clock;
   private readonly unreadDirty = new Set<string>();
   private unreadQueued = false;
-  private attached: string | null = null;
+  /** Rows some client is attached to (the operator's keystrokes go straight to their programs). */
+  private readonly attached = new Set<string>();
   private disposed = false;
 
   constructor(private readonly o: AgentSupervisorOptions) {
@@ -90,7 +91,7 @@ export class AgentSupervisor implements Disposable {
     store.add(binding.onWakeResult((e) => this.wakeEmitter.fire(e)));
     store.add(binding.onWakeHeld((e) => this.held(e)));
     this.bindings.set(row.name, { binding, store });
-    if (this.attached === row.name) binding.setAttached(true);
+    if (this.attached.has(row.name)) binding.setAttached(true);
     if (resolved.warning) this.noticeEmitter.fire({ kind: 'error', text: line(`${row.name}: ${resolved.warning}`, 300), row: row.name });
     return { policy };
   }
@@ -107,11 +108,11 @@ export class AgentSupervisor implements Disposable {
   }
 
   /** The row the operator is attached to (its keystrokes go straight to the program), or null. */
-  setAttached(name: string | null): void {
-    if (name === this.attached) return;
-    if (this.attached !== null) this.bindings.get(this.attached)?.binding.setAttached(false);
-    this.attached = name;
-    if (name !== null) this.bindings.get(name)?.binding.setAttached(true);
+  setAttached(name: string, attached: boolean): void {
+    if (attached === this.attached.has(name)) return;
+    if (attached) this.attached.add(name);
+    else this.attached.delete(name);
+    this.bindings.get(name)?.binding.setAttached(attached);
   }
 
   /** The operator typed into this row (attached): wakes hold off. */

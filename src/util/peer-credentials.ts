@@ -31,7 +31,7 @@ function load(): Addon | null {
     return (addon = null);
   }
   // Relative to the package root rather than to this module: this code also runs from the esbuild
-  // bundles (dist/cli-bundle/chunks/, dist/dashboard.bundle.mjs), which sit at other depths than
+  // bundles (dist/cli-bundle/chunks/, dist/server.bundle.mjs), which sit at other depths than
   // dist/src/util/. A computed path also keeps esbuild from trying to bundle the .node file.
   let path: string | undefined;
   try {

@@ -6,11 +6,15 @@ import { DashboardController, type ControllerOptions } from '../../src/app/dashb
 import type { Hub } from '../../src/hub/hub.js';
 import { operatorPort, type OperatorPort } from '../../src/hub/operator-port.js';
 import { RowManager } from '../../src/rows/row-manager.js';
+import type { AgentSupervisor } from '../../src/supervisor/agent-supervisor.js';
+import { RowFleet, type RowFleetOptions } from '../../src/supervisor/row-fleet.js';
 import { deferCleanup } from './cleanup.js';
 import { startTestHub } from './hub-harness.js';
 
+type Extra = Partial<Omit<ControllerOptions, 'fleet'>> & { agents?: AgentSupervisor; configuredWakePolicy?: RowFleetOptions['configuredWakePolicy'] };
+
 /** `extra` adds options that need the hub (e.g. an agent supervisor reading its mail through the port). */
-export async function startTestController(extra: (hub: Hub, port: OperatorPort) => Partial<ControllerOptions> = () => ({})) {
+export async function startTestController(extraOf: (hub: Hub, port: OperatorPort) => Extra = () => ({})) {
   const { hub, paths } = await startTestHub();
   const port = operatorPort(hub);
   const store = new AppStore(initialState({ cols: 80, rows: 24 }, 'stack', 'dark'), 0);
@@ -22,21 +26,24 @@ export async function startTestController(extra: (hub: Hub, port: OperatorPort) 
       return r.token;
     },
   });
+  const { agents, configuredWakePolicy, ...extra } = extraOf(hub, port);
+  const fleet = new RowFleet({ rows, port, ...(agents ? { agents } : {}), ...(configuredWakePolicy ? { configuredWakePolicy } : {}) });
   const controller = new DashboardController({
     store,
-    rows,
+    fleet,
     port,
     themeNames: ['dark'],
     layout: () => ({ rows: [], hidden: [], chrome: { x: 0, y: 22, width: 80, height: 2 } }),
     onQuit: () => undefined,
     onAttach: () => undefined,
     onRowScreen: () => undefined,
-    ...extra(hub, port),
+    ...extra,
   });
   deferCleanup('dashboard controller', () => {
     controller.dispose();
+    fleet.dispose();
     rows.dispose();
     store.dispose();
   });
-  return { hub, port, paths, store, rows, controller };
+  return { hub, port, paths, store, rows, fleet, controller };
 }

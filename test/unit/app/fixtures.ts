@@ -18,6 +18,7 @@ export function row(name: string, patch: Partial<RowView> = {}): RowView {
     wakePolicy: 'notify',
     wakeFailed: false,
     incarnation: 1,
+  restored: null,
     ...patch,
   };
 }

@@ -25,6 +25,7 @@ const row: RowView = {
   wakePolicy: 'auto',
   wakeFailed: false,
   incarnation: 1,
+  restored: null,
 };
 
 const visible = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '');

@@ -185,13 +185,13 @@ describe('AgentSupervisor', () => {
     const row = new FakeRow('claude');
     t.sup.track(row, { profile: 'claude' });
     await t.tick(claude.quietMs + 200);
-    t.sup.setAttached('claude');
+    t.sup.setAttached('claude', true);
     t.sup.operatorTyped('claude');
     t.mail.deliver('claude', [1]);
     await t.tick(20_000);
     expect(row.writes).toEqual([]);
     expect(t.sup.explain('claude')).toMatchObject({ ok: { wake: { phase: 'pending', reason: 'the operator is attached and typing' } } });
-    t.sup.setAttached(null);
+    t.sup.setAttached('claude', false);
     await t.tick(11_000);
     expect(row.writes).toEqual([WAKE, '\r']);
   });

@@ -1,0 +1,229 @@
+// The thin client: `swb [ROW ...]` and `swb attach`. It is a pipe — the raw terminal to the
+// workspace server's socket and back, plus the terminal's size — and the server draws the whole
+// dashboard. Nothing of the rows lives here, so closing the terminal, losing SSH or SIGKILLing
+// this process leaves every row running. Loads no React, no Ink, no SQLite: it starts fast.
+import { connect, type Socket } from 'node:net';
+import { packageVersion } from '../cli/top-level-help.js';
+import { resolveRuntimePaths, type RuntimePaths } from '../hub/runtime-paths.js';
+import {
+  CLIENT_WIRE,
+  encodeFrame,
+  encodeJsonFrame,
+  FRAME,
+  FrameDecoder,
+  FrameError,
+  FROM_SERVER,
+  type ByeFrame,
+  type HelloFrame,
+} from '../protocol/client-wire.js';
+import { SwbError } from '../protocol/error-codes.js';
+import { checkPeer, checkSocketPath } from './trusted-socket.js';
+import { launchServer, LaunchError } from './server-launch.js';
+
+/** What a terminal needs back if the server could not restore it (it vanished mid-frame). */
+const RESTORE_TERMINAL =
+  '\x1b[0m\x1b[?25h\x1b[?2004l\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1004l\x1b[<u\x1b[?1049l';
+
+export interface AttachOptions {
+  argv: readonly string[];
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  /** Start a server when none runs (`swb`); `swb attach` only attaches. */
+  create: boolean;
+}
+
+interface SplitArgs {
+  workspace?: string;
+  config?: string;
+  fresh: boolean;
+  /** For the server's dashboard plan: rows, --layout, --theme, --config. */
+  hello: string[];
+}
+
+/** --workspace and --fresh are the client's; the rest is the dashboard's command line. */
+export function splitArgs(argv: readonly string[]): SplitArgs | string {
+  const out: SplitArgs = { fresh: false, hello: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const [flag, inline] = a.startsWith('--') && a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
+    if (flag === '--fresh') {
+      out.fresh = true;
+      continue;
+    }
+    if (flag === '--workspace' || flag === '--config') {
+      const v = inline ?? argv[++i];
+      if (v === undefined || v === '') return `${flag} needs a value`;
+      if (flag === '--workspace') out.workspace = v;
+      else {
+        out.config = v;
+        out.hello.push('--config', v);
+      }
+      continue;
+    }
+    if (a === '--') {
+      out.hello.push(...argv.slice(i));
+      break;
+    }
+    out.hello.push(a);
+  }
+  return out;
+}
+
+export async function runAttach(o: AttachOptions): Promise<number> {
+  const split = splitArgs(o.argv);
+  if (typeof split === 'string') return fail(2, `swb: ${split}\nTry: swb --help`);
+  if (!process.stdout.isTTY || !process.stdin.isTTY) {
+    return fail(2, 'swb: the dashboard needs a terminal (stdin and stdout must be a TTY); the mail commands work anywhere (swb --help).');
+  }
+  const paths = resolveRuntimePaths({ cwd: o.cwd, env: o.env, ...(split.workspace ? { workspace: split.workspace } : {}) });
+  let socket: Socket;
+  try {
+    socket = await openServer(paths, o, split);
+  } catch (err) {
+    if (err instanceof LaunchError) return fail(1, err.message.startsWith('swb') ? err.message : `swb: ${err.message}`);
+    if (err instanceof SwbError) return fail(1, `swb: ${err.code}: ${err.message}`);
+    throw err;
+  }
+  return pipe(socket, o, split);
+}
+
+async function openServer(paths: RuntimePaths, o: AttachOptions, split: SplitArgs): Promise<Socket> {
+  const path = paths.serverSocketPath;
+  checkSocketPath(path);
+  try {
+    return await connectTrusted(path);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (err instanceof SwbError || (code !== 'ENOENT' && code !== 'ECONNREFUSED')) throw err;
+    if (!o.create) throw new SwbError('NO_SERVER', `No swb server runs for workspace ${paths.workspaceId}; swb starts one.`);
+  }
+  const flags = [
+    ...(split.config ? ['--config', split.config] : []),
+    ...(split.workspace ? ['--workspace', split.workspace] : []),
+    ...(split.fresh ? ['--fresh'] : []),
+  ];
+  try {
+    await launchServer({ paths, cwd: o.cwd, env: o.env, flags });
+  } catch (err) {
+    // Another swb started the server at the same moment: the workspace lock let it win; use it.
+    if (!(err instanceof SwbError && err.code === 'HUB_RUNNING')) throw err;
+  }
+  const deadline = Date.now() + 10_000;
+  for (let delay = 10; ; delay = Math.min(delay * 2, 200)) {
+    try {
+      checkSocketPath(path);
+      return await connectTrusted(path);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (err instanceof SwbError || (code !== 'ENOENT' && code !== 'ECONNREFUSED') || Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, delay));
+    }
+  }
+}
+
+function connectTrusted(path: string): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(path);
+    socket.once('error', reject);
+    socket.once('connect', () => {
+      socket.off('error', reject);
+      try {
+        checkPeer(socket, path); // the server runs as us, or nothing is sent
+      } catch (err) {
+        socket.destroy();
+        reject(err);
+        return;
+      }
+      resolve(socket);
+    });
+  });
+}
+
+function pipe(socket: Socket, o: AttachOptions, split: SplitArgs): Promise<number> {
+  const stdin = process.stdin;
+  const stdout = process.stdout;
+  const size = () => ({ cols: stdout.columns || 80, rows: stdout.rows || 24 });
+  const hello: HelloFrame = { wire: CLIENT_WIRE, version: packageVersion(), ...size(), cwd: o.cwd, args: split.hello };
+  socket.write(encodeJsonFrame(FRAME.HELLO, hello));
+
+  const wasRaw = stdin.isRaw;
+  stdin.setRawMode(true);
+  const onInput = (chunk: Buffer) => socket.write(encodeFrame(FRAME.INPUT, chunk));
+  const onResize = () => socket.write(encodeJsonFrame(FRAME.RESIZE, size()));
+  stdin.on('data', onInput);
+  stdin.resume();
+  stdout.on('resize', onResize);
+
+  let bye: ByeFrame | null = null;
+  const decoder = new FrameDecoder(FROM_SERVER);
+  socket.on('data', (chunk: Buffer) => {
+    try {
+      for (const f of decoder.push(chunk)) {
+        if (f.type === FRAME.OUTPUT) {
+          // A terminal slower than the server: stop reading the socket until it catches up (the
+          // server then drops and later redraws instead of queueing without end).
+          if (!stdout.write(f.payload)) {
+            socket.pause();
+            stdout.once('drain', () => socket.resume());
+          }
+        } else if (f.type === FRAME.BYE) {
+          bye = parseBye(f.payload);
+        }
+      }
+    } catch (err) {
+      if (!(err instanceof FrameError)) throw err;
+      bye = { reason: 'refused', code: 'BAD_FRAME', message: `the server sent a bad frame: ${err.message}` };
+      socket.destroy();
+    }
+  });
+
+  return new Promise<number>((resolve) => {
+    let done = false;
+    const finish = () => {
+      if (done) return;
+      done = true;
+      stdin.off('data', onInput);
+      stdout.off('resize', onResize);
+      process.off('SIGHUP', hangup);
+      process.off('SIGTERM', hangup);
+      stdin.setRawMode(wasRaw);
+      stdin.pause();
+      const b = bye as ByeFrame | null;
+      // The server restores what it set; after a crash nobody did.
+      if (!b || b.reason !== 'detached') stdout.write(RESTORE_TERMINAL);
+      if (!b) {
+        process.stderr.write('swb: the connection to the server was lost (it may have crashed: see server.log in the runtime dir); swb attach tries again.\n');
+        resolve(1);
+      } else if (b.reason === 'refused') {
+        process.stderr.write(`swb: ${b.code ?? 'REFUSED'}: ${b.message}\n`);
+        resolve(1);
+      } else {
+        process.stderr.write(`swb: ${b.message}\n`);
+        resolve(0);
+      }
+    };
+    // The terminal went away: nothing to restore, just leave (the rows run on).
+    const hangup = () => socket.destroy();
+    process.on('SIGHUP', hangup);
+    process.on('SIGTERM', hangup);
+    socket.on('close', finish);
+    socket.on('error', () => socket.destroy());
+  });
+}
+
+function parseBye(payload: Buffer): ByeFrame {
+  try {
+    const v = JSON.parse(payload.toString('utf8')) as Partial<ByeFrame>;
+    const reason = v.reason === 'detached' || v.reason === 'stopped' || v.reason === 'refused' ? v.reason : 'refused';
+    const message = typeof v.message === 'string' ? v.message.replace(/[\x00-\x1f\x7f-\x9f]/g, ' ').slice(0, 500) : 'the server ended this client';
+    const code = typeof v.code === 'string' && /^[A-Z_]{1,32}$/.test(v.code) ? v.code : undefined;
+    return { reason, message, ...(code ? { code } : {}) };
+  } catch {
+    return { reason: 'refused', message: 'the server ended this client' };
+  }
+}
+
+function fail(status: number, message: string): number {
+  process.stderr.write(`${message}\n`);
+  return status;
+}

@@ -1,0 +1,24 @@
+// What the workspace server answers through the hub (operator only): the rows it runs, new rows,
+// closing one, the mail parked for review, and stopping. A headless hub has no server: each method
+// then answers NO_SERVER. The hub only routes these; the server (src/server/server-control.ts) acts.
+import { swbError, type SwbErrorValue } from '../protocol/error-codes.js';
+import type { NewRowParams, RowListing } from '../protocol/methods.js';
+
+export type ControlResult<T> = { ok: T } | { error: SwbErrorValue };
+
+export interface ServerControl {
+  rows(): ControlResult<{ rows: RowListing[]; clients: number; pid: number; version: string }>;
+  newRow(params: NewRowParams): ControlResult<{ name: string }>;
+  killRow(name: string): ControlResult<{ closed: boolean }>;
+  parked(row: string, action: 'redeliver' | 'discard'): Promise<ControlResult<{ messages: number }>>;
+  stop(force: boolean): ControlResult<{ stopping: boolean; rows: number }>;
+}
+
+export function noServer(workspaceId: string): { error: SwbErrorValue } {
+  return {
+    error: swbError(
+      'NO_SERVER',
+      `No swb server runs for workspace ${workspaceId} (only its hub, started by a mail command); start one with swb.`,
+    ),
+  };
+}

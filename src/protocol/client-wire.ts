@@ -1,0 +1,122 @@
+// The wire between a thin client (`swb`, `swb attach`) and the workspace server: length-prefixed
+// frames over the server's Unix socket — one type byte, a 4-byte big-endian length, the payload.
+// Terminal bytes travel as they are (no JSON, no base64: this is the echo path); the few control
+// frames carry JSON. Sizes are bounded before anything is buffered.
+//
+// client → server: HELLO (JSON, first and once), INPUT (raw terminal bytes), RESIZE (JSON)
+// server → client: WELCOME (JSON, answers HELLO), OUTPUT (bytes for the terminal), BYE (JSON, last)
+//
+// The wire number only changes when a frame's meaning does; an older server that speaks another
+// wire is told apart from a broken one by its BYE, so an upgraded client can say what to do.
+
+export const CLIENT_WIRE = 1;
+
+export const FRAME = {
+  HELLO: 1,
+  INPUT: 2,
+  RESIZE: 3,
+  WELCOME: 16,
+  OUTPUT: 17,
+  BYE: 18,
+} as const;
+export type FrameType = (typeof FRAME)[keyof typeof FRAME];
+
+const HEADER = 5;
+/** Largest frame either side accepts (a pasted megabyte, a full-screen frame of a huge terminal). */
+export const MAX_FRAME_BYTES = 4 * 1024 * 1024;
+/** Largest HELLO: a command line of rows and a few fields. */
+export const MAX_HELLO_BYTES = 64 * 1024;
+
+export interface HelloFrame {
+  wire: number;
+  /** The client's swb version (package.json). */
+  version: string;
+  cols: number;
+  rows: number;
+  /** Where the client runs: rows named on its command line start here. */
+  cwd: string;
+  /** The dashboard arguments (rows, --layout, --theme), parsed by the server as `swb` would. */
+  args: string[];
+}
+
+export interface WelcomeFrame {
+  wire: number;
+  version: string;
+  pid: number;
+}
+
+export interface ByeFrame {
+  /** detached: the operator left (rows run on); stopped: the server ended; refused: never attached. */
+  reason: 'detached' | 'stopped' | 'refused';
+  code?: string;
+  message: string;
+}
+
+export function encodeFrame(type: FrameType, payload: Buffer | string): Buffer {
+  const body = typeof payload === 'string' ? Buffer.from(payload, 'utf8') : payload;
+  const head = Buffer.allocUnsafe(HEADER);
+  head.writeUInt8(type, 0);
+  head.writeUInt32BE(body.length, 1);
+  return Buffer.concat([head, body]);
+}
+
+export function encodeJsonFrame(type: FrameType, value: unknown): Buffer {
+  return encodeFrame(type, JSON.stringify(value));
+}
+
+export class FrameError extends Error {}
+
+/**
+ * Cuts a byte stream into frames. Throws FrameError on a length over `maxBytes` (before buffering
+ * the body) or an unknown type: the connection is then beyond repair and is closed.
+ */
+export class FrameDecoder {
+  private chunks: Buffer[] = [];
+  private buffered = 0;
+
+  constructor(
+    private readonly known: ReadonlySet<number>,
+    private readonly maxBytes = MAX_FRAME_BYTES,
+  ) {}
+
+  *push(chunk: Buffer): Generator<{ type: FrameType; payload: Buffer }> {
+    this.chunks.push(chunk);
+    this.buffered += chunk.length;
+    for (;;) {
+      if (this.buffered < HEADER) return;
+      const head = this.peek(HEADER);
+      const type = head.readUInt8(0);
+      const length = head.readUInt32BE(1);
+      if (!this.known.has(type)) throw new FrameError(`unknown frame type ${type}`);
+      if (length > this.maxBytes) throw new FrameError(`a frame of ${length} bytes is over the limit of ${this.maxBytes}`);
+      if (this.buffered < HEADER + length) return;
+      const all = this.take(HEADER + length);
+      yield { type: type as FrameType, payload: all.subarray(HEADER) };
+    }
+  }
+
+  private peek(n: number): Buffer {
+    if (this.chunks[0]!.length >= n) return this.chunks[0]!;
+    const joined = Buffer.concat(this.chunks);
+    this.chunks = [joined];
+    return joined;
+  }
+
+  private take(n: number): Buffer {
+    const joined = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks);
+    this.chunks = joined.length > n ? [joined.subarray(n)] : [];
+    this.buffered -= n;
+    return joined.subarray(0, n);
+  }
+}
+
+export const FROM_CLIENT: ReadonlySet<number> = new Set([FRAME.HELLO, FRAME.INPUT, FRAME.RESIZE]);
+export const FROM_SERVER: ReadonlySet<number> = new Set([FRAME.WELCOME, FRAME.OUTPUT, FRAME.BYE]);
+
+/** A terminal size from a peer, or null when it is not one (bounded like a real terminal's). */
+export function parseSize(value: unknown): { cols: number; rows: number } | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const { cols, rows } = value as Record<string, unknown>;
+  const ok = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n) && n >= 1 && n <= 10_000;
+  return ok(cols) && ok(rows) ? { cols, rows } : null;
+}

@@ -1,0 +1,214 @@
+// One thin client on the server's socket, from its HELLO to its end. The client's terminal is
+// this connection: its INPUT frames are the keys, its RESIZE frames the size, and what the
+// client's dashboard draws goes back as OUTPUT. A client that stops reading (SIGSTOP, a dead SSH
+// link) must cost the server nothing but a bounded buffer: past the backlog limit its output is
+// dropped, and once it reads again it gets one full redraw — the rows never wait for it.
+import type { Socket } from 'node:net';
+import { PassThrough } from 'node:stream';
+import {
+  CLIENT_WIRE,
+  encodeFrame,
+  encodeJsonFrame,
+  FRAME,
+  FrameDecoder,
+  FrameError,
+  FROM_CLIENT,
+  MAX_HELLO_BYTES,
+  parseSize,
+  type ByeFrame,
+  type HelloFrame,
+} from '../protocol/client-wire.js';
+import { Emitter } from '../util/event.js';
+import type { ClientSession, ClientTerminal } from './client-session.js';
+
+/** Output a client may leave unread before the server stops writing to it (then redraws once it reads). */
+export const CLIENT_BACKLOG_BYTES = 2 * 1024 * 1024;
+/** A connection that has not said HELLO by then is closed. */
+const HELLO_TIMEOUT_MS = 10_000;
+
+export interface ClientConnectionOptions {
+  socket: Socket;
+  /** The server's version, for WELCOME. */
+  version: string;
+  /** Why this peer may not be a client (another uid, a process in a row), or null. */
+  refusal: () => string | null;
+  /** Starts the client's dashboard; a string refuses it with that sentence. */
+  open: (hello: HelloFrame, terminal: ClientTerminal, connection: ClientConnection) => ClientSession | string;
+  onClose: (connection: ClientConnection) => void;
+  log: (line: string) => void;
+}
+
+export class ClientConnection {
+  private readonly decoder = new FrameDecoder(FROM_CLIENT);
+  private session: ClientSession | null = null;
+  private readonly input = new PassThrough();
+  private sizeValue = { cols: 80, rows: 24 };
+  private readonly resizeEmitter = new Emitter<void>();
+  private dropping = false;
+  private closed = false;
+  private readonly helloTimer: NodeJS.Timeout;
+  /** Bytes of output dropped while the client did not read (for the log). */
+  private droppedBytes = 0;
+
+  constructor(private readonly o: ClientConnectionOptions) {
+    const { socket } = o;
+    socket.on('data', (chunk: Buffer) => this.received(chunk));
+    socket.on('drain', () => this.drained());
+    socket.on('error', () => this.close());
+    socket.on('close', () => this.close());
+    this.helloTimer = setTimeout(() => this.bye({ reason: 'refused', code: 'TIMEOUT', message: 'no HELLO within 10 s' }), HELLO_TIMEOUT_MS);
+    this.helloTimer.unref();
+  }
+
+  get attached(): boolean {
+    return this.session !== null;
+  }
+
+  private received(chunk: Buffer): void {
+    if (this.closed) return;
+    try {
+      for (const frame of this.decoder.push(chunk)) {
+        if (this.closed) return;
+        this.frame(frame.type, frame.payload);
+      }
+    } catch (err) {
+      if (!(err instanceof FrameError)) throw err;
+      this.bye({ reason: 'refused', code: 'BAD_REQUEST', message: `the client sent a bad frame: ${err.message}` });
+    }
+  }
+
+  private frame(type: number, payload: Buffer): void {
+    if (type === FRAME.HELLO) {
+      if (this.session) return this.bye({ reason: 'refused', code: 'BAD_REQUEST', message: 'HELLO was sent twice' });
+      return this.hello(payload);
+    }
+    if (!this.session) return this.bye({ reason: 'refused', code: 'BAD_REQUEST', message: 'the first frame must be HELLO' });
+    if (type === FRAME.INPUT) {
+      this.input.write(payload);
+      return;
+    }
+    if (type === FRAME.RESIZE) {
+      const size = parseSize(safeJson(payload));
+      if (!size) return; // a nonsense size changes nothing
+      if (size.cols === this.sizeValue.cols && size.rows === this.sizeValue.rows) return;
+      this.sizeValue = size;
+      this.resizeEmitter.fire();
+    }
+  }
+
+  private hello(payload: Buffer): void {
+    clearTimeout(this.helloTimer);
+    const refusal = this.o.refusal();
+    if (refusal) return this.bye({ reason: 'refused', code: 'UNAUTHENTICATED', message: refusal });
+    if (payload.length > MAX_HELLO_BYTES) return this.bye({ reason: 'refused', code: 'BAD_REQUEST', message: 'HELLO is too large' });
+    const hello = parseHello(safeJson(payload));
+    if (typeof hello === 'string') return this.bye({ reason: 'refused', code: 'BAD_REQUEST', message: hello });
+    if (hello.wire !== CLIENT_WIRE) {
+      return this.bye({
+        reason: 'refused',
+        code: 'VERSION_MISMATCH',
+        message: `the running server is swb ${this.o.version} (wire ${CLIENT_WIRE}) and this client speaks wire ${hello.wire}; end it with swb kill-server (its rows end too) and start swb again`,
+      });
+    }
+    this.sizeValue = { cols: hello.cols, rows: hello.rows };
+    this.send(encodeJsonFrame(FRAME.WELCOME, { wire: CLIENT_WIRE, version: this.o.version, pid: process.pid }));
+    const terminal: ClientTerminal = {
+      write: (data) => this.output(data),
+      size: () => this.sizeValue,
+      onResize: this.resizeEmitter.event,
+      input: this.input as unknown as NodeJS.ReadStream,
+    };
+    let opened: ClientSession | string;
+    try {
+      opened = this.o.open(hello, terminal, this);
+    } catch (err) {
+      this.o.log(`client dashboard failed to open: ${(err as Error).stack ?? String(err)}`);
+      opened = `the dashboard could not open: ${(err as Error).message}`;
+    }
+    if (typeof opened === 'string') return this.bye({ reason: 'refused', code: 'INTERNAL', message: opened });
+    this.session = opened;
+  }
+
+  private output(data: string): void {
+    if (this.closed) return;
+    if (this.dropping || this.o.socket.writableLength > CLIENT_BACKLOG_BYTES) {
+      // Not reading: drop, and paint everything again once it does.
+      if (!this.dropping) this.o.log(`client ${this.o.socket.remoteAddress ?? ''} is not reading; its output is dropped until it does`);
+      this.dropping = true;
+      this.droppedBytes += data.length;
+      return;
+    }
+    this.send(encodeFrame(FRAME.OUTPUT, data));
+  }
+
+  private drained(): void {
+    if (!this.dropping || this.closed) return;
+    this.dropping = false;
+    this.o.log(`client reads again after ${this.droppedBytes} dropped bytes: full redraw`);
+    this.droppedBytes = 0;
+    this.session?.redraw();
+  }
+
+  private send(frame: Buffer): void {
+    if (!this.closed && !this.o.socket.destroyed) this.o.socket.write(frame);
+  }
+
+  /** Tells the client why it ends, restores its terminal (through its dashboard) and closes. */
+  bye(bye: ByeFrame): void {
+    if (this.closed) return;
+    this.disposeSession();
+    this.dropping = false;
+    this.send(encodeJsonFrame(FRAME.BYE, bye));
+    this.o.socket.end();
+    this.close();
+  }
+
+  private disposeSession(): void {
+    const s = this.session;
+    this.session = null;
+    try {
+      s?.dispose();
+    } catch (err) {
+      this.o.log(`client dashboard did not close cleanly: ${(err as Error).stack ?? String(err)}`);
+    }
+  }
+
+  private close(): void {
+    if (this.closed) return;
+    this.disposeSession();
+    this.closed = true;
+    clearTimeout(this.helloTimer);
+    this.resizeEmitter.dispose();
+    this.input.destroy();
+    // Give a polite client the BYE; a dead one is cut off at once.
+    if (!this.o.socket.destroyed) setTimeout(() => this.o.socket.destroy(), 1000).unref();
+    this.o.onClose(this);
+  }
+}
+
+function safeJson(payload: Buffer): unknown {
+  try {
+    return JSON.parse(payload.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+const MAX_ARGS = 256;
+const MAX_ARG_BYTES = 4096;
+
+/** A HELLO, or the sentence saying what is wrong with it. */
+export function parseHello(value: unknown): HelloFrame | string {
+  if (typeof value !== 'object' || value === null) return 'HELLO is not a JSON object';
+  const v = value as Record<string, unknown>;
+  if (typeof v.wire !== 'number' || !Number.isInteger(v.wire)) return 'HELLO has no wire number';
+  if (typeof v.version !== 'string' || v.version.length > 64) return 'HELLO has no version';
+  const size = parseSize(v);
+  if (!size) return 'HELLO has no terminal size (cols and rows, 1-10000)';
+  if (typeof v.cwd !== 'string' || !v.cwd.startsWith('/') || v.cwd.length > 4096 || v.cwd.includes('\0')) return 'HELLO has no absolute cwd';
+  if (!Array.isArray(v.args) || v.args.length > MAX_ARGS) return `HELLO args must be a list of at most ${MAX_ARGS} strings`;
+  for (const a of v.args) {
+    if (typeof a !== 'string' || Buffer.byteLength(a) > MAX_ARG_BYTES || a.includes('\0')) return `each HELLO arg must be a string of at most ${MAX_ARG_BYTES} bytes`;
+  }
+  return { wire: v.wire, version: v.version, cols: size.cols, rows: size.rows, cwd: v.cwd, args: v.args as string[] };
+}

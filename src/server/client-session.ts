@@ -1,0 +1,223 @@
+// One client's dashboard, rendered by the server into that client's terminal: its own view state
+// (focus, overlays, composer, theme), its own Ink instance drawing into a virtual surface, its own
+// compositor painting the shared rows into the same byte stream, and its own input router. The
+// terminal is anything that takes bytes and gives keys and a size — a socket to a thin client.
+import React from 'react';
+import { render } from 'ink';
+import { App } from '../../components/App.js';
+import { attachedStatusLine } from '../../components/attached-status-line.js';
+import { rowHeaderLine } from '../../components/row-header-line.js';
+import { keysLabel, rawKeySequences, type Keymap } from '../config/keymap.js';
+import type { Theme } from '../config/theme.js';
+import type { LoadedConfig } from '../config/load-config.js';
+import { Compositor } from '../terminal/compositor.js';
+import { ATTACHED_STATUS_LINES, DashboardPainter } from '../terminal/dashboard-painter.js';
+import { ALT_SCREEN_OFF, ALT_SCREEN_ON, CLEAR_SCREEN, HIDE_CURSOR, SGR_RESET, SHOW_CURSOR } from '../terminal/escapes.js';
+import { InkStdin, InkStdout } from '../terminal/ink-surface.js';
+import { InputRouter } from '../terminal/input-router.js';
+import { KeyPacer } from '../terminal/key-pacer.js';
+import { sgr } from '../terminal/sgr-color.js';
+import type { Event } from '../util/event.js';
+import { DisposableStore, toDisposable, type Disposable } from '../util/lifecycle.js';
+import { initialState, type AppState } from '../app/app-state.js';
+import { AppContext, type AppServices } from '../app/app-context.js';
+import { AppStore } from '../app/app-store.js';
+import { DashboardController } from '../app/dashboard-controller.js';
+import type { LayoutMode } from '../app/layout.js';
+import { computeLayout } from '../app/layout.js';
+import type { PlannedRow } from '../app/launch-plan.js';
+import { createRinger } from '../app/notification-ring.js';
+import type { ServerCore } from './server-core.js';
+
+/** Lines under the rows: the notification strip and the key hints. */
+export const CHROME_HEIGHT = 2;
+
+export interface ClientTerminal {
+  /** Bytes for the client's terminal. */
+  write(data: string): void;
+  size(): { cols: number; rows: number };
+  onResize: Event<void>;
+  /** The client's keys, raw. */
+  input: NodeJS.ReadStream;
+}
+
+/** What a client chose for itself (its command line) and the server's shared settings. */
+export interface ClientLook {
+  keymap: Keymap;
+  themes: ReadonlyMap<string, Theme>;
+  themeName: string;
+  layoutMode: LayoutMode;
+  notifications: LoadedConfig['config']['notifications'];
+  attachedStatus: boolean;
+}
+
+export interface ClientSessionOptions {
+  core: ServerCore;
+  look: ClientLook;
+  terminal: ClientTerminal;
+  /** Rows this client's command line adds (rows already running under the same name are focused instead). */
+  rows: readonly PlannedRow[];
+  /** Notes to show at once (launch warnings, a version note). */
+  notes?: ReadonlyArray<{ kind: 'info' | 'error'; text: string; row: string | null }>;
+  /** The operator quit: the server ends, with every row. */
+  onQuit: () => void;
+  /** The operator detached this client: rows run on. */
+  onLeave: () => void;
+}
+
+export interface ClientSession extends Disposable {
+  /** Paints everything again (the client missed output while it did not read). */
+  redraw(): void;
+}
+
+export function openClientSession(o: ClientSessionOptions): ClientSession {
+  const { core, look, terminal } = o;
+  const { keymap, themes } = look;
+  const owner = new DisposableStore();
+  const write = (s: string) => terminal.write(s);
+  const size = () => {
+    const s = terminal.size();
+    return { cols: Math.max(20, s.cols), rows: Math.max(5, s.rows) };
+  };
+
+  const store = owner.add(new AppStore(initialState(size(), look.layoutMode, look.themeName)));
+  const compositor = new Compositor(write);
+  const detachKey = keysLabel(keymap, 'detach', 1);
+  let painter: DashboardPainter | undefined;
+  const inkStdout = new InkStdout(size(), () => painter?.chromeChanged());
+  const inkStdin = new InkStdin();
+  const themeOf = (name: string) => themes.get(name) ?? themes.values().next().value!;
+  painter = owner.add(
+    new DashboardPainter({
+      compositor,
+      ink: inkStdout,
+      rows: core.rows,
+      getState: store.getState,
+      chromeHeight: CHROME_HEIGHT,
+      writeModes: write,
+      renderHeader: (row, width, focused, now, themeName) => rowHeaderLine({ row, width, focused, now, theme: themeOf(themeName) }),
+      separatorStyle: (themeName) => sgr({ fg: themeOf(themeName).border.unfocused }),
+      ...(look.attachedStatus
+        ? { renderAttachedStatus: (state: AppState, width: number) => attachedStatusLine({ state, width, theme: themeOf(state.themeName), detachKey }) }
+        : {}),
+    }),
+  );
+  const drawn = painter;
+
+  // Bell / desktop notification (config `notifications`): written between frames, straight to the terminal.
+  const ring = createRinger(look.notifications, write);
+  // The controller and the input router need each other (attach hands keys to a row; the detach key
+  // comes back to the controller): the router is bound right after it exists.
+  let router: InputRouter | undefined;
+  const controller: DashboardController = owner.add(
+    new DashboardController({
+      store,
+      fleet: core.fleet,
+      port: core.port,
+      themeNames: [...themes.keys()],
+      layout: () => drawn.layoutFor(store.getState()),
+      onQuit: () => o.onQuit(),
+      onLeave: () => o.onLeave(),
+      onAttach: (row) => {
+        router?.attach({ write: (data) => row.write(data) });
+        drawn.invalidate();
+      },
+      onRowScreen: (row) => drawn.rowChanged(row),
+      auditLogPath: core.auditLogPath,
+      grantKey: keysLabel(keymap, 'grantBudget', 1),
+      attachedStatusLines: look.attachedStatus ? ATTACHED_STATUS_LINES : 0,
+      onDetach: () => {
+        router?.detach();
+        drawn.resetModes();
+        drawn.invalidate();
+      },
+      reopenKey: keysLabel(keymap, 'reopen', 1),
+      ...(ring ? { ring } : {}),
+    }),
+  );
+  const detachSequences = keymap.bindings.detach.flatMap((c) => rawKeySequences(c));
+  // One key at a time to Ink (a burst read at once would be one unmatchable input), except
+  // while the composer takes text.
+  const pacer = owner.add(new KeyPacer((text) => inkStdin.write(text), () => !store.getState().composer.open, inkStdout.onFrame));
+  router = owner.add(
+    new InputRouter(
+      terminal.input,
+      (text) => {
+        controller.inputArrived();
+        pacer.push(text);
+      },
+      detachSequences,
+      () => {
+        controller.detach();
+        drawn.resetModes();
+        drawn.invalidate();
+      },
+      () => {
+        controller.inputArrived();
+        controller.operatorTypedIntoRow();
+      },
+    ),
+  );
+
+  let restored = false;
+  const restoreTerminal = () => {
+    if (restored) return;
+    restored = true;
+    drawn.resetModes();
+    write(`${SGR_RESET}${SHOW_CURSOR}${ALT_SCREEN_OFF}`);
+  };
+  write(`${ALT_SCREEN_ON}${HIDE_CURSOR}${CLEAR_SCREEN}`);
+
+  // Rows this client names start at the size of the viewport they will have, not at a guess then a SIGWINCH.
+  const fresh = o.rows.filter((r) => !core.fleet.has(r.spec.name));
+  const names = [...core.fleet.list().map((r) => r.name), ...fresh.map((r) => r.spec.name)];
+  const initial = computeLayout({ ...size(), names, focused: names[0] ?? null, mode: look.layoutMode, zoomed: false, chromeHeight: CHROME_HEIGHT });
+  const startSize = (name: string) => {
+    const vp = initial.rows.find((p) => p.name === name)?.viewport;
+    return vp && vp.height > 0 ? { cols: vp.width, rows: vp.height } : { cols: size().cols, rows: Math.max(1, size().rows - CHROME_HEIGHT - 1) };
+  };
+  for (const { spec, wake } of fresh) {
+    try {
+      core.fleet.add(spec, startSize(spec.name), wake ? { wake } : {});
+    } catch (err) {
+      store.notify('error', `row ${spec.name} did not start: ${String((err as Error).message ?? err).slice(0, 200)}`, null);
+    }
+  }
+  // The rows this client asked for by name are the ones it looks at first.
+  const first = o.rows[0]?.spec.name;
+  if (first !== undefined) store.focus(first);
+  for (const n of o.notes ?? []) store.notify(n.kind, n.text, n.row);
+
+  const services: AppServices = { store, intents: controller, themes, keymap, chromeHeight: CHROME_HEIGHT };
+  const ink = render(
+    React.createElement(AppContext.Provider, { value: services }, React.createElement(App)),
+    { stdout: inkStdout as unknown as NodeJS.WriteStream, stdin: inkStdin as unknown as NodeJS.ReadStream, debug: true, exitOnCtrlC: false, patchConsole: false },
+  );
+  owner.add(toDisposable(() => ink.unmount()));
+  owner.add(store.onChange(() => drawn.chromeChanged()));
+  // A new client's sizes count from its first key; until then it takes them only if nobody else does.
+  if (core.fleet.sizeOwner === null) controller.inputArrived();
+  controller.applySizes();
+
+  owner.add(
+    terminal.onResize(() => {
+      const s = size();
+      store.resize(s.cols, s.rows);
+      inkStdout.resize(s);
+      drawn.invalidate();
+      controller.applySizes();
+    }),
+  );
+  const closing = toDisposable(() => {
+    owner.dispose();
+    restoreTerminal();
+  });
+  return {
+    dispose: () => closing.dispose(),
+    redraw: () => {
+      write(SGR_RESET);
+      drawn.resetModes();
+      drawn.invalidate();
+    },
+  };
+}

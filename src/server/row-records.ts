@@ -1,0 +1,245 @@
+// What the server remembers about its rows so a later server can bring them back (issue #10): the
+// spec each row was started with, its wake policy, and its agent's session id — minted by swb
+// before the first launch (Claude Code's --session-id) or discovered from a file the agent keeps
+// open (Codex's rollout file). The recipe is the profile's `resume` (profile data, not code).
+//
+// On start, every recorded row is relaunched and marked restored: resumed when its agent's session
+// is known, fresh otherwise. A fresh relaunch is a new conversation: the unread mail of the one
+// before is parked for the operator's review instead of being handed to a context that never saw it.
+import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { resolveProfile } from '../agents/load-profiles.js';
+import type { ProfileSet } from '../agents/load-profiles.js';
+import type { ResumeRecipe } from '../agents/profile-schema.js';
+import type { WakePolicy } from '../agents/wake-controller.js';
+import type { Hub } from '../hub/hub.js';
+import { sessionMembers, readProcStat } from '../rows/process-tree.js';
+import type { Row, RowSpec } from '../rows/row.js';
+import { RowRecordStore, type ServerRun } from '../store/row-record-store.js';
+import type { FleetHooks, RowOrigin } from '../supervisor/row-fleet.js';
+
+const WAKE_POLICIES: readonly string[] = ['auto', 'notify', 'off'];
+/** How often rows whose agent makes its own session id are looked at until the id is known. */
+const DISCOVER_EVERY_MS = 5_000;
+const MAX_SCANNED_PIDS = 64;
+const MAX_SCANNED_FDS = 512;
+
+export interface RestorableRow {
+  spec: RowSpec;
+  wake?: WakePolicy;
+  origin: RowOrigin;
+}
+
+export class RowRecords {
+  private readonly store: RowRecordStore;
+  private readonly lastRun: ServerRun | null;
+  /** Each row's spec as given (no session arguments), its session id and its recipe. */
+  private readonly known = new Map<string, { base: RowSpec; sessionId: string | null; recipe: ResumeRecipe | null; wake: WakePolicy | undefined }>();
+  private readonly discoverTimer: NodeJS.Timeout;
+  private rowsOf: () => readonly Row[] = () => [];
+
+  constructor(
+    private readonly hub: Hub,
+    private readonly profiles: ProfileSet,
+    private readonly log: (line: string) => void,
+  ) {
+    this.store = new RowRecordStore(hub.store.db);
+    this.lastRun = this.store.startRun(process.pid, bootId());
+    this.discoverTimer = setInterval(() => this.discoverAll(), DISCOVER_EVERY_MS);
+    this.discoverTimer.unref();
+  }
+
+  /** How the last server ended: stopped on purpose, crashed (same boot), or the machine rebooted. */
+  get lastEnd(): 'stop' | 'crash' | 'reboot' | null {
+    const last = this.lastRun;
+    if (!last) return null;
+    if (last.stoppedAt !== null) return 'stop';
+    return last.bootId === bootId() ? 'crash' : 'reboot';
+  }
+
+  hooks(): FleetHooks {
+    return {
+      prepareLaunch: (spec) => this.launchSpec(spec),
+      prepareRestart: (row) => this.resumeSpec(row),
+      recorded: (row, wake) => this.save(row.name, wake),
+      forgotten: (name) => this.forget(name),
+    };
+  }
+
+  /** The fleet's rows, for discovering session ids from their open files. */
+  watch(rows: () => readonly Row[]): void {
+    this.rowsOf = rows;
+  }
+
+  private recipeOf(spec: RowSpec): ResumeRecipe | null {
+    if (spec.profile === undefined || typeof spec.command === 'string' || 'shell' in spec.command) return null;
+    return resolveProfile(this.profiles, spec.profile).profile.resume ?? null;
+  }
+
+  /** A new row: remember its spec; mint its agent's session id when the recipe says swb makes it. */
+  private launchSpec(spec: RowSpec): RowSpec {
+    const recipe = this.recipeOf(spec);
+    const sessionId = recipe?.mint ? randomUUID() : null;
+    this.known.set(spec.name, { base: spec, sessionId, recipe, wake: undefined });
+    return recipe && sessionId ? withArgs(spec, recipe.launchArgs, sessionId) : spec;
+  }
+
+  /** The same row launched to resume its conversation, or null when its session is not known. */
+  private resumeSpec(row: Row): RowSpec | null {
+    const k = this.known.get(row.name);
+    if (!k?.recipe) return null;
+    if (!k.sessionId && k.recipe.openFile) this.discover(row, k);
+    return k.sessionId ? withArgs(k.base, k.recipe.resumeArgs, k.sessionId) : null;
+  }
+
+  private save(name: string, wake: WakePolicy | undefined): void {
+    const k = this.known.get(name);
+    if (!k) return;
+    if (wake !== undefined) k.wake = wake;
+    this.write(() => this.store.save({ name, spec: JSON.stringify(k.base), wake: k.wake ?? null, sessionId: k.sessionId }), `row ${name} not recorded`);
+  }
+
+  private forget(name: string): void {
+    this.known.delete(name);
+    this.write(() => this.store.forget(name), `row ${name} not forgotten`);
+  }
+
+  private write(step: () => void, context: string): void {
+    // The record only matters at the next start: a locked or full store costs a log line, not a row.
+    this.hub.gate.run(step).catch((err: unknown) => this.log(`${context}: ${this.hub.failureOf(err, context).message}`));
+  }
+
+  /**
+   * The recorded rows to relaunch, each with its origin; parks the unread mail of rows that come
+   * back fresh. With `fresh`, the records are dropped and nothing comes back.
+   */
+  restorable(fresh: boolean): RestorableRow[] {
+    let records: ReturnType<RowRecordStore['all']>;
+    try {
+      if (fresh) {
+        this.store.clear();
+        return [];
+      }
+      records = this.store.all();
+    } catch (err) {
+      this.log(`the row records could not be read: ${this.hub.failureOf(err, 'row records').message}`);
+      return [];
+    }
+    const after = this.lastEnd ?? 'stop';
+    const out: RestorableRow[] = [];
+    for (const r of records) {
+      let base: RowSpec;
+      try {
+        base = JSON.parse(r.spec) as RowSpec;
+      } catch {
+        this.log(`row record ${r.name} is not readable; skipped`);
+        continue;
+      }
+      if (base.name !== r.name) continue;
+      const wake = r.wake !== null && WAKE_POLICIES.includes(r.wake) ? (r.wake as WakePolicy) : undefined;
+      const recipe = this.recipeOf(base);
+      let spec: RowSpec;
+      let resumed = false;
+      let sessionId: string | null = null;
+      let why: string;
+      if (recipe && r.sessionId) {
+        sessionId = r.sessionId;
+        spec = withArgs(base, recipe.resumeArgs, sessionId);
+        resumed = true;
+        why = 'resuming its conversation';
+      } else {
+        // A new conversation (with a new session id when swb mints them).
+        sessionId = recipe?.mint ? randomUUID() : null;
+        spec = recipe && sessionId ? withArgs(base, recipe.launchArgs, sessionId) : base;
+        why = recipe ? 'its agent session was never known, so it starts a new conversation' : 'it has no resume recipe, so it starts fresh';
+      }
+      this.known.set(r.name, { base, sessionId, recipe, wake });
+      let note = `@${r.name} restored after ${after === 'stop' ? 'the server stopped' : after === 'crash' ? 'the server crashed' : 'a reboot'}: ${why}`;
+      if (!resumed) {
+        const parked = this.park(r.name);
+        if (parked > 0) note += `; ${parked} unread message${parked === 1 ? '' : 's'} from before wait for your review (V)`;
+      }
+      out.push({ spec, ...(wake ? { wake } : {}), origin: { kind: 'restored', after, resumed, note } });
+      this.save(r.name, wake);
+    }
+    return out;
+  }
+
+  private park(name: string): number {
+    try {
+      return this.hub.store.parkUnread(name);
+    } catch (err) {
+      this.log(`unread mail of ${name} not parked: ${this.hub.failureOf(err, 'park').message}`);
+      return 0;
+    }
+  }
+
+  private discoverAll(): void {
+    for (const row of this.rowsOf()) {
+      const k = this.known.get(row.name);
+      if (k?.recipe?.openFile && !k.sessionId && row.state === 'running') {
+        this.discover(row, k);
+        if (k.sessionId) this.save(row.name, undefined);
+      }
+    }
+  }
+
+  /** Finds the agent's session id among the files the row's processes hold open. */
+  private discover(row: Row, k: { sessionId: string | null; recipe: ResumeRecipe | null }): void {
+    const pattern = k.recipe?.openFile;
+    if (!pattern) return;
+    const stat = readProcStat(row.pid);
+    const pids = stat ? sessionMembers(stat.session).slice(0, MAX_SCANNED_PIDS) : [row.pid];
+    for (const pid of pids) {
+      let fds: string[];
+      try {
+        fds = readdirSync(`/proc/${pid}/fd`).slice(0, MAX_SCANNED_FDS);
+      } catch {
+        continue;
+      }
+      for (const fd of fds) {
+        let target: string;
+        try {
+          target = readlinkSync(`/proc/${pid}/fd/${fd}`);
+        } catch {
+          continue;
+        }
+        const id = pattern.exec(target)?.groups?.id;
+        if (id && /^[A-Za-z0-9._:-]{1,128}$/.test(id)) {
+          k.sessionId = id;
+          this.log(`row ${row.name}: agent session ${id} (from ${target})`);
+          return;
+        }
+      }
+    }
+  }
+
+  /** The server stops on purpose: the next start says "after the server stopped". */
+  serverStopping(): void {
+    clearInterval(this.discoverTimer);
+    this.discoverAll();
+    try {
+      this.hub.store.db.transaction(() => {
+        for (const [name, k] of this.known) this.store.save({ name, spec: JSON.stringify(k.base), wake: k.wake ?? null, sessionId: k.sessionId });
+        this.store.stopRun(process.pid);
+      })();
+    } catch (err) {
+      this.log(`the row records could not be saved: ${this.hub.failureOf(err, 'row records').message}`);
+    }
+  }
+}
+
+/** The spec with the recipe's arguments appended to its program's, `{id}` replaced. */
+function withArgs(spec: RowSpec, args: readonly string[], id: string): RowSpec {
+  const c = spec.command;
+  if (typeof c === 'string' || 'shell' in c) return spec;
+  return { ...spec, command: { ...c, args: [...(c.args ?? []), ...args.map((a) => a.replaceAll('{id}', id))] } };
+}
+
+function bootId(): string {
+  try {
+    return readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+  } catch {
+    return 'unknown';
+  }
+}

@@ -1,0 +1,110 @@
+// The server's answers to `swb ls`, `swb new`, `swb kill`, `swb kill-server` and the parked-mail
+// review, reached through the hub's operator-only `server.*` methods (so they get the hub's
+// hardening: peer checks, the operator token refused inside rows, typed errors, deadlines).
+import { statSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
+import { swbError } from '../protocol/error-codes.js';
+import type { RowListing } from '../protocol/methods.js';
+import type { ServerControl } from '../hub/server-control.js';
+import { packageVersion } from '../cli/top-level-help.js';
+import { missingProgram } from '../config/row-command-check.js';
+import { assignUniqueNames, parseRowArg, type RowSpec as ConfigRowSpec } from '../config/row-spec.js';
+import { rowSpecFor, type LaunchPlan } from '../app/launch-plan.js';
+import { describeCommand } from '../supervisor/row-fleet.js';
+import type { ServerCore } from './server-core.js';
+
+/** Size of a row started with no client looking (the first client to attach resizes it). */
+const HEADLESS_SIZE = { cols: 120, rows: 32 };
+
+export function serverControl(o: { core: ServerCore; plan: LaunchPlan; stop: (why: string) => void; clients: () => number; attachedRows: () => ReadonlySet<string> }): ServerControl {
+  const { core, plan } = o;
+  const { fleet, port } = core;
+  return {
+    rows() {
+      const attached = o.attachedRows();
+      const rows: RowListing[] = fleet.list().map((row) => {
+        const origin = fleet.originOf(row.name);
+        return {
+          name: row.name,
+          profile: row.spec.profile ?? null,
+          command: describeCommand(row.spec),
+          running: row.state === 'running',
+          pid: row.state === 'running' ? row.pid : null,
+          exitCode: row.exit?.exitCode ?? null,
+          state: row.state === 'exited' ? 'exited' : (core.agents.stateOf(row.name)?.state ?? null),
+          unread: port.unreadCount(row.name),
+          wake: fleet.policyOf(row.name) ?? null,
+          startedAt: row.startedAt,
+          restored: origin.kind === 'restored' ? (origin.resumed ? 'resumed' : 'fresh') : null,
+          attached: attached.has(row.name),
+        };
+      });
+      return { ok: { rows, clients: o.clients(), pid: process.pid, version: packageVersion() } };
+    },
+
+    newRow(p) {
+      const cwd = p.cwd ?? plan.paths.workspace;
+      if (!isAbsolute(cwd) || !isDirectory(cwd)) return { error: swbError('BAD_REQUEST', `The working directory ${cwd} does not exist (or is not a directory).`) };
+      const profileIds = [...plan.profiles.profiles.keys()];
+      if (p.profile !== undefined && !profileIds.includes(p.profile)) {
+        return { error: swbError('BAD_REQUEST', `There is no agent profile ${p.profile} (known: ${profileIds.join(', ')}).`) };
+      }
+      let spec: ConfigRowSpec;
+      if (p.command) {
+        const line = p.command.map(shellQuote).join(' ');
+        const parsed = parseRowArg(line, profileIds);
+        if (!parsed.ok) return { error: swbError('BAD_REQUEST', `The command: ${parsed.problem}.`) };
+        const missing = missingProgram(line, plan.env, cwd);
+        if (missing !== null) return { error: swbError('BAD_REQUEST', `"${missing}" is not a program on PATH.`) };
+        spec = { ...parsed.spec, command: line, ...(p.profile !== undefined ? { profile: p.profile } : {}) };
+      } else if (p.profile !== undefined) {
+        spec = { name: p.profile, nameGiven: false, profile: p.profile };
+      } else {
+        return { error: swbError('BAD_REQUEST', 'Give a profile (--profile P) or a command (-- CMD ...).') };
+      }
+      spec = { ...spec, cwd, ...(p.name !== undefined ? { name: p.name, nameGiven: true } : {}) };
+      if (fleet.has(spec.name)) {
+        if (spec.nameGiven) return { error: swbError('ROW_EXISTS', `A row named ${spec.name} runs already; pick another --name.`) };
+        spec = assignUniqueNames([spec], [...fleet.list().map((r) => r.name), 'operator', 'all'])[0]!;
+      }
+      try {
+        const row = fleet.add(rowSpecFor(spec, plan.profiles.profiles), HEADLESS_SIZE);
+        return { ok: { name: row.name } };
+      } catch (err) {
+        return { error: swbError('BAD_REQUEST', `The row did not start: ${(err as Error).message}.`) };
+      }
+    },
+
+    killRow(name) {
+      if (!fleet.has(name)) return { error: swbError('NOT_FOUND', `No row named ${name} runs in this server (swb ls lists them).`) };
+      return { ok: { closed: fleet.close(name) } };
+    },
+
+    async parked(row, action) {
+      const r = action === 'redeliver' ? await port.redeliverParked(row) : await port.discardParked(row);
+      return r;
+    },
+
+    stop(force) {
+      const running = fleet.list().filter((r) => r.state === 'running').length;
+      if (running > 0 && !force) {
+        return { error: swbError('ROWS_RUNNING', `${running} row${running === 1 ? '' : 's'} still run${running === 1 ? 's' : ''}; stopping the server ends them (--force to stop anyway).`, { rows: running }) };
+      }
+      setImmediate(() => o.stop('swb kill-server'));
+      return { ok: { stopping: true, rows: running } };
+    },
+  };
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** One argument as the shell reads it back unchanged. */
+function shellQuote(arg: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`;
+}

@@ -1,0 +1,113 @@
+// Everything of the workspace server that no client needs to be there for: the hub and its store,
+// the rows (node-pty + @xterm/headless), the agent supervisor (state detection and wake, which must
+// run while nobody watches) and the fleet that shares the rows among clients. Started in dependency
+// order, each part registered with one owner, torn down in reverse.
+import { join } from 'node:path';
+import { openAuditLog } from '../agents/audit-log.js';
+import { HubClient } from '../client/hub-client.js';
+import { Hub } from '../hub/hub.js';
+import { operatorPort, type OperatorPort } from '../hub/operator-port.js';
+import type { RuntimePaths } from '../hub/runtime-paths.js';
+import { SwbError } from '../protocol/error-codes.js';
+import type { HubLimits } from '../protocol/limits.js';
+import { RowManager } from '../rows/row-manager.js';
+import { AgentAuditTrail } from '../supervisor/agent-audit-trail.js';
+import { AgentSupervisor } from '../supervisor/agent-supervisor.js';
+import { RowFleet, type FleetHooks } from '../supervisor/row-fleet.js';
+import { DisposableStore, toDisposable } from '../util/lifecycle.js';
+import { RotatingLog } from '../util/rotating-log.js';
+import { writeSwbLauncher } from '../util/swb-launcher.js';
+import type { LaunchPlan } from '../app/launch-plan.js';
+
+export interface ServerCore {
+  hub: Hub;
+  port: OperatorPort;
+  rows: RowManager;
+  agents: AgentSupervisor;
+  fleet: RowFleet;
+  auditLogPath: string;
+  /** Ends every row, then the supervisor, then the hub and its store. */
+  stop(): Promise<void>;
+}
+
+export async function startServerCore(plan: LaunchPlan, hooks: (hub: Hub) => FleetHooks = () => ({})): Promise<ServerCore> {
+  const { paths } = plan;
+  const hub = await startEmbeddedHub(paths, plan.limits);
+  const owner = new DisposableStore();
+  // Everything above the seam reaches the mail core through this one port.
+  const port = operatorPort(hub);
+  const rows = owner.add(
+    new RowManager({
+      socketPath: paths.socketPath,
+      mintToken: (name) => {
+        const r = port.registerRow(name);
+        if (!r.ok) throw new SwbError(r.error.code, r.error.message);
+        return r.token;
+      },
+      binDir: writeSwbLauncher(join(paths.runDir, 'bin')),
+      // A hub a row's CLI starts (after this server crashed) reads the same config, so the same limits.
+      baseEnv: plan.configPath ? { ...plan.env, SWB_CONFIG: plan.configPath } : plan.env,
+      ...(plan.scrollback !== undefined ? { scrollback: plan.scrollback } : {}),
+    }),
+  );
+  // Every byte swb types into a row is logged (0600) before it is written, and kept for the audit view.
+  const auditLogPath = join(paths.runDir, 'audit.log');
+  const agents = owner.add(new AgentSupervisor({ profiles: plan.profiles, mail: port, audit: new AgentAuditTrail(openAuditLog(auditLogPath)) }));
+  port.setExplainProvider((row, verbose) => agents.explain(row, verbose));
+  owner.add(toDisposable(() => port.setExplainProvider(null)));
+  const wakeFor = new Map(plan.rows.flatMap((r) => (r.wake ? [[r.spec.name, r.wake] as const] : [])));
+  const fleet = owner.add(new RowFleet({ rows, port, agents, configuredWakePolicy: (spec) => wakeFor.get(spec.name), hooks: hooks(hub) }));
+  let stopped: Promise<void> | null = null;
+  return {
+    hub,
+    port,
+    rows,
+    agents,
+    fleet,
+    auditLogPath,
+    stop() {
+      stopped ??= (async () => {
+        owner.dispose();
+        await hub.stop();
+      })();
+      return stopped;
+    },
+  };
+}
+
+/**
+ * The server embeds the workspace's hub. A headless hub already running (started by a CLI
+ * command) is asked to step down, and we take the lock once it has let go.
+ */
+async function startEmbeddedHub(paths: RuntimePaths, limits: HubLimits | undefined): Promise<Hub> {
+  const deadline = Date.now() + 5000;
+  for (let asked = false; ; ) {
+    try {
+      const file = new RotatingLog(join(paths.runDir, 'hub.log'));
+      const log = (line: string) => file.append(`${new Date().toISOString()} ${line}`);
+      return await Hub.start({ paths, limits: limits ?? {}, embedded: true, log });
+    } catch (err) {
+      if (!(err instanceof SwbError) || err.code !== 'HUB_RUNNING' || Date.now() > deadline) throw err;
+      if (!asked) {
+        asked = true;
+        await askHubToStop(paths).catch((e: unknown) => {
+          // Another server owns this workspace: say so instead of waiting for it.
+          if (e instanceof SwbError && e.code === 'HUB_RUNNING') throw e;
+        });
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+}
+
+async function askHubToStop(paths: RuntimePaths): Promise<void> {
+  const { readFileSync } = await import('node:fs');
+  const token = readFileSync(paths.operatorTokenFile, 'utf8').trim();
+  const client = await HubClient.open(paths.socketPath);
+  try {
+    await client.sayHello({ session: 'operator', token });
+    await client.request('hub.shutdown');
+  } finally {
+    client.destroy();
+  }
+}

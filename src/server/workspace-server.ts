@@ -1,0 +1,232 @@
+// `swb server`: the workspace's long-lived process (DESIGN §1). It owns the hub, the store, every
+// row, state detection and wake — and renders each attached client's dashboard into that client's
+// socket. Started detached from any terminal by the first `swb` (server-launch.ts); ends on `q`
+// in a dashboard, `swb kill-server`, or SIGTERM. Rows never depend on a client being there.
+import { writeSync, closeSync } from 'node:fs';
+import { createServer, type Server, type Socket } from 'node:net';
+import { join } from 'node:path';
+import { UsageError } from '../cli/command.js';
+import { parseFlags } from '../cli/parse-flags.js';
+import { packageVersion } from '../cli/top-level-help.js';
+import { operatorRefusal, peerOf } from '../hub/peer-guard.js';
+import { SwbError } from '../protocol/error-codes.js';
+import { checkDirectoryChain, myUid } from '../util/private-path.js';
+import { RotatingLog } from '../util/rotating-log.js';
+import { isOwnSocket } from '../hub/private-dir.js';
+import { chmodSync, unlinkSync } from 'node:fs';
+import { planLaunch, type LaunchPlan, type PlannedRow } from '../app/launch-plan.js';
+import type { HelloFrame } from '../protocol/client-wire.js';
+import { ClientConnection } from './client-connection.js';
+import { openClientSession } from './client-session.js';
+import { startServerCore, type ServerCore } from './server-core.js';
+import { RowRecords } from './row-records.js';
+import { serverControl } from './server-control.js';
+
+export const SERVER_FLAGS = [
+  { name: 'config', type: 'string' as const, value: 'FILE', description: 'config file' },
+  { name: 'workspace', type: 'string' as const, value: 'NAME', description: 'workspace name' },
+  { name: 'fresh', type: 'boolean' as const, description: 'start without relaunching the recorded rows' },
+  { name: 'ready-fd', type: 'string' as const, value: 'FD', description: 'write one line here once listening (internal)' },
+];
+
+export async function runServer(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  let flags: Record<string, unknown>;
+  try {
+    ({ flags } = parseFlags(argv, SERVER_FLAGS));
+  } catch (err) {
+    if (err instanceof UsageError) return fail(null, 2, `swb server: ${err.message}`);
+    throw err;
+  }
+  const readyFd = flags['ready-fd'] !== undefined ? Number(flags['ready-fd']) : null;
+  const planArgs = [...(flags.config ? ['--config', flags.config as string] : []), ...(flags.workspace ? ['--workspace', flags.workspace as string] : [])];
+  const planned = planLaunch(planArgs, env, process.cwd());
+  if ('help' in planned) return 0;
+  if ('exit' in planned) return fail(readyFd, planned.exit, planned.message);
+  const plan = planned.plan;
+
+  const logFile = new RotatingLog(join(plan.paths.runDir, 'server.log'));
+  const log = (line: string) => logFile.append(`${new Date().toISOString()} ${line}`);
+  let records: RowRecords | null = null;
+  let core: ServerCore;
+  try {
+    core = await startServerCore(plan, (hub) => {
+      records = new RowRecords(hub, plan.profiles, log);
+      return records.hooks();
+    });
+  } catch (err) {
+    if (!(err instanceof SwbError)) throw err;
+    const hint = err.code === 'HUB_RUNNING' ? ' (another swb server owns this workspace)' : '';
+    return fail(readyFd, 1, `swb: ${err.code}: ${err.message}${hint}`);
+  }
+  const server = new WorkspaceServer(plan, core, records!, log);
+  try {
+    await server.listen();
+  } catch (err) {
+    await core.stop();
+    return fail(readyFd, 1, `swb: could not listen for clients: ${(err as Error).message}`);
+  }
+  server.restore(flags.fresh === true);
+  if (readyFd !== null) {
+    try {
+      writeSync(readyFd, `${JSON.stringify({ ok: true, pid: process.pid })}\n`);
+      closeSync(readyFd);
+    } catch {
+      // the launcher gave up waiting; it will find the socket
+    }
+  }
+  log(`server ${process.pid} (swb ${packageVersion()}) serving ${plan.paths.workspace}`);
+  return server.done;
+}
+
+function fail(readyFd: number | null, status: number, message: string): number {
+  process.stderr.write(`${message}\n`);
+  if (readyFd !== null) {
+    try {
+      writeSync(readyFd, `${JSON.stringify({ ok: false, message })}\n`);
+      closeSync(readyFd);
+    } catch {
+      // nobody listens
+    }
+  }
+  return status;
+}
+
+class WorkspaceServer {
+  private listener: Server | null = null;
+  private readonly clients = new Set<ClientConnection>();
+  private stopping = false;
+  private resolveDone!: (status: number) => void;
+  readonly done = new Promise<number>((r) => (this.resolveDone = r));
+
+  constructor(
+    private readonly plan: LaunchPlan,
+    private readonly core: ServerCore,
+    private readonly records: RowRecords,
+    private readonly log: (line: string) => void,
+  ) {
+    // No terminal to hang up: the server outlives the one that started it.
+    process.on('SIGHUP', () => this.log('SIGHUP ignored'));
+    process.on('SIGTERM', () => void this.stop('SIGTERM'));
+    process.on('SIGINT', () => void this.stop('SIGINT'));
+    // One bad moment in one client's dashboard must not end every agent's row.
+    process.on('uncaughtException', (err) => this.log(`uncaught: ${err.stack ?? String(err)}`));
+    process.on('unhandledRejection', (err) => this.log(`unhandled rejection: ${(err as Error)?.stack ?? String(err)}`));
+    core.port.setServerControl(
+      serverControl({ core, plan, stop: (why) => void this.stop(why), clients: () => this.attachedCount(), attachedRows: () => core.fleet.attachedRows() }),
+    );
+    records.watch(() => core.fleet.list());
+    core.fleet.onRemoved(() => this.stopIfEmpty());
+  }
+
+  async listen(): Promise<void> {
+    const path = this.plan.paths.serverSocketPath;
+    checkDirectoryChain(this.plan.paths.socketDir, myUid(), 'The server will not listen there: no client would trust it.');
+    // We hold the workspace's hub lock, so no live server can own this socket: a leftover is stale.
+    if (isOwnSocket(path)) unlinkSync(path);
+    const listener = createServer({ allowHalfOpen: false }, (socket) => this.accept(socket));
+    this.listener = listener;
+    await new Promise<void>((resolve, reject) => {
+      listener.once('error', reject);
+      listener.listen({ path }, () => {
+        listener.off('error', reject);
+        resolve();
+      });
+    });
+    chmodSync(path, 0o600);
+  }
+
+  private attachedCount(): number {
+    let n = 0;
+    for (const c of this.clients) if (c.attached) n++;
+    return n;
+  }
+
+  private accept(socket: Socket): void {
+    if (this.stopping) {
+      socket.destroy();
+      return;
+    }
+    const connection = new ClientConnection({
+      socket,
+      version: packageVersion(),
+      refusal: () => this.refusal(socket),
+      open: (hello, terminal, conn) => this.openDashboard(hello, terminal, conn),
+      onClose: (c) => {
+        this.clients.delete(c);
+        this.stopIfEmpty();
+      },
+      log: this.log,
+    });
+    this.clients.add(connection);
+  }
+
+  /** Only our own uid, and never a process inside one of our rows (an agent must not drive the dashboard). */
+  private refusal(socket: Socket): string | null {
+    const peer = peerOf(socket);
+    if (peer && peer.uid !== myUid()) return `uid ${peer.uid} may not attach to a server of uid ${myUid()}`;
+    const inRow = operatorRefusal(peer, this.plan.paths.socketPath);
+    return inRow ? `${inRow}: an agent's row may not attach to the operator's dashboard` : null;
+  }
+
+  private openDashboard(hello: HelloFrame, terminal: Parameters<typeof openClientSession>[0]['terminal'], conn: ClientConnection) {
+    const planned = planLaunch(hello.args, this.plan.env, hello.cwd);
+    if ('help' in planned) return 'swb --help prints the help without a server';
+    if ('exit' in planned) return planned.message.replace(/^swb: /, '');
+    const look = planned.plan;
+    const fleet = this.core.fleet;
+    // Rows named on the command line start in the client's directory; with none, an empty server
+    // starts the config's rows (or the operator's shell).
+    let rows: PlannedRow[] = [];
+    if (look.rowsGiven) rows = look.rows.map((r) => ({ ...r, spec: { ...r.spec, cwd: r.spec.cwd ?? hello.cwd } }));
+    else if (fleet.list().length === 0) rows = look.rows.map((r) => ({ ...r, spec: { ...r.spec, cwd: r.spec.cwd ?? hello.cwd } }));
+    const notes: Array<{ kind: 'info' | 'error'; text: string; row: string | null }> = look.warnings.map((w) => ({ kind: 'error' as const, ...w }));
+    if (hello.version !== packageVersion()) {
+      notes.push({ kind: 'info', text: `this server runs swb ${packageVersion()}, the client is ${hello.version.slice(0, 32)}: swb kill-server and swb again to run the new one`, row: null });
+    }
+    return openClientSession({
+      core: this.core,
+      look: { ...look, keymap: this.plan.keymap, themes: look.themes },
+      terminal,
+      rows,
+      notes,
+      onQuit: () => void this.stop('quit from a dashboard'),
+      onLeave: () => {
+        const n = fleet.list().length;
+        conn.bye({ reason: 'detached', message: `detached; ${n} row${n === 1 ? '' : 's'} run${n === 1 ? 's' : ''} on (swb attach comes back)` });
+      },
+    });
+  }
+
+  /** Relaunches the rows the last server recorded, unless told to start fresh. */
+  restore(fresh: boolean): void {
+    const size = { cols: 80, rows: 24 };
+    for (const r of this.records.restorable(fresh)) {
+      try {
+        this.core.fleet.add(r.spec, size, { origin: r.origin, ...(r.wake ? { wake: r.wake } : {}) });
+      } catch (err) {
+        this.log(`row ${r.spec.name} could not be restored: ${(err as Error).message}`);
+      }
+    }
+  }
+
+  /** A server with no rows and nobody attached has nothing to do. */
+  private stopIfEmpty(): void {
+    if (this.core.fleet.list().length === 0 && this.attachedCount() === 0) void this.stop('no rows and no clients');
+  }
+
+  async stop(why: string): Promise<void> {
+    if (this.stopping) return;
+    this.stopping = true;
+    this.log(`stopping: ${why}`);
+    for (const c of [...this.clients]) c.bye({ reason: 'stopped', message: `the swb server stopped (${why})` });
+    this.listener?.close();
+    try {
+      if (isOwnSocket(this.plan.paths.serverSocketPath)) unlinkSync(this.plan.paths.serverSocketPath);
+    } catch {
+      // gone already
+    }
+    this.records.serverStopping();
+    await this.core.stop();
+    this.resolveDone(0);
+  }
+}

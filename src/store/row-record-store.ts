@@ -1,0 +1,86 @@
+// The workspace server's memory of its rows (migration 4): each row's spec as the operator gave it,
+// its wake policy and its agent's session id, so a server started again — after kill-server, a
+// crash or a reboot — relaunches the same rows, each agent resuming its own conversation. And the
+// server's runs, so the next start can tell how the last one ended.
+import type { Statement } from 'better-sqlite3';
+import type { SqliteDatabase } from './open-database.js';
+
+export interface RowRecord {
+  name: string;
+  /** The RowSpec as JSON, without any resume or session arguments. */
+  spec: string;
+  wake: string | null;
+  sessionId: string | null;
+  position: number;
+}
+
+export interface ServerRun {
+  pid: number;
+  bootId: string;
+  startedAt: number;
+  stoppedAt: number | null;
+}
+
+export class RowRecordStore {
+  private readonly q: {
+    upsert: Statement;
+    remove: Statement;
+    all: Statement<unknown[], { name: string; spec: string; wake: string | null; session_id: string | null; position: number }>;
+    clear: Statement;
+    nextPosition: Statement<unknown[], { p: number }>;
+    positionOf: Statement<unknown[], { position: number }>;
+    lastRun: Statement<unknown[], { id: number; pid: number; boot_id: string; started_at: number; stopped_at: number | null }>;
+    startRun: Statement;
+    stopRun: Statement;
+  };
+
+  constructor(
+    private readonly db: SqliteDatabase,
+    private readonly now: () => number = Date.now,
+  ) {
+    const s = <T = unknown>(sql: string) => db.prepare(sql) as Statement<unknown[], T>;
+    this.q = {
+      upsert: s(`INSERT INTO row_records (name, spec, wake, session_id, position, updated_at) VALUES (@name, @spec, @wake, @sessionId, @position, @at)
+                 ON CONFLICT(name) DO UPDATE SET spec = excluded.spec, wake = excluded.wake, session_id = excluded.session_id, updated_at = excluded.updated_at`),
+      remove: s(`DELETE FROM row_records WHERE name = ?`),
+      all: s(`SELECT name, spec, wake, session_id, position FROM row_records ORDER BY position, name`),
+      clear: s(`DELETE FROM row_records`),
+      nextPosition: s(`SELECT coalesce(max(position), 0) + 1 AS p FROM row_records`),
+      positionOf: s(`SELECT position FROM row_records WHERE name = ?`),
+      lastRun: s(`SELECT id, pid, boot_id, started_at, stopped_at FROM server_runs ORDER BY id DESC LIMIT 1`),
+      startRun: s(`INSERT INTO server_runs (pid, boot_id, started_at) VALUES (?, ?, ?)`),
+      stopRun: s(`UPDATE server_runs SET stopped_at = ? WHERE id = (SELECT max(id) FROM server_runs) AND pid = ?`),
+    };
+  }
+
+  /** Records a row (a new one goes last). */
+  save(r: Omit<RowRecord, 'position'>): void {
+    const position = this.q.positionOf.get(r.name)?.position ?? this.q.nextPosition.get()!.p;
+    this.q.upsert.run({ ...r, position, at: this.now() });
+  }
+
+  forget(name: string): void {
+    this.q.remove.run(name);
+  }
+
+  all(): RowRecord[] {
+    return this.q.all.all().map((r) => ({ name: r.name, spec: r.spec, wake: r.wake, sessionId: r.session_id, position: r.position }));
+  }
+
+  clear(): void {
+    this.q.clear.run();
+  }
+
+  /** Starts this server's run; returns the one before it (null on the very first start). */
+  startRun(pid: number, bootId: string): ServerRun | null {
+    return this.db.transaction(() => {
+      const last = this.q.lastRun.get();
+      this.q.startRun.run(pid, bootId, this.now());
+      return last ? { pid: last.pid, bootId: last.boot_id, startedAt: last.started_at, stoppedAt: last.stopped_at } : null;
+    })();
+  }
+
+  stopRun(pid: number): void {
+    this.q.stopRun.run(this.now(), pid);
+  }
+}

@@ -1,0 +1,210 @@
+// Every row of the workspace server, shared by all of its clients (below DESIGN §1's seam). A row's
+// life is decided here once — started, watched by the agent supervisor, online for mail, closed,
+// reopened, restarted with its profile's resume recipe — and each client's dashboard only mirrors it
+// into its own view state. What the clients disagree on (who is attached, whose size a row takes) is
+// settled here too: a row is attached while any client is attached to it, and rows take the size of
+// the client that typed last (as tmux's "latest" window-size), so two terminals do not fight.
+import type { OperatorPort } from '../hub/operator-port.js';
+import type { Row, RowSpec } from '../rows/row.js';
+import type { RowManager } from '../rows/row-manager.js';
+import { Emitter, type Event } from '../util/event.js';
+import { DisposableStore, toDisposable, type Disposable } from '../util/lifecycle.js';
+import type { WakePolicy } from '../agents/wake-controller.js';
+import type { AgentSupervisor } from './agent-supervisor.js';
+
+/** Why a row came up: started by someone now, or relaunched from the record after the server stopped. */
+export type RowOrigin =
+  | { kind: 'new' }
+  | { kind: 'restored'; after: 'stop' | 'crash' | 'reboot'; resumed: boolean; note?: string };
+
+export interface ClosedRowRecord {
+  spec: RowSpec;
+  command: string;
+  at: number;
+}
+
+export interface FleetHooks {
+  /** The spec a row starts with the first time (a resume recipe may mint a session id into it). */
+  prepareLaunch?: (spec: RowSpec) => RowSpec;
+  /** The spec a restart (R) starts: the profile's resume recipe, when one is known. */
+  prepareRestart?: (row: Row) => RowSpec | null;
+  /** A row started, changed or ended: persist it (the server's restore record). */
+  recorded?: (row: Row, wake: WakePolicy | undefined) => void;
+  forgotten?: (name: string) => void;
+}
+
+export interface RowFleetOptions {
+  rows: RowManager;
+  port: OperatorPort;
+  agents?: AgentSupervisor;
+  /** The wake policy the config gives a row (`rows[].wake`), if any. */
+  configuredWakePolicy?: (spec: RowSpec) => WakePolicy | undefined;
+  hooks?: FleetHooks;
+}
+
+const MAX_CLOSED = 20;
+
+export class RowFleet implements Disposable {
+  private readonly lifetime = new DisposableStore();
+  private readonly perRow = new Map<string, DisposableStore>();
+  private readonly origins = new Map<string, RowOrigin>();
+  private readonly closedRows: ClosedRowRecord[] = [];
+  private readonly attachCounts = new Map<string, number>();
+  private sizeOwnerValue: object | null = null;
+  private readonly addedEmitter = this.lifetime.add(new Emitter<Row>());
+  private readonly removedEmitter = this.lifetime.add(new Emitter<{ row: Row; closed: ClosedRowRecord }>());
+  private readonly reopenedEmitter = this.lifetime.add(new Emitter<string>());
+  private readonly sizeOwnerEmitter = this.lifetime.add(new Emitter<object | null>());
+  private readonly policyEmitter = this.lifetime.add(new Emitter<{ row: string; policy: WakePolicy }>());
+
+  /** A row started (or was reopened). */
+  readonly onAdded: Event<Row> = this.addedEmitter.event;
+  /** A row was closed; its spec is kept for reopening. */
+  readonly onRemoved: Event<{ row: Row; closed: ClosedRowRecord }> = this.removedEmitter.event;
+  /** A closed row came back (it leaves every client's "recently closed" list). */
+  readonly onReopened: Event<string> = this.reopenedEmitter.event;
+  /** Another client's sizes now decide the rows' sizes. */
+  readonly onSizeOwner: Event<object | null> = this.sizeOwnerEmitter.event;
+  /** A client changed a row's wake policy: every client's header shows it. */
+  readonly onPolicy: Event<{ row: string; policy: WakePolicy }> = this.policyEmitter.event;
+
+  constructor(private readonly o: RowFleetOptions) {}
+
+  get rows(): RowManager {
+    return this.o.rows;
+  }
+
+  get agents(): AgentSupervisor | undefined {
+    return this.o.agents;
+  }
+
+  list(): Row[] {
+    return this.o.rows.list();
+  }
+
+  get(name: string): Row | undefined {
+    return this.o.rows.get(name);
+  }
+
+  has(name: string): boolean {
+    return this.o.rows.has(name);
+  }
+
+  originOf(name: string): RowOrigin {
+    return this.origins.get(name) ?? { kind: 'new' };
+  }
+
+  /** Starts a row. Throws (a plain Error) on a bad or taken name, or a program that cannot start. */
+  add(spec: RowSpec, size: { cols: number; rows: number }, opts: { origin?: RowOrigin; wake?: WakePolicy } = {}): Row {
+    const launch = opts.origin?.kind === 'restored' ? spec : (this.o.hooks?.prepareLaunch?.(spec) ?? spec);
+    const row = this.o.rows.create(launch, size);
+    this.origins.set(row.name, opts.origin ?? { kind: 'new' });
+    const configured = opts.wake ?? this.o.configuredWakePolicy?.(spec);
+    this.o.agents?.track(row, { ...(spec.profile !== undefined ? { profile: spec.profile } : {}), ...(configured ? { wake: configured } : {}) });
+    this.follow(row);
+    this.o.hooks?.recorded?.(row, this.policyOf(row.name) ?? configured);
+    this.addedEmitter.fire(row);
+    return row;
+  }
+
+  private follow(row: Row): void {
+    const d = new DisposableStore();
+    this.perRow.set(row.name, d);
+    const { port } = this.o;
+    // A running row is online for mail (@all reaches it) whether or not it holds a connection.
+    port.rowRunning(row.name, row.state === 'running');
+    d.add(toDisposable(() => port.rowRunning(row.name, false)));
+    d.add(row.onExit(() => port.rowRunning(row.name, false)));
+    d.add(row.onRestart(() => port.rowRunning(row.name, true)));
+  }
+
+  /** The wake policy the agent supervisor applies to a row (undefined: it has no agent profile). */
+  policyOf(name: string): WakePolicy | undefined {
+    return this.o.agents?.policyOf(name);
+  }
+
+  setPolicy(name: string, policy: WakePolicy): boolean {
+    if (this.o.agents?.setPolicy(name, policy) === undefined) return false;
+    const row = this.o.rows.get(name);
+    if (row) this.o.hooks?.recorded?.(row, policy);
+    this.policyEmitter.fire({ row: name, policy });
+    return true;
+  }
+
+  /** Ends the row's program and starts it again — resuming its conversation when the profile can. */
+  restart(name: string): { resumed: boolean } {
+    const row = this.o.rows.get(name);
+    if (!row) return { resumed: false };
+    const resume = this.o.hooks?.prepareRestart?.(row) ?? null;
+    row.restart(resume ?? undefined);
+    this.o.hooks?.recorded?.(row, this.policyOf(name));
+    return { resumed: resume !== null };
+  }
+
+  /** Ends a row and keeps its spec so any client can reopen it while the server runs. */
+  close(name: string): boolean {
+    const row = this.o.rows.get(name);
+    if (!row) return false;
+    this.o.agents?.untrack(name);
+    this.perRow.get(name)?.dispose();
+    this.perRow.delete(name);
+    this.attachCounts.delete(name);
+    this.origins.delete(name);
+    this.o.rows.close(name);
+    this.o.hooks?.forgotten?.(name);
+    const closed: ClosedRowRecord = { spec: row.spec, command: describeCommand(row.spec), at: Date.now() };
+    this.closedRows.unshift(closed);
+    this.closedRows.splice(MAX_CLOSED);
+    this.removedEmitter.fire({ row, closed });
+    return true;
+  }
+
+  closed(): readonly ClosedRowRecord[] {
+    return this.closedRows;
+  }
+
+  /** Starts a closed row again (its spec as it was); null when it is not in the list. */
+  reopen(name: string, size: { cols: number; rows: number }): Row | null {
+    const i = this.closedRows.findIndex((c) => c.spec.name === name);
+    if (i < 0 || this.o.rows.has(name)) return null;
+    const [closed] = this.closedRows.splice(i, 1);
+    this.reopenedEmitter.fire(name);
+    return this.add(closed!.spec, size);
+  }
+
+  /** A client attached to (or left) a row: the row is attached while any client is. */
+  setAttached(name: string, on: boolean): void {
+    const n = Math.max(0, (this.attachCounts.get(name) ?? 0) + (on ? 1 : -1));
+    if (n === 0) this.attachCounts.delete(name);
+    else this.attachCounts.set(name, n);
+    this.o.agents?.setAttached(name, n > 0);
+  }
+
+  /** Rows some client is attached to. */
+  attachedRows(): ReadonlySet<string> {
+    return new Set(this.attachCounts.keys());
+  }
+
+  /** The client whose sizes the rows take (the one that typed last). */
+  get sizeOwner(): object | null {
+    return this.sizeOwnerValue;
+  }
+
+  claimSizes(client: object | null): void {
+    if (this.sizeOwnerValue === client) return;
+    this.sizeOwnerValue = client;
+    this.sizeOwnerEmitter.fire(client);
+  }
+
+  dispose(): void {
+    for (const d of this.perRow.values()) d.dispose();
+    this.perRow.clear();
+    this.lifetime.dispose();
+  }
+}
+
+/** A row's command as one line (a shell line, or a program and its arguments). */
+export function describeCommand(spec: RowSpec): string {
+  const c = spec.command;
+  return typeof c === 'string' ? c : 'shell' in c ? c.shell : [c.file, ...(c.args ?? [])].join(' ');
+}
