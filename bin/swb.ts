@@ -17,7 +17,10 @@ async function main(argv: string[]): Promise<number> {
   if (argv[0] === 'server' && !argv.includes('--help')) {
     // React's production build (no dev checks) for the dashboards; rows still get the operator's own env.
     const operatorEnv = { ...process.env };
+    delete operatorEnv.SWB_COLOR_LEVEL;
     process.env.NODE_ENV ??= 'production';
+    // No terminal here: Ink's colours follow the one that started the server (chalk reads this on import).
+    if (process.env.SWB_COLOR_LEVEL && process.env.FORCE_COLOR === undefined) process.env.FORCE_COLOR = process.env.SWB_COLOR_LEVEL;
     const serverBundle = bundled('server.bundle.mjs');
     const { runServer } = (serverBundle ? await import(serverBundle) : await import('../src/server/workspace-server.js')) as typeof import('../src/server/workspace-server.js');
     return runServer(argv.slice(1), operatorEnv);

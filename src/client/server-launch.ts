@@ -31,11 +31,14 @@ export async function launchServer(o: LaunchOptions): Promise<number> {
   const logPath = join(o.paths.runDir, 'server.out');
   const out = openSync(logPath, 'a', 0o600);
   const args = [swbBinPath(), 'server', ...o.flags, '--ready-fd', '3'];
+  // The server has no terminal of its own: Ink's colours follow the terminal that started it.
+  const depth = process.stdout.isTTY ? process.stdout.getColorDepth(o.env) : 8;
+  const env = { ...o.env, SWB_COLOR_LEVEL: String(depth >= 24 ? 3 : depth >= 8 ? 2 : depth >= 4 ? 1 : 0) };
   const scoped = systemdScope(o.env);
   const [file, argv] = scoped ? ['systemd-run', [...scoped, '--', process.execPath, ...args]] : [process.execPath, args];
   let child: ReturnType<typeof spawn>;
   try {
-    child = spawn(file, argv, { cwd: o.cwd, env: o.env, detached: true, stdio: ['ignore', out, out, 'pipe'] });
+    child = spawn(file, argv, { cwd: o.cwd, env, detached: true, stdio: ['ignore', out, out, 'pipe'] });
   } finally {
     closeSync(out);
   }

@@ -207,6 +207,11 @@ export class Row implements Disposable {
     this.queueScreenChange();
   }
 
+  /** Whether the program or anything it started in its session still lives (after dispose too). */
+  processesAlive(): boolean {
+    return this.current.process.processesAlive();
+  }
+
   /** ms epoch the current incarnation's program started. */
   get startedAt(): number {
     return this.startedAtValue;

@@ -163,6 +163,11 @@ export class ClientConnection {
     this.close();
   }
 
+  /** Ends the client's dashboard (its terminal restored) but keeps the connection for a BYE. */
+  endDashboard(): void {
+    this.disposeSession();
+  }
+
   private disposeSession(): void {
     const s = this.session;
     this.session = null;

@@ -19,6 +19,9 @@ import { RotatingLog } from '../util/rotating-log.js';
 import { writeSwbLauncher } from '../util/swb-launcher.js';
 import type { LaunchPlan } from '../app/launch-plan.js';
 
+/** Longer than a row's kill grace (SIGHUP, then SIGKILL): how long stopping waits for rows to end. */
+const ROW_END_WAIT_MS = 5_000;
+
 export interface ServerCore {
   hub: Hub;
   port: OperatorPort;
@@ -67,7 +70,12 @@ export async function startServerCore(plan: LaunchPlan, hooks: (hub: Hub) => Fle
     auditLogPath,
     stop() {
       stopped ??= (async () => {
+        const all = rows.list();
         owner.dispose();
+        // Rows got SIGHUP; what ignores it gets SIGKILL after the grace period. Wait for both, so
+        // nothing the server started outlives it.
+        const deadline = Date.now() + ROW_END_WAIT_MS;
+        while (all.some((r) => r.processesAlive()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
         await hub.stop();
       })();
       return stopped;

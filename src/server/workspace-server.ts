@@ -218,7 +218,9 @@ class WorkspaceServer {
     if (this.stopping) return;
     this.stopping = true;
     this.log(`stopping: ${why}`);
-    for (const c of [...this.clients]) c.bye({ reason: 'stopped', message: `the swb server stopped (${why})` });
+    // Dashboards first (they watch the rows), then the rows and the hub; the clients hear BYE once
+    // every row has ended, so a client that exits knows nothing it started is left.
+    for (const c of this.clients) c.endDashboard();
     this.listener?.close();
     try {
       if (isOwnSocket(this.plan.paths.serverSocketPath)) unlinkSync(this.plan.paths.serverSocketPath);
@@ -227,6 +229,7 @@ class WorkspaceServer {
     }
     this.records.serverStopping();
     await this.core.stop();
+    for (const c of [...this.clients]) c.bye({ reason: 'stopped', message: `the swb server stopped (${why})` });
     this.resolveDone(0);
   }
 }

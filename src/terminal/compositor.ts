@@ -152,8 +152,9 @@ export class Compositor {
     let touched = false;
     if (overwritten) for (let y = rect.y; y < rect.y + rect.height && !touched; y++) touched = overwritten.has(y);
     if (!fresh && cache!.version === screen.version && !touched) return '';
-    // Show the bottom of the screen when it is taller than the viewport (a resize in flight).
-    const top = Math.max(0, screen.rows - rect.height);
+    // A screen taller than the viewport (a resize in flight, or a row sized by another client):
+    // show the part with the cursor — its bottom when the cursor is there, its top when it is near it.
+    const top = Math.min(Math.max(0, screen.rows - rect.height), Math.max(0, screen.buffer.cursorY - rect.height + 1));
     if (!fresh && only !== null && screen.rows === rect.height) {
       // The cached version stays behind: the next full paint must compare every row again.
       return only === 'none' ? '' : this.paintRows(cache!, screen, rect, only);

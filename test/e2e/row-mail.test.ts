@@ -28,18 +28,20 @@ describe('row mail', () => {
     expect(messages[0]).toMatchObject({ from: 'mailer', to: ['operator'], text: 'hello-from-row' });
   });
 
-  test('a second dashboard in the same workspace says HUB_RUNNING and leaves the first one and its hub alone', async () => {
+  test('a second swb in the same workspace attaches to the same server: its row joins, and both dashboards show both rows and the mail', async () => {
     const home = createTempHome();
     const first = startSwb({ home, args: ['one=echo ONE-READY; sleep 60'] });
     await first.waitForText('ONE-READY');
-    const second = startSwb({ home, args: ['two=sleep 60'] });
-    const exit = await second.waitForExit();
-    expect(exit.exitCode).toBe(1);
-    expect(second.screenText().join('\n')).toMatch(/HUB_RUNNING: A dashboard is running for workspace/);
-    // The first dashboard's hub still takes mail, and the first dashboard shows it.
+    const second = startSwb({ home, args: ['two=echo TWO-READY; sleep 60'] });
+    await second.waitForText('TWO-READY');
+    // The first dashboard shows the row the second one added.
+    await first.waitForText('TWO-READY');
+    await second.waitForText('ONE-READY');
+    // One hub takes the mail, and both dashboards show it.
     const sent = await runSwb(['send', '--as', 'script', '@one', 'still-here'], { home });
     expect(sent.status).toBe(0);
     await first.waitForText(/@script → @one .*still-here/);
+    await second.waitForText(/@script → @one .*still-here/);
   });
 });
 

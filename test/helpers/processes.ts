@@ -55,11 +55,19 @@ function swbHomeOf(pid: number): string | null {
  * `swbHome`, pids that are not this test's: the suite starts thousands of processes, pids wrap
  * (pid_max is 32768 here), and a hub pid logged long ago may by now belong to another test's hub.
  */
-export async function killSwbProcess(pid: number, swbHome?: string, timeoutMs = 5000): Promise<void> {
+export async function killSwbProcess(pid: number, swbHome?: string, timeoutMs = 5000, familyOf?: (pid: number) => number[]): Promise<void> {
   if (!isProcessAlive(pid)) return;
   const cmd = commandLine(pid);
   if (cmd !== null && !cmd.includes('swb.js')) return; // the pid was reused by someone else: not ours
   if (swbHome !== undefined && process.platform === 'linux' && swbHomeOf(pid) !== swbHome) return; // another test's
+  // A server's rows first: once it is gone they would be orphans nobody kills.
+  for (const child of familyOf?.(pid) ?? []) {
+    try {
+      process.kill(child, 'SIGKILL');
+    } catch {
+      // gone already
+    }
+  }
   try {
     process.kill(pid, 'SIGKILL');
   } catch {
@@ -85,6 +93,27 @@ export function loggedHubPids(swbHome: string): number[] {
       continue;
     }
     for (const m of log.matchAll(/listening on .* \(pid (\d+)\)/g)) pids.push(Number(m[1]));
+  }
+  return pids;
+}
+
+/** Pids of every workspace server that logged its start in server.log under SWB_HOME/run. */
+export function loggedServerPids(swbHome: string): number[] {
+  const pids: number[] = [];
+  let workspaces: string[];
+  try {
+    workspaces = readdirSync(join(swbHome, 'run'));
+  } catch {
+    return pids;
+  }
+  for (const ws of workspaces) {
+    let log: string;
+    try {
+      log = readFileSync(join(swbHome, 'run', ws, 'server.log'), 'utf8');
+    } catch {
+      continue;
+    }
+    for (const m of log.matchAll(/ server (\d+) \(swb /g)) pids.push(Number(m[1]));
   }
   return pids;
 }

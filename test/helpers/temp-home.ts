@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resolveRuntimePaths, type RuntimePaths } from '../../src/hub/runtime-paths.js';
 import { deferCleanup } from './cleanup.js';
-import { killSwbProcess, loggedHubPids } from './processes.js';
+import { killSwbProcess, loggedHubPids, loggedServerPids } from './processes.js';
+import { processFamily } from './process-descendants.js';
 import { waitUntil } from './wait-until.js';
 
 export interface TempHome {
@@ -38,11 +39,17 @@ export function createTempHome(opts: TempHomeOptions = {}): TempHome {
   const env = { SWB_HOME: home };
   const paths = resolveRuntimePaths({ cwd: workspace, env });
   deferCleanup(`temp home ${home}`, async () => {
+    await killServers(home);
     await killBackgroundHubs(home, paths);
     if (paths.socketDir !== paths.runDir) rmSync(paths.socketDir, { recursive: true, force: true });
     rmSync(base, { recursive: true, force: true });
   });
   return { home, workspace, env, paths };
+}
+
+/** Kills the workspace servers swb started under this home, with every row they run. */
+async function killServers(home: string): Promise<void> {
+  for (const pid of loggedServerPids(home)) await killSwbProcess(pid, home, 5000, processFamily);
 }
 
 /** Kills the detached hubs CLI commands started under this home (they log their pid). */
