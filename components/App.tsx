@@ -8,6 +8,7 @@ import { keysLabel, matchInkInput } from '../src/config/keymap.js';
 import { sanitize } from '../src/text/sanitize.js';
 import { Composer } from './Composer.js';
 import { HelpOverlay } from './HelpOverlay.js';
+import { NewRowDialog } from './NewRowDialog.js';
 import { MailView } from './MailView.js';
 import { NotificationList } from './NotificationList.js';
 import { ConfirmBox, QuitConfirm } from './QuitConfirm.js';
@@ -26,12 +27,12 @@ const WAKE_KEYS: Readonly<Record<string, WakePolicy>> = { '1': 'auto', a: 'auto'
  * the composer, the mail view or the notification list has the keyboard (each reads its own keys).
  */
 export function App() {
-  const { intents, keymap, chromeHeight } = useServices();
+  const { intents, keymap, chromeHeight, profileIds, cwd } = useServices();
   const state = useAppState();
   const theme = useTheme();
   const { cols, rows } = state.size;
   const composing = state.composer.open && state.attached === null;
-  const ownKeys = state.overlay === 'mail' || state.overlay === 'notifications';
+  const ownKeys = state.overlay === 'mail' || state.overlay === 'notifications' || state.overlay === 'newRow';
 
   useInput(
     (input, key) => {
@@ -39,6 +40,12 @@ export function App() {
         // Leaving instead of quitting: the rows run on.
         intents.closeOverlay();
         intents.action('detachClient');
+        return;
+      }
+      if (state.overlay === 'parked') {
+        if (input === 'y' || input === 'Y') intents.reviewParked(true);
+        else if (input === 'd' || input === 'D') intents.reviewParked(false);
+        else if (key.escape || input === 'n' || input === 'N') intents.reviewParked(null);
         return;
       }
       if (state.overlay === 'quit' || state.overlay === 'confirm') {
@@ -96,6 +103,29 @@ export function App() {
     const current = state.rows.find((r) => r.name === state.wakePick)?.wakePolicy;
     const lines = WAKE_CHOICES.map((c) => `${c.policy === current ? '●' : '○'} ${c.keys}  ${c.policy.padEnd(6)} ${c.meaning}`);
     return <ConfirmBox title={`Wake policy of @${state.wakePick}`} lines={[...lines, 'Esc: keep it']} theme={theme} width={cols} height={rows} />;
+  }
+  if (state.overlay === 'newRow') {
+    return (
+      <NewRowDialog
+        theme={theme}
+        width={cols}
+        height={rows}
+        defaultCwd={cwd ?? '.'}
+        profiles={profileIds ?? []}
+        problem={state.newRowProblem}
+        onSubmit={(r) => intents.createRow(r)}
+        onCancel={() => intents.closeOverlay()}
+      />
+    );
+  }
+  if (state.overlay === 'parked' && state.parked) {
+    const { row, count } = state.parked;
+    const lines = [
+      `@${row} came back as a new conversation. ${count} unread message${count === 1 ? '' : 's'} sent to its old one`,
+      'wait for you: the new conversation has never seen them.',
+      'y: hand them to it (it is woken for them) · d: discard them (senders see expired) · Esc: later',
+    ];
+    return <ConfirmBox title={`Parked mail of @${row}`} lines={lines} theme={theme} width={cols} height={rows} />;
   }
   if (state.overlay === 'reopen') {
     const lines = state.closed.map((c, i) => sanitize(`${i + 1}  @${c.name}  ${c.profile ? `${c.profile} · ` : ''}${c.command}`, { singleLine: true, maxChars: 300 }));

@@ -31,9 +31,10 @@ export function StatusBar({ state, theme, keymap, hidden }: StatusBarProps) {
     hint('notifications', 'notes'),
     hint('zoom', 'zoom'),
     hint('layout', 'layout'),
+    hint('newRow', 'new'),
     hint('restart', 'restart'),
-    hint('theme', 'theme'),
     hint('help', 'help'),
+    hint('detachClient', 'detach'),
     hint('quit', 'quit'),
   ]
     .filter(Boolean)

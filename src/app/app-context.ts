@@ -12,6 +12,10 @@ export interface AppServices {
   keymap: Keymap;
   /** Lines at the bottom reserved for the chrome (strip and key hints). */
   chromeHeight: number;
+  /** The agent profiles a new row may name (the "new row" dialog). */
+  profileIds?: readonly string[];
+  /** Where a new row starts unless told (the client's directory). */
+  cwd?: string;
 }
 
 export const AppContext = createContext<AppServices | null>(null);

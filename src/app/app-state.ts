@@ -43,12 +43,18 @@ export interface Note {
   replyTo?: number;
 }
 
-export type Overlay = null | 'help' | 'quit' | 'mail' | 'notifications' | 'explain' | 'audit' | 'confirm' | 'reopen' | 'wakePolicy' | 'newRow';
+export type Overlay = null | 'help' | 'quit' | 'mail' | 'notifications' | 'explain' | 'audit' | 'confirm' | 'reopen' | 'wakePolicy' | 'newRow' | 'parked';
 
 /** A question the operator answers y or n before something that ends a running program. */
 export interface PendingConfirm {
   action: 'close' | 'restart';
   row: string;
+}
+
+/** Mail parked when a row came back as a fresh conversation, waiting for the operator's call. */
+export interface ParkedReview {
+  row: string;
+  count: number;
 }
 
 /** A row closed during this dashboard, kept so it can be reopened (newest first). */
@@ -89,6 +95,10 @@ export interface AppState {
   wakePick: string | null;
   /** Rows closed during this dashboard, newest first (the 'reopen' overlay lists them). */
   closed: readonly ClosedRow[];
+  /** Why the "new row" dialog's last attempt was refused (null: none yet). */
+  newRowProblem: string | null;
+  /** What the 'parked' overlay asks about. */
+  parked: ParkedReview | null;
 }
 
 export const MAX_NOTES = 200;
@@ -114,6 +124,8 @@ export function initialState(size: { cols: number; rows: number }, layoutMode: L
     confirm: null,
     wakePick: null,
     closed: [],
+    newRowProblem: null,
+    parked: null,
   };
 }
 

@@ -4,7 +4,7 @@
 import { Emitter } from '../util/event.js';
 import type { Disposable } from '../util/lifecycle.js';
 import type { ReceiptState, SendResult } from '../protocol/methods.js';
-import { MAX_NOTES, type AppState, type ClosedRow, type Note, type NoteKind, type Overlay, type PendingConfirm, type RowView } from './app-state.js';
+import { MAX_NOTES, type AppState, type ClosedRow, type Note, type NoteKind, type Overlay, type ParkedReview, type PendingConfirm, type RowView } from './app-state.js';
 
 /** Closed rows kept for reopening. */
 const MAX_CLOSED = 9;
@@ -163,12 +163,23 @@ export class AppStore implements Disposable {
       unseen: overlay === 'notifications' ? 0 : this.state.unseen,
       confirm: overlay === 'confirm' ? this.state.confirm : null,
       wakePick: overlay === 'wakePolicy' ? this.state.wakePick : null,
+      parked: overlay === 'parked' ? this.state.parked : null,
     });
   }
 
   /** Opens the wake policy picker for `row`. */
   pickWakePolicy(row: string): void {
     this.set({ ...this.state, overlay: 'wakePolicy', wakePick: row });
+  }
+
+  /** Opens the "new row" dialog, or keeps it open saying why the last attempt was refused. */
+  newRowDialog(problem: string | null): void {
+    this.set({ ...this.state, overlay: 'newRow', newRowProblem: problem });
+  }
+
+  /** Asks the operator what becomes of a row's parked mail. */
+  reviewParked(parked: ParkedReview): void {
+    this.set({ ...this.state, overlay: 'parked', parked });
   }
 
   /** Asks the operator before `action` ends the running program of `row`. */

@@ -15,7 +15,7 @@ import { runningCount, type ClosedRow, type NoteKind, type RowView, type WakePol
 import type { AppStore } from './app-store.js';
 import { ComposerController } from './composer-controller.js';
 import type { MentionBinding } from './composer-state.js';
-import type { Intents } from './intents.js';
+import type { Intents, NewRowRequest } from './intents.js';
 import { MailViewController } from './mail-view-controller.js';
 import { neighbour } from './layout.js';
 import type { Layout } from './layout.js';
@@ -51,6 +51,8 @@ export interface ControllerOptions {
   reopenKey?: string;
   /** The key shown in the held-pair notification for granting another budget (the keymap's grantBudget). */
   grantKey?: string;
+  /** Turns the "new row" dialog's fields into a row spec, or the sentence saying why not. */
+  planRow?: (request: NewRowRequest, taken: readonly string[]) => { spec: RowSpec } | { problem: string };
   /** Where the audit log is written (shown in the audit view). */
   auditLogPath?: string;
   /**
@@ -385,7 +387,14 @@ export class DashboardController implements Intents, Disposable {
       case 'detachClient':
         return (this.o.onLeave ?? this.o.onQuit)();
       case 'newRow':
-        return store.openOverlay('newRow');
+        if (!this.o.planRow) return this.note('info', 'new rows are started with swb new here', null);
+        return store.newRowDialog(null);
+      case 'reviewParked': {
+        const parked = this.o.port.parkedMail();
+        const pick = parked.find((p) => p.recipient === state.focused) ?? parked[0];
+        if (!pick) return this.note('info', 'no mail is parked for review', null);
+        return store.reviewParked({ row: pick.recipient, count: pick.count });
+      }
       case 'quit':
         if (runningCount(state) > 0) store.openOverlay('quit');
         else this.o.onQuit();
@@ -418,6 +427,39 @@ export class DashboardController implements Intents, Disposable {
   operatorTypedIntoRow(): void {
     const attached = this.o.store.getState().attached;
     if (attached !== null) this.agents?.operatorTyped(attached);
+  }
+
+  createRow(request: NewRowRequest): void {
+    const { store } = this.o;
+    const planned = this.o.planRow?.(request, this.rows.list().map((r) => r.name));
+    if (!planned) return;
+    if ('problem' in planned) {
+      store.newRowDialog(sanitize(planned.problem, { singleLine: true, maxChars: 300 }));
+      return;
+    }
+    const { size } = store.getState();
+    try {
+      this.o.fleet.add(planned.spec, { cols: size.cols, rows: Math.max(1, size.rows - 3) });
+    } catch (err) {
+      store.newRowDialog(sanitize(`it did not start: ${(err as Error).message}`, { singleLine: true, maxChars: 300 }));
+      return;
+    }
+    store.openOverlay(null);
+    store.focus(planned.spec.name);
+    this.note('info', `@${planned.spec.name} started`, planned.spec.name);
+  }
+
+  reviewParked(redeliver: boolean | null): void {
+    const { store } = this.o;
+    const parked = store.getState().parked;
+    store.openOverlay(null);
+    if (!parked || redeliver === null) return;
+    const row = parked.row;
+    void (redeliver ? this.o.port.redeliverParked(row) : this.o.port.discardParked(row)).then((r) => {
+      if ('error' in r) this.note('error', `parked mail of @${row}: ${r.error.code}: ${sanitize(r.error.message, { singleLine: true, maxChars: 200 })}`, row);
+      else if (redeliver) this.note('info', `@${row}: ${r.ok.messages} parked message${r.ok.messages === 1 ? '' : 's'} handed over; it is woken for them as usual`, row);
+      else this.note('info', `@${row}: ${r.ok.messages} parked message${r.ok.messages === 1 ? '' : 's'} discarded (their senders see expired)`, row);
+    });
   }
 
   private explainText(name: string): string {

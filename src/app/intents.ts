@@ -40,6 +40,13 @@ export interface NotificationIntents {
   closeOverlay(): void;
 }
 
+/** What the "new row" dialog asks for: an optional name, a profile or command line, a directory. */
+export interface NewRowRequest {
+  name: string;
+  what: string;
+  cwd: string;
+}
+
 export interface Intents extends ComposerIntents, MailViewIntents, NotificationIntents {
   /** A keymap action pressed on the dashboard. */
   action(action: ActionName): void;
@@ -53,4 +60,8 @@ export interface Intents extends ComposerIntents, MailViewIntents, NotificationI
   reopenRow(index: number): void;
   /** The wake policy picked in the 'wakePolicy' overlay (null: keep it). */
   pickWakePolicy(policy: WakePolicy | null): void;
+  /** The "new row" dialog's Enter: starts the row, or leaves the dialog open with the problem. */
+  createRow(request: NewRowRequest): void;
+  /** The answer to the parked-mail review of the 'confirm' overlay: hand it over, or discard it. */
+  reviewParked(redeliver: boolean | null): void;
 }

@@ -48,6 +48,7 @@ const DASHBOARD_ACTIONS = [
   'nextWaiting',
   'nextUnread',
   'newRow',
+  'reviewParked',
   'detachClient',
   'quit',
 ] as const;
@@ -118,6 +119,7 @@ export const ACTION_DESCRIPTIONS: Readonly<Record<ActionName, string>> = {
   nextWaiting: 'Focus the next row waiting for you (a question or dialog)',
   nextUnread: 'Focus the next row with unread mail',
   newRow: 'Start a new row (name, profile or command, working directory)',
+  reviewParked: 'Review mail parked when a row came back as a new conversation',
   detachClient: 'Leave the dashboard; every row runs on (swb attach comes back)',
   quit: 'Quit Switchboard: end every row and the server',
   mailUp: 'Select the message above',
@@ -164,6 +166,7 @@ export const DEFAULT_BINDINGS: Readonly<Record<ActionName, readonly string[]>> =
   nextWaiting: ['W'],
   nextUnread: ['u'],
   newRow: ['N'],
+  reviewParked: ['V'],
   detachClient: ['d'],
   quit: ['q'],
   mailUp: ['up', 'k'],

@@ -28,6 +28,8 @@ import { computeLayout } from '../app/layout.js';
 import type { PlannedRow } from '../app/launch-plan.js';
 import { createRinger } from '../app/notification-ring.js';
 import type { ServerCore } from './server-core.js';
+import type { ProfileSet } from '../agents/load-profiles.js';
+import { planNewRow } from './new-row.js';
 
 /** Lines under the rows: the notification strip and the key hints. */
 export const CHROME_HEIGHT = 2;
@@ -59,6 +61,11 @@ export interface ClientSessionOptions {
   rows: readonly PlannedRow[];
   /** Notes to show at once (launch warnings, a version note). */
   notes?: ReadonlyArray<{ kind: 'info' | 'error'; text: string; row: string | null }>;
+  /** The client's directory: a new row starts there unless told otherwise. */
+  cwd: string;
+  /** The server's profiles and environment, for the "new row" dialog. */
+  profiles: ProfileSet;
+  env: NodeJS.ProcessEnv;
   /** The operator quit: the server ends, with every row. */
   onQuit: () => void;
   /** The operator detached this client: rows run on. */
@@ -132,13 +139,24 @@ export function openClientSession(o: ClientSessionOptions): ClientSession {
         drawn.invalidate();
       },
       reopenKey: keysLabel(keymap, 'reopen', 1),
+      planRow: (request, taken) => {
+        const plan = planNewRow({ profiles: o.profiles, env: o.env, taken, ...(request.name ? { name: request.name } : {}), line: request.what, cwd: request.cwd });
+        return 'problem' in plan ? { problem: plan.problem } : plan;
+      },
       ...(ring ? { ring } : {}),
     }),
   );
   const detachSequences = keymap.bindings.detach.flatMap((c) => rawKeySequences(c));
   // One key at a time to Ink (a burst read at once would be one unmatchable input), except
-  // while the composer takes text.
-  const pacer = owner.add(new KeyPacer((text) => inkStdin.write(text), () => !store.getState().composer.open, inkStdout.onFrame));
+  // while the composer takes text, and text runs whole in the new-row form (its fields would
+  // lose keys that arrive between two renders).
+  const pacer = owner.add(
+    new KeyPacer(
+      (text) => inkStdin.write(text),
+      () => (store.getState().composer.open ? 'burst' : store.getState().overlay === 'newRow' ? 'text' : 'keys'),
+      inkStdout.onFrame,
+    ),
+  );
   router = owner.add(
     new InputRouter(
       terminal.input,
@@ -188,7 +206,7 @@ export function openClientSession(o: ClientSessionOptions): ClientSession {
   if (first !== undefined) store.focus(first);
   for (const n of o.notes ?? []) store.notify(n.kind, n.text, n.row);
 
-  const services: AppServices = { store, intents: controller, themes, keymap, chromeHeight: CHROME_HEIGHT };
+  const services: AppServices = { store, intents: controller, themes, keymap, chromeHeight: CHROME_HEIGHT, profileIds: [...o.profiles.profiles.keys()], cwd: o.cwd };
   const ink = render(
     React.createElement(AppContext.Provider, { value: services }, React.createElement(App)),
     { stdout: inkStdout as unknown as NodeJS.WriteStream, stdin: inkStdin as unknown as NodeJS.ReadStream, debug: true, exitOnCtrlC: false, patchConsole: false },

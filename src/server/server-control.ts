@@ -1,15 +1,12 @@
 // The server's answers to `swb ls`, `swb new`, `swb kill`, `swb kill-server` and the parked-mail
 // review, reached through the hub's operator-only `server.*` methods (so they get the hub's
 // hardening: peer checks, the operator token refused inside rows, typed errors, deadlines).
-import { statSync } from 'node:fs';
-import { isAbsolute } from 'node:path';
 import { swbError } from '../protocol/error-codes.js';
 import type { RowListing } from '../protocol/methods.js';
 import type { ServerControl } from '../hub/server-control.js';
 import { packageVersion } from '../cli/top-level-help.js';
-import { missingProgram } from '../config/row-command-check.js';
-import { assignUniqueNames, parseRowArg, type RowSpec as ConfigRowSpec } from '../config/row-spec.js';
-import { rowSpecFor, type LaunchPlan } from '../app/launch-plan.js';
+import type { LaunchPlan } from '../app/launch-plan.js';
+import { planNewRow } from './new-row.js';
 import { describeCommand } from '../supervisor/row-fleet.js';
 import type { ServerCore } from './server-core.js';
 
@@ -43,32 +40,18 @@ export function serverControl(o: { core: ServerCore; plan: LaunchPlan; stop: (wh
     },
 
     newRow(p) {
-      const cwd = p.cwd ?? plan.paths.workspace;
-      if (!isAbsolute(cwd) || !isDirectory(cwd)) return { error: swbError('BAD_REQUEST', `The working directory ${cwd} does not exist (or is not a directory).`) };
-      const profileIds = [...plan.profiles.profiles.keys()];
-      if (p.profile !== undefined && !profileIds.includes(p.profile)) {
-        return { error: swbError('BAD_REQUEST', `There is no agent profile ${p.profile} (known: ${profileIds.join(', ')}).`) };
-      }
-      let spec: ConfigRowSpec;
-      if (p.command) {
-        const line = p.command.map(shellQuote).join(' ');
-        const parsed = parseRowArg(line, profileIds);
-        if (!parsed.ok) return { error: swbError('BAD_REQUEST', `The command: ${parsed.problem}.`) };
-        const missing = missingProgram(line, plan.env, cwd);
-        if (missing !== null) return { error: swbError('BAD_REQUEST', `"${missing}" is not a program on PATH.`) };
-        spec = { ...parsed.spec, command: line, ...(p.profile !== undefined ? { profile: p.profile } : {}) };
-      } else if (p.profile !== undefined) {
-        spec = { name: p.profile, nameGiven: false, profile: p.profile };
-      } else {
-        return { error: swbError('BAD_REQUEST', 'Give a profile (--profile P) or a command (-- CMD ...).') };
-      }
-      spec = { ...spec, cwd, ...(p.name !== undefined ? { name: p.name, nameGiven: true } : {}) };
-      if (fleet.has(spec.name)) {
-        if (spec.nameGiven) return { error: swbError('ROW_EXISTS', `A row named ${spec.name} runs already; pick another --name.`) };
-        spec = assignUniqueNames([spec], [...fleet.list().map((r) => r.name), 'operator', 'all'])[0]!;
-      }
+      const planned = planNewRow({
+        profiles: plan.profiles,
+        env: plan.env,
+        taken: fleet.list().map((r) => r.name),
+        ...(p.name !== undefined ? { name: p.name } : {}),
+        ...(p.profile !== undefined ? { profile: p.profile } : {}),
+        ...(p.command ? { line: p.command.map(shellQuote).join(' ') } : {}),
+        cwd: p.cwd ?? plan.paths.workspace,
+      });
+      if ('problem' in planned) return { error: swbError(planned.code, `${planned.problem[0]!.toUpperCase()}${planned.problem.slice(1)}.`) };
       try {
-        const row = fleet.add(rowSpecFor(spec, plan.profiles.profiles), HEADLESS_SIZE);
+        const row = fleet.add(planned.spec, HEADLESS_SIZE);
         return { ok: { name: row.name } };
       } catch (err) {
         return { error: swbError('BAD_REQUEST', `The row did not start: ${(err as Error).message}.`) };
@@ -94,14 +77,6 @@ export function serverControl(o: { core: ServerCore; plan: LaunchPlan; stop: (wh
       return { ok: { stopping: true, rows: running } };
     },
   };
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 /** One argument as the shell reads it back unchanged. */

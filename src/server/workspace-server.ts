@@ -189,6 +189,9 @@ class WorkspaceServer {
       terminal,
       rows,
       notes,
+      cwd: hello.cwd,
+      profiles: this.plan.profiles,
+      env: this.plan.env,
       onQuit: () => void this.stop('quit from a dashboard'),
       onLeave: () => {
         const n = fleet.list().length;

@@ -39,35 +39,50 @@ export function splitKeys(text: string): string[] {
   return keys;
 }
 
+/** Joins runs of printable characters into one piece: a text field inserts a run whole. */
+export function joinTextRuns(keys: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const k of keys) {
+    const printable = k.length > 0 && !/[\x00-\x1f\x7f]/.test(k);
+    const last = out[out.length - 1];
+    if (printable && last !== undefined && !/[\x00-\x1f\x7f]/.test(last)) out[out.length - 1] = last + k;
+    else out.push(k);
+  }
+  return out;
+}
+
+/** How keys reach Ink: one at a time, whole bursts (the composer), or text runs whole and other keys one at a time (a form). */
+export type PaceMode = 'keys' | 'burst' | 'text';
+
 export class KeyPacer implements Disposable {
   private queue: string[] = [];
   private waiting: Disposable | null = null;
 
   constructor(
     private readonly deliver: (text: string) => void,
-    /** False while text is being typed (the composer): then a burst goes through whole. */
-    private readonly pace: () => boolean,
+    /** 'burst' while text is being typed in the composer: then a burst goes through whole. */
+    private readonly mode: () => PaceMode,
     private readonly frames: Event<void>,
     private readonly maxWaitMs = 60,
   ) {}
 
   push(text: string): void {
     if (this.queue.length === 0 && !this.waiting) {
-      const keys = this.pace() ? splitKeys(text) : [text];
+      const keys = this.split(text);
       if (keys.length <= 1) {
         this.deliver(text);
         return;
       }
       this.queue = keys;
     } else {
-      this.queue.push(...splitKeys(text));
+      this.queue.push(...this.split(text));
     }
     if (!this.waiting) this.pump();
   }
 
   private pump(): void {
     if (this.queue.length === 0) return;
-    if (!this.pace()) {
+    if (this.mode() === 'burst') {
       const rest = this.queue.join('');
       this.queue = [];
       this.deliver(rest);
@@ -81,6 +96,12 @@ export class KeyPacer implements Disposable {
       frame.dispose();
       clearTimeout(timer);
     });
+  }
+
+  private split(text: string): string[] {
+    const mode = this.mode();
+    if (mode === 'burst') return [text];
+    return mode === 'text' ? joinTextRuns(splitKeys(text)) : splitKeys(text);
   }
 
   private next(): void {

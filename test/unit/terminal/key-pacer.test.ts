@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { KeyPacer, splitKeys } from '../../../src/terminal/key-pacer.js';
+import { joinTextRuns, KeyPacer, splitKeys, type PaceMode } from '../../../src/terminal/key-pacer.js';
 import { Emitter } from '../../../src/util/event.js';
 
 const pacers: KeyPacer[] = [];
@@ -18,7 +18,7 @@ describe('splitKeys', () => {
 });
 
 describe('KeyPacer', () => {
-  function setup(pace = () => true) {
+  function setup(pace: () => PaceMode = () => 'keys') {
     const delivered: string[] = [];
     const frames = new Emitter<void>();
     const pacer = new KeyPacer((t) => delivered.push(t), pace, frames.event, 1000);
@@ -48,7 +48,7 @@ describe('KeyPacer', () => {
 
   it('gives the rest of a burst in one piece once text is being typed', async () => {
     let composing = false;
-    const { delivered, frames, pacer } = setup(() => !composing);
+    const { delivered, frames, pacer } = setup(() => (composing ? 'burst' : 'keys'));
     pacer.push('chello');
     expect(delivered).toEqual(['c']);
     composing = true; // "c" opened the composer
@@ -57,9 +57,21 @@ describe('KeyPacer', () => {
     expect(delivered).toEqual(['c', 'hello']);
   });
 
+  it('in a form, hands text runs over whole and every other key on its own', async () => {
+    const { delivered, frames, pacer } = setup(() => 'text');
+    pacer.push('nosuch --x\tab\r');
+    expect(delivered).toEqual(['nosuch --x']);
+    for (const _ of [1, 2, 3]) {
+      frames.fire();
+      await turn();
+    }
+    expect(delivered).toEqual(['nosuch --x', '\t', 'ab', '\r']);
+    expect(joinTextRuns(['a', 'b', '\x1b[A', 'c'])).toEqual(['ab', '\x1b[A', 'c']);
+  });
+
   it('moves on after the deadline when a key changes nothing on screen', async () => {
     const delivered: string[] = [];
-    const pacer = new KeyPacer((t) => delivered.push(t), () => true, new Emitter<void>().event, 10);
+    const pacer = new KeyPacer((t) => delivered.push(t), () => 'keys', new Emitter<void>().event, 10);
     pacers.push(pacer);
     pacer.push('xy');
     await new Promise((r) => setTimeout(r, 40));
