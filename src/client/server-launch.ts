@@ -35,7 +35,9 @@ export async function launchServer(o: LaunchOptions): Promise<number> {
   const depth = process.stdout.isTTY ? process.stdout.getColorDepth(o.env) : 8;
   const env = { ...o.env, SWB_COLOR_LEVEL: String(depth >= 24 ? 3 : depth >= 8 ? 2 : depth >= 4 ? 1 : 0) };
   const scoped = systemdScope(o.env);
-  const [file, argv] = scoped ? ['systemd-run', [...scoped, '--', process.execPath, ...args]] : [process.execPath, args];
+  // SWB_SERVER_NODE_ARGS: flags for the server's node (a profiler, say); the rows never see them.
+  const nodeArgs = (o.env.SWB_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const [file, argv] = scoped ? ['systemd-run', [...scoped, '--', process.execPath, ...nodeArgs, ...args]] : [process.execPath, [...nodeArgs, ...args]];
   let child: ReturnType<typeof spawn>;
   try {
     child = spawn(file, argv, { cwd: o.cwd, env, detached: true, stdio: ['ignore', out, out, 'pipe'] });

@@ -53,11 +53,14 @@ export interface ByeFrame {
 }
 
 export function encodeFrame(type: FrameType, payload: Buffer | string): Buffer {
-  const body = typeof payload === 'string' ? Buffer.from(payload, 'utf8') : payload;
-  const head = Buffer.allocUnsafe(HEADER);
-  head.writeUInt8(type, 0);
-  head.writeUInt32BE(body.length, 1);
-  return Buffer.concat([head, body]);
+  // One allocation and one copy: this runs for every painted frame and every keystroke.
+  const length = typeof payload === 'string' ? Buffer.byteLength(payload, 'utf8') : payload.length;
+  const frame = Buffer.allocUnsafe(HEADER + length);
+  frame.writeUInt8(type, 0);
+  frame.writeUInt32BE(length, 1);
+  if (typeof payload === 'string') frame.write(payload, HEADER, 'utf8');
+  else payload.copy(frame, HEADER);
+  return frame;
 }
 
 export function encodeJsonFrame(type: FrameType, value: unknown): Buffer {

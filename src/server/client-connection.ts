@@ -4,7 +4,6 @@
 // link) must cost the server nothing but a bounded buffer: past the backlog limit its output is
 // dropped, and once it reads again it gets one full redraw — the rows never wait for it.
 import type { Socket } from 'node:net';
-import { PassThrough } from 'node:stream';
 import {
   CLIENT_WIRE,
   encodeFrame,
@@ -41,7 +40,7 @@ export interface ClientConnectionOptions {
 export class ClientConnection {
   private readonly decoder = new FrameDecoder(FROM_CLIENT);
   private session: ClientSession | null = null;
-  private readonly input = new PassThrough();
+  private readonly inputEmitter = new Emitter<Buffer>();
   private sizeValue = { cols: 80, rows: 24 };
   private readonly resizeEmitter = new Emitter<void>();
   private dropping = false;
@@ -84,7 +83,7 @@ export class ClientConnection {
     }
     if (!this.session) return this.bye({ reason: 'refused', code: 'BAD_REQUEST', message: 'the first frame must be HELLO' });
     if (type === FRAME.INPUT) {
-      this.input.write(payload);
+      this.inputEmitter.fire(payload);
       return;
     }
     if (type === FRAME.RESIZE) {
@@ -116,7 +115,7 @@ export class ClientConnection {
       write: (data) => this.output(data),
       size: () => this.sizeValue,
       onResize: this.resizeEmitter.event,
-      input: this.input as unknown as NodeJS.ReadStream,
+      input: this.inputEmitter.event,
     };
     let opened: ClientSession | string;
     try {
@@ -184,7 +183,7 @@ export class ClientConnection {
     this.closed = true;
     clearTimeout(this.helloTimer);
     this.resizeEmitter.dispose();
-    this.input.destroy();
+    this.inputEmitter.dispose();
     // Give a polite client the BYE; a dead one is cut off at once.
     if (!this.o.socket.destroyed) setTimeout(() => this.o.socket.destroy(), 1000).unref();
     this.o.onClose(this);

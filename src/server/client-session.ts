@@ -40,7 +40,7 @@ export interface ClientTerminal {
   size(): { cols: number; rows: number };
   onResize: Event<void>;
   /** The client's keys, raw. */
-  input: NodeJS.ReadStream;
+  input: Event<Buffer>;
 }
 
 /** What a client chose for itself (its command line) and the server's shared settings. */

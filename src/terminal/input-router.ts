@@ -1,8 +1,10 @@
-// Owns the real stdin. On the dashboard, bytes go to Ink (through its proxy stdin); while a row
-// is attached, every byte goes to that row's program except the detach key, which is found in
-// any of the forms a terminal may send it (legacy, modifyOtherKeys, kitty).
+// Routes one client's keys. On the dashboard, bytes go to Ink (through its proxy stdin); while a
+// row is attached, every byte goes to that row's program except the detach key, which is found in
+// any of the forms a terminal may send it (legacy, modifyOtherKeys, kitty). The terminal's raw
+// mode is the thin client's business; here keys are just bytes arriving.
 import { StringDecoder } from 'node:string_decoder';
 import { findRawKey } from '../config/keymap.js';
+import type { Event } from '../util/event.js';
 import type { Disposable } from '../util/lifecycle.js';
 
 export interface AttachTarget {
@@ -12,24 +14,28 @@ export interface AttachTarget {
 
 export class InputRouter implements Disposable {
   private target: AttachTarget | null = null;
-  private readonly onData = (chunk: Buffer | string): void => this.route(typeof chunk === 'string' ? chunk : chunk.toString('latin1'));
-  private wasRaw = false;
+  private readonly subscription: Disposable;
   /** Keeps a UTF-8 character split across reads whole for Ink. */
   private readonly utf8 = new StringDecoder('utf8');
 
   constructor(
-    private readonly stdin: NodeJS.ReadStream,
+    input: Event<Buffer>,
     private readonly toInk: (data: string) => void,
     private readonly detachSequences: readonly string[],
     private readonly onDetach: () => void,
     private readonly onTypedIntoRow: () => void = () => {},
   ) {
-    if (stdin.isTTY) {
-      this.wasRaw = stdin.isRaw;
-      stdin.setRawMode(true);
+    this.subscription = input((chunk) => this.received(chunk));
+  }
+
+  private received(chunk: Buffer): void {
+    // The common case while attached — keys without the detach key — goes through as it came.
+    if (this.target && !findRawKey(chunk.toString('latin1'), this.detachSequences)) {
+      this.target.write(chunk);
+      this.onTypedIntoRow();
+      return;
     }
-    stdin.on('data', this.onData);
-    stdin.resume();
+    this.route(chunk.toString('latin1'));
   }
 
   attach(target: AttachTarget): void {
@@ -65,8 +71,6 @@ export class InputRouter implements Disposable {
   }
 
   dispose(): void {
-    this.stdin.off('data', this.onData);
-    if (this.stdin.isTTY) this.stdin.setRawMode(this.wasRaw);
-    this.stdin.pause();
+    this.subscription.dispose();
   }
 }
