@@ -1,0 +1,362 @@
+// The workspace server outlives its clients (issue #10): `swb` is a thin client of `swb server`, which
+// owns the hub, the rows and the agents. Detaching or killing a client leaves every row running with
+// its screen and modes; several clients share the rows but not their view; mail is woken with nobody
+// watching; `swb ls`, `new`, `kill` and `kill-server` manage the server from any shell (as the operator).
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import type { MailItem, RowListing, SendResult } from '../../src/protocol/methods.js';
+import { runCleanups } from '../helpers/cleanup.js';
+import { isLive } from '../helpers/process-descendants.js';
+import { loggedServerPids } from '../helpers/processes.js';
+import { runSwb } from '../helpers/run-swb.js';
+import { createTempHome, type TempHome } from '../helpers/temp-home.js';
+import { startSwb, type TerminalHarness } from '../helpers/terminal-harness.js';
+import { waitUntil } from '../helpers/wait-until.js';
+
+afterEach(runCleanups);
+
+const ATTACH = '\r';
+const DETACH_ROW = '\x1c'; // Ctrl-\
+const DETACH_CLIENT = 'd';
+const HINTS = /enter attach/;
+const SH_WAKE_LINE = "# You have new mail in Switchboard - run 'swb inbox' to read it.";
+
+interface ServerRows {
+  rows: RowListing[];
+  clients: number;
+  pid: number;
+  version: string;
+}
+
+/** `swb ls --json`, as the operator (no TTY). */
+async function ls(home: TempHome): Promise<ServerRows> {
+  const r = await runSwb(['ls', '--json'], { home });
+  expect(r.stderr).toBe('');
+  expect(r.status).toBe(0);
+  return JSON.parse(r.stdout) as ServerRows;
+}
+
+/** The pid a row's shell wrote to `file` in the workspace. */
+async function pidFile(home: TempHome, file: string): Promise<number> {
+  const path = join(home.workspace, file);
+  return waitUntil(() => existsSync(path) && Number(readFileSync(path, 'utf8').trim()), { what: `${file} to hold a pid` });
+}
+
+/** The one server this home's swb started (from server.log). */
+async function serverPid(home: TempHome): Promise<number> {
+  const pids = await waitUntil(() => {
+    const p = loggedServerPids(home.home);
+    return p.length > 0 && p;
+  }, { what: 'the server to log its pid' });
+  expect(pids).toHaveLength(1);
+  return pids[0]!;
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Header lines end with the time since output, which moves on by itself. */
+function stripAge(line: string): string {
+  return line.replace(/ +(\d+[smhd]|now|-)$/, ' AGE');
+}
+
+/** Presses `d` and waits for the client to leave with status 0, saying the rows run on. */
+async function detachClient(t: TerminalHarness, rows: number): Promise<void> {
+  t.write(DETACH_CLIENT);
+  const exit = await t.waitForExit();
+  expect(exit).toEqual({ exitCode: 0, signal: 0 });
+  const said = rows === 1 ? 'detached; 1 row runs on' : `detached; ${rows} rows run on`;
+  await t.waitForText(`swb: ${said}`);
+}
+
+/** SIGKILLs a client (the pty's process: `node swb.js`) and waits for it to be gone. */
+async function killClient(t: TerminalHarness): Promise<void> {
+  process.kill(t.pid, 'SIGKILL');
+  const exit = await t.waitForExit();
+  expect(exit.signal).toBe(9);
+}
+
+describe('swb server and its clients', () => {
+  test('detach (d) and swb attach keep a row\u2019s process and its screen', async () => {
+    const home = createTempHome();
+    const t = startSwb({ home, args: ['one=echo $$ > one.pid; echo ONE-READY; exec sleep 600'] });
+    await t.waitForText('ONE-READY');
+    await t.waitForText(HINTS);
+    const rowPid = await pidFile(home, 'one.pid');
+    const server = await serverPid(home);
+    expect(server).not.toBe(t.pid);
+
+    await detachClient(t, 1);
+    // Nothing of the row was the client's: the row's program and the server live on.
+    expect(isLive(rowPid)).toBe(true);
+    expect(isLive(server)).toBe(true);
+    const listed = await ls(home);
+    expect(listed.pid).toBe(server);
+    expect(listed.rows).toMatchObject([{ name: 'one', running: true, pid: rowPid }]);
+    await waitUntil(async () => (await ls(home)).clients === 0, { what: 'the server to count no clients' });
+
+    const again = startSwb({ home, args: ['attach'] });
+    await again.waitForText('ONE-READY');
+    await again.waitForText(/^ \S+ one · /m);
+    await again.waitForText(HINTS);
+    expect(isLive(rowPid)).toBe(true);
+    // The same process still (sleep replaced the shell that wrote its pid).
+    expect((await ls(home)).rows).toMatchObject([{ name: 'one', running: true, pid: rowPid }]);
+    expect(await serverPid(home)).toBe(server);
+  });
+
+  test('swb attach never starts a server: NO_SERVER', async () => {
+    const home = createTempHome();
+    const t = startSwb({ home, args: ['attach'] });
+    const exit = await t.waitForExit();
+    expect(exit.exitCode).toBe(1);
+    await t.waitForText(/swb: NO_SERVER: /);
+    expect(loggedServerPids(home.home)).toEqual([]);
+  });
+
+  test('after a SIGKILLed client, a new client shows the dashboard as it was and the attached program\u2019s modes come back', async () => {
+    const home = createTempHome();
+    // Text on the normal screen, then the alternate screen with bracketed paste and application cursor keys.
+    const alt = `alt=printf 'NORMAL-SCREEN\\n\\033[?1049h\\033[H\\033[?2004h\\033[?1hALT-SCREEN-UP'; exec sleep 600`;
+    const t = startSwb({ home, args: [alt] });
+    await t.waitForText('ALT-SCREEN-UP');
+    await t.waitForText(HINTS);
+    expect(t.modes).toMatchObject({ bracketedPasteMode: false, applicationCursorKeysMode: false }); // the dashboard reads plain keys
+    expect(t.screenText().join('\n')).not.toContain('NORMAL-SCREEN');
+    const dashboard = (await t.waitForStableScreen()).map(stripAge);
+
+    t.write(ATTACH);
+    await t.waitFor(() => t.modes.bracketedPasteMode && t.screenText()[0] === 'ALT-SCREEN-UP' && !HINTS.test(t.screenText().join('\n')), 'the attached view with bracketed paste on');
+    expect(t.terminal.buffer.active.type).toBe('alternate');
+    expect(t.modes).toMatchObject({ bracketedPasteMode: true, applicationCursorKeysMode: true });
+    expect(t.screenText()[0]).toBe('ALT-SCREEN-UP');
+    const attachedView = t.screenText();
+    const rowPid = (await ls(home)).rows[0]!.pid!;
+    expect((await ls(home)).rows[0]).toMatchObject({ name: 'alt', attached: true });
+
+    await killClient(t);
+    expect(isLive(rowPid)).toBe(true);
+    // The killed client's attachment ends with it.
+    await waitUntil(async () => {
+      const l = await ls(home);
+      return l.clients === 0 && l.rows[0]?.attached === false;
+    }, { what: 'the server to forget the killed client' });
+
+    const again = startSwb({ home, args: ['attach'] });
+    await again.waitForText('ALT-SCREEN-UP');
+    await again.waitForText(HINTS);
+    // The dashboard, not the row's modes, while nothing is attached; and no junk: the same lines as before.
+    expect(again.modes).toMatchObject({ bracketedPasteMode: false, applicationCursorKeysMode: false });
+    const want = dashboard.join('\n');
+    await again.waitFor(() => again.screenText().map(stripAge).join('\n') === want, 'the dashboard as the killed client showed it').catch(() => undefined);
+    expect(again.screenText().map(stripAge)).toEqual(dashboard);
+    expect(again.screenText()[0]).toMatch(/^ \S+ alt · /);
+    expect(again.screenText().join('\n')).not.toMatch(/\[\?\d+[hl]|\x1b/);
+
+    again.write(ATTACH);
+    await again.waitFor(() => again.modes.bracketedPasteMode && again.screenText()[0] === 'ALT-SCREEN-UP' && !HINTS.test(again.screenText().join('\n')), 'the reattached view with bracketed paste on');
+    expect(again.terminal.buffer.active.type).toBe('alternate');
+    expect(again.modes).toMatchObject({ bracketedPasteMode: true, applicationCursorKeysMode: true });
+    // The row's alternate screen, as the killed client saw it (not its normal screen).
+    expect(again.screenText()[0]).toBe('ALT-SCREEN-UP');
+    expect(again.screenText().join('\n')).not.toContain('NORMAL-SCREEN');
+    await again.waitFor(() => again.screenText().join('\n') === attachedView.join('\n'), 'the attached view as before').catch(() => undefined);
+    expect(again.screenText()).toEqual(attachedView);
+    expect(isLive(rowPid)).toBe(true);
+
+    // Detaching from the row gives the dashboard its own modes back.
+    again.write(DETACH_ROW);
+    await again.waitFor(() => !again.modes.bracketedPasteMode && HINTS.test(again.screenText().join('\n')), 'the dashboard with bracketed paste off');
+    expect(again.modes).toMatchObject({ bracketedPasteMode: false, applicationCursorKeysMode: false });
+  });
+
+  test('SIGKILL of the client leaves its rows running, and the server answers swb ls --json', async () => {
+    const home = createTempHome();
+    const t = startSwb({ home, args: ['one=echo $$ > one.pid; echo ONE-READY; exec sleep 600', 'two=echo TWO-READY; exec sleep 600'] });
+    await t.waitForText('ONE-READY');
+    await t.waitForText('TWO-READY');
+    const rowPid = await pidFile(home, 'one.pid');
+    const server = await serverPid(home);
+    const before = await ls(home);
+    expect(before.clients).toBe(1);
+    const twoPid = before.rows.find((r) => r.name === 'two')!.pid!;
+
+    await killClient(t);
+    expect(isLive(server)).toBe(true);
+    const after = await waitUntil(async () => {
+      const l = await ls(home);
+      return l.clients === 0 && l;
+    }, { what: 'the server to count no clients' });
+    expect(after.pid).toBe(server);
+    expect(after.rows.map((r) => r.name).sort()).toEqual(['one', 'two']);
+    expect(after.rows.find((r) => r.name === 'one')).toMatchObject({ running: true, pid: rowPid, exitCode: null, attached: false });
+    expect(after.rows.find((r) => r.name === 'two')).toMatchObject({ running: true, pid: twoPid });
+    expect(isLive(rowPid)).toBe(true);
+    expect(isLive(twoPid)).toBe(true);
+
+    // The plain table says the same.
+    const table = await runSwb(['ls'], { home });
+    expect(table.status).toBe(0);
+    expect(table.stdout).toMatch(new RegExp(`^one +- +running +0 +${rowPid} `, 'm'));
+    expect(table.stdout).toMatch(new RegExp(`^server ${server} \\(swb [^)]+\\): 2 rows, 0 clients attached$`, 'm'));
+  });
+
+  test('two clients at once: both show both rows, overlays are each client\u2019s own, mail shows in both', async () => {
+    const home = createTempHome();
+    const a = startSwb({ home, args: ['one=echo ONE-READY; exec sleep 600', 'two=echo TWO-READY; exec sleep 600'] });
+    await a.waitForText('ONE-READY');
+    await a.waitForText('TWO-READY');
+    const b = startSwb({ home, args: ['attach'] });
+    for (const t of [a, b]) {
+      await t.waitForText('ONE-READY');
+      await t.waitForText('TWO-READY');
+      await t.waitForText(HINTS);
+    }
+    await waitUntil(async () => (await ls(home)).clients === 2, { what: 'two clients attached' });
+    const bBefore = (await b.waitForStableScreen()).map(stripAge);
+
+    const HELP = 'Switchboard keys';
+    a.write('?');
+    await a.waitForText(HELP);
+    expect(b.screenText().join('\n')).not.toContain(HELP);
+
+    // Shared rows, shared mail: both strips show it. The help in `a` did not reach `b`.
+    const sent = await runSwb(['send', '--as', 'script', '@one', 'hi'], { home });
+    expect(sent.status).toBe(0);
+    await b.waitForText(/@script → @one .*hi/);
+    const bNow = b.screenText().map(stripAge);
+    // Only the strip changed on `b`: every other line is as it was.
+    const strip = b.rows - 2;
+    expect(bNow.filter((_, i) => i !== strip && !/✉/.test(bNow[i]!))).toEqual(bBefore.filter((_, i) => i !== strip && !/✉/.test(bNow[i]!)));
+    // `a` still has its help open, and shows the mail once it is closed.
+    expect(a.screenText().join('\n')).toContain(HELP);
+    expect(b.screenText().join('\n')).not.toContain(HELP);
+    a.write('\x1b');
+    await a.waitForText(HINTS);
+    await a.waitForText(/@script → @one .*hi/);
+    // Focus is each client's too: moving it in `b` leaves `a` where it was.
+    const aFocus = a.screenText().map(stripAge);
+    b.write('\t');
+    await b.waitFor(() => b.screenText().map(stripAge).join('\n') !== bNow.join('\n'), 'b to move its focus');
+    await b.waitForStableScreen();
+    expect(a.screenText().map(stripAge)).toEqual(aFocus);
+  });
+
+  test('mail that arrives with no client attached is committed and the row is woken', async () => {
+    const home = createTempHome();
+    const config = join(home.workspace, 'swb.json');
+    writeFileSync(config, JSON.stringify({ rows: [{ name: 'shell', profile: 'sh', wake: 'auto' }] }));
+    const t = startSwb({ home, args: ['--config', config] });
+    await t.waitForText(/shell · sh · idle/);
+    await detachClient(t, 1);
+    await waitUntil(async () => (await ls(home)).clients === 0, { what: 'the server to count no clients' });
+    const audit = join(home.paths.runDir, 'audit.log');
+    expect(existsSync(audit) ? readFileSync(audit, 'utf8') : '').not.toContain('You have new mail');
+
+    const sent = await runSwb(['send', '--as', 'script', '--json', '@shell', 'while-nobody-watches'], { home });
+    expect(sent.stderr).toBe('');
+    const id = (JSON.parse(sent.stdout) as SendResult).id;
+    // Woken with nobody watching: the wake line and Enter went into the row (logged before they are typed).
+    const typed = await waitUntil(() => {
+      if (!existsSync(audit)) return false;
+      const lines = readFileSync(audit, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { row: string; bytes: string });
+      return lines.length >= 2 && lines;
+    }, { timeoutMs: 10_000, what: 'the wake line in the audit log' }).catch(async (err: Error) => {
+      const why = await runSwb(['explain', 'shell'], { home });
+      throw new Error(`${err.message}\nswb explain shell: ${why.stdout}${why.stderr}`);
+    });
+    expect(typed.map((a) => [a.row, a.bytes])).toEqual([
+      ['shell', SH_WAKE_LINE],
+      ['shell', '\r'],
+    ]);
+    expect((await ls(home)).clients).toBe(0);
+    const status = await runSwb(['status', String(id), '--json'], { home });
+    expect(JSON.parse(status.stdout)).toMatchObject({ summary: [{ to: 'shell', state: 'woken' }] });
+    expect((await ls(home)).rows).toMatchObject([{ name: 'shell', running: true, unread: 1 }]);
+
+    // The operator's own inbox is not the row's: it has nothing of this mail.
+    const inbox = await runSwb(['inbox', '--json'], { home });
+    expect(inbox.status).toBe(0);
+    expect(inbox.stderr).toBe('');
+    const { session, messages } = JSON.parse(inbox.stdout) as { session: string; messages: MailItem[] };
+    expect(session).toBe('operator');
+    expect(messages).toEqual([]);
+
+    // The shell read the line: a reattached client shows it at the row's prompt.
+    const again = startSwb({ home, args: ['attach'] });
+    await again.waitForText(new RegExp(`^[#$] ${escapeRegExp(SH_WAKE_LINE)}$`, 'm'));
+    expect(again.screenText()[0]).toMatch(/^ \S+ shell · sh · idle +✉ 1 /);
+  });
+
+  test('swb new adds a row every client shows; swb kill closes it; taken names, unknown rows and rows\u2019 own processes are refused', async () => {
+    const home = createTempHome();
+    const t = startSwb({ home, args: ['lser=swb ls; echo LS-DONE $?; exec sleep 600'] });
+    // Inside a row, swb ls is not the operator's: refused, with a non-zero status.
+    const done = await t.waitForText(/LS-DONE \d+/);
+    const status = Number(/LS-DONE (\d+)/.exec(done.join('\n'))![1]);
+    expect(status).not.toBe(0);
+    expect(done.join('\n')).toMatch(/swb ls: UNAUTHENTICATED: .*operator only/);
+    expect(done.join('\n')).not.toMatch(/^NAME +PROFILE/m);
+
+    const added = await runSwb(['new', '--name', 'extra', '--', 'sh', '-c', 'echo EXTRA-UP; exec sleep 600'], { home });
+    expect(added.stderr).toBe('');
+    expect(added.status).toBe(0);
+    expect(added.stdout).toMatch(/started row extra/);
+    await t.waitForText('EXTRA-UP');
+    await t.waitForText(/^ \S+ extra · /m);
+    const listed = await ls(home);
+    expect(listed.rows.map((r) => r.name).sort()).toEqual(['extra', 'lser']);
+    const extra = listed.rows.find((r) => r.name === 'extra')!;
+    expect(extra).toMatchObject({ running: true });
+    expect(isLive(extra.pid!)).toBe(true);
+
+    const taken = await runSwb(['new', '--name', 'extra', '--', 'sleep', '600'], { home });
+    expect(taken.status).not.toBe(0);
+    expect(taken.stderr).toMatch(/ROW_EXISTS/);
+    expect((await ls(home)).rows).toHaveLength(2);
+
+    const killed = await runSwb(['kill', 'extra'], { home });
+    expect(killed.stderr).toBe('');
+    expect(killed.status).toBe(0);
+    await t.waitForNoText('EXTRA-UP');
+    expect(t.screenText().join('\n')).not.toMatch(/^ \S+ extra · /m);
+    expect((await ls(home)).rows.map((r) => r.name)).toEqual(['lser']);
+    await waitUntil(() => !isLive(extra.pid!), { what: 'the killed row\u2019s program to end' });
+
+    const nosuch = await runSwb(['kill', 'nosuch'], { home });
+    expect(nosuch.status).not.toBe(0);
+    expect(nosuch.stderr).toMatch(/NOT_FOUND/);
+    expect((await ls(home)).rows.map((r) => r.name)).toEqual(['lser']);
+  });
+
+  test('swb kill-server asks for --force while rows run; with it the server, its rows and the attached client end', async () => {
+    const home = createTempHome();
+    const t = startSwb({ home, args: ['one=echo $$ > one.pid; echo ONE-READY; exec sleep 600'] });
+    await t.waitForText('ONE-READY');
+    const rowPid = await pidFile(home, 'one.pid');
+    const server = await serverPid(home);
+
+    const refused = await runSwb(['kill-server'], { home });
+    expect(refused.status).not.toBe(0);
+    expect(refused.stderr).toMatch(/ROWS_RUNNING/);
+    expect(isLive(server)).toBe(true);
+    expect(isLive(rowPid)).toBe(true);
+    expect((await ls(home)).rows).toMatchObject([{ name: 'one', running: true, pid: rowPid }]);
+    expect(t.exit).toBeUndefined();
+
+    const forced = await runSwb(['kill-server', '--force'], { home });
+    expect(forced.stderr).toBe('');
+    expect(forced.status).toBe(0);
+    const exit = await t.waitForExit();
+    expect(exit.exitCode).toBe(0);
+    await t.waitForText(/swb: the swb server stopped/);
+    // The client hears BYE only once the rows have ended.
+    expect(isLive(rowPid)).toBe(false);
+    await waitUntil(() => !isLive(server), { what: 'the server to exit' });
+    const after = await runSwb(['ls', '--json'], { home });
+    expect(after.status).not.toBe(0);
+    expect(after.stdout).toMatch(/"code":"(NO_HUB|NO_SERVER)"/);
+  });
+});
