@@ -13,6 +13,15 @@ import { identifyProcessTree, processTreeAlive, signalProcessTree, type ProcessT
 import { installTailDrain } from './pty-tail-drain.js';
 import { ptyWriter, type PtyWriter } from './pty-direct-write.js';
 
+/**
+ * A simple command line (one program and its words, no operators) is exec'd by the shell, so the
+ * row's program is that program: bash does this itself for `-c`, dash does not, and a dash left
+ * waiting as the parent would make the program a foreground job of the row (never woken).
+ */
+export function execWhenSimple(line: string): string {
+  return /^\s*[A-Za-z0-9_@%+=:,./'" -]+\s*$/.test(line) && !/^\s*(exec|[A-Za-z_][A-Za-z0-9_]*=)/.test(line) ? `exec ${line.trim()}` : line;
+}
+
 /** A program with arguments, or a shell command line run with `$SHELL -c` (fallback /bin/sh). */
 export type RowCommand = { file: string; args?: readonly string[] } | { shell: string };
 
@@ -57,7 +66,7 @@ export function shellFor(env: Readonly<Record<string, string>>): string {
 }
 
 function resolveCommand(command: RowCommand, env: Readonly<Record<string, string>>): { file: string; args: string[] } {
-  if ('shell' in command) return { file: shellFor(env), args: ['-c', command.shell] };
+  if ('shell' in command) return { file: shellFor(env), args: ['-c', execWhenSimple(command.shell)] };
   return { file: command.file, args: [...(command.args ?? [])] };
 }
 

@@ -1,7 +1,8 @@
 // What the server remembers about its rows so a later server can bring them back (issue #10): the
 // spec each row was started with, its wake policy, and its agent's session id — minted by swb
 // before the first launch (Claude Code's --session-id) or discovered from a file the agent keeps
-// open (Codex's rollout file). The recipe is the profile's `resume` (profile data, not code).
+// open (Codex's rollout file). The recipe is the profile's `resume` (profile data, not code); its
+// arguments go after the row's command, an argv or a shell line alike.
 //
 // On start, every recorded row is relaunched and marked restored: resumed when its agent's session
 // is known, fresh otherwise. A fresh relaunch is a new conversation: the unread mail of the one
@@ -17,6 +18,7 @@ import { sessionMembers, readProcStat } from '../rows/process-tree.js';
 import type { Row, RowSpec } from '../rows/row.js';
 import { RowRecordStore, type ServerRun } from '../store/row-record-store.js';
 import type { FleetHooks, RowOrigin } from '../supervisor/row-fleet.js';
+import { shellQuote } from '../util/shell-quote.js';
 
 const WAKE_POLICIES: readonly string[] = ['auto', 'notify', 'off'];
 /** How often rows whose agent makes its own session id are looked at until the id is known. */
@@ -72,7 +74,7 @@ export class RowRecords {
   }
 
   private recipeOf(spec: RowSpec): ResumeRecipe | null {
-    if (spec.profile === undefined || typeof spec.command === 'string' || 'shell' in spec.command) return null;
+    if (spec.profile === undefined) return null;
     return resolveProfile(this.profiles, spec.profile).profile.resume ?? null;
   }
 
@@ -229,12 +231,18 @@ export class RowRecords {
   }
 }
 
-/** The spec with the recipe's arguments appended to its program's, `{id}` replaced. */
+/**
+ * The spec with the recipe's arguments appended to its program's, `{id}` replaced. A shell line
+ * (`claude --model opus` from a config) gets them appended, quoted: they reach its last command.
+ */
 function withArgs(spec: RowSpec, args: readonly string[], id: string): RowSpec {
+  const extra = args.map((a) => a.replaceAll('{id}', id));
   const c = spec.command;
-  if (typeof c === 'string' || 'shell' in c) return spec;
-  return { ...spec, command: { ...c, args: [...(c.args ?? []), ...args.map((a) => a.replaceAll('{id}', id))] } };
+  if (typeof c === 'string') return { ...spec, command: `${c} ${extra.map(shellQuote).join(' ')}` };
+  if ('shell' in c) return { ...spec, command: { shell: `${c.shell} ${extra.map(shellQuote).join(' ')}` } };
+  return { ...spec, command: { ...c, args: [...(c.args ?? []), ...extra] } };
 }
+
 
 function bootId(): string {
   try {

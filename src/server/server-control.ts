@@ -9,6 +9,7 @@ import type { LaunchPlan } from '../app/launch-plan.js';
 import { planNewRow } from './new-row.js';
 import { describeCommand } from '../supervisor/row-fleet.js';
 import type { ServerCore } from './server-core.js';
+import { shellQuote } from '../util/shell-quote.js';
 
 /** Size of a row started with no client looking (the first client to attach resizes it). */
 const HEADLESS_SIZE = { cols: 120, rows: 32 };
@@ -77,9 +78,4 @@ export function serverControl(o: { core: ServerCore; plan: LaunchPlan; stop: (wh
       return { ok: { stopping: true, rows: running } };
     },
   };
-}
-
-/** One argument as the shell reads it back unchanged. */
-function shellQuote(arg: string): string {
-  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`;
 }

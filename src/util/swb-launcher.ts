@@ -5,8 +5,8 @@
 import { chmodSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { swbBinPath } from './package-root.js';
+import { shellQuote } from './shell-quote.js';
 
-const shellQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /** Writes `DIR/swb` (replacing it atomically) and returns DIR, for the rows' PATH. */
 export function writeSwbLauncher(dir: string, nodePath: string = process.execPath, entry: string = swbBinPath()): string {
