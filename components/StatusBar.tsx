@@ -30,7 +30,6 @@ export function StatusBar({ state, theme, keymap, hidden }: StatusBarProps) {
     hint('mailView', 'mail'),
     hint('notifications', 'notes'),
     hint('zoom', 'zoom'),
-    hint('layout', 'layout'),
     hint('newRow', 'new'),
     hint('restart', 'restart'),
     hint('help', 'help'),

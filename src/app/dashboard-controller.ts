@@ -73,6 +73,8 @@ export class DashboardController implements Intents, Disposable {
   private readonly mailView: MailViewController;
   private readonly rows: RowManager;
   private readonly agents: AgentSupervisor | undefined;
+  /** Set while this client goes away: it sizes nothing any more. */
+  private disposing = false;
 
   constructor(private readonly o: ControllerOptions) {
     const { port, store, fleet } = o;
@@ -127,7 +129,7 @@ export class DashboardController implements Intents, Disposable {
     this.lifetime.add(fleet.onRemoved(({ row, closed }) => this.hide(row, closed.at)));
     this.lifetime.add(fleet.onReopened((name) => store.rowReopened(name)));
     this.lifetime.add(fleet.onPolicy((p) => store.updateRow(p.row, { wakePolicy: p.policy })));
-    this.lifetime.add(fleet.onSizeOwner((owner) => owner === this && this.applySizes()));
+    this.lifetime.add(fleet.onSizeOwner(() => this.applySizes()));
     for (const c of [...fleet.closed()].reverse()) store.rowClosed(closedView(c.spec, c.at));
     for (const row of fleet.list()) this.show(row);
   }
@@ -294,19 +296,22 @@ export class DashboardController implements Intents, Disposable {
 
   /** This client's terminal got input: its sizes decide the rows' sizes from now on. */
   inputArrived(): void {
-    this.o.fleet.claimSizes(this);
+    this.o.fleet.claimSizes(this, this.o.store.getState().attached);
   }
 
+  /** Gives the rows this client decides the size of (see RowFleet.decidesSize) the size it shows them at. */
   applySizes(): void {
-    const owner = this.o.fleet.sizeOwner;
-    if (owner !== null && owner !== this) return;
+    if (this.disposing) return;
+    const { fleet } = this.o;
     const state = this.o.store.getState();
     if (state.attached !== null) {
-      this.rows.get(state.attached)?.resize(state.size.cols, Math.max(1, state.size.rows - (this.o.attachedStatusLines ?? 0)));
+      if (fleet.decidesSize(state.attached, this)) {
+        this.rows.get(state.attached)?.resize(state.size.cols, Math.max(1, state.size.rows - (this.o.attachedStatusLines ?? 0)));
+      }
       return;
     }
     for (const p of this.o.layout().rows) {
-      if (p.viewport.height > 0) this.rows.get(p.name)?.resize(p.viewport.width, p.viewport.height);
+      if (p.viewport.height > 0 && fleet.decidesSize(p.name, this)) this.rows.get(p.name)?.resize(p.viewport.width, p.viewport.height);
     }
   }
 
@@ -362,7 +367,7 @@ export class DashboardController implements Intents, Disposable {
       case 'attach':
         if (focused) {
           store.attach(focused.name);
-          this.o.fleet.setAttached(focused.name, true);
+          this.o.fleet.setAttached(focused.name, this, true);
           this.applySizes(); // the whole terminal, less the status line under it
           this.o.onAttach(focused);
         }
@@ -419,7 +424,7 @@ export class DashboardController implements Intents, Disposable {
   detach(): void {
     const attached = this.o.store.getState().attached;
     this.o.store.detach();
-    if (attached !== null) this.o.fleet.setAttached(attached, false);
+    if (attached !== null) this.o.fleet.setAttached(attached, this, false);
     this.applySizes();
   }
 
@@ -612,7 +617,8 @@ export class DashboardController implements Intents, Disposable {
 
   dispose(): void {
     const attached = this.o.store.getState().attached;
-    if (attached !== null) this.o.fleet.setAttached(attached, false);
+    this.disposing = true;
+    if (attached !== null) this.o.fleet.setAttached(attached, this, false);
     if (this.o.fleet.sizeOwner === this) this.o.fleet.claimSizes(null);
     if (this.resizeTimer) clearTimeout(this.resizeTimer);
     if (this.stripTimer) clearTimeout(this.stripTimer);

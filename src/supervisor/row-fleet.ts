@@ -2,8 +2,9 @@
 // life is decided here once — started, watched by the agent supervisor, online for mail, closed,
 // reopened, restarted with its profile's resume recipe — and each client's dashboard only mirrors it
 // into its own view state. What the clients disagree on (who is attached, whose size a row takes) is
-// settled here too: a row is attached while any client is attached to it, and rows take the size of
-// the client that typed last (as tmux's "latest" window-size), so two terminals do not fight.
+// settled here too: a row is attached while any client is attached to it; an attached row takes the
+// size of the attached client that typed last, every other row the size the last typing client's
+// dashboard gives it (as tmux's "latest" window-size), so two terminals do not fight.
 import type { OperatorPort } from '../hub/operator-port.js';
 import type { Row, RowSpec } from '../rows/row.js';
 import type { RowManager } from '../rows/row-manager.js';
@@ -49,7 +50,10 @@ export class RowFleet implements Disposable {
   private readonly perRow = new Map<string, DisposableStore>();
   private readonly origins = new Map<string, RowOrigin>();
   private readonly closedRows: ClosedRowRecord[] = [];
-  private readonly attachCounts = new Map<string, number>();
+  /** The clients attached to each row. */
+  private readonly attachedBy = new Map<string, Set<object>>();
+  /** Of the clients attached to a row, the one whose keys came last: the row takes its size. */
+  private readonly rowSizeOwner = new Map<string, object>();
   private sizeOwnerValue: object | null = null;
   private readonly addedEmitter = this.lifetime.add(new Emitter<Row>());
   private readonly removedEmitter = this.lifetime.add(new Emitter<{ row: Row; closed: ClosedRowRecord }>());
@@ -63,7 +67,7 @@ export class RowFleet implements Disposable {
   readonly onRemoved: Event<{ row: Row; closed: ClosedRowRecord }> = this.removedEmitter.event;
   /** A closed row came back (it leaves every client's "recently closed" list). */
   readonly onReopened: Event<string> = this.reopenedEmitter.event;
-  /** Another client's sizes now decide the rows' sizes. */
+  /** Who decides the rows' sizes may have changed: each client re-applies the sizes it decides. */
   readonly onSizeOwner: Event<object | null> = this.sizeOwnerEmitter.event;
   /** A client changed a row's wake policy: every client's header shows it. */
   readonly onPolicy: Event<{ row: string; policy: WakePolicy }> = this.policyEmitter.event;
@@ -148,7 +152,8 @@ export class RowFleet implements Disposable {
     this.o.agents?.untrack(name);
     this.perRow.get(name)?.dispose();
     this.perRow.delete(name);
-    this.attachCounts.delete(name);
+    this.attachedBy.delete(name);
+    this.rowSizeOwner.delete(name);
     this.origins.delete(name);
     this.o.rows.close(name);
     this.o.hooks?.forgotten?.(name);
@@ -173,16 +178,38 @@ export class RowFleet implements Disposable {
   }
 
   /** A client attached to (or left) a row: the row is attached while any client is. */
-  setAttached(name: string, on: boolean): void {
-    const n = Math.max(0, (this.attachCounts.get(name) ?? 0) + (on ? 1 : -1));
-    if (n === 0) this.attachCounts.delete(name);
-    else this.attachCounts.set(name, n);
-    this.o.agents?.setAttached(name, n > 0);
+  setAttached(name: string, client: object, on: boolean): void {
+    let set = this.attachedBy.get(name);
+    if (on) {
+      if (!set) this.attachedBy.set(name, (set = new Set()));
+      set.add(client);
+      this.rowSizeOwner.set(name, client);
+    } else if (set) {
+      set.delete(client);
+      if (set.size === 0) this.attachedBy.delete(name);
+      if (this.rowSizeOwner.get(name) === client) {
+        const next = set.size > 0 ? [...set][set.size - 1]! : undefined;
+        if (next) this.rowSizeOwner.set(name, next);
+        else this.rowSizeOwner.delete(name);
+      }
+    }
+    this.o.agents?.setAttached(name, this.attachedBy.has(name));
+    // Whoever sizes the row now (the dashboards' owner, or another attached client) applies it.
+    this.sizeOwnerEmitter.fire(this.sizeOwnerValue);
   }
 
   /** Rows some client is attached to. */
   attachedRows(): ReadonlySet<string> {
-    return new Set(this.attachCounts.keys());
+    return new Set(this.attachedBy.keys());
+  }
+
+  /**
+   * Whether `client` decides the size of row `name` now: among the clients attached to it, the one
+   * whose keys came last; with none attached, the client that typed last (or the only one there).
+   */
+  decidesSize(name: string, client: object): boolean {
+    if (this.attachedBy.has(name)) return this.rowSizeOwner.get(name) === client;
+    return this.sizeOwnerValue === null || this.sizeOwnerValue === client;
   }
 
   /** The client whose sizes the rows take (the one that typed last). */
@@ -190,7 +217,12 @@ export class RowFleet implements Disposable {
     return this.sizeOwnerValue;
   }
 
-  claimSizes(client: object | null): void {
+  /** `client` typed (attached to `row`, or on its dashboard when null): its sizes count from now. */
+  claimSizes(client: object | null, row: string | null = null): void {
+    if (client !== null && row !== null && this.attachedBy.get(row)?.has(client) && this.rowSizeOwner.get(row) !== client) {
+      this.rowSizeOwner.set(row, client);
+      this.sizeOwnerEmitter.fire(this.sizeOwnerValue);
+    }
     if (this.sizeOwnerValue === client) return;
     this.sizeOwnerValue = client;
     this.sizeOwnerEmitter.fire(client);
