@@ -31,6 +31,8 @@ export interface StubRequest {
   model?: string;
   stream: boolean;
   lastUser: string;
+  /** The messages the request carries that have typed text, as "role: text" (each cut to 200 characters). */
+  history: string[];
   /** The newest tool_result's text, when the request answers a tool call. */
   toolResult?: string;
 }

@@ -54,6 +54,22 @@ function lastUser(body) {
   return { text: '', toolResult: null };
 }
 
+/**
+ * The conversation a request carries, one "role: text" line per message with typed text (Claude
+ * Code's <system-reminder> blocks left out, each text cut to 200 characters): what a resumed
+ * conversation was given of its history.
+ */
+function historyOf(body) {
+  const msgs = Array.isArray(body.messages) ? body.messages : [];
+  const out = [];
+  for (const m of msgs) {
+    const texts = typeof m.content === 'string' ? [m.content] : (Array.isArray(m.content) ? m.content : []).filter((b) => b && b.type === 'text').map((b) => b.text);
+    const typed = texts.filter((t) => typeof t === 'string' && !/^\s*<system-reminder>/.test(t));
+    if (typed.length > 0) out.push(`${m.role}: ${typed.join('\n').slice(0, 200)}`);
+  }
+  return out;
+}
+
 /** The text a tool_result block carries (a string, or text blocks). */
 function toolResultText(block) {
   if (!block) return '';
@@ -181,6 +197,7 @@ export function startAnthropicStub({ script = {}, port = 0, logFile } = {}) {
         model: body.model,
         stream: body.stream === true,
         lastUser: newest.text.slice(0, 200),
+        history: historyOf(body),
         ...(newest.toolResult ? { toolResult: toolResultText(newest.toolResult).slice(0, 2000) } : {}),
       };
     },
