@@ -2,6 +2,22 @@ import { SwbError } from '../protocol/error-codes.js';
 import { askYesNo } from './ask-yes-no.js';
 import type { CommandDescriptor } from './command.js';
 
+/** A server ends its rows (SIGHUP, SIGKILL after a grace) and then its hub: give it that long. */
+const STOP_WAIT_MS = 15_000;
+
+async function processEnds(pid: number, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return true;
+    }
+    if (Date.now() > deadline) return false;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
 export const killServerCommand: CommandDescriptor = {
   name: 'kill-server',
   summary: 'End the workspace server and every row it runs (asks first when rows run; operator only).',
@@ -16,10 +32,14 @@ export const killServerCommand: CommandDescriptor = {
     let force = ctx.flags.force === true;
     for (;;) {
       try {
-        const r = await client.request<{ stopping: boolean; rows: number }>('server.stop', { force });
-        ctx.result(r);
-        ctx.print(r.rows > 0 ? `the server is stopping; ${r.rows} row${r.rows === 1 ? '' : 's'} end` : 'the server is stopping');
-        return 0;
+        const r = await client.request<{ stopping: boolean; rows: number; pid?: number }>('server.stop', { force });
+        client.destroy();
+        // Done means gone: the next swb must find the workspace free, not a server still ending its rows.
+        const gone = r.pid === undefined || (await processEnds(r.pid, STOP_WAIT_MS));
+        ctx.result({ ...r, stopped: gone });
+        const rows = r.rows > 0 ? `; ${r.rows} row${r.rows === 1 ? '' : 's'} ended` : '';
+        ctx.print(gone ? `the server stopped${rows}` : `the server is still stopping after ${STOP_WAIT_MS / 1000} s (pid ${r.pid})`);
+        return gone ? 0 : 1;
       } catch (err) {
         if (!(err instanceof SwbError) || err.code !== 'ROWS_RUNNING' || force || !process.stdin.isTTY || ctx.json) throw err;
         if (!(await askYesNo(`${err.message.replace(/ \(--force.*$/, '')}. End them? [y/N] `))) {

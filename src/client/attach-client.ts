@@ -115,7 +115,10 @@ async function openServer(paths: RuntimePaths, o: AttachOptions, split: SplitArg
       return await connectTrusted(path);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      if (err instanceof SwbError || (code !== 'ENOENT' && code !== 'ECONNREFUSED') || Date.now() > deadline) throw err;
+      if (err instanceof SwbError || (code !== 'ENOENT' && code !== 'ECONNREFUSED')) throw err;
+      if (Date.now() > deadline) {
+        throw new SwbError('NO_SERVER', `No swb server came up for workspace ${paths.workspaceId}: another one is starting or stopping there (see server.out in ${paths.runDir}); try again in a moment.`);
+      }
       await new Promise((r) => setTimeout(r, delay));
     }
   }

@@ -11,7 +11,7 @@ export interface ServerControl {
   newRow(params: NewRowParams): ControlResult<{ name: string }>;
   killRow(name: string): ControlResult<{ closed: boolean }>;
   parked(row: string, action: 'redeliver' | 'discard'): Promise<ControlResult<{ messages: number }>>;
-  stop(force: boolean): ControlResult<{ stopping: boolean; rows: number }>;
+  stop(force: boolean): ControlResult<{ stopping: boolean; rows: number; pid: number }>;
 }
 
 export function noServer(workspaceId: string): { error: SwbErrorValue } {

@@ -34,6 +34,12 @@ export const ERROR_CODES = [
   'ROWS_RUNNING', // stopping the server would end running rows, and --force was not given
   'ROW_EXISTS', // a row of that name runs already
   'VERSION_MISMATCH', // the running server speaks another client wire: restart it
+  'NOT_A_REPO', // a worktree row outside a git repository
+  'BRANCH_EXISTS', // the worktree's branch exists already (reuse it, or pick another)
+  'DIRTY', // a checkout has uncommitted changes the operation would lose or merge silently
+  'MERGE_CONFLICT', // the merge (or rebase) conflicts; both trees were left as they were
+  'UNMERGED', // removing the worktree would lose commits no other branch has
+  'GIT_FAILED', // git refused, is missing, or is too old
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

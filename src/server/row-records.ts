@@ -28,15 +28,27 @@ const MAX_SCANNED_FDS = 512;
 
 export interface RestorableRow {
   spec: RowSpec;
+  /** The spec as the operator gave it (without session arguments). */
+  base: RowSpec;
   wake?: WakePolicy;
   origin: RowOrigin;
+}
+
+interface Known {
+  base: RowSpec;
+  sessionId: string | null;
+  recipe: ResumeRecipe | null;
+  wake: WakePolicy | undefined;
+  /** The program now running, so a crash's orphans can be found by the next server. */
+  pid?: number | null;
+  pidStart?: string | null;
 }
 
 export class RowRecords {
   private readonly store: RowRecordStore;
   private readonly lastRun: ServerRun | null;
   /** Each row's spec as given (no session arguments), its session id and its recipe. */
-  private readonly known = new Map<string, { base: RowSpec; sessionId: string | null; recipe: ResumeRecipe | null; wake: WakePolicy | undefined }>();
+  private readonly known = new Map<string, Known>();
   private readonly discoverTimer: NodeJS.Timeout;
   private rowsOf: () => readonly Row[] = () => [];
 
@@ -63,7 +75,14 @@ export class RowRecords {
     return {
       prepareLaunch: (spec) => this.launchSpec(spec),
       prepareRestart: (row) => this.resumeSpec(row),
-      recorded: (row, wake) => this.save(row.name, wake),
+      recorded: (row, wake) => {
+        const k = this.known.get(row.name);
+        if (k && row.state === 'running') {
+          k.pid = row.pid;
+          k.pidStart = readProcStat(row.pid)?.startTime ?? null;
+        }
+        this.save(row.name, wake);
+      },
       forgotten: (name) => this.forget(name),
     };
   }
@@ -98,7 +117,7 @@ export class RowRecords {
     const k = this.known.get(name);
     if (!k) return;
     if (wake !== undefined) k.wake = wake;
-    this.write(() => this.store.save({ name, spec: JSON.stringify(k.base), wake: k.wake ?? null, sessionId: k.sessionId }), `row ${name} not recorded`);
+    this.write(() => this.store.save(recordOf(name, k)), `row ${name} not recorded`);
   }
 
   private forget(name: string): void {
@@ -130,6 +149,9 @@ export class RowRecords {
     const after = this.lastEnd ?? 'stop';
     const out: RestorableRow[] = [];
     for (const r of records) {
+      // After a crash the old program may live on without its pty (it ignored the hang-up): end it,
+      // or the agent would run twice — once unseen.
+      if (after !== 'stop') this.endOrphan(r.name, r.pid, r.pidStart);
       let base: RowSpec;
       try {
         base = JSON.parse(r.spec) as RowSpec;
@@ -161,10 +183,24 @@ export class RowRecords {
         const parked = this.park(r.name);
         if (parked > 0) note += `; ${parked} unread message${parked === 1 ? '' : 's'} from before wait for your review (V)`;
       }
-      out.push({ spec, ...(wake ? { wake } : {}), origin: { kind: 'restored', after, resumed, note } });
+      out.push({ spec, base, ...(wake ? { wake } : {}), origin: { kind: 'restored', after, resumed, note } });
       this.save(r.name, wake);
     }
     return out;
+  }
+
+  private endOrphan(name: string, pid: number | null, start: string | null): void {
+    if (pid === null || start === null) return;
+    const stat = readProcStat(pid);
+    if (!stat || stat.startTime !== start) return;
+    for (const member of sessionMembers(stat.session)) {
+      try {
+        process.kill(member, 'SIGKILL');
+      } catch {
+        // gone meanwhile
+      }
+    }
+    this.log(`row ${name}: ended the previous server's orphaned program (pid ${pid}, session ${stat.session})`);
   }
 
   private park(name: string): number {
@@ -222,13 +258,17 @@ export class RowRecords {
     this.discoverAll();
     try {
       this.hub.store.db.transaction(() => {
-        for (const [name, k] of this.known) this.store.save({ name, spec: JSON.stringify(k.base), wake: k.wake ?? null, sessionId: k.sessionId });
+        for (const [name, k] of this.known) this.store.save(recordOf(name, k));
         this.store.stopRun(process.pid);
       })();
     } catch (err) {
       this.log(`the row records could not be saved: ${this.hub.failureOf(err, 'row records').message}`);
     }
   }
+}
+
+function recordOf(name: string, k: Known) {
+  return { name, spec: JSON.stringify(k.base), wake: k.wake ?? null, sessionId: k.sessionId, pid: k.pid ?? null, pidStart: k.pidStart ?? null };
 }
 
 /**

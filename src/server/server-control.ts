@@ -75,7 +75,7 @@ export function serverControl(o: { core: ServerCore; plan: LaunchPlan; stop: (wh
         return { error: swbError('ROWS_RUNNING', `${running} row${running === 1 ? '' : 's'} still run${running === 1 ? 's' : ''}; stopping the server ends them (--force to stop anyway).`, { rows: running }) };
       }
       setImmediate(() => o.stop('swb kill-server'));
-      return { ok: { stopping: true, rows: running } };
+      return { ok: { stopping: true, rows: running, pid: process.pid } };
     },
   };
 }

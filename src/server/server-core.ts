@@ -88,7 +88,8 @@ export async function startServerCore(plan: LaunchPlan, hooks: (hub: Hub) => Fle
  * command) is asked to step down, and we take the lock once it has let go.
  */
 async function startEmbeddedHub(paths: RuntimePaths, limits: HubLimits | undefined): Promise<Hub> {
-  const deadline = Date.now() + 5000;
+  // Long enough for a server that is stopping to end its rows (SIGHUP, then SIGKILL after the grace).
+  const deadline = Date.now() + 15_000;
   for (let asked = false; ; ) {
     try {
       const file = new RotatingLog(join(paths.runDir, 'hub.log'));

@@ -205,7 +205,7 @@ class WorkspaceServer {
     const size = { cols: 80, rows: 24 };
     for (const r of this.records.restorable(fresh)) {
       try {
-        this.core.fleet.add(r.spec, size, { origin: r.origin, ...(r.wake ? { wake: r.wake } : {}) });
+        this.core.fleet.add(r.spec, size, { origin: r.origin, base: r.base, ...(r.wake ? { wake: r.wake } : {}) });
       } catch (err) {
         this.log(`row ${r.spec.name} could not be restored: ${(err as Error).message}`);
       }
@@ -221,6 +221,8 @@ class WorkspaceServer {
     if (this.stopping) return;
     this.stopping = true;
     this.log(`stopping: ${why}`);
+    // From now on a new server asking this hub to step down hears "stopping" and waits for the lock.
+    this.core.port.setServerControl(null);
     // Dashboards first (they watch the rows), then the rows and the hub; the clients hear BYE once
     // every row has ended, so a client that exits knows nothing it started is left.
     for (const c of this.clients) c.endDashboard();

@@ -163,8 +163,9 @@ export class MailStore {
                         WHERE message = ? AND recipient = ? AND state < ${STATE_CODE.delivered}`),
       markWoken: s(`UPDATE deliveries SET woken_at = ? WHERE message = ? AND recipient = ? AND woken_at IS NULL AND ${UNREAD_SQL}`),
       insertWake: s(`INSERT INTO wake_events (recipient, message, at) VALUES (?, ?, ?)`),
+      // Parked mail (for the operator's review) is not the row's to see until it is handed over.
       inbox: s<InboxRow>(`SELECT m.*, d.seq, d.state FROM deliveries d JOIN messages m ON m.id = d.message
-                          WHERE d.recipient = ? AND d.seq > ? ORDER BY d.seq LIMIT ?`),
+                          WHERE d.recipient = ? AND d.seq > ? AND d.parked_at IS NULL ORDER BY d.seq LIMIT ?`),
       inboxUnread: s<InboxRow>(`SELECT m.*, d.seq, d.state FROM deliveries d JOIN messages m ON m.id = d.message
                                 WHERE d.recipient = ? AND d.seq > ? AND d.${UNREAD_SQL} ORDER BY d.seq LIMIT ?`),
       historyAll: s<MessageRow>(`SELECT * FROM messages WHERE id < ? ORDER BY id DESC LIMIT ?`),
@@ -180,7 +181,9 @@ export class MailStore {
       parkedCounts: s<{ recipient: string; n: number }>(
         `SELECT recipient, count(*) AS n FROM deliveries WHERE parked_at IS NOT NULL AND state IN (${STATE_CODE.accepted}, ${STATE_CODE.delivered}) GROUP BY recipient ORDER BY recipient`,
       ),
-      unpark: s<{ message: number }>(`UPDATE deliveries SET parked_at = NULL WHERE recipient = ? AND parked_at IS NOT NULL RETURNING message`),
+      unpark: s<{ message: number }>(
+        `UPDATE deliveries SET parked_at = NULL WHERE recipient = ? AND parked_at IS NOT NULL AND state IN (${STATE_CODE.accepted}, ${STATE_CODE.delivered}) RETURNING message`,
+      ),
       discardParked: s<{ message: number; sender: string }>(
         `UPDATE deliveries SET state = ${STATE_CODE.expired}, expired_at = @at, parked_at = NULL
          WHERE recipient = @recipient AND parked_at IS NOT NULL AND state IN (${STATE_CODE.accepted}, ${STATE_CODE.delivered})

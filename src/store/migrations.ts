@@ -73,7 +73,9 @@ export const MIGRATIONS: readonly string[] = [
     wake       TEXT,
     session_id TEXT,
     position   INTEGER NOT NULL,
-    updated_at INTEGER NOT NULL
+    updated_at INTEGER NOT NULL,
+    pid        INTEGER,
+    pid_start  TEXT
   ) STRICT;
   CREATE TABLE server_runs (
     id         INTEGER PRIMARY KEY,

@@ -12,6 +12,9 @@ export interface RowRecord {
   wake: string | null;
   sessionId: string | null;
   position: number;
+  /** The row's program when last recorded, with its kernel start time (to tell it from a reused pid). */
+  pid: number | null;
+  pidStart: string | null;
 }
 
 export interface ServerRun {
@@ -25,7 +28,7 @@ export class RowRecordStore {
   private readonly q: {
     upsert: Statement;
     remove: Statement;
-    all: Statement<unknown[], { name: string; spec: string; wake: string | null; session_id: string | null; position: number }>;
+    all: Statement<unknown[], { name: string; spec: string; wake: string | null; session_id: string | null; position: number; pid: number | null; pid_start: string | null }>;
     clear: Statement;
     nextPosition: Statement<unknown[], { p: number }>;
     positionOf: Statement<unknown[], { position: number }>;
@@ -40,10 +43,12 @@ export class RowRecordStore {
   ) {
     const s = <T = unknown>(sql: string) => db.prepare(sql) as Statement<unknown[], T>;
     this.q = {
-      upsert: s(`INSERT INTO row_records (name, spec, wake, session_id, position, updated_at) VALUES (@name, @spec, @wake, @sessionId, @position, @at)
-                 ON CONFLICT(name) DO UPDATE SET spec = excluded.spec, wake = excluded.wake, session_id = excluded.session_id, updated_at = excluded.updated_at`),
+      upsert: s(`INSERT INTO row_records (name, spec, wake, session_id, position, updated_at, pid, pid_start)
+                 VALUES (@name, @spec, @wake, @sessionId, @position, @at, @pid, @pidStart)
+                 ON CONFLICT(name) DO UPDATE SET spec = excluded.spec, wake = excluded.wake, session_id = excluded.session_id,
+                   updated_at = excluded.updated_at, pid = excluded.pid, pid_start = excluded.pid_start`),
       remove: s(`DELETE FROM row_records WHERE name = ?`),
-      all: s(`SELECT name, spec, wake, session_id, position FROM row_records ORDER BY position, name`),
+      all: s(`SELECT name, spec, wake, session_id, position, pid, pid_start FROM row_records ORDER BY position, name`),
       clear: s(`DELETE FROM row_records`),
       nextPosition: s(`SELECT coalesce(max(position), 0) + 1 AS p FROM row_records`),
       positionOf: s(`SELECT position FROM row_records WHERE name = ?`),
@@ -54,9 +59,9 @@ export class RowRecordStore {
   }
 
   /** Records a row (a new one goes last). */
-  save(r: Omit<RowRecord, 'position'>): void {
+  save(r: Omit<RowRecord, 'position' | 'pid' | 'pidStart'> & { pid?: number | null; pidStart?: string | null }): void {
     const position = this.q.positionOf.get(r.name)?.position ?? this.q.nextPosition.get()!.p;
-    this.q.upsert.run({ ...r, position, at: this.now() });
+    this.q.upsert.run({ ...r, pid: r.pid ?? null, pidStart: r.pidStart ?? null, position, at: this.now() });
   }
 
   forget(name: string): void {
@@ -64,7 +69,7 @@ export class RowRecordStore {
   }
 
   all(): RowRecord[] {
-    return this.q.all.all().map((r) => ({ name: r.name, spec: r.spec, wake: r.wake, sessionId: r.session_id, position: r.position }));
+    return this.q.all.all().map((r) => ({ name: r.name, spec: r.spec, wake: r.wake, sessionId: r.session_id, position: r.position, pid: r.pid, pidStart: r.pid_start }));
   }
 
   clear(): void {

@@ -49,6 +49,8 @@ export class RowFleet implements Disposable {
   private readonly lifetime = new DisposableStore();
   private readonly perRow = new Map<string, DisposableStore>();
   private readonly origins = new Map<string, RowOrigin>();
+  /** Each row's spec as given, before a resume recipe added its session arguments (closing keeps this one). */
+  private readonly bases = new Map<string, RowSpec>();
   private readonly closedRows: ClosedRowRecord[] = [];
   /** The clients attached to each row. */
   private readonly attachedBy = new Map<string, Set<object>>();
@@ -99,9 +101,10 @@ export class RowFleet implements Disposable {
   }
 
   /** Starts a row. Throws (a plain Error) on a bad or taken name, or a program that cannot start. */
-  add(spec: RowSpec, size: { cols: number; rows: number }, opts: { origin?: RowOrigin; wake?: WakePolicy } = {}): Row {
+  add(spec: RowSpec, size: { cols: number; rows: number }, opts: { origin?: RowOrigin; wake?: WakePolicy; base?: RowSpec } = {}): Row {
     const launch = opts.origin?.kind === 'restored' ? spec : (this.o.hooks?.prepareLaunch?.(spec) ?? spec);
     const row = this.o.rows.create(launch, size);
+    this.bases.set(row.name, opts.base ?? spec);
     this.origins.set(row.name, opts.origin ?? { kind: 'new' });
     const configured = opts.wake ?? this.o.configuredWakePolicy?.(spec);
     this.o.agents?.track(row, { ...(spec.profile !== undefined ? { profile: spec.profile } : {}), ...(configured ? { wake: configured } : {}) });
@@ -155,9 +158,11 @@ export class RowFleet implements Disposable {
     this.attachedBy.delete(name);
     this.rowSizeOwner.delete(name);
     this.origins.delete(name);
+    const base = this.bases.get(name) ?? row.spec;
+    this.bases.delete(name);
     this.o.rows.close(name);
     this.o.hooks?.forgotten?.(name);
-    const closed: ClosedRowRecord = { spec: row.spec, command: describeCommand(row.spec), at: Date.now() };
+    const closed: ClosedRowRecord = { spec: base, command: describeCommand(base), at: Date.now() };
     this.closedRows.unshift(closed);
     this.closedRows.splice(MAX_CLOSED);
     this.removedEmitter.fire({ row, closed });

@@ -28,7 +28,7 @@ describe('configured keys', () => {
     await t.waitForText('OTHER-READY');
     await t.waitFor(() => headerLines(t, 'other').length === 1 && headerLines(t, 'worker')[0] === 0, 'both headers (stack)');
     // The key hints already show the remapped keys.
-    expect(t.screenText().join('\n')).toMatch(/Z zoom {2}ctrl\+g layout/);
+    expect(t.screenText().join('\n')).toMatch(/Z zoom {2}N new/);
 
     t.write('?');
     const help = (await t.waitForText('Switchboard keys')).join('\n');

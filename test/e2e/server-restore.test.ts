@@ -348,11 +348,10 @@ describe('the server relaunches its recorded rows', () => {
   });
 });
 
-describe('known defects', () => {
-  // BUG: a closed row keeps the spec it was launched with (session arguments included); O reopens it
-  // through prepareLaunch, which appends a newly minted --session-id to the old one, and records
-  // the old arguments as the row's base, so the next restore runs `--session-id OLD --resume NEW`.
-  test.fails('O (reopen) of a closed agent row launches it with one session argument, not the old one and a new one', async () => {
+describe('found by these tests, fixed', () => {
+  // Was: a closed row kept the spec it was launched with (session arguments included), and O
+  // reopened it through prepareLaunch, which appended a newly minted --session-id to the old one.
+  test('O (reopen) of a closed agent row launches it with one session argument, not the old one and a new one', async () => {
     const home = createTempHome();
     const log = join(home.workspace, 'fake-launches.log');
     writeFakeProfile(home, log);
@@ -369,12 +368,10 @@ describe('known defects', () => {
     expect(launches(log)[1]!.args).toMatch(new RegExp(`^--(session-id|resume) ${UUID}$`));
   });
 
-  // BUG: kill-server answers "the server is stopping" at once, while the server still ends its rows
-  // (up to the 2 s kill grace for a program that ignores SIGHUP) and holds the workspace's hub. A
-  // `swb` started then launches a server that exits with HUB_RUNNING; the client takes that for
-  // "another swb won the race", polls the already removed server.sock for 10 s and fails with
-  // "swb: INTERNAL: connect ENOENT .../server.sock", leaving no server running.
-  test.fails('swb right after swb kill-server starts the server again (its rows restored), even while a row takes its grace period to end', async () => {
+  // Was: kill-server answered at once while the server still ended its rows and held the hub; a
+  // `swb` started then failed with "INTERNAL: connect ENOENT .../server.sock". Now kill-server
+  // returns once the server is gone, and a stopping server's hub says so to a successor.
+  test('swb right after swb kill-server starts the server again (its rows restored), even while a row takes its grace period to end', async () => {
     const home = createTempHome();
     const first = startSwb({ home, args: ['stubborn=trap "" HUP; echo STUBBORN-UP; sleep 600; echo'] });
     await first.waitForText('STUBBORN-UP');
@@ -384,4 +381,25 @@ describe('known defects', () => {
     const screen = await second.waitForText(/STUBBORN-UP|^swb: /m, { timeoutMs: 20_000 });
     expect(screen.join('\n')).toContain('STUBBORN-UP');
   }, 40_000);
+
+  test('after a crash, a row program that outlived its server (it ignored the hang-up) is ended before its row is relaunched', async () => {
+    const home = createTempHome();
+    const first = startSwb({ home, args: [`stubborn=trap '' HUP; echo $$ >> stubborn.pids; echo STUBBORN-UP; while :; do sleep 1; done`] });
+    await first.waitForText('STUBBORN-UP');
+    const before = await ls(home);
+    const oldPid = rowOf(before, 'stubborn').pid!;
+    const oldStart = startTimeOf(oldPid);
+    // The record holds the program's pid once the row started (written through the store gate).
+    await waitUntil(() => recordedRows(home).length === 1, { what: 'the row to be recorded' });
+    process.kill(before.pid, 'SIGKILL');
+    await waitUntil(() => !isProcessAlive(before.pid), { what: 'the server to die' });
+    // The stubborn program ignores SIGHUP: it lives on without its pty.
+    expect(startTimeOf(oldPid)).toBe(oldStart);
+    const second = startSwb({ home, args: [] });
+    await second.waitForText('STUBBORN-UP');
+    await waitUntil(() => startTimeOf(oldPid) !== oldStart, { timeoutMs: 5000, what: 'the orphaned program to be ended' });
+    const after = await ls(home);
+    expect(rowOf(after, 'stubborn')).toMatchObject({ running: true, restored: 'fresh' });
+    expect(rowOf(after, 'stubborn').pid).not.toBe(oldPid);
+  });
 });
