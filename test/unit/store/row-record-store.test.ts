@@ -57,7 +57,7 @@ describe('RowRecordStore', () => {
     const all = rows.all();
     expect(all.map((r) => r.name)).toEqual(['a', 'b', 'c']);
     expect(all.map((r) => r.position)).toEqual([1, 2, 3]);
-    expect(all[1]).toEqual({ name: 'b', spec: '{"name":"b","command":"changed"}', wake: 'off', sessionId: 'sess-1', position: 2 });
+    expect(all[1]).toEqual({ name: 'b', spec: '{"name":"b","command":"changed"}', wake: 'off', sessionId: 'sess-1', position: 2, pid: null, pidStart: null });
     expect(all[0]).toMatchObject({ wake: 'notify', sessionId: null });
   });
 
