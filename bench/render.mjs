@@ -1,22 +1,37 @@
 #!/usr/bin/env node
-// npm run bench:render [-- --quick] [--only=flood,idle,echo,first] [--systems=swb,tmux,floor] [--flood-reps=N] [--history=N] [--tmux-history=N] [--prof] [--idle-preamble=BYTES]
+// npm run bench:render [-- --quick] [--only=flood,idle,echo,first,reattach,echo-under-load,scale] [--systems=swb,tmux,floor] [--flood-reps=N] [--history=N] [--tmux-history=N] [--prof] [--idle-preamble=BYTES]
 //
 // Rendering cost of the dashboard beside tmux, measured the same way in the same run: both at
 // 200x50 with a client attached through a pty (this process is the terminal; it reads all
-// output), NODE_ENV=production for swb. Needs `npm run build` first (runs dist/bin/swb.js) and
-// tmux on PATH.
+// output), NODE_ENV=production for swb. Both are client/server: swb's thin client in the pty
+// starts a detached workspace server that owns the rows and renders the dashboard, as the tmux
+// client talks to its server; the CPU and memory that count are the multiplexer's own processes
+// (swb: server + client; tmux: server + client; memory: the server), never the programs in the
+// rows. Needs `npm run build` first (runs dist/bin/swb.js) and tmux on PATH.
 //   flood  8 rows `cat` ~5 MB of SGR-coloured text each; then 8 rows `seq 1 200000` each. All
-//          rows start together at a FIFO barrier. CPU of the multiplexer's own processes (swb: the
-//          node process; tmux: server + client; never the programs in the rows), and wall time
-//          until every row shows its last line (a DONE marker printed after the work, seen in the
-//          client's output; afterwards checked on an emulated screen of the client). Each flood
-//          runs --flood-reps times per system (default 3, interleaved); the table shows medians.
+//          rows start together at a FIFO barrier. CPU of the multiplexer's processes, and wall
+//          time until every row shows its last line (a DONE marker printed after the work, seen
+//          in the client's output; afterwards checked on an emulated screen of the client); the
+//          server's peak RSS (VmHWM) per row. Each flood runs --flood-reps times per system
+//          (default 3, interleaved); the table shows medians (RSS: the highest peak).
 //   idle   16 rows that printed ~1 MB each (full scrollback) and wait on input (`cat`, pty raw):
 //          CPU over 10 s once settled, as % of one core (schedstat, ns resolution); then the
-//          peak RSS (VmHWM) of swb / of the tmux server.
+//          server's peak RSS (VmHWM).
 //   echo   in that session, attach the first row (swb: Enter; tmux: zoom the pane) and time a
 //          keystroke written to the client pty until it comes back out of it; p50/p99.
 //   first  start (spawn) to the first frame showing all 8 rows' output (swb also: headers).
+//   reattach  8 rows that printed a line, one client attached; a second client (swb attach /
+//          tmux attach-session) from spawn to its first full frame (every row's line in its
+//          output; swb also the headers); then it detaches (swb: d; tmux: the client ends).
+//   echo-under-load  the first row waits on input, 8 others each stream 400 lines/s (a node
+//          loop paced by the clock; the rate reached is checked and printed). CPU of the
+//          multiplexer over 10 s of that streaming with the dashboard showing every row (info),
+//          then with the first row attached (tmux: zoomed; both then only parse the others'
+//          output) over 10 s, then echo as above in the attached row.
+//   scale  100 idle rows (`cat`, one READY line each): start to the first frame showing all 100
+//          READY lines (swb: and all 100 headers; at 200x50 every row fits, swb's grid and
+//          tmux's tiled window alike), idle CPU over 10 s, bytes written to the client in that
+//          window, the server's peak RSS per row. tmux: one window of 100 tiled panes.
 // --prof (or SWB_BENCH_PROF=1) runs swb under `node --cpu-prof` and prints the hot spots of each
 // measured span (the profiler's own sampling thread inflates swb's idle CPU in that mode).
 // Figures from a loaded machine are noisy: the machine line shows the load average.
@@ -28,11 +43,12 @@ import { execFileSync } from 'node:child_process';
 import { cpuMeter, cpuSeconds, loadAverage, memory } from './lib/render/proc.mjs';
 import { PtyClient, sleep } from './lib/render/pty-client.mjs';
 import { COLS, HISTORY_LINES, ROWS, TMUX_HISTORY_ARGS, TMUX_HISTORY_LINES, clientEnv, killAllTmux, killTmuxServer, listProfiles, startFloor, startSwb, startTmux } from './lib/render/systems.mjs';
-import { Barrier, floodCommand, helloCommand, idleCommand, shq, writeColouredText } from './lib/render/workloads.mjs';
+import { Barrier, floodCommand, helloCommand, idleCommand, readStreamStatus, shq, streamCommand, writeColouredText, writeStreamScript } from './lib/render/workloads.mjs';
 import { formatProfile, summariseProfile } from './lib/render/cpuprofile.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const argv = process.argv.slice(2);
+const WORKLOADS = ['flood', 'idle', 'echo', 'first', 'reattach', 'echo-under-load', 'scale'];
 const flag = (name) => argv.includes(`--${name}`);
 const option = (name) => argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 if (flag('help')) {
@@ -41,7 +57,13 @@ if (flag('help')) {
 }
 const quick = flag('quick');
 const prof = flag('prof') || process.env.SWB_BENCH_PROF === '1';
-const only = new Set((option('only') ?? 'flood,idle,echo,first').split(','));
+const only = new Set((option('only') ?? WORKLOADS.join(',')).split(','));
+for (const w of only) {
+  if (!WORKLOADS.includes(w)) {
+    process.stderr.write(`--only: no workload ${JSON.stringify(w)} (there are ${WORKLOADS.join(', ')})\n`);
+    process.exit(2);
+  }
+}
 const systems = (option('systems') ?? 'swb,tmux,floor').split(',');
 /** The floor (node-pty + @xterm/headless alone) only runs the floods: it has no dashboard to idle, attach or draw. */
 const dashboards = systems.filter((s) => s !== 'floor');
@@ -69,26 +91,40 @@ const P = {
   echoSamples: quick ? 100 : 200,
   echoWarmup: 10,
   firstReps: quick ? 1 : 3,
+  reattachRows: 8,
+  reattachReps: quick ? 2 : 5,
+  loadRows: 8,
+  loadRate: 400,
+  loadSeconds: quick ? 5 : 10,
+  scaleRows: 100,
+  scaleIdleSeconds: quick ? 5 : 10,
 };
 
-const ISSUE_TMUX = { colourWall: 2.26, colourCpu: 2.11, seqWall: 0.98, seqCpu: 0.47, idlePct: 0.003, echoP50: 0.74, echoP99: 3.1, rssMb: 15 };
+// The issues' figures for tmux 3.3a on this kind of machine (#10: echo under load, 64 idle rows).
+const ISSUE_TMUX = { colourWall: 2.26, colourCpu: 2.11, seqWall: 0.98, seqCpu: 0.47, idlePct: 0.003, echoP50: 0.74, echoP99: 3.1, rssMb: 15, loadP50: 0.57, loadP99: 2.9, loadCpuS10: 0.25, idle64Pct: 0.004 };
 
 const ctx = { dir: mkdtempSync(join(tmpdir(), 'swb-render-bench-')), swbBin: join(root, 'dist', 'bin', 'swb.js') };
 const profDir = prof ? join(ctx.dir, 'profiles') : undefined;
 const live = new Set();
+/** Extra clients (reattach) still running. */
+const extraClients = new Set();
 const oneShotSockets = new Set();
 /** --prof: spans of the swb profiles worth summarising ({ profName, label, fromUs, toUs }). */
 const profWindows = [];
 const monoUs = () => Number(process.hrtime.bigint() / 1000n);
 
 function cleanup() {
-  for (const s of live) {
+  for (const c of [...extraClients, ...[...live].map((s) => s.client)]) {
     try {
-      process.kill(s.client.pid, 'SIGKILL');
+      process.kill(c.pid, 'SIGKILL');
     } catch {
       // gone
     }
   }
+  extraClients.clear();
+  // A swb server is detached from its client: end it (and its rows) too.
+  for (const s of live) s.killNow?.();
+  live.clear();
   killAllTmux();
   for (const sock of oneShotSockets) {
     try {
@@ -108,9 +144,14 @@ for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   });
 }
 
-async function start(system, rows, profName) {
+/** `onClient` (swb): called with the client pty as soon as it exists, before the server is known. */
+async function start(system, rows, profName, { onClient } = {}) {
   const s =
-    system === 'swb' ? startSwb(ctx, rows, prof ? { profDir, profName } : {}) : system === 'floor' ? await startFloor(ctx, rows) : await startTmux(ctx, rows);
+    system === 'swb'
+      ? await startSwb(ctx, rows, { ...(prof ? { profDir, profName } : {}), onClient })
+      : system === 'floor'
+        ? await startFloor(ctx, rows)
+        : await startTmux(ctx, rows);
   live.add(s);
   return s;
 }
@@ -231,6 +272,12 @@ async function runIdleEcho(system, files) {
 }
 
 async function measureEcho(s) {
+  const attachMs = await attachForEcho(s);
+  return { ...(await echoSamples(s)), attachMs };
+}
+
+/** Attaches the first row and proves it echoes; resolves with the time from attach to first paint (ms). */
+async function attachForEcho(s) {
   // Attaching repaints the whole screen (swb also reflows the row to full size): wait for that
   // paint to start and finish, so the first keystroke is not read together with the Enter.
   const bytes0 = s.client.bytes;
@@ -246,6 +293,11 @@ async function measureEcho(s) {
     throw new Error(`no echo from the attached row (attach failed?); the screen's last lines:\n    ${screen.slice(-4).join('\n    ')}`);
   }
   await s.client.settle(50, 1000);
+  return attachMs;
+}
+
+/** Keystrokes into the attached row, each timed from the write to its echo in the client's output. */
+async function echoSamples(s) {
   const letters = 'abcdefghijklmnopqrstuvwxyz';
   const keysFromUs = monoUs();
   const lat = [];
@@ -268,7 +320,7 @@ async function measureEcho(s) {
     await sleep(4 + Math.random() * 6);
   }
   lat.sort((a, b) => a - b);
-  return { p50: percentile(lat, 0.5), p99: percentile(lat, 0.99), max: lat[lat.length - 1], n: lat.length, timeouts, attachMs, keysFromUs };
+  return { p50: percentile(lat, 0.5), p99: percentile(lat, 0.99), max: lat[lat.length - 1], n: lat.length, timeouts, keysFromUs };
 }
 
 async function echoOnce(client, ch, timeoutMs) {
@@ -289,20 +341,18 @@ async function runFirstFrame(system) {
   const markers = rows.map((r) => `HELLO-${r.name}`);
   const t0 = performance.now();
   const profName = `first-frame-${profWindows.length}-${Date.now()}`;
-  let s;
-  if (system === 'swb') s = await start('swb', rows, profName);
-  else s = startTmuxOneShot(rows);
-  live.add(s);
+  // swb: the row headers (Ink's chrome) must be there too, not only the rows' screens.
+  const headers = system === 'swb' ? rows.map((r) => ` ${r.name} · `) : [];
+  const { s, frame } = await startWatched(system, rows, profName, [...markers, ...headers], 30000);
   try {
-    // swb: the row headers (Ink's chrome) must be there too, not only the rows' screens.
-    const headers = system === 'swb' ? rows.map((r) => ` ${r.name} · `) : [];
-    const { at } = await s.client.waitForMarkers([...markers, ...headers], 30000);
+    const { at } = await frame;
     const ms = at - t0;
     if (system === 'swb') profWindows.push({ profName, label: 'start to first frame', toUs: monoUs() });
-    // CPU the multiplexer spent getting there (swb: its node process; tmux: the client, which
-    // forks the server; the server's share is read from its pid below).
+    // CPU the multiplexer spent getting there: the client, which starts the server, and the
+    // server's share read from its pid (both for swb and tmux).
     let cpuS = cpuSeconds(s.client.pid);
     if (system === 'tmux') cpuS += s.serverCpu();
+    else cpuS += cpuSeconds(s.serverPid);
     const lines = await s.client.screenLines();
     const problems = [];
     for (const m of markers) if (!lines.some((l) => l.includes(m))) problems.push(`${m} not on screen`);
@@ -313,6 +363,27 @@ async function runFirstFrame(system) {
   }
 }
 
+/**
+ * Starts `system` (swb, or tmux the one-shot way) watching the client's output for `markers` from
+ * its first byte (swb's client starts before its server's pid is known). Resolves with the
+ * session and the promise of the frame ({ at }).
+ */
+async function startWatched(system, rows, profName, markers, timeoutMs) {
+  let frame;
+  const watch = (client) => {
+    frame = client.waitForMarkers(markers, timeoutMs);
+    frame.catch(() => undefined); // awaited by the caller; not unhandled if the start fails
+  };
+  let s;
+  if (system === 'swb') s = await start('swb', rows, profName, { onClient: watch });
+  else {
+    s = startTmuxOneShot(rows);
+    live.add(s);
+    watch(s.client);
+  }
+  return { s, frame };
+}
+
 /** tmux started the way a user would: one client command that creates the session, splits and attaches. */
 function startTmuxOneShot(rows) {
   const sock = `swb-bench-ff-${process.pid}-${Date.now()}`;
@@ -320,16 +391,18 @@ function startTmuxOneShot(rows) {
   const args = ['-L', sock, '-f', '/dev/null', ...TMUX_HISTORY_ARGS, 'new-session', '-s', 'bench', rows[0].cmd];
   for (const r of rows.slice(1)) args.push(';', 'split-window', '-t', 'bench', r.cmd, ';', 'select-layout', '-t', 'bench', 'tiled');
   const client = new PtyClient({ file: 'tmux', args, env: clientEnv(), cwd: ctx.dir, cols: COLS, rows: ROWS });
+  const serverPid = () => {
+    try {
+      return Number(execFileSync('tmux', ['-L', sock, 'display-message', '-p', '#{pid}'], { encoding: 'utf8' }).trim());
+    } catch {
+      return Number.NaN;
+    }
+  };
   return {
     system: 'tmux',
     client,
-    serverCpu() {
-      try {
-        return cpuSeconds(Number(execFileSync('tmux', ['-L', sock, 'display-message', '-p', '#{pid}'], { encoding: 'utf8' }).trim()));
-      } catch {
-        return Number.NaN;
-      }
-    },
+    serverPid,
+    serverCpu: () => cpuSeconds(serverPid()),
     async stop() {
       try {
         killTmuxServer(sock);
@@ -341,6 +414,204 @@ function startTmuxOneShot(rows) {
       client.dispose();
     },
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/** Median of the runs' figures, each run kept. */
+function medianOf(runs, key) {
+  return median(runs.map((r) => r[key]));
+}
+
+/**
+ * reattach: 8 rows that printed HELLO-<id>, one client attached; then, reattachReps times, a
+ * second client from spawn to the first full frame in its own output (every HELLO line; swb also
+ * the row headers), ended again before the next (swb: `d` detaches it; tmux: the client ends).
+ */
+async function runReattach(system) {
+  const rows = Array.from({ length: P.reattachRows }, (_, i) => ({ name: `a${i + 1}`, cmd: helloCommand(`a${i + 1}`) }));
+  const markers = rows.map((r) => `HELLO-${r.name}`);
+  const headers = system === 'swb' ? rows.map((r) => ` ${r.name} · `) : [];
+  const s = await start(system, rows, 'reattach');
+  try {
+    await s.client.waitForMarkers([...markers, ...headers], 30000);
+    await s.client.settle(500, 5000);
+    const runs = [];
+    for (let rep = 0; rep < P.reattachReps; rep++) {
+      const meter = cpuMeter(s.cpuPids);
+      const fromUs = monoUs();
+      const t0 = performance.now();
+      const next = s.reattach();
+      extraClients.add(next);
+      try {
+        const { at } = await next.waitForMarkers([...markers, ...headers], 15000);
+        const ms = at - t0;
+        if (system === 'swb' && rep === P.reattachReps - 1) profWindows.push({ profName: 'reattach', label: 'reattach (the last second client, spawn to first full frame)', fromUs, toUs: monoUs() });
+        // The server (and the first client) since the spawn, plus all the new client spent.
+        const cpuS = meter().cpuS + cpuSeconds(next.pid);
+        const lines = await next.screenLines();
+        const problems = [];
+        for (const m of markers) if (!lines.some((l) => l.includes(m))) problems.push(`${m} not on the new client's screen`);
+        for (const h of headers) if (!lines.some((l) => l.includes(h))) problems.push(`header${h}not on the new client's screen`);
+        problems.push(...(await endExtraClient(s, next)));
+        runs.push({ ms, cpuS, bytes: next.bytes, problems });
+      } finally {
+        extraClients.delete(next);
+        await next.stop('SIGKILL', 1000);
+        next.dispose();
+      }
+      await s.client.settle(200, 2000);
+    }
+    return { ms: medianOf(runs, 'ms'), cpuS: medianOf(runs, 'cpuS'), all: runs.map((r) => r.ms), bytes: medianOf(runs, 'bytes'), problems: [...new Set(runs.flatMap((r) => r.problems))] };
+  } finally {
+    await stop(s);
+  }
+}
+
+/** Ends a reattached client the way an operator would; returns what went wrong (if anything). */
+async function endExtraClient(s, next) {
+  if (s.system !== 'swb') {
+    await next.stop('SIGTERM', 2000);
+    return [];
+  }
+  next.write('d');
+  const left = await Promise.race([next.exited, sleep(3000).then(() => null)]);
+  const problems = left ? [] : ['d did not detach the second client within 3 s'];
+  try {
+    process.kill(s.serverPid, 0);
+  } catch {
+    problems.push('the server is gone after the second client detached');
+  }
+  return problems;
+}
+
+/**
+ * echo-under-load: row e1 waits on input; l1..l8 wait at a barrier, then each stream
+ * P.loadRate lines a second. Measured once every streamer is printing: CPU over P.loadSeconds
+ * with the dashboard showing every row (info), then e1 attached (tmux: zoomed) over
+ * P.loadSeconds, then echo in e1 while the others stream on.
+ */
+async function runEchoUnderLoad(system, files) {
+  const barrier = new Barrier(ctx.dir, P.loadRows, `${system}-load`);
+  const statusFiles = barrier.paths.map((_, i) => join(ctx.dir, `stream-${system}-${i + 1}.status`));
+  for (const f of statusFiles) rmSync(f, { force: true });
+  const rows = [
+    { name: 'e1', cmd: idleCommand(null, 'e1') },
+    ...barrier.paths.map((p, i) => ({ name: `l${i + 1}`, cmd: streamCommand(p, files.stream, `l${i + 1}`, P.loadRate, statusFiles[i]) })),
+  ];
+  const s = await start(system, rows, 'echo-under-load');
+  try {
+    const drawn = s.client.waitForMarkers(['READY-e1', ...rows.slice(1).map((r) => `WAIT-${r.name}`)], 60000);
+    await barrier.ready(60000);
+    await drawn;
+    await s.client.settle(500, 5000);
+    barrier.release();
+    // Every streamer started (node's start-up is not the multiplexer's) and printing steadily.
+    const until = performance.now() + 15000;
+    while (statusFiles.some((f) => (readStreamStatus(f)?.lines ?? 0) < P.loadRate / 2)) {
+      if (performance.now() > until) throw new Error('the streaming rows did not start within 15 s');
+      await sleep(50);
+    }
+    await sleep(1000);
+    const fromUs = monoUs();
+    const visible = await streamWindow(s, statusFiles, P.loadSeconds);
+    if (system === 'swb') profWindows.push({ profName: 'echo-under-load', label: `streaming ${P.loadRows}x${P.loadRate} lines/s, dashboard visible`, fromUs, toUs: monoUs() });
+    const attachMs = await attachForEcho(s);
+    await sleep(500);
+    const attachedFromUs = monoUs();
+    const attached = await streamWindow(s, statusFiles, P.loadSeconds);
+    if (system === 'swb') profWindows.push({ profName: 'echo-under-load', label: `streaming ${P.loadRows}x${P.loadRate} lines/s, e1 attached`, fromUs: attachedFromUs, toUs: monoUs() });
+    const echo = { ...(await echoSamples(s)), attachMs };
+    if (system === 'swb') profWindows.push({ profName: 'echo-under-load', label: 'echo under load (the measured keystrokes)', fromUs: echo.keysFromUs, toUs: monoUs() });
+    // The streamers kept their pace through the echo too.
+    const after = statusFiles.map(readStreamStatus);
+    return { visible, attached, echo, after };
+  } finally {
+    barrier.close();
+    await stop(s);
+  }
+}
+
+/** CPU of the multiplexer's processes and bytes to the client over `seconds`, and the rate the streamers reached meanwhile. */
+async function streamWindow(s, statusFiles, seconds) {
+  const st0 = statusFiles.map(readStreamStatus);
+  const bytes0 = s.client.bytes;
+  const meter = cpuMeter(s.cpuPids);
+  await sleep(seconds * 1000);
+  const m = meter();
+  const st1 = statusFiles.map(readStreamStatus);
+  const rates = st0.map((a, i) => {
+    const b = st1[i];
+    return a && b && b.atMs > a.atMs ? ((b.lines - a.lines) * 1000) / (b.atMs - a.atMs) : Number.NaN;
+  });
+  const cpu = Number.isFinite(m.preciseS) && m.preciseS >= 0 ? m.preciseS : m.cpuS;
+  return { cpuS: cpu, tickCpuS: m.cpuS, per: m.per.map((p) => p.cpuS), pct: (100 * cpu) / m.wallS, seconds: m.wallS, outBytes: s.client.bytes - bytes0, minRate: Math.min(...rates), meanRate: rates.reduce((a, b) => a + b, 0) / rates.length };
+}
+
+/**
+ * scale: P.scaleRows idle rows (READY-<id>, then `cat`). Start (spawn) to the first frame with
+ * every row's READY line (swb: and every header) in the client's output, checked on its
+ * emulated screen; then idle CPU and bytes to the client over P.scaleIdleSeconds; the server's
+ * peak RSS. tmux: the one-shot start (100 tiled panes in one window fit at 200x50: 10x10 panes
+ * of 19x4).
+ */
+async function runScale(system) {
+  const rows = Array.from({ length: P.scaleRows }, (_, i) => {
+    // Three digits, so no marker is a prefix of another (READY-s1 / READY-s10).
+    const id = `s${String(i + 1).padStart(3, '0')}`;
+    return { name: id, cmd: idleCommand(null, id) };
+  });
+  const markers = rows.map((r) => `READY-${r.name}`);
+  const headers = system === 'swb' ? rows.map((r) => ` ${r.name} · `) : [];
+  const t0 = performance.now();
+  const { s, frame } = await startWatched(system, rows, 'scale', [...markers, ...headers], 60000);
+  try {
+    const { at } = await frame;
+    const ms = at - t0;
+    if (system === 'swb') profWindows.push({ profName: 'scale', label: `start to first frame, ${P.scaleRows} rows`, toUs: monoUs() });
+    const serverPid = system === 'swb' ? s.serverPid : s.serverPid();
+    const firstCpuS = cpuSeconds(s.client.pid) + cpuSeconds(serverPid);
+    const lines = await s.client.screenLines();
+    const problems = [];
+    const missing = markers.filter((m) => !lines.some((l) => l.includes(m)));
+    if (missing.length) problems.push(`${missing.length} READY lines not on screen (${missing.slice(0, 3).join(', ')}...)`);
+    const noHeader = headers.filter((h) => !lines.some((l) => l.includes(h)));
+    if (noHeader.length) problems.push(`${noHeader.length} headers not on screen`);
+    // Let start-up paints and layout-driven resizes finish: 5 s without output (tmux repaints
+    // all 100 panes' borders about 1 s and again 4-5 s after its first frame), 15 s at most.
+    await s.client.settle(5000, 15000);
+    s.client.deferEmulation();
+    const bytes0 = s.client.bytes;
+    const meter = cpuMeter([serverPid, s.client.pid]);
+    const fromUs = monoUs();
+    await sleep(P.scaleIdleSeconds * 1000);
+    const m = meter();
+    if (system === 'swb') profWindows.push({ profName: 'scale', label: `idle ${P.scaleRows} rows`, fromUs, toUs: monoUs() });
+    const written = Buffer.concat(s.client.deferred ?? []);
+    await s.client.resumeEmulation();
+    const cpu = Number.isFinite(m.preciseS) && m.preciseS >= 0 ? m.preciseS : m.cpuS;
+    const text = printable(written.toString('utf8'));
+    return {
+      ms,
+      firstCpuS,
+      idle: { pct: (100 * cpu) / m.wallS, cpuS: cpu, tickCpuS: m.cpuS, seconds: m.wallS, outBytes: s.client.bytes - bytes0, text: text.slice(0, 100) },
+      hwm: memory(serverPid).hwm,
+      problems,
+    };
+  } finally {
+    await stop(s);
+  }
+}
+
+/** Terminal output as text for a log line: escape sequences dropped, runs of blanks made one. */
+function printable(s) {
+  return s
+    .replace(/\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)/g, '')
+    .replace(/\x1b\[[0-?]*[ -/]*[@-~]/g, '')
+    .replace(/\x1b[ -/]*[0-~]/g, '')
+    .replace(/[\x00-\x1f\x7f]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -372,11 +643,12 @@ function machineInfo() {
 
 function readUsage() {
   return [
-    'usage: node bench/render.mjs [--quick] [--only=flood,idle,echo,first] [--systems=swb,tmux,floor] [--flood-reps=N] [--history=N] [--tmux-history=N] [--prof] [--idle-preamble=BYTES]',
+    `usage: node bench/render.mjs [--quick] [--only=${WORKLOADS.join(',')}] [--systems=swb,tmux,floor] [--flood-reps=N] [--history=N] [--tmux-history=N] [--prof] [--idle-preamble=BYTES]`,
+    '  --only=LIST  the workloads to run (default: all); idle and echo share one session',
     '  --flood-reps=N  runs of each flood per system, interleaved; the table shows medians (default 3)',
     "  --history=N  lines of history every system keeps (default 5000, swb's scrollback; tmux's own default is 2000)",
     "  --tmux-history=N  tmux's history-limit alone (default: --history)",
-    '  --quick   smaller flood (2 MB / seq 80000), 5 s idle, 100 echo samples, 1 first-frame run',
+    '  --quick   smaller flood (2 MB / seq 80000), 5 s idle, 100 echo samples, 1 first-frame run, 2 reattaches, 5 s streaming and scale windows',
     '  --prof    run swb under node --cpu-prof and print its hot spots (also SWB_BENCH_PROF=1)',
     '  floor     node-pty + @xterm/headless alone on the floods, parsing every byte (swb fast-forwards plain floods)',
     '  --idle-preamble=BYTES  coloured text each idle row prints before waiting (default 1 MiB; 0: none)',
@@ -393,7 +665,7 @@ async function main() {
   const loadBefore = loadavg()[0];
   const t0 = performance.now();
 
-  const files = { colour: join(ctx.dir, 'coloured.txt'), preamble: join(ctx.dir, 'preamble.txt') };
+  const files = { colour: join(ctx.dir, 'coloured.txt'), preamble: join(ctx.dir, 'preamble.txt'), stream: writeStreamScript(ctx.dir) };
   const colour = writeColouredText(files.colour, P.colourBytes);
   if (P.idlePreambleBytes > 0) writeColouredText(files.preamble, P.idlePreambleBytes);
   else files.preamble = null;
@@ -424,7 +696,7 @@ async function main() {
           log(
             `  flood ${kind.padEnd(6)} ${system.padEnd(5)} ${what}: ${fmt(r.wallS)} s wall, ${fmt(r.cpuS)} s CPU` +
               (r.per.length > 1 ? ` (server ${fmt(r.per[0])} + client ${fmt(r.per[1])})` : '') +
-              `, ${(r.outBytes / MB).toFixed(1)} MB to the client, peak RSS ${(r.hwm / MB).toFixed(0)} MB` +
+              `, ${(r.outBytes / MB).toFixed(1)} MB to the client, peak RSS ${(r.hwm / MB).toFixed(0)} MB (${(r.hwm / MB / 8).toFixed(1)} MB per row)` +
               `, harness ${fmt(r.harnessCpuS)} s CPU${r.problems.length ? `; SCREEN CHECK: ${r.problems.join('; ')}` : ''}`,
           );
         }
@@ -436,6 +708,7 @@ async function main() {
           ...all[all.length - 1],
           wallS: median(all.map((r) => r.wallS)),
           cpuS: median(all.map((r) => r.cpuS)),
+          hwm: Math.max(...all.map((r) => r.hwm)),
           problems: [...new Set(all.flatMap((r) => r.problems))],
         };
       }
@@ -466,12 +739,51 @@ async function main() {
     }
   }
 
+  if (only.has('reattach')) {
+    for (const system of dashboards) {
+      const r = await attempt(`reattach ${system}`, () => runReattach(system));
+      if (!r) continue;
+      R[system].reattach = r;
+      log(
+        `  reattach ${system.padEnd(4)} ${P.reattachRows} rows, second client to first full frame: ${r.all.map((ms) => `${ms.toFixed(0)} ms`).join(', ')} (median ${fmt(r.ms, 0)} ms, ${fmt(r.cpuS * 1000, 0)} ms CPU, ${r.bytes} bytes)` +
+          `${r.problems.length ? `; CHECK: ${r.problems.join('; ')}` : ''}`,
+      );
+    }
+  }
+
+  if (only.has('echo-under-load')) {
+    for (const system of dashboards) {
+      const r = await attempt(`echo-under-load ${system}`, () => runEchoUnderLoad(system, files));
+      if (!r) continue;
+      R[system].load = r;
+      const w = (x) =>
+        `${fmt(x.cpuS, 3)} s CPU in ${fmt(x.seconds, 1)} s (${fmt(x.pct, 2)} % of a core${x.per.length > 1 ? `; server ${fmt(x.per[0], 2)} + client ${fmt(x.per[1], 2)} s by ticks` : ''}), ${x.outBytes} bytes to the client, streamers at ${fmt(x.meanRate, 0)} lines/s (slowest ${fmt(x.minRate, 0)})`;
+      log(`  load   ${system.padEnd(4)} ${P.loadRows} rows x ${P.loadRate} lines/s, dashboard visible: ${w(r.visible)}`);
+      log(`  load   ${system.padEnd(4)} ${P.loadRows} rows x ${P.loadRate} lines/s, first row attached: ${w(r.attached)}`);
+      log(`  load   ${system.padEnd(4)} echo, ${r.echo.n} keystrokes: p50 ${fmt(r.echo.p50, 2)} ms, p99 ${fmt(r.echo.p99, 2)} ms, max ${fmt(r.echo.max, 2)} ms; attach to first paint ${fmt(r.echo.attachMs, 0)} ms${r.echo.timeouts ? `, ${r.echo.timeouts} timeouts` : ''}`);
+    }
+  }
+
+  if (only.has('scale')) {
+    for (const system of dashboards) {
+      const r = await attempt(`scale ${system}`, () => runScale(system));
+      if (!r) continue;
+      R[system].scale = r;
+      log(
+        `  scale  ${system.padEnd(4)} ${P.scaleRows} rows: start to first frame (all ${P.scaleRows} READY lines${system === 'swb' ? ' and headers' : ''}) ${fmt(r.ms, 0)} ms (${fmt(r.firstCpuS * 1000, 0)} ms CPU)` +
+          `; idle ${fmt(r.idle.seconds, 1)} s: ${fmt(r.idle.pct, 3)} % of a core (${fmt(r.idle.cpuS * 1000, 1)} ms CPU; ticks ${fmt(r.idle.tickCpuS * 1000, 0)} ms), ${r.idle.outBytes} bytes to the client` +
+          `${r.idle.outBytes > 0 ? ` (text in them: ${JSON.stringify(r.idle.text)})` : ''}; peak RSS ${(r.hwm / MB).toFixed(1)} MB (${(r.hwm / MB / P.scaleRows).toFixed(2)} MB per row)` +
+          `${r.problems.length ? `; SCREEN CHECK: ${r.problems.join('; ')}` : ''}`,
+      );
+    }
+  }
+
   log('');
   log(table(R));
   log('');
   log(`load average: ${loadBefore.toFixed(2)} at start, now ${loadAverage()}; took ${((performance.now() - t0) / 1000).toFixed(0)} s`);
-  log('CPU: swb = the swb node process; tmux = server + attached client; programs in rows/panes are not counted.');
-  log(`tmux (issue) = the issue's figures for tmux 3.3a; they match this bench's tmux at tmux's default history (--tmux-history=2000).`);
+  log('CPU: swb = workspace server + attached thin client; tmux = server + attached client; programs in rows/panes are not counted. RSS: the server (VmHWM).');
+  log(`tmux (issue) = the issues' figures for tmux 3.3a; they match this bench's tmux at tmux's default history (--tmux-history=2000). Streaming CPU: over a 10 s window; scale: 64 idle rows.`);
   if (systems.includes('floor')) log('floor = node-pty + @xterm/headless alone (bench/lib/render/emulator-floor.mjs): each row at its swb size, every byte parsed, nothing drawn; what a dashboard on this stack pays without a fast-forward.');
   if (errors.length) log(`errors: ${errors.join(' | ')}`);
 
@@ -508,28 +820,49 @@ function table(R) {
   const ratio = (a, b) => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? a / b : Number.NaN);
   const times = (r) => (Number.isFinite(r) ? `${r.toFixed(2)}x` : 'n/a');
   // The floor columns: node-pty + @xterm/headless alone on the same flood (floods only).
+  // met: true / false, undefined (a figure is missing: n/a), null (no goal: the row is information).
+  // A workload left out (--only, --systems) leaves no figure: its rows are left out too.
   const add = (metric, a, b, digits, goalText, met, ref, f) => {
+    if (![a, b, f].some(Number.isFinite)) return;
     const r = ratio(a, b);
-    rows.push([metric, fmt(a, digits), fmt(b, digits), times(r), goalText, met === undefined ? 'n/a' : met ? 'yes' : 'NO', ref, f === undefined ? '' : fmt(f, digits), f === undefined ? '' : times(ratio(f, b)), f === undefined ? '' : times(ratio(a, f))]);
+    rows.push([metric, fmt(a, digits), fmt(b, digits), times(r), goalText, met === null ? '' : met === undefined ? 'n/a' : met ? 'yes' : 'NO', ref, f === undefined ? '' : fmt(f, digits), f === undefined ? '' : times(ratio(f, b)), f === undefined ? '' : times(ratio(a, f))]);
   };
+  // Issue #10's goals: ratios to tmux in this same run where it says so, absolute limits elsewhere.
   const within = (a, b, k) => (Number.isFinite(a) && Number.isFinite(b) ? a <= b * k : undefined);
   const below = (a, lim) => (Number.isFinite(a) ? a <= lim : undefined);
+  const mb = (x) => (Number.isFinite(x) ? x / MB : Number.NaN);
   const flood = (kind, label, refWall, refCpu) => {
     const a = swb[kind];
     const b = tmux[kind];
     const f = floor[kind];
-    add(`${label} CPU (s)`, a?.cpuS, b?.cpuS, 2, '<= 1.5x tmux', within(a?.cpuS, b?.cpuS, 1.5), fmt(refCpu), f?.cpuS ?? Number.NaN);
-    add(`${label} wall (s)`, a?.wallS, b?.wallS, 2, '<= 1.2x tmux', within(a?.wallS, b?.wallS, 1.2), fmt(refWall), f?.wallS ?? Number.NaN);
+    add(`${label} CPU (s)`, a?.cpuS, b?.cpuS, 2, '<= 1.0x tmux', within(a?.cpuS, b?.cpuS, 1.0), fmt(refCpu), f?.cpuS ?? Number.NaN);
+    add(`${label} wall (s)`, a?.wallS, b?.wallS, 2, '<= 1.0x tmux', within(a?.wallS, b?.wallS, 1.0), fmt(refWall), f?.wallS ?? Number.NaN);
+    // The server's peak RSS (VmHWM, read once every row is done) over the 8 rows; the highest of the runs.
+    const perRow = (x) => mb(x?.hwm) / 8;
+    add(`  peak RSS per row (MB)`, perRow(a), perRow(b), 1, '<= 20', below(perRow(a), 20), '', perRow(f));
   };
   flood('colour', 'flood coloured', ISSUE_TMUX.colourWall, ISSUE_TMUX.colourCpu);
   flood('seq', 'flood seq', ISSUE_TMUX.seqWall, ISSUE_TMUX.seqCpu);
-  add(`idle ${P.idleRows} rows (% core)`, swb.idle?.pct, tmux.idle?.pct, 3, '<= 0.5 %', below(swb.idle?.pct, 0.5), fmt(ISSUE_TMUX.idlePct, 3));
-  add('echo p50 (ms)', swb.echo?.p50, tmux.echo?.p50, 2, '<= 1 ms', below(swb.echo?.p50, 1), fmt(ISSUE_TMUX.echoP50));
-  add('echo p99 (ms)', swb.echo?.p99, tmux.echo?.p99, 2, '<= 5 ms', below(swb.echo?.p99, 5), fmt(ISSUE_TMUX.echoP99, 1));
-  const mb = (x) => (Number.isFinite(x) ? x / MB : Number.NaN);
-  add(`peak RSS ${P.idleRows} rows (MB)`, mb(swb.rss?.hwmAfterEcho ?? swb.rss?.hwm), mb(tmux.rss?.hwmAfterEcho ?? tmux.rss?.hwm), 1, `<= ${20 * P.idleRows} (20/row)`, below(mb(swb.rss?.hwmAfterEcho ?? swb.rss?.hwm), 20 * P.idleRows), fmt(ISSUE_TMUX.rssMb, 0));
-  add('  per row (MB)', mb(swb.rss?.hwmAfterEcho ?? swb.rss?.hwm) / P.idleRows, mb(tmux.rss?.hwmAfterEcho ?? tmux.rss?.hwm) / P.idleRows, 1, '<= 20', below(mb(swb.rss?.hwmAfterEcho ?? swb.rss?.hwm) / P.idleRows, 20), '');
+  add(`idle ${P.idleRows} rows (% core)`, swb.idle?.pct, tmux.idle?.pct, 3, '<= 0.05 %', below(swb.idle?.pct, 0.05), fmt(ISSUE_TMUX.idlePct, 3));
+  add('echo p50 (ms)', swb.echo?.p50, tmux.echo?.p50, 2, '<= 1.2x tmux', within(swb.echo?.p50, tmux.echo?.p50, 1.2), fmt(ISSUE_TMUX.echoP50));
+  add('echo p99 (ms)', swb.echo?.p99, tmux.echo?.p99, 2, '<= 2x tmux', within(swb.echo?.p99, tmux.echo?.p99, 2), fmt(ISSUE_TMUX.echoP99, 1));
+  const idleRss = (x) => mb(x?.rss?.hwmAfterEcho ?? x?.rss?.hwm);
+  add(`peak RSS ${P.idleRows} idle rows (MB)`, idleRss(swb), idleRss(tmux), 1, `<= ${20 * P.idleRows} (20/row)`, below(idleRss(swb), 20 * P.idleRows), fmt(ISSUE_TMUX.rssMb, 0));
+  add('  per row (MB)', idleRss(swb) / P.idleRows, idleRss(tmux) / P.idleRows, 1, '<= 20', below(idleRss(swb) / P.idleRows, 20), '');
   add('first frame 8 rows (ms)', swb.first?.ms, tmux.first?.ms, 0, '<= 1000 ms', below(swb.first?.ms, 1000), '');
+  add(`reattach ${P.reattachRows} rows, first frame (ms)`, swb.reattach?.ms, tmux.reattach?.ms, 0, '<= 150 ms', below(swb.reattach?.ms, 150), '');
+  const sl = swb.load;
+  const tl = tmux.load;
+  add(`echo under load p50 (ms)`, sl?.echo.p50, tl?.echo.p50, 2, '<= 1.2x tmux', within(sl?.echo.p50, tl?.echo.p50, 1.2), fmt(ISSUE_TMUX.loadP50));
+  add(`echo under load p99 (ms)`, sl?.echo.p99, tl?.echo.p99, 2, '<= 2x tmux', within(sl?.echo.p99, tl?.echo.p99, 2), fmt(ISSUE_TMUX.loadP99, 1));
+  add(`streaming CPU, attached (s/${P.loadSeconds} s)`, sl?.attached.cpuS, tl?.attached.cpuS, 3, '<= 1.5x tmux', within(sl?.attached.cpuS, tl?.attached.cpuS, 1.5), fmt(ISSUE_TMUX.loadCpuS10));
+  add(`  dashboard visible (s/${P.loadSeconds} s)`, sl?.visible.cpuS, tl?.visible.cpuS, 3, '(info)', null, '');
+  const sc = swb.scale;
+  const tc = tmux.scale;
+  add(`scale ${P.scaleRows} rows first frame (ms)`, sc?.ms, tc?.ms, 0, '<= 2000 ms', below(sc?.ms, 2000), '');
+  add(`  idle (% core)`, sc?.idle.pct, tc?.idle.pct, 3, '<= 0.1 %', below(sc?.idle.pct, 0.1), fmt(ISSUE_TMUX.idle64Pct, 3));
+  add(`  bytes to client in ${P.scaleIdleSeconds} s idle`, sc?.idle.outBytes, tc?.idle.outBytes, 0, '0', below(sc?.idle.outBytes, 0), '0');
+  add(`  peak RSS per row (MB)`, mb(sc?.hwm) / P.scaleRows, mb(tc?.hwm) / P.scaleRows, 2, '<= 3', below(mb(sc?.hwm) / P.scaleRows, 3), '');
   const head = ['metric', 'swb', 'tmux', 'swb/tmux', 'goal (swb)', 'met?', 'tmux (issue)', 'floor', 'floor/tmux', 'swb/floor'];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');

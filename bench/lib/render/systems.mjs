@@ -1,8 +1,9 @@
 // The two multiplexers under test, each started with the same rows and a client attached through
 // a pty of the same size. A session reports which processes are the multiplexer's own (whose CPU
 // and memory count) and how to end it.
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
 import { $ } from 'zx';
 import { PtyClient } from './pty-client.mjs';
 import { HISTORY_LINES, TMUX_HISTORY_LINES } from './history.mjs';
@@ -20,23 +21,115 @@ export function clientEnv(extra = {}) {
 }
 
 /**
- * swb with `rows` ([{ name, cmd }]) in the grid layout. `profDir` set: node --cpu-prof writes
- * `<profName>.cpuprofile` there when swb exits.
+ * swb with `rows` ([{ name, cmd }]) in the grid layout: the thin client in the pty and the
+ * workspace server it starts, whose CPU and memory count together (as tmux's client and server
+ * do). `profDir` set: the server runs under node --cpu-prof and writes `<profName>.cpuprofile`
+ * there when it stops. `onClient(client)` is called as soon as the client pty exists, before the
+ * server's pid is known, so a caller can watch the client's output from its first byte.
  */
-export function startSwb(ctx, rows, { profDir, profName } = {}) {
+export async function startSwb(ctx, rows, { profDir, profName, onClient } = {}) {
   const home = mkdtempSync(join(ctx.dir, 'swb-home-'));
   mkdirSync(join(home, 'config', 'switchboard'), { recursive: true });
   writeFileSync(join(home, 'config', 'switchboard', 'config.json'), JSON.stringify({ scrollback: HISTORY_LINES }));
-  const env = clientEnv({ NODE_ENV: 'production', SWB_HOME: home, XDG_CONFIG_HOME: join(home, 'config') });
-  const nodeArgs = profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`, `--cpu-prof-name=${profName}.cpuprofile`] : [];
-  const system = nodeSystem('swb', [...nodeArgs, ctx.swbBin, '--layout', 'grid', ...rows.map((r) => `${r.name}=${r.cmd}`)], env, home);
-  return {
-    ...system,
+  const nodeArgs = profDir ? `--cpu-prof --cpu-prof-dir=${profDir} --cpu-prof-name=${profName}.cpuprofile` : '';
+  const env = clientEnv({ NODE_ENV: 'production', SWB_HOME: home, XDG_CONFIG_HOME: join(home, 'config'), ...(nodeArgs ? { SWB_SERVER_NODE_ARGS: nodeArgs } : {}) });
+  const args = [ctx.swbBin, '--layout', 'grid', ...rows.map((r) => `${r.name}=${r.cmd}`)];
+  const client = new PtyClient({ file: process.execPath, args, env, cwd: home, cols: COLS, rows: ROWS });
+  onClient?.(client);
+  let serverPid;
+  try {
+    serverPid = await waitForServerPid(home, 20000);
+  } catch (err) {
+    await client.stop('SIGKILL', 1000);
+    client.dispose();
+    throw err;
+  }
+  const system = {
+    system: 'swb',
+    client,
+    serverPid,
+    home,
+    env,
+    cpuPids: [serverPid, client.pid],
+    memPid: serverPid,
     /** Enter attaches the focused row (the first one). */
     async attachFirst() {
       system.client.write('\r');
     },
+    /** A new client (what `swb attach` in another terminal would be); the caller ends it (`d` detaches). */
+    reattach() {
+      const next = new PtyClient({ file: process.execPath, args: [ctx.swbBin, 'attach'], env, cwd: home, cols: COLS, rows: ROWS });
+      return next;
+    },
+    /** Last resort (signals, errors): the same, synchronously. */
+    killNow() {
+      try {
+        execFileSync(process.execPath, [ctx.swbBin, 'kill-server', '--force'], { env, cwd: home, stdio: 'ignore', timeout: 5000 });
+      } catch {
+        // no server, or it did not answer: killed below
+      }
+      for (const pid of [serverPid, client.pid]) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // gone
+        }
+      }
+    },
+    async stop() {
+      // The server ends its rows and tells the client, which exits.
+      $.sync({ env, cwd: home, quiet: true, nothrow: true })`${process.execPath} ${ctx.swbBin} kill-server --force`;
+      await waitUntilGone(serverPid, 10000);
+      await client.stop('SIGTERM', 5000);
+      client.dispose();
+    },
   };
+  return system;
+}
+
+/** The pid the workspace server logs once it serves (SWB_HOME/run/<workspace>/server.log). */
+async function waitForServerPid(home, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    for (const ws of safeReaddir(join(home, 'run'))) {
+      try {
+        const m = / server (\d+) \(swb /.exec(readFileSync(join(home, 'run', ws, 'server.log'), 'utf8'));
+        if (m) return Number(m[1]);
+      } catch {
+        // not yet
+      }
+    }
+    if (Date.now() > deadline) throw new Error(`no swb server started under ${home} within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+function safeReaddir(dir) {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+async function waitUntilGone(pid, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return;
+    }
+    if (Date.now() > deadline) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // gone
+      }
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
 }
 
 /** A system that is one node process (swb, the floor) run in a client pty: its CPU and memory are that process's. */
@@ -85,10 +178,12 @@ export async function startTmux(ctx, rows) {
   await tmux(['select-layout', '-t', 'bench', 'tiled']);
   await tmux(['select-pane', '-t', 'bench:0.0']);
   const serverPid = Number((await tmux(['display-message', '-p', '-t', 'bench', '#{pid}'])).stdout.trim());
-  const client = new PtyClient({ file: 'tmux', args: ['-L', sock, 'attach-session', '-t', 'bench'], env, cwd: ctx.dir, cols: COLS, rows: ROWS });
+  const attach = () => new PtyClient({ file: 'tmux', args: ['-L', sock, 'attach-session', '-t', 'bench'], env, cwd: ctx.dir, cols: COLS, rows: ROWS });
+  const client = attach();
   return {
     system: 'tmux',
     client,
+    sock,
     serverPid,
     /** The server does the emulation and drawing; its client relays it to the terminal. */
     cpuPids: [serverPid, client.pid],
@@ -98,6 +193,8 @@ export async function startTmux(ctx, rows) {
     async attachFirst() {
       await tmux(['resize-pane', '-Z', '-t', 'bench:0.0']);
     },
+    /** Another client attached to the session (a second terminal); the caller ends it. */
+    reattach: attach,
     async stop() {
       await tmux(['kill-server']).catch(() => undefined);
       rmSync(tmuxSocketPath(sock), { force: true });
@@ -135,7 +232,7 @@ export function listProfiles(dir) {
 export async function startFloor(ctx, rows) {
   const { computeLayout } = await import(new URL('../../../dist/src/app/layout.js', import.meta.url).href);
   const names = rows.map((r) => r.name);
-  // CHROME_HEIGHT in src/app/run-dashboard.ts: the notification strip and the key hints.
+  // CHROME_HEIGHT in src/server/client-session.ts: the notification strip and the key hints.
   const layout = computeLayout({ cols: COLS, rows: ROWS, names, focused: names[0], mode: 'grid', zoomed: false, chromeHeight: 2 });
   const size = (name) => {
     const v = layout.rows.find((p) => p.name === name).viewport;

@@ -1,6 +1,6 @@
 // What runs in the rows/panes: shell command lines identical for swb and tmux, a start barrier
 // (one FIFO per row) so program start-up stays out of the flood timing, and the coloured text.
-import { closeSync, constants, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, constants, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { sleep } from './pty-client.mjs';
@@ -100,5 +100,52 @@ export class Barrier {
     // Every row opened its FIFO before the release (ready()), so the names can go: the next run of
     // the same workload makes them again.
     for (const p of this.paths) rmSync(p, { force: true });
+  }
+}
+
+/**
+ * A steady streamer for the echo-under-load workload, written to `dir`: `node <script> ID RATE
+ * STATUS` prints RATE lines a second ("line <n> <id> <ns clock>", like `echo "line $i $(date
+ * +%s%N)"`), paced by the clock (every 10 ms it prints the lines due so far, so a multiplexer
+ * that blocks the pty for a while gets them in one burst), and writes "<lines> <ms since epoch>"
+ * to STATUS every 250 ms so the harness can check the rate it really got. One node process per
+ * row instead of a shell loop: forking `date` 400 times a second per row would load the machine
+ * more than the multiplexers under test.
+ */
+export function writeStreamScript(dir) {
+  const path = join(dir, 'stream-lines.mjs');
+  writeFileSync(
+    path,
+    [
+      "import { writeFileSync } from 'node:fs';",
+      'const [id, rateText, statusFile] = process.argv.slice(2);',
+      'const rate = Number(rateText);',
+      'const t0 = performance.now();',
+      'let n = 0;',
+      'setInterval(() => {',
+      '  const due = Math.floor(((performance.now() - t0) * rate) / 1000);',
+      "  let out = '';",
+      '  for (; n < due; n++) out += `line ${n} ${id} ${process.hrtime.bigint()}\\n`;',
+      '  if (out) process.stdout.write(out);',
+      '}, 10);',
+      'setInterval(() => writeFileSync(statusFile, `${n} ${Date.now()}\\n`), 250);',
+      '',
+    ].join('\n'),
+  );
+  return path;
+}
+
+/** A row that prints WAIT-<id>, waits at the barrier, then streams `rate` lines a second until killed. */
+export function streamCommand(fifo, script, id, rate, statusFile) {
+  return `${printMarker('WAIT', id)}; read _ < ${shq(fifo)}; exec ${shq(process.execPath)} ${shq(script)} ${id} ${rate} ${shq(statusFile)}`;
+}
+
+/** The streamer's last status: { lines, atMs }, or null before its first write. */
+export function readStreamStatus(statusFile) {
+  try {
+    const [lines, atMs] = readFileSync(statusFile, 'utf8').trim().split(' ').map(Number);
+    return Number.isFinite(lines) && Number.isFinite(atMs) ? { lines, atMs } : null;
+  } catch {
+    return null;
   }
 }
