@@ -9,6 +9,7 @@ import { sanitize } from '../src/text/sanitize.js';
 import { Composer } from './Composer.js';
 import { HelpOverlay } from './HelpOverlay.js';
 import { NewRowDialog } from './NewRowDialog.js';
+import { ReviewOverlay } from './ReviewOverlay.js';
 import { MailView } from './MailView.js';
 import { NotificationList } from './NotificationList.js';
 import { ConfirmBox, QuitConfirm } from './QuitConfirm.js';
@@ -32,7 +33,7 @@ export function App() {
   const theme = useTheme();
   const { cols, rows } = state.size;
   const composing = state.composer.open && state.attached === null;
-  const ownKeys = state.overlay === 'mail' || state.overlay === 'notifications' || state.overlay === 'newRow';
+  const ownKeys = state.overlay === 'mail' || state.overlay === 'notifications' || state.overlay === 'newRow' || state.overlay === 'review';
 
   useInput(
     (input, key) => {
@@ -46,6 +47,10 @@ export function App() {
         if (input === 'y' || input === 'Y') intents.reviewParked(true);
         else if (input === 'd' || input === 'D') intents.reviewParked(false);
         else if (key.escape || input === 'n' || input === 'N') intents.reviewParked(null);
+        return;
+      }
+      if (state.overlay === 'confirm' && state.confirm?.worktree && (input === 'w' || input === 'W')) {
+        intents.confirmRow(true, true);
         return;
       }
       if (state.overlay === 'quit' || state.overlay === 'confirm') {
@@ -94,9 +99,14 @@ export function App() {
   if (state.overlay === 'help') return <HelpOverlay keymap={keymap} theme={theme} width={cols} height={rows} />;
   if (state.overlay === 'quit') return <QuitConfirm running={runningCount(state)} detachKey={keysLabel(keymap, 'detachClient', 1)} theme={theme} width={cols} height={rows} />;
   if (state.overlay === 'confirm' && state.confirm) {
-    const { action, row } = state.confirm;
+    const { action, row, worktree } = state.confirm;
     const later = action === 'close' ? ` (${keysLabel(keymap, 'reopen', 1)} reopens it later)` : '';
-    const lines = [`@${row} is still running; ${action === 'close' ? 'closing' : 'restarting'} it ends its program${later}.`, `y: ${action} · n / Esc: keep it`];
+    const running = state.rows.find((r) => r.name === row)?.running ?? false;
+    const lines = [
+      running ? `@${row} is still running; ${action === 'close' ? 'closing' : 'restarting'} it ends its program${later}.` : `@${row} has exited.`,
+      ...(worktree ? [`Its worktree: ${sanitize(worktree, { singleLine: true, maxChars: 200 })}`] : []),
+      worktree ? 'y: close, keep the worktree · w: close and remove the worktree (refused if work would be lost) · n / Esc: keep it' : `y: ${action} · n / Esc: keep it`,
+    ];
     return <ConfirmBox title={`${action === 'close' ? 'Close' : 'Restart'} @${row}?`} lines={lines} theme={theme} width={cols} height={rows} />;
   }
   if (state.overlay === 'wakePolicy' && state.wakePick !== null) {
@@ -115,6 +125,19 @@ export function App() {
         problem={state.newRowProblem}
         onSubmit={(r) => intents.createRow(r)}
         onCancel={() => intents.closeOverlay()}
+      />
+    );
+  }
+  if (state.overlay === 'review' && state.review) {
+    return (
+      <ReviewOverlay
+        title={state.review.title}
+        lines={state.review.lines}
+        theme={theme}
+        width={cols}
+        height={rows}
+        onClose={() => intents.closeOverlay()}
+        onCompose={() => intents.composeAboutReview()}
       />
     );
   }

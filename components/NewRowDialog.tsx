@@ -21,11 +21,11 @@ export interface NewRowDialogProps {
   onCancel: () => void;
 }
 
-const FIELDS = ['name', 'what', 'cwd'] as const;
+const FIELDS = ['name', 'what', 'cwd', 'worktree'] as const;
 type Field = (typeof FIELDS)[number];
 
 export function NewRowDialog({ theme, width, height, defaultCwd, profiles, problem, onSubmit, onCancel }: NewRowDialogProps) {
-  const [values, setValues] = useState<Record<Field, string>>({ name: '', what: '', cwd: '' });
+  const [values, setValues] = useState<Record<Field, string>>({ name: '', what: '', cwd: '', worktree: '' });
   // Enter may reach an input handler bound before the last render committed: read the latest values.
   const latest = useRef(values);
   const [field, setField] = useState<Field>('what');
@@ -35,7 +35,10 @@ export function NewRowDialog({ theme, width, height, defaultCwd, profiles, probl
   });
   const submit = () => {
     const v = latest.current;
-    onSubmit({ name: v.name.trim(), what: v.what.trim(), cwd: v.cwd.trim() || defaultCwd });
+    const wt = v.worktree.trim();
+    // "+" (or "y") asks for a worktree on the default branch swb/<name>; a name asks for that branch.
+    const worktree = wt === '' ? undefined : wt === '+' || /^y(es)?$/i.test(wt) ? '' : wt;
+    onSubmit({ name: v.name.trim(), what: v.what.trim(), cwd: v.cwd.trim() || defaultCwd, ...(worktree !== undefined ? { worktree } : {}) });
   };
   const change = (f: Field, v: string) => {
     latest.current = { ...latest.current, [f]: v };
@@ -59,6 +62,7 @@ export function NewRowDialog({ theme, width, height, defaultCwd, profiles, probl
         {row('name', 'Name (optional)', 'from the profile or the program')}
         {row('what', 'Profile or command', profiles.slice(0, 6).join(', ') + ', or a command line')}
         {row('cwd', 'Working directory', defaultCwd)}
+        {row('worktree', 'Git worktree', 'empty: none · + : its own branch swb/<name> · or a branch name')}
         <Text color={problem ? theme.state.waiting : theme.help.fg} wrap="truncate">
           {problem ?? 'Enter starts it · Tab next field · Esc closes'}
         </Text>

@@ -4,6 +4,7 @@
 import { formatAge, type RowView } from '../src/app/app-state.js';
 import type { Theme } from '../src/config/theme.js';
 import { sgr } from '../src/terminal/sgr-color.js';
+import { sanitize } from '../src/text/sanitize.js';
 import { padToWidth, truncateToWidth, cellWidth } from '../src/text/cell-width.js';
 
 const STATE_GLYPH: Record<string, string> = { busy: '◐', idle: '●', waiting: '?', exited: '■', unknown: '○' };
@@ -23,10 +24,20 @@ export function rowHeaderParts({ row, now }: Pick<RowHeaderInput, 'row' | 'now'>
   const policy = row.wakePolicy === 'off' ? ' · wake off' : '';
   // Relaunched by a server that started again: the operator should know the program is new.
   const restored = row.restored === 'resumed' ? ' · restored (resumed)' : row.restored === 'fresh' ? ' · restored' : '';
-  const left = ` ${STATE_GLYPH[state] ?? '○'} ${row.name}${row.profile ? ` · ${row.profile}` : ''} · ${state}${exit}${row.wakeFailed ? ' · wake failed' : ''}${policy}${restored}`;
+  const left = ` ${STATE_GLYPH[state] ?? '○'} ${row.name}${row.profile ? ` · ${row.profile}` : ''} · ${state}${exit}${row.wakeFailed ? ' · wake failed' : ''}${policy}${restored}${gitPart(row.git)}`;
   const badge = row.unread > 0 ? ` ✉ ${row.unread} ` : '';
   const right = ` ${formatAge(row.lastOutputAt, now)} `;
   return { left, badge, right, state };
+}
+
+/** A worktree row's branch, commits ahead (↑) and behind (↓) its base branch, and * when it has uncommitted changes. */
+function gitPart(git: RowView['git']): string {
+  if (!git) return '';
+  // A branch name is the agent's to choose: data, like any peer text.
+  const branch = sanitize(git.branch, { singleLine: true, maxChars: 60 });
+  if (git.missing) return ` · ${branch} (worktree gone)`;
+  const counts = `${git.ahead > 0 ? ` ↑${git.ahead}` : ''}${git.behind > 0 ? ` ↓${git.behind}` : ''}`;
+  return ` · ${branch}${counts}${git.dirty ? ' *' : ''}`;
 }
 
 export function rowHeaderLine(input: RowHeaderInput): string {

@@ -28,6 +28,8 @@ export interface RowView {
   incarnation: number;
   /** Relaunched from the server's record after it stopped: its agent resumed, or started fresh. */
   restored: 'resumed' | 'fresh' | null;
+  /** A worktree row's git state (branch, ahead/behind its base, dirty), or null. */
+  git?: { branch: string; ahead: number; behind: number; dirty: boolean; missing: boolean } | null;
 }
 
 export type NoteKind = 'mail' | 'error' | 'info';
@@ -43,12 +45,14 @@ export interface Note {
   replyTo?: number;
 }
 
-export type Overlay = null | 'help' | 'quit' | 'mail' | 'notifications' | 'explain' | 'audit' | 'confirm' | 'reopen' | 'wakePolicy' | 'newRow' | 'parked';
+export type Overlay = null | 'help' | 'quit' | 'mail' | 'notifications' | 'explain' | 'audit' | 'confirm' | 'reopen' | 'wakePolicy' | 'newRow' | 'parked' | 'review';
 
 /** A question the operator answers y or n before something that ends a running program. */
 export interface PendingConfirm {
   action: 'close' | 'restart';
   row: string;
+  /** Closing a worktree row: the answer may also remove its worktree (where it is). */
+  worktree?: string;
 }
 
 /** Mail parked when a row came back as a fresh conversation, waiting for the operator's call. */
@@ -99,6 +103,8 @@ export interface AppState {
   newRowProblem: string | null;
   /** What the 'parked' overlay asks about. */
   parked: ParkedReview | null;
+  /** The 'review' overlay: a worktree row's changes, ready to paint. */
+  review: { row: string; title: string; lines: readonly string[] } | null;
 }
 
 export const MAX_NOTES = 200;
@@ -126,6 +132,7 @@ export function initialState(size: { cols: number; rows: number }, layoutMode: L
     closed: [],
     newRowProblem: null,
     parked: null,
+    review: null,
   };
 }
 

@@ -164,6 +164,7 @@ export class AppStore implements Disposable {
       confirm: overlay === 'confirm' ? this.state.confirm : null,
       wakePick: overlay === 'wakePolicy' ? this.state.wakePick : null,
       parked: overlay === 'parked' ? this.state.parked : null,
+      review: overlay === 'review' ? this.state.review : null,
     });
   }
 
@@ -175,6 +176,11 @@ export class AppStore implements Disposable {
   /** Opens the "new row" dialog, or keeps it open saying why the last attempt was refused. */
   newRowDialog(problem: string | null): void {
     this.set({ ...this.state, overlay: 'newRow', newRowProblem: problem });
+  }
+
+  /** Shows a worktree row's review. */
+  showReview(review: NonNullable<AppState['review']>): void {
+    this.set({ ...this.state, overlay: 'review', review });
   }
 
   /** Asks the operator what becomes of a row's parked mail. */

@@ -61,6 +61,17 @@ export class ComposerController {
     this.o.store.bindMention(binding);
   }
 
+  /** Opens the composer addressed to one row (bound to its current incarnation): a note about its review. */
+  writeTo(row: string): void {
+    const view = this.o.store.getState().rows.find((r) => r.name === row);
+    this.refreshPeers();
+    this.o.store.openComposer({
+      draft: `@${row} `,
+      replyTo: null,
+      bindings: view ? [{ handle: row, target: 'row', incarnation: view.incarnation }] : [],
+    });
+  }
+
   /** Opens the composer to answer `entry`: "@sender ", threaded when the operator received it. */
   reply(entry: MailEntry): void {
     const state = this.o.store.getState();

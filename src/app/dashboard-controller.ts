@@ -16,6 +16,7 @@ import type { AppStore } from './app-store.js';
 import { ComposerController } from './composer-controller.js';
 import type { MentionBinding } from './composer-state.js';
 import type { Intents, NewRowRequest } from './intents.js';
+import type { Event } from '../util/event.js';
 import { MailViewController } from './mail-view-controller.js';
 import { neighbour } from './layout.js';
 import type { Layout } from './layout.js';
@@ -51,6 +52,14 @@ export interface ControllerOptions {
   reopenKey?: string;
   /** The key shown in the held-pair notification for granting another budget (the keymap's grantBudget). */
   grantKey?: string;
+  /** Worktree rows' git state (the server's board), for their headers. */
+  worktrees?: { statusOf(name: string): RowView['git']; onStatus: Event<{ row: string; status: NonNullable<RowView['git']> }> };
+  /** Starts a row in a worktree of its own (`branch` '' for the default swb/<name>). */
+  startWorktree?: (spec: RowSpec, branch: string, size: { cols: number; rows: number }) => Promise<{ path: string; branch: string } | { problem: string }>;
+  /** Removes a worktree row's worktree and closes the row, or says what would be lost. */
+  removeWorktree?: (row: string) => Promise<{ ok: true } | { problem: string }>;
+  /** A worktree row's changes, ready to show (the server reads them with git). */
+  review?: (row: string) => Promise<{ title: string; lines: string[] } | { problem: string }>;
   /** Turns the "new row" dialog's fields into a row spec, or the sentence saying why not. */
   planRow?: (request: NewRowRequest, taken: readonly string[]) => { spec: RowSpec } | { problem: string };
   /** Where the audit log is written (shown in the audit view). */
@@ -129,6 +138,7 @@ export class DashboardController implements Intents, Disposable {
     this.lifetime.add(fleet.onRemoved(({ row, closed }) => this.hide(row, closed.at)));
     this.lifetime.add(fleet.onReopened((name) => store.rowReopened(name)));
     this.lifetime.add(fleet.onPolicy((p) => store.updateRow(p.row, { wakePolicy: p.policy })));
+    if (o.worktrees) this.lifetime.add(o.worktrees.onStatus((s) => store.updateRow(s.row, { git: s.status })));
     this.lifetime.add(fleet.onSizeOwner(() => this.applySizes()));
     for (const c of [...fleet.closed()].reverse()) store.rowClosed(closedView(c.spec, c.at));
     for (const row of fleet.list()) this.show(row);
@@ -237,6 +247,7 @@ export class DashboardController implements Intents, Disposable {
       wakeFailed: false,
       incarnation: row.incarnation,
       restored: origin.kind === 'restored' ? (origin.resumed ? 'resumed' : 'fresh') : null,
+      git: this.o.worktrees?.statusOf(row.name) ?? null,
     };
     this.o.store.addRow(view);
     this.follow(row);
@@ -382,7 +393,9 @@ export class DashboardController implements Intents, Disposable {
         return;
       case 'close':
         if (!focused) return;
-        if (focused.state === 'running') store.askConfirm({ action: 'close', row: focused.name });
+        // A worktree row is always asked about: the answer also says what becomes of its worktree.
+        if (focused.spec.worktree) store.askConfirm({ action: 'close', row: focused.name, worktree: focused.spec.worktree.path });
+        else if (focused.state === 'running') store.askConfirm({ action: 'close', row: focused.name });
         else this.closeRow(focused.name);
         return;
       case 'reopen':
@@ -394,6 +407,16 @@ export class DashboardController implements Intents, Disposable {
       case 'newRow':
         if (!this.o.planRow) return this.note('info', 'new rows are started with swb new here', null);
         return store.newRowDialog(null);
+      case 'reviewRow': {
+        if (!focused) return;
+        if (!focused.spec.worktree) return this.note('info', `@${focused.name} does not run in a worktree of its own (N or swb new --worktree starts one)`, focused.name);
+        const name = focused.name;
+        void this.o.review?.(name).then((r) => {
+          if ('problem' in r) this.note('error', `review of @${name}: ${sanitize(r.problem, { singleLine: true, maxChars: 200 })}`, name);
+          else if (store.getState().overlay === null) store.showReview({ row: name, ...r });
+        });
+        return;
+      }
       case 'reviewParked': {
         const parked = this.o.port.parkedMail();
         const pick = parked.find((p) => p.recipient === state.focused) ?? parked[0];
@@ -443,6 +466,22 @@ export class DashboardController implements Intents, Disposable {
       return;
     }
     const { size } = store.getState();
+    if (request.worktree !== undefined && this.o.startWorktree) {
+      // git makes the worktree first; the row shows up once it exists (or the dialog says why not).
+      const name = planned.spec.name;
+      store.newRowDialog(`making the worktree of ${name} ...`);
+      void this.o.startWorktree(planned.spec, request.worktree, { cols: size.cols, rows: Math.max(1, size.rows - 3) }).then((r) => {
+        if ('problem' in r) {
+          if (store.getState().overlay === 'newRow') store.newRowDialog(sanitize(r.problem, { singleLine: true, maxChars: 300 }));
+          else this.note('error', `@${name} did not start: ${sanitize(r.problem, { singleLine: true, maxChars: 300 })}`, null);
+          return;
+        }
+        if (store.getState().overlay === 'newRow') store.openOverlay(null);
+        store.focus(name);
+        this.note('info', `@${name} started in ${sanitize(r.path, { singleLine: true, maxChars: 200 })} on ${sanitize(r.branch, { singleLine: true, maxChars: 100 })}`, name);
+      });
+      return;
+    }
     try {
       this.o.fleet.add(planned.spec, { cols: size.cols, rows: Math.max(1, size.rows - 3) });
     } catch (err) {
@@ -452,6 +491,13 @@ export class DashboardController implements Intents, Disposable {
     store.openOverlay(null);
     store.focus(planned.spec.name);
     this.note('info', `@${planned.spec.name} started`, planned.spec.name);
+  }
+
+  /** From the review: write to the reviewed row (the composer, addressed to it). */
+  composeAboutReview(): void {
+    const review = this.o.store.getState().review;
+    this.o.store.openOverlay(null);
+    if (review) this.composer.writeTo(review.row);
   }
 
   reviewParked(redeliver: boolean | null): void {
@@ -576,10 +622,19 @@ export class DashboardController implements Intents, Disposable {
     else this.o.store.openOverlay(null);
   }
 
-  confirmRow(yes: boolean): void {
+  confirmRow(yes: boolean, removeWorktree = false): void {
     const { confirm } = this.o.store.getState();
     this.o.store.openOverlay(null);
     if (!yes || !confirm) return;
+    if (confirm.action === 'close' && removeWorktree && confirm.worktree) {
+      const name = confirm.row;
+      // The worktree first: when git refuses (work would be lost), the row stays as it was.
+      void this.o.removeWorktree?.(name).then((r) => {
+        if ('problem' in r) this.note('error', `@${name} kept: ${sanitize(r.problem, { singleLine: true, maxChars: 300 })}`, name);
+        else this.note('info', `@${name} closed and its worktree removed (the branch is kept)`, null);
+      });
+      return;
+    }
     if (confirm.action === 'close') this.closeRow(confirm.row);
     else this.restartRow(confirm.row);
   }
@@ -598,8 +653,10 @@ export class DashboardController implements Intents, Disposable {
 
   /** Ends a row; its spec is kept so `reopen` (from any client) can start it again while the server runs. */
   private closeRow(name: string): void {
+    const worktree = this.rows.get(name)?.spec.worktree;
     if (!this.o.fleet.close(name)) return;
-    this.note('info', `@${name} closed${this.o.reopenKey ? ` (${this.o.reopenKey} reopens it)` : ''}`, null);
+    const kept = worktree ? `; its worktree stays in ${sanitize(worktree.path, { singleLine: true, maxChars: 200 })}` : '';
+    this.note('info', `@${name} closed${this.o.reopenKey ? ` (${this.o.reopenKey} reopens it)` : ''}${kept}`, null);
   }
 
   reopenRow(index: number): void {

@@ -45,6 +45,8 @@ export interface NewRowRequest {
   name: string;
   what: string;
   cwd: string;
+  /** In a git worktree of its own: the branch ('' for the default swb/<name>); absent: no worktree. */
+  worktree?: string;
 }
 
 export interface Intents extends ComposerIntents, MailViewIntents, NotificationIntents {
@@ -55,13 +57,15 @@ export interface Intents extends ComposerIntents, MailViewIntents, NotificationI
   closeOverlay(): void;
   confirmQuit(yes: boolean): void;
   /** The answer to the 'confirm' overlay (closing or restarting a running row). */
-  confirmRow(yes: boolean): void;
+  confirmRow(yes: boolean, removeWorktree?: boolean): void;
   /** Reopens the `index`th row of the 'reopen' list (newest first). */
   reopenRow(index: number): void;
   /** The wake policy picked in the 'wakePolicy' overlay (null: keep it). */
   pickWakePolicy(policy: WakePolicy | null): void;
   /** The "new row" dialog's Enter: starts the row, or leaves the dialog open with the problem. */
   createRow(request: NewRowRequest): void;
+  /** From the review overlay: write to the reviewed row. */
+  composeAboutReview(): void;
   /** The answer to the parked-mail review of the 'confirm' overlay: hand it over, or discard it. */
   reviewParked(redeliver: boolean | null): void;
 }

@@ -32,6 +32,8 @@ export interface PlannedRow {
   spec: RowSpec;
   /** The config's `rows[].wake`, if it set one. */
   wake?: WakePolicy;
+  /** The config's `rows[].worktree`: the row runs in a git worktree of its own. */
+  worktree?: { branch?: string; base?: string };
 }
 
 export interface LaunchPlan {
@@ -53,6 +55,8 @@ export interface LaunchPlan {
   notifications: LoadedConfig['config']['notifications'];
   /** A status line under an attached row. */
   attachedStatus: boolean;
+  /** Worktree rows: where they go, what prepares them. */
+  worktrees: LoadedConfig['config']['worktrees'];
   /** Problems worth a notification at start (a row's command line, a broken profile file). */
   warnings: Array<{ text: string; row: string | null }>;
 }
@@ -130,7 +134,11 @@ export function planLaunch(argv: readonly string[], env: NodeJS.ProcessEnv, cwd:
       limits,
       keymap,
       profiles,
-      rows: unique.map((spec) => ({ spec: rowSpecFor(spec, profiles.profiles), ...(spec.wake ? { wake: spec.wake } : {}) })),
+      rows: unique.map((spec) => ({
+        spec: rowSpecFor(spec, profiles.profiles),
+        ...(spec.wake ? { wake: spec.wake } : {}),
+        ...(spec.worktree ? { worktree: spec.worktree } : {}),
+      })),
       rowsGiven: parsed.args.length > 0,
       themes,
       themeName,
@@ -139,6 +147,7 @@ export function planLaunch(argv: readonly string[], env: NodeJS.ProcessEnv, cwd:
       ...(config.scrollback !== undefined ? { scrollback: config.scrollback } : {}),
       notifications: config.notifications,
       attachedStatus: config.attachedStatus ?? true,
+      worktrees: config.worktrees,
       warnings,
     },
   };

@@ -17,6 +17,9 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<Com
   ls: { summary: "list the server's rows", load: async () => (await import('./ls.js')).lsCommand },
   new: { summary: 'add a row to the server', load: async () => (await import('./new-row.js')).newRowCommand },
   kill: { summary: 'close one row', load: async () => (await import('./kill.js')).killCommand },
+  review: { summary: "a worktree row's changes", load: async () => (await import('./review.js')).reviewCommand },
+  merge: { summary: "merge a worktree row's branch", load: async () => (await import('./merge.js')).mergeCommand },
+  rm: { summary: 'close a worktree row, remove its tree', load: async () => (await import('./rm.js')).rmCommand },
   'kill-server': { summary: 'end the server and its rows', load: async () => (await import('./kill-server.js')).killServerCommand },
   hub: { summary: 'run the hub headless', load: async () => (await import('./hub.js')).hubCommand },
 };

@@ -4,27 +4,50 @@ import { UsageError, type CommandDescriptor } from './command.js';
 export const newRowCommand: CommandDescriptor = {
   name: 'new',
   summary: 'Add a row to the running server, from any shell (operator only).',
-  usage: '[--name N] [--profile P] [--cwd DIR] [-- CMD ...]',
+  usage: '[--name N] [--profile P] [--cwd DIR] [--worktree [--branch B] [--base REF] [--reuse-branch]] [-- CMD ...]',
   flags: [
+    { name: 'worktree', type: 'boolean', description: 'run it in a git worktree of its own, beside the repository (branch swb/<name>, from HEAD)' },
+    { name: 'branch', type: 'string', value: 'B', description: "the worktree's branch (default swb/<name>)" },
+    { name: 'base', type: 'string', value: 'REF', description: 'what the branch starts from (default: the current branch HEAD)' },
+    { name: 'reuse-branch', type: 'boolean', description: 'the branch exists: check it out as it is' },
     { name: 'name', type: 'string', value: 'N', description: "the row's name (default: the profile or the program)" },
     { name: 'profile', type: 'string', value: 'P', description: 'agent profile (claude, codex, gemini, bash, ...): its command, state detection and wake' },
     { name: 'cwd', type: 'string', value: 'DIR', description: 'working directory (default: this directory)' },
   ],
-  details: 'The command after -- runs as given; with only --profile, the profile\'s own command runs. Every dashboard attached to the server shows the new row.',
+  details:
+    "The command after -- runs as given; with only --profile, the profile's own command runs. Every dashboard attached to the server shows the new row. " +
+    'With --worktree the row works in <repo>/../<repo>.swb/<name> (config worktrees.root), with the untracked files .worktreeinclude lists copied in and the config\'s worktrees.setup run first; swb review, swb merge and swb rm take it from there.',
   async run(ctx) {
     const command = ctx.args;
     const profile = ctx.flags.profile as string | undefined;
     if (command.length === 0 && profile === undefined) throw new UsageError('give a profile (--profile P) or a command after --');
     const cwd = resolve(process.cwd(), (ctx.flags.cwd as string | undefined) ?? '.');
+    const worktree = ctx.flags.worktree === true;
+    if (!worktree && (ctx.flags.branch !== undefined || ctx.flags.base !== undefined || ctx.flags['reuse-branch'] === true)) {
+      throw new UsageError('--branch, --base and --reuse-branch go with --worktree');
+    }
     const client = await ctx.connect({ autoStart: false });
-    const r = await client.request<{ name: string }>('server.newRow', {
+    const r = await client.request<{ name: string; worktree?: { path: string; branch: string; base: { ref: string | null; commit: string } }; copied?: string[] }>('server.newRow', {
       ...(ctx.flags.name !== undefined ? { name: ctx.flags.name } : {}),
       ...(profile !== undefined ? { profile } : {}),
       ...(command.length > 0 ? { command } : {}),
       cwd,
+      ...(worktree
+        ? {
+            worktree: {
+              ...(ctx.flags.branch !== undefined ? { branch: ctx.flags.branch } : {}),
+              ...(ctx.flags.base !== undefined ? { base: ctx.flags.base } : {}),
+              ...(ctx.flags['reuse-branch'] === true ? { reuseBranch: true } : {}),
+            },
+          }
+        : {}),
     });
     ctx.result(r);
     ctx.print(`started row ${r.name}`);
+    if (r.worktree) {
+      const from = r.worktree.base.ref ?? r.worktree.base.commit.slice(0, 12);
+      ctx.print(`  worktree ${r.worktree.path} on branch ${r.worktree.branch}, from ${from}${r.copied?.length ? `; copied ${r.copied.length} untracked file${r.copied.length === 1 ? '' : 's'} (.worktreeinclude)` : ''}`);
+    }
     return 0;
   },
 };

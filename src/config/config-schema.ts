@@ -36,6 +36,18 @@ export interface RowConfig {
   cwd?: string;
   env?: Record<string, string>;
   wake?: WakePolicy;
+  /** Run the row in a git worktree of its own: true for the defaults (branch swb/<name>, base HEAD). */
+  worktree?: boolean | { branch?: string; base?: string };
+}
+
+/** Where worktree rows go and what prepares them (issue #12). */
+export interface WorktreesConfig {
+  /** Directory for the worktrees; relative to the repository's top; default `<repo>/../<repo>.swb`. */
+  root?: string;
+  /** Shell command run in a new worktree before the row's program (its output shows in the row). */
+  setup?: string;
+  /** Seconds the setup may take (default 300). */
+  setupTimeoutS?: number;
 }
 
 export interface LimitsConfig {
@@ -78,6 +90,7 @@ export interface SwitchboardConfig {
   scrollback?: number;
   /** Show a status line under an attached row (row, state, news, the detach key); default true. */
   attachedStatus?: boolean;
+  worktrees?: WorktreesConfig;
 }
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -110,6 +123,9 @@ const rowSchema: Schema<RowConfig> = (v, p) => {
     cwd: optional(str({ min: 1, max: 4096 })),
     env: optional(envSchema),
     wake: optional(literal(...WAKE_POLICIES)),
+    worktree: optional((w: unknown, at: string): boolean | { branch?: string; base?: string } =>
+      typeof w === 'boolean' ? w : object({ branch: optional(str({ min: 1, max: 200 })), base: optional(str({ min: 1, max: 200 })) })(w, at),
+    ),
   })(v, p);
   if (row.command === undefined && row.profile === undefined) throw new SchemaError(p, 'a row needs a "command" or a "profile"');
   if (row.command !== undefined && row.command.trim() === '') throw new SchemaError(`${p}.command`, 'is blank');
@@ -161,6 +177,9 @@ const configShape = object({
   notifications: optional(object({ bell: optional(bool), desktop: optional(bool) })),
   scrollback: optional(int({ min: 0, max: 100_000 })),
   attachedStatus: optional(bool),
+  worktrees: optional(
+    object({ root: optional(str({ min: 1, max: 4096 })), setup: optional(str({ min: 1, max: CONFIG_LIMITS.commandLength })), setupTimeoutS: optional(int({ min: 1, max: 3600 })) }),
+  ),
 });
 
 /** Validates parsed JSON as a config; throws SchemaError naming the field path. */

@@ -49,6 +49,7 @@ const DASHBOARD_ACTIONS = [
   'nextUnread',
   'newRow',
   'reviewParked',
+  'reviewRow',
   'detachClient',
   'quit',
 ] as const;
@@ -120,6 +121,7 @@ export const ACTION_DESCRIPTIONS: Readonly<Record<ActionName, string>> = {
   nextUnread: 'Focus the next row with unread mail',
   newRow: 'Start a new row (name, profile or command, working directory)',
   reviewParked: 'Review mail parked when a row came back as a new conversation',
+  reviewRow: "Review a worktree row's changes since its base (diff, stats)",
   detachClient: 'Leave the dashboard; every row runs on (swb attach comes back)',
   quit: 'Quit Switchboard: end every row and the server',
   mailUp: 'Select the message above',
@@ -167,6 +169,7 @@ export const DEFAULT_BINDINGS: Readonly<Record<ActionName, readonly string[]>> =
   nextUnread: ['u'],
   newRow: ['N'],
   reviewParked: ['V'],
+  reviewRow: ['D'],
   detachClient: ['d'],
   quit: ['q'],
   mailUp: ['up', 'k'],

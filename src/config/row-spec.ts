@@ -24,6 +24,8 @@ export interface RowSpec {
   cwd?: string;
   env?: Record<string, string>;
   wake?: WakePolicy;
+  /** Run in a git worktree of its own (config `worktree`). */
+  worktree?: { branch?: string; base?: string };
 }
 
 export type RowArgResult = { ok: true; spec: RowSpec } | { ok: false; problem: string };
@@ -158,6 +160,7 @@ export function rowSpecFromConfig(row: RowConfig, baseDir: string, knownProfiles
   if (row.cwd !== undefined) spec.cwd = resolveCwd(row.cwd, baseDir, env);
   if (row.env !== undefined) spec.env = { ...row.env };
   if (row.wake !== undefined) spec.wake = row.wake;
+  if (row.worktree !== undefined && row.worktree !== false) spec.worktree = row.worktree === true ? {} : { ...row.worktree };
   return spec;
 }
 

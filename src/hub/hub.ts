@@ -725,7 +725,7 @@ const PEERS_PAGE = 500;
  * Methods whose answer is a page (up to maxReplyBytes) reserve that much while in flight; other
  * answers are a few KB and reserve nothing (at most MAX_IN_FLIGHT of them per connection).
  */
-const PAGED_METHODS: ReadonlySet<string> = new Set(['mail.list', 'mail.wait', 'mail.history', 'peers.list']);
+const PAGED_METHODS: ReadonlySet<string> = new Set(['mail.list', 'mail.wait', 'mail.history', 'peers.list', 'server.rows', 'server.review']);
 
 function replyReservation(method: string, limits: HubLimits): number {
   return PAGED_METHODS.has(method) ? limits.maxReplyBytes : 0;

@@ -10,6 +10,9 @@ import {
   historyParams,
   killRowParams,
   listParams,
+  mergeParams,
+  removeRowParams,
+  reviewParams,
   newRowParams,
   parkedParams,
   stopServerParams,
@@ -212,6 +215,26 @@ const HANDLERS = new Map<string, Handler<unknown>>(
     params: newRowParams,
     operatorOnly: true,
     run: (hub, _conn, p) => hub.serverControl?.newRow(p) ?? noServer(hub.paths.workspaceId),
+  }),
+
+  'server.review': handler({
+    params: reviewParams,
+    operatorOnly: true,
+    run: (hub, _conn, p) => hub.serverControl?.review(p.row) ?? noServer(hub.paths.workspaceId),
+  }),
+
+  'server.merge': handler({
+    params: mergeParams,
+    operatorOnly: true,
+    run: (hub, _conn, p) =>
+      hub.serverControl?.merge(p.row, { mode: p.mode ?? 'merge', ...(p.into !== undefined ? { into: p.into } : {}), ...(p.commitAll ? { commitAll: true } : {}) }) ??
+      noServer(hub.paths.workspaceId),
+  }),
+
+  'server.removeRow': handler({
+    params: removeRowParams,
+    operatorOnly: true,
+    run: (hub, _conn, p) => hub.serverControl?.removeRow(p.row, { force: p.force ?? false, deleteBranch: p.deleteBranch ?? false }) ?? noServer(hub.paths.workspaceId),
   }),
 
   'server.killRow': handler({

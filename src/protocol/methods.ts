@@ -83,8 +83,18 @@ export const newRowParams = object({
   /** The program and its arguments; absent: the profile's own command. */
   command: optional(array(str({ min: 1, max: 4096 }), { min: 1, max: 256 })),
   cwd: optional(str({ min: 1, max: 4096 })),
+  /** Run it in a git worktree of its own (branch default swb/<name>, base default HEAD). */
+  worktree: optional(object({ branch: optional(str({ min: 1, max: 200 })), base: optional(str({ min: 1, max: 200 })), reuseBranch: optional(bool) })),
 });
 export type NewRowParams = Infer<typeof newRowParams>;
+export const reviewParams = object({ row: handle });
+export const mergeParams = object({
+  row: handle,
+  mode: optional(literal('merge', 'rebase', 'squash')),
+  into: optional(str({ min: 1, max: 200 })),
+  commitAll: optional(bool),
+});
+export const removeRowParams = object({ row: handle, force: optional(bool), deleteBranch: optional(bool) });
 export const killRowParams = object({ row: handle });
 export const stopServerParams = object({ force: optional(bool) });
 export const parkedParams = object({ row: handle, action: literal('redeliver', 'discard') });

@@ -17,6 +17,7 @@ import { InkStdin, InkStdout } from '../terminal/ink-surface.js';
 import { InputRouter } from '../terminal/input-router.js';
 import { KeyPacer } from '../terminal/key-pacer.js';
 import { sgr } from '../terminal/sgr-color.js';
+import { sanitize } from '../text/sanitize.js';
 import type { Event } from '../util/event.js';
 import { DisposableStore, toDisposable, type Disposable } from '../util/lifecycle.js';
 import { initialState, type AppState } from '../app/app-state.js';
@@ -30,6 +31,10 @@ import { createRinger } from '../app/notification-ring.js';
 import type { ServerCore } from './server-core.js';
 import type { ProfileSet } from '../agents/load-profiles.js';
 import { planNewRow } from './new-row.js';
+import { reviewLines } from './review-lines.js';
+import { removeWorktree } from '../worktree/worktree.js';
+import { startWorktreeRow } from './worktree-rows.js';
+import type { WorktreesConfig } from '../config/config-schema.js';
 
 /** Lines under the rows: the notification strip and the key hints. */
 export const CHROME_HEIGHT = 2;
@@ -63,6 +68,8 @@ export interface ClientSessionOptions {
   notes?: ReadonlyArray<{ kind: 'info' | 'error'; text: string; row: string | null }>;
   /** The client's directory: a new row starts there unless told otherwise. */
   cwd: string;
+  /** Where worktree rows go and what prepares them (the config's `worktrees`). */
+  worktreeSettings?: WorktreesConfig;
   /** The server's profiles and environment, for the "new row" dialog. */
   profiles: ProfileSet;
   env: NodeJS.ProcessEnv;
@@ -75,6 +82,8 @@ export interface ClientSessionOptions {
 export interface ClientSession extends Disposable {
   /** Paints everything again (the client missed output while it did not read). */
   redraw(): void;
+  /** A note on this client's strip (something the server did for it later, such as a worktree row). */
+  note(kind: 'info' | 'error', text: string, row: string | null): void;
 }
 
 export function openClientSession(o: ClientSessionOptions): ClientSession {
@@ -121,6 +130,7 @@ export function openClientSession(o: ClientSessionOptions): ClientSession {
       store,
       fleet: core.fleet,
       port: core.port,
+      worktrees: core.worktrees,
       themeNames: [...themes.keys()],
       layout: () => drawn.layoutFor(store.getState()),
       onQuit: () => o.onQuit(),
@@ -139,6 +149,20 @@ export function openClientSession(o: ClientSessionOptions): ClientSession {
         drawn.invalidate();
       },
       reopenKey: keysLabel(keymap, 'reopen', 1),
+      review: (row) => reviewLines(core, row),
+      startWorktree: async (spec, branch, size) => {
+        const r = await startWorktreeRow(core.fleet, o.worktreeSettings, { spec, ...(branch ? { branch } : {}), size });
+        if ('error' in r) return { problem: `${r.error.code}: ${r.error.message}` };
+        return { path: r.ok.row.spec.worktree!.path, branch: r.ok.row.spec.worktree!.branch };
+      },
+      removeWorktree: async (row) => {
+        const info = core.fleet.get(row)?.spec.worktree;
+        if (!info) return { problem: 'it does not run in a worktree' };
+        const r = await removeWorktree(info, {});
+        if ('error' in r) return { problem: `${r.error.code}: ${r.error.message}` };
+        core.fleet.close(row);
+        return { ok: true };
+      },
       planRow: (request, taken) => {
         const plan = planNewRow({ profiles: o.profiles, env: o.env, taken, ...(request.name ? { name: request.name } : {}), line: request.what, cwd: request.cwd });
         return 'problem' in plan ? { problem: plan.problem } : plan;
@@ -236,6 +260,9 @@ export function openClientSession(o: ClientSessionOptions): ClientSession {
       write(SGR_RESET);
       drawn.resetModes();
       drawn.invalidate();
+    },
+    note: (kind, text, row) => {
+      if (!owner.disposed) store.notify(kind, sanitize(text, { singleLine: true, maxChars: 300 }), row);
     },
   };
 }

@@ -7,6 +7,9 @@ import type { ServerControl } from '../hub/server-control.js';
 import { packageVersion } from '../cli/top-level-help.js';
 import type { LaunchPlan } from '../app/launch-plan.js';
 import { planNewRow } from './new-row.js';
+import { startWorktreeRow } from './worktree-rows.js';
+import { mergeWorktree, removeWorktree, reviewWorktree, type WorktreeInfo } from '../worktree/worktree.js';
+import type { SwbErrorValue } from '../protocol/error-codes.js';
 import { describeCommand } from '../supervisor/row-fleet.js';
 import type { ServerCore } from './server-core.js';
 import { shellQuote } from '../util/shell-quote.js';
@@ -14,9 +17,25 @@ import { shellQuote } from '../util/shell-quote.js';
 /** Size of a row started with no client looking (the first client to attach resizes it). */
 const HEADLESS_SIZE = { cols: 120, rows: 32 };
 
-export function serverControl(o: { core: ServerCore; plan: LaunchPlan; stop: (why: string) => void; clients: () => number; attachedRows: () => ReadonlySet<string> }): ServerControl {
+export function serverControl(o: {
+  core: ServerCore;
+  plan: LaunchPlan;
+  stop: (why: string) => void;
+  clients: () => number;
+  attachedRows: () => ReadonlySet<string>;
+  /** A merge moved a row's branch or its base: its header's git status is stale. */
+  worktreeChanged?: (row: string) => void;
+}): ServerControl {
   const { core, plan } = o;
   const { fleet, port } = core;
+  /** The worktree of a running row (a closed one's is gone from here: git still has it). */
+  const worktreeOf = (name: string): { ok: WorktreeInfo } | { error: SwbErrorValue } => {
+    const row = fleet.get(name);
+    if (!row) return { error: swbError('NOT_FOUND', `No row named ${name} runs in this server (swb ls lists them).`) };
+    const w = row.spec.worktree;
+    if (!w) return { error: swbError('BAD_REQUEST', `Row ${name} does not run in a worktree of its own (swb new --worktree starts one that does).`) };
+    return { ok: w };
+  };
   return {
     rows() {
       const attached = o.attachedRows();
@@ -40,7 +59,7 @@ export function serverControl(o: { core: ServerCore; plan: LaunchPlan; stop: (wh
       return { ok: { rows, clients: o.clients(), pid: process.pid, version: packageVersion() } };
     },
 
-    newRow(p) {
+    async newRow(p) {
       const planned = planNewRow({
         profiles: plan.profiles,
         env: plan.env,
@@ -50,13 +69,52 @@ export function serverControl(o: { core: ServerCore; plan: LaunchPlan; stop: (wh
         ...(p.command ? { line: p.command.map(shellQuote).join(' ') } : {}),
         cwd: p.cwd ?? plan.paths.workspace,
       });
-      if ('problem' in planned) return { error: swbError(planned.code, `${planned.problem[0]!.toUpperCase()}${planned.problem.slice(1)}.`) };
+      if ('problem' in planned) return { error: swbError(planned.code, sentence(planned.problem)) };
+      if (p.worktree) {
+        const started = await startWorktreeRow(fleet, plan.worktrees, {
+          spec: planned.spec,
+          ...(p.worktree.branch !== undefined ? { branch: p.worktree.branch } : {}),
+          ...(p.worktree.base !== undefined ? { base: p.worktree.base } : {}),
+          ...(p.worktree.reuseBranch ? { reuseBranch: true } : {}),
+          size: HEADLESS_SIZE,
+        });
+        if ('error' in started) return { error: swbError(started.error.code, sentence(started.error.message)) };
+        return { ok: { name: started.ok.row.name, worktree: started.ok.row.spec.worktree!, copied: started.ok.copied } };
+      }
       try {
         const row = fleet.add(planned.spec, HEADLESS_SIZE);
         return { ok: { name: row.name } };
       } catch (err) {
         return { error: swbError('BAD_REQUEST', `The row did not start: ${(err as Error).message}.`) };
       }
+    },
+
+    async review(name) {
+      const info = worktreeOf(name);
+      if ('error' in info) return info;
+      const r = await reviewWorktree(info.ok);
+      if ('error' in r) return { error: swbError(r.error.code, sentence(r.error.message)) };
+      // The answer must fit one reply: a long patch is cut (the CLI says where the whole diff is).
+      const room = Math.max(16 * 1024, core.hub.limits.maxReplyBytes - 64 * 1024 - JSON.stringify(r.ok.files).length);
+      const cut = r.ok.patch.length > room;
+      return { ok: { ...r.ok, patch: cut ? r.ok.patch.slice(0, room) : r.ok.patch, truncated: r.ok.truncated || cut, worktree: info.ok } };
+    },
+
+    async merge(name, opts) {
+      const info = worktreeOf(name);
+      if ('error' in info) return info;
+      const r = await mergeWorktree(info.ok, opts);
+      if ('error' in r) return { error: swbError(r.error.code, sentence(r.error.message)) };
+      o.worktreeChanged?.(name);
+      return r;
+    },
+
+    async removeRow(name, opts) {
+      const info = worktreeOf(name);
+      if ('error' in info) return info;
+      const r = await removeWorktree(info.ok, { force: opts.force, deleteBranch: opts.deleteBranch });
+      if ('error' in r) return { error: swbError(r.error.code, sentence(r.error.message)) };
+      return { ok: { closed: fleet.close(name), ...r.ok } };
     },
 
     killRow(name) {
@@ -78,4 +136,10 @@ export function serverControl(o: { core: ServerCore; plan: LaunchPlan; stop: (wh
       return { ok: { stopping: true, rows: running, pid: process.pid } };
     },
   };
+}
+
+/** A refusal as one sentence: capitalised, with a full stop. */
+function sentence(text: string): string {
+  const t = text.trim();
+  return `${t.charAt(0).toUpperCase()}${t.slice(1)}${/[.!?]$/.test(t) ? '' : '.'}`;
 }

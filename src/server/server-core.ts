@@ -16,6 +16,7 @@ import { AgentSupervisor } from '../supervisor/agent-supervisor.js';
 import { RowFleet, type FleetHooks } from '../supervisor/row-fleet.js';
 import { DisposableStore, toDisposable } from '../util/lifecycle.js';
 import { RotatingLog } from '../util/rotating-log.js';
+import { WorktreeBoard } from '../worktree/worktree-board.js';
 import { writeSwbLauncher } from '../util/swb-launcher.js';
 import type { LaunchPlan } from '../app/launch-plan.js';
 
@@ -28,6 +29,8 @@ export interface ServerCore {
   rows: RowManager;
   agents: AgentSupervisor;
   fleet: RowFleet;
+  /** The git state of worktree rows, for their headers. */
+  worktrees: WorktreeBoard;
   auditLogPath: string;
   /** Ends every row, then the supervisor, then the hub and its store. */
   stop(): Promise<void>;
@@ -60,6 +63,9 @@ export async function startServerCore(plan: LaunchPlan, hooks: (hub: Hub) => Fle
   owner.add(toDisposable(() => port.setExplainProvider(null)));
   const wakeFor = new Map(plan.rows.flatMap((r) => (r.wake ? [[r.spec.name, r.wake] as const] : [])));
   const fleet = owner.add(new RowFleet({ rows, port, agents, configuredWakePolicy: (spec) => wakeFor.get(spec.name), hooks: hooks(hub) }));
+  const worktrees = owner.add(new WorktreeBoard((line) => hub.log(line)));
+  owner.add(fleet.onAdded((row) => worktrees.follow(row)));
+  owner.add(fleet.onRemoved(({ row }) => worktrees.forget(row.name)));
   let stopped: Promise<void> | null = null;
   return {
     hub,
@@ -67,6 +73,7 @@ export async function startServerCore(plan: LaunchPlan, hooks: (hub: Hub) => Fle
     rows,
     agents,
     fleet,
+    worktrees,
     auditLogPath,
     stop() {
       stopped ??= (async () => {

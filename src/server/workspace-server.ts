@@ -17,7 +17,8 @@ import { chmodSync, unlinkSync } from 'node:fs';
 import { planLaunch, type LaunchPlan, type PlannedRow } from '../app/launch-plan.js';
 import type { HelloFrame } from '../protocol/client-wire.js';
 import { ClientConnection } from './client-connection.js';
-import { openClientSession } from './client-session.js';
+import { openClientSession, type ClientSession } from './client-session.js';
+import { startWorktreeRow } from './worktree-rows.js';
 import { startServerCore, type ServerCore } from './server-core.js';
 import { RowRecords } from './row-records.js';
 import { serverControl } from './server-control.js';
@@ -112,7 +113,14 @@ class WorkspaceServer {
     process.on('uncaughtException', (err) => this.log(`uncaught: ${err.stack ?? String(err)}`));
     process.on('unhandledRejection', (err) => this.log(`unhandled rejection: ${(err as Error)?.stack ?? String(err)}`));
     core.port.setServerControl(
-      serverControl({ core, plan, stop: (why) => void this.stop(why), clients: () => this.attachedCount(), attachedRows: () => core.fleet.attachedRows() }),
+      serverControl({
+        core,
+        plan,
+        stop: (why) => void this.stop(why),
+        clients: () => this.attachedCount(),
+        attachedRows: () => core.fleet.attachedRows(),
+        worktreeChanged: (row) => core.worktrees.poke(row),
+      }),
     );
     records.watch(() => core.fleet.list());
     core.fleet.onRemoved(() => this.stopIfEmpty());
@@ -180,16 +188,31 @@ class WorkspaceServer {
     if (look.rowsGiven) rows = look.rows.map((r) => ({ ...r, spec: { ...r.spec, cwd: r.spec.cwd ?? hello.cwd } }));
     else if (fleet.list().length === 0) rows = look.rows.map((r) => ({ ...r, spec: { ...r.spec, cwd: r.spec.cwd ?? hello.cwd } }));
     const notes: Array<{ kind: 'info' | 'error'; text: string; row: string | null }> = look.warnings.map((w) => ({ kind: 'error' as const, ...w }));
+    // Worktree rows start once git has made their worktrees; the others at once, with the dashboard.
+    const later = rows.filter((r) => r.worktree && !fleet.has(r.spec.name));
+    rows = rows.filter((r) => !r.worktree);
+    for (const r of later) {
+      void startWorktreeRow(fleet, this.plan.worktrees, {
+        spec: r.spec,
+        ...(r.worktree?.branch !== undefined ? { branch: r.worktree.branch } : {}),
+        ...(r.worktree?.base !== undefined ? { base: r.worktree.base } : {}),
+        ...(r.wake ? { wake: r.wake } : {}),
+        size: { cols: hello.cols, rows: Math.max(1, hello.rows - 3) },
+      }).then((started) => {
+        if ('error' in started) session?.note('error', `row ${r.spec.name} did not start: ${started.error.code}: ${started.error.message}`, null);
+      });
+    }
     if (hello.version !== packageVersion()) {
       notes.push({ kind: 'info', text: `this server runs swb ${packageVersion()}, the client is ${hello.version.slice(0, 32)}: swb kill-server and swb again to run the new one`, row: null });
     }
-    return openClientSession({
+    const session: ClientSession | null = openClientSession({
       core: this.core,
       look: { ...look, keymap: this.plan.keymap, themes: look.themes },
       terminal,
       rows,
       notes,
       cwd: hello.cwd,
+      ...(this.plan.worktrees ? { worktreeSettings: this.plan.worktrees } : {}),
       profiles: this.plan.profiles,
       env: this.plan.env,
       onQuit: () => void this.stop('quit from a dashboard'),
@@ -198,6 +221,7 @@ class WorkspaceServer {
         conn.bye({ reason: 'detached', message: `detached; ${n} row${n === 1 ? '' : 's'} run${n === 1 ? 's' : ''} on (swb attach comes back)` });
       },
     });
+    return session;
   }
 
   /** Relaunches the rows the last server recorded, unless told to start fresh. */

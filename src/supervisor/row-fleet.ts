@@ -101,8 +101,14 @@ export class RowFleet implements Disposable {
   }
 
   /** Starts a row. Throws (a plain Error) on a bad or taken name, or a program that cannot start. */
-  add(spec: RowSpec, size: { cols: number; rows: number }, opts: { origin?: RowOrigin; wake?: WakePolicy; base?: RowSpec } = {}): Row {
-    const launch = opts.origin?.kind === 'restored' ? spec : (this.o.hooks?.prepareLaunch?.(spec) ?? spec);
+  add(
+    spec: RowSpec,
+    size: { cols: number; rows: number },
+    opts: { origin?: RowOrigin; wake?: WakePolicy; base?: RowSpec; firstLaunch?: (launch: RowSpec) => RowSpec } = {},
+  ): Row {
+    const prepared = opts.origin?.kind === 'restored' ? spec : (this.o.hooks?.prepareLaunch?.(spec) ?? spec);
+    // Only this launch (a new worktree's setup command): restarts and restores run the spec itself.
+    const launch = opts.firstLaunch ? opts.firstLaunch(prepared) : prepared;
     const row = this.o.rows.create(launch, size);
     this.bases.set(row.name, opts.base ?? spec);
     this.origins.set(row.name, opts.origin ?? { kind: 'new' });
@@ -143,7 +149,8 @@ export class RowFleet implements Disposable {
     const row = this.o.rows.get(name);
     if (!row) return { resumed: false };
     const resume = this.o.hooks?.prepareRestart?.(row) ?? null;
-    row.restart(resume ?? undefined);
+    // Without a resume, the spec as given (not a first launch's extras, such as a worktree's setup).
+    row.restart(resume ?? this.bases.get(name));
     this.o.hooks?.recorded?.(row, this.policyOf(name));
     return { resumed: resume !== null };
   }

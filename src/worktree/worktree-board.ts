@@ -1,0 +1,139 @@
+// The git state every worktree row's header shows — branch, ahead/behind its base branch, dirty —
+// kept current without a polling loop: git's own files are watched (the worktree's HEAD and index,
+// the repository's branch refs), and a row whose screen changed is looked at once it has been quiet
+// for a moment (an agent that edits files prints while it does). Each look is one `git status` and
+// one `git rev-list`, debounced; 32 idle rows cost nothing.
+import { watch, type FSWatcher } from 'node:fs';
+import { join } from 'node:path';
+import type { Row } from '../rows/row.js';
+import { Emitter, type Event } from '../util/event.js';
+import { DisposableStore, toDisposable, type Disposable } from '../util/lifecycle.js';
+import { git } from './git.js';
+import { worktreeStatus, type WorktreeInfo, type WorktreeStatus } from './worktree.js';
+
+/** A burst of file events or screen changes becomes one look this long after it ends. */
+const SETTLE_MS = 400;
+const SCREEN_QUIET_MS = 1500;
+
+interface Watched {
+  info: WorktreeInfo;
+  status: WorktreeStatus | null;
+  store: DisposableStore;
+  timer: NodeJS.Timeout | null;
+  running: boolean;
+  again: boolean;
+}
+
+export class WorktreeBoard implements Disposable {
+  private readonly rows = new Map<string, Watched>();
+  private readonly emitter = new Emitter<{ row: string; status: WorktreeStatus }>();
+  private disposed = false;
+  /** A row's git state changed. */
+  readonly onStatus: Event<{ row: string; status: WorktreeStatus }> = this.emitter.event;
+
+  constructor(private readonly log: (line: string) => void = () => {}) {}
+
+  statusOf(name: string): WorktreeStatus | null {
+    return this.rows.get(name)?.status ?? null;
+  }
+
+  /** Starts following a worktree row (a row without a worktree is ignored). */
+  follow(row: Row): void {
+    const info = row.spec.worktree;
+    if (!info || this.disposed) return;
+    this.forget(row.name);
+    const w: Watched = { info, status: null, store: new DisposableStore(), timer: null, running: false, again: false };
+    this.rows.set(row.name, w);
+    w.store.add(toDisposable(() => w.timer && clearTimeout(w.timer)));
+    let quiet: NodeJS.Timeout | null = null;
+    w.store.add(
+      row.onScreenChange(() => {
+        if (quiet) clearTimeout(quiet);
+        quiet = setTimeout(() => this.poke(row.name, 0), SCREEN_QUIET_MS);
+        quiet.unref();
+      }),
+    );
+    w.store.add(toDisposable(() => quiet && clearTimeout(quiet)));
+    void this.watchGitFiles(row.name, w);
+    this.poke(row.name, 0);
+  }
+
+  forget(name: string): void {
+    const w = this.rows.get(name);
+    if (!w) return;
+    this.rows.delete(name);
+    w.store.dispose();
+  }
+
+  /** Something may have changed (a merge, a file event): look again soon. */
+  poke(name: string, delayMs = SETTLE_MS): void {
+    const w = this.rows.get(name);
+    if (!w) return;
+    if (w.timer) clearTimeout(w.timer);
+    w.timer = setTimeout(() => {
+      w.timer = null;
+      void this.look(name, w);
+    }, delayMs);
+    w.timer.unref();
+  }
+
+  private async look(name: string, w: Watched): Promise<void> {
+    if (w.running) {
+      w.again = true;
+      return;
+    }
+    w.running = true;
+    try {
+      const status = await worktreeStatus(w.info);
+      if (this.rows.get(name) !== w) return;
+      const before = w.status;
+      w.status = status;
+      if (!before || before.branch !== status.branch || before.ahead !== status.ahead || before.behind !== status.behind || before.dirty !== status.dirty || before.missing !== status.missing) {
+        this.emitter.fire({ row: name, status });
+      }
+    } catch (err) {
+      this.log(`git status of ${name}: ${(err as Error).message}`);
+    } finally {
+      w.running = false;
+      if (w.again) {
+        w.again = false;
+        this.poke(name);
+      }
+    }
+  }
+
+  /** inotify on the files git rewrites: the worktree's HEAD and index, the repository's refs. */
+  private async watchGitFiles(name: string, w: Watched): Promise<void> {
+    let gitDir: string;
+    let commonDir: string;
+    try {
+      gitDir = (await git(w.info.path, ['rev-parse', '--absolute-git-dir'])).stdout.trim();
+      commonDir = (await git(w.info.path, ['rev-parse', '--path-format=absolute', '--git-common-dir'])).stdout.trim();
+    } catch (err) {
+      this.log(`worktree of ${name} not watched: ${(err as Error).message}`);
+      return;
+    }
+    if (this.rows.get(name) !== w) return;
+    const dirs = [gitDir, commonDir, join(commonDir, 'refs', 'heads')];
+    for (const dir of new Set(dirs)) {
+      let watcher: FSWatcher;
+      try {
+        watcher = watch(dir, { persistent: false }, (_event, file) => {
+          // Lock files come and go around every write; the rename onto the real name is what counts.
+          if (typeof file === 'string' && file.endsWith('.lock')) return;
+          this.poke(name);
+        });
+      } catch {
+        continue; // a ref dir that does not exist yet
+      }
+      watcher.on('error', () => watcher.close());
+      w.store.add(toDisposable(() => watcher.close()));
+    }
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    for (const name of [...this.rows.keys()]) this.forget(name);
+    this.emitter.dispose();
+  }
+}
