@@ -18,6 +18,7 @@ async function main(argv: string[]): Promise<number> {
     // React's production build (no dev checks) for the dashboards; rows still get the operator's own env.
     const operatorEnv = { ...process.env };
     delete operatorEnv.SWB_COLOR_LEVEL;
+    delete operatorEnv.SWB_SERVER_NODE_ARGS;
     process.env.NODE_ENV ??= 'production';
     // No terminal here: Ink's colours follow the one that started the server (chalk reads this on import).
     if (process.env.SWB_COLOR_LEVEL && process.env.FORCE_COLOR === undefined) process.env.FORCE_COLOR = process.env.SWB_COLOR_LEVEL;
