@@ -1,0 +1,35 @@
+// `swb mcp`: swb's mail as an MCP server on stdio (issue #13), for agents that take tools over MCP.
+// It speaks as whoever runs it — the row it runs in, found exactly as every CLI command finds it —
+// and holds one hub connection, opened again when the hub went away (a server restart).
+import type { CommandDescriptor } from './command.js';
+import { packageVersion } from './top-level-help.js';
+
+export const mcpCommand: CommandDescriptor = {
+  name: 'mcp',
+  summary: 'Serve swb mail as MCP tools on stdio (send, inbox, read, reply, wait, peers, status).',
+  usage: '',
+  maxArgs: 0,
+  json: false,
+  flags: [],
+  details:
+    'For an agent\'s MCP configuration: command "swb", args ["mcp"]. Inside a row it speaks as that row; the tools are named mcp__swb__send and so on in Claude Code. ' +
+    'Rows of an agent whose profile knows how (Claude Code) get it without any config of yours.',
+  async run(ctx) {
+    const [{ McpServer }, { StdioServerTransport }, { registerSwbTools }] = await Promise.all([
+      import('@modelcontextprotocol/sdk/server/mcp.js'),
+      import('@modelcontextprotocol/sdk/server/stdio.js'),
+      import('../mcp/swb-tools.js'),
+    ]);
+    const server = new McpServer({ name: 'swb', version: packageVersion() }, { capabilities: { tools: {} } });
+    registerSwbTools(server, () => ctx.connect());
+    const transport = new StdioServerTransport();
+    const closed = new Promise<void>((resolve) => {
+      transport.onclose = () => resolve();
+      process.stdin.once('end', () => resolve());
+    });
+    await server.connect(transport);
+    await closed;
+    await server.close().catch(() => undefined);
+    return 0;
+  },
+};
