@@ -10,6 +10,7 @@ import {
   literal,
   object,
   optional,
+  record,
   str,
   union,
   type Schema,
@@ -113,6 +114,17 @@ export interface ResumeRecipe {
   openFile?: RegExp;
 }
 
+/**
+ * How a row hands its agent swb's own tools without touching the user's config files: files swb
+ * writes per row (JSON; `{swb}` in their strings is the row's swb launcher) and the arguments that
+ * point the agent at them (`{file:NAME}` is the path of file NAME). Claude Code: an MCP config
+ * (--mcp-config) and settings (--settings) holding the Stop hook and the allow rule for mcp__swb__*.
+ */
+export interface NativeRecipe {
+  launchArgs: string[];
+  files: Record<string, unknown>;
+}
+
 export interface AgentProfile {
   id: string;
   version: string;
@@ -128,6 +140,7 @@ export interface AgentProfile {
   submitDelayMs: number;
   prompt?: PromptSpec;
   resume?: ResumeRecipe;
+  native?: NativeRecipe;
   dialogs: DialogMarker[];
   /** Sorted by priority, highest first; ties keep file order. */
   rules: Rule[];
@@ -334,6 +347,22 @@ const headerSchema = object({
     if (o.openFile && !/\(\?<id>/.test(o.openFile.source)) throw new SchemaError(`${p}.openFile`, 'needs a named group (?<id>...)');
     return { mint, launchArgs: o.launchArgs ?? [], resumeArgs: o.resumeArgs, ...(o.openFile ? { openFile: o.openFile } : {}) };
   }),
+  native: optional((v: unknown, p: string): NativeRecipe => {
+    const o = object({
+      launchArgs: array(str({ min: 1, max: 200 }), { max: 16 }),
+      files: record((x: unknown) => x, { maxKeys: 8 }),
+      $comment: optional(union<string | string[]>(str(), array(str()))),
+    })(v, p);
+    for (const name of Object.keys(o.files)) {
+      if (!/^[a-zA-Z][a-zA-Z0-9-]{0,31}$/.test(name)) throw new SchemaError(`${p}.files.${name}`, 'a file name is letters, digits and "-"');
+      if (JSON.stringify(o.files[name]).length > 16_384) throw new SchemaError(`${p}.files.${name}`, 'is larger than 16 KiB');
+    }
+    for (const a of o.launchArgs) {
+      const m = /\{file:([^}]*)\}/.exec(a);
+      if (m && !(m[1]! in o.files)) throw new SchemaError(`${p}.launchArgs`, `names a file "${m[1]}" that "files" does not define`);
+    }
+    return { launchArgs: o.launchArgs, files: o.files };
+  }),
   // Parsed one by one below so errors can name the rule or dialog id.
   dialogs: optional((v: unknown, p: string) => array((x) => x, { max: PROFILE_LIMITS.dialogs })(v, p)),
   rules: (v: unknown, p: string) => array((x) => x, { max: PROFILE_LIMITS.rules })(v, p),
@@ -400,6 +429,7 @@ export function parseProfile(json: unknown, file: string, source = file): AgentP
   if (h.match?.title) profile.match.title = h.match.title;
   if (h.prompt) profile.prompt = h.prompt;
   if (h.resume) profile.resume = h.resume;
+  if (h.native) profile.native = h.native;
   return profile;
 }
 

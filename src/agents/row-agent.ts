@@ -101,6 +101,11 @@ export class RowAgent implements Disposable {
     this.wake.operatorTyped(this.clock.now());
   }
 
+  /** The agent's own hook told it of its mail up to maxSeq. */
+  toldByHook(maxSeq: number): void {
+    this.wake.toldByHook(maxSeq);
+  }
+
   setAttached(attached: boolean): void {
     this.wake.setAttached(attached);
   }

@@ -183,6 +183,19 @@ export class WakeController implements Disposable {
     if (this.unread.messageIds.length > 0 && (unwoken || this.unread.maxSeq > this.handledSeq)) this.startBatch();
   }
 
+  /**
+   * The agent's own end-of-turn hook told it of its mail up to `maxSeq` (Claude Code's Stop hook): that
+   * batch is handled — a wake still pending for it is dropped, never typed as well.
+   */
+  toldByHook(maxSeq: number): void {
+    if (this.disposed) return;
+    this.handledSeq = Math.max(this.handledSeq, maxSeq);
+    if (this.phaseValue === 'pending' && this.batch.maxSeq <= maxSeq) {
+      this.lastReason = 'told by its own hook at the end of its turn: nothing typed';
+      this.setPhase('done');
+    }
+  }
+
   /** The operator typed into this row (directly or through the composer). */
   operatorTyped(now: number = this.o.clock.now()): void {
     this.operatorTypedAt = now;

@@ -185,6 +185,7 @@ export function rowSpecFor(spec: ConfigRowSpec, profiles: ReadonlyMap<string, { 
   return {
     name: spec.name,
     command,
+    ...(spec.nativeTools === false ? { nativeTools: false } : {}),
     ...(spec.cwd !== undefined ? { cwd: spec.cwd } : {}),
     ...(spec.env !== undefined ? { env: spec.env } : {}),
     ...(spec.profile !== undefined ? { profile: spec.profile } : {}),

@@ -21,6 +21,7 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<Com
   merge: { summary: "merge a worktree row's branch", load: async () => (await import('./merge.js')).mergeCommand },
   rm: { summary: 'close a worktree row, remove its tree', load: async () => (await import('./rm.js')).rmCommand },
   'kill-server': { summary: 'end the server and its rows', load: async () => (await import('./kill-server.js')).killServerCommand },
+  hook: { summary: "an agent's end-of-turn hook", load: async () => (await import('./hook.js')).hookCommand },
   mcp: { summary: 'serve swb mail as MCP tools (stdio)', load: async () => (await import('./mcp.js')).mcpCommand },
   hub: { summary: 'run the hub headless', load: async () => (await import('./hub.js')).hubCommand },
 };

@@ -32,7 +32,7 @@ export function formatReceipts(r: ReceiptResult): string {
     const steps = [
       `accepted ${formatTime(x.acceptedAt)}`,
       x.deliveredAt !== null ? `delivered ${formatTime(x.deliveredAt)}` : null,
-      x.wokenAt !== null ? `woken ${formatTime(x.wokenAt)}` : null,
+      x.wokenAt !== null ? `${x.wokenBy === 'hook' ? 'told by its hook' : 'woken'} ${formatTime(x.wokenAt)}` : null,
       x.readAt !== null ? `read ${formatTime(x.readAt)}` : null,
       x.repliedAt !== null ? `replied ${formatTime(x.repliedAt)}` : null,
     ].filter(Boolean);

@@ -38,6 +38,8 @@ export interface RowConfig {
   wake?: WakePolicy;
   /** Run the row in a git worktree of its own: true for the defaults (branch swb/<name>, base HEAD). */
   worktree?: boolean | { branch?: string; base?: string };
+  /** Hand the agent swb's own tools (its profile's MCP server and hooks); default true. */
+  nativeTools?: boolean;
 }
 
 /** Where worktree rows go and what prepares them (issue #12). */
@@ -123,6 +125,7 @@ const rowSchema: Schema<RowConfig> = (v, p) => {
     cwd: optional(str({ min: 1, max: 4096 })),
     env: optional(envSchema),
     wake: optional(literal(...WAKE_POLICIES)),
+    nativeTools: optional(bool),
     worktree: optional((w: unknown, at: string): boolean | { branch?: string; base?: string } =>
       typeof w === 'boolean' ? w : object({ branch: optional(str({ min: 1, max: 200 })), base: optional(str({ min: 1, max: 200 })) })(w, at),
     ),

@@ -26,6 +26,8 @@ export interface RowSpec {
   wake?: WakePolicy;
   /** Run in a git worktree of its own (config `worktree`). */
   worktree?: { branch?: string; base?: string };
+  /** false: no MCP server or hooks for the agent (config `nativeTools`). */
+  nativeTools?: boolean;
 }
 
 export type RowArgResult = { ok: true; spec: RowSpec } | { ok: false; problem: string };
@@ -160,6 +162,7 @@ export function rowSpecFromConfig(row: RowConfig, baseDir: string, knownProfiles
   if (row.cwd !== undefined) spec.cwd = resolveCwd(row.cwd, baseDir, env);
   if (row.env !== undefined) spec.env = { ...row.env };
   if (row.wake !== undefined) spec.wake = row.wake;
+  if (row.nativeTools === false) spec.nativeTools = false;
   if (row.worktree !== undefined && row.worktree !== false) spec.worktree = row.worktree === true ? {} : { ...row.worktree };
   return spec;
 }

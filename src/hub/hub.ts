@@ -25,6 +25,7 @@ import { handleIntercomEnvelope } from './intercom-dialect.js';
 import { checkDirectoryChain, myUid } from '../util/private-path.js';
 import { ensurePrivateDir, isOwnSocket } from './private-dir.js';
 import type { ServerControl } from './server-control.js';
+import { HookDelivery } from './hook-delivery.js';
 import { RateLimiter } from './rate-limiter.js';
 import { dispatchRpc } from './rpc-handlers.js';
 import type { RuntimePaths } from './runtime-paths.js';
@@ -63,6 +64,8 @@ export class Hub {
   private readonly committer: GroupCommitter;
   /** Every store call passes it: another process's lock queues calls instead of freezing the loop. */
   readonly gate: StoreGate;
+  /** Agents' end-of-turn hooks asking whether their row has mail (delivery without typing). */
+  readonly hooks: HookDelivery;
   private readonly rate: RateLimiter;
   /** Tokenless participants share one bucket too, so rotating handles does not multiply the rate. */
   private readonly participantRate: RateLimiter;
@@ -146,6 +149,15 @@ export class Hub {
       (req, outcome) => this.afterCommit(req, outcome),
       (err) => this.storeFailure(err, 'The message could not be stored; nothing was accepted, retry with the same id'),
     );
+    this.hooks = new HookDelivery({
+      unread: (handle) => {
+        if (store.unreadCount(handle) === 0) return { ids: [], maxSeq: 0 };
+        const { items } = store.list(handle, { unreadOnly: true, peek: true, limit: 1000 });
+        return { ids: items.map((m) => m.id), maxSeq: Math.max(0, ...items.map((m) => m.seq ?? 0)) };
+      },
+      record: (handle, ids) => this.gate.run(() => store.recordWake(handle, ids, 'hook')),
+      publish: (changes) => this.publishChanges(changes),
+    });
     this.lifetime.add(toDisposable(() => store.close()));
     this.lifetime.add(toDisposable(() => this.gate.dispose()));
     this.lifetime.add(this.waiters);

@@ -35,6 +35,8 @@ export interface OperatorPort {
   recordWake(handle: string, messageIds: readonly string[]): void;
   /** Fires with the handles whose unread mail may have changed (new mail, or a receipt moved). */
   onUnreadMaybeChanged: Event<readonly string[]>;
+  /** A row's own hook told it of its mail up to this sequence (no typed wake needed for that batch). */
+  onToldByHook: Event<{ handle: string; maxSeq: number }>;
 
   /** Registers a row and mints its token (a row registered again gets a new one). */
   registerRow(handle: string): { ok: true; token: string } | { ok: false; error: SwbErrorValue };
@@ -133,6 +135,8 @@ export function operatorPort(hub: Hub): OperatorPort {
         c.dispose();
       });
     },
+
+    onToldByHook: hub.hooks.onDelivered,
 
     registerRow: (handle) => hub.registerRow(handle),
     rowRunning: (handle, running) => hub.setRowRunning(handle, running),

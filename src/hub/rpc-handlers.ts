@@ -205,6 +205,19 @@ const HANDLERS = new Map<string, Handler<unknown>>(
     run: (hub, _conn, p) => hub.releaseRow(p.handle),
   }),
 
+  'hook.stop': handler({
+    params: emptyParams,
+    async run(hub, _conn, _p, who) {
+      // A row's own end-of-turn hook: only a row has a turn to end.
+      if (who.role !== 'row') return { error: swbError('UNAUTHENTICATED', 'hook.stop is for a row (its agent\'s end-of-turn hook).') };
+      try {
+        return { ok: await hub.hooks.stop(who.handle) };
+      } catch (err) {
+        return { error: hub.storeFailure(err, 'The hook could not check the mail') };
+      }
+    },
+  }),
+
   'server.rows': handler({
     params: emptyParams,
     operatorOnly: true,

@@ -152,6 +152,8 @@ export interface RecipientReceipt {
   acceptedAt: number;
   deliveredAt: number | null;
   wokenAt: number | null;
+  /** How it was told: a wake line swb typed, or the agent's own hook at the end of a turn. */
+  wokenBy: 'typed' | 'hook' | null;
   readAt: number | null;
   repliedAt: number | null;
 }

@@ -18,6 +18,8 @@ export interface RowSpec {
   env?: Readonly<Record<string, string | undefined>>;
   /** Agent profile id (src/agents/profiles), if any. */
   profile?: string;
+  /** false: the agent is not handed swb's own tools (MCP server, hooks) even when its profile can. */
+  nativeTools?: boolean;
   /** The row works in its own git worktree (its cwd): where it came from, for review, merge and removal. */
   worktree?: { repo: string; path: string; branch: string; base: { ref: string | null; commit: string } };
 }

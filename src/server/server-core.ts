@@ -17,6 +17,7 @@ import { RowFleet, type FleetHooks } from '../supervisor/row-fleet.js';
 import { DisposableStore, toDisposable } from '../util/lifecycle.js';
 import { RotatingLog } from '../util/rotating-log.js';
 import { WorktreeBoard } from '../worktree/worktree-board.js';
+import { withNativeTools } from './native-tools.js';
 import { writeSwbLauncher } from '../util/swb-launcher.js';
 import type { LaunchPlan } from '../app/launch-plan.js';
 
@@ -42,6 +43,7 @@ export async function startServerCore(plan: LaunchPlan, hooks: (hub: Hub) => Fle
   const owner = new DisposableStore();
   // Everything above the seam reaches the mail core through this one port.
   const port = operatorPort(hub);
+  const binDir = writeSwbLauncher(join(paths.runDir, 'bin'));
   const rows = owner.add(
     new RowManager({
       socketPath: paths.socketPath,
@@ -50,7 +52,7 @@ export async function startServerCore(plan: LaunchPlan, hooks: (hub: Hub) => Fle
         if (!r.ok) throw new SwbError(r.error.code, r.error.message);
         return r.token;
       },
-      binDir: writeSwbLauncher(join(paths.runDir, 'bin')),
+      binDir,
       // A hub a row's CLI starts (after this server crashed) reads the same config, so the same limits.
       baseEnv: plan.configPath ? { ...plan.env, SWB_CONFIG: plan.configPath } : plan.env,
       ...(plan.scrollback !== undefined ? { scrollback: plan.scrollback } : {}),
@@ -62,7 +64,9 @@ export async function startServerCore(plan: LaunchPlan, hooks: (hub: Hub) => Fle
   port.setExplainProvider((row, verbose) => agents.explain(row, verbose));
   owner.add(toDisposable(() => port.setExplainProvider(null)));
   const wakeFor = new Map(plan.rows.flatMap((r) => (r.wake ? [[r.spec.name, r.wake] as const] : [])));
-  const fleet = owner.add(new RowFleet({ rows, port, agents, configuredWakePolicy: (spec) => wakeFor.get(spec.name), hooks: hooks(hub) }));
+  const native = { profiles: plan.profiles, dir: join(paths.runDir, 'rows'), swb: join(binDir, 'swb') };
+  const fleetHooks: FleetHooks = { ...hooks(hub), everyLaunch: (spec) => withNativeTools(spec, native) };
+  const fleet = owner.add(new RowFleet({ rows, port, agents, configuredWakePolicy: (spec) => wakeFor.get(spec.name), hooks: fleetHooks }));
   const worktrees = owner.add(new WorktreeBoard((line) => hub.log(line)));
   owner.add(fleet.onAdded((row) => worktrees.follow(row)));
   owner.add(fleet.onRemoved(({ row }) => worktrees.forget(row.name)));

@@ -63,6 +63,7 @@ interface DeliveryRow {
   accepted_at: number;
   delivered_at: number | null;
   woken_at: number | null;
+  woken_by: string | null;
   read_at: number | null;
   replied_at: number | null;
   parked_at: number | null;
@@ -161,8 +162,8 @@ export class MailStore {
                    WHERE message = ? AND recipient = ? AND state < ${STATE_CODE.read}`),
       markDelivered: s(`UPDATE deliveries SET state = ${STATE_CODE.delivered}, delivered_at = ?
                         WHERE message = ? AND recipient = ? AND state < ${STATE_CODE.delivered}`),
-      markWoken: s(`UPDATE deliveries SET woken_at = ? WHERE message = ? AND recipient = ? AND woken_at IS NULL AND ${UNREAD_SQL}`),
-      insertWake: s(`INSERT INTO wake_events (recipient, message, at) VALUES (?, ?, ?)`),
+      markWoken: s(`UPDATE deliveries SET woken_at = ?, woken_by = ? WHERE message = ? AND recipient = ? AND woken_at IS NULL AND ${UNREAD_SQL}`),
+      insertWake: s(`INSERT INTO wake_events (recipient, message, at, how) VALUES (?, ?, ?, ?)`),
       // Parked mail (for the operator's review) is not the row's to see until it is handed over.
       inbox: s<InboxRow>(`SELECT m.*, d.seq, d.state FROM deliveries d JOIN messages m ON m.id = d.message
                           WHERE d.recipient = ? AND d.seq > ? AND d.parked_at IS NULL ORDER BY d.seq LIMIT ?`),
@@ -515,16 +516,19 @@ export class MailStore {
     return this.q.discardParked.all({ at, recipient }).map((r) => ({ id: r.message, sender: r.sender, to: recipient, state: 'expired' as const, at }));
   }
 
-  /** The wake controller typed a nudge for these messages: an event beside the receipts. */
-  recordWake(recipient: string, ids: readonly number[]): StateChange[] {
+  /**
+   * The recipient was told of these messages: the wake controller typed a nudge ('typed'), or the
+   * agent's own hook told it at the end of a turn ('hook'). An event beside the receipts.
+   */
+  recordWake(recipient: string, ids: readonly number[], how: 'typed' | 'hook' = 'typed'): StateChange[] {
     const at = this.now();
     const changes: StateChange[] = [];
     this.db.transaction(() => {
       for (const id of ids) {
         const msg = this.q.messageById.get(id);
         if (!msg || !this.q.deliveryFor.get(id, recipient)) continue;
-        this.q.insertWake.run(recipient, id, at);
-        if (this.q.markWoken.run(at, id, recipient).changes > 0) changes.push({ id, sender: msg.sender, to: recipient, state: 'woken', at });
+        this.q.insertWake.run(recipient, id, at, how);
+        if (this.q.markWoken.run(at, how, id, recipient).changes > 0) changes.push({ id, sender: msg.sender, to: recipient, state: 'woken', at });
       }
     })();
     return changes;
@@ -545,6 +549,7 @@ export class MailStore {
       acceptedAt: d.accepted_at,
       deliveredAt: d.delivered_at,
       wokenAt: d.woken_at,
+      wokenBy: d.woken_by === 'hook' ? 'hook' : d.woken_at !== null ? 'typed' : null,
       readAt: d.read_at,
       repliedAt: d.replied_at,
     }));

@@ -65,7 +65,8 @@ export const MIGRATIONS: readonly string[] = [
   `,
   // 4: the workspace server's rows, relaunched when it starts again (src/store/row-records.ts); its
   // runs, so a restart can tell a crash from a reboot; mail parked for the operator's review when a
-  // row came back as a fresh conversation that never saw it (seed protocol "recoverUnread").
+  // row came back as a fresh conversation that never saw it (seed protocol "recoverUnread"); how a
+  // recipient was told of its mail (a typed wake line, or an agent's own hook).
   `
   CREATE TABLE row_records (
     name       TEXT PRIMARY KEY,
@@ -85,5 +86,7 @@ export const MIGRATIONS: readonly string[] = [
     stopped_at INTEGER
   ) STRICT;
   ALTER TABLE deliveries ADD COLUMN parked_at INTEGER;
+  ALTER TABLE deliveries ADD COLUMN woken_by TEXT;
+  ALTER TABLE wake_events ADD COLUMN how TEXT NOT NULL DEFAULT 'typed';
   `,
 ];

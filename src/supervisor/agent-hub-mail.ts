@@ -11,4 +11,6 @@ export interface AgentMailPort {
   recordWake(handle: string, messageIds: readonly string[]): void;
   /** Fires with the handles whose unread mail may have changed. */
   onUnreadMaybeChanged: Event<readonly string[]>;
+  /** A row's own hook told it of its mail up to maxSeq (optional: a hub without hooks never fires). */
+  onToldByHook?: Event<{ handle: string; maxSeq: number }>;
 }

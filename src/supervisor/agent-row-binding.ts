@@ -125,6 +125,10 @@ export class AgentRowBinding implements Disposable {
     this.agentValue.operatorTyped();
   }
 
+  toldByHook(maxSeq: number): void {
+    this.agentValue.toldByHook(maxSeq);
+  }
+
   setUnread(mail: UnreadMail): void {
     this.agentValue.setUnread(mail);
   }

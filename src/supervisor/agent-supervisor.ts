@@ -62,6 +62,7 @@ export class AgentSupervisor implements Disposable {
   constructor(private readonly o: AgentSupervisorOptions) {
     this.clock = o.clock ?? systemClock;
     this.lifetime.add(o.mail.onUnreadMaybeChanged((handles) => this.unreadChanged(handles)));
+    if (o.mail.onToldByHook) this.lifetime.add(o.mail.onToldByHook((t) => this.bindings.get(t.handle)?.binding.toldByHook(t.maxSeq)));
   }
 
   /** Starts watching a row; returns its wake policy, or null when the row has no profile. */

@@ -29,6 +29,8 @@ export interface FleetHooks {
   prepareLaunch?: (spec: RowSpec) => RowSpec;
   /** The spec a restart (R) starts: the profile's resume recipe, when one is known. */
   prepareRestart?: (row: Row) => RowSpec | null;
+  /** Every launch, first or not (restarts, restores): the agent's own swb tools (its profile's `native`). */
+  everyLaunch?: (spec: RowSpec) => RowSpec;
   /** A row started, changed or ended: persist it (the server's restore record). */
   recorded?: (row: Row, wake: WakePolicy | undefined) => void;
   forgotten?: (name: string) => void;
@@ -108,7 +110,8 @@ export class RowFleet implements Disposable {
   ): Row {
     const prepared = opts.origin?.kind === 'restored' ? spec : (this.o.hooks?.prepareLaunch?.(spec) ?? spec);
     // Only this launch (a new worktree's setup command): restarts and restores run the spec itself.
-    const launch = opts.firstLaunch ? opts.firstLaunch(prepared) : prepared;
+    const native = this.o.hooks?.everyLaunch?.(prepared) ?? prepared;
+    const launch = opts.firstLaunch ? opts.firstLaunch(native) : native;
     const row = this.o.rows.create(launch, size);
     this.bases.set(row.name, opts.base ?? spec);
     this.origins.set(row.name, opts.origin ?? { kind: 'new' });
@@ -150,7 +153,8 @@ export class RowFleet implements Disposable {
     if (!row) return { resumed: false };
     const resume = this.o.hooks?.prepareRestart?.(row) ?? null;
     // Without a resume, the spec as given (not a first launch's extras, such as a worktree's setup).
-    row.restart(resume ?? this.bases.get(name));
+    const next = resume ?? this.bases.get(name);
+    row.restart(next ? (this.o.hooks?.everyLaunch?.(next) ?? next) : undefined);
     this.o.hooks?.recorded?.(row, this.policyOf(name));
     return { resumed: resume !== null };
   }

@@ -84,6 +84,8 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('real Claude Code in swb', () => {
           {
             name: 'claude',
             profile: 'claude',
+            // This test is about the typed wake; claude-hooks.test.ts covers the native tools.
+            nativeTools: false,
             command: `'${CLAUDE_BIN}' --permission-mode default --allowedTools 'Bash(swb:*)'`,
             cwd: project,
             env: {

@@ -8,7 +8,7 @@ afterEach(() => cleanup());
 
 describe('HelpOverlay', () => {
   it('lists the dashboard and the mail view keys in sections, in one column when they fit', () => {
-    const frame = plain(render(<HelpOverlay keymap={defaultKeymap()} theme={darkTheme()} width={100} height={50} />).lastFrame());
+    const frame = plain(render(<HelpOverlay keymap={defaultKeymap()} theme={darkTheme()} width={100} height={70} />).lastFrame());
     const lines = frame.split('\n');
     const at = (text: string) => lines.findIndex((l) => l.includes(text));
     expect(at('Dashboard')).toBeLessThan(at('Quit Switchboard'));
@@ -27,7 +27,7 @@ describe('HelpOverlay', () => {
   it('shows remapped keys', () => {
     const built = buildKeymap({ quit: 'Q', mailReply: 'R' });
     if (!built.ok) throw new Error('keymap');
-    const frame = plain(render(<HelpOverlay keymap={built.keymap} theme={darkTheme()} width={100} height={50} />).lastFrame());
+    const frame = plain(render(<HelpOverlay keymap={built.keymap} theme={darkTheme()} width={100} height={70} />).lastFrame());
     expect(frame).toMatch(/│ Q {10,}Quit Switchboard/);
     expect(frame).toMatch(/│ R {10,}Reply to the selected message/);
   });

@@ -1,0 +1,68 @@
+// Delivery without typing (issue #13): an agent's own end-of-turn hook (Claude Code's Stop hook) asks
+// the hub whether its row has unread mail; if so the hook blocks the stop, telling the agent to read
+// its inbox, so mail that came during a turn is read at the end of that turn with nothing typed. The
+// delivery is recorded beside the receipts as "told by its hook", and the wake controller counts the
+// batch as handled (never a hook and a typed wake for the same mail). A loop guard lets an agent that
+// cannot read mail stop anyway: at most MAX_BLOCKS blocks in a row for the same newest message.
+import { Emitter, type Event } from '../util/event.js';
+import type { StateChange } from '../store/mail-store.js';
+
+export const MAX_BLOCKS = 2;
+
+export interface StopDecision {
+  block: boolean;
+  /** For the agent: what to do (when blocking), or why not. */
+  reason: string;
+  unread: number;
+  messageIds: number[];
+}
+
+export interface HookDeliveryDeps {
+  /** The row's unread mail, peeked (nothing marked delivered). */
+  unread(handle: string): { ids: number[]; maxSeq: number };
+  /** Records the delivery by hook; returns the receipt changes to publish. */
+  record(handle: string, ids: readonly number[]): Promise<StateChange[]>;
+  publish(changes: readonly StateChange[]): void;
+}
+
+export class HookDelivery {
+  private readonly guard = new Map<string, { maxSeq: number; blocks: number }>();
+  private readonly deliveredEmitter = new Emitter<{ handle: string; maxSeq: number }>();
+  /** A hook told a row of its mail up to maxSeq: a typed wake for that batch is not needed. */
+  readonly onDelivered: Event<{ handle: string; maxSeq: number }> = this.deliveredEmitter.event;
+
+  constructor(private readonly deps: HookDeliveryDeps) {}
+
+  async stop(handle: string): Promise<StopDecision> {
+    const { ids, maxSeq } = this.deps.unread(handle);
+    if (ids.length === 0) {
+      this.guard.delete(handle);
+      return { block: false, reason: 'no unread mail', unread: 0, messageIds: [] };
+    }
+    const last = this.guard.get(handle);
+    const blocks = last && last.maxSeq === maxSeq ? last.blocks : 0;
+    if (blocks >= MAX_BLOCKS) {
+      // The agent was told twice and the same mail is still unread: let it stop (the typed wake or
+      // the operator take it from here).
+      return { block: false, reason: `told ${blocks} times about the same mail; letting the agent stop`, unread: ids.length, messageIds: ids };
+    }
+    this.guard.set(handle, { maxSeq, blocks: blocks + 1 });
+    const changes = await this.deps.record(handle, ids);
+    // The wake controller hears first, so the receipts' news cannot start a typed wake for this batch.
+    this.deliveredEmitter.fire({ handle, maxSeq });
+    this.deps.publish(changes);
+    const n = ids.length;
+    return {
+      block: true,
+      reason:
+        `You have ${n} unread message${n === 1 ? '' : 's'} in Switchboard (${ids.map((id) => `#${id}`).join(' ')}). ` +
+        'Read them now with the swb inbox tool (mcp__swb__inbox) or `swb inbox`, act on them, and reply where asked.',
+      unread: n,
+      messageIds: ids,
+    };
+  }
+
+  forget(handle: string): void {
+    this.guard.delete(handle);
+  }
+}

@@ -1,0 +1,48 @@
+// Hands an agent swb's own tools at every launch of its row, as its profile's `native` recipe says
+// (issue #13): the files the recipe names are written for the row (0600, in a 0700 dir of the
+// runtime dir), and the recipe's arguments pointing at them are appended to the row's command. The
+// user's own config files are never touched.
+import { chmodSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { resolveProfile, type ProfileSet } from '../agents/load-profiles.js';
+import type { RowSpec } from '../rows/row.js';
+import { shellQuote } from '../util/shell-quote.js';
+
+export interface NativeToolsOptions {
+  profiles: ProfileSet;
+  /** Where the rows' files go: <dir>/<row>/<file>.json. */
+  dir: string;
+  /** The swb launcher rows run (`{swb}` in the recipe). */
+  swb: string;
+}
+
+/** The launch with the profile's native arguments (and their files written), or the launch as it was. */
+export function withNativeTools(spec: RowSpec, o: NativeToolsOptions): RowSpec {
+  if (spec.profile === undefined || spec.nativeTools === false) return spec;
+  const recipe = resolveProfile(o.profiles, spec.profile).profile.native;
+  if (!recipe) return spec;
+  const rowDir = join(o.dir, spec.name);
+  mkdirSync(rowDir, { recursive: true, mode: 0o700 });
+  chmodSync(rowDir, 0o700);
+  const paths = new Map<string, string>();
+  for (const [name, content] of Object.entries(recipe.files)) {
+    const file = join(rowDir, `${name}.json`);
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, `${JSON.stringify(substitute(content, o.swb), null, 2)}\n`, { mode: 0o600 });
+    renameSync(tmp, file);
+    paths.set(name, file);
+  }
+  const args = recipe.launchArgs.map((a) => a.replace(/\{file:([^}]*)\}/g, (_m, name: string) => paths.get(name) ?? ''));
+  const c = spec.command;
+  if (typeof c === 'string') return { ...spec, command: `${c} ${args.map(shellQuote).join(' ')}` };
+  if ('shell' in c) return { ...spec, command: { shell: `${c.shell} ${args.map(shellQuote).join(' ')}` } };
+  return { ...spec, command: { ...c, args: [...(c.args ?? []), ...args] } };
+}
+
+/** `{swb}` alone is the launcher's path; inside a longer string (a shell command) it is quoted. */
+function substitute(value: unknown, swb: string): unknown {
+  if (typeof value === 'string') return value === '{swb}' ? swb : value.replaceAll('{swb}', shellQuote(swb));
+  if (Array.isArray(value)) return value.map((v) => substitute(v, swb));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substitute(v, swb)]));
+  return value;
+}
