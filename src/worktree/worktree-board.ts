@@ -4,7 +4,7 @@
 // for a moment (an agent that edits files prints while it does). Each look is one `git status` and
 // one `git rev-list`, debounced; 32 idle rows cost nothing.
 import { watch, type FSWatcher } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Row } from '../rows/row.js';
 import { Emitter, type Event } from '../util/event.js';
 import { DisposableStore, toDisposable, type Disposable } from '../util/lifecycle.js';
@@ -114,7 +114,9 @@ export class WorktreeBoard implements Disposable {
       return;
     }
     if (this.rows.get(name) !== w) return;
-    const dirs = [gitDir, commonDir, join(commonDir, 'refs', 'heads')];
+    // refs/heads/ and the folders of branch names with a slash (swb/<name>, feature/x): inotify is not recursive.
+    const refDirs = [w.info.branch, w.info.base.ref ?? ''].filter((b) => b.includes('/')).map((b) => join(commonDir, 'refs', 'heads', dirname(b)));
+    const dirs = [gitDir, commonDir, join(commonDir, 'refs', 'heads'), ...refDirs];
     for (const dir of new Set(dirs)) {
       let watcher: FSWatcher;
       try {

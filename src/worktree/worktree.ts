@@ -265,7 +265,8 @@ export async function mergeWorktree(info: WorktreeInfo, r: MergeRequest): Promis
     if (current.status !== 0 || current.stdout.trim() !== into) {
       return fail('BAD_REQUEST', `the main checkout ${info.repo} is on ${current.status === 0 ? current.stdout.trim() : 'a detached HEAD'}, not ${into}; check out ${into} there first`);
     }
-    const mainDirty = await dirtyFiles(info.repo);
+    // Untracked files in the main checkout do not block a merge (git itself refuses one that would overwrite them).
+    const mainDirty = await dirtyFiles(info.repo, false);
     if (mainDirty.length > 0) return fail('DIRTY', `the main checkout has uncommitted changes (${summary(mainDirty)}); commit or stash them first`);
     let committedFirst = false;
     if (existsSync(info.path)) {
@@ -277,11 +278,16 @@ export async function mergeWorktree(info: WorktreeInfo, r: MergeRequest): Promis
         committedFirst = true;
       }
     }
+    // A refusal after --commit-all takes that commit back: the row's changes are uncommitted again.
+    const undoCommit = async () => {
+      if (committedFirst) await git(info.path, ['reset', '-q', '--mixed', 'HEAD~1'], { allowFail: true });
+    };
     if (r.mode === 'rebase') {
       if (!existsSync(info.path)) return fail('BAD_REQUEST', `the worktree ${info.path} is gone; --rebase needs it`);
       const rb = await git(info.path, ['rebase', '-q', into], { allowFail: true });
       if (rb.status !== 0) {
         await git(info.path, ['rebase', '--abort'], { allowFail: true });
+        await undoCommit();
         return fail('MERGE_CONFLICT', `rebasing ${info.branch} onto ${into} conflicts; nothing was changed (${firstLine(rb.stderr || rb.stdout)})`);
       }
     }
@@ -290,6 +296,7 @@ export async function mergeWorktree(info: WorktreeInfo, r: MergeRequest): Promis
       const sq = await git(info.repo, ['merge', '--squash', info.branch], { allowFail: true });
       if (sq.status !== 0) {
         await git(info.repo, ['reset', '--hard', '-q', before]);
+        await undoCommit();
         return fail('MERGE_CONFLICT', `squashing ${info.branch} into ${into} conflicts; nothing was changed (${firstLine(sq.stdout || sq.stderr)})`);
       }
       if ((await dirtyFiles(info.repo)).length === 0) return fail('BAD_REQUEST', `${info.branch} has nothing ${into} does not have already`);
@@ -298,6 +305,7 @@ export async function mergeWorktree(info: WorktreeInfo, r: MergeRequest): Promis
       const m = await git(info.repo, ['merge', '--no-edit', '-q', info.branch], { allowFail: true });
       if (m.status !== 0) {
         await git(info.repo, ['merge', '--abort'], { allowFail: true });
+        await undoCommit();
         return fail('MERGE_CONFLICT', `merging ${info.branch} into ${into} conflicts; nothing was changed (${firstLine(m.stdout || m.stderr)})`);
       }
     }
@@ -349,7 +357,8 @@ export async function removeWorktree(info: WorktreeInfo, r: RemoveRequest): Prom
 
 /** Commits reachable from `branch` and from no other branch or tag (real ancestry, not counts). */
 export async function commitsOnlyOn(repo: string, branch: string): Promise<string[]> {
-  const r = await git(repo, ['rev-list', `refs/heads/${branch}`, '--not', `--exclude=refs/heads/${branch}`, '--branches', '--tags'], { allowFail: true });
+  // --exclude applies to the next --branches, whose patterns are relative to refs/heads/.
+  const r = await git(repo, ['rev-list', `refs/heads/${branch}`, '--not', `--exclude=${branch}`, '--branches', '--tags'], { allowFail: true });
   return r.status === 0 ? r.stdout.split('\n').filter(Boolean) : [];
 }
 
@@ -357,8 +366,8 @@ async function isAncestor(repo: string, a: string, b: string): Promise<boolean> 
   return (await git(repo, ['merge-base', '--is-ancestor', a, b], { allowFail: true })).status === 0;
 }
 
-async function dirtyFiles(dir: string): Promise<string[]> {
-  const r = await git(dir, ['status', '--porcelain', '-z', '--untracked-files=normal']);
+async function dirtyFiles(dir: string, untracked = true): Promise<string[]> {
+  const r = await git(dir, ['status', '--porcelain', '-z', `--untracked-files=${untracked ? 'normal' : 'no'}`]);
   return r.stdout.split('\0').filter(Boolean).map((l) => l.slice(3));
 }
 

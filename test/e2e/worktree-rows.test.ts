@@ -397,10 +397,8 @@ describe('worktree rows', () => {
     expect(existsSync(worktreeDir(home, 'three'))).toBe(false);
   });
 
-  // BUG (src/worktree/worktree.ts commitsOnlyOn): `--exclude=refs/heads/B --branches` does not exclude
-  // B (git wants --exclude=B before --branches), so the branch counts as "another branch" that has
-  // its own commits, and a clean worktree with unmerged commits is removed without a word.
-  test.fails('swb rm refuses a worktree whose branch has a commit no other branch has (fails: it is removed)', async () => {
+  // Found by this test (fixed in commitsOnlyOn): a clean worktree with unmerged commits was removed without a word.
+  test('swb rm refuses a worktree whose branch has a commit no other branch has', async () => {
     const home = createTempHome();
     makeRepo(home);
     const t = startSwb({ home, args: ['base=echo BASE-UP; exec sleep 600'] });

@@ -539,10 +539,9 @@ describe('mergeWorktree', () => {
 });
 
 describe('mergeWorktree with commitAll and a conflict', () => {
-  // The refusal says "nothing was changed", but commitAll has already committed the row's work in
-  // its worktree (HEAD moved, the tree is clean). Either the tree should be as before or the message
-  // should say what was done; today it is neither.
-  test.fails('a refused merge does not claim nothing changed when it committed the row\u2019s work first (fails: it does)', async () => {
+  // Found by this test (fixed): the refusal said "nothing was changed" while commitAll had already
+  // committed the row's work; now that commit is taken back and the row is as it was.
+  test('a refused merge after commitAll takes that commit back: the row is as it was', async () => {
     const r = makeRepo();
     const wt = await makeWorktree(r.repo);
     const info = infoOf(wt);
@@ -614,11 +613,10 @@ describe('removeWorktree', () => {
     expect(head(r.repo, 'refs/heads/swb/agent')).toBe(wt.base.commit);
   });
 
-  // BUG: commitsOnlyOn runs `git rev-list refs/heads/B --not --exclude=refs/heads/B --branches --tags`.
-  // git's --exclude patterns for --branches must NOT start with refs/heads/ (git-rev-list(1)), so the
-  // branch is not excluded, excludes itself, and commitsOnlyOn is always []: removal never refuses
-  // for commits no other branch has. (With --exclude=B it works.)
-  test.fails('commits no other branch has: UNMERGED, naming them; the worktree stays (fails: commitsOnlyOn is always empty)', async () => {
+  // Found by this test (fixed): commitsOnlyOn passed `--exclude=refs/heads/B --branches`, but git's
+  // --exclude patterns for --branches are relative to refs/heads/, so it was always [] and removal
+  // never refused for commits no other branch has.
+  test('commits no other branch has: UNMERGED, naming them; the worktree stays', async () => {
     const r = makeRepo();
     const wt = await makeWorktree(r.repo);
     const c = commitFile(wt.path, 'feature.txt', 'the feature\n');
@@ -630,7 +628,7 @@ describe('removeWorktree', () => {
     expect(existsSync(join(wt.path, 'feature.txt'))).toBe(true);
   });
 
-  test.fails('commits no other branch has, with deleteBranch: UNMERGED before anything is removed (fails: the worktree is removed, then git branch -d fails)', async () => {
+  test('commits no other branch has, with deleteBranch: UNMERGED before anything is removed', async () => {
     const r = makeRepo();
     const wt = await makeWorktree(r.repo);
     commitFile(wt.path, 'feature.txt', 'the feature\n');
