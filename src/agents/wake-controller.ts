@@ -38,7 +38,7 @@ export interface AuditEntry {
   row: string;
   /** Exactly the bytes written to the row. */
   bytes: string;
-  purpose: 'wake-line' | 'wake-submit';
+  purpose: 'wake-line' | 'wake-submit' | 'interrupt';
   messageIds: string[];
   attempt: number;
 }

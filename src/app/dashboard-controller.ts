@@ -407,6 +407,17 @@ export class DashboardController implements Intents, Disposable {
       case 'newRow':
         if (!this.o.planRow) return this.note('info', 'new rows are started with swb new here', null);
         return store.newRowDialog(null);
+      case 'interrupt': {
+        if (!focused) return;
+        const name = focused.name;
+        if (!this.agents?.has(name)) return this.note('info', `${name} has no agent profile: swb does not know its interrupt key (attach and press it)`, name);
+        void this.agents.interrupt(name).then((r) => {
+          if (!r) return;
+          if (!r.sent) this.note('info', `@${name} is ${r.before}, not busy: nothing to interrupt`, name);
+          else this.note(r.leftBusy ? 'info' : 'error', r.leftBusy ? `@${name} interrupted: ${r.after} now` : `@${name} is still busy 5 s after its interrupt key`, name);
+        });
+        return;
+      }
       case 'reviewRow': {
         if (!focused) return;
         if (!focused.spec.worktree) return this.note('info', `@${focused.name} does not run in a worktree of its own (N or swb new --worktree starts one)`, focused.name);

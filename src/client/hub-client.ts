@@ -37,6 +37,11 @@ export class HubClient {
   private readonly closedEmitter = new Emitter<void>();
   readonly onPush = this.pushes.event;
   readonly onClose = this.closedEmitter.event;
+
+  /** Why the hub closed this connection (a final error it sent), or null. */
+  get closeReason(): SwbError | null {
+    return this.finalError;
+  }
   hello: HelloResult | null = null;
   private closed = false;
 

@@ -50,6 +50,7 @@ const DASHBOARD_ACTIONS = [
   'newRow',
   'reviewParked',
   'reviewRow',
+  'interrupt',
   'detachClient',
   'quit',
 ] as const;
@@ -122,6 +123,7 @@ export const ACTION_DESCRIPTIONS: Readonly<Record<ActionName, string>> = {
   newRow: 'Start a new row (name, profile or command, working directory)',
   reviewParked: 'Review mail parked when a row came back as a new conversation',
   reviewRow: "Review a worktree row's changes since its base (diff, stats)",
+  interrupt: "Interrupt the focused agent's turn (its profile's interrupt key)",
   detachClient: 'Leave the dashboard; every row runs on (swb attach comes back)',
   quit: 'Quit Switchboard: end every row and the server',
   mailUp: 'Select the message above',
@@ -170,6 +172,7 @@ export const DEFAULT_BINDINGS: Readonly<Record<ActionName, readonly string[]>> =
   newRow: ['N'],
   reviewParked: ['V'],
   reviewRow: ['D'],
+  interrupt: ['K'],
   detachClient: ['d'],
   quit: ['q'],
   mailUp: ['up', 'k'],

@@ -26,6 +26,7 @@ import { checkDirectoryChain, myUid } from '../util/private-path.js';
 import { ensurePrivateDir, isOwnSocket } from './private-dir.js';
 import type { ServerControl } from './server-control.js';
 import { HookDelivery } from './hook-delivery.js';
+import { EventStream } from './event-stream.js';
 import { RateLimiter } from './rate-limiter.js';
 import { dispatchRpc } from './rpc-handlers.js';
 import type { RuntimePaths } from './runtime-paths.js';
@@ -66,6 +67,8 @@ export class Hub {
   readonly gate: StoreGate;
   /** Agents' end-of-turn hooks asking whether their row has mail (delivery without typing). */
   readonly hooks: HookDelivery;
+  /** `swb events` subscribers; the embedding server publishes row events here too. */
+  readonly events = new EventStream();
   private readonly rate: RateLimiter;
   /** Tokenless participants share one bucket too, so rotating handles does not multiply the rate. */
   private readonly participantRate: RateLimiter;
@@ -158,6 +161,10 @@ export class Hub {
       record: (handle, ids) => this.gate.run(() => store.recordWake(handle, ids, 'hook')),
       publish: (changes) => this.publishChanges(changes),
     });
+    this.lifetime.add(
+      this.onMail((m) => this.events.publish({ kind: 'mail', at: m.createdAt, id: m.id, from: m.from, to: m.to, mailKind: m.kind, replyTo: m.replyTo }, [m.from, ...m.to])),
+    );
+    this.lifetime.add(this.onReceipt((r) => this.events.publish({ kind: 'receipt', at: r.at, id: r.id, from: r.from, to: r.to, state: r.state }, [r.to, r.from])));
     this.lifetime.add(toDisposable(() => store.close()));
     this.lifetime.add(toDisposable(() => this.gate.dispose()));
     this.lifetime.add(this.waiters);
@@ -347,6 +354,7 @@ export class Hub {
 
   private onClose(conn: HubConnection): void {
     this.connections.delete(conn);
+    this.events.unsubscribe(conn);
     this.stalled.delete(conn);
     this.waiters.cancelConnection(conn);
     if (conn.identity && this.sessions.release(conn, conn.identity.handle)) {

@@ -4,6 +4,7 @@ import { swbError, type SwbErrorValue } from '../protocol/error-codes.js';
 import { PROTOCOL_VERSION } from '../protocol/limits.js';
 import {
   emptyParams,
+  eventsParams,
   explainParams,
   grantParams,
   helloParams,
@@ -205,6 +206,21 @@ const HANDLERS = new Map<string, Handler<unknown>>(
     run: (hub, _conn, p) => hub.releaseRow(p.handle),
   }),
 
+  'events.subscribe': handler({
+    params: eventsParams,
+    run(hub, conn, p, who) {
+      // The operator may watch everything (or one row); a row only what concerns it.
+      if (who.role === 'row') {
+        if (p.row !== undefined && p.row !== who.handle) return { error: swbError('UNAUTHENTICATED', `A row sees its own events only, not ${p.row}'s.`) };
+      } else if (who.role !== 'operator') {
+        return { error: swbError('UNAUTHENTICATED', 'events are for the operator, or a row for its own.') };
+      }
+      const handle = who.role === 'row' ? who.handle : (p.row ?? null);
+      hub.events.subscribe(conn, p.kinds ?? [], handle);
+      return { ok: { subscribed: true, kinds: p.kinds ?? ['mail', 'receipt', 'state', 'wake', 'row'], row: handle } };
+    },
+  }),
+
   'hook.stop': handler({
     params: emptyParams,
     async run(hub, _conn, _p, who) {
@@ -248,6 +264,12 @@ const HANDLERS = new Map<string, Handler<unknown>>(
     params: removeRowParams,
     operatorOnly: true,
     run: (hub, _conn, p) => hub.serverControl?.removeRow(p.row, { force: p.force ?? false, deleteBranch: p.deleteBranch ?? false }) ?? noServer(hub.paths.workspaceId),
+  }),
+
+  'server.interrupt': handler({
+    params: killRowParams,
+    operatorOnly: true,
+    run: (hub, _conn, p) => hub.serverControl?.interrupt(p.row) ?? noServer(hub.paths.workspaceId),
   }),
 
   'server.killRow': handler({

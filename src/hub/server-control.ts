@@ -14,6 +14,7 @@ export interface ServerControl {
   merge(row: string, opts: { mode: 'merge' | 'rebase' | 'squash'; into?: string; commitAll?: boolean }): Promise<ControlResult<{ into: string; commit: string; fastForward: boolean; committedFirst: boolean }>>;
   removeRow(row: string, opts: { force: boolean; deleteBranch: boolean }): Promise<ControlResult<{ closed: boolean; removed: boolean; pruned: boolean; branchDeleted: boolean }>>;
   killRow(name: string): ControlResult<{ closed: boolean }>;
+  interrupt(name: string): Promise<ControlResult<{ key: string; sent: boolean; before: string; after: string; leftBusy: boolean }>>;
   parked(row: string, action: 'redeliver' | 'discard'): Promise<ControlResult<{ messages: number }>>;
   stop(force: boolean): ControlResult<{ stopping: boolean; rows: number; pid: number }>;
 }

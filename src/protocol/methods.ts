@@ -88,6 +88,10 @@ export const newRowParams = object({
 });
 export type NewRowParams = Infer<typeof newRowParams>;
 export const reviewParams = object({ row: handle });
+export const eventsParams = object({
+  kinds: optional(array(literal('mail', 'receipt', 'state', 'wake', 'row'), { max: 5 })),
+  row: optional(handle),
+});
 export const mergeParams = object({
   row: handle,
   mode: optional(literal('merge', 'rebase', 'squash')),

@@ -117,6 +117,13 @@ export function serverControl(o: {
       return { ok: { closed: fleet.close(name), ...r.ok } };
     },
 
+    async interrupt(name) {
+      if (!fleet.has(name)) return { error: swbError('NOT_FOUND', `No row named ${name} runs in this server (swb ls lists them).`) };
+      const r = await core.agents.interrupt(name);
+      if (!r) return { error: swbError('BAD_REQUEST', `Row ${name} has no agent profile, so swb does not know its interrupt key (attach and press it yourself).`) };
+      return { ok: r };
+    },
+
     killRow(name) {
       if (!fleet.has(name)) return { error: swbError('NOT_FOUND', `No row named ${name} runs in this server (swb ls lists them).`) };
       return { ok: { closed: fleet.close(name) } };

@@ -69,6 +69,28 @@ export async function startServerCore(plan: LaunchPlan, hooks: (hub: Hub) => Fle
   const fleet = owner.add(new RowFleet({ rows, port, agents, configuredWakePolicy: (spec) => wakeFor.get(spec.name), hooks: fleetHooks }));
   const worktrees = owner.add(new WorktreeBoard((line) => hub.log(line)));
   owner.add(fleet.onAdded((row) => worktrees.follow(row)));
+  // What `swb events` says about rows: added, exited, closed; agent states with their rule; wakes.
+  const perRow = new Map<string, DisposableStore>();
+  owner.add(
+    fleet.onAdded((row) => {
+      hub.events.publish({ kind: 'row', at: Date.now(), row: row.name, event: 'added', profile: row.spec.profile ?? null, pid: row.pid, origin: fleet.originOf(row.name).kind });
+      const d = new DisposableStore();
+      perRow.get(row.name)?.dispose();
+      perRow.set(row.name, d);
+      d.add(row.onExit((e) => hub.events.publish({ kind: 'row', at: Date.now(), row: row.name, event: 'exited', exitCode: e.exitCode, signal: e.signal ?? null })));
+      d.add(row.onRestart(() => hub.events.publish({ kind: 'row', at: Date.now(), row: row.name, event: 'restarted', pid: row.pid })));
+    }),
+  );
+  owner.add(
+    fleet.onRemoved(({ row }) => {
+      perRow.get(row.name)?.dispose();
+      perRow.delete(row.name);
+      hub.events.publish({ kind: 'row', at: Date.now(), row: row.name, event: 'closed' });
+    }),
+  );
+  owner.add(toDisposable(() => perRow.forEach((d) => d.dispose())));
+  owner.add(agents.onStateChange((e) => hub.events.publish({ kind: 'state', at: Date.now(), row: e.row, state: e.state, rule: e.rule ?? null })));
+  owner.add(agents.onWakeResult((e) => hub.events.publish({ kind: 'wake', at: Date.now(), row: e.row, ok: e.ok, messageIds: e.messageIds ?? [], reason: e.reason ?? '' })));
   owner.add(fleet.onRemoved(({ row }) => worktrees.forget(row.name)));
   let stopped: Promise<void> | null = null;
   return {

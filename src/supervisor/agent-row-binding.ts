@@ -125,6 +125,18 @@ export class AgentRowBinding implements Disposable {
     this.agentValue.operatorTyped();
   }
 
+  get profileInterruptKey(): string {
+    return this.o.profile.interruptKey;
+  }
+
+  /** The operator asked to cancel the agent's turn: its profile's interrupt key, audited before it is written. */
+  interrupt(): string {
+    const key = this.o.profile.interruptKey;
+    this.o.audit({ at: this.o.clock.now(), row: this.o.row.name, bytes: key, purpose: 'interrupt', messageIds: [], attempt: 1 });
+    this.o.row.write(key);
+    return key;
+  }
+
   toldByHook(maxSeq: number): void {
     this.agentValue.toldByHook(maxSeq);
   }

@@ -116,6 +116,25 @@ export class AgentSupervisor implements Disposable {
     this.bindings.get(name)?.binding.setAttached(attached);
   }
 
+  /**
+   * Cancels a busy agent's turn with its profile's interrupt key (audited), then waits up to
+   * `waitMs` for it to leave busy. Undefined when the row has no agent.
+   */
+  async interrupt(name: string, waitMs = 5000): Promise<{ key: string; sent: boolean; before: string; after: string; leftBusy: boolean } | undefined> {
+    const b = this.bindings.get(name)?.binding;
+    if (!b) return undefined;
+    const before = b.agent.state;
+    // Only a busy agent has a turn to cancel: in a free prompt the key would edit or clear a draft.
+    if (before !== 'busy') return { key: b.profileInterruptKey, sent: false, before, after: before, leftBusy: false };
+    const key = b.interrupt();
+    const deadline = this.clock.now() + waitMs;
+    while (this.bindings.get(name)?.binding === b && b.agent.state === 'busy' && this.clock.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const after = b.agent.state;
+    return { key, sent: true, before, after, leftBusy: after !== 'busy' };
+  }
+
   /** The operator typed into this row (attached): wakes hold off. */
   operatorTyped(name: string): void {
     this.bindings.get(name)?.binding.operatorTyped();
