@@ -29,7 +29,9 @@ export const eventsCommand: CommandDescriptor = {
       if (ctx.json) process.stdout.write(`${JSON.stringify(e)}\n`);
       else process.stdout.write(`${describe(e)}\n`);
     });
-    await client.request('events.subscribe', { ...(kinds.length ? { kinds } : {}), ...(row ? { row } : {}) });
+    const sub = await client.request<{ kinds: string[]; row: string | null }>('events.subscribe', { ...(kinds.length ? { kinds } : {}), ...(row ? { row } : {}) });
+    // On stderr, so stdout stays one event per line: the stream is live from here.
+    process.stderr.write(`swb events: watching ${sub.kinds.join(', ')}${sub.row ? ` of ${sub.row}` : ''}\n`);
     // Until the hub goes away (or drops a reader that fell behind) or the user interrupts.
     const code = await new Promise<number>((resolve) => {
       client.onClose(() => {
