@@ -22,9 +22,11 @@ export function withNativeTools(spec: RowSpec, o: NativeToolsOptions): RowSpec {
   const recipe = resolveProfile(o.profiles, spec.profile).profile.native;
   if (!recipe) return spec;
   const rowDir = join(o.dir, spec.name);
-  mkdirSync(rowDir, { recursive: true, mode: 0o700 });
-  chmodSync(rowDir, 0o700);
   const paths = new Map<string, string>();
+  if (Object.keys(recipe.files).length > 0) {
+    mkdirSync(rowDir, { recursive: true, mode: 0o700 });
+    chmodSync(rowDir, 0o700);
+  }
   for (const [name, content] of Object.entries(recipe.files)) {
     const file = join(rowDir, `${name}.json`);
     const tmp = `${file}.${process.pid}.tmp`;
@@ -32,7 +34,8 @@ export function withNativeTools(spec: RowSpec, o: NativeToolsOptions): RowSpec {
     renameSync(tmp, file);
     paths.set(name, file);
   }
-  const args = recipe.launchArgs.map((a) => a.replace(/\{file:([^}]*)\}/g, (_m, name: string) => paths.get(name) ?? ''));
+  // In arguments `{swb}` is the launcher's path as it is (the recipe quotes it as its agent wants, e.g. TOML).
+  const args = recipe.launchArgs.map((a) => a.replace(/\{file:([^}]*)\}/g, (_m, name: string) => paths.get(name) ?? '').replaceAll('{swb}', o.swb));
   const c = spec.command;
   if (typeof c === 'string') return { ...spec, command: `${c} ${args.map(shellQuote).join(' ')}` };
   if ('shell' in c) return { ...spec, command: { shell: `${c.shell} ${args.map(shellQuote).join(' ')}` } };
