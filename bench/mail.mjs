@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // npm run bench:mail — the mail core's figures against a real hub (`swb hub --max-unread 0 --rate 0`)
 // in a temp SWB_HOME: accept latency, throughput at 1/8/32 senders, a SIGKILL crash round that
-// counts lost and duplicated messages, and `swb send` wall time beside `node -e 0`.
+// counts lost and duplicated messages, `swb send` wall time beside `node -e 0`, and the MCP `send`
+// tool's round trip through `swb mcp` beside that `swb send` process.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -139,6 +140,27 @@ function wallMs(cmd, args, runs, extraEnv) {
   return pct(times, 50);
 }
 
+/** Round trips of the MCP `send` tool through one `swb mcp` process, driven by the SDK's own client. */
+async function mcpRoundTrips(n) {
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+  const t0 = process.hrtime.bigint();
+  const client = new Client({ name: 'bench', version: '1' });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [swb, 'mcp', '--as', 'mcp-bench'], env, cwd: root, stderr: 'ignore' }));
+  await client.callTool({ name: 'peers', arguments: {} });
+  const startMs = Number(process.hrtime.bigint() - t0) / 1e6;
+  const times = [];
+  for (let i = 0; i < n + 20; i++) {
+    const t = process.hrtime.bigint();
+    const r = await client.callTool({ name: 'send', arguments: { to: ['sink'], text: `mcp ${i}` } });
+    if (r.isError) throw new Error(`MCP send failed: ${JSON.stringify(r.content)}`);
+    if (i >= 20) times.push(Number(process.hrtime.bigint() - t) / 1e6);
+  }
+  await client.close();
+  times.sort((a, b) => a - b);
+  return { p50: pct(times, 50), p99: pct(times, 99), startMs };
+}
+
 const hubRef = { hub: await startHub() };
 try {
   const sink = await connect('sink'); // a known recipient that never reads
@@ -168,6 +190,11 @@ try {
   const nodeMs = wallMs(process.execPath, ['-e', '0'], runs);
   const sendMs = wallMs(process.execPath, [swb, 'send', '--as', 'cli-bench', '@sink', 'hello from the cli'], runs);
   console.log(`\nwhole-process wall time (median of ${runs}): node -e 0 ${fmt(nodeMs, 1)} ms, swb send ${fmt(sendMs, 1)} ms, ratio ${fmt(sendMs / nodeMs)}x (goal <= 1.5x)`);
+  const mcp = await mcpRoundTrips(quick ? 100 : 300);
+  console.log(
+    `MCP send through \`swb mcp\` (an agent's tool call, the server already running): p50 ${fmt(mcp.p50, 2)} ms, p99 ${fmt(mcp.p99, 2)} ms ` +
+      `(beside one \`swb send\` process: ${fmt(sendMs / mcp.p50, 0)}x faster per message); its start to first answer ${fmt(mcp.startMs, 0)} ms`,
+  );
   console.log('for scale (measured earlier on this box, not in this run): a peer HTTP+SQLite broker at synchronous=NORMAL, 4.8 ms p50 and 245 msg/s');
   console.log(`ratios vs that broker: p50 ${fmt(4.8 / lat.p50, 1)}x lower latency, ${fmt(piped / 245, 0)}x the throughput`);
   const ok = lat.p50 <= 1 && lat.p99 <= 3 && piped >= 20000 && crash.lost === 0 && crash.duplicates === 0 && sendMs / nodeMs <= 1.5;
