@@ -83,6 +83,8 @@ export class Hub {
   private explainProvider: ExplainProvider | null = null;
   /** The workspace server that embeds this hub answers `server.*` (null: a headless hub). */
   serverControl: ServerControl | null = null;
+  /** The embedding server is stopping (ending its rows): a successor asking it to step down may wait. */
+  serverStopping = false;
   private stopping: Promise<void> | null = null;
 
   private readonly mailEmitter = new Emitter<MailItem>();

@@ -297,8 +297,8 @@ const HANDLERS = new Map<string, Handler<unknown>>(
       // A dashboard's hub serves its rows; stopping it would cut them off. Only headless hubs
       // step down (so a dashboard can take over a workspace a CLI command started a hub for).
       if (hub.embedded) {
-        // A server on its way out (its rows ending) has let go of its control already: it is stopping.
-        if (!hub.serverControl) return { ok: { stopping: true } };
+        // A server on its way out (its rows ending) is stopping anyway: the caller waits for the lock.
+        if (hub.serverStopping) return { ok: { stopping: true } };
         return { error: swbError('HUB_RUNNING', `The swb server runs for workspace ${hub.paths.workspaceId}; its hub does not stop on request (swb kill-server ends the server).`) };
       }
       setImmediate(() => void hub.stop());

@@ -247,6 +247,7 @@ class WorkspaceServer {
     this.log(`stopping: ${why}`);
     // From now on a new server asking this hub to step down hears "stopping" and waits for the lock.
     this.core.port.setServerControl(null);
+    this.core.hub.serverStopping = true;
     // Dashboards first (they watch the rows), then the rows and the hub; the clients hear BYE once
     // every row has ended, so a client that exits knows nothing it started is left.
     for (const c of this.clients) c.endDashboard();
