@@ -7,6 +7,8 @@ export interface StubContent {
 }
 export interface StubTurn {
   match?: string;
+  /** Regex on all the newest user message's text, <system-reminder> blocks included (a Stop hook's feedback). */
+  matchReminder?: string;
   delayMs?: number;
   content?: StubContent[];
   afterTool?: string;
@@ -33,6 +35,12 @@ export interface StubRequest {
   lastUser: string;
   /** The messages the request carries that have typed text, as "role: text" (each cut to 200 characters). */
   history: string[];
+  /** The names of the tools the request offers the model (empty for the CLI's side requests). */
+  tools: string[];
+  /** Every text block of the newest user message, <system-reminder> blocks included (each cut to 2000 characters). */
+  userTexts: string[];
+  /** Every mcp__SERVER__TOOL name the request mentions (its tools list, or a deferred-tools list in its text). */
+  mcpTools: string[];
   /** The newest tool_result's text, when the request answers a tool call. */
   toolResult?: string;
 }

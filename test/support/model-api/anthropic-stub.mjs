@@ -9,6 +9,8 @@
 //   {
 //     "turns": [                                  // tried in order against the last user text
 //       { "match": "REGEX",                       // on the newest user message's text
+//         "matchReminder": "REGEX",               // or on all its text, <system-reminder> blocks
+//                                                 //   included (a Stop hook's feedback comes so)
 //         "delayMs": 0,                           // hold the stream open (pings) before answering
 //         "content": [ { "type": "text", "text": "..." },
 //                      { "type": "tool_use", "name": "Bash", "input": { "command": "ls" } } ],
@@ -70,6 +72,30 @@ function historyOf(body) {
   return out;
 }
 
+/**
+ * Every text block of the newest user message, <system-reminder> blocks included, each cut to `max`
+ * characters (what a hook or the CLI itself added beside, or instead of, typed text).
+ */
+function newestUserTexts(body, max = Infinity) {
+  const msgs = Array.isArray(body.messages) ? body.messages : [];
+  for (let i = msgs.length - 1; i >= 0; i--) {
+    const m = msgs[i];
+    if (m.role !== 'user') continue;
+    if (typeof m.content === 'string') return [m.content.slice(0, max)];
+    return (Array.isArray(m.content) ? m.content : []).filter((b) => b && b.type === 'text' && typeof b.text === 'string').map((b) => b.text.slice(0, max));
+  }
+  return [];
+}
+
+/**
+ * The MCP tools (mcp__SERVER__TOOL) a request names anywhere: in its tools list, or in text that offers
+ * them deferred (Claude Code lists MCP tools by name for its ToolSearch instead of sending schemas).
+ */
+function mcpToolsOf(body) {
+  const names = JSON.stringify(body).match(/mcp__[A-Za-z0-9_-]+__[A-Za-z0-9_-]+/g) ?? [];
+  return [...new Set(names)].sort();
+}
+
 /** The text a tool_result block carries (a string, or text blocks). */
 function toolResultText(block) {
   if (!block) return '';
@@ -104,17 +130,38 @@ function lastTypedUser(body) {
   return '';
 }
 
+/** Every text of the user message that started the current tool loop, <system-reminder> blocks included. */
+function lastStartingUserTexts(body) {
+  const msgs = Array.isArray(body.messages) ? body.messages : [];
+  for (let i = msgs.length - 1; i >= 0; i--) {
+    const m = msgs[i];
+    if (m.role !== 'user') continue;
+    if (typeof m.content === 'string') return m.content;
+    const blocks = Array.isArray(m.content) ? m.content : [];
+    if (blocks.some((b) => b && b.type === 'tool_result')) continue;
+    return blocks.filter((b) => b && b.type === 'text').map((b) => b.text).join('\n');
+  }
+  return '';
+}
+
 function chooseResponse(script, body) {
   const { text, toolResult } = lastUser(body);
-  const turns = (script.turns ?? []).map((t) => ({ ...t, re: new RegExp(t.match ?? '.*', 's') }));
+  // A turn with only "matchReminder" matches on that alone (no implicit ".*" for "match").
+  const turns = (script.turns ?? []).map((t) => ({
+    ...t,
+    re: t.match === undefined && t.matchReminder !== undefined ? null : new RegExp(t.match ?? '.*', 's'),
+    reminderRe: t.matchReminder !== undefined ? new RegExp(t.matchReminder, 's') : null,
+  }));
+  const matches = (t, typed, allText) => (t.re !== null && t.re.test(typed)) || (t.reminderRe !== null && t.reminderRe.test(allText));
   if (toolResult) {
     const typed = lastTypedUser(body);
-    const turn = turns.find((t) => t.re.test(typed));
+    const started = lastStartingUserTexts(body);
+    const turn = turns.find((t) => matches(t, typed, started));
     const step = turn?.steps?.[toolRound(body) - 1];
     if (step) return answerStep(step, toolResultText(toolResult), 'content', (text) => ({ type: 'text', text }));
     return { delayMs: turn?.afterToolDelayMs ?? 0, content: [{ type: 'text', text: turn?.afterTool ?? 'Done.' }] };
   }
-  const turn = turns.find((t) => t.re.test(text));
+  const turn = turns.find((t) => matches(t, text, newestUserTexts(body).join('\n')));
   if (turn) return { delayMs: turn.delayMs ?? 0, content: turn.content ?? [{ type: 'text', text: 'OK.' }] };
   return { delayMs: script.default?.delayMs ?? 0, content: script.default?.content ?? [{ type: 'text', text: 'OK.' }] };
 }
@@ -198,6 +245,9 @@ export function startAnthropicStub({ script = {}, port = 0, logFile } = {}) {
         stream: body.stream === true,
         lastUser: newest.text.slice(0, 200),
         history: historyOf(body),
+        tools: Array.isArray(body.tools) ? body.tools.map((t) => t?.name).filter((n) => typeof n === 'string') : [],
+        userTexts: newestUserTexts(body, 2000),
+        mcpTools: mcpToolsOf(body),
         ...(newest.toolResult ? { toolResult: toolResultText(newest.toolResult).slice(0, 2000) } : {}),
       };
     },
