@@ -101,6 +101,11 @@ export class RowAgent implements Disposable {
     this.wake.operatorTyped(this.clock.now());
   }
 
+  /** The agent's own hook gave up telling it (the loop guard): wake it the typed way. */
+  hookGaveUp(): void {
+    this.wake.hookGaveUp();
+  }
+
   /** The agent's own hook told it of its mail up to maxSeq. */
   toldByHook(maxSeq: number): void {
     this.wake.toldByHook(maxSeq);

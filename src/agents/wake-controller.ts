@@ -109,6 +109,8 @@ export class WakeController implements Disposable {
   private policyValue: WakePolicy;
   private phaseValue: WakePhase = 'quiet';
   private unread: UnreadMail = { messageIds: [], maxSeq: 0 };
+  /** The newest mail a hook gave up on and handed back to the typed wake (once per batch). */
+  private hookGaveUpSeq = 0;
   /** Highest sequence number a wake (or notification) has already covered. */
   private handledSeq = 0;
   private batch: UnreadMail = { messageIds: [], maxSeq: 0 };
@@ -194,6 +196,17 @@ export class WakeController implements Disposable {
       this.lastReason = 'told by its own hook at the end of its turn: nothing typed';
       this.setPhase('done');
     }
+  }
+
+  /**
+   * The hook told the agent twice and its mail is still unread (the loop guard let it stop): what is
+   * unread is a batch for the typed wake again, typed once the prompt is free.
+   */
+  hookGaveUp(): void {
+    // Once per batch: a typed wake the agent ignores too must not bring the hook and the wake round again.
+    if (this.disposed || this.unread.messageIds.length === 0 || this.unread.maxSeq <= this.hookGaveUpSeq) return;
+    this.hookGaveUpSeq = this.unread.maxSeq;
+    this.startBatch();
   }
 
   /** The operator typed into this row (directly or through the composer). */

@@ -26,6 +26,8 @@ export interface ComposerControllerOptions {
   note: (kind: NoteKind, text: string, row: string | null) => void;
   newMessageId?: () => string;
   now?: () => number;
+  /** Close the composer once the hub accepted the message (the strip says so; the mail view keeps the receipts). */
+  closeAfterSend?: boolean;
 }
 
 const line = (text: string, maxChars = 200) => sanitize(text, { singleLine: true, maxChars });
@@ -151,6 +153,12 @@ export class ComposerController {
     if (this.disposed) return;
     if ('ok' in result) {
       this.o.store.sendAccepted(messageId, result.ok);
+      const c = this.o.store.getState().composer;
+      // Not over a new draft the operator has begun meanwhile.
+      if (this.o.closeAfterSend && c.open && c.draft === '' && c.lastSend?.messageId === messageId) {
+        this.o.store.closeComposer('');
+        this.o.note('info', `sent #${result.ok.id} → ${to.map((t) => `@${line(t, 64)}`).join(' ')} (i: the mail view shows its receipts)`, to.length === 1 ? to[0]! : null);
+      }
       return;
     }
     const error = { code: line(result.error.code, 40), message: line(result.error.message) };

@@ -48,6 +48,8 @@ export interface ControllerOptions {
   onDetach?: () => void;
   /** How long a note stays on the strip (default 8 s for information, 60 s for mail and problems). */
   stripAgeMs?: { info: number; news: number };
+  /** Close the composer once a message is accepted (default: it stays open). */
+  composerCloseAfterSend?: boolean;
   /** The key shown when a row is closed, for reopening it (the keymap's reopen). */
   reopenKey?: string;
   /** The key shown in the held-pair notification for granting another budget (the keymap's grantBudget). */
@@ -90,7 +92,7 @@ export class DashboardController implements Intents, Disposable {
     this.rows = fleet.rows;
     this.agents = fleet.agents;
     const note = (kind: NoteKind, text: string, row: string | null) => this.note(kind, text, row);
-    this.composer = new ComposerController({ store, port, note });
+    this.composer = new ComposerController({ store, port, note, ...(o.composerCloseAfterSend ? { closeAfterSend: true } : {}) });
     this.lifetime.add(toDisposable(() => this.composer.dispose()));
     this.mailView = new MailViewController({ store, port, composer: this.composer, note });
     this.lifetime.add(port.onUnreadMaybeChanged((handles) => handles.forEach((h) => this.refreshUnread(h))));

@@ -55,6 +55,8 @@ export interface LaunchPlan {
   notifications: LoadedConfig['config']['notifications'];
   /** A status line under an attached row. */
   attachedStatus: boolean;
+  /** Close the composer once a message is accepted (config composer.closeAfterSend, default true). */
+  composerCloseAfterSend: boolean;
   /** Worktree rows: where they go, what prepares them. */
   worktrees: LoadedConfig['config']['worktrees'];
   /** Problems worth a notification at start (a row's command line, a broken profile file). */
@@ -148,6 +150,7 @@ export function planLaunch(argv: readonly string[], env: NodeJS.ProcessEnv, cwd:
       notifications: config.notifications,
       attachedStatus: config.attachedStatus ?? true,
       worktrees: config.worktrees,
+      composerCloseAfterSend: config.composer?.closeAfterSend ?? true,
       warnings,
     },
   };

@@ -93,6 +93,8 @@ export interface SwitchboardConfig {
   /** Show a status line under an attached row (row, state, news, the detach key); default true. */
   attachedStatus?: boolean;
   worktrees?: WorktreesConfig;
+  /** The composer: closeAfterSend (default true) closes it once a message is accepted. */
+  composer?: { closeAfterSend?: boolean };
 }
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -180,6 +182,7 @@ const configShape = object({
   notifications: optional(object({ bell: optional(bool), desktop: optional(bool) })),
   scrollback: optional(int({ min: 0, max: 100_000 })),
   attachedStatus: optional(bool),
+  composer: optional(object({ closeAfterSend: optional(bool) })),
   worktrees: optional(
     object({ root: optional(str({ min: 1, max: 4096 })), setup: optional(str({ min: 1, max: CONFIG_LIMITS.commandLength })), setupTimeoutS: optional(int({ min: 1, max: 3600 })) }),
   ),

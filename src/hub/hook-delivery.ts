@@ -30,6 +30,9 @@ export class HookDelivery {
   private readonly deliveredEmitter = new Emitter<{ handle: string; maxSeq: number }>();
   /** A hook told a row of its mail up to maxSeq: a typed wake for that batch is not needed. */
   readonly onDelivered: Event<{ handle: string; maxSeq: number }> = this.deliveredEmitter.event;
+  private readonly gaveUpEmitter = new Emitter<string>();
+  /** The loop guard let a row's agent stop with its mail unread: the typed wake takes it from here. */
+  readonly onGaveUp: Event<string> = this.gaveUpEmitter.event;
 
   constructor(private readonly deps: HookDeliveryDeps) {}
 
@@ -42,8 +45,9 @@ export class HookDelivery {
     const last = this.guard.get(handle);
     const blocks = last && last.maxSeq === maxSeq ? last.blocks : 0;
     if (blocks >= MAX_BLOCKS) {
-      // The agent was told twice and the same mail is still unread: let it stop (the typed wake or
-      // the operator take it from here).
+      // The agent was told twice and the same mail is still unread: let it stop; once it is idle the
+      // typed wake tells it again (or the operator sees the mail waiting).
+      this.gaveUpEmitter.fire(handle);
       return { block: false, reason: `told ${blocks} times about the same mail; letting the agent stop`, unread: ids.length, messageIds: ids };
     }
     this.guard.set(handle, { maxSeq, blocks: blocks + 1 });

@@ -37,6 +37,8 @@ export interface OperatorPort {
   onUnreadMaybeChanged: Event<readonly string[]>;
   /** A row's own hook told it of its mail up to this sequence (no typed wake needed for that batch). */
   onToldByHook: Event<{ handle: string; maxSeq: number }>;
+  /** A row's hook gave up telling it (the loop guard): a typed wake for its unread mail is due. */
+  onHookGaveUp: Event<string>;
 
   /** Registers a row and mints its token (a row registered again gets a new one). */
   registerRow(handle: string): { ok: true; token: string } | { ok: false; error: SwbErrorValue };
@@ -137,6 +139,7 @@ export function operatorPort(hub: Hub): OperatorPort {
     },
 
     onToldByHook: hub.hooks.onDelivered,
+    onHookGaveUp: hub.hooks.onGaveUp,
 
     registerRow: (handle) => hub.registerRow(handle),
     rowRunning: (handle, running) => hub.setRowRunning(handle, running),

@@ -56,6 +56,7 @@ export interface ClientLook {
   layoutMode: LayoutMode;
   notifications: LoadedConfig['config']['notifications'];
   attachedStatus: boolean;
+  composerCloseAfterSend?: boolean;
 }
 
 export interface ClientSessionOptions {
@@ -149,6 +150,7 @@ export function openClientSession(o: ClientSessionOptions): ClientSession {
         drawn.invalidate();
       },
       reopenKey: keysLabel(keymap, 'reopen', 1),
+      composerCloseAfterSend: look.composerCloseAfterSend ?? true,
       review: (row) => reviewLines(core, row),
       startWorktree: async (spec, branch, size) => {
         const r = await startWorktreeRow(core.fleet, o.worktreeSettings, { spec, ...(branch ? { branch } : {}), size });

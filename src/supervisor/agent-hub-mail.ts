@@ -13,4 +13,6 @@ export interface AgentMailPort {
   onUnreadMaybeChanged: Event<readonly string[]>;
   /** A row's own hook told it of its mail up to maxSeq (optional: a hub without hooks never fires). */
   onToldByHook?: Event<{ handle: string; maxSeq: number }>;
+  /** The row's hook gave up (its loop guard): the typed wake takes the unread mail from here. */
+  onHookGaveUp?: Event<string>;
 }

@@ -141,6 +141,10 @@ export class AgentRowBinding implements Disposable {
     this.agentValue.toldByHook(maxSeq);
   }
 
+  hookGaveUp(): void {
+    this.agentValue.hookGaveUp();
+  }
+
   setUnread(mail: UnreadMail): void {
     this.agentValue.setUnread(mail);
   }

@@ -63,6 +63,7 @@ export class AgentSupervisor implements Disposable {
     this.clock = o.clock ?? systemClock;
     this.lifetime.add(o.mail.onUnreadMaybeChanged((handles) => this.unreadChanged(handles)));
     if (o.mail.onToldByHook) this.lifetime.add(o.mail.onToldByHook((t) => this.bindings.get(t.handle)?.binding.toldByHook(t.maxSeq)));
+    if (o.mail.onHookGaveUp) this.lifetime.add(o.mail.onHookGaveUp((h) => this.bindings.get(h)?.binding.hookGaveUp()));
   }
 
   /** Starts watching a row; returns its wake policy, or null when the row has no profile. */

@@ -69,8 +69,9 @@ describe('the composer', () => {
     expect(t.screenText()[SECOND]).toMatch(/Enter send/);
   });
 
-  test('a send reaches the row, and its receipt line moves from accepted to replied in place', async () => {
+  test('a send reaches the row, and its receipt line moves from accepted to replied in place (composer.closeAfterSend false)', async () => {
     const home = createTempHome();
+    writeFileSync(join(home.workspace, 'switchboard.json'), JSON.stringify({ composer: { closeAfterSend: false } }));
     const t = startSwb({ home, args: [`worker=${JSON.stringify(process.execPath)} ${JSON.stringify(ANSWER_MAIL)}`], rows: ROWS });
     await t.waitForText('ANSWER-READY');
     await openComposer(t);
@@ -93,6 +94,18 @@ describe('the composer', () => {
     const replied = await step('go-reply', 'REPLIED 1', 'replied');
     // The reply is news, shown after the receipts it completes rather than in their place.
     expect(replied[SECOND]).toMatch(/^ #1 → @worker ↩ replied · ✉ @worker → @operator \[response\] ok/);
+  });
+
+  test('by default the composer closes once the message is accepted, and the strip says so', async () => {
+    const home = createTempHome();
+    const t = startSwb({ home, args: ['worker=echo WORKER-READY; sleep 60'], rows: ROWS });
+    await t.waitForText('WORKER-READY');
+    await openComposer(t);
+    await type(t, '@worker hello');
+    t.write(ENTER);
+    await t.waitForText(/sent #1 → @worker/);
+    await t.waitForText(/enter attach .* q quit/);
+    expect(composerLine(t)).toBeNull();
   });
 
   test('a draft survives Esc, attaching to a row and detaching again', async () => {

@@ -324,7 +324,7 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('real Claude Code with swb native too
     expect(stub.requests.filter((r) => r.lastUser.startsWith('You have new mail'))).toEqual([]);
   }, 180_000);
 
-  it('loop guard: an agent that does not read its mail is blocked twice for it, then let stop', async () => {
+  it('loop guard: an agent that does not read its mail is blocked twice for it, then let stop, and the typed wake tells it once more', async () => {
     // A model that acknowledges the hook but never reads the mail.
     const stubborn = await startAnthropicStub({
       script: {
@@ -351,6 +351,9 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('real Claude Code with swb native too
       throw new Error(`${err.message}; stub saw: ${JSON.stringify(stubborn.requests.map((r) => r.lastUser || r.userTexts.at(-1)?.slice(-160)))}\n${t.describe()}`);
     });
     await t.waitForText('claude · claude · idle', { timeoutMs: 30_000 });
+    // The hook gave up: the typed wake takes over once, when Claude's prompt is free.
+    await waitUntil(() => stubborn.requests.some((r) => r.lastUser.startsWith('You have new mail')), { timeoutMs: 30_000, what: 'the typed wake after the hook gave up' });
+    await t.waitForText('claude · claude · idle', { timeoutMs: 30_000 });
     const settledAt = stubborn.requests.length;
     // Idle and still: no third round (Claude did not loop, swb let it stop).
     await waitUntil(
@@ -361,10 +364,11 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('real Claude Code with swb native too
       { timeoutMs: 20_000, intervalMs: 300, what: 'Claude to stay idle' },
     );
     expect(feedbacks()).toHaveLength(2);
+    expect(stubborn.requests.filter((r) => r.lastUser.startsWith('You have new mail'))).toHaveLength(1);
     expect(stubborn.requests.slice(settledAt).filter((r) => r.tools.length > 0)).toEqual([]);
     for (const f of feedbacks()) expect(f.userTexts.join('\n')).toContain('You have 1 unread message in Switchboard (#1).');
 
-    // The mail is still unread, told of by the hook.
+    // The mail is still unread, told of by the hook first (the receipt keeps the first telling).
     expect(await firstReceipt(home, 1)).toMatchObject({ to: 'claude', state: 'accepted', wokenBy: 'hook', readAt: null });
   }, 180_000);
 });

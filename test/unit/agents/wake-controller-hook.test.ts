@@ -194,4 +194,25 @@ describe('WakeController.toldByHook', () => {
     t.clock.advance(60_000);
     expect(t.writes).toEqual([]);
   });
+
+  it('when the hook gives up (its loop guard), the typed wake tells the agent once, and only once per batch', () => {
+    const t = setup();
+    t.sim.startTurn(3000);
+    t.clock.advance(100);
+    t.agent.setUnread({ messageIds: ['m1'], maxSeq: 1 });
+    t.clock.advance(3000);
+    t.agent.toldByHook(1);
+    t.clock.advance(10_000);
+    expect(t.writes).toEqual([]);
+    // Told twice, still unread: the hub's guard lets the agent stop and hands the batch back.
+    t.agent.hookGaveUp();
+    t.clock.advance(10_000);
+    expect(t.writes).toEqual([LINE, '\r']);
+    expect(t.events).toEqual(['woken:m1']);
+    // The agent ignored that too and its hook gave up again: no second round for the same mail.
+    t.clock.advance(60_000);
+    t.agent.hookGaveUp();
+    t.clock.advance(10_000);
+    expect(t.writes).toEqual([LINE, '\r']);
+  });
 });
