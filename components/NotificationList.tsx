@@ -24,27 +24,40 @@ function clock(at: number): string {
   return [d.getHours(), d.getMinutes(), d.getSeconds()].map((n) => String(n).padStart(2, '0')).join(':');
 }
 
-/** Every notification, newest first: ↑↓ PgUp PgDn Home End scroll, c clears, Esc closes. */
+/** Every notification, newest first: ↑↓ PgUp PgDn Home End move, Enter goes to its message or row, c clears, Esc closes. */
 export function NotificationList({ notes, theme, width, height, intents, active = true }: NotificationListProps) {
+  const [selected, setSelected] = useState(0);
   const [offset, setOffset] = useState(0);
   // Border (2) + title + footer.
   const visible = Math.max(1, height - 4);
-  const top = clampOffset(offset, notes.length, visible);
+  const sel = Math.min(selected, Math.max(0, notes.length - 1));
+  // The window follows the selection.
+  const top = clampOffset(sel < offset ? sel : sel >= offset + visible ? sel - visible + 1 : offset, notes.length, visible);
 
   useInput(
     (input, key) => {
       if (key.escape || input === 'n' || input === 'q') return intents.closeOverlay();
       if (input === 'c') {
+        setSelected(0);
         setOffset(0);
         return intents.clearNotes();
       }
-      const move = (to: number) => setOffset(clampOffset(to, notes.length, visible));
-      if (key.upArrow || input === 'k') move(top - 1);
-      else if (key.downArrow || input === 'j') move(top + 1);
-      else if (key.pageUp) move(top - visible);
-      else if (key.pageDown || input === ' ') move(top + visible);
+      if (key.return) {
+        const note = notes[sel];
+        if (note) intents.jumpToNote(note.id);
+        return;
+      }
+      const move = (to: number) => {
+        const next = Math.max(0, Math.min(notes.length - 1, to));
+        setSelected(next);
+        setOffset(next < top ? next : next >= top + visible ? next - visible + 1 : top);
+      };
+      if (key.upArrow || input === 'k') move(sel - 1);
+      else if (key.downArrow || input === 'j') move(sel + 1);
+      else if (key.pageUp) move(sel - visible);
+      else if (key.pageDown || input === ' ') move(sel + visible);
       else if (key.home || input === 'g') move(0);
-      else if (key.end || input === 'G') move(notes.length);
+      else if (key.end || input === 'G') move(notes.length - 1);
     },
     { isActive: active },
   );
@@ -54,15 +67,15 @@ export function NotificationList({ notes, theme, width, height, intents, active 
   const footer =
     notes.length === 0
       ? 'nothing yet'
-      : `${top + 1}–${top + shown.length} of ${notes.length} · ↑↓ PgUp PgDn scroll · c clear · Esc close`;
+      : `${top + 1}–${top + shown.length} of ${notes.length} · ↑↓ PgUp PgDn move · Enter: its message or row · c clear · Esc close`;
   return (
     <Box flexDirection="column" width={width} height={height} borderStyle="round" borderColor={theme.help.border} paddingX={1}>
       <Text bold color={theme.help.fg} wrap="truncate">
         Notifications — newest first
       </Text>
       <Box flexDirection="column" height={visible}>
-        {shown.map((n) => (
-          <Text key={n.id} color={n.kind === 'error' ? theme.error : theme.help.fg} wrap="truncate">
+        {shown.map((n, i) => (
+          <Text key={n.id} color={n.kind === 'error' ? theme.error : theme.help.fg} inverse={top + i === sel} wrap="truncate">
             {padToWidth(`${clock(n.at)} ${NOTE_GLYPH[n.kind]} ${n.text}`, inner)}
           </Text>
         ))}

@@ -26,7 +26,8 @@ export function rowHeaderParts({ row, now }: Pick<RowHeaderInput, 'row' | 'now'>
   const restored = row.restored === 'resumed' ? ' · restored (resumed)' : row.restored === 'fresh' ? ' · restored' : '';
   const left = ` ${STATE_GLYPH[state] ?? '○'} ${row.name}${row.profile ? ` · ${row.profile}` : ''} · ${state}${exit}${row.wakeFailed ? ' · wake failed' : ''}${policy}${restored}${gitPart(row.git)}`;
   const badge = row.unread > 0 ? ` ✉ ${row.unread} ` : '';
-  const right = ` ${formatAge(row.lastOutputAt, now)} `;
+  // An exited row's age is the time since it exited (it may never have printed anything).
+  const right = ` ${formatAge(!row.running && row.exitedAt ? row.exitedAt : row.lastOutputAt, now)} `;
   return { left, badge, right, state };
 }
 

@@ -28,6 +28,8 @@ export interface RowView {
   incarnation: number;
   /** Relaunched from the server's record after it stopped: its agent resumed, or started fresh. */
   restored: 'resumed' | 'fresh' | null;
+  /** ms epoch its program exited (the header's age then counts from it), or absent. */
+  exitedAt?: number;
   /** A worktree row's git state (branch, ahead/behind its base, dirty), or null. */
   git?: { branch: string; ahead: number; behind: number; dirty: boolean; missing: boolean } | null;
 }
@@ -43,6 +45,8 @@ export interface Note {
   row: string | null;
   /** For mail: the id of the message it answers, if it is a reply. */
   replyTo?: number;
+  /** For mail: the message itself (Enter in the list opens it). */
+  mailId?: number;
 }
 
 export type Overlay = null | 'help' | 'quit' | 'mail' | 'notifications' | 'explain' | 'audit' | 'confirm' | 'reopen' | 'wakePolicy' | 'newRow' | 'parked' | 'review';

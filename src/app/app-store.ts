@@ -204,8 +204,8 @@ export class AppStore implements Disposable {
   }
 
   /** Adds a note to the list and (unless `strip` is false) shows it in the strip. */
-  notify(kind: NoteKind, text: string, row: string | null = null, strip = true, replyTo: number | null = null): Note {
-    const note: Note = { id: this.nextNoteId++, at: this.now(), kind, text, row, ...(replyTo !== null ? { replyTo } : {}) };
+  notify(kind: NoteKind, text: string, row: string | null = null, strip = true, replyTo: number | null = null, mailId: number | null = null): Note {
+    const note: Note = { id: this.nextNoteId++, at: this.now(), kind, text, row, ...(replyTo !== null ? { replyTo } : {}), ...(mailId !== null ? { mailId } : {}) };
     const notes = [note, ...this.state.notes].slice(0, MAX_NOTES);
     this.set({ ...this.state, notes, strip: strip ? note : this.state.strip, unseen: this.state.unseen + (strip ? 1 : 0) });
     return note;

@@ -104,7 +104,7 @@ export class DashboardController implements Intents, Disposable {
         const more = lines.length > 1 ? ` (+${lines.length - 1} line${lines.length === 2 ? '' : 's'})` : '';
         const first = sanitize(lines[0] ?? '', { singleLine: true, maxChars: 200 }) + more;
         const line = (t: string) => sanitize(t, { singleLine: true, maxChars: 64 });
-        this.note('mail', `@${line(m.from)} → ${rows.map((r) => `@${line(r)}`).join(' ')} [${line(m.kind)}] ${first}`, rows[0] ?? null, m.from === OPERATOR, m.replyTo);
+        this.note('mail', `@${line(m.from)} → ${rows.map((r) => `@${line(r)}`).join(' ')} [${line(m.kind)}] ${first}`, rows[0] ?? null, m.from === OPERATOR, m.replyTo, m.id);
       }
       this.mailView.arrived(m);
     }));
@@ -147,9 +147,9 @@ export class DashboardController implements Intents, Disposable {
   }
 
   /** A notification (strip and list); new mail and problems also ring when configured. */
-  private note(kind: NoteKind, text: string, row: string | null, own = false, replyTo: number | null = null): void {
+  private note(kind: NoteKind, text: string, row: string | null, own = false, replyTo: number | null = null, mailId: number | null = null): void {
     // The operator's own mail is listed, but the strip and the bell are for news.
-    this.o.store.notify(kind, text, row, !own, replyTo);
+    this.o.store.notify(kind, text, row, !own, replyTo, mailId);
     if (kind !== 'info' && !own) this.o.ring?.(text);
   }
 
@@ -250,6 +250,7 @@ export class DashboardController implements Intents, Disposable {
       incarnation: row.incarnation,
       restored: origin.kind === 'restored' ? (origin.resumed ? 'resumed' : 'fresh') : null,
       git: this.o.worktrees?.statusOf(row.name) ?? null,
+      ...(row.state === 'exited' ? { exitedAt: row.lastOutputAt || Date.now() } : {}),
     };
     this.o.store.addRow(view);
     this.follow(row);
@@ -279,7 +280,7 @@ export class DashboardController implements Intents, Disposable {
         this.o.onDetach?.();
         this.detach();
       }
-      store.updateRow(row.name, { running: false, exitCode: exit.exitCode, exitSignal: exit.signal ?? null, agentState: 'exited' });
+      store.updateRow(row.name, { running: false, exitCode: exit.exitCode, exitSignal: exit.signal ?? null, agentState: 'exited', exitedAt: Date.now() });
       const how = exit.signal ? ` on signal ${exit.signal}` : ` with status ${exit.exitCode}`;
       store.notify('info', `${row.name} exited${how}${wasAttached ? '; detached, back to the dashboard' : ''}`, row.name);
     }));
@@ -572,6 +573,21 @@ export class DashboardController implements Intents, Disposable {
 
   clearNotes(): void {
     this.o.store.clearNotes();
+  }
+
+  /** Enter on a notification: its message in the mail view, else the row it is about. */
+  jumpToNote(id: number): void {
+    const { store } = this.o;
+    const note = store.getState().notes.find((n) => n.id === id);
+    store.openOverlay(null);
+    if (!note) return;
+    if (note.mailId !== undefined) {
+      this.mailView.open(null);
+      this.mailView.select(note.mailId);
+      return;
+    }
+    if (note.row !== null && this.rows.has(note.row)) store.focus(note.row);
+    else if (note.row !== null) this.note('info', `@${note.row} is not a row here any more`, null);
   }
 
   openMailView(filter: string | null): void {

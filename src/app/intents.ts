@@ -38,6 +38,8 @@ export interface MailViewIntents {
 export interface NotificationIntents {
   clearNotes(): void;
   closeOverlay(): void;
+  /** Enter on a notification: the message it is about (mail view), or the row it is about. */
+  jumpToNote(id: number): void;
 }
 
 /** What the "new row" dialog asks for: an optional name, a profile or command line, a directory. */

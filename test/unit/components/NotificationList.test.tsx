@@ -9,7 +9,7 @@ const notes: Note[] = Array.from({ length: 30 }, (_, i) => ({ id: 30 - i, at: 0,
 
 function mount(list: readonly Note[] = notes) {
   const calls: string[] = [];
-  const intents = { clearNotes: () => void calls.push('clear'), closeOverlay: () => void calls.push('close') };
+  const intents = { clearNotes: () => void calls.push('clear'), closeOverlay: () => void calls.push('close'), jumpToNote: (id: number) => void calls.push(`jump ${id}`) };
   const r = render(<NotificationList notes={list} theme={theme} width={60} height={10} intents={intents} />);
   return { ...r, calls, frame: () => plain(r.lastFrame()) };
 }
@@ -26,18 +26,31 @@ describe('NotificationList', () => {
     expect(m.frame()).not.toContain('note 24');
   });
 
-  it('scrolls with the arrows and PgUp/PgDn, never past either end', async () => {
+  it('moves the selection with the arrows and PgUp/PgDn, the window following it, never past either end', async () => {
     const m = mount();
     await settle();
     await press(m.stdin, KEYS.down);
-    await waitUntil(() => m.frame().includes('2–7 of 30'), 'down one');
+    await settle();
+    expect(m.frame()).toContain('1–6 of 30'); // the selection moved inside the window
+    await press(m.stdin, KEYS.down, KEYS.down, KEYS.down, KEYS.down, KEYS.down);
+    await waitUntil(() => m.frame().includes('2–7 of 30'), 'the window follows the selection down');
     await press(m.stdin, KEYS.pageDown, KEYS.pageDown, KEYS.pageDown, KEYS.pageDown, KEYS.pageDown, KEYS.pageDown);
     await waitUntil(() => m.frame().includes('25–30 of 30'), 'at the end');
     expect(m.frame()).toContain('note 1');
     await press(m.stdin, KEYS.pageUp);
-    await waitUntil(() => m.frame().includes('19–24 of 30'), 'page up');
-    await press(m.stdin, KEYS.up, KEYS.up, 'g');
+    await waitUntil(() => m.frame().includes('24–29 of 30'), 'page up');
+    await press(m.stdin, 'g');
     await waitUntil(() => m.frame().includes('1–6 of 30'), 'home');
+  });
+
+  it('Enter goes to the selected note', async () => {
+    const m = mount();
+    await settle();
+    await press(m.stdin, KEYS.down, KEYS.down);
+    await settle();
+    await press(m.stdin, KEYS.enter ?? '\r');
+    await waitUntil(() => m.calls.length === 1, 'the jump');
+    expect(m.calls).toEqual(['jump 28']);
   });
 
   it('c clears, Esc closes', async () => {

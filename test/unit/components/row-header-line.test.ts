@@ -52,4 +52,17 @@ describe('rowHeaderLine', () => {
     expect(rowHeaderParts({ row: { ...row, running: false, exitCode: 2 }, now: 0 }).left).toContain('exited exit 2');
     expect(rowHeaderParts({ row: { ...row, wakeFailed: true }, now: 0 }).left).toContain('wake failed');
   });
+
+  it('an exited row counts its age from the exit, even one that never printed', () => {
+    const exited = { ...row, running: false, exitCode: 0, agentState: 'exited' as const, lastOutputAt: 0, exitedAt: 100_000 };
+    expect(rowHeaderParts({ row: exited, now: 100_000 + 65_000 }).right.trim()).toBe('1m');
+    expect(rowHeaderParts({ row: { ...exited, exitedAt: undefined }, now: 5_000 }).right.trim()).toBe('-');
+  });
+
+  it('a worktree row shows its branch, ahead and behind, and * when dirty; the branch name is sanitized', () => {
+    const wt = { ...row, git: { branch: 'swb/x\x1b[31m', ahead: 2, behind: 1, dirty: true, missing: false } };
+    const { left } = rowHeaderParts({ row: wt, now: 2_000 });
+    expect(left).toMatch(/ · swb\/x.* ↑2 ↓1 \*$/);
+    expect(left).not.toContain('\x1b');
+  });
 });
