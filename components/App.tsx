@@ -10,6 +10,7 @@ import { Composer } from './Composer.js';
 import { HelpOverlay } from './HelpOverlay.js';
 import { NewRowDialog } from './NewRowDialog.js';
 import { ReviewOverlay } from './ReviewOverlay.js';
+import { HistoryView } from './HistoryView.js';
 import { MailView } from './MailView.js';
 import { NotificationList } from './NotificationList.js';
 import { ConfirmBox, QuitConfirm } from './QuitConfirm.js';
@@ -33,7 +34,7 @@ export function App() {
   const theme = useTheme();
   const { cols, rows } = state.size;
   const composing = state.composer.open && state.attached === null;
-  const ownKeys = state.overlay === 'mail' || state.overlay === 'notifications' || state.overlay === 'newRow' || state.overlay === 'review';
+  const ownKeys = state.overlay === 'mail' || state.overlay === 'notifications' || state.overlay === 'newRow' || state.overlay === 'review' || state.overlay === 'history';
 
   useInput(
     (input, key) => {
@@ -125,6 +126,20 @@ export function App() {
         problem={state.newRowProblem}
         onSubmit={(r) => intents.createRow(r)}
         onCancel={() => intents.closeOverlay()}
+      />
+    );
+  }
+  if (state.overlay === 'history' && state.history) {
+    return (
+      <HistoryView
+        row={state.history.row}
+        lines={state.history.lines}
+        theme={theme}
+        width={cols}
+        height={rows}
+        onClose={() => intents.closeOverlay()}
+        onCopy={(text) => intents.copyFromHistory(text)}
+        onSave={() => intents.saveHistory()}
       />
     );
   }

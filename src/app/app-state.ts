@@ -49,7 +49,7 @@ export interface Note {
   mailId?: number;
 }
 
-export type Overlay = null | 'help' | 'quit' | 'mail' | 'notifications' | 'explain' | 'audit' | 'confirm' | 'reopen' | 'wakePolicy' | 'newRow' | 'parked' | 'review';
+export type Overlay = null | 'help' | 'quit' | 'mail' | 'notifications' | 'explain' | 'audit' | 'confirm' | 'reopen' | 'wakePolicy' | 'newRow' | 'parked' | 'review' | 'history';
 
 /** A question the operator answers y or n before something that ends a running program. */
 export interface PendingConfirm {
@@ -107,6 +107,8 @@ export interface AppState {
   newRowProblem: string | null;
   /** What the 'parked' overlay asks about. */
   parked: ParkedReview | null;
+  /** The 'history' overlay: a row's kept lines (sanitized), oldest first. */
+  history: { row: string; lines: readonly string[] } | null;
   /** The 'review' overlay: a worktree row's changes, ready to paint. */
   review: { row: string; title: string; lines: readonly string[] } | null;
 }
@@ -137,6 +139,7 @@ export function initialState(size: { cols: number; rows: number }, layoutMode: L
     newRowProblem: null,
     parked: null,
     review: null,
+    history: null,
   };
 }
 

@@ -165,6 +165,7 @@ export class AppStore implements Disposable {
       wakePick: overlay === 'wakePolicy' ? this.state.wakePick : null,
       parked: overlay === 'parked' ? this.state.parked : null,
       review: overlay === 'review' ? this.state.review : null,
+      history: overlay === 'history' ? this.state.history : null,
     });
   }
 
@@ -176,6 +177,11 @@ export class AppStore implements Disposable {
   /** Opens the "new row" dialog, or keeps it open saying why the last attempt was refused. */
   newRowDialog(problem: string | null): void {
     this.set({ ...this.state, overlay: 'newRow', newRowProblem: problem });
+  }
+
+  /** Shows a row's history. */
+  showHistory(history: NonNullable<AppState['history']>): void {
+    this.set({ ...this.state, overlay: 'history', history });
   }
 
   /** Shows a worktree row's review. */

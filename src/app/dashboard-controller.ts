@@ -58,6 +58,8 @@ export interface ControllerOptions {
   worktrees?: { statusOf(name: string): RowView['git']; onStatus: Event<{ row: string; status: NonNullable<RowView['git']> }> };
   /** Starts a row in a worktree of its own (`branch` '' for the default swb/<name>). */
   startWorktree?: (spec: RowSpec, branch: string, size: { cols: number; rows: number }) => Promise<{ path: string; branch: string } | { problem: string }>;
+  /** Copies text for the operator: to the terminal's clipboard (OSC 52) when allowed, else to a file. */
+  copyText?: (text: string, what: string) => void;
   /** Removes a worktree row's worktree and closes the row, or says what would be lost. */
   removeWorktree?: (row: string) => Promise<{ ok: true } | { problem: string }>;
   /** A worktree row's changes, ready to show (the server reads them with git). */
@@ -410,6 +412,11 @@ export class DashboardController implements Intents, Disposable {
       case 'newRow':
         if (!this.o.planRow) return this.note('info', 'new rows are started with swb new here', null);
         return store.newRowDialog(null);
+      case 'history': {
+        if (!focused) return;
+        const lines = focused.screen.historyLines().map((l) => sanitize(l, { singleLine: true, maxChars: 1000 }));
+        return store.showHistory({ row: focused.name, lines });
+      }
       case 'interrupt': {
         if (!focused) return;
         const name = focused.name;
@@ -505,6 +512,18 @@ export class DashboardController implements Intents, Disposable {
     store.openOverlay(null);
     store.focus(planned.spec.name);
     this.note('info', `@${planned.spec.name} started`, planned.spec.name);
+  }
+
+  /** The history view's y: what is on its screen, copied. */
+  copyFromHistory(text: string): void {
+    const row = this.o.store.getState().history?.row ?? '';
+    this.o.copyText?.(text, `${text.split('\n').length} lines of @${row}`);
+  }
+
+  /** The history view's s: the whole history, to a file. */
+  saveHistory(): void {
+    const h = this.o.store.getState().history;
+    if (h) this.o.copyText?.(h.lines.join('\n'), `the history of @${h.row}`);
   }
 
   /** From the review: write to the reviewed row (the composer, addressed to it). */

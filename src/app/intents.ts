@@ -66,6 +66,9 @@ export interface Intents extends ComposerIntents, MailViewIntents, NotificationI
   pickWakePolicy(policy: WakePolicy | null): void;
   /** The "new row" dialog's Enter: starts the row, or leaves the dialog open with the problem. */
   createRow(request: NewRowRequest): void;
+  /** The history view: copy what it shows (y), save the whole history (s). */
+  copyFromHistory(text: string): void;
+  saveHistory(): void;
   /** From the review overlay: write to the reviewed row. */
   composeAboutReview(): void;
   /** The answer to the parked-mail review of the 'confirm' overlay: hand it over, or discard it. */

@@ -55,6 +55,8 @@ export interface LaunchPlan {
   notifications: LoadedConfig['config']['notifications'];
   /** A status line under an attached row. */
   attachedStatus: boolean;
+  /** Where copies go: the terminal's clipboard (OSC 52) or a file (default). */
+  clipboard: 'osc52' | 'file';
   /** Close the composer once a message is accepted (config composer.closeAfterSend, default true). */
   composerCloseAfterSend: boolean;
   /** Worktree rows: where they go, what prepares them. */
@@ -151,6 +153,7 @@ export function planLaunch(argv: readonly string[], env: NodeJS.ProcessEnv, cwd:
       attachedStatus: config.attachedStatus ?? true,
       worktrees: config.worktrees,
       composerCloseAfterSend: config.composer?.closeAfterSend ?? true,
+      clipboard: config.clipboard ?? 'file',
       warnings,
     },
   };

@@ -93,6 +93,8 @@ export interface SwitchboardConfig {
   /** Show a status line under an attached row (row, state, news, the detach key); default true. */
   attachedStatus?: boolean;
   worktrees?: WorktreesConfig;
+  /** Where the history view's copies go: "osc52" (the terminal's clipboard; some terminals refuse it) or "file" (default). */
+  clipboard?: 'osc52' | 'file';
   /** The composer: closeAfterSend (default true) closes it once a message is accepted. */
   composer?: { closeAfterSend?: boolean };
 }
@@ -183,6 +185,7 @@ const configShape = object({
   scrollback: optional(int({ min: 0, max: 100_000 })),
   attachedStatus: optional(bool),
   composer: optional(object({ closeAfterSend: optional(bool) })),
+  clipboard: optional(literal('osc52', 'file')),
   worktrees: optional(
     object({ root: optional(str({ min: 1, max: 4096 })), setup: optional(str({ min: 1, max: CONFIG_LIMITS.commandLength })), setupTimeoutS: optional(int({ min: 1, max: 3600 })) }),
   ),

@@ -257,6 +257,19 @@ export class RowScreen implements Disposable, ParseClient {
     return this.terminal.buffer.active;
   }
 
+  /**
+   * The normal buffer's kept history and screen as plain text, oldest first (a full-screen program's
+   * alternate screen has no history of its own): the history view and search read it.
+   */
+  historyLines(maxLines = 100_000): string[] {
+    const b = this.terminal.buffer.normal;
+    const from = Math.max(0, b.length - maxLines);
+    const out: string[] = [];
+    for (let i = from; i < b.length; i++) out.push(b.getLine(i)?.translateToString(true) ?? '');
+    while (out.length > 0 && out[out.length - 1] === '') out.pop();
+    return out;
+  }
+
   get activeModes(): ActiveModes {
     return this.modeTracker.modes;
   }

@@ -32,6 +32,8 @@ import type { ServerCore } from './server-core.js';
 import type { ProfileSet } from '../agents/load-profiles.js';
 import { planNewRow } from './new-row.js';
 import { reviewLines } from './review-lines.js';
+import { copyOut } from './copy-out.js';
+import { join } from 'node:path';
 import { removeWorktree } from '../worktree/worktree.js';
 import { startWorktreeRow } from './worktree-rows.js';
 import type { WorktreesConfig } from '../config/config-schema.js';
@@ -57,6 +59,7 @@ export interface ClientLook {
   notifications: LoadedConfig['config']['notifications'];
   attachedStatus: boolean;
   composerCloseAfterSend?: boolean;
+  clipboard?: 'osc52' | 'file';
 }
 
 export interface ClientSessionOptions {
@@ -152,6 +155,10 @@ export function openClientSession(o: ClientSessionOptions): ClientSession {
       reopenKey: keysLabel(keymap, 'reopen', 1),
       composerCloseAfterSend: look.composerCloseAfterSend ?? true,
       review: (row) => reviewLines(core, row),
+      copyText: (text, what) => {
+        const where = copyOut(text, look.clipboard ?? 'file', write, join(core.hub.paths.runDir, 'copies'));
+        store.notify('info', `copied ${what} ${where}`, null);
+      },
       startWorktree: async (spec, branch, size) => {
         const r = await startWorktreeRow(core.fleet, o.worktreeSettings, { spec, ...(branch ? { branch } : {}), size });
         if ('error' in r) return { problem: `${r.error.code}: ${r.error.message}` };

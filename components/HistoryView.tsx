@@ -1,0 +1,144 @@
+// A row's kept history, full screen (`[` or PgUp on the dashboard): scroll with ↑↓ PgUp PgDn g G,
+// search with / (newest match first), n and N for the next older and newer one, matches shown
+// inverse; y copies what is on screen (to the clipboard by OSC 52 when the config allows it, else to
+// a file), s saves the whole history to a file, Esc goes back.
+import { Box, Text, useInput } from 'ink';
+import { useMemo, useRef, useState, type ReactNode } from 'react';
+import { findHits, nextHit } from '../src/app/history-search.js';
+import { clampOffset } from '../src/app/scroll-window.js';
+import type { Theme } from '../src/config/theme.js';
+
+export interface HistoryViewProps {
+  row: string;
+  /** Plain text, oldest first, already sanitized (matches are found in what is shown). */
+  lines: readonly string[];
+  theme: Theme;
+  width: number;
+  height: number;
+  onClose: () => void;
+  onCopy: (text: string) => void;
+  onSave: () => void;
+}
+
+export function HistoryView({ row, lines, theme, width, height, onClose, onCopy, onSave }: HistoryViewProps) {
+  const visible = Math.max(1, height - 3);
+  const [top, setTop] = useState(Math.max(0, lines.length - visible));
+  const [query, setQuery] = useState('');
+  const [typing, setTyping] = useState(false);
+  const [hitIndex, setHitIndex] = useState(-1);
+  const draft = useRef('');
+  const [draftShown, setDraftShown] = useState('');
+  const hits = useMemo(() => findHits(lines, query), [lines, query]);
+  const at = clampOffset(top, lines.length, visible);
+  const show = (line: number) => setTop(clampOffset(line - Math.floor(visible / 2), lines.length, visible));
+  const go = (backward: boolean) => {
+    const from = hitIndex >= 0 ? hits[hitIndex]!.line : backward ? at + visible : at - 1;
+    const i = nextHit(hits, from, backward);
+    setHitIndex(i);
+    if (i >= 0) show(hits[i]!.line);
+  };
+
+  // One handler, and the query in a ref: keys that arrive together ("/42\r") land where they belong.
+  const typingRef = useRef(false);
+  const submit = (q: string) => {
+    typingRef.current = false;
+    setTyping(false);
+    setQuery(q);
+    const found = findHits(lines, q);
+    const i = nextHit(found, at + visible, true);
+    setHitIndex(i);
+    if (i >= 0) show(found[i]!.line);
+  };
+  const typeQuery = (input: string, key: { return?: boolean; escape?: boolean; backspace?: boolean; delete?: boolean }) => {
+    if (key.escape) {
+      typingRef.current = false;
+      setTyping(false);
+      return;
+    }
+    if (key.backspace || key.delete) draft.current = draft.current.slice(0, -1);
+    else {
+      const enter = input.indexOf('\r');
+      const text = enter >= 0 ? input.slice(0, enter) : input;
+      draft.current += text.replace(/[\x00-\x1f\x7f]/g, '');
+      if (key.return || enter >= 0) return submit(draft.current);
+    }
+    setDraftShown(draft.current);
+  };
+
+  useInput((input, key) => {
+    if (typingRef.current) return typeQuery(input, key);
+    if (key.escape || input === 'q') return onClose();
+    if (input.startsWith('/')) {
+      typingRef.current = true;
+      setTyping(true);
+      draft.current = '';
+      setDraftShown('');
+      if (input.length > 1) typeQuery(input.slice(1), {});
+      return;
+    }
+    if (input === 'n') return go(true);
+    if (input === 'N') return go(false);
+    if (input === 'y') return onCopy(lines.slice(at, at + visible).join('\n'));
+    if (input === 's') return onSave();
+    const move = (to: number) => setTop(clampOffset(to, lines.length, visible));
+    if (key.upArrow || input === 'k') move(at - 1);
+    else if (key.downArrow || input === 'j') move(at + 1);
+    else if (key.pageUp || input === 'b') move(at - visible);
+    else if (key.pageDown || input === ' ') move(at + visible);
+    else if (key.home || input === 'g') move(0);
+    else if (key.end || input === 'G') move(lines.length);
+  });
+
+  const shown = lines.slice(at, at + visible);
+  const current = hitIndex >= 0 ? hits[hitIndex] : undefined;
+  const status = typing
+    ? null
+    : query
+      ? hits.length === 0
+        ? `/${query}: no match`
+        : `/${query}: ${hitIndex + 1} of ${hits.length}${hits.length >= 10_000 ? '+' : ''} · n older N newer`
+      : `${lines.length === 0 ? 0 : at + 1}–${at + shown.length} of ${lines.length} lines · ↑↓ PgUp PgDn g G · / search · y copy screen · s save · Esc back`;
+  return (
+    <Box flexDirection="column" width={width} height={height}>
+      <Text bold color={theme.help.fg} wrap="truncate">
+        {` History of @${row}`}
+      </Text>
+      {shown.map((raw, i) => {
+        const n = at + i;
+        const line = raw;
+        const mine = query ? hits.filter((h) => h.line === n) : [];
+        if (mine.length === 0) return <Text key={n} wrap="truncate">{line || ' '}</Text>;
+        const parts: ReactNode[] = [];
+        let pos = 0;
+        for (const h of mine) {
+          parts.push(line.slice(pos, h.start));
+          parts.push(
+            <Text key={h.start} inverse color={current === h ? theme.state.waiting : undefined}>
+              {line.slice(h.start, h.end)}
+            </Text>,
+          );
+          pos = h.end;
+        }
+        parts.push(line.slice(pos));
+        return (
+          <Text key={n} wrap="truncate">
+            {parts}
+          </Text>
+        );
+      })}
+      {Array.from({ length: Math.max(0, visible - shown.length) }, (_, i) => (
+        <Text key={`pad${i}`}> </Text>
+      ))}
+      {typing ? (
+        <Text color={theme.help.key} wrap="truncate">
+          {`/${draftShown}`}
+          <Text inverse> </Text>
+        </Text>
+      ) : (
+        <Text color={theme.help.fg} dimColor wrap="truncate">
+          {status}
+        </Text>
+      )}
+    </Box>
+  );
+}
