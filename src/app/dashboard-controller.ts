@@ -17,12 +17,19 @@ import { ComposerController } from './composer-controller.js';
 import type { MentionBinding } from './composer-state.js';
 import type { Intents, NewRowRequest } from './intents.js';
 import type { Event } from '../util/event.js';
+import type { MouseEvent } from '../terminal/input-router.js';
 import { MailViewController } from './mail-view-controller.js';
 import { neighbour } from './layout.js';
 import type { Layout } from './layout.js';
 
 /** How long a note stays on the strip: information briefly, mail and problems longer. */
 const STRIP_AGE_MS = { info: 8_000, news: 60_000 };
+
+/** Two clicks on one row this close together attach it. */
+const DOUBLE_CLICK_MS = 400;
+
+/** Overlays whose lists the mouse wheel scrolls (as j / k). */
+const SCROLLING_OVERLAYS: ReadonlySet<string> = new Set(['history', 'mail', 'notifications', 'review']);
 
 /** How many audit entries the audit view shows. */
 const AUDIT_VIEW_ENTRIES = 100;
@@ -58,6 +65,8 @@ export interface ControllerOptions {
   worktrees?: { statusOf(name: string): RowView['git']; onStatus: Event<{ row: string; status: NonNullable<RowView['git']> }> };
   /** Starts a row in a worktree of its own (`branch` '' for the default swb/<name>). */
   startWorktree?: (spec: RowSpec, branch: string, size: { cols: number; rows: number }) => Promise<{ path: string; branch: string } | { problem: string }>;
+  /** Keys for Ink as if typed (the mouse wheel over a scrolling overlay). */
+  injectKeys?: (keys: string) => void;
   /** Copies text for the operator: to the terminal's clipboard (OSC 52) when allowed, else to a file. */
   copyText?: (text: string, what: string) => void;
   /** Removes a worktree row's worktree and closes the row, or says what would be lost. */
@@ -86,6 +95,8 @@ export class DashboardController implements Intents, Disposable {
   private readonly mailView: MailViewController;
   private readonly rows: RowManager;
   private readonly agents: AgentSupervisor | undefined;
+  /** The last click on a row, to tell a double click. */
+  private lastClick: { row: string; at: number } | null = null;
   /** Set while this client goes away: it sizes nothing any more. */
   private disposing = false;
 
@@ -512,6 +523,38 @@ export class DashboardController implements Intents, Disposable {
     store.openOverlay(null);
     store.focus(planned.spec.name);
     this.note('info', `@${planned.spec.name} started`, planned.spec.name);
+  }
+
+  /**
+   * The mouse on the dashboard: a click focuses the row under it, a second click there attaches, the
+   * wheel up opens its history; over a scrolling overlay the wheel scrolls it.
+   */
+  mouse(e: MouseEvent): void {
+    const { store } = this.o;
+    const state = store.getState();
+    if (state.attached !== null) return;
+    if (state.overlay !== null) {
+      if (SCROLLING_OVERLAYS.has(state.overlay) && (e.button === 'wheelUp' || e.button === 'wheelDown')) {
+        this.o.injectKeys?.((e.button === 'wheelUp' ? 'k' : 'j').repeat(3));
+      }
+      return;
+    }
+    const hit = this.o.layout().rows.find((p) => {
+      const top = p.header.y;
+      const bottom = p.viewport.y + p.viewport.height;
+      return e.y >= top && e.y < bottom && e.x >= p.header.x && e.x < p.header.x + p.header.width;
+    });
+    if (!hit) return;
+    if (e.button === 'wheelUp') {
+      store.focus(hit.name);
+      return this.action('history');
+    }
+    if (e.button !== 'left' || !e.press) return;
+    const now = Date.now();
+    const double = this.lastClick?.row === hit.name && now - this.lastClick.at < DOUBLE_CLICK_MS;
+    this.lastClick = double ? null : { row: hit.name, at: now };
+    store.focus(hit.name);
+    if (double) this.action('attach');
   }
 
   /** The history view's y: what is on its screen, copied. */

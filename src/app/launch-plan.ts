@@ -55,6 +55,8 @@ export interface LaunchPlan {
   notifications: LoadedConfig['config']['notifications'];
   /** A status line under an attached row. */
   attachedStatus: boolean;
+  /** The mouse on the dashboard (config `mouse`, default true). */
+  mouse: boolean;
   /** Where copies go: the terminal's clipboard (OSC 52) or a file (default). */
   clipboard: 'osc52' | 'file';
   /** Close the composer once a message is accepted (config composer.closeAfterSend, default true). */
@@ -154,6 +156,7 @@ export function planLaunch(argv: readonly string[], env: NodeJS.ProcessEnv, cwd:
       worktrees: config.worktrees,
       composerCloseAfterSend: config.composer?.closeAfterSend ?? true,
       clipboard: config.clipboard ?? 'file',
+      mouse: config.mouse ?? true,
       warnings,
     },
   };

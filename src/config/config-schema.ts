@@ -93,6 +93,8 @@ export interface SwitchboardConfig {
   /** Show a status line under an attached row (row, state, news, the detach key); default true. */
   attachedStatus?: boolean;
   worktrees?: WorktreesConfig;
+  /** The mouse on the dashboard: click to focus, again to attach, wheel for history (default true). */
+  mouse?: boolean;
   /** Where the history view's copies go: "osc52" (the terminal's clipboard; some terminals refuse it) or "file" (default). */
   clipboard?: 'osc52' | 'file';
   /** The composer: closeAfterSend (default true) closes it once a message is accepted. */
@@ -186,6 +188,7 @@ const configShape = object({
   attachedStatus: optional(bool),
   composer: optional(object({ closeAfterSend: optional(bool) })),
   clipboard: optional(literal('osc52', 'file')),
+  mouse: optional(bool),
   worktrees: optional(
     object({ root: optional(str({ min: 1, max: 4096 })), setup: optional(str({ min: 1, max: CONFIG_LIMITS.commandLength })), setupTimeoutS: optional(int({ min: 1, max: 3600 })) }),
   ),

@@ -12,6 +12,7 @@ import type { Theme } from '../config/theme.js';
 import type { LoadedConfig } from '../config/load-config.js';
 import { Compositor } from '../terminal/compositor.js';
 import { ATTACHED_STATUS_LINES, DashboardPainter } from '../terminal/dashboard-painter.js';
+import { DASHBOARD_MODES, DASHBOARD_MOUSE_MODES } from '../terminal/terminal-modes.js';
 import { ALT_SCREEN_OFF, ALT_SCREEN_ON, CLEAR_SCREEN, HIDE_CURSOR, SGR_RESET, SHOW_CURSOR } from '../terminal/escapes.js';
 import { InkStdin, InkStdout } from '../terminal/ink-surface.js';
 import { InputRouter } from '../terminal/input-router.js';
@@ -60,6 +61,8 @@ export interface ClientLook {
   attachedStatus: boolean;
   composerCloseAfterSend?: boolean;
   clipboard?: 'osc52' | 'file';
+  /** Clicks and the wheel on the dashboard (default true). */
+  mouse?: boolean;
 }
 
 export interface ClientSessionOptions {
@@ -109,6 +112,7 @@ export function openClientSession(o: ClientSessionOptions): ClientSession {
   const themeOf = (name: string) => themes.get(name) ?? themes.values().next().value!;
   painter = owner.add(
     new DashboardPainter({
+      dashboardModes: look.mouse === false ? DASHBOARD_MODES : DASHBOARD_MOUSE_MODES,
       compositor,
       ink: inkStdout,
       rows: core.rows,
@@ -155,6 +159,7 @@ export function openClientSession(o: ClientSessionOptions): ClientSession {
       reopenKey: keysLabel(keymap, 'reopen', 1),
       composerCloseAfterSend: look.composerCloseAfterSend ?? true,
       review: (row) => reviewLines(core, row),
+      injectKeys: (keys) => pacer?.push(keys),
       copyText: (text, what) => {
         const where = copyOut(text, look.clipboard ?? 'file', write, join(core.hub.paths.runDir, 'copies'));
         store.notify('info', `copied ${what} ${where}`, null);
@@ -207,6 +212,12 @@ export function openClientSession(o: ClientSessionOptions): ClientSession {
         controller.inputArrived();
         controller.operatorTypedIntoRow();
       },
+      look.mouse === false
+        ? null
+        : (e) => {
+            controller.inputArrived();
+            controller.mouse(e);
+          },
     ),
   );
 
@@ -214,7 +225,7 @@ export function openClientSession(o: ClientSessionOptions): ClientSession {
   const restoreTerminal = () => {
     if (restored) return;
     restored = true;
-    drawn.resetModes();
+    drawn.releaseModes();
     write(`${SGR_RESET}${SHOW_CURSOR}${ALT_SCREEN_OFF}`);
   };
   write(`${ALT_SCREEN_ON}${HIDE_CURSOR}${CLEAR_SCREEN}`);

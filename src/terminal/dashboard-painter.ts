@@ -15,6 +15,8 @@ import type { InkStdout } from './ink-surface.js';
 import { DASHBOARD_MODES, modeTransition } from './terminal-modes.js';
 
 export interface PainterOptions {
+  /** The terminal modes of the dashboard itself (default: everything off; with the mouse: clicks and wheel). */
+  dashboardModes?: ActiveModes;
   compositor: Compositor;
   ink: InkStdout;
   rows: RowManager;
@@ -194,7 +196,7 @@ export class DashboardPainter implements Disposable {
       this.scheduleVerify(changed !== 'all');
       return;
     }
-    this.applyModes(DASHBOARD_MODES);
+    this.applyModes(this.o.dashboardModes ?? DASHBOARD_MODES);
     const ink = this.o.ink.frame;
     // An overlay (help, mail view, quit) is a full-screen Ink frame; otherwise Ink draws only the
     // chrome lines at the bottom. (Not judged by the frame's length: Ink trims trailing blank lines.)
@@ -252,8 +254,13 @@ export class DashboardPainter implements Disposable {
     this.appliedModes = wanted;
   }
 
-  /** Leaves every mode an attached program switched on. */
+  /** Leaves every mode an attached program switched on (back to the dashboard's own). */
   resetModes(): void {
+    this.applyModes(this.o.dashboardModes ?? DASHBOARD_MODES);
+  }
+
+  /** Every input mode off, the dashboard's mouse too: the terminal goes back to its shell. */
+  releaseModes(): void {
     this.applyModes(DASHBOARD_MODES);
   }
 

@@ -7,6 +7,23 @@ import { findRawKey } from '../config/keymap.js';
 import type { Event } from '../util/event.js';
 import type { Disposable } from '../util/lifecycle.js';
 
+/** A click or a wheel turn on the dashboard (SGR mouse report; cells counted from 0). */
+export interface MouseEvent {
+  x: number;
+  y: number;
+  button: 'left' | 'middle' | 'right' | 'wheelUp' | 'wheelDown' | 'other';
+  press: boolean;
+}
+
+// SGR mouse reports: ESC [ < button ; x ; y M (press) or m (release).
+const SGR_MOUSE = /\x1b\[<(\d+);(\d+);(\d+)([Mm])/g;
+
+function mouseEvent(code: number, x: number, y: number, final: string): MouseEvent {
+  const base = code & ~(4 | 8 | 16 | 32); // shift, meta, ctrl, motion
+  const button = base === 0 ? 'left' : base === 1 ? 'middle' : base === 2 ? 'right' : base === 64 ? 'wheelUp' : base === 65 ? 'wheelDown' : 'other';
+  return { x: x - 1, y: y - 1, button, press: final === 'M' };
+}
+
 export interface AttachTarget {
   /** Raw bytes, exactly as the terminal sent them. */
   write(data: Buffer): void;
@@ -24,6 +41,8 @@ export class InputRouter implements Disposable {
     private readonly detachSequences: readonly string[],
     private readonly onDetach: () => void,
     private readonly onTypedIntoRow: () => void = () => {},
+    /** Mouse reports on the dashboard (while attached they are the row's, as the rest of the input). */
+    private readonly onMouse: ((e: MouseEvent) => void) | null = null,
   ) {
     this.subscription = input((chunk) => this.received(chunk));
   }
@@ -51,6 +70,14 @@ export class InputRouter implements Disposable {
   }
 
   private route(data: string): void {
+    if (!this.target && this.onMouse && data.includes('\x1b[<')) {
+      // The dashboard's own mouse reports never reach Ink as keys.
+      data = data.replace(SGR_MOUSE, (_m, b: string, x: string, y: string, f: string) => {
+        this.onMouse!(mouseEvent(Number(b), Number(x), Number(y), f));
+        return '';
+      });
+      if (data === '') return;
+    }
     if (!this.target) {
       // Matching works on latin1 (one char per byte); Ink gets the bytes decoded as UTF-8.
       const text = this.utf8.write(Buffer.from(data, 'latin1'));

@@ -18,6 +18,9 @@ export const DASHBOARD_MODES: ActiveModes = {
   modifyOtherKeys: 0,
 };
 
+/** The dashboard with the mouse on (config `mouse`, default true): clicks and the wheel, SGR-encoded. */
+export const DASHBOARD_MOUSE_MODES: ActiveModes = { ...DASHBOARD_MODES, mouseTracking: 'vt200', mouseEncoding: 'sgr' };
+
 const TRACKING: Record<MouseTracking, number | null> = { none: null, x10: 9, vt200: 1000, drag: 1002, any: 1003 };
 const ENCODING: Record<MouseEncoding, number | null> = { default: null, utf8: 1005, sgr: 1006, urxvt: 1015, 'sgr-pixels': 1016 };
 const dec = (mode: number, on: boolean) => `\x1b[?${mode}${on ? 'h' : 'l'}`;
