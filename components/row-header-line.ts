@@ -24,7 +24,9 @@ export function rowHeaderParts({ row, now }: Pick<RowHeaderInput, 'row' | 'now'>
   const policy = row.wakePolicy === 'off' ? ' · wake off' : '';
   // Relaunched by a server that started again: the operator should know the program is new.
   const restored = row.restored === 'resumed' ? ' · restored (resumed)' : row.restored === 'fresh' ? ' · restored' : '';
-  const left = ` ${STATE_GLYPH[state] ?? '○'} ${row.name}${row.profile ? ` · ${row.profile}` : ''} · ${state}${exit}${row.wakeFailed ? ' · wake failed' : ''}${policy}${restored}${gitPart(row.git)}`;
+  // The profile is said once: a row named after its profile (claude) does not repeat it.
+  const profile = row.profile && row.profile !== row.name ? ` · ${row.profile}` : '';
+  const left = ` ${STATE_GLYPH[state] ?? '○'} ${row.name}${profile} · ${state}${exit}${row.wakeFailed ? ' · wake failed' : ''}${policy}${restored}${gitPart(row.git)}`;
   const badge = row.unread > 0 ? ` ✉ ${row.unread} ` : '';
   // An exited row's age is the time since it exited (it may never have printed anything).
   const right = ` ${formatAge(!row.running && row.exitedAt ? row.exitedAt : row.lastOutputAt, now)} `;

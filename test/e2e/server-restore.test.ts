@@ -254,7 +254,7 @@ describe('the server relaunches its recorded rows', () => {
 
     const second = startSwb({ home, args: [], cols: 200 });
     await second.waitForText('FAKE-UP');
-    expect(await header(second, 'fake')).toMatch(/^ \S fake · fake · .* · restored \(resumed\)$/);
+    expect(await header(second, 'fake')).toMatch(/^ \S fake · .* · restored \(resumed\)$/);
     await second.waitForText('@fake restored after the server stopped: resuming its conversation');
     await waitUntil(() => launches(log).length === 2, { what: 'the relaunch to be logged' });
     const relaunch = launches(log)[1]!;

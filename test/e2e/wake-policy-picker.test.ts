@@ -11,7 +11,7 @@ describe('wake policy picker', () => {
   test('w shows the choices with the current one marked; a key picks one; Esc keeps it', async () => {
     const home = createTempHome();
     const t = startSwb({ home, args: ['bash'] });
-    await t.waitForText(/bash · bash/);
+    await t.waitForText(/ bash · (idle|busy|unknown)/);
     t.write('w');
     await t.waitForText('Wake policy of @bash');
     await t.waitForText(/● 2 n {2}notify/);

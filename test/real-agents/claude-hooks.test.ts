@@ -158,7 +158,7 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('real Claude Code with swb native too
     const home = createTempHome();
     // No typed wake in this test: the operator types the prompt that makes Claude check its mail.
     const t = startDashboard(home, { wake: 'off' });
-    await t.waitForText('claude · claude · idle', { timeoutMs: 60_000 });
+    await t.waitForText('claude · idle', { timeoutMs: 60_000 });
 
     // a. The launch: the row's program (or the process it execs) carries both flags with the files.
     const pid = await rowPid(home);
@@ -210,7 +210,7 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('real Claude Code with swb native too
 
     // b. Mail from an outsider while Claude is idle; the wake policy is off, so nothing is typed.
     const ask = spawnSwb(['ask', '--as', 'tester', '@claude', 'ping', '--timeout', '120'], { home });
-    await t.waitForText(/claude · claude · idle .*✉ 1/, { timeoutMs: 20_000 });
+    await t.waitForText(/claude · idle .*✉ 1/, { timeoutMs: 20_000 });
 
     // The operator asks Claude to check its mail; the model uses mcp__swb__inbox, then mcp__swb__reply.
     await operate(t, ['check mail via mcp', inputShows('check mail via mcp'), '\r']);
@@ -247,7 +247,7 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('real Claude Code with swb native too
     expect(JSON.parse(reply.stdout) as ReceiptResult).toMatchObject({ from: 'claude', kind: 'response', recipients: [{ to: 'tester' }] });
 
     // The turn ended with nothing unread: the Stop hook let it stop (no feedback reached the model).
-    await t.waitForText('claude · claude · idle', { timeoutMs: 20_000 });
+    await t.waitForText('claude · idle', { timeoutMs: 20_000 });
     expect(stub.requests.filter(isHookFeedback)).toEqual([]);
     // swb typed nothing into the row.
     expect(existsSync(join(home.paths.runDir, 'audit.log'))).toBe(false);
@@ -256,10 +256,10 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('real Claude Code with swb native too
   it('mail that comes during a turn is read at the end of it: the Stop hook blocks the stop, nothing is typed, the receipt says told by its hook', async () => {
     const home = createTempHome();
     const t = startDashboard(home); // wake policy auto: the hook must make the typed wake unnecessary
-    await t.waitForText('claude · claude · idle', { timeoutMs: 60_000 });
+    await t.waitForText('claude · idle', { timeoutMs: 60_000 });
 
     await operate(t, ['slow question', inputShows('slow question'), '\r']);
-    await t.waitForText('claude · claude · busy', { timeoutMs: 20_000 });
+    await t.waitForText('claude · busy', { timeoutMs: 20_000 });
     const slow = await waitUntil(() => stub.requests.find((r) => r.lastUser === 'slow question'), {
       timeoutMs: 10_000,
       what: 'the slow question to reach the model',
@@ -314,7 +314,7 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('real Claude Code with swb native too
       timeoutMs: 20_000,
       what: 'the reply tool result to reach the model',
     });
-    await t.waitForText('claude · claude · idle', { timeoutMs: 30_000 });
+    await t.waitForText('claude · idle', { timeoutMs: 30_000 });
     expect(stub.requests.filter(isHookFeedback)).toHaveLength(1);
 
     // The wake controller dropped its pending wake when the hook told Claude: swb typed nothing.
@@ -338,7 +338,7 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('real Claude Code with swb native too
     deferCleanup('stubborn stub', () => stubborn.close());
     const home = createTempHome();
     const t = startDashboard(home, { stubUrl: stubborn.url });
-    await t.waitForText('claude · claude · idle', { timeoutMs: 60_000 });
+    await t.waitForText('claude · idle', { timeoutMs: 60_000 });
 
     await operate(t, ['slow question', inputShows('slow question'), '\r']);
     await waitUntil(() => stubborn.requests.find((r) => r.lastUser === 'slow question'), { timeoutMs: 20_000, what: 'the slow question to reach the model' });
@@ -350,10 +350,10 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('real Claude Code with swb native too
     await waitUntil(() => feedbacks().length >= 2, { timeoutMs: 40_000, what: 'two Stop hook blocks' }).catch((err: Error) => {
       throw new Error(`${err.message}; stub saw: ${JSON.stringify(stubborn.requests.map((r) => r.lastUser || r.userTexts.at(-1)?.slice(-160)))}\n${t.describe()}`);
     });
-    await t.waitForText('claude · claude · idle', { timeoutMs: 30_000 });
+    await t.waitForText('claude · idle', { timeoutMs: 30_000 });
     // The hook gave up: the typed wake takes over once, when Claude's prompt is free.
     await waitUntil(() => stubborn.requests.some((r) => r.lastUser.startsWith('You have new mail')), { timeoutMs: 30_000, what: 'the typed wake after the hook gave up' });
-    await t.waitForText('claude · claude · idle', { timeoutMs: 30_000 });
+    await t.waitForText('claude · idle', { timeoutMs: 30_000 });
     const settledAt = stubborn.requests.length;
     // Idle and still: no third round (Claude did not loop, swb let it stop).
     await waitUntil(

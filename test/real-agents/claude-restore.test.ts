@@ -215,7 +215,7 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('real Claude Code restored by the swb
 
     // First server: Claude launched with the session id swb minted for it.
     const first = dashboard(home, config);
-    await first.waitForText('claude · claude · idle', { timeoutMs: 60_000 });
+    await first.waitForText('claude · idle', { timeoutMs: 60_000 });
     const launched = await runningClaude(home, first);
     expect(launched.row).toMatchObject({ profile: 'claude', restored: null, running: true });
     const at = launched.argv.indexOf('--session-id');
@@ -233,7 +233,7 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('real Claude Code restored by the swb
       '\r',
       { waitFor: (s) => s.includes(FIRST_ANSWER), what: "the stub's answer on Claude's screen" },
     ]);
-    await first.waitForText('claude · claude · idle', { timeoutMs: 30_000 });
+    await first.waitForText('claude · idle', { timeoutMs: 30_000 });
     await waitUntil(() => transcript(claudeHome, sessionId)?.includes(FIRST_ANSWER), { timeoutMs: 20_000, what: `Claude's transcript of session ${sessionId} to hold the answer` });
     await waitUntil(() => recordedSession(home, 'claude') === sessionId, { timeoutMs: 10_000, what: 'the row recorded with its session id' });
 
@@ -263,7 +263,7 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('real Claude Code restored by the swb
     const requestsBefore = stub.requests.length;
     const second = dashboard(home, config);
     await second
-      .waitForText(/claude · claude · idle\b.* · restored \(resumed\)/, { timeoutMs: 60_000 })
+      .waitForText(/claude · idle\b.* · restored \(resumed\)/, { timeoutMs: 60_000 })
       .catch((err: Error) => {
         throw new Error(`${err.message}\n${serverLogs(home)}`);
       });
@@ -319,6 +319,6 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('real Claude Code restored by the swb
       ['claude', WAKE_LINE],
       ['claude', '\r'],
     ]);
-    await second.waitForText('claude · claude · idle', { timeoutMs: 20_000 });
+    await second.waitForText('claude · idle', { timeoutMs: 20_000 });
   }, 240_000);
 });

@@ -112,11 +112,11 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('real Claude Code in swb', () => {
   it('busy, idle and a permission question on the header; the wake waits for a free prompt; Claude reads and replies with swb', async () => {
     const home = createTempHome();
     const t = startDashboard(home);
-    await t.waitForText('claude · claude · idle', { timeoutMs: 60_000 });
+    await t.waitForText('claude · idle', { timeoutMs: 60_000 });
 
     // A permission question reads as waiting.
     await operate(t, ['tool please', inputShows('tool please'), '\r']);
-    await t.waitForText('claude · claude · waiting', { timeoutMs: 30_000 });
+    await t.waitForText('claude · waiting', { timeoutMs: 30_000 });
     expect(await explainRow(home, 'claude')).toMatchObject({ state: 'waiting', rule: 'permission_dialog' });
 
     // An external sender asks; the question stays open, so nothing is typed.
@@ -138,7 +138,7 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('real Claude Code in swb', () => {
       inputShows('slow question'),
       '\r',
     ]);
-    await t.waitForText('claude · claude · busy', { timeoutMs: 20_000 });
+    await t.waitForText('claude · busy', { timeoutMs: 20_000 });
     const slow = await waitUntil(() => stub.requests.find((r) => r.lastUser === 'slow question'), { timeoutMs: 10_000, what: 'the slow question to reach the model' });
     expect(await explainRow(home, 'claude')).toMatchObject({ state: 'busy', prompt: { free: false } });
     expect(wakeRequests()).toEqual([]);
@@ -173,7 +173,7 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('real Claude Code in swb', () => {
     // The receipts tell the story: woken, then replied.
     expect(await firstReceipt(home, 1)).toMatchObject({ to: 'claude', state: 'replied', wokenAt: expect.any(Number), repliedAt: expect.any(Number) });
 
-    await t.waitForText('claude · claude · idle', { timeoutMs: 20_000 });
+    await t.waitForText('claude · idle', { timeoutMs: 20_000 });
     const why = await runSwb(['explain', 'claude'], { home });
     expect(why.stdout).toMatch(/^claude: idle \(profile claude\)\n {2}rule: {5}prompt_box → idle\n {2}region: {3}bottom 8 .*\n {2}evidence: .*\n {2}quiet: {4}screen still for/);
   }, 180_000);

@@ -121,11 +121,11 @@ describe.skipIf(!cliInstalled(CODEX_JS))('real Codex CLI in swb', () => {
   it('busy, idle and an approval question on the header; the wake waits for a free prompt; Codex reads and replies with swb from its sandbox', async () => {
     const home = createTempHome();
     const t = startDashboard(home);
-    await t.waitForText('codex · codex · idle', { timeoutMs: 90_000 });
+    await t.waitForText('codex · idle', { timeoutMs: 90_000 });
 
     // An approval question reads as waiting.
     await operate(t, ['tool please', inputShows('tool please'), '\r']);
-    await t.waitForText('codex · codex · waiting', { timeoutMs: 30_000 });
+    await t.waitForText('codex · waiting', { timeoutMs: 30_000 });
     expect(await explainRow(home, 'codex')).toMatchObject({ state: 'waiting' });
 
     // An external sender asks; the question stays open, so nothing is typed.
@@ -141,7 +141,7 @@ describe.skipIf(!cliInstalled(CODEX_JS))('real Codex CLI in swb', () => {
       inputShows('slow question'),
       '\r',
     ]);
-    await t.waitForText('codex · codex · busy', { timeoutMs: 20_000 });
+    await t.waitForText('codex · busy', { timeoutMs: 20_000 });
     const slow = await waitUntil(() => stub.requests.find((r) => r.lastUser === 'slow question'), { timeoutMs: 10_000, what: 'the slow question to reach the model' });
     expect(wakeRequests()).toEqual([]);
 
@@ -167,7 +167,7 @@ describe.skipIf(!cliInstalled(CODEX_JS))('real Codex CLI in swb', () => {
     expect(results()[1]).toContain('accepted #2 → @tester (re #1)');
 
     expect(await firstReceipt(home, 1)).toMatchObject({ to: 'codex', state: 'replied', wokenAt: expect.any(Number), repliedAt: expect.any(Number) });
-    await t.waitForText('codex · codex · idle', { timeoutMs: 20_000 });
+    await t.waitForText('codex · idle', { timeoutMs: 20_000 });
   }, 240_000);
 
   it('two Codex rows sharing one CODEX_HOME, started as the profile starts them, each run commands with their own SWB_SESSION', async () => {
@@ -190,7 +190,7 @@ describe.skipIf(!cliInstalled(CODEX_JS))('real Codex CLI in swb', () => {
   it("in Codex's default sandbox, swb says HUB_DENIED and what to do (no hub is started, nothing is unlinked)", async () => {
     const home = createTempHome();
     const t = startDashboard(home, ['codex'], { sandboxed: true });
-    await t.waitForText('codex · codex · idle', { timeoutMs: 90_000 });
+    await t.waitForText('codex · idle', { timeoutMs: 90_000 });
     await operate(t, ['sandbox check', inputShows('sandbox check'), '\r']);
     const result = await waitUntil(() => stub.requests.find((r) => r.toolResult?.includes('swb peers:'))?.toolResult, { timeoutMs: 30_000, what: 'the output of swb peers' });
     expect(result).toMatch(/swb peers: HUB_DENIED: The system refused this process access to the hub socket .*hub\.sock \(EPERM\)\. A sandbox that blocks local sockets/s);

@@ -120,11 +120,11 @@ describe.skipIf(!cliInstalled(GEMINI_JS))('real Gemini CLI in swb', () => {
   it('busy, idle and a tool confirmation on the header; the wake waits for a free prompt; Gemini reads and replies with swb', async () => {
     const home = createTempHome();
     const t = startDashboard(home);
-    await t.waitForText('gemini · gemini · idle', { timeoutMs: 90_000 });
+    await t.waitForText('gemini · idle', { timeoutMs: 90_000 });
 
     // A tool confirmation reads as waiting.
     await operate(t, ['tool please', inputShows('tool please'), ...SUBMIT]);
-    await t.waitForText('gemini · gemini · waiting', { timeoutMs: 30_000 });
+    await t.waitForText('gemini · waiting', { timeoutMs: 30_000 });
     expect(await explainRow(home, 'gemini')).toMatchObject({ state: 'waiting', prompt: { free: false } });
 
     // An external sender asks; the confirmation stays open, so nothing is typed.
@@ -141,7 +141,7 @@ describe.skipIf(!cliInstalled(GEMINI_JS))('real Gemini CLI in swb', () => {
       inputShows('slow question'),
       ...SUBMIT,
     ]);
-    await t.waitForText('gemini · gemini · busy', { timeoutMs: 20_000 });
+    await t.waitForText('gemini · busy', { timeoutMs: 20_000 });
     const slow = await waitUntil(() => stub.requests.find((r) => !r.side && r.lastUser === 'slow question'), { timeoutMs: 10_000, what: 'the slow question to reach the model' });
     expect(await explainRow(home, 'gemini')).toMatchObject({ state: 'busy', prompt: { free: false } });
     expect(wakeRequests()).toEqual([]);
@@ -176,7 +176,7 @@ describe.skipIf(!cliInstalled(GEMINI_JS))('real Gemini CLI in swb', () => {
     ]);
 
     expect(await firstReceipt(home, 1)).toMatchObject({ to: 'gemini', state: 'replied', wokenAt: expect.any(Number), repliedAt: expect.any(Number) });
-    await t.waitForText('gemini · gemini · idle', { timeoutMs: 20_000 });
+    await t.waitForText('gemini · idle', { timeoutMs: 20_000 });
     expect(await explainRow(home, 'gemini')).toMatchObject({ state: 'idle', rule: 'prompt_box' });
   }, 240_000);
 
@@ -184,7 +184,7 @@ describe.skipIf(!cliInstalled(GEMINI_JS))('real Gemini CLI in swb', () => {
     const home = createTempHome();
     // `allowed` cannot bring it back: Gemini drops allowed names that contain TOKEN, KEY, AUTH, ...
     const t = startDashboard(home, { security: { environmentVariableRedaction: { enabled: true, allowed: ['SWB_TOKEN'] } } });
-    await t.waitForText('gemini · gemini · idle', { timeoutMs: 90_000 });
+    await t.waitForText('gemini · idle', { timeoutMs: 90_000 });
     await operate(t, ['peers check', inputShows('peers check'), ...SUBMIT]);
     const result = await waitUntil(() => stub.requests.find((r) => r.toolResult?.includes('(you)'))?.toolResult, { timeoutMs: 30_000, what: 'the output of swb peers' });
     expect(result).toMatch(/gemini\b[^\n]*\(you\)/);

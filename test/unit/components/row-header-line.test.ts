@@ -35,7 +35,7 @@ describe('rowHeaderLine', () => {
     const line = rowHeaderLine({ row, width: 60, focused: false, now: 16_000, theme });
     const text = visible(line);
     expect(cellWidth(text)).toBe(60);
-    expect(text).toContain('claude · claude · idle');
+    expect(text).toContain('claude · idle');
     expect(text).toContain('✉ 3');
     expect(text.trimEnd().endsWith('10s')).toBe(true);
   });
