@@ -26,9 +26,12 @@ afterEach(async () => {
   dir = undefined;
 });
 
-const SHELLS: Array<{ id: 'bash' | 'sh'; file: string; args: string[]; env: Record<string, string> }> = [
+const SHELLS: Array<{ id: 'bash' | 'sh' | 'zsh' | 'fish'; file: string; args: string[]; env: Record<string, string> }> = [
   { id: 'bash', file: '/bin/bash', args: ['--norc', '--noprofile', '-i'], env: { PS1: '\\u@box:\\w\\$ ' } },
   { id: 'sh', file: '/bin/sh', args: ['-i'], env: { PS1: '$ ' } },
+  // zsh and fish with their own default prompts (no rc files): `host# ` / `host% `, and `user@host ~>`.
+  { id: 'zsh', file: '/usr/bin/zsh', args: ['-f', '-i'], env: {} },
+  { id: 'fish', file: '/usr/bin/fish', args: ['--no-config', '-i'], env: {} },
 ];
 
 describe.each(SHELLS)('real $id', ({ id, file, args, env }) => {
