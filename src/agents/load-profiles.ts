@@ -6,6 +6,7 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PROFILE_LIMITS, ProfileError, parseProfile, unknownProfile, type AgentProfile } from './profile-schema.js';
+import { parseJsonc } from '../config/parse-jsonc.js';
 
 export interface ProfileLoadError {
   file: string;
@@ -91,13 +92,10 @@ export function loadProfileFile(path: string, label: string = path): AgentProfil
   } catch (err) {
     throw new ProfileError(label, undefined, '', `cannot read: ${(err as Error).message}`);
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (err) {
-    throw new ProfileError(label, undefined, '', `invalid JSON: ${(err as Error).message}`);
-  }
-  return parseProfile(json, label, label);
+  // Comments and trailing commas are fine (JSONC), as in the config.
+  const parsed = parseJsonc(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  if (!parsed.ok) throw new ProfileError(label, undefined, '', `${parsed.line}:${parsed.column}: ${parsed.problem}`);
+  return parseProfile(parsed.value, label, label);
 }
 
 export function loadProfiles(opts: LoadProfilesOptions = {}): ProfileSet {

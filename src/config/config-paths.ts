@@ -9,8 +9,8 @@ export function userConfigDir(env: NodeJS.ProcessEnv = process.env): string {
   return join(base, 'switchboard');
 }
 
-/** The file name looked for in the current directory. */
-export const LOCAL_CONFIG_NAME = 'switchboard.json';
-/** The file name inside userConfigDir(). */
-export const USER_CONFIG_NAME = 'config.json';
+/** The file names looked for in the current directory, in order (both may hold comments: JSONC). */
+export const LOCAL_CONFIG_NAMES = ['switchboard.json', 'switchboard.jsonc'] as const;
+/** The file names inside userConfigDir(), in order. */
+export const USER_CONFIG_NAMES = ['config.json', 'config.jsonc'] as const;
 export const USER_THEMES_DIR = 'themes';

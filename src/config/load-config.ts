@@ -9,7 +9,7 @@ import { dirname, join, resolve } from 'node:path';
 import type { HubLimits } from '../protocol/limits.js';
 import { SchemaError } from '../util/schema.js';
 import { configError, type ConfigError } from './config-error.js';
-import { LOCAL_CONFIG_NAME, USER_CONFIG_NAME, userConfigDir } from './config-paths.js';
+import { LOCAL_CONFIG_NAMES, USER_CONFIG_NAMES, userConfigDir } from './config-paths.js';
 import { parseConfig, resolveHubLimits, type SwitchboardConfig } from './config-schema.js';
 import { buildKeymap, type Keymap } from './keymap.js';
 import { readJsonFile } from './read-json-file.js';
@@ -46,7 +46,8 @@ export function findConfigFile(opts: LoadConfigOptions = {}): string | null {
   const cwd = opts.cwd ?? process.cwd();
   const explicit = explicitPath(opts);
   if (explicit !== undefined) return resolve(cwd, explicit);
-  for (const candidate of [join(cwd, LOCAL_CONFIG_NAME), join(userConfigDir(opts.env), USER_CONFIG_NAME)]) {
+  const candidates = [...LOCAL_CONFIG_NAMES.map((n) => join(cwd, n)), ...USER_CONFIG_NAMES.map((n) => join(userConfigDir(opts.env), n))];
+  for (const candidate of candidates) {
     if (existsSync(candidate)) return candidate;
   }
   return null;

@@ -1,8 +1,8 @@
 // Reads a small JSON file the operator wrote (config, theme): bounded before parsing, regular files only,
-// strict UTF-8, and syntax errors reported as file:line:column with a reason.
+// strict UTF-8, comments and trailing commas allowed (JSONC), and syntax errors reported as
+// file:line:column with a reason.
 import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
-import { sanitize } from '../text/sanitize.js';
-import { findJsonSyntaxError } from './json-syntax-error.js';
+import { parseJsonc } from './parse-jsonc.js';
 
 export type JsonFileResult =
   | { ok: true; value: unknown }
@@ -52,11 +52,7 @@ export function readJsonFile(path: string, maxBytes: number): JsonFileResult {
     return fail('is not valid UTF-8');
   }
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  try {
-    return { ok: true, value: JSON.parse(text) as unknown };
-  } catch (err) {
-    const found = findJsonSyntaxError(text);
-    if (found) return { ok: false, missing: false, message: `${path}:${found.line}:${found.column}: ${found.problem}` };
-    return fail(`invalid JSON (${sanitize(err instanceof Error ? err.message : String(err), { singleLine: true, maxChars: 120 })})`);
-  }
+  const parsed = parseJsonc(text);
+  if (parsed.ok) return { ok: true, value: parsed.value };
+  return { ok: false, missing: false, message: `${path}:${parsed.line}:${parsed.column}: ${parsed.problem}` };
 }

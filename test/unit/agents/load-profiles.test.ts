@@ -20,7 +20,7 @@ describe('loadProfiles', () => {
   it('finds the package root and loads every bundled profile', () => {
     expect(readFileSync(join(packageRoot(), 'package.json'), 'utf8')).toContain('"switchboard"');
     const set = loadProfiles({ configDir });
-    expect([...set.profiles.keys()].sort()).toEqual(['aider', 'bash', 'claude', 'codex', 'gemini', 'generic', 'sh']);
+    expect([...set.profiles.keys()].sort()).toEqual(['aider', 'bash', 'claude', 'codex', 'fish', 'gemini', 'generic', 'sh', 'zsh']);
     expect(set.errors).toEqual([]);
   });
 
@@ -45,7 +45,7 @@ describe('loadProfiles', () => {
     expect(set.profiles.get('claude')?.source).toBe('bundled:claude.json');
     expect(set.errors).toHaveLength(2);
     expect(set.errors.find((e) => e.file.endsWith('claude.json'))?.message).toMatch(/claude\.json: rule "trust_folder": .*invalid regular expression/);
-    expect(set.errors.find((e) => e.file.endsWith('broken.json'))?.message).toMatch(/invalid JSON/);
+    expect(set.errors.find((e) => e.file.endsWith('broken.json'))?.message).toMatch(/broken\.json: \(root\): 1:3: unknown word/);
   });
 
   it('refuses oversized user files', () => {

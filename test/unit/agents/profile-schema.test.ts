@@ -38,7 +38,7 @@ function rule(over: Record<string, unknown>): Record<string, unknown> {
 describe('profile schema', () => {
   it('all bundled profiles parse and validate', () => {
     const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
-    expect(files.sort()).toEqual(['aider.json', 'bash.json', 'claude.json', 'codex.json', 'gemini.json', 'generic.json', 'sh.json']);
+    expect(files.sort()).toEqual(['aider.json', 'bash.json', 'claude.json', 'codex.json', 'fish.json', 'gemini.json', 'generic.json', 'sh.json', 'zsh.json']);
     for (const f of files) {
       const p = parseProfile(JSON.parse(readFileSync(join(dir, f), 'utf8')), f);
       expect(`${p.id}.json`).toBe(f);

@@ -100,7 +100,7 @@ describe('finding the config', () => {
 describe('errors name the file and the field', () => {
   it('reports JSON syntax errors with line and column', () => {
     const path = write(join(cwd, 'switchboard.json'), '{\n  "rows": [\n    { "command": "x" }\n  ],\n  "theme": dark\n}');
-    expect(errorOf(opts())).toBe(`${path}:5:12: unknown word "dark" (strings need double quotes; literals are true, false, null)`);
+    expect(errorOf(opts())).toBe(`${path}:5:12: unknown word (strings need double quotes; the literals are true, false, null)`);
   });
 
   it('reports invalid UTF-8', () => {
@@ -179,5 +179,22 @@ describe('parseConfig and resolveHubLimits', () => {
   });
   it('leaves unspecified limits at the hub defaults', () => {
     expect(resolveHubLimits({ rate: 0 })).toEqual({ ...DEFAULT_LIMITS, ratePerSecond: 0 });
+  });
+});
+
+describe('JSONC config files', () => {
+  it('finds switchboard.jsonc and reads comments and trailing commas', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'swb-jsonc-'));
+    try {
+      writeFileSync(join(dir, 'switchboard.jsonc'), '// rows for this repo\n{\n  "layout": "grid", /* two up */\n  "rows": [{ "command": "make watch" },],\n}\n');
+      const r = loadConfig({ cwd: dir, env: { HOME: dir, XDG_CONFIG_HOME: join(dir, 'cfg') } });
+      expect(r.ok).toBe(true);
+      if (r.ok) {
+        expect(r.value.path).toBe(join(dir, 'switchboard.jsonc'));
+        expect(r.value.config).toMatchObject({ layout: 'grid', rows: [{ command: 'make watch' }] });
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
