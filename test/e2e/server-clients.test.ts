@@ -5,10 +5,11 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import type { MailItem, RowListing, SendResult } from '../../src/protocol/methods.js';
+import type { MailItem, SendResult } from '../../src/protocol/methods.js';
 import { runCleanups } from '../helpers/cleanup.js';
 import { isLive } from '../helpers/process-descendants.js';
 import { loggedServerPids } from '../helpers/processes.js';
+import { ls } from '../helpers/swb-ls.js';
 import { runSwb } from '../helpers/run-swb.js';
 import { createTempHome, type TempHome } from '../helpers/temp-home.js';
 import { startSwb, type TerminalHarness } from '../helpers/terminal-harness.js';
@@ -21,21 +22,6 @@ const DETACH_ROW = '\x1c'; // Ctrl-\
 const DETACH_CLIENT = 'd';
 const HINTS = /enter attach/;
 const SH_WAKE_LINE = "# You have new mail in Switchboard - run 'swb inbox' to read it.";
-
-interface ServerRows {
-  rows: RowListing[];
-  clients: number;
-  pid: number;
-  version: string;
-}
-
-/** `swb ls --json`, as the operator (no TTY). */
-async function ls(home: TempHome): Promise<ServerRows> {
-  const r = await runSwb(['ls', '--json'], { home });
-  expect(r.stderr).toBe('');
-  expect(r.status).toBe(0);
-  return JSON.parse(r.stdout) as ServerRows;
-}
 
 /** The pid a row's shell wrote to `file` in the workspace. */
 async function pidFile(home: TempHome, file: string): Promise<number> {

@@ -7,12 +7,13 @@ import Database from 'better-sqlite3';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import type { MailItem, RowListing, SendResult } from '../../src/protocol/methods.js';
+import type { MailItem, SendResult } from '../../src/protocol/methods.js';
 import { runCleanups } from '../helpers/cleanup.js';
 import { readOperatorToken } from '../helpers/hub-harness.js';
 import { isLive, startTimeOf } from '../helpers/process-descendants.js';
 import { isProcessAlive } from '../helpers/processes.js';
 import { RawClient, errorCode } from '../helpers/raw-client.js';
+import { ls, rowOf } from '../helpers/swb-ls.js';
 import { runSwb } from '../helpers/run-swb.js';
 import { createTempHome, type TempHome } from '../helpers/temp-home.js';
 import { startSwb, type TerminalHarness } from '../helpers/terminal-harness.js';
@@ -21,26 +22,6 @@ import { waitUntil } from '../helpers/wait-until.js';
 afterEach(runCleanups);
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
-
-interface Listing {
-  rows: RowListing[];
-  pid: number;
-  clients: number;
-}
-
-/** `swb ls --json` as the operator. */
-async function ls(home: TempHome): Promise<Listing> {
-  const r = await runSwb(['ls', '--json'], { home });
-  expect(r.stderr).toBe('');
-  expect(r.status).toBe(0);
-  return JSON.parse(r.stdout) as Listing;
-}
-
-function rowOf(listing: Listing, name: string): RowListing {
-  const row = listing.rows.find((r) => r.name === name);
-  if (!row) throw new Error(`no row ${name} in ${JSON.stringify(listing.rows.map((r) => r.name))}`);
-  return row;
-}
 
 async function send(home: TempHome, to: string, text: string): Promise<number> {
   const r = await runSwb(['send', '--as', 'script', '--json', `@${to}`, text], { home });

@@ -76,8 +76,8 @@ export async function killSwbProcess(pid: number, swbHome?: string, timeoutMs = 
   await waitUntil(() => !isProcessAlive(pid), { timeoutMs, what: `process ${pid} to die` });
 }
 
-/** Pids of every hub that logged "listening" in a detached hub.log under SWB_HOME/run. */
-export function loggedHubPids(swbHome: string): number[] {
+/** Pids logged in `file` (hub.log, server.log) under each workspace of SWB_HOME/run, by `pattern`. */
+function loggedPids(swbHome: string, file: string, pattern: RegExp): number[] {
   const pids: number[] = [];
   let workspaces: string[];
   try {
@@ -88,32 +88,21 @@ export function loggedHubPids(swbHome: string): number[] {
   for (const ws of workspaces) {
     let log: string;
     try {
-      log = readFileSync(join(swbHome, 'run', ws, 'hub.log'), 'utf8');
+      log = readFileSync(join(swbHome, 'run', ws, file), 'utf8');
     } catch {
       continue;
     }
-    for (const m of log.matchAll(/listening on .* \(pid (\d+)\)/g)) pids.push(Number(m[1]));
+    for (const m of log.matchAll(pattern)) pids.push(Number(m[1]));
   }
   return pids;
 }
 
+/** Pids of every hub that logged "listening" in a detached hub.log under SWB_HOME/run. */
+export function loggedHubPids(swbHome: string): number[] {
+  return loggedPids(swbHome, 'hub.log', /listening on .* \(pid (\d+)\)/g);
+}
+
 /** Pids of every workspace server that logged its start in server.log under SWB_HOME/run. */
 export function loggedServerPids(swbHome: string): number[] {
-  const pids: number[] = [];
-  let workspaces: string[];
-  try {
-    workspaces = readdirSync(join(swbHome, 'run'));
-  } catch {
-    return pids;
-  }
-  for (const ws of workspaces) {
-    let log: string;
-    try {
-      log = readFileSync(join(swbHome, 'run', ws, 'server.log'), 'utf8');
-    } catch {
-      continue;
-    }
-    for (const m of log.matchAll(/ server (\d+) \(swb /g)) pids.push(Number(m[1]));
-  }
-  return pids;
+  return loggedPids(swbHome, 'server.log', / server (\d+) \(swb /g);
 }

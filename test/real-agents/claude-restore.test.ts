@@ -15,7 +15,8 @@ import type { RowListing } from '../../src/protocol/methods.js';
 import { runCleanups } from '../helpers/cleanup.js';
 import { processFamily, startTimeOf } from '../helpers/process-descendants.js';
 import { isProcessAlive } from '../helpers/processes.js';
-import { runSwb, spawnSwb } from '../helpers/run-swb.js';
+import { ls } from '../helpers/swb-ls.js';
+import { spawnSwb } from '../helpers/run-swb.js';
 import { operate, typedIntoRows } from '../helpers/swb-operator.js';
 import { createTempHome, type TempHome } from '../helpers/temp-home.js';
 import { startSwb, type TerminalHarness } from '../helpers/terminal-harness.js';
@@ -32,19 +33,6 @@ const FIRST_PROMPT = 'remember the word avocado';
 const FIRST_ANSWER = 'Noted: the word is avocado.';
 
 afterEach(runCleanups);
-
-interface Listing {
-  rows: RowListing[];
-  pid: number;
-}
-
-/** `swb ls --json` as the operator. */
-async function ls(home: TempHome): Promise<Listing> {
-  const r = await runSwb(['ls', '--json'], { home });
-  expect(r.stderr).toBe('');
-  expect(r.status).toBe(0);
-  return JSON.parse(r.stdout) as Listing;
-}
 
 async function claudeRow(home: TempHome): Promise<RowListing> {
   const listing = await ls(home);
