@@ -20,6 +20,8 @@ const common = {
   banner: { js: "import { createRequire as __swbCreateRequire } from 'node:module'; const require = __swbCreateRequire(import.meta.url);" },
   logLevel: 'warning',
   legalComments: 'none',
+  // jsonc-parser's "main" is a UMD build whose require() calls esbuild cannot see: use its ES build.
+  alias: { 'jsonc-parser': `${root}node_modules/jsonc-parser/lib/esm/main.js` },
 };
 
 await Promise.all([
@@ -31,7 +33,7 @@ await Promise.all([
     entryPoints: [`${root}dist/src/server/workspace-server.js`],
     outfile: `${root}dist/server.bundle.mjs`,
     // Ink imports react-devtools-core only for its DEV-mode bridge, never used in production.
-    alias: { 'react-devtools-core': `${root}scripts/stubs/react-devtools-core.mjs` },
+    alias: { ...common.alias, 'react-devtools-core': `${root}scripts/stubs/react-devtools-core.mjs` },
     define: { 'process.env.NODE_ENV': '"production"' },
   }),
 ]);
