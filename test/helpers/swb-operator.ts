@@ -76,7 +76,8 @@ export async function askWhileQuestionOpen(
   opts: { quietMs: number; what: string; held?: (e: RowExplainResult) => boolean },
 ): Promise<SwbProcess> {
   const ask = spawnSwb(['ask', '--as', 'tester', `@${row}`, 'ping from tester', '--timeout', '170'], { home });
-  await t.waitForText(new RegExp(`${row} · ${row} · waiting .*✉ 1`));
+  // The header names the profile only when it differs from the row's name.
+  await t.waitForText(new RegExp(`${row} · (?:\\S+ · )?waiting .*✉ 1`));
   const held = await waitForWakeHeld(t, home, row, {
     holdMs: opts.quietMs + 1500,
     held: opts.held ?? ((e) => e.state === 'waiting' && e.wake?.phase === 'pending'),

@@ -4,11 +4,12 @@
 // model (offline, the Anthropic API stub) reads and answers mail with the mcp__swb__* tools, and mail
 // that comes during a turn is read at the end of that turn because the Stop hook blocked the stop:
 // nothing is typed into the row, and the receipts say "told by its hook".
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ReceiptResult, RowListing } from '../../src/protocol/methods.js';
 import { shellQuote } from '../../src/util/shell-quote.js';
+import { writeClaudeConfig } from '../helpers/claude-config.js';
 import { deferCleanup, runCleanups } from '../helpers/cleanup.js';
 import { processFamily } from '../helpers/process-descendants.js';
 import { explainRow, firstReceipt, operate } from '../helpers/swb-operator.js';
@@ -77,43 +78,14 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('real Claude Code with swb native too
 
   /** swb with one row, `claude`, running the real CLI offline, its native tools left on. */
   function startDashboard(home: TempHome, opts: { wake?: 'auto' | 'notify' | 'off'; stubUrl?: string } = {}): TerminalHarness {
-    const claudeHome = join(home.home, 'claude-home');
-    const project = join(home.home, 'project');
-    for (const d of [claudeHome, project]) mkdirSync(d, { recursive: true });
-    writeFileSync(
-      join(claudeHome, '.claude.json'),
-      JSON.stringify({
-        hasCompletedOnboarding: true,
-        customApiKeyResponses: { approved: [API_KEY.slice(-20)], rejected: [] },
-        projects: { [project]: { hasTrustDialogAccepted: true } },
-      }),
-    );
-    const config = join(home.workspace, 'swb.json');
-    writeFileSync(
-      config,
-      JSON.stringify({
-        rows: [
-          {
-            name: 'claude',
-            profile: 'claude',
-            ...(opts.wake ? { wake: opts.wake } : {}),
-            // No --allowedTools: the mcp__swb__* tools must be allowed by swb's own --settings.
-            command: `'${CLAUDE_BIN}' --permission-mode default`,
-            cwd: project,
-            env: {
-              HOME: claudeHome,
-              SHELL: '/bin/bash',
-              ANTHROPIC_BASE_URL: opts.stubUrl ?? stub.url,
-              ANTHROPIC_API_KEY: API_KEY,
-              DISABLE_TELEMETRY: '1',
-              DISABLE_ERROR_REPORTING: '1',
-              DISABLE_AUTOUPDATER: '1',
-              CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-            },
-          },
-        ],
-      }),
-    );
+    const { config } = writeClaudeConfig(home, {
+      bin: CLAUDE_BIN,
+      stubUrl: opts.stubUrl ?? stub.url,
+      apiKey: API_KEY,
+      // No --allowedTools: the mcp__swb__* tools must be allowed by swb's own --settings.
+      args: '--permission-mode default',
+      ...(opts.wake ? { row: { wake: opts.wake } } : {}),
+    });
     return startSwb({ home, args: ['--config', config], cols: 120, rows: 40 });
   }
 

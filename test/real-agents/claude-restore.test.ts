@@ -7,11 +7,12 @@
 // before, and mail still reaches it: the wake line is typed once the prompt is free, the scripted
 // model runs `swb inbox` and `swb reply`, and the sender gets the reply.
 import Database from 'better-sqlite3';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadProfiles } from '../../src/agents/load-profiles.js';
 import type { RowListing } from '../../src/protocol/methods.js';
+import { writeClaudeConfig } from '../helpers/claude-config.js';
 import { runCleanups } from '../helpers/cleanup.js';
 import { processFamily, startTimeOf } from '../helpers/process-descendants.js';
 import { isProcessAlive } from '../helpers/processes.js';
@@ -139,41 +140,7 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('real Claude Code restored by the swb
 
   /** A config with one row, `claude`, running the real CLI offline (swb's own commands pre-approved). */
   function writeConfig(home: TempHome): { config: string; claudeHome: string } {
-    const claudeHome = join(home.home, 'claude-home');
-    const project = join(home.home, 'project');
-    for (const d of [claudeHome, project]) mkdirSync(d, { recursive: true });
-    writeFileSync(
-      join(claudeHome, '.claude.json'),
-      JSON.stringify({
-        hasCompletedOnboarding: true,
-        customApiKeyResponses: { approved: [API_KEY.slice(-20)], rejected: [] },
-        projects: { [project]: { hasTrustDialogAccepted: true } },
-      }),
-    );
-    const config = join(home.workspace, 'swb.json');
-    writeFileSync(
-      config,
-      JSON.stringify({
-        rows: [
-          {
-            name: 'claude',
-            profile: 'claude',
-            command: `'${CLAUDE_BIN}' --permission-mode default --allowedTools 'Bash(swb:*)'`,
-            cwd: project,
-            env: {
-              HOME: claudeHome,
-              SHELL: '/bin/bash',
-              ANTHROPIC_BASE_URL: stub.url,
-              ANTHROPIC_API_KEY: API_KEY,
-              DISABLE_TELEMETRY: '1',
-              DISABLE_ERROR_REPORTING: '1',
-              DISABLE_AUTOUPDATER: '1',
-              CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-            },
-          },
-        ],
-      }),
-    );
+    const { config, claudeHome } = writeClaudeConfig(home, { bin: CLAUDE_BIN, stubUrl: stub.url, apiKey: API_KEY, args: `--permission-mode default --allowedTools 'Bash(swb:*)'` });
     return { config, claudeHome };
   }
 

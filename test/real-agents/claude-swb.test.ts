@@ -4,10 +4,11 @@
 // the question is open and while Claude works, and the wake line is typed only once the prompt is free;
 // the scripted model then runs `swb inbox` and `swb reply ID ...` in Claude's Bash tool, and the reply
 // reaches the waiting sender.
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadProfiles } from '../../src/agents/load-profiles.js';
+import { writeClaudeConfig } from '../helpers/claude-config.js';
 import { runCleanups } from '../helpers/cleanup.js';
 import { askWhileQuestionOpen, explainRow, firstReceipt, operate, typedIntoRows } from '../helpers/swb-operator.js';
 import { runSwb } from '../helpers/run-swb.js';
@@ -65,43 +66,14 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('real Claude Code in swb', () => {
 
   /** swb with one row, `claude`, running the real CLI offline (swb's own commands pre-approved). */
   function startDashboard(home: TempHome): TerminalHarness {
-    const claudeHome = join(home.home, 'claude-home');
-    const project = join(home.home, 'project');
-    for (const d of [claudeHome, project]) mkdirSync(d, { recursive: true });
-    writeFileSync(
-      join(claudeHome, '.claude.json'),
-      JSON.stringify({
-        hasCompletedOnboarding: true,
-        customApiKeyResponses: { approved: [API_KEY.slice(-20)], rejected: [] },
-        projects: { [project]: { hasTrustDialogAccepted: true } },
-      }),
-    );
-    const config = join(home.workspace, 'swb.json');
-    writeFileSync(
-      config,
-      JSON.stringify({
-        rows: [
-          {
-            name: 'claude',
-            profile: 'claude',
-            // This test is about the typed wake; claude-hooks.test.ts covers the native tools.
-            nativeTools: false,
-            command: `'${CLAUDE_BIN}' --permission-mode default --allowedTools 'Bash(swb:*)'`,
-            cwd: project,
-            env: {
-              HOME: claudeHome,
-              SHELL: '/bin/bash',
-              ANTHROPIC_BASE_URL: stub.url,
-              ANTHROPIC_API_KEY: API_KEY,
-              DISABLE_TELEMETRY: '1',
-              DISABLE_ERROR_REPORTING: '1',
-              DISABLE_AUTOUPDATER: '1',
-              CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-            },
-          },
-        ],
-      }),
-    );
+    const { config } = writeClaudeConfig(home, {
+      bin: CLAUDE_BIN,
+      stubUrl: stub.url,
+      apiKey: API_KEY,
+      args: `--permission-mode default --allowedTools 'Bash(swb:*)'`,
+      // This test is about the typed wake; claude-hooks.test.ts covers the native tools.
+      row: { nativeTools: false },
+    });
     return startSwb({ home, args: ['--config', config], cols: 120, rows: 40 });
   }
 
