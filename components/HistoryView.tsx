@@ -1,7 +1,7 @@
 // A row's kept history, full screen (`[` or PgUp on the dashboard): scroll with ↑↓ PgUp PgDn g G,
 // search with / (newest match first), n and N for the next older and newer one, matches shown
-// inverse; y copies what is on screen (to the clipboard by OSC 52 when the config allows it, else to
-// a file), s saves the whole history to a file, Esc goes back.
+// inverse; v selects the screen and scrolling either way extends the selection, y copies the selection or else what is on screen (to the clipboard by OSC 52 when the
+// config allows it, else to a file), s saves the whole history to a file, Esc goes back.
 import { Box, Text, useInput } from 'ink';
 import { useMemo, useRef, useState, type ReactNode } from 'react';
 import { findHits, nextHit } from '../src/app/history-search.js';
@@ -26,10 +26,13 @@ export function HistoryView({ row, lines, theme, width, height, onClose, onCopy,
   const [query, setQuery] = useState('');
   const [typing, setTyping] = useState(false);
   const [hitIndex, setHitIndex] = useState(-1);
+  /** v: the screen when the selection began; scrolling either way extends it from there. */
+  const [mark, setMark] = useState<{ top: number; bottom: number } | null>(null);
   const draft = useRef('');
   const [draftShown, setDraftShown] = useState('');
   const hits = useMemo(() => findHits(lines, query), [lines, query]);
   const at = clampOffset(top, lines.length, visible);
+  const selection = mark === null ? null : { from: Math.min(mark.top, at), to: Math.min(lines.length - 1, Math.max(mark.bottom, at + visible - 1)) };
   const show = (line: number) => setTop(clampOffset(line - Math.floor(visible / 2), lines.length, visible));
   const go = (backward: boolean) => {
     const from = hitIndex >= 0 ? hits[hitIndex]!.line : backward ? at + visible : at - 1;
@@ -67,7 +70,9 @@ export function HistoryView({ row, lines, theme, width, height, onClose, onCopy,
 
   useInput((input, key) => {
     if (typingRef.current) return typeQuery(input, key);
+    if (key.escape && mark !== null) return setMark(null);
     if (key.escape || input === 'q') return onClose();
+    if (input === 'v') return setMark(mark === null ? { top: at, bottom: at + visible - 1 } : null);
     if (input.startsWith('/')) {
       typingRef.current = true;
       setTyping(true);
@@ -78,15 +83,22 @@ export function HistoryView({ row, lines, theme, width, height, onClose, onCopy,
     }
     if (input === 'n') return go(true);
     if (input === 'N') return go(false);
-    if (input === 'y') return onCopy(lines.slice(at, at + visible).join('\n'));
+    if (input === 'y') {
+      if (selection) {
+        setMark(null);
+        return onCopy(lines.slice(selection.from, selection.to + 1).join('\n'));
+      }
+      return onCopy(lines.slice(at, at + visible).join('\n'));
+    }
     if (input === 's') return onSave();
-    const move = (to: number) => setTop(clampOffset(to, lines.length, visible));
-    if (key.upArrow || input === 'k') move(at - 1);
-    else if (key.downArrow || input === 'j') move(at + 1);
-    else if (key.pageUp || input === 'b') move(at - visible);
-    else if (key.pageDown || input === ' ') move(at + visible);
-    else if (key.home || input === 'g') move(0);
-    else if (key.end || input === 'G') move(lines.length);
+    // From the newest state, not this render's: two keys may come before the next render.
+    const by = (delta: number) => setTop((t) => clampOffset(clampOffset(t, lines.length, visible) + delta, lines.length, visible));
+    if (key.upArrow || input === 'k') by(-1);
+    else if (key.downArrow || input === 'j') by(1);
+    else if (key.pageUp || input === 'b') by(-visible);
+    else if (key.pageDown || input === ' ') by(visible);
+    else if (key.home || input === 'g') setTop(0);
+    else if (key.end || input === 'G') setTop(clampOffset(lines.length, lines.length, visible));
   });
 
   const shown = lines.slice(at, at + visible);
@@ -97,7 +109,9 @@ export function HistoryView({ row, lines, theme, width, height, onClose, onCopy,
       ? hits.length === 0
         ? `/${query}: no match`
         : `/${query}: ${hitIndex + 1} of ${hits.length}${hits.length >= 10_000 ? '+' : ''} · n older N newer`
-      : `${lines.length === 0 ? 0 : at + 1}–${at + shown.length} of ${lines.length} lines · ↑↓ PgUp PgDn g G · / search · y copy screen · s save · Esc back`;
+      : selection
+        ? `selected ${selection.to - selection.from + 1} lines (the marked screen, extended by scrolling) · y copy · v or Esc drop the mark`
+        : `${lines.length === 0 ? 0 : at + 1}–${at + shown.length} of ${lines.length} lines · ↑↓ PgUp PgDn g G · / search · v mark · y copy · s save · Esc back`;
   return (
     <Box flexDirection="column" width={width} height={height}>
       <Text bold color={theme.help.fg} wrap="truncate">
@@ -107,7 +121,14 @@ export function HistoryView({ row, lines, theme, width, height, onClose, onCopy,
         const n = at + i;
         const line = raw;
         const mine = query ? hits.filter((h) => h.line === n) : [];
-        if (mine.length === 0) return <Text key={n} wrap="truncate">{line || ' '}</Text>;
+        const selected = selection !== null && n >= selection.from && n <= selection.to;
+        if (mine.length === 0) {
+          return (
+            <Text key={n} wrap="truncate" inverse={selected}>
+              {line || ' '}
+            </Text>
+          );
+        }
         const parts: ReactNode[] = [];
         let pos = 0;
         for (const h of mine) {

@@ -59,4 +59,30 @@ describe('the history view', () => {
     const osc = /\x1b\]52;c;([A-Za-z0-9+/=]+)\x07/.exec(t.output)!;
     expect(Buffer.from(osc[1]!, 'base64').toString('utf8')).toContain('alpha beta');
   });
+
+  test('v marks a selection that runs to the screen\u2019s edge as you scroll; y copies exactly those lines', async () => {
+    const home = createTempHome();
+    const t = startSwb({ home, args: ['nums=seq 1 400; echo SEQ-DONE; sleep 600'], cols: 80, rows: 20 });
+    await t.waitForText('SEQ-DONE');
+    t.write('[');
+    await t.waitForText(/of 401 lines/);
+    t.write('g'); // the top: lines 1..
+    await t.waitForText(/\b1–\d+ of 401 lines/);
+    for (let i = 2; i <= 6; i++) {
+      t.write('j');
+      await t.waitForText(new RegExp(`\\b${i}–\\d+ of 401 lines`));
+    }
+    t.write('v');
+    const marked = await t.waitForText(/selected (\d+) lines/);
+    const first = Number(/selected (\d+) lines/.exec(marked.join('\n'))![1]);
+    t.write('kk'); // the selection grows upward by two
+    await t.waitForText(new RegExp(`selected ${first + 2} lines`));
+    t.write('y');
+    t.write('\x1b');
+    await t.waitForText(new RegExp(`copied ${first + 2} lines of @nums`));
+    const dir = join(home.paths.runDir, 'copies');
+    const text = readFileSync(join(dir, readdirSync(dir)[0]!), 'utf8').trim().split('\n');
+    expect(text[0]).toBe('4');
+    expect(text).toHaveLength(first + 2);
+  });
 });
