@@ -26,13 +26,14 @@ export function ReviewOverlay({ title, lines, theme, width, height, onClose, onC
   useInput((input, key) => {
     if (key.escape || input === 'q' || input === 'D') return onClose();
     if (input === 'c' || input === '@') return onCompose();
-    const move = (to: number) => setOffset(clampOffset(to, lines.length, visible));
-    if (key.upArrow || input === 'k') move(top - 1);
-    else if (key.downArrow || input === 'j') move(top + 1);
-    else if (key.pageUp) move(top - visible);
-    else if (key.pageDown || input === ' ') move(top + visible);
-    else if (key.home || input === 'g') move(0);
-    else if (key.end || input === 'G') move(lines.length);
+    // From the newest offset, not this render's: two keys may come before the next render.
+    const by = (delta: number) => setOffset((o) => clampOffset(clampOffset(o, lines.length, visible) + delta, lines.length, visible));
+    if (key.upArrow || input === 'k') by(-1);
+    else if (key.downArrow || input === 'j') by(1);
+    else if (key.pageUp) by(-visible);
+    else if (key.pageDown || input === ' ') by(visible);
+    else if (key.home || input === 'g') setOffset(0);
+    else if (key.end || input === 'G') setOffset(clampOffset(lines.length, lines.length, visible));
   });
   const shown = lines.slice(top, top + visible);
   const footer = `${lines.length === 0 ? 0 : top + 1}–${top + shown.length} of ${lines.length} · ↑↓ PgUp PgDn scroll · c write to the row · Esc close`;
