@@ -6,14 +6,13 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, unlinkSync, writeFileSync, renameSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { SwbError, swbError, type SwbErrorValue } from '../protocol/error-codes.js';
-import { BROADCAST, OPERATOR } from '../protocol/handle.js';
+import { OPERATOR } from '../protocol/handle.js';
 import { DEFAULT_LIMITS, type HubLimits } from '../protocol/limits.js';
 import type { MailItem, PeerChanged, PeerInfo, ReceiptChanged, RowExplainResult, SendParams, SendResult, SessionRole } from '../protocol/methods.js';
 import type { DecodedFrame } from '../protocol/ndjson-decoder.js';
 import { classifyLine, notification, success } from '../protocol/rpc.js';
 import { MailStore, type AcceptOutcome, type AcceptRequest, type StateChange, type StoreOptions } from '../store/mail-store.js';
 import type { HeldPair } from '../store/reply-budget.js';
-import { toWellFormed } from '../text/well-formed.js';
 import { Emitter } from '../util/event.js';
 import { DisposableStore, toDisposable } from '../util/lifecycle.js';
 import { isCorruptError, isStoreFailure, setAsideDamaged, storeErrorValue } from '../store/store-error.js';
@@ -21,11 +20,12 @@ import { GroupCommitter } from './group-commit.js';
 import { HubConnection } from './hub-connection.js';
 import { operatorRefusal, peerOf } from './peer-guard.js';
 import { StoreGate } from './store-gate.js';
-import { handleIntercomEnvelope } from './intercom-dialect.js';
+import { handleIntercomEnvelope, intercomMailEnvelope } from './intercom-dialect.js';
 import { checkDirectoryChain, myUid } from '../util/private-path.js';
 import { ensurePrivateDir, isOwnSocket } from './private-dir.js';
 import type { ServerControl } from './server-control.js';
 import { HookDelivery } from './hook-delivery.js';
+import { buildSendRequest } from './send-request.js';
 import { EventStream } from './event-stream.js';
 import { RateLimiter } from './rate-limiter.js';
 import { dispatchRpc } from './rpc-handlers.js';
@@ -566,60 +566,17 @@ export class Hub {
     }
   }
 
-  /** The whole send pipeline up to the commit: limits, recipients, rate, then group commit. */
+  /** The whole send pipeline up to the commit: the request (limits, recipients, rate), then group commit. */
   private async sendUnreported(sender: string, sent: SendParams): Promise<{ ok: SendResult } | { error: SwbErrorValue }> {
-    const params = { ...sent, text: toWellFormed(sent.text) };
-    const bytes = Buffer.byteLength(params.text, 'utf8');
-    if (bytes > this.limits.maxMessageBytes) {
-      return {
-        error: swbError('MESSAGE_TOO_LARGE', `The message is ${bytes} bytes; the limit is ${this.limits.maxMessageBytes}.`, {
-          limit: this.limits.maxMessageBytes,
-        }),
-      };
-    }
-    if (params.text.length === 0) return { error: swbError('BAD_REQUEST', 'A message needs some text.') };
-    const requestedTo = [...new Set(params.to)];
-    if (requestedTo.length > this.limits.maxRecipients) {
-      return { error: swbError('BAD_REQUEST', `At most ${this.limits.maxRecipients} recipients per message.`) };
-    }
-    const to: string[] = [];
-    const named = new Set<string>();
-    for (const target of requestedTo) {
-      if (target === BROADCAST || target === '*') {
-        // Broadcast reaches live sessions only (mail for offline rows would pile up unread).
-        for (const h of this.sessions.onlineHandles()) if (h !== sender && !to.includes(h)) to.push(h);
-      } else {
-        named.add(target);
-        if (!to.includes(target)) to.push(target);
-      }
-    }
-    const messageId = params.messageId ?? randomBytes(9).toString('base64url');
-    const wait = this.rateWait(sender);
-    // A retry of a message already stored is answered with its receipt, never RATE_LIMITED.
-    if (wait > 0 && !(params.messageId !== undefined && this.isStored(sender, params.messageId))) {
-      return {
-        error: swbError('RATE_LIMITED', `${sender} is sending faster than ${this.limits.ratePerSecond} messages a second; retry in ${wait} ms.`, {
-          retryAfterMs: wait,
-        }),
-      };
-    }
-    const live = new Set<string>();
-    for (const h of to) {
-      for (const c of this.sessions.connectionsOf(h)) if (c.subscription !== 'none') live.add(h);
-    }
-    const request: AcceptRequest = {
-      sender,
-      to,
-      requestedTo: requestedTo.map((t) => (t === '*' ? BROADCAST : t)),
-      // Reached only through @all: one full inbox there skips that recipient instead of failing all.
-      optional: new Set(to.filter((h) => !named.has(h))),
-      text: params.text,
-      kind: params.kind ?? 'msg',
-      replyTo: params.replyTo ?? null,
-      messageId,
-      live,
-    };
-    const outcome = await this.committer.submit(request);
+    const built = buildSendRequest(sender, sent, {
+      limits: this.limits,
+      onlineHandles: () => this.sessions.onlineHandles(),
+      hearsPushes: (h) => [...this.sessions.connectionsOf(h)].some((c) => c.subscription !== 'none'),
+      rateWait: (s) => this.rateWait(s),
+      isStored: (s, id) => this.isStored(s, id),
+    });
+    if ('error' in built) return built;
+    const outcome = await this.committer.submit(built.request);
     return outcome.ok ? { ok: outcome.result } : { error: outcome.error };
   }
 
@@ -671,21 +628,9 @@ export class Hub {
   }
 
   private pushMail(conn: HubConnection, item: MailItem): void {
-    if (conn.dialect === 'intercom') {
-      conn.write({
-        id: String(item.id),
-        type: 'chat',
-        from_session: item.from,
-        to_session: item.to.length === 1 ? item.to[0] : BROADCAST,
-        channel: item.kind,
-        reply_to: item.replyTo === null ? null : String(item.replyTo),
-        payload: { text: item.text, kind: item.kind, messageId: item.messageId },
-        timestamp: new Date(item.createdAt).toISOString(),
-      });
-    } else {
-      conn.write(notification('mail.arrived', { message: item }));
-    }
+    conn.write(conn.dialect === 'intercom' ? intercomMailEnvelope(item) : notification('mail.arrived', { message: item }));
   }
+
 
   /** Pushes receipt changes to each message's sender (and operators watching everything). */
   publishUnreadChanged(handle: string): void {

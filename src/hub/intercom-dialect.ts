@@ -4,7 +4,7 @@
 // problems → error. The sender is the registered session, whatever from_session later says.
 import { swbError, type SwbErrorValue } from '../protocol/error-codes.js';
 import { BROADCAST, HANDLE_PATTERN } from '../protocol/handle.js';
-import { MESSAGE_ID_PATTERN, MESSAGE_KINDS, type MessageKind } from '../protocol/methods.js';
+import { MESSAGE_ID_PATTERN, MESSAGE_KINDS, type MailItem, type MessageKind } from '../protocol/methods.js';
 import { intercomErrorPayload, type HubConnection } from './hub-connection.js';
 import type { Hub } from './hub.js';
 
@@ -84,4 +84,18 @@ export function handleIntercomEnvelope(hub: Hub, conn: HubConnection, env: Recor
     default:
       fail('BAD_REQUEST', `Unknown envelope type ${JSON.stringify(String(env.type).slice(0, 32))}.`);
   }
+}
+
+/** A message as the Intercom dialect pushes it to its clients. */
+export function intercomMailEnvelope(item: MailItem): Record<string, unknown> {
+  return {
+    id: String(item.id),
+    type: 'chat',
+    from_session: item.from,
+    to_session: item.to.length === 1 ? item.to[0] : BROADCAST,
+    channel: item.kind,
+    reply_to: item.replyTo === null ? null : String(item.replyTo),
+    payload: { text: item.text, kind: item.kind, messageId: item.messageId },
+    timestamp: new Date(item.createdAt).toISOString(),
+  };
 }

@@ -1,0 +1,67 @@
+// The first half of a send, as a value: a message checked against the limits (size, text,
+// recipients), `@all` expanded to the sessions online now, the sender's rate taken, and the
+// request the group committer stores — or the typed refusal. The hub passes in what it knows of
+// sessions and rates; nothing here touches the store or a socket.
+import { randomBytes } from 'node:crypto';
+import { swbError, type SwbErrorValue } from '../protocol/error-codes.js';
+import { BROADCAST } from '../protocol/handle.js';
+import type { HubLimits } from '../protocol/limits.js';
+import type { SendParams } from '../protocol/methods.js';
+import type { AcceptRequest } from '../store/mail-store.js';
+import { toWellFormed } from '../text/well-formed.js';
+
+export interface SendContext {
+  limits: Pick<HubLimits, 'maxMessageBytes' | 'maxRecipients' | 'ratePerSecond'>;
+  /** Every session online now (rows with a running program included). */
+  onlineHandles(): Iterable<string>;
+  /** Whether some connection of `handle` hears pushed mail. */
+  hearsPushes(handle: string): boolean;
+  /** Milliseconds until `sender` may send again (takes a token when it is 0). */
+  rateWait(sender: string): number;
+  /** A retry of a message already stored (answered with its receipt, never RATE_LIMITED). */
+  isStored(sender: string, messageId: string): boolean;
+}
+
+export function buildSendRequest(sender: string, sent: SendParams, ctx: SendContext): { request: AcceptRequest } | { error: SwbErrorValue } {
+  const params = { ...sent, text: toWellFormed(sent.text) };
+  const { limits } = ctx;
+  const bytes = Buffer.byteLength(params.text, 'utf8');
+  if (bytes > limits.maxMessageBytes) {
+    return { error: swbError('MESSAGE_TOO_LARGE', `The message is ${bytes} bytes; the limit is ${limits.maxMessageBytes}.`, { limit: limits.maxMessageBytes }) };
+  }
+  if (params.text.length === 0) return { error: swbError('BAD_REQUEST', 'A message needs some text.') };
+  const requestedTo = [...new Set(params.to)];
+  if (requestedTo.length > limits.maxRecipients) return { error: swbError('BAD_REQUEST', `At most ${limits.maxRecipients} recipients per message.`) };
+  const to: string[] = [];
+  const named = new Set<string>();
+  for (const target of requestedTo) {
+    if (target === BROADCAST || target === '*') {
+      // Broadcast reaches live sessions only (mail for offline rows would pile up unread).
+      for (const h of ctx.onlineHandles()) if (h !== sender && !to.includes(h)) to.push(h);
+    } else {
+      named.add(target);
+      if (!to.includes(target)) to.push(target);
+    }
+  }
+  const messageId = params.messageId ?? randomBytes(9).toString('base64url');
+  const wait = ctx.rateWait(sender);
+  if (wait > 0 && !(params.messageId !== undefined && ctx.isStored(sender, params.messageId))) {
+    return {
+      error: swbError('RATE_LIMITED', `${sender} is sending faster than ${limits.ratePerSecond} messages a second; retry in ${wait} ms.`, { retryAfterMs: wait }),
+    };
+  }
+  return {
+    request: {
+      sender,
+      to,
+      requestedTo: requestedTo.map((t) => (t === '*' ? BROADCAST : t)),
+      // Reached only through @all: one full inbox there skips that recipient instead of failing all.
+      optional: new Set(to.filter((h) => !named.has(h))),
+      text: params.text,
+      kind: params.kind ?? 'msg',
+      replyTo: params.replyTo ?? null,
+      messageId,
+      live: new Set(to.filter((h) => ctx.hearsPushes(h))),
+    },
+  };
+}
