@@ -3,13 +3,15 @@ export interface ResponsesOutput {
   type: 'text' | 'function_call';
   text?: string;
   name?: string;
+  /** A function_call's namespace: Codex offers an MCP server's tools as namespace `mcp__<server>`. */
+  namespace?: string;
   arguments?: Record<string, unknown>;
 }
 export interface ResponsesTurn {
   match?: string;
   delayMs?: number;
   output?: ResponsesOutput[];
-  /** One answer per tool round of this turn; `capture` is a regex on the newest tool output, "{{N}}" its groups. */
+  /** One answer per tool round of this turn; `capture` is a regex on the newest tool output, "{{N}}" its groups ("{{#N}}" alone: as a number). */
   steps?: Array<{ capture?: string; delayMs?: number; output?: ResponsesOutput[] }>;
   afterTool?: string;
   afterToolDelayMs?: number;
@@ -28,6 +30,8 @@ export interface ResponsesRequest {
   /** The newest function_call_output's text, when the request carries one. */
   toolResult?: string;
   tools: string[];
+  /** The function names inside each namespace tool of the request, by namespace. */
+  namespaceTools: Record<string, string[]>;
 }
 export interface ResponsesStub {
   port: number;

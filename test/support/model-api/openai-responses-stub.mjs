@@ -7,10 +7,12 @@
 //
 // Script: { "turns": [ { "match": "REGEX", "delayMs": 0,
 //                        "output": [ { "type": "text", "text": "..." },
-//                                    { "type": "function_call", "name": "shell", "arguments": { ... } } ],
+//                                    { "type": "function_call", "name": "shell", "arguments": { ... } },
+//                                    { "type": "function_call", "namespace": "mcp__swb", "name": "inbox", ... } ],
 //                        "steps": [                          // or: one answer per tool round of this turn
 //                          { "capture": "#(\\d+)",              // regex on the newest function_call_output;
-//                            "output": [ ..., "{{1}}" in any string is capture group 1 ] } ],
+//                            "output": [ ..., "{{1}}" in any string is capture group 1,
+//                                        a string that is exactly "{{#1}}" is it as a number ] } ],
 //                        "afterTool": "text once the function_call_output comes back" } ],
 //           "default": { "output": [ { "type": "text", "text": "OK." } ] } }
 // Requests whose newest input item is a function_call_output get the matching turn's next "steps" entry
@@ -80,9 +82,18 @@ function choose(script, body) {
 function items(output) {
   return output.map((o) =>
     o.type === 'function_call'
-      ? { type: 'function_call', id: nextId('fc'), call_id: nextId('call'), name: o.name, arguments: JSON.stringify(o.arguments ?? {}), status: 'completed' }
+      ? { type: 'function_call', id: nextId('fc'), call_id: nextId('call'), name: o.name, ...(o.namespace ? { namespace: o.namespace } : {}), arguments: JSON.stringify(o.arguments ?? {}), status: 'completed' }
       : { type: 'message', id: nextId('msg'), role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: o.text ?? '', annotations: [] }] },
   );
+}
+
+/** The functions inside each `type: "namespace"` tool (how Codex offers MCP servers' tools: `mcp__<server>`). */
+function namespaceTools(body) {
+  const out = {};
+  for (const t of Array.isArray(body.tools) ? body.tools : []) {
+    if (t && t.type === 'namespace') out[t.name] = Array.isArray(t.tools) ? t.tools.map((f) => f.name) : [];
+  }
+  return out;
 }
 
 function sse(res, data) {
@@ -126,6 +137,7 @@ export function startResponsesStub({ script = {}, port = 0, logFile } = {}) {
       lastUser: lastTyped(body).slice(0, 200),
       ...(Array.isArray(body.input) && body.input.at(-1)?.type === 'function_call_output' ? { toolResult: outputText(body.input.at(-1)).slice(0, 4000) } : {}),
       tools: Array.isArray(body.tools) ? body.tools.map((t) => t.name ?? t.type) : [],
+      namespaceTools: namespaceTools(body),
     }),
     handle(req, res, url, body, closed) {
       if (req.method === 'GET' && url.pathname.endsWith('/models')) return sendJson(res, 200, { object: 'list', data: [], models: [] });

@@ -64,8 +64,13 @@ export async function runStubCli(moduleUrl, label, start) {
   process.on('SIGINT', () => void stub.close().then(() => process.exit(0)));
 }
 
-/** Replaces "{{N}}" in every string of a JSON value with capture group N. */
+/**
+ * Replaces "{{N}}" in every string of a JSON value with capture group N; a string that is exactly
+ * "{{#N}}" becomes group N as a number (for tool arguments whose schema wants an integer).
+ */
 function fillCaptures(value, groups) {
+  const whole = typeof value === 'string' ? /^\{\{#(\d+)\}\}$/.exec(value) : null;
+  if (whole) return Number(groups[Number(whole[1])]);
   if (typeof value === 'string') return value.replace(/\{\{(\d+)\}\}/g, (_, i) => groups[Number(i)] ?? '');
   if (Array.isArray(value)) return value.map((v) => fillCaptures(v, groups));
   if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fillCaptures(v, groups)]));
