@@ -19,8 +19,15 @@ import { ptyWriter, type PtyWriter } from './pty-direct-write.js';
  * waiting as the parent would make the program a foreground job of the row (never woken).
  */
 export function execWhenSimple(line: string): string {
-  return /^\s*[A-Za-z0-9_@%+=:,./'" -]+\s*$/.test(line) && !/^\s*(exec|[A-Za-z_][A-Za-z0-9_]*=)/.test(line) ? `exec ${line.trim()}` : line;
+  const simple = /^\s*[A-Za-z0-9_@%+=:,./'" -]+\s*$/.test(line) && !/^\s*(exec|[A-Za-z_][A-Za-z0-9_]*=)/.test(line);
+  // A builtin is no program to exec (`exec cd /x` fails where `cd /x` works).
+  const first = line.trim().split(/\s+/)[0] ?? '';
+  return simple && !SHELL_BUILTINS.has(first) ? `exec ${line.trim()}` : line;
 }
+
+const SHELL_BUILTINS: ReadonlySet<string> = new Set(
+  ['cd', 'source', '.', 'export', 'set', 'unset', 'read', 'ulimit', 'umask', 'alias', 'eval', 'trap', 'wait', 'exit', 'return', 'shift', 'local', 'declare', 'typeset', 'readonly', 'jobs', 'fg', 'bg', 'history'],
+);
 
 /** A program with arguments, or a shell command line run with `$SHELL -c` (fallback /bin/sh). */
 export type RowCommand = { file: string; args?: readonly string[] } | { shell: string };

@@ -9,7 +9,7 @@ describe('execWhenSimple', () => {
   });
 
   it('leaves lines with operators, expansions, assignments or an exec of their own as they are', () => {
-    for (const line of ['a && b', 'echo $HOME', 'FOO=1 prog', 'exec top', 'sleep 1; echo x', 'cat <file', 'x | y', `trap '' HUP; sleep 60`]) {
+    for (const line of ['a && b', 'echo $HOME', 'FOO=1 prog', 'exec top', 'sleep 1; echo x', 'cat <file', 'x | y', `trap '' HUP; sleep 60`, 'cd /tmp', 'ulimit -n 100']) {
       expect(execWhenSimple(line)).toBe(line);
     }
   });
