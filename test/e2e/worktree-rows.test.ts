@@ -319,7 +319,9 @@ describe('worktree rows', () => {
     }
     t.write('\r');
     await waitUntil(async () => (await ls(home)).find((r) => r.name === 'agent')?.unread === 1, { what: 'the note to reach @agent' });
-    t.write('\x1b');
+    // The composer closes by itself once the note is accepted (no Esc: an Esc right before the next
+    // key would reach the terminal with it as one Alt chord).
+    await t.waitForText(/sent #\d+ → @agent/);
     await t.waitForText(HINTS);
 
     t.write('X');
