@@ -26,20 +26,20 @@ function clock(at: number): string {
 
 /** Every notification, newest first: ↑↓ PgUp PgDn Home End move, Enter goes to its message or row, c clears, Esc closes. */
 export function NotificationList({ notes, theme, width, height, intents, active = true }: NotificationListProps) {
-  const [selected, setSelected] = useState(0);
-  const [offset, setOffset] = useState(0);
+  // The selection and the window's top in one state: keys that come before a render each move it.
+  const [pos, setPos] = useState({ sel: 0, top: 0 });
   // Border (2) + title + footer.
   const visible = Math.max(1, height - 4);
-  const sel = Math.min(selected, Math.max(0, notes.length - 1));
-  // The window follows the selection.
-  const top = clampOffset(sel < offset ? sel : sel >= offset + visible ? sel - visible + 1 : offset, notes.length, visible);
+  /** The window follows the selection. */
+  const follow = (sel: number, top: number) => clampOffset(sel < top ? sel : sel >= top + visible ? sel - visible + 1 : top, notes.length, visible);
+  const sel = Math.min(pos.sel, Math.max(0, notes.length - 1));
+  const top = follow(sel, pos.top);
 
   useInput(
     (input, key) => {
       if (key.escape || input === 'n' || input === 'q') return intents.closeOverlay();
       if (input === 'c') {
-        setSelected(0);
-        setOffset(0);
+        setPos({ sel: 0, top: 0 });
         return intents.clearNotes();
       }
       if (key.return) {
@@ -47,17 +47,17 @@ export function NotificationList({ notes, theme, width, height, intents, active 
         if (note) intents.jumpToNote(note.id);
         return;
       }
-      const move = (to: number) => {
-        const next = Math.max(0, Math.min(notes.length - 1, to));
-        setSelected(next);
-        setOffset(next < top ? next : next >= top + visible ? next - visible + 1 : top);
-      };
-      if (key.upArrow || input === 'k') move(sel - 1);
-      else if (key.downArrow || input === 'j') move(sel + 1);
-      else if (key.pageUp) move(sel - visible);
-      else if (key.pageDown || input === ' ') move(sel + visible);
-      else if (key.home || input === 'g') move(0);
-      else if (key.end || input === 'G') move(notes.length - 1);
+      const move = (to: (sel: number) => number) =>
+        setPos((p) => {
+          const next = Math.max(0, Math.min(notes.length - 1, to(Math.min(p.sel, Math.max(0, notes.length - 1)))));
+          return { sel: next, top: follow(next, p.top) };
+        });
+      if (key.upArrow || input === 'k') move((s) => s - 1);
+      else if (key.downArrow || input === 'j') move((s) => s + 1);
+      else if (key.pageUp) move((s) => s - visible);
+      else if (key.pageDown || input === ' ') move((s) => s + visible);
+      else if (key.home || input === 'g') move(() => 0);
+      else if (key.end || input === 'G') move(() => notes.length - 1);
     },
     { isActive: active },
   );
