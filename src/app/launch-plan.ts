@@ -162,7 +162,8 @@ export function planLaunch(argv: readonly string[], env: NodeJS.ProcessEnv, cwd:
   };
 }
 
-function isDirectory(path: string): boolean {
+/** Whether `path` is a directory there now (a row's working directory is checked before it starts). */
+export function isDirectory(path: string): boolean {
   try {
     return statSync(path).isDirectory();
   } catch {

@@ -2,6 +2,7 @@ import { HANDLE_HINT, isValidHandle } from '../protocol/handle.js';
 import type { Review, WorktreeInfo } from '../worktree/worktree.js';
 import { UsageError, type CommandDescriptor } from './command.js';
 import { colorDiffLine } from '../worktree/diff-lines.js';
+import { sanitize } from '../text/sanitize.js';
 
 export const reviewCommand: CommandDescriptor = {
   name: 'review',
@@ -18,7 +19,8 @@ export const reviewCommand: CommandDescriptor = {
     const r = await client.request<Review & { worktree: WorktreeInfo }>('server.review', { row });
     ctx.result(r);
     const from = r.worktree.base.ref ? `${r.worktree.base.ref} at ${r.base.slice(0, 12)}` : r.base.slice(0, 12);
-    ctx.print(`${row}: ${r.worktree.branch} in ${r.worktree.path}, against ${from}`);
+    const clean = (t: string) => sanitize(t, { singleLine: true, maxChars: 300 });
+    ctx.print(`${row}: ${clean(r.worktree.branch)} in ${clean(r.worktree.path)}, against ${clean(from)}`);
     if (r.files.length === 0) {
       ctx.print('  no changes');
       return 0;
@@ -28,10 +30,11 @@ export const reviewCommand: CommandDescriptor = {
     for (const f of r.files) {
       added += f.added;
       deleted += f.deleted;
-      ctx.print(`  ${f.status} ${f.binary ? '(binary)'.padEnd(12) : `+${f.added} -${f.deleted}`.padEnd(12)} ${f.path}`);
+      ctx.print(`  ${f.status} ${f.binary ? '(binary)'.padEnd(12) : `+${f.added} -${f.deleted}`.padEnd(12)} ${clean(f.path)}`);
     }
     ctx.print(`  ${r.files.length} file${r.files.length === 1 ? '' : 's'}, +${added} -${deleted}`);
     if (ctx.flags.stat === true) return 0;
+    // A terminal gets the lines sanitized and coloured by swb; a pipe gets the patch as git wrote it.
     const color = process.stdout.isTTY === true;
     ctx.print('');
     for (const line of r.patch.split('\n')) ctx.print(color ? colorDiffLine(line) : line);

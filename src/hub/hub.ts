@@ -571,7 +571,10 @@ export class Hub {
     const built = buildSendRequest(sender, sent, {
       limits: this.limits,
       onlineHandles: () => this.sessions.onlineHandles(),
-      hearsPushes: (h) => [...this.sessions.connectionsOf(h)].some((c) => c.subscription !== 'none'),
+      hearsPushes: (h) => {
+        for (const c of this.sessions.connectionsOf(h)) if (c.subscription !== 'none') return true;
+        return false;
+      },
       rateWait: (s) => this.rateWait(s),
       isStored: (s, id) => this.isStored(s, id),
     });

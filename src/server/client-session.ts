@@ -242,13 +242,13 @@ export function openClientSession(o: ClientSessionOptions): ClientSession {
     try {
       core.fleet.add(spec, startSize(spec.name), wake ? { wake } : {});
     } catch (err) {
-      store.notify('error', `row ${spec.name} did not start: ${String((err as Error).message ?? err).slice(0, 200)}`, null);
+      store.notify('error', sanitize(`row ${spec.name} did not start: ${String((err as Error).message ?? err)}`, { singleLine: true, maxChars: 300 }), null);
     }
   }
   // The rows this client asked for by name are the ones it looks at first.
   const first = o.rows[0]?.spec.name;
   if (first !== undefined) store.focus(first);
-  for (const n of o.notes ?? []) store.notify(n.kind, n.text, n.row);
+  for (const n of o.notes ?? []) store.notify(n.kind, sanitize(n.text, { singleLine: true, maxChars: 300 }), n.row);
 
   const services: AppServices = { store, intents: controller, themes, keymap, chromeHeight: CHROME_HEIGHT, profileIds: [...o.profiles.profiles.keys()], cwd: o.cwd };
   const ink = render(

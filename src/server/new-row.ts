@@ -1,10 +1,9 @@
 // One way to turn "a new row, please" into a row spec, for the dashboard's N dialog and for
 // `swb new`: a profile or a command line, an optional name, a working directory that must exist.
 // A derived name that is taken gets a suffix (claude-2); a name the operator gave must be free.
-import { statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import type { ProfileSet } from '../agents/load-profiles.js';
-import { rowSpecFor } from '../app/launch-plan.js';
+import { isDirectory, rowSpecFor } from '../app/launch-plan.js';
 import { missingProgram } from '../config/row-command-check.js';
 import { assignUniqueNames, parseRowArg, type RowSpec as ConfigRowSpec } from '../config/row-spec.js';
 import type { ErrorCode } from '../protocol/error-codes.js';
@@ -53,12 +52,4 @@ export function planNewRow(o: NewRowInput): NewRowPlan {
     spec = assignUniqueNames([spec], [...o.taken, 'operator', 'all'])[0]!;
   }
   return { spec: rowSpecFor(spec, o.profiles.profiles) };
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 }

@@ -183,8 +183,8 @@ export class RowRecords {
         const parked = this.park(r.name);
         if (parked > 0) note += `; ${parked} unread message${parked === 1 ? '' : 's'} from before wait for your review (V)`;
       }
+      // Recorded again (with its new session id and pid) by the fleet's hook when it starts.
       out.push({ spec, base, ...(wake ? { wake } : {}), origin: { kind: 'restored', after, resumed, note } });
-      this.save(r.name, wake);
     }
     return out;
   }

@@ -15,7 +15,7 @@ describe('buildSendRequest', () => {
     const r = buildSendRequest('me', { to: ['carol', 'all'], text: 'hi' }, ctx());
     if (!('request' in r)) throw new Error('refused');
     expect(r.request.to).toEqual(['carol', 'alice', 'bob']);
-    expect([...r.request.optional]).toEqual(['alice', 'bob']);
+    expect([...(r.request.optional ?? [])]).toEqual(['alice', 'bob']);
     expect([...r.request.live]).toEqual(['bob']);
     expect(r.request.requestedTo).toEqual(['carol', 'all']);
     expect(r.request.messageId).toMatch(/^[A-Za-z0-9_-]{12}$/);
