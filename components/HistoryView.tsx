@@ -22,17 +22,30 @@ export interface HistoryViewProps {
 
 export function HistoryView({ row, lines, theme, width, height, onClose, onCopy, onSave }: HistoryViewProps) {
   const visible = Math.max(1, height - 3);
-  const [top, setTop] = useState(Math.max(0, lines.length - visible));
+  // The scroll offset and the mark live in refs as well as state: keys that arrive before the next
+  // render ("kky", "y" then Esc) must each see what the keys before them did.
+  const [top, setTopState] = useState(Math.max(0, lines.length - visible));
+  const topRef = useRef(top);
+  const setTop = (next: number | ((t: number) => number)) => {
+    topRef.current = typeof next === 'function' ? next(topRef.current) : next;
+    setTopState(topRef.current);
+  };
   const [query, setQuery] = useState('');
   const [typing, setTyping] = useState(false);
   const [hitIndex, setHitIndex] = useState(-1);
   /** v: the screen when the selection began; scrolling either way extends it from there. */
-  const [mark, setMark] = useState<{ top: number; bottom: number } | null>(null);
+  const [mark, setMarkState] = useState<{ top: number; bottom: number } | null>(null);
+  const markRef = useRef(mark);
+  const setMark = (next: { top: number; bottom: number } | null) => {
+    markRef.current = next;
+    setMarkState(next);
+  };
   const draft = useRef('');
   const [draftShown, setDraftShown] = useState('');
   const hits = useMemo(() => findHits(lines, query), [lines, query]);
   const at = clampOffset(top, lines.length, visible);
-  const selection = mark === null ? null : { from: Math.min(mark.top, at), to: Math.min(lines.length - 1, Math.max(mark.bottom, at + visible - 1)) };
+  const selectionOf = (m: typeof mark, from: number) => (m === null ? null : { from: Math.min(m.top, from), to: Math.min(lines.length - 1, Math.max(m.bottom, from + visible - 1)) });
+  const selection = selectionOf(mark, at);
   const show = (line: number) => setTop(clampOffset(line - Math.floor(visible / 2), lines.length, visible));
   const go = (backward: boolean) => {
     const from = hitIndex >= 0 ? hits[hitIndex]!.line : backward ? at + visible : at - 1;
@@ -70,9 +83,11 @@ export function HistoryView({ row, lines, theme, width, height, onClose, onCopy,
 
   useInput((input, key) => {
     if (typingRef.current) return typeQuery(input, key);
-    if (key.escape && mark !== null) return setMark(null);
+    const atNow = clampOffset(topRef.current, lines.length, visible);
+    const markNow = markRef.current;
+    if (key.escape && markNow !== null) return setMark(null);
     if (key.escape || input === 'q') return onClose();
-    if (input === 'v') return setMark(mark === null ? { top: at, bottom: at + visible - 1 } : null);
+    if (input === 'v') return setMark(markNow === null ? { top: atNow, bottom: atNow + visible - 1 } : null);
     if (input.startsWith('/')) {
       typingRef.current = true;
       setTyping(true);
@@ -84,11 +99,12 @@ export function HistoryView({ row, lines, theme, width, height, onClose, onCopy,
     if (input === 'n') return go(true);
     if (input === 'N') return go(false);
     if (input === 'y') {
-      if (selection) {
+      const chosen = selectionOf(markNow, atNow);
+      if (chosen) {
         setMark(null);
-        return onCopy(lines.slice(selection.from, selection.to + 1).join('\n'));
+        return onCopy(lines.slice(chosen.from, chosen.to + 1).join('\n'));
       }
-      return onCopy(lines.slice(at, at + visible).join('\n'));
+      return onCopy(lines.slice(atNow, atNow + visible).join('\n'));
     }
     if (input === 's') return onSave();
     // From the newest state, not this render's: two keys may come before the next render.
