@@ -1,42 +1,48 @@
-// argv → positional args + typed flags. `--flag value`, `--flag=value`, `--` ends flags.
-// Unknown flags and missing values are UsageErrors (exit 2), never silently ignored.
+// argv → positional args + typed flags. node:util's parseArgs (built into Node, so `swb send` loads
+// nothing more) splits the command line: `--flag value`, `--flag=value`, `--` ends flags, short
+// groups. It runs with `strict: false` and hands back its tokens, and swb's own rules are applied to
+// them here, in argv order, because strict mode would change what swb accepts and says: it refuses
+// a value that starts with a dash (`--timeout -1` would no longer reach the number check), reads
+// `-5` as an option, refuses `--json=false`, and words its errors its own way. So: options are long
+// (`-h` alone is --help), a token like `-5` is an argument, unknown flags and missing values are
+// UsageErrors (exit 2), never silently ignored.
+import { parseArgs } from 'node:util';
 import { UsageError, type FlagSpec, type FlagValues } from './command.js';
 
 export function parseFlags(argv: readonly string[], specs: readonly FlagSpec[]): { args: string[]; flags: FlagValues } {
   const byName = new Map(specs.map((s) => [s.name, s]));
+  // Only the declared types matter to the tokenizer: a string (or number) flag takes the next word
+  // as its value even when it starts with a dash, as swb always did.
+  const options = Object.fromEntries(specs.map((s) => [s.name, { type: s.type === 'boolean' ? ('boolean' as const) : ('string' as const) }]));
+  const { tokens } = parseArgs({ args: [...argv], options, strict: false, allowPositionals: true, tokens: true });
   const args: string[] = [];
   const flags: FlagValues = {};
-  for (let i = 0; i < argv.length; i++) {
-    const token = argv[i]!;
-    if (token === '--') {
-      args.push(...argv.slice(i + 1));
-      break;
-    }
-    if (!token.startsWith('--') || token === '-') {
-      if (token.startsWith('-') && token.length > 1 && !/^-\d/.test(token)) {
-        if (token === '-h') {
-          flags.help = true;
-          continue;
-        }
-        throw new UsageError(`unknown option ${token} (options are long: --name)`);
-      }
-      args.push(token);
+  let lastShort = -1; // argv index of the last short-option word seen (`-abc` is one word, three tokens)
+  for (const token of tokens) {
+    if (token.kind === 'positional') {
+      args.push(token.value);
       continue;
     }
-    const eq = token.indexOf('=');
-    const name = token.slice(2, eq === -1 ? undefined : eq);
+    if (token.kind === 'option-terminator') continue; // what follows it arrives as positionals
+    if (!token.rawName.startsWith('--')) {
+      if (token.index === lastShort) continue;
+      lastShort = token.index;
+      const word = argv[token.index]!;
+      if (word === '-h') flags.help = true;
+      else if (/^-\d/.test(word)) args.push(word);
+      else throw new UsageError(`unknown option ${word} (options are long: --name)`);
+      continue;
+    }
+    const name = token.name;
     const spec = byName.get(name);
     if (!spec) throw new UsageError(`unknown option --${name}`);
-    let raw: string | undefined = eq === -1 ? undefined : token.slice(eq + 1);
+    const raw = token.value;
     if (spec.type === 'boolean') {
       if (raw !== undefined && raw !== 'true' && raw !== 'false') throw new UsageError(`--${name} takes no value`);
       flags[name] = raw !== 'false';
       continue;
     }
-    if (raw === undefined) {
-      raw = argv[++i];
-      if (raw === undefined) throw new UsageError(`--${name} needs a value (${spec.value ?? spec.type})`);
-    }
+    if (raw === undefined) throw new UsageError(`--${name} needs a value (${spec.value ?? spec.type})`);
     let value: string | number = raw;
     if (spec.type === 'number') {
       value = Number(raw);
