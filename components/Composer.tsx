@@ -1,3 +1,4 @@
+// The composer: lines sized with ink-width.ts (string-width), because Ink lays them out and cuts them by that count.
 import { Box, Text, useInput } from 'ink';
 import React, { useEffect, useReducer, useRef } from 'react';
 import type { Note, RowView } from '../src/app/app-state.js';
@@ -9,7 +10,7 @@ import type { ComposerState, PeerView } from '../src/app/composer-state.js';
 import type { ComposerIntents } from '../src/app/intents.js';
 import { shownHandle } from '../src/app/mail-view-threads.js';
 import type { Theme } from '../src/config/theme.js';
-import { cellWidth, padToWidth } from '../src/text/cell-width.js';
+import { inkWidth, padToInkWidth } from '../src/text/ink-width.js';
 import { NOTE_GLYPH } from './NotificationList.js';
 
 export interface ComposerProps {
@@ -68,9 +69,9 @@ export const Composer = React.memo(function Composer({ composer, rows, peers, st
   const colors = theme.composer;
   const reply = composer.replyTo ? `↩ #${composer.replyTo.id} ` : '';
   const prompt = ` ✎ ${reply}`;
-  const room = Math.max(1, width - cellWidth(prompt));
+  const room = Math.max(1, width - inkWidth(prompt));
   const win = lineWindow(state.line, room);
-  const used = cellWidth(prompt) + cellWidth(win.before) + Math.max(1, cellWidth(win.at)) + cellWidth(win.after);
+  const used = inkWidth(prompt) + inkWidth(win.before) + Math.max(1, inkWidth(win.at)) + inkWidth(win.after);
 
   const completion = activeCompletion(state, env.current);
   // A reply to the last send is news about it: shown after its receipts, which it must not hide.
@@ -81,26 +82,26 @@ export const Composer = React.memo(function Composer({ composer, rows, peers, st
   } else if (composer.warning && state.line.text === composer.draft) {
     second = (
       <Text color={theme.error} wrap="truncate">
-        {padToWidth(` ! ${composer.warning}`, width)}
+        {padToInkWidth(` ! ${composer.warning}`, width)}
       </Text>
     );
   } else if (strip && !answer && strip.at >= (composer.lastSend?.at ?? 0)) {
     second = (
       <Text color={strip.kind === 'error' ? theme.error : theme.notification.fg} backgroundColor={theme.notification.bg} wrap="truncate">
-        {padToWidth(` ${NOTE_GLYPH[strip.kind]} ${strip.text}`, width)}
+        {padToInkWidth(` ${NOTE_GLYPH[strip.kind]} ${strip.text}`, width)}
       </Text>
     );
   } else if (composer.lastSend) {
     const s = summarizeSend(composer.lastSend);
     second = (
       <Text color={s.tone === 'error' ? theme.error : s.tone === 'pending' ? theme.muted : theme.accent} wrap="truncate">
-        {padToWidth(` ${s.text}${answer ? ` · ✉ ${answer.text}` : ''}`, width)}
+        {padToInkWidth(` ${s.text}${answer ? ` · ✉ ${answer.text}` : ''}`, width)}
       </Text>
     );
   } else {
     second = (
       <Text color={colors.placeholder} wrap="truncate">
-        {padToWidth(` ${HINT}`, width)}
+        {padToInkWidth(` ${HINT}`, width)}
       </Text>
     );
   }
@@ -123,7 +124,7 @@ export const Composer = React.memo(function Composer({ composer, rows, peers, st
 
 function CompletionLine({ candidates, selected, width, theme }: { candidates: readonly Candidate[]; selected: number; width: number; theme: Theme }) {
   const items = candidates.map((c) => ({ label: `@${shownHandle(c.handle)}`, note: c.note }));
-  const cells = (i: number) => cellWidth(items[i]!.label) + cellWidth(items[i]!.note) + 3;
+  const cells = (i: number) => inkWidth(items[i]!.label) + inkWidth(items[i]!.note) + 3;
   // Start far enough left that the selected candidate is on the line.
   let start = 0;
   let span = 1;

@@ -1,3 +1,4 @@
+// The mail view: lines sized with ink-width.ts (string-width), because Ink lays them out and cuts them by that count.
 import { Box, Text, useInput } from 'ink';
 import { useMemo, useRef } from 'react';
 import type { MailViewIntents } from '../src/app/intents.js';
@@ -6,7 +7,7 @@ import { buildThreads, mailDetailLines, mailLineView, shownHandle } from '../src
 import { followSelection } from '../src/app/scroll-window.js';
 import { defaultKeymap, keysLabel, matchInkInput, type ActionName, type Keymap } from '../src/config/keymap.js';
 import type { Theme } from '../src/config/theme.js';
-import { cellWidth, padToWidth, truncateToWidth } from '../src/text/cell-width.js';
+import { inkWidth, padToInkWidth, truncateToInkWidth } from '../src/text/ink-width.js';
 
 export interface MailViewProps {
   mailView: MailViewState;
@@ -134,7 +135,7 @@ export function MailView({ mailView, theme, width, height, intents, keymap = DEF
             const selected = top + i === index;
             return (
               <Text key={v.id} inverse={selected} bold={v.unread} color={theme.help.fg} wrap="truncate">
-                {padToWidth(truncateToWidth(main, Math.max(1, innerWidth - cellWidth(badge))), Math.max(1, innerWidth - cellWidth(badge)))}
+                {padToInkWidth(truncateToInkWidth(main, Math.max(1, innerWidth - inkWidth(badge))), Math.max(1, innerWidth - inkWidth(badge)))}
                 <Text color={selected ? undefined : theme.muted}>{badge}</Text>
               </Text>
             );

@@ -1,10 +1,11 @@
+// The notification list: lines sized with ink-width.ts (string-width), because Ink lays them out and cuts them by that count.
 import { Box, Text, useInput } from 'ink';
 import { useState } from 'react';
 import type { Note } from '../src/app/app-state.js';
 import type { NotificationIntents } from '../src/app/intents.js';
 import { clampOffset } from '../src/app/scroll-window.js';
 import type { Theme } from '../src/config/theme.js';
-import { padToWidth } from '../src/text/cell-width.js';
+import { padToInkWidth } from '../src/text/ink-width.js';
 
 export interface NotificationListProps {
   /** Newest first; texts already sanitized. */
@@ -76,7 +77,7 @@ export function NotificationList({ notes, theme, width, height, intents, active 
       <Box flexDirection="column" height={visible}>
         {shown.map((n, i) => (
           <Text key={n.id} color={n.kind === 'error' ? theme.error : theme.help.fg} inverse={top + i === sel} wrap="truncate">
-            {padToWidth(`${clock(n.at)} ${NOTE_GLYPH[n.kind]} ${n.text}`, inner)}
+            {padToInkWidth(`${clock(n.at)} ${NOTE_GLYPH[n.kind]} ${n.text}`, inner)}
           </Text>
         ))}
       </Box>

@@ -1,9 +1,10 @@
+// The status bar: lines sized with ink-width.ts (string-width), because Ink lays them out and cuts them by that count.
 import { Box, Text } from 'ink';
 import type { AppState } from '../src/app/app-state.js';
 import type { Keymap } from '../src/config/keymap.js';
 import { formatKeyCombo } from '../src/config/keymap.js';
 import type { Theme } from '../src/config/theme.js';
-import { padToWidth, truncateToWidth } from '../src/text/cell-width.js';
+import { padToInkWidth, truncateToInkWidth } from '../src/text/ink-width.js';
 import { NOTE_GLYPH } from './NotificationList.js';
 
 export interface StatusBarProps {
@@ -45,10 +46,10 @@ export function StatusBar({ state, theme, keymap, hidden }: StatusBarProps) {
   return (
     <Box flexDirection="column" width={cols} height={2}>
       <Text color={stripColors.fg} backgroundColor={stripColors.bg} wrap="truncate">
-        {padToWidth(truncateToWidth(` ${strip}`, cols), cols)}
+        {padToInkWidth(truncateToInkWidth(` ${strip}`, cols), cols)}
       </Text>
       <Text color={theme.muted} wrap="truncate">
-        {truncateToWidth(` ${more}${hints}`, cols)}
+        {truncateToInkWidth(` ${more}${hints}`, cols)}
       </Text>
     </Box>
   );

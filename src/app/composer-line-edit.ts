@@ -1,8 +1,10 @@
 // Single-line editing as a pure function of (text, cursor) and one key: what the composer's input does
 // with printable text, Backspace, the arrows, Home/End and the readline keys Ctrl-A/E/U/K/W.
 // Typed or pasted text is cleaned before it enters the line (no control characters, no escapes).
+// The window onto the line is measured with ink-width.ts (string-width, by grapheme cluster): Ink lays
+// the composer out, so the window must fit by Ink's count, not the terminal's per-code-point one.
 import type { InkKeyLike } from '../config/keymap.js';
-import { cellWidth, truncateToWidth } from '../text/cell-width.js';
+import { inkClusters, inkWidth, truncateToInkWidth } from '../text/ink-width.js';
 import { sanitize } from '../text/sanitize.js';
 
 export interface Line {
@@ -115,13 +117,14 @@ export function lineWindow(line: Line, width: number): LineWindow {
   const { text, cursor } = line;
   const end = nextBoundary(text, cursor);
   const at = cursor < text.length ? text.slice(cursor, end) : ' ';
-  const atWidth = Math.max(1, cellWidth(at));
+  const atWidth = Math.max(1, inkWidth(at));
   if (width <= atWidth) return { before: '', at, after: '' };
-  const chars = Array.from(text.slice(0, cursor));
-  let beforeWidth = cellWidth(text.slice(0, cursor));
+  // Cut whole clusters from the left: their widths add up to the width of what is left.
+  const clusters = inkClusters(text.slice(0, cursor));
+  let beforeWidth = inkWidth(text.slice(0, cursor));
   let cut = 0;
-  while (cut < chars.length && beforeWidth + atWidth + (cut > 0 ? 1 : 0) > width) beforeWidth -= cellWidth(chars[cut++]!);
-  const before = (cut > 0 ? '…' : '') + chars.slice(cut).join('');
-  const room = width - cellWidth(before) - atWidth;
-  return { before, at, after: truncateToWidth(text.slice(end), room) };
+  while (cut < clusters.length && beforeWidth + atWidth + (cut > 0 ? 1 : 0) > width) beforeWidth -= inkWidth(clusters[cut++]!);
+  const before = (cut > 0 ? '…' : '') + clusters.slice(cut).join('');
+  const room = width - inkWidth(before) - atWidth;
+  return { before, at, after: truncateToInkWidth(text.slice(end), room) };
 }

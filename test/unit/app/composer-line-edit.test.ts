@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cleanInput, editLine, lineWindow } from '../../../src/app/composer-line-edit.js';
-import { cellWidth } from '../../../src/text/cell-width.js';
+import { inkWidth } from '../../../src/text/ink-width.js';
 import { key } from './key.js';
 
 const at = (text: string, cursor = text.length) => ({ text, cursor });
@@ -63,16 +63,27 @@ describe('lineWindow', () => {
     const w = lineWindow(at(text), 10);
     expect(w.before.startsWith('…')).toBe(true);
     expect(w.before.endsWith('z')).toBe(true);
-    expect(cellWidth(w.before) + 1).toBeLessThanOrEqual(10);
+    expect(inkWidth(w.before) + 1).toBeLessThanOrEqual(10);
     const start = lineWindow(at(text, 0), 10);
     expect(start.before).toBe('');
     expect(start.at).toBe('a');
-    expect(cellWidth(start.at + start.after)).toBeLessThanOrEqual(10);
+    expect(inkWidth(start.at + start.after)).toBeLessThanOrEqual(10);
     expect(start.after.endsWith('…')).toBe(true);
   });
 
   it('counts wide characters by their cells', () => {
     const w = lineWindow(at('日本語のテキスト'), 8);
-    expect(cellWidth(w.before) + 1).toBeLessThanOrEqual(8);
+    expect(inkWidth(w.before) + 1).toBeLessThanOrEqual(8);
+  });
+
+  it('counts as Ink does and cuts whole clusters: an emoji with VS16 or a skin tone is one 2-cell cluster', () => {
+    // By code point these would be 1 (❤ + VS16) and 4 (👍 + 🏽) cells; Ink lays them out as 2 each.
+    for (const text of ['❤️❤️❤️❤️❤️❤️', '👍🏽👍🏽👍🏽👍🏽👍🏽👍🏽']) {
+      const w = lineWindow(at(text), 8);
+      expect(w.before).toMatch(/^…/);
+      expect(inkWidth(w.before) + 1).toBeLessThanOrEqual(8);
+      expect(inkWidth(w.before) + 1).toBeGreaterThanOrEqual(7); // and uses the room it has
+      expect(text.endsWith(w.before.slice(1))).toBe(true); // no cluster split at the cut
+    }
   });
 });

@@ -4,7 +4,7 @@ import { cleanup } from 'ink-testing-library';
 import { Composer } from '../../../components/Composer.js';
 import { initialComposer, type ComposerState, type MentionBinding } from '../../../src/app/composer-state.js';
 import type { ComposerIntents } from '../../../src/app/intents.js';
-import { cellWidth } from '../../../src/text/cell-width.js';
+import { inkWidth } from '../../../src/text/ink-width.js';
 import { row } from '../app/fixtures.js';
 import { darkTheme, KEYS, plain, press, settle, waitUntil } from './ink-test.js';
 
@@ -149,7 +149,7 @@ describe('Composer', () => {
       const frames = r.frames.length;
       r.stdin.write('@al');
       await waitUntil(() => r.frames.length > frames, `a frame after typing at width ${width}`);
-      for (const line of plain(r.lastFrame()).split('\n')) expect(cellWidth(line)).toBeLessThanOrEqual(width);
+      for (const line of plain(r.lastFrame()).split('\n')) expect(inkWidth(line)).toBeLessThanOrEqual(width);
       r.unmount();
     }
   });
