@@ -1,6 +1,7 @@
 // The one line under an attached row (issue #11 defect 4): which row, its state and unread mail,
 // the newest notification (mail for the operator, a row waiting) and the detach key, so attached
-// mode is never blind. Plain ANSI painted by the compositor, like the row headers.
+// mode is never blind. Plain ANSI painted by the compositor, like the row headers, so measured like them
+// with cell-width.ts (the terminal's per-code-point cells), not Ink's string-width.
 import type { AppState } from '../src/app/app-state.js';
 import type { Theme } from '../src/config/theme.js';
 import { sgr } from '../src/terminal/sgr-color.js';

@@ -1,6 +1,8 @@
 // A row's header as one ready-to-paint ANSI line: state, name, profile, unread badge, time since
 // output, exit status. Drawn by the compositor, not Ink, so a header change costs a string and
 // a line write rather than a whole-frame Ink render (idle rows must cost next to nothing).
+// Measured with cell-width.ts (the terminal's per-code-point cells), not Ink's string-width: Ink never
+// lays this line out, and it has to fill exactly its cells on the terminal, beside a row's screen.
 import { formatAge, type RowView } from '../src/app/app-state.js';
 import type { Theme } from '../src/config/theme.js';
 import { sgr } from '../src/terminal/sgr-color.js';

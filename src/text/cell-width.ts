@@ -4,6 +4,14 @@
 // characters count 0 (sanitized text has none). A ZWJ sequence or a skin-tone modifier counts as the sum of
 // its parts, which is how terminals without grapheme clustering draw them; `sanitize` removes ZWJ so the
 // two views agree. Runs every frame: the BMP is a flat lookup table, astral planes a binary search.
+// Why a generated table and not string-width: this is the terminal's count, code point by code point, for
+// text swb places on the terminal's cells itself — the row headers and the attached status line the
+// compositor paints beside rows' emulated screens, the cursor column sanitize expands tabs from, the CLI's
+// output. Wide CJK, flags, VS16, combining marks and zero-width characters count here exactly as xterm
+// advances them; string-width counts grapheme clusters (a ZWJ sequence or an emoji with VS16 is 2) and is
+// used where Ink lays text out (ink-width.ts). test/unit/text/xterm-widths.test.ts checks the table against
+// a real xterm and records where the three models differ (xterm's default widths, Unicode 6, draw emoji
+// one cell). It is also free to load: `swb send` and the thin client carry no segmenter or emoji regex.
 
 import { WIDE_RANGES, ZERO_WIDTH_RANGES } from './width-tables.js';
 
