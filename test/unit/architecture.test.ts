@@ -1,6 +1,6 @@
 // Guards the layering DESIGN.md §2 describes (STYLE §8): no Ink/React below the UI, nothing in
-// src/ reaching up into components/ except the composition root, and the agent-side CLI path
-// (`swb send`) staying free of the hub, Ink and React so it starts fast.
+// src/ reaching up into components/ except the composition root, and the agent-side paths (`swb send`,
+// the thin client) staying free of the hub, Ink, React and string-width so they start fast.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,22 +42,40 @@ describe('architecture', () => {
     expect(offenders).toEqual([]);
   });
 
-  it('loads neither the hub, the store, Ink nor React when an agent runs `swb send`', () => {
-    const seen = new Set<string>();
-    const visit = (file: string) => {
-      if (seen.has(file)) return;
-      seen.add(file);
-      for (const spec of importsOf(file, true)) {
-        const local = resolveLocal(file, spec);
-        if (local) visit(local);
-        else seen.add(spec);
-      }
-    };
-    for (const entry of ['src/cli/main.ts', 'src/cli/send.ts']) visit(entry);
+  it('loads neither the hub, the store, Ink, React nor string-width when an agent runs `swb send`', () => {
+    const seen = staticClosure(['src/cli/main.ts', 'src/cli/send.ts']);
     const forbidden = [...seen].filter(
-      (f) => f.startsWith('src/hub/hub') || f.startsWith('src/store/') || f === 'ink' || f === 'react' || f === 'node:crypto' || f === 'better-sqlite3',
+      (f) =>
+        f.startsWith('src/hub/hub') ||
+        f.startsWith('src/store/') ||
+        f === 'ink' ||
+        f === 'react' ||
+        f === 'string-width' ||
+        f === 'node:crypto' ||
+        f === 'better-sqlite3',
     );
     expect(forbidden).toEqual([]);
     expect(seen.has('src/client/hub-client.ts')).toBe(true);
   });
+
+  it('keeps the thin client (`swb`, `swb attach`) free of Ink, React and string-width', () => {
+    const seen = staticClosure(['src/cli/main.ts', 'src/client/attach-client.ts']);
+    expect([...seen].filter((f) => f === 'ink' || f === 'react' || f === 'string-width' || f.startsWith('src/text/ink-'))).toEqual([]);
+  });
 });
+
+/** Every module (local files as src/….ts, packages by name) the entries load through static imports. */
+function staticClosure(entries: readonly string[]): Set<string> {
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const spec of importsOf(file, true)) {
+      const local = resolveLocal(file, spec);
+      if (local) visit(local);
+      else seen.add(spec);
+    }
+  };
+  for (const entry of entries) visit(entry);
+  return seen;
+}
