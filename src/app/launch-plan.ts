@@ -7,6 +7,7 @@ import { basename } from 'node:path';
 import { loadProfiles, type ProfileSet } from '../agents/load-profiles.js';
 import { UsageError } from '../cli/command.js';
 import { parseFlags } from '../cli/parse-flags.js';
+import { resolveFederationPaths, type FederationSettings } from '../federation/federation-config.js';
 import type { Keymap } from '../config/keymap.js';
 import { loadConfig, type LoadedConfig } from '../config/load-config.js';
 import { COMMANDS } from '../cli/commands.js';
@@ -41,6 +42,8 @@ export interface LaunchPlan {
   env: NodeJS.ProcessEnv;
   paths: RuntimePaths;
   limits: HubLimits;
+  /** The config's federation section (file paths resolved), or none: this node only. */
+  federation?: FederationSettings;
   keymap: Keymap;
   profiles: ProfileSet;
   rows: PlannedRow[];
@@ -138,6 +141,7 @@ export function planLaunch(argv: readonly string[], env: NodeJS.ProcessEnv, cwd:
       env,
       paths: resolveRuntimePaths({ cwd, env, ...(parsed.flags.workspace ? { workspace: parsed.flags.workspace as string } : {}) }),
       limits,
+      ...(config.federation ? { federation: resolveFederationPaths(config.federation, baseDir) } : {}),
       keymap,
       profiles,
       rows: unique.map((spec) => ({

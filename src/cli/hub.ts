@@ -4,6 +4,7 @@
 import { join } from 'node:path';
 import { EXIT_HUB_RUNNING } from '../client/connect.js';
 import { loadConfig } from '../config/load-config.js';
+import { federationFromFlags, resolveFederationPaths } from '../federation/federation-config.js';
 import { Hub } from '../hub/hub.js';
 import { SwbError } from '../protocol/error-codes.js';
 import type { HubLimits } from '../protocol/limits.js';
@@ -24,6 +25,8 @@ export const hubCommand: CommandDescriptor = {
     { name: 'retention-days', type: 'number', value: 'DAYS', description: 'delete read mail older than this (0 = keep; default 30)' },
     { name: 'expiry-hours', type: 'number', value: 'HOURS', description: 'expire unread mail older than this (0 = never; default)' },
     { name: 'config', type: 'string', value: 'FILE', description: 'read limits from FILE (default: $SWB_CONFIG, ./switchboard.json, the user config)' },
+    { name: 'federate', type: 'string', value: 'URL', description: 'join other machines\' servers through this NATS JetStream server (nats://HOST:PORT); overrides the config\'s federation.url' },
+    { name: 'node', type: 'string', value: 'NAME', description: 'this node\'s name among them (default: the host name); remote rows are NAME\'s handle@NAME' },
     { name: 'detached', type: 'boolean', description: 'started in the background by a CLI command: log to the runtime dir' },
   ],
   async run(ctx) {
@@ -42,6 +45,12 @@ export const hubCommand: CommandDescriptor = {
     if (flag('max-frame') !== undefined) limits.maxFrameBytes = Math.max(1024, Math.floor(flag('max-frame')!));
     if (flag('retention-days') !== undefined) limits.retentionDays = flag('retention-days')!;
     if (flag('expiry-hours') !== undefined) limits.expiryHours = flag('expiry-hours')!;
+    const federation = federationFromFlags(
+      ctx.flags.federate as string | undefined,
+      ctx.flags.node as string | undefined,
+      loaded.value.config.federation ? resolveFederationPaths(loaded.value.config.federation, loaded.value.baseDir) : undefined,
+    );
+    if ('error' in federation) throw new SwbError('BAD_REQUEST', federation.error);
     const detached = ctx.flags.detached === true;
     const file = detached ? new RotatingLog(join(ctx.paths.runDir, 'hub.log')) : null;
     const log = (line: string) => {
@@ -51,8 +60,12 @@ export const hubCommand: CommandDescriptor = {
     };
     let hub: Hub;
     try {
-      hub = await Hub.start({ paths: ctx.paths, limits, log });
+      hub = await Hub.start({ paths: ctx.paths, limits, log, ...(federation.ok ? { federation: federation.ok } : {}) });
     } catch (err) {
+      if (err instanceof SwbError && err.code === 'NODE_COLLISION') {
+        process.stderr.write(`swb hub: NODE_COLLISION: ${err.message}\n`);
+        return 1;
+      }
       if (err instanceof SwbError && err.code === 'HUB_RUNNING') {
         if (!detached) process.stderr.write(`swb hub: HUB_RUNNING: ${err.message}\n`);
         return EXIT_HUB_RUNNING;

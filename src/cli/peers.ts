@@ -21,8 +21,14 @@ export const peersCommand: CommandDescriptor = {
     for (const p of peers) {
       const me = p.handle === client.hello?.session ? '  (you)' : '';
       const held = p.heldWith?.length ? `  held with ${p.heldWith.map((h) => `@${h}`).join(' ')} (reply budget; swb status)` : '';
-      ctx.print(`${`@${p.handle}`.padEnd(width)}  ${(p.online ? 'online' : 'offline').padEnd(7)}  ${p.role.padEnd(11)}  ${p.unread} unread${me}${held}`);
+      const seen = p.node !== undefined && p.ageMs !== undefined ? `  node ${p.node}, seen ${formatAge(p.ageMs)} ago` : p.node !== undefined ? `  node ${p.node}, not seen` : '';
+      ctx.print(`${`@${p.handle}`.padEnd(width)}  ${(p.online ? 'online' : 'offline').padEnd(7)}  ${p.role.padEnd(11)}  ${p.unread} unread${me}${held}${seen}`);
     }
     return 0;
   },
 };
+
+function formatAge(ms: number): string {
+  const s = Math.round(ms / 1000);
+  return s < 90 ? `${s} s` : s < 5400 ? `${Math.round(s / 60)} min` : `${Math.round(s / 3600)} h`;
+}

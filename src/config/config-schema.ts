@@ -5,6 +5,7 @@ import { DEFAULT_LIMITS, type HubLimits } from '../protocol/limits.js';
 import { HANDLE_HINT, HANDLE_PATTERN } from '../protocol/handle.js';
 import { array, bool, int, literal, num, object, optional, parse, record, SchemaError, str, type Schema } from '../util/schema.js';
 import { THEME_NAME_PATTERN } from './theme.js';
+import { parseFederationSettings, type FederationSettings } from '../federation/federation-config.js';
 
 export const WAKE_POLICIES = ['auto', 'notify', 'off'] as const;
 export type WakePolicy = (typeof WAKE_POLICIES)[number];
@@ -93,6 +94,8 @@ export interface SwitchboardConfig {
   /** Show a status line under an attached row (row, state, news, the detach key); default true. */
   attachedStatus?: boolean;
   worktrees?: WorktreesConfig;
+  /** Mail across machines through NATS JetStream (src/federation/). */
+  federation?: FederationSettings;
   /** The mouse on the dashboard: click to focus, again to attach, wheel for history (default true). */
   mouse?: boolean;
   /** Where the history view's copies go: "osc52" (the terminal's clipboard; some terminals refuse it) or "file" (default). */
@@ -189,6 +192,11 @@ const configShape = object({
   composer: optional(object({ closeAfterSend: optional(bool) })),
   clipboard: optional(literal('osc52', 'file')),
   mouse: optional(bool),
+  federation: optional((v: unknown, p: string): FederationSettings => {
+    const r = parseFederationSettings(v, p);
+    if ('error' in r) throw new SchemaError(r.error.path, r.error.message);
+    return r.ok;
+  }),
   worktrees: optional(
     object({ root: optional(str({ min: 1, max: 4096 })), setup: optional(str({ min: 1, max: CONFIG_LIMITS.commandLength })), setupTimeoutS: optional(int({ min: 1, max: 3600 })) }),
   ),

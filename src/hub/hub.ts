@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, unlinkSync, writeFileSync, renameSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { SwbError, swbError, type SwbErrorValue } from '../protocol/error-codes.js';
-import { OPERATOR } from '../protocol/handle.js';
+import { BROADCAST, OPERATOR } from '../protocol/handle.js';
 import { DEFAULT_LIMITS, type HubLimits } from '../protocol/limits.js';
 import type { MailItem, PeerChanged, PeerInfo, ReceiptChanged, RowExplainResult, SendParams, SendResult, SessionRole } from '../protocol/methods.js';
 import type { DecodedFrame } from '../protocol/ndjson-decoder.js';
@@ -33,6 +33,9 @@ import type { RuntimePaths } from './runtime-paths.js';
 import { SessionRegistry } from './session-registry.js';
 import { tryAcquireWorkspaceLock } from './workspace-lock.js';
 import { MailWaiters } from './mail-waiters.js';
+import type { FederationSettings } from '../federation/federation-config.js';
+import type { FederationLink, LinkStatus } from '../federation/nats-link.js';
+import { ALL_NODES, isRemoteAddress, parseRemoteAddress, remoteAddress } from '../federation/remote-address.js';
 
 export interface HubOptions {
   paths: RuntimePaths;
@@ -43,6 +46,8 @@ export interface HubOptions {
   embedded?: boolean;
   /** Opens the store (default MailStore.open). Fault-injection tests wrap the database here. */
   openStore?: (file: string, options: StoreOptions) => MailStore;
+  /** Joins other machines' servers through NATS JetStream (src/federation/); absent: this node only. */
+  federation?: FederationSettings;
 }
 
 /**
@@ -86,6 +91,8 @@ export class Hub {
   /** The embedding server is stopping (ending its rows): a successor asking it to step down may wait. */
   serverStopping = false;
   private stopping: Promise<void> | null = null;
+  /** The NATS link to other nodes (null: not federated). Loaded only when configured. */
+  federation: FederationLink | null = null;
 
   private readonly mailEmitter = new Emitter<MailItem>();
   private readonly receiptEmitter = new Emitter<ReceiptChanged & { from: string }>();
@@ -125,6 +132,7 @@ export class Hub {
       hub = new Hub(options, limits, store);
       hub.lifetime.add(lock);
       await hub.listen();
+      if (options.federation) await hub.federate(options.federation);
       return hub;
     } catch (err) {
       if (hub) await hub.stop();
@@ -175,6 +183,36 @@ export class Hub {
     const sweeper = setInterval(() => this.sweep(), 60 * 60 * 1000);
     sweeper.unref();
     this.lifetime.add(toDisposable(() => clearInterval(sweeper)));
+  }
+
+  /** Joins the federation: loads the NATS client only now, and fails the start on NODE_COLLISION. */
+  private async federate(settings: FederationSettings): Promise<void> {
+    const [{ FederationLink }, { FederationStore }] = await Promise.all([import('../federation/nats-link.js'), import('../store/federation-store.js')]);
+    const store = new FederationStore(this.store, settings.node);
+    const link = FederationLink.create(settings, {
+      store,
+      runStore: (fn) => this.gate.run(fn),
+      known: (h) => {
+        const role = this.store.roleOf(h);
+        return role !== undefined && role !== 'remote';
+      },
+      live: (h) => {
+        for (const c of this.sessions.connectionsOf(h)) if (c.subscription !== 'none') return true;
+        return false;
+      },
+      onIncoming: (result) => {
+        for (const { request, outcome } of result.accepted) this.afterCommit(request, outcome);
+        this.publishChanges(result.changes);
+      },
+      onPresence: () => this.peerEmitter.fire({ handle: '', online: true, role: 'remote' }),
+      localPeers: () => this.peers().filter((p) => p.role !== 'remote').map((p) => ({ handle: p.handle, online: p.online })),
+      now: this.now,
+      log: (line) => this.log(line),
+    });
+    this.federation = link;
+    this.lifetime.add(this.onPeer((p) => p.role !== 'remote' && link.peersChanged()));
+    this.log(`federation: node ${settings.node} on ${settings.url}`);
+    await link.begin();
   }
 
   get embedded(): boolean {
@@ -422,15 +460,23 @@ export class Hub {
       held.set(p.a, [...(held.get(p.a) ?? []), p.b]);
       held.set(p.b, [...(held.get(p.b) ?? []), p.a]);
     }
-    return this.store
-      .knownHandles()
-      .map(({ handle, role, unread }) => {
-        const peer: PeerInfo = { handle, role, unread, online: this.sessions.isOnline(handle) };
-        const with_ = held.get(handle);
-        if (with_) peer.heldWith = with_;
-        return peer;
-      })
-      .sort((a, b) => (a.handle < b.handle ? -1 : a.handle > b.handle ? 1 : 0));
+    const remote = new Map((this.federation?.remotePeers() ?? []).map((p) => [remoteAddress(p.handle, p.node), p]));
+    const peers = this.store.knownHandles().map(({ handle, role, unread }) => {
+      const peer: PeerInfo = { handle, role, unread, online: this.sessions.isOnline(handle) };
+      const with_ = held.get(handle);
+      if (with_) peer.heldWith = with_;
+      if (role === 'remote') {
+        const there = remote.get(handle);
+        remote.delete(handle);
+        peer.online = there?.online ?? false;
+        peer.node = handle.slice(handle.indexOf('@') + 1);
+        if (there) peer.ageMs = there.ageMs;
+      }
+      return peer;
+    });
+    // Sessions other nodes announce that never mailed with this one.
+    for (const [handle, p] of remote) peers.push({ handle, role: 'remote', unread: 0, online: p.online, node: p.node, ageMs: p.ageMs });
+    return peers.sort((a, b) => (a.handle < b.handle ? -1 : a.handle > b.handle ? 1 : 0));
   }
 
   /** Pairs of rows that used up their reply budget and wait for the operator (empty if the store cannot tell now). */
@@ -567,7 +613,20 @@ export class Hub {
   }
 
   /** The whole send pipeline up to the commit: the request (limits, recipients, rate), then group commit. */
-  private async sendUnreported(sender: string, sent: SendParams): Promise<{ ok: SendResult } | { error: SwbErrorValue }> {
+  private async sendUnreported(sender: string, original: SendParams): Promise<{ ok: SendResult } | { error: SwbErrorValue }> {
+    const routed = this.routeAcrossNodes(original);
+    if ('error' in routed) return routed;
+    const sent = routed.ok;
+    const remote = sent.to.filter((t) => isRemoteAddress(t));
+    if (remote.length > 0) {
+      try {
+        await this.gate.run(() => {
+          for (const h of remote) this.store.rememberHandle(h, 'remote');
+        });
+      } catch (err) {
+        return { error: this.storeFailure(err, 'The message could not be stored; nothing was accepted, retry with the same id') };
+      }
+    }
     const built = buildSendRequest(sender, sent, {
       limits: this.limits,
       onlineHandles: () => this.sessions.onlineHandles(),
@@ -581,6 +640,31 @@ export class Hub {
     if ('error' in built) return built;
     const outcome = await this.committer.submit(built.request);
     return outcome.ok ? { ok: outcome.result } : { error: outcome.error };
+  }
+
+  /**
+   * Recipients on other nodes: `handle@node` stays as it is (this node's own name is dropped),
+   * `all@*` becomes every online session the other nodes announce (and `all` here).
+   */
+  private routeAcrossNodes(sent: SendParams): { ok: SendParams } | { error: SwbErrorValue } {
+    if (!sent.to.some((t) => t.includes('@'))) return { ok: sent };
+    const to: string[] = [];
+    for (const target of sent.to) {
+      if (!target.includes('@')) {
+        to.push(target);
+        continue;
+      }
+      const a = parseRemoteAddress(target);
+      if (!a) return { error: swbError('BAD_REQUEST', `${target} is not an address: use handle@node (a node name is 1-64 of A-Z a-z 0-9 _ -).`, { to: target }) };
+      if (!this.federation) return { error: swbError('FEDERATION_OFF', `${target} is on another node, and this server is not federated: set "federation": {"url": "nats://HOST:4222", "node": "NAME"} in the config, or start it with --federate URL --node NAME.`, { to: target }) };
+      if (a.node === ALL_NODES) {
+        if (a.handle !== BROADCAST) return { error: swbError('BAD_REQUEST', `${target}: only all@* reaches every node.`, { to: target }) };
+        to.push(BROADCAST);
+        for (const p of this.federation.remotePeers()) if (p.online) to.push(remoteAddress(p.handle, p.node));
+      } else if (a.node === this.federation.node) to.push(a.handle);
+      else to.push(target);
+    }
+    return { ok: { ...sent, to: [...new Set(to)] } };
   }
 
   /** Milliseconds until `sender` may send again (0: now): its own bucket, and tokenless senders' shared one. */
@@ -600,6 +684,8 @@ export class Hub {
 
   /** Runs after the commit returned: push to recipients, wake waiters, tell the sender. */
   private afterCommit(request: AcceptRequest, outcome: AcceptOutcome): void {
+    // Mail for other nodes (and receipts of theirs the commit queued) wait in the outbox.
+    if (outcome.ok) this.federation?.kick();
     if (!outcome.ok || !outcome.message) return;
     try {
       this.announceCommitted(request, outcome);
@@ -641,6 +727,8 @@ export class Hub {
   }
 
   publishChanges(changes: readonly StateChange[]): void {
+    // A change of mail from another node queued its receipt for that node (a trigger did).
+    if (this.federation && changes.some((ch) => ch.sender.includes('@'))) this.federation.kick();
     for (const ch of changes) {
       const event: ReceiptChanged = { id: ch.id, to: ch.to, state: ch.state, at: ch.at };
       this.receiptEmitter.fire({ ...event, from: ch.sender });
@@ -667,6 +755,11 @@ export class Hub {
       );
   }
 
+  /** The link to other nodes, for `swb status` (null: not federated). */
+  async federationStatus(): Promise<LinkStatus | null> {
+    return this.federation ? this.federation.status() : null;
+  }
+
   log(line: string): void {
     this.options.log?.(line);
   }
@@ -675,6 +768,7 @@ export class Hub {
   stop(): Promise<void> {
     if (this.stopping) return this.stopping;
     this.stopping = (async () => {
+      await this.federation?.stop();
       for (const c of this.connections) c.destroy();
       if (this.server) {
         const server = this.server;

@@ -200,6 +200,11 @@ const HANDLERS = new Map<string, Handler<unknown>>(
     run: (hub) => ({ ok: { pairs: hub.heldPairs(), budget: hub.limits.automaticReplies } }),
   }),
 
+  'federation.status': handler({
+    params: emptyParams,
+    run: async (hub) => ({ ok: { link: await hub.federationStatus() } }),
+  }),
+
   'session.release': handler({
     params: releaseParams,
     operatorOnly: true,

@@ -40,6 +40,8 @@ export const ERROR_CODES = [
   'MERGE_CONFLICT', // the merge (or rebase) conflicts; both trees were left as they were
   'UNMERGED', // removing the worktree would lose commits no other branch has
   'GIT_FAILED', // git refused, is missing, or is too old
+  'NODE_COLLISION', // another swb server holds this federation node name (its claim is fresh)
+  'FEDERATION_OFF', // mail to handle@node, but this server is not federated
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

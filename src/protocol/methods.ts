@@ -27,7 +27,8 @@ export const helloParams = object({
 export type HelloParams = Infer<typeof helloParams>;
 
 export const sendParams = object({
-  to: array(str({ min: 1, max: 64 }), { min: 1, max: 256 }),
+  // A handle, or handle@node on another machine (src/federation/remote-address.ts).
+  to: array(str({ min: 1, max: 129 }), { min: 1, max: 256 }),
   text: str(),
   kind: optional(literal(...MESSAGE_KINDS)),
   replyTo: optional(messageRef),
@@ -129,7 +130,8 @@ export const grantParams = object({ a: handle, b: handle });
 /** Operator only: give a row's handle back (it stays reserved for its row across restarts until then). */
 export const releaseParams = object({ handle });
 
-export type SessionRole = 'row' | 'operator' | 'participant';
+/** `remote`: a session on another node (`handle@node`), known here because mail went to or came from it. */
+export type SessionRole = 'row' | 'operator' | 'participant' | 'remote';
 
 export interface PeerInfo {
   handle: string;
@@ -138,6 +140,9 @@ export interface PeerInfo {
   unread: number;
   /** Rows this one used up its reply budget with; they wait for the operator. */
   heldWith?: string[];
+  /** A session on another node (role remote): that node's name, and ms since it last told its presence. */
+  node?: string;
+  ageMs?: number;
 }
 
 export interface HelloResult {

@@ -10,6 +10,7 @@ import { operatorPort, type OperatorPort } from '../hub/operator-port.js';
 import type { RuntimePaths } from '../hub/runtime-paths.js';
 import { SwbError } from '../protocol/error-codes.js';
 import type { HubLimits } from '../protocol/limits.js';
+import type { FederationSettings } from '../federation/federation-config.js';
 import { RowManager } from '../rows/row-manager.js';
 import { AgentAuditTrail } from '../supervisor/agent-audit-trail.js';
 import { AgentSupervisor } from '../supervisor/agent-supervisor.js';
@@ -39,7 +40,7 @@ export interface ServerCore {
 
 export async function startServerCore(plan: LaunchPlan, hooks: (hub: Hub) => FleetHooks = () => ({})): Promise<ServerCore> {
   const { paths } = plan;
-  const hub = await startEmbeddedHub(paths, plan.limits);
+  const hub = await startEmbeddedHub(paths, plan.limits, plan.federation);
   const owner = new DisposableStore();
   // Everything above the seam reaches the mail core through this one port.
   const port = operatorPort(hub);
@@ -120,14 +121,14 @@ export async function startServerCore(plan: LaunchPlan, hooks: (hub: Hub) => Fle
  * The server embeds the workspace's hub. A headless hub already running (started by a CLI
  * command) is asked to step down, and we take the lock once it has let go.
  */
-async function startEmbeddedHub(paths: RuntimePaths, limits: HubLimits | undefined): Promise<Hub> {
+async function startEmbeddedHub(paths: RuntimePaths, limits: HubLimits | undefined, federation: FederationSettings | undefined): Promise<Hub> {
   // Long enough for a server that is stopping to end its rows (SIGHUP, then SIGKILL after the grace).
   const deadline = Date.now() + 15_000;
   for (let asked = false; ; ) {
     try {
       const file = new RotatingLog(join(paths.runDir, 'hub.log'));
       const log = (line: string) => file.append(`${new Date().toISOString()} ${line}`);
-      return await Hub.start({ paths, limits: limits ?? {}, embedded: true, log });
+      return await Hub.start({ paths, limits: limits ?? {}, embedded: true, log, ...(federation ? { federation } : {}) });
     } catch (err) {
       if (!(err instanceof SwbError) || err.code !== 'HUB_RUNNING' || Date.now() > deadline) throw err;
       if (!asked) {

@@ -31,6 +31,12 @@ export interface AcceptRequest {
   live: ReadonlySet<string>;
   /** Recipients reached only through broadcast: a full inbox skips them (named in `skipped`) instead of refusing the message. */
   optional?: ReadonlySet<string>;
+  /**
+   * Mail another node's server already accepted (src/federation/): its custody is not ours to
+   * refuse, so neither the reply budget nor a full inbox turns it away here (the sending node
+   * applied both), and its recipients were checked by the caller.
+   */
+  fromRemote?: boolean;
 }
 
 export type AcceptOutcome =
@@ -150,6 +156,16 @@ export class MailStore {
       // DO NOTHING on a repeated (sender, message_id): the common path needs no SELECT first.
       insertMessage: s(`INSERT INTO messages (sender, message_id, kind, text, reply_to, recipients, digest, created_at, depth)
                         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (sender, message_id) DO NOTHING`),
+      // Mail for another node, published from the outbox in id order (src/federation/outbox-publisher.ts).
+      insertOutboxMail: s(`INSERT INTO outbox (node, kind, message, created_at) VALUES (?, 'mail', ?, ?)`),
+      // A receipt from the node a message went to: forward only, and the times a local receipt would set.
+      remoteReceipt: s(`UPDATE deliveries SET state = @state, delivered_at = coalesce(delivered_at, @at),
+                          read_at = CASE WHEN @state IN (${STATE_CODE.read}, ${STATE_CODE.replied}) THEN coalesce(read_at, @at) ELSE read_at END,
+                          replied_at = CASE WHEN @state = ${STATE_CODE.replied} THEN coalesce(replied_at, @at) ELSE replied_at END,
+                          expired_at = CASE WHEN @state = ${STATE_CODE.expired} THEN @at ELSE expired_at END
+                        WHERE message = @id AND recipient = @to AND state < @state
+                          AND NOT (@state = ${STATE_CODE.expired} AND state NOT IN (${STATE_CODE.accepted}, ${STATE_CODE.delivered}))`),
+      remoteWoken: s(`UPDATE deliveries SET woken_at = @at, woken_by = 'remote' WHERE message = @id AND recipient = @to AND woken_at IS NULL`),
       insertDelivery: s(`INSERT INTO deliveries (message, recipient, seq, state, accepted_at, delivered_at)
                          VALUES (?, ?, ?, ?, ?, ?)`),
       deliveriesOf: s<DeliveryRow>(`SELECT * FROM deliveries WHERE message = ? ORDER BY recipient`),
@@ -322,7 +338,7 @@ export class MailStore {
     }
     const digest = messageDigest(r.requestedTo, r.kind, r.replyTo, r.text);
     const full = this.skippedFull(r, staged);
-    const depth = this.budget.depthOf(r.sender, r.replyTo);
+    const depth = r.fromRemote ? 0 : this.budget.depthOf(r.sender, r.replyTo);
     const info = this.q.insertMessage.run(r.sender, r.messageId, r.kind, r.text, r.replyTo, JSON.stringify(r.to), digest, at, depth);
     if (info.changes === 0) return this.repeated(r, digest);
     const id = Number(info.lastInsertRowid);
@@ -330,16 +346,16 @@ export class MailStore {
     // even if the inbox is full or the budget spent now); a refused new message is removed again in
     // the same transaction.
     const notFull = without(r.to, full);
-    const budget = this.budget.decide(r.sender, notFull, r.optional, depth, at);
-    const skipped = [...full, ...budget.skipped];
-    const to = without(notFull, budget.skipped);
-    const refusal = budget.refusal ?? this.refusal(r, to, staged) ?? (to.length === 0 && skipped.length > 0 ? skipped[0]!.error : null);
+    const budget = r.fromRemote ? null : this.budget.decide(r.sender, notFull, r.optional, depth, at);
+    const skipped = [...full, ...(budget?.skipped ?? [])];
+    const to = budget ? without(notFull, budget.skipped) : notFull;
+    const refusal = r.fromRemote ? null : (budget?.refusal ?? this.refusal(r, to, staged) ?? (to.length === 0 && skipped.length > 0 ? skipped[0]!.error : null));
     if (refusal) {
       this.q.deleteMessage.run(id);
       return { ok: false, error: refusal };
     }
     if (skipped.length > 0) this.q.setRecipients.run(JSON.stringify(to), id);
-    this.budget.apply(r.sender, budget);
+    if (budget) this.budget.apply(r.sender, budget);
     const recipients: SendResult['recipients'] = [];
     for (const recipient of to) {
       const seq = staged.seq.get(recipient) ?? this.nextSeq.get(recipient) ?? 1;
@@ -349,6 +365,13 @@ export class MailStore {
       staged.unread.set(recipient, this.stagedUnread(recipient, staged) + 1);
       recipients.push({ to: recipient, seq, state: delivered ? 'delivered' : 'accepted' });
     }
+    // One envelope per other node, whatever the number of its recipients (they share the message id there).
+    const nodes = new Set<string>();
+    for (const recipient of to) {
+      const at_ = recipient.indexOf('@');
+      if (at_ > 0) nodes.add(recipient.slice(at_ + 1));
+    }
+    for (const node of nodes) this.q.insertOutboxMail.run(node, id, at);
     let repliedTo: { id: number; recipient: string; sender: string } | null = null;
     if (r.replyTo !== null) {
       const wasUnread = this.isUnread(r.replyTo, r.sender);
@@ -383,6 +406,31 @@ export class MailStore {
 
   private queueFull(to: string): SwbErrorValue {
     return swbError('QUEUE_FULL', `${to} already has ${this.maxUnread} unread messages; try again once it reads some.`, { to, limit: this.maxUnread });
+  }
+
+  /**
+   * A receipt another node sent for mail this store sent there (`to` is `handle@node`). Runs inside
+   * the caller's transaction; a receipt never moves a delivery back. Returns what to publish once
+   * committed; call `refreshUnread` for the recipients after the commit.
+   */
+  applyRemoteReceipt(r: { sender: string; messageId: string; to: string; state: number; woken: boolean; at: number }): StateChange[] {
+    const message = this.q.findBySenderId.get(r.sender, r.messageId);
+    if (!message) return [];
+    const changes: StateChange[] = [];
+    const params = { id: message.id, to: r.to, state: r.state, at: r.at };
+    if (r.woken && this.q.remoteWoken.run(params).changes > 0) changes.push({ id: message.id, sender: r.sender, to: r.to, state: 'woken', at: r.at });
+    if (r.state > 0 && this.q.remoteReceipt.run(params).changes > 0) changes.push({ id: message.id, sender: r.sender, to: r.to, state: stateName(r.state), at: r.at });
+    return changes;
+  }
+
+  /** Re-reads the unread counts of these handles (after a transaction the caches did not follow). */
+  refreshUnread(handles: Iterable<string>): void {
+    for (const h of handles) this.unread.set(h, this.q.unreadOf.get(h)?.n ?? 0);
+  }
+
+  /** Re-reads every cache from disk: after a transaction around acceptBatch failed to commit. */
+  resyncCaches(): void {
+    this.reloadCaches();
   }
 
   /** True when `sender` already stored a message with this id (a retry). */

@@ -89,4 +89,51 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE deliveries ADD COLUMN woken_by TEXT;
   ALTER TABLE wake_events ADD COLUMN how TEXT NOT NULL DEFAULT 'typed';
   `,
+  // 5: mail across machines (src/federation/): what waits to be published to NATS, in order (mail
+  // by message, receipts as their body); the last id published per destination node, so each
+  // envelope names its predecessor and a receiver can keep the order; the last envelope applied
+  // per origin store; this store's own random epoch. Receipts of mail that came from another node
+  // are queued by triggers in the same transaction as the state change, so none is lost or forgotten.
+  `
+  CREATE TABLE outbox (
+    id         INTEGER PRIMARY KEY AUTOINCREMENT,
+    node       TEXT NOT NULL,
+    kind       TEXT NOT NULL,
+    message    INTEGER REFERENCES messages(id) ON DELETE CASCADE,
+    body       TEXT,
+    created_at INTEGER NOT NULL
+  ) STRICT;
+  CREATE TABLE link_out (node TEXT PRIMARY KEY, last_id INTEGER NOT NULL) STRICT;
+  CREATE TABLE link_in (
+    origin   TEXT NOT NULL,
+    epoch    TEXT NOT NULL,
+    last_seq INTEGER NOT NULL,
+    PRIMARY KEY (origin, epoch)
+  ) STRICT, WITHOUT ROWID;
+  CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT, WITHOUT ROWID;
+  INSERT INTO meta (key, value) VALUES ('epoch', lower(hex(randomblob(8))));
+  CREATE TRIGGER remote_receipt_on_change AFTER UPDATE OF state, woken_at ON deliveries
+    WHEN (NEW.state <> OLD.state OR (NEW.woken_at IS NOT NULL AND OLD.woken_at IS NULL))
+      AND instr((SELECT sender FROM messages WHERE id = NEW.message), '@') > 0
+  BEGIN
+    INSERT INTO outbox (node, kind, message, body, created_at)
+    SELECT substr(m.sender, instr(m.sender, '@') + 1), 'receipt', NULL,
+           json_object('sender', substr(m.sender, 1, instr(m.sender, '@') - 1), 'messageId', m.message_id,
+                       'to', NEW.recipient, 'state', NEW.state, 'woken', NEW.woken_at IS NOT NULL,
+                       'at', max(NEW.accepted_at, coalesce(NEW.delivered_at, 0), coalesce(NEW.woken_at, 0),
+                                 coalesce(NEW.read_at, 0), coalesce(NEW.replied_at, 0), coalesce(NEW.expired_at, 0))),
+           CAST(unixepoch('subsec') * 1000 AS INTEGER)
+    FROM messages m WHERE m.id = NEW.message;
+  END;
+  CREATE TRIGGER remote_receipt_on_insert AFTER INSERT ON deliveries
+    WHEN NEW.state > 0 AND instr((SELECT sender FROM messages WHERE id = NEW.message), '@') > 0
+  BEGIN
+    INSERT INTO outbox (node, kind, message, body, created_at)
+    SELECT substr(m.sender, instr(m.sender, '@') + 1), 'receipt', NULL,
+           json_object('sender', substr(m.sender, 1, instr(m.sender, '@') - 1), 'messageId', m.message_id,
+                       'to', NEW.recipient, 'state', NEW.state, 'woken', 0, 'at', coalesce(NEW.delivered_at, NEW.accepted_at)),
+           CAST(unixepoch('subsec') * 1000 AS INTEGER)
+    FROM messages m WHERE m.id = NEW.message;
+  END;
+  `,
 ];

@@ -87,7 +87,7 @@ export class ReplyBudget {
 
   private counts(handle: string): boolean {
     const role = this.roleOf(handle);
-    return role === 'row' || (this.settings.countParticipants && role === 'participant');
+    return role === 'row' || role === 'remote' || (this.settings.countParticipants && role === 'participant');
   }
 
   /** How deep among rows a new message sits: 0 for a new thread or anything the operator (or an outsider) writes. */

@@ -4,6 +4,7 @@
 // text, after whitespace, or after an opening bracket or quote, so "a@b.com" is not a mention.
 
 import { HANDLE_HINT, HANDLE_PATTERN, isValidHandle } from '../protocol/handle.js';
+import { parseRemoteAddress } from '../federation/remote-address.js';
 
 // One definition of a handle for the whole program (protocol/handle.ts); re-exported for UI and CLI callers.
 export { HANDLE_HINT, HANDLE_PATTERN, isValidHandle };
@@ -46,6 +47,20 @@ function handleEnd(text: string, from: number): number {
   return i;
 }
 
+/** A handle, or `handle@node` (a session on another node; `all@*` every node's): the end of it. */
+function recipientEnd(text: string, from: number): number {
+  const end = handleEnd(text, from);
+  if (text[end] !== '@' || end === from) return end;
+  if (text[end + 1] === '*') return end + 2;
+  const nodeEnd = handleEnd(text, end + 1);
+  return nodeEnd > end + 1 ? nodeEnd : end;
+}
+
+/** A recipient as written after '@': a handle here, or handle@node on another machine. */
+export function isValidRecipient(token: string): boolean {
+  return isValidHandle(token) || parseRemoteAddress(token) !== null;
+}
+
 function skipSpace(text: string, from: number): number {
   let i = from;
   while (i < text.length && /\s/.test(text[i] ?? '')) i++;
@@ -62,13 +77,13 @@ export function parseMentions(text: string): ParsedMentions {
   let i = skipSpace(text, 0);
   let bodyStart = i;
   while (text[i] === '@') {
-    const end = handleEnd(text, i + 1);
+    const end = recipientEnd(text, i + 1);
     const handle = text.slice(i + 1, end);
     let after = end;
     const separated = LEADING_SEPARATOR.test(text[after] ?? '');
     if (separated) after++;
     const endsToken = after >= text.length || /\s/.test(text[after] ?? '') || (separated && text[after] === '@');
-    if (!endsToken || !isValidHandle(handle)) {
+    if (!endsToken || !isValidRecipient(handle)) {
       let tokenEnd = i;
       while (tokenEnd < text.length && !/\s/.test(text[tokenEnd] ?? '')) tokenEnd++;
       invalid.push({ token: text.slice(i, tokenEnd), start: i, end: tokenEnd });
@@ -86,12 +101,12 @@ export function parseMentions(text: string): ParsedMentions {
   // Inline mentions in the body.
   for (let j = text.indexOf('@', bodyStart); j !== -1; j = text.indexOf('@', j + 1)) {
     if (!atBoundary(text, j)) continue;
-    const end = handleEnd(text, j + 1);
+    const end = recipientEnd(text, j + 1);
     // A trailing '.' or '-' is punctuation ("thanks @bob."), not part of the handle.
     let trimmed = end;
     while (trimmed > j + 1 && /[.-]/.test(text[trimmed - 1] ?? '')) trimmed--;
     const handle = text.slice(j + 1, trimmed);
-    if (end - (j + 1) <= 64 && isValidHandle(handle)) mentions.push({ handle, start: j, end: trimmed });
+    if (end - (j + 1) <= 129 && isValidRecipient(handle)) mentions.push({ handle, start: j, end: trimmed });
     j = Math.max(j, end - 1);
   }
 
@@ -127,7 +142,7 @@ export function mentionAt(text: string, cursor: number): MentionAtCursor | null 
  */
 export function completeMention(text: string, cursor: number, handle: string): { text: string; cursor: number } {
   const m = mentionAt(text, cursor);
-  if (!m || !isValidHandle(handle)) return { text, cursor };
+  if (!m || !isValidRecipient(handle)) return { text, cursor };
   const before = text.slice(0, m.start);
   const after = text.slice(m.end);
   const insert = `@${handle}`;
@@ -168,7 +183,7 @@ export function splitCliTargets(args: readonly string[]): CliTargets {
     for (const piece of arg.split(',')) {
       if (piece === '' && arg.endsWith(',')) continue;
       const handle = piece.startsWith('@') ? piece.slice(1) : piece;
-      if (!isValidHandle(handle)) return { ok: false, problem: badHandle(piece) };
+      if (!isValidRecipient(handle)) return { ok: false, problem: badHandle(piece) };
       add(handle);
     }
   }

@@ -86,7 +86,10 @@ describe('parseMentions', () => {
     expect(p.body).toBe('@-bad hi');
     expect(p.invalid).toEqual([{ token: '@-bad', start: 3, end: 8 }]);
     expect(parseMentions(`@${'x'.repeat(65)} hi`).invalid).toHaveLength(1);
-    expect(parseMentions('@a@b hi').invalid[0]?.token).toBe('@a@b');
+    expect(parseMentions('@a@@b hi').invalid[0]?.token).toBe('@a@@b');
+    // handle@node is a recipient on another node, not an invalid token.
+    expect(parseMentions('@a@b hi').recipients).toEqual(['a@b']);
+    expect(parseMentions('@all@* hi').recipients).toEqual(['all@*']);
   });
 
   it('handles mentions-only and empty text', () => {

@@ -1,0 +1,432 @@
+// This node's link to the others through NATS JetStream. Mail for another node is committed to
+// the outbox first (the sender hears "accepted" then); the publisher sends the outbox in id order
+// with each row's dedup id (Nats-Msg-Id) and removes a row only once the stream acknowledged it.
+// Everything addressed to this node is read by one durable consumer, applied to the store in one
+// transaction per batch, and acknowledged only after that commit. With NATS unreachable the outbox
+// simply grows ("queued: link down since ..."), and empties in order when the link is back.
+//
+// Stream SWB_MAIL keeps subjects swb.<origin>.<destination>.<m|r> as a work queue: an envelope is
+// removed once its destination acknowledged it, and kept up to RETENTION_MS (14 days) for a node
+// that is down. Permissions (docs/federation/nats-server.conf) let a node publish only under
+// swb.<itself>.>, and the receiver checks the origin against the subject as well.
+import { readFileSync } from 'node:fs';
+import { connect, credsAuthenticator, type ConnectionOptions, type NatsConnection } from '@nats-io/transport-node';
+import { AckPolicy, DeliverPolicy, RetentionPolicy, StorageType, jetstream, jetstreamManager, type JetStreamClient, type JsMsg } from '@nats-io/jetstream';
+import { SwbError } from '../protocol/error-codes.js';
+import type { FederationStore, IncomingResult } from '../store/federation-store.js';
+import { envelopeOf } from '../store/federation-store.js';
+import { dedupId, inboundFilter, mailSubject, readEnvelope, STREAM, SUBJECT_ROOT, type Envelope } from './envelope.js';
+import type { FederationSettings } from './federation-config.js';
+import { Presence, PRESENCE_BEAT_MS, type PresencePeer, type RemotePeer } from './presence.js';
+
+const RETENTION_MS = 14 * 86_400_000;
+const DEDUP_WINDOW_MS = 2 * 60_000;
+const PUBLISH_BATCH = 512;
+const APPLY_BATCH = 1024;
+/** An envelope larger than this is refused on receipt (16 KiB of text is swb's default limit). */
+const MAX_ENVELOPE_BYTES = 1 << 20;
+const FIRST_CONNECT_MS = 3000;
+
+export interface LinkHost {
+  store: FederationStore;
+  /** Runs a store call the way the hub does (queued behind another process's lock). */
+  runStore<T>(fn: () => T): Promise<T>;
+  /** A local session mail may be stored for. */
+  known(handle: string): boolean;
+  /** A local session that hears pushed mail now. */
+  live(handle: string): boolean;
+  /** What a batch from other nodes stored and changed, for the hub to push and publish. */
+  onIncoming(result: IncomingResult): void;
+  /** Remote presence changed (peers lists, the composer's completion). */
+  onPresence(): void;
+  localPeers(): PresencePeer[];
+  now(): number;
+  log(line: string): void;
+}
+
+export interface LinkStatus {
+  node: string;
+  url: string;
+  state: 'connecting' | 'up' | 'down';
+  /** Since when the link is in this state. */
+  since: number;
+  queued: number;
+  oldestQueuedAt: number | null;
+  /** The last thing that went wrong, for the operator. */
+  problem: string | null;
+}
+
+export class FederationLink {
+  private nc: NatsConnection | null = null;
+  private js: JetStreamClient | null = null;
+  private presence: Presence | null = null;
+  private state: LinkStatus['state'] = 'connecting';
+  private since: number;
+  private problem: string | null = null;
+  private stopped = false;
+  private wake: (() => void) | null = null;
+  private kicked = false;
+  private lastOut = new Map<string, number>();
+  private readonly inbox: JsMsg[] = [];
+  private applying = false;
+  private beatTimer: NodeJS.Timeout | null = null;
+  private beatSoon: NodeJS.Timeout | null = null;
+  private queuedCache = { count: 0, oldestAt: null as number | null };
+  private ready: Promise<void> | null = null;
+
+  private constructor(
+    private readonly settings: FederationSettings,
+    private readonly host: LinkHost,
+  ) {
+    this.since = host.now();
+  }
+
+  /** The link, not yet connected: `begin` connects it. Mail may be queued for it at once. */
+  static create(settings: FederationSettings, host: LinkHost): FederationLink {
+    return new FederationLink(settings, host);
+  }
+
+  /**
+   * Connects. If NATS answers within a few seconds the node name is claimed now, and a rival's
+   * live claim fails the start with NODE_COLLISION; otherwise the link keeps trying in the
+   * background (mail queues meanwhile) and claims the name once connected.
+   */
+  async begin(): Promise<void> {
+    this.lastOut = await this.host.runStore(() => this.host.store.lastPublished());
+    await this.refreshQueued();
+    this.ready = this.connectAndRun();
+    const first = await Promise.race([this.ready.then(() => 'done' as const), delay(FIRST_CONNECT_MS).then(() => 'slow' as const)]);
+    if (first === 'done' && this.problem?.startsWith('NODE_COLLISION')) {
+      await this.stop();
+      throw new SwbError('NODE_COLLISION', this.problem.slice('NODE_COLLISION: '.length));
+    }
+  }
+
+  private async connectAndRun(): Promise<void> {
+    const options: ConnectionOptions = {
+      servers: this.settings.url.split(',').map((s) => s.trim()),
+      name: `swb-${this.settings.node}`,
+      // Replies (publish acks, pulled messages) come to this node's own prefix: the permissions
+      // may then deny every other node's inboxes.
+      inboxPrefix: `_INBOX_swb_${this.settings.node}`,
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: 500,
+      waitOnFirstConnect: true,
+      ...this.authOptions(),
+    };
+    try {
+      this.nc = await connect(options);
+    } catch (err) {
+      this.fail(`cannot connect to ${this.settings.url}: ${messageOf(err)}`);
+      if (!this.stopped) {
+        await delay(1000);
+        return this.connectAndRun();
+      }
+      return;
+    }
+    if (this.stopped) return void (await this.nc.close());
+    try {
+      this.js = jetstream(this.nc);
+      await this.ensureStream();
+      this.presence = await Presence.open(this.nc, this.settings.node, this.host.store.epoch, this.host.now);
+      const rival = await this.presence.rivalClaim();
+      if (rival) {
+        this.problem = `NODE_COLLISION: another swb server (store ${rival.epoch}) holds node name ${this.settings.node} on ${this.settings.url} (seen ${Math.round(rival.ageMs / 1000)} s ago); pick another federation.node`;
+        this.host.log(this.problem);
+        await this.nc.close();
+        return;
+      }
+      await this.beat();
+      await this.presence.watch(() => this.host.onPresence());
+    } catch (err) {
+      this.fail(`setting up JetStream on ${this.settings.url}: ${messageOf(err)}`);
+      await this.nc.close().catch(() => undefined);
+      if (!this.stopped) {
+        await delay(1000);
+        return this.connectAndRun();
+      }
+      return;
+    }
+    this.setState('up');
+    void this.watchStatus(this.nc);
+    void this.publishLoop();
+    void this.consumeLoop();
+    this.beatTimer = setInterval(() => void this.beat().catch(() => undefined), PRESENCE_BEAT_MS);
+    this.beatTimer.unref();
+  }
+
+  private authOptions(): Partial<ConnectionOptions> {
+    const s = this.settings;
+    const out: Partial<ConnectionOptions> = {};
+    if (s.credentials) out.authenticator = credsAuthenticator(readFileSync(s.credentials));
+    if (s.user && s.passwordFile) {
+      out.user = s.user;
+      out.pass = readFileSync(s.passwordFile, 'utf8').trim();
+    }
+    if (s.tls) {
+      out.tls = {
+        ...(s.tls.ca ? { caFile: s.tls.ca } : {}),
+        ...(s.tls.cert ? { certFile: s.tls.cert } : {}),
+        ...(s.tls.key ? { keyFile: s.tls.key } : {}),
+      };
+    }
+    return out;
+  }
+
+  private async ensureStream(): Promise<void> {
+    const jsm = await jetstreamManager(this.nc!);
+    const info = await jsm.streams.info(STREAM).catch(() => null);
+    if (!info) {
+      await jsm.streams.add({
+        name: STREAM,
+        subjects: [`${SUBJECT_ROOT}.*.*.*`],
+        retention: RetentionPolicy.Workqueue,
+        storage: StorageType.File,
+        max_age: RETENTION_MS * 1e6,
+        duplicate_window: DEDUP_WINDOW_MS * 1e6,
+      });
+    }
+    const durable = consumerName(this.settings.node);
+    const existing = await jsm.consumers.info(STREAM, durable).catch(() => null);
+    if (!existing) {
+      await jsm.consumers.add(STREAM, {
+        durable_name: durable,
+        filter_subject: inboundFilter(this.settings.node),
+        ack_policy: AckPolicy.Explicit,
+        deliver_policy: DeliverPolicy.All,
+        ack_wait: 30e9,
+        max_ack_pending: 8192,
+        max_deliver: -1,
+      });
+    }
+  }
+
+  private async watchStatus(nc: NatsConnection): Promise<void> {
+    for await (const s of nc.status()) {
+      if (s.type === 'disconnect') this.setState('down', `lost ${this.settings.url}`);
+      else if (s.type === 'reconnect') {
+        this.setState('up');
+        this.kick();
+        void this.beat().catch(() => undefined);
+      }
+    }
+  }
+
+  private setState(state: LinkStatus['state'], problem?: string): void {
+    if (state !== this.state) {
+      this.state = state;
+      this.since = this.host.now();
+      this.host.log(`federation: link ${state}${problem ? ` (${problem})` : ''}`);
+    }
+    if (problem) this.problem = problem;
+  }
+
+  private fail(problem: string): void {
+    if (this.problem !== problem) this.host.log(`federation: ${problem}`);
+    this.problem = problem;
+    if (this.state === 'up') this.setState('down');
+  }
+
+  /** New outbox rows (a commit, a receipt): publish soon. */
+  kick(): void {
+    this.kicked = true;
+    const wake = this.wake;
+    this.wake = null;
+    wake?.();
+  }
+
+  private async waitForWork(): Promise<void> {
+    if (this.kicked) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, 1000);
+      this.wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+
+  private async publishLoop(): Promise<void> {
+    let failures = 0;
+    while (!this.stopped) {
+      await this.waitForWork();
+      this.kicked = false;
+      if (this.stopped) return;
+      if (this.state !== 'up' || !this.js) continue;
+      let entries;
+      try {
+        entries = await this.host.runStore(() => this.host.store.pending(PUBLISH_BATCH));
+      } catch (err) {
+        this.fail(`reading the outbox: ${messageOf(err)}`);
+        continue;
+      }
+      if (entries.length === 0) {
+        this.queuedCache = { count: 0, oldestAt: null };
+        continue;
+      }
+      const next = new Map(this.lastOut);
+      const sends = entries.map((e) => {
+        if (!e.body) return null; // its message was purged before it could go
+        const env = envelopeOf(e, this.settings.node, this.host.store.epoch, next.get(e.node) ?? 0);
+        next.set(e.node, e.id);
+        return this.js!.publish(mailSubject(this.settings.node, e.node, e.kind), JSON.stringify(env), { msgID: dedupId(env), timeout: 5000 });
+      });
+      const results = await Promise.allSettled(sends.map((p) => p ?? Promise.resolve(null)));
+      // Only the prefix the stream holds leaves the outbox; the rest is sent again, in order.
+      let upTo = 0;
+      const done = new Map(this.lastOut);
+      let failed: unknown = null;
+      for (let i = 0; i < entries.length; i++) {
+        const r = results[i]!;
+        if (r.status === 'rejected') {
+          failed = r.reason;
+          break;
+        }
+        upTo = entries[i]!.id;
+        if (sends[i]) done.set(entries[i]!.node, entries[i]!.id);
+      }
+      if (upTo > 0) {
+        try {
+          await this.host.runStore(() => this.host.store.published(upTo, done));
+          this.lastOut = done;
+        } catch (err) {
+          // Published but still in the outbox: sent again later, and dropped as a duplicate there.
+          this.fail(`recording what was published: ${messageOf(err)}`);
+        }
+      }
+      await this.refreshQueued();
+      if (failed) {
+        failures++;
+        this.fail(`publishing: ${messageOf(failed)}`);
+        await delay(Math.min(5000, 200 * failures));
+        this.kicked = true;
+      } else {
+        failures = 0;
+        if (entries.length === PUBLISH_BATCH) this.kicked = true;
+      }
+    }
+  }
+
+  private async consumeLoop(): Promise<void> {
+    while (!this.stopped && this.js) {
+      try {
+        const consumer = await this.js.consumers.get(STREAM, consumerName(this.settings.node));
+        const messages = await consumer.consume({ max_messages: 2048 });
+        for await (const m of messages) {
+          this.inbox.push(m);
+          void this.applyInbox();
+          if (this.stopped) break;
+        }
+      } catch (err) {
+        if (this.stopped) return;
+        this.fail(`reading from ${STREAM}: ${messageOf(err)}`);
+        await delay(1000);
+      }
+    }
+  }
+
+  private async applyInbox(): Promise<void> {
+    if (this.applying) return;
+    this.applying = true;
+    try {
+      while (this.inbox.length > 0 && !this.stopped) await this.applyBatch(this.inbox.splice(0, APPLY_BATCH));
+    } finally {
+      this.applying = false;
+    }
+  }
+
+  private async applyBatch(batch: JsMsg[]): Promise<void> {
+    const envelopes: Envelope[] = [];
+    const kept: JsMsg[] = [];
+    for (const m of batch) {
+      const read = readEnvelope(m.data, m.subject, this.settings.node, MAX_ENVELOPE_BYTES);
+      if ('refused' in read) {
+        this.host.log(`federation: refused an envelope on ${m.subject} (stream seq ${m.seq}): ${read.refused}`);
+        m.term();
+        continue;
+      }
+      envelopes.push(read.ok);
+      kept.push(m);
+    }
+    if (envelopes.length === 0) return;
+    let result: IncomingResult;
+    try {
+      result = await this.host.runStore(() => this.host.store.applyIncoming(envelopes, this.host.known, this.host.live, this.host.now()));
+    } catch (err) {
+      // Nothing was stored: nothing is acknowledged, all of it comes again.
+      this.fail(`storing mail from other nodes: ${messageOf(err)}`);
+      for (const m of kept) m.nak(2000);
+      return;
+    }
+    result.verdicts.forEach((v, i) => (v === 'gap' ? kept[i]!.nak(500) : kept[i]!.ack()));
+    this.host.onIncoming(result);
+    // Receipts of what was just stored (delivered to a live session) wait in the outbox.
+    this.kick();
+  }
+
+  private async beat(): Promise<void> {
+    if (!this.presence || this.state === 'down') return;
+    await this.presence.beat(this.host.localPeers());
+  }
+
+  /** Local sessions changed: tell the other nodes soon (coalesced). */
+  peersChanged(): void {
+    if (this.beatSoon) return;
+    this.beatSoon = setTimeout(() => {
+      this.beatSoon = null;
+      void this.beat().catch(() => undefined);
+    }, 250);
+    this.beatSoon.unref();
+  }
+
+  private async refreshQueued(): Promise<void> {
+    try {
+      const q = await this.host.runStore(() => this.host.store.queued());
+      this.queuedCache = { count: q.count, oldestAt: q.oldestAt };
+    } catch {
+      // keep the last figure
+    }
+  }
+
+  async status(): Promise<LinkStatus> {
+    await this.refreshQueued();
+    return {
+      node: this.settings.node,
+      url: this.settings.url,
+      state: this.state,
+      since: this.since,
+      queued: this.queuedCache.count,
+      oldestQueuedAt: this.queuedCache.oldestAt,
+      problem: this.problem,
+    };
+  }
+
+  remotePeers(): RemotePeer[] {
+    return this.presence?.remotePeers() ?? [];
+  }
+
+  get node(): string {
+    return this.settings.node;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.kick();
+    if (this.beatTimer) clearInterval(this.beatTimer);
+    if (this.beatSoon) clearTimeout(this.beatSoon);
+    this.presence?.stop();
+    await this.nc?.close().catch(() => undefined);
+  }
+}
+
+export function consumerName(node: string): string {
+  return `swb-${node}`;
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms).unref());
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,220 @@
+// The store's side of mail across machines (src/federation/): the outbox read in order and
+// emptied as NATS acknowledges it, and envelopes from other nodes applied in one transaction with
+// the chain positions they advance. Custody: a message is only removed from the outbox once the
+// stream holds it, and an envelope is only acknowledged to the stream once this commit is on disk;
+// a crash anywhere in between repeats work, and the chain (seq/prev per origin) makes a repeat a
+// no-op and a gap wait.
+import type { Statement } from 'better-sqlite3';
+import type { Chain, Envelope, MailBody, ReceiptBody } from '../federation/envelope.js';
+import { ENVELOPE_VERSION } from '../federation/envelope.js';
+import type { AcceptOutcome, AcceptRequest, MailStore, StateChange } from './mail-store.js';
+import { STATE_CODE } from './receipt-state.js';
+
+/** An outbox row with its envelope built; `prev` is filled in by the publisher in id order. */
+export interface OutboxEntry {
+  id: number;
+  node: string;
+  kind: 'mail' | 'receipt';
+  body: MailBody | ReceiptBody;
+  createdAt: number;
+}
+
+export type Verdict = 'applied' | 'duplicate' | 'gap';
+
+export interface IncomingResult {
+  verdicts: Verdict[];
+  /** Mail stored now, for the hub to push and wake as it does after a local commit. */
+  accepted: Array<{ request: AcceptRequest; outcome: AcceptOutcome }>;
+  /** Receipt changes of this node's own messages, to publish to their senders. */
+  changes: StateChange[];
+}
+
+interface MessageRow {
+  id: number;
+  sender: string;
+  message_id: string;
+  kind: string;
+  text: string;
+  reply_to: number | null;
+  recipients: string;
+  created_at: number;
+}
+
+export class FederationStore {
+  private readonly q: ReturnType<FederationStore['prepare']>;
+  /** This store's epoch (migration 5 drew it): part of every dedup id this node publishes. */
+  readonly epoch: string;
+
+  constructor(
+    private readonly mail: MailStore,
+    /** This node's name. */
+    readonly node: string,
+  ) {
+    this.q = this.prepare();
+    this.epoch = this.q.epoch.get()!.value;
+  }
+
+  private prepare() {
+    const db = this.mail.db;
+    const s = <T = unknown>(sql: string) => db.prepare(sql) as Statement<unknown[], T>;
+    return {
+      epoch: s<{ value: string }>(`SELECT value FROM meta WHERE key = 'epoch'`),
+      pending: s<{ id: number; node: string; kind: string; message: number | null; body: string | null; created_at: number }>(
+        `SELECT id, node, kind, message, body, created_at FROM outbox ORDER BY id LIMIT ?`,
+      ),
+      message: s<MessageRow>(`SELECT * FROM messages WHERE id = ?`),
+      deleteUpTo: s(`DELETE FROM outbox WHERE id <= ?`),
+      deleteOne: s(`DELETE FROM outbox WHERE id = ?`),
+      lastOut: s<{ node: string; last_id: number }>(`SELECT node, last_id FROM link_out`),
+      setLastOut: s(`INSERT INTO link_out (node, last_id) VALUES (?, ?) ON CONFLICT (node) DO UPDATE SET last_id = excluded.last_id`),
+      queued: s<{ n: number; oldest: number | null }>(`SELECT count(*) AS n, min(created_at) AS oldest FROM outbox`),
+      queuedFor: s<{ node: string; n: number; oldest: number }>(`SELECT node, count(*) AS n, min(created_at) AS oldest FROM outbox GROUP BY node ORDER BY node`),
+      lastIn: s<{ last_seq: number }>(`SELECT last_seq FROM link_in WHERE origin = ? AND epoch = ?`),
+      setLastIn: s(`INSERT INTO link_in (origin, epoch, last_seq) VALUES (?, ?, ?) ON CONFLICT (origin, epoch) DO UPDATE SET last_seq = excluded.last_seq`),
+      byOrigin: s<{ id: number }>(`SELECT id FROM messages WHERE sender = ? AND message_id = ?`),
+      expiredReceipt: s(`INSERT INTO outbox (node, kind, message, body, created_at) VALUES (?, 'receipt', NULL, ?, ?)`),
+    };
+  }
+
+  /** The last outbox id published to each node (the `prev` of the next envelope to it). */
+  lastPublished(): Map<string, number> {
+    return new Map(this.q.lastOut.all().map((r) => [r.node, r.last_id]));
+  }
+
+  /** Up to `limit` outbox rows in id order, each with its envelope body. */
+  pending(limit: number): OutboxEntry[] {
+    const out: OutboxEntry[] = [];
+    for (const row of this.q.pending.all(limit)) {
+      if (row.kind === 'receipt') {
+        // Written by SQL (json_object): woken is 0/1 there.
+        const b = JSON.parse(row.body!) as Omit<ReceiptBody, 't' | 'woken'> & { woken: unknown };
+        out.push({ id: row.id, node: row.node, kind: 'receipt', body: { t: 'receipt', ...b, woken: b.woken === true || b.woken === 1 }, createdAt: row.created_at });
+        continue;
+      }
+      const m = row.message === null ? undefined : this.q.message.get(row.message);
+      // The message was purged (retention) before it could go: nothing left to send.
+      if (!m) {
+        out.push({ id: row.id, node: row.node, kind: 'mail', body: null as unknown as MailBody, createdAt: row.created_at });
+        continue;
+      }
+      out.push({ id: row.id, node: row.node, kind: 'mail', body: this.mailBody(m, row.node), createdAt: row.created_at });
+    }
+    return out;
+  }
+
+  private mailBody(m: MessageRow, node: string): MailBody {
+    const suffix = `@${node}`;
+    const to = (JSON.parse(m.recipients) as string[]).filter((h) => h.endsWith(suffix)).map((h) => h.slice(0, -suffix.length));
+    let replyTo: MailBody['replyTo'] = null;
+    if (m.reply_to !== null) {
+      const original = this.q.message.get(m.reply_to);
+      // Only a message that came from that node can be named there.
+      if (original?.sender.endsWith(suffix)) replyTo = { sender: original.sender.slice(0, -suffix.length), messageId: original.message_id };
+    }
+    return { t: 'mail', from: m.sender, messageId: m.message_id, to, kind: m.kind as MailBody['kind'], text: m.text, replyTo, createdAt: m.created_at };
+  }
+
+  /** The stream holds these (a prefix of what `pending` gave, in order): they leave the outbox. */
+  published(upTo: number, lastPerNode: ReadonlyMap<string, number>): void {
+    this.mail.db.transaction(() => {
+      this.q.deleteUpTo.run(upTo);
+      for (const [node, id] of lastPerNode) this.q.setLastOut.run(node, id);
+    })();
+  }
+
+  /** What waits for the link: the whole outbox and per destination node. */
+  queued(): { count: number; oldestAt: number | null; byNode: Array<{ node: string; count: number; oldestAt: number }> } {
+    const all = this.q.queued.get()!;
+    return { count: all.n, oldestAt: all.oldest, byNode: this.q.queuedFor.all().map((r) => ({ node: r.node, count: r.n, oldestAt: r.oldest })) };
+  }
+
+  /**
+   * Applies envelopes from other nodes (in stream order) in ONE transaction. Each gets a verdict:
+   * applied (stored now), duplicate (seen before: acknowledge and drop) or gap (an earlier one
+   * from that origin is missing: leave it unacknowledged, it comes again). Throws if the commit
+   * fails; then nothing was applied and nothing may be acknowledged.
+   * `known(handle)`: a local session that may get mail; `live(handle)`: it hears pushes now.
+   */
+  applyIncoming(envelopes: readonly Envelope[], known: (handle: string) => boolean, live: (handle: string) => boolean, now: number): IncomingResult {
+    const verdicts: Verdict[] = [];
+    const requests: AcceptRequest[] = [];
+    const changes: StateChange[] = [];
+    const touched = new Set<string>();
+    const run = this.mail.db.transaction(() => {
+      const last = new Map<string, number>();
+      for (const e of envelopes) {
+        const key = `${e.origin}\0${e.epoch}`;
+        const seen = last.has(key) ? last.get(key) : this.q.lastIn.get(e.origin, e.epoch)?.last_seq;
+        if (seen !== undefined && e.seq <= seen) {
+          verdicts.push('duplicate');
+          continue;
+        }
+        // The first envelope of a chain this store never saw starts it wherever it is.
+        if (seen !== undefined && e.prev !== seen) {
+          verdicts.push('gap');
+          continue;
+        }
+        last.set(key, e.seq);
+        verdicts.push('applied');
+        if (e.t === 'mail') {
+          const request = this.remoteRequest(e, known, live, now);
+          if (request) requests.push(request);
+        } else {
+          const to = `${e.to}@${e.origin}`;
+          changes.push(...this.mail.applyRemoteReceipt({ sender: e.sender, messageId: e.messageId, to, state: e.state, woken: e.woken, at: e.at }));
+          touched.add(to);
+        }
+      }
+      for (const [key, seq] of last) {
+        const [origin, epoch] = key.split('\0') as [string, string];
+        this.q.setLastIn.run(origin, epoch, seq);
+      }
+      return requests.length > 0 ? this.mail.acceptBatch(requests) : [];
+    });
+    let outcomes: AcceptOutcome[];
+    try {
+      outcomes = run.immediate();
+    } catch (err) {
+      this.mail.resyncCaches();
+      throw err;
+    }
+    this.mail.refreshUnread(touched);
+    return { verdicts, accepted: requests.map((request, i) => ({ request, outcome: outcomes[i]! })), changes };
+  }
+
+  /** The request that stores a remote message here; unknown recipients get an expired receipt back. */
+  private remoteRequest(e: Chain & MailBody, known: (handle: string) => boolean, live: (handle: string) => boolean, now: number): AcceptRequest | null {
+    const sender = `${e.from}@${e.origin}`;
+    const to = e.to.filter((h) => known(h));
+    for (const h of e.to) {
+      if (to.includes(h)) continue;
+      const body: Omit<ReceiptBody, 't'> = { sender: e.from, messageId: e.messageId, to: h, state: STATE_CODE.expired, woken: false, at: now };
+      this.q.expiredReceipt.run(e.origin, JSON.stringify(body), now);
+    }
+    if (to.length === 0) return null;
+    // Replies name their sender as a remote session here, so they can be answered back.
+    this.mail.rememberHandle(sender, 'remote');
+    const replyTo = e.replyTo ? (this.q.byOrigin.get(e.replyTo.sender, e.replyTo.messageId)?.id ?? null) : null;
+    return {
+      sender,
+      to,
+      requestedTo: e.to,
+      text: e.text,
+      kind: e.kind,
+      replyTo,
+      messageId: e.messageId,
+      live: new Set(to.filter((h) => live(h))),
+      fromRemote: true,
+    };
+  }
+
+  /** An outbox row whose message is gone: dropped from the queue. */
+  dropEntry(id: number): void {
+    this.q.deleteOne.run(id);
+  }
+}
+
+/** The envelope an outbox entry becomes, with its chain position. */
+export function envelopeOf(entry: OutboxEntry, origin: string, epoch: string, prev: number): Envelope {
+  return { v: ENVELOPE_VERSION, origin, epoch, seq: entry.id, prev, ...entry.body } as Envelope;
+}
