@@ -1,9 +1,11 @@
 // What one node publishes to another on NATS (src/federation/nats-link.ts), and the checks a
-// receiver makes before any of it reaches the store. An envelope is either mail (one message, for
-// all of its recipients on the destination node) or one receipt. Each carries its place in the
-// origin's outbox: `seq` (the outbox id) and `prev` (the outbox id of the envelope before it to the
-// same destination), so the receiver applies them in the order they were accepted, across
-// retries, NATS restarts and crashes, and knows a duplicate when it sees one.
+// receiver makes before any of it reaches the store. An envelope carries a run of items for one
+// destination node — mail (one message, for all of its recipients there) and receipts — each with
+// its outbox id at the origin. The envelope names the origin's epoch, `prev` (the outbox id of the
+// item before its first one on this origin→destination chain) and `seq` (its last item's id), so
+// the receiver applies items in the order they were accepted, across retries, regroupings, NATS
+// restarts and crashes: a run it has seen is a duplicate, a run that starts past what it has is a
+// gap to wait for, and an overlapping run contributes only its new items.
 import { isValidHandle } from '../protocol/handle.js';
 import { MESSAGE_KINDS, type MessageKind } from '../protocol/methods.js';
 import { isValidNodeName } from './remote-address.js';
@@ -47,10 +49,16 @@ export interface ReceiptBody {
   at: number;
 }
 
-export type Envelope = Chain & { v: number } & (MailBody | ReceiptBody);
+export type Item = (MailBody | ReceiptBody) & { id: number };
 
-export function mailSubject(origin: string, destination: string, kind: 'mail' | 'receipt'): string {
-  return `${SUBJECT_ROOT}.${origin}.${destination}.${kind === 'mail' ? 'm' : 'r'}`;
+export type Envelope = Chain & { v: number; items: Item[] };
+
+/** At most this many items, and about this many bytes, in one envelope (under NATS's 1 MB payload). */
+export const MAX_ITEMS = 256;
+export const MAX_ENVELOPE_JSON = 512 * 1024;
+
+export function mailSubject(origin: string, destination: string): string {
+  return `${SUBJECT_ROOT}.${origin}.${destination}.m`;
 }
 
 /** Everything addressed to `node`, from any origin. */
@@ -58,14 +66,15 @@ export function inboundFilter(node: string): string {
   return `${SUBJECT_ROOT}.*.${node}.*`;
 }
 
-export function dedupId(c: Pick<Chain, 'origin' | 'epoch' | 'seq'>): string {
-  return `${c.origin}:${c.epoch}:${c.seq}`;
+/** The run (prev, seq] of a chain holds the same items however often it is published. */
+export function dedupId(c: Chain): string {
+  return `${c.origin}:${c.epoch}:${c.prev}-${c.seq}`;
 }
 
 /** The origin a subject names (the only one the NATS permissions let have published it), or null. */
 export function originOfSubject(subject: string, self: string): string | null {
   const parts = subject.split('.');
-  if (parts.length !== 4 || parts[0] !== SUBJECT_ROOT || parts[2] !== self || !isValidNodeName(parts[1]!)) return null;
+  if (parts.length !== 4 || parts[0] !== SUBJECT_ROOT || parts[2] !== self || parts[3] !== 'm' || !isValidNodeName(parts[1]!)) return null;
   return parts[1]!;
 }
 
@@ -78,7 +87,7 @@ const MAX_TEXT = 1 << 20;
  */
 export function readEnvelope(data: Uint8Array, subject: string, self: string, maxBytes: number): { ok: Envelope } | { refused: string } {
   const origin = originOfSubject(subject, self);
-  if (!origin) return { refused: `subject ${subject} is not swb.<origin>.${self}.<m|r>` };
+  if (!origin) return { refused: `subject ${subject} is not swb.<origin>.${self}.m` };
   if (data.length > maxBytes) return { refused: `envelope of ${data.length} bytes is over ${maxBytes}` };
   let v: unknown;
   try {
@@ -91,26 +100,37 @@ export function readEnvelope(data: Uint8Array, subject: string, self: string, ma
   if (v.origin !== origin) return { refused: `from ${origin} but names origin ${String(v.origin)}: a node may only publish as itself` };
   if (typeof v.epoch !== 'string' || !/^[0-9a-f]{1,32}$/.test(v.epoch)) return { refused: 'bad epoch' };
   if (!isCount(v.seq) || !isCount(v.prev) || v.prev >= v.seq) return { refused: 'bad seq/prev' };
-  const kind = subject.endsWith('.m') ? 'mail' : subject.endsWith('.r') ? 'receipt' : null;
-  if (kind === 'mail' && v.t === 'mail') {
-    if (!isValidHandle(String(v.from))) return { refused: 'bad sender handle' };
-    if (typeof v.messageId !== 'string' || v.messageId.length < 1 || v.messageId.length > 128) return { refused: 'bad message id' };
-    if (!Array.isArray(v.to) || v.to.length < 1 || v.to.length > 256 || !v.to.every((h) => typeof h === 'string' && isValidHandle(h))) return { refused: 'bad recipients' };
-    if (!(MESSAGE_KINDS as readonly unknown[]).includes(v.kind)) return { refused: 'bad kind' };
-    if (typeof v.text !== 'string' || v.text.length === 0 || v.text.length > MAX_TEXT) return { refused: 'bad text' };
-    if (!isCount(v.createdAt)) return { refused: 'bad createdAt' };
+  if (!Array.isArray(v.items) || v.items.length < 1 || v.items.length > MAX_ITEMS) return { refused: `an envelope holds 1 to ${MAX_ITEMS} items` };
+  let last = v.prev;
+  for (const item of v.items as unknown[]) {
+    if (!isRecord(item) || !isCount(item.id) || item.id <= last) return { refused: 'item ids must rise above prev' };
+    last = item.id;
+    const bad = itemProblem(item);
+    if (bad) return { refused: `item ${item.id}: ${bad}` };
+  }
+  if (last !== v.seq) return { refused: 'seq is not the last item\'s id' };
+  return { ok: v as unknown as Envelope };
+}
+
+function itemProblem(v: Record<string, unknown>): string | null {
+  if (typeof v.messageId !== 'string' || v.messageId.length < 1 || v.messageId.length > 128) return 'bad message id';
+  if (v.t === 'mail') {
+    if (!isValidHandle(String(v.from))) return 'bad sender handle';
+    if (!Array.isArray(v.to) || v.to.length < 1 || v.to.length > 256 || !v.to.every((h) => typeof h === 'string' && isValidHandle(h))) return 'bad recipients';
+    if (!(MESSAGE_KINDS as readonly unknown[]).includes(v.kind)) return 'bad kind';
+    if (typeof v.text !== 'string' || v.text.length === 0 || v.text.length > MAX_TEXT) return 'bad text';
+    if (!isCount(v.createdAt)) return 'bad createdAt';
     const r = v.replyTo;
-    if (r !== null && !(isRecord(r) && isValidHandle(String(r.sender)) && typeof r.messageId === 'string' && r.messageId.length <= 128)) return { refused: 'bad replyTo' };
-    return { ok: v as unknown as Envelope };
+    if (r !== null && !(isRecord(r) && isValidHandle(String(r.sender)) && typeof r.messageId === 'string' && r.messageId.length <= 128)) return 'bad replyTo';
+    return null;
   }
-  if (kind === 'receipt' && v.t === 'receipt') {
-    if (!isValidHandle(String(v.sender)) || !isValidHandle(String(v.to))) return { refused: 'bad receipt handles' };
-    if (typeof v.messageId !== 'string' || v.messageId.length < 1 || v.messageId.length > 128) return { refused: 'bad message id' };
-    if (![1, 2, 3, 9].includes(v.state as number) && v.state !== 0) return { refused: 'bad state' };
-    if (typeof v.woken !== 'boolean' || !isCount(v.at)) return { refused: 'bad receipt' };
-    return { ok: v as unknown as Envelope };
+  if (v.t === 'receipt') {
+    if (!isValidHandle(String(v.sender)) || !isValidHandle(String(v.to))) return 'bad receipt handles';
+    if (![0, 1, 2, 3, 9].includes(v.state as number)) return 'bad state';
+    if (typeof v.woken !== 'boolean' || !isCount(v.at)) return 'bad receipt';
+    return null;
   }
-  return { refused: `a ${String(v.t)} envelope on a ${kind ?? 'unknown'} subject` };
+  return `unknown item type ${String(v.t)}`;
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {

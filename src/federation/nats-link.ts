@@ -14,7 +14,7 @@ import { connect, credsAuthenticator, type ConnectionOptions, type NatsConnectio
 import { AckPolicy, DeliverPolicy, RetentionPolicy, StorageType, jetstream, jetstreamManager, type JetStreamClient, type JsMsg } from '@nats-io/jetstream';
 import { SwbError } from '../protocol/error-codes.js';
 import type { FederationStore, IncomingResult } from '../store/federation-store.js';
-import { envelopeOf } from '../store/federation-store.js';
+import { groupIntoEnvelopes } from '../store/federation-store.js';
 import { dedupId, inboundFilter, mailSubject, readEnvelope, STREAM, SUBJECT_ROOT, type Envelope } from './envelope.js';
 import type { FederationSettings } from './federation-config.js';
 import { Presence, PRESENCE_BEAT_MS, type PresencePeer, type RemotePeer } from './presence.js';
@@ -22,7 +22,8 @@ import { Presence, PRESENCE_BEAT_MS, type PresencePeer, type RemotePeer } from '
 const RETENTION_MS = 14 * 86_400_000;
 const DEDUP_WINDOW_MS = 2 * 60_000;
 const PUBLISH_BATCH = 512;
-const APPLY_BATCH = 1024;
+/** Envelopes applied in one commit (each holds up to MAX_ITEMS items). */
+const APPLY_BATCH = 64;
 /** An envelope larger than this is refused on receipt (16 KiB of text is swb's default limit). */
 const MAX_ENVELOPE_BYTES = 1 << 20;
 const FIRST_CONNECT_MS = 3000;
@@ -69,6 +70,7 @@ export class FederationLink {
   private lastOut = new Map<string, number>();
   private readonly inbox: JsMsg[] = [];
   private applying = false;
+  private applyScheduled = false;
   private beatTimer: NodeJS.Timeout | null = null;
   private beatSoon: NodeJS.Timeout | null = null;
   private queuedCache = { count: 0, oldestAt: null as number | null };
@@ -250,6 +252,8 @@ export class FederationLink {
     let failures = 0;
     while (!this.stopped) {
       await this.waitForWork();
+      // Let the commits of this turn of the loop land first: one read of the outbox for all of them.
+      await new Promise((r) => setImmediate(r));
       this.kicked = false;
       if (this.stopped) return;
       if (this.state !== 'up' || !this.js) continue;
@@ -264,31 +268,27 @@ export class FederationLink {
         this.queuedCache = { count: 0, oldestAt: null };
         continue;
       }
-      const next = new Map(this.lastOut);
-      const sends = entries.map((e) => {
-        if (!e.body) return null; // its message was purged before it could go
-        const env = envelopeOf(e, this.settings.node, this.host.store.epoch, next.get(e.node) ?? 0);
-        next.set(e.node, e.id);
-        return this.js!.publish(mailSubject(this.settings.node, e.node, e.kind), JSON.stringify(env), { msgID: dedupId(env), timeout: 5000 });
-      });
-      const results = await Promise.allSettled(sends.map((p) => p ?? Promise.resolve(null)));
-      // Only the prefix the stream holds leaves the outbox; the rest is sent again, in order.
-      let upTo = 0;
-      const done = new Map(this.lastOut);
+      const envelopes = groupIntoEnvelopes(entries, this.lastOut, this.settings.node, this.host.store.epoch);
+      const results = await Promise.allSettled(
+        envelopes.map((o) => this.js!.publish(mailSubject(this.settings.node, o.node), o.json, { msgID: dedupId(o.envelope), timeout: 5000 })),
+      );
+      // Per node, only the run of envelopes the stream holds leaves the outbox; the rest is sent
+      // again, in order (the receiver takes only what is new from a run it partly has).
+      const done = new Map<string, number>();
+      const broken = new Set<string>();
       let failed: unknown = null;
-      for (let i = 0; i < entries.length; i++) {
+      envelopes.forEach((o, i) => {
         const r = results[i]!;
+        if (broken.has(o.node)) return;
         if (r.status === 'rejected') {
           failed = r.reason;
-          break;
-        }
-        upTo = entries[i]!.id;
-        if (sends[i]) done.set(entries[i]!.node, entries[i]!.id);
-      }
-      if (upTo > 0) {
+          broken.add(o.node);
+        } else done.set(o.node, o.envelope.seq);
+      });
+      if (done.size > 0) {
         try {
-          await this.host.runStore(() => this.host.store.published(upTo, done));
-          this.lastOut = done;
+          await this.host.runStore(() => this.host.store.published(done));
+          for (const [node, id] of done) this.lastOut.set(node, id);
         } catch (err) {
           // Published but still in the outbox: sent again later, and dropped as a duplicate there.
           this.fail(`recording what was published: ${messageOf(err)}`);
@@ -314,7 +314,7 @@ export class FederationLink {
         const messages = await consumer.consume({ max_messages: 2048 });
         for await (const m of messages) {
           this.inbox.push(m);
-          void this.applyInbox();
+          this.scheduleApply();
           if (this.stopped) break;
         }
       } catch (err) {
@@ -323,6 +323,19 @@ export class FederationLink {
         await delay(1000);
       }
     }
+  }
+
+  /**
+   * Applies what arrived once the messages already read from the socket are all in: one commit
+   * (one fsync) for a burst, not one per message.
+   */
+  private scheduleApply(): void {
+    if (this.applyScheduled || this.applying) return;
+    this.applyScheduled = true;
+    setImmediate(() => {
+      this.applyScheduled = false;
+      void this.applyInbox();
+    });
   }
 
   private async applyInbox(): Promise<void> {

@@ -5,8 +5,8 @@
 // a crash anywhere in between repeats work, and the chain (seq/prev per origin) makes a repeat a
 // no-op and a gap wait.
 import type { Statement } from 'better-sqlite3';
-import type { Chain, Envelope, MailBody, ReceiptBody } from '../federation/envelope.js';
-import { ENVELOPE_VERSION } from '../federation/envelope.js';
+import type { Envelope, Item, MailBody, ReceiptBody } from '../federation/envelope.js';
+import { ENVELOPE_VERSION, MAX_ENVELOPE_JSON, MAX_ITEMS } from '../federation/envelope.js';
 import type { AcceptOutcome, AcceptRequest, MailStore, StateChange } from './mail-store.js';
 import { STATE_CODE } from './receipt-state.js';
 
@@ -63,7 +63,7 @@ export class FederationStore {
         `SELECT id, node, kind, message, body, created_at FROM outbox ORDER BY id LIMIT ?`,
       ),
       message: s<MessageRow>(`SELECT * FROM messages WHERE id = ?`),
-      deleteUpTo: s(`DELETE FROM outbox WHERE id <= ?`),
+      deleteUpTo: s(`DELETE FROM outbox WHERE node = ? AND id <= ?`),
       deleteOne: s(`DELETE FROM outbox WHERE id = ?`),
       lastOut: s<{ node: string; last_id: number }>(`SELECT node, last_id FROM link_out`),
       setLastOut: s(`INSERT INTO link_out (node, last_id) VALUES (?, ?) ON CONFLICT (node) DO UPDATE SET last_id = excluded.last_id`),
@@ -94,7 +94,7 @@ export class FederationStore {
       const m = row.message === null ? undefined : this.q.message.get(row.message);
       // The message was purged (retention) before it could go: nothing left to send.
       if (!m) {
-        out.push({ id: row.id, node: row.node, kind: 'mail', body: null as unknown as MailBody, createdAt: row.created_at });
+        this.q.deleteOne.run(row.id);
         continue;
       }
       out.push({ id: row.id, node: row.node, kind: 'mail', body: this.mailBody(m, row.node), createdAt: row.created_at });
@@ -114,12 +114,25 @@ export class FederationStore {
     return { t: 'mail', from: m.sender, messageId: m.message_id, to, kind: m.kind as MailBody['kind'], text: m.text, replyTo, createdAt: m.created_at };
   }
 
-  /** The stream holds these (a prefix of what `pending` gave, in order): they leave the outbox. */
-  published(upTo: number, lastPerNode: ReadonlyMap<string, number>): void {
-    this.mail.db.transaction(() => {
-      this.q.deleteUpTo.run(upTo);
-      for (const [node, id] of lastPerNode) this.q.setLastOut.run(node, id);
-    })();
+  /**
+   * The stream holds these (a prefix of what `pending` gave, in order): they leave the outbox.
+   * Committed without waiting for the disk (synchronous = NORMAL, for this one commit): the WAL
+   * keeps it in order behind every earlier commit, and if a power cut loses it, those envelopes
+   * are only published again and dropped as duplicates by their receivers. Custody never rests on it.
+   */
+  published(upToPerNode: ReadonlyMap<string, number>): void {
+    const db = this.mail.db;
+    db.pragma('synchronous = NORMAL');
+    try {
+      db.transaction(() => {
+        for (const [node, id] of upToPerNode) {
+          this.q.deleteUpTo.run(node, id);
+          this.q.setLastOut.run(node, id);
+        }
+      })();
+    } finally {
+      db.pragma('synchronous = FULL');
+    }
   }
 
   /** What waits for the link: the whole outbox and per destination node. */
@@ -149,20 +162,25 @@ export class FederationStore {
           verdicts.push('duplicate');
           continue;
         }
-        // The first envelope of a chain this store never saw starts it wherever it is.
-        if (seen !== undefined && e.prev !== seen) {
+        // A run starting past what we have waits for the one before it; the first run of a chain
+        // this store never saw starts it wherever it is; an overlapping run (published again,
+        // grouped otherwise) adds only what is new.
+        if (seen !== undefined && e.prev > seen) {
           verdicts.push('gap');
           continue;
         }
         last.set(key, e.seq);
         verdicts.push('applied');
-        if (e.t === 'mail') {
-          const request = this.remoteRequest(e, known, live, now);
-          if (request) requests.push(request);
-        } else {
-          const to = `${e.to}@${e.origin}`;
-          changes.push(...this.mail.applyRemoteReceipt({ sender: e.sender, messageId: e.messageId, to, state: e.state, woken: e.woken, at: e.at }));
-          touched.add(to);
+        for (const item of e.items) {
+          if (seen !== undefined && item.id <= seen) continue;
+          if (item.t === 'mail') {
+            const request = this.remoteRequest(e.origin, item, known, live, now);
+            if (request) requests.push(request);
+          } else {
+            const to = `${item.to}@${e.origin}`;
+            changes.push(...this.mail.applyRemoteReceipt({ sender: item.sender, messageId: item.messageId, to, state: item.state, woken: item.woken, at: item.at }));
+            touched.add(to);
+          }
         }
       }
       for (const [key, seq] of last) {
@@ -183,13 +201,13 @@ export class FederationStore {
   }
 
   /** The request that stores a remote message here; unknown recipients get an expired receipt back. */
-  private remoteRequest(e: Chain & MailBody, known: (handle: string) => boolean, live: (handle: string) => boolean, now: number): AcceptRequest | null {
-    const sender = `${e.from}@${e.origin}`;
+  private remoteRequest(origin: string, e: MailBody, known: (handle: string) => boolean, live: (handle: string) => boolean, now: number): AcceptRequest | null {
+    const sender = `${e.from}@${origin}`;
     const to = e.to.filter((h) => known(h));
     for (const h of e.to) {
       if (to.includes(h)) continue;
       const body: Omit<ReceiptBody, 't'> = { sender: e.from, messageId: e.messageId, to: h, state: STATE_CODE.expired, woken: false, at: now };
-      this.q.expiredReceipt.run(e.origin, JSON.stringify(body), now);
+      this.q.expiredReceipt.run(origin, JSON.stringify(body), now);
     }
     if (to.length === 0) return null;
     // Replies name their sender as a remote session here, so they can be answered back.
@@ -214,7 +232,37 @@ export class FederationStore {
   }
 }
 
-/** The envelope an outbox entry becomes, with its chain position. */
-export function envelopeOf(entry: OutboxEntry, origin: string, epoch: string, prev: number): Envelope {
-  return { v: ENVELOPE_VERSION, origin, epoch, seq: entry.id, prev, ...entry.body } as Envelope;
+/** An envelope to publish: its node, the envelope, and its JSON. */
+export interface OutgoingEnvelope {
+  node: string;
+  envelope: Envelope;
+  json: string;
+}
+
+/**
+ * Groups outbox entries (in id order) into envelopes per destination node, each a run of that
+ * node's chain: at most MAX_ITEMS items and about MAX_ENVELOPE_JSON bytes. `lastOut` is the last id
+ * published to each node (the first envelope's prev); envelopes come out in the order of their
+ * first entry, and per node in chain order.
+ */
+export function groupIntoEnvelopes(entries: readonly OutboxEntry[], lastOut: ReadonlyMap<string, number>, origin: string, epoch: string): OutgoingEnvelope[] {
+  const out: OutgoingEnvelope[] = [];
+  const open = new Map<string, { envelope: Envelope; bytes: number; at: number }>();
+  for (const e of entries) {
+    const item = { ...e.body, id: e.id } as Item;
+    const size = JSON.stringify(item).length;
+    const cur = open.get(e.node);
+    if (cur && cur.envelope.items.length < MAX_ITEMS && cur.bytes + size <= MAX_ENVELOPE_JSON) {
+      cur.envelope.items.push(item);
+      cur.envelope.seq = e.id;
+      cur.bytes += size + 1;
+      continue;
+    }
+    const prev = cur ? cur.envelope.seq : (lastOut.get(e.node) ?? 0);
+    const envelope: Envelope = { v: ENVELOPE_VERSION, origin, epoch, seq: e.id, prev, items: [item] };
+    open.set(e.node, { envelope, bytes: size + 200, at: out.length });
+    out.push({ node: e.node, envelope, json: '' });
+  }
+  for (const o of out) o.json = JSON.stringify(o.envelope);
+  return out;
 }

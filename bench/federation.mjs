@@ -1,0 +1,208 @@
+#!/usr/bin/env node
+// npm run bench:federation — mail across machines, measured against its floor in the same run:
+// a nats-server with JetStream (temp store), two swb hubs as nodes alpha and beta (each its own
+// SWB_HOME and store, FULL sync), and
+//   floor:  a bare JetStream publish → durable pull consumer → ack round trip on the same server;
+//   local:  a send on beta to a subscribed session on beta, until the push arrives;
+//   remote: a send on alpha to a subscribed session on beta, until the push arrives (custody on
+//           both sides: alpha's outbox commit before "accepted", beta's inbox commit before the ack);
+//   throughput: 32 senders on alpha to 4 sessions on beta, first send to last arrival.
+// Goals (issue #14): remote p50 <= 2x the floor's; throughput >= 5,000 msg/s across nodes.
+//   node bench/federation.mjs [--quick]
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { connect } from '@nats-io/transport-node';
+import { AckPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const swb = join(root, 'dist', 'bin', 'swb.js');
+const { HubClient } = await import(join(root, 'dist', 'src', 'client', 'hub-client.js'));
+const { resolveRuntimePaths } = await import(join(root, 'dist', 'src', 'hub', 'runtime-paths.js'));
+const quick = process.argv.includes('--quick');
+const LAT_N = quick ? 200 : 1000;
+const TPUT_N = quick ? 4000 : 20000;
+const SENDERS = 32;
+
+if (spawnSync('nats-server', ['--version'], { stdio: 'ignore' }).status !== 0) {
+  console.error('bench:federation needs nats-server (Debian package nats-server; `node test/federation/run.mjs` installs it).');
+  process.exit(1);
+}
+
+const base = mkdtempSync(join(tmpdir(), 'swb-bench-fed-'));
+const children = [];
+process.on('exit', () => {
+  for (const c of children) c.kill('SIGKILL');
+  rmSync(base, { recursive: true, force: true });
+});
+
+const port = await new Promise((resolve) => {
+  const s = createServer().listen(0, '127.0.0.1', () => {
+    const p = s.address().port;
+    s.close(() => resolve(p));
+  });
+});
+const url = `nats://127.0.0.1:${port}`;
+
+function waitFor(child, pattern, what) {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const on = (d) => {
+      out += d;
+      if (pattern.test(out)) resolve(child);
+    };
+    child.stdout?.on('data', on);
+    child.stderr?.on('data', on);
+    child.once('exit', (code) => reject(new Error(`${what} exited ${code}: ${out}`)));
+  });
+}
+
+const nats = spawn('nats-server', ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', join(base, 'js')], { stdio: ['ignore', 'pipe', 'pipe'] });
+children.push(nats);
+await waitFor(nats, /Server is ready/, 'nats-server');
+
+async function startNode(name) {
+  const home = join(base, name, 'home');
+  const ws = join(base, name, 'ws');
+  mkdirSync(home, { recursive: true, mode: 0o700 });
+  mkdirSync(ws, { recursive: true });
+  writeFileSync(join(ws, 'switchboard.json'), JSON.stringify({ federation: { url, node: name }, limits: { rate: 0, maxUnread: 0 } }));
+  const env = { ...process.env, SWB_HOME: home };
+  for (const k of ['SWB_SOCKET', 'SWB_SESSION', 'SWB_TOKEN', 'SWB_CONFIG']) delete env[k];
+  const prof = process.env.BENCH_PROF_DIR ? ['--cpu-prof', '--cpu-prof-dir', join(process.env.BENCH_PROF_DIR, name)] : [];
+  const child = spawn(process.execPath, [...prof, swb, 'hub'], { cwd: ws, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  children.push(child);
+  child.stderr.setEncoding('utf8');
+  await waitFor(child, /listening on/, `node ${name}`);
+  const paths = resolveRuntimePaths({ cwd: ws, env });
+  return {
+    name,
+    async session(handle, subscribe = false) {
+      const c = await HubClient.open(paths.socketPath);
+      await c.sayHello({ session: handle }, { subscribe });
+      return c;
+    },
+  };
+}
+
+const [alpha, beta] = await Promise.all([startNode('alpha'), startNode('beta')]);
+const pct = (xs, p) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((s.length * p) / 100))];
+};
+const ms = (n) => n.toFixed(2);
+
+/** Sequential sends, each timed from the request to the push at the receiver. */
+async function sendToArrival(from, to, address, n, tag) {
+  const arrived = new Map();
+  to.onPush((p) => {
+    if (p.method !== 'mail.arrived') return;
+    const r = arrived.get(p.params.message.text);
+    if (r) r(performance.now());
+  });
+  const times = [];
+  for (let i = 0; i < n; i++) {
+    const text = `${tag} ${i}`;
+    const got = new Promise((r) => arrived.set(text, r));
+    const t0 = performance.now();
+    await from.request('mail.send', { to: [address], text });
+    times.push((await got) - t0);
+    arrived.delete(text);
+  }
+  return times;
+}
+
+// Floor: publish with an ack from the stream, pulled by a durable consumer, acked: per message.
+async function floor(n) {
+  const nc = await connect({ servers: url });
+  const jsm = await jetstreamManager(nc);
+  await jsm.streams.add({ name: 'FLOOR', subjects: ['floor.>'] });
+  await jsm.consumers.add('FLOOR', { durable_name: 'floor', ack_policy: AckPolicy.Explicit, filter_subject: 'floor.>' });
+  const js = jetstream(nc);
+  const consumer = await js.consumers.get('FLOOR', 'floor');
+  const waiting = new Map();
+  const messages = await consumer.consume({ max_messages: 1000 });
+  void (async () => {
+    for await (const m of messages) {
+      m.ack();
+      waiting.get(m.string())?.(performance.now());
+    }
+  })();
+  const times = [];
+  for (let i = 0; i < n; i++) {
+    const text = `f${i}`;
+    const got = new Promise((r) => waiting.set(text, r));
+    const t0 = performance.now();
+    await js.publish('floor.x', text, { msgID: text });
+    times.push((await got) - t0);
+    waiting.delete(text);
+  }
+  // Throughput floor: pipelined publishes of the same count as the swb run below.
+  const tput = new Promise((resolve) => {
+    let seen = 0;
+    const t0 = performance.now();
+    waiting.clear();
+    const total = TPUT_N;
+    const done = () => resolve(total / ((performance.now() - t0) / 1000));
+    for (let i = 0; i < total; i++) waiting.set(`t${i}`, () => ++seen === total && done());
+    const window = [];
+    void (async () => {
+      for (let i = 0; i < total; i++) {
+        window.push(js.publish('floor.t', `t${i}`, { msgID: `t${i}` }));
+        if (window.length >= 512) await Promise.all(window.splice(0));
+      }
+      await Promise.all(window);
+    })();
+  });
+  const rate = await tput;
+  messages.stop();
+  await nc.close();
+  return { times, rate };
+}
+
+async function throughput() {
+  const receivers = await Promise.all([0, 1, 2, 3].map((i) => beta.session(`t${i}`, true)));
+  let seen = 0;
+  let resolveAll;
+  const all = new Promise((r) => (resolveAll = r));
+  for (const r of receivers) r.onPush((p) => p.method === 'mail.arrived' && ++seen === TPUT_N && resolveAll(performance.now()));
+  const senders = await Promise.all(Array.from({ length: SENDERS }, (_, i) => alpha.session(`w${i}`)));
+  const per = TPUT_N / SENDERS;
+  const t0 = performance.now();
+  let acceptedAt = 0;
+  await Promise.all(
+    senders.map(async (s, i) => {
+      for (let k = 0; k < per; k++) await s.request('mail.send', { to: [`t${(i + k) % 4}@beta`], text: `w${i} ${k}` });
+    }),
+  ).then(() => (acceptedAt = performance.now()));
+  const end = await all;
+  return { rate: TPUT_N / ((end - t0) / 1000), acceptRate: TPUT_N / ((acceptedAt - t0) / 1000) };
+}
+
+console.log(`bench:federation — nats-server ${spawnSync('nats-server', ['--version']).stdout.toString().trim()}, ${LAT_N} sequential sends per path, ${TPUT_N} for throughput`);
+const fl = await floor(LAT_N);
+const localTo = await beta.session('lrecv', true);
+const localFrom = await beta.session('lsend');
+const local = await sendToArrival(localFrom, localTo, 'lrecv', LAT_N, 'local');
+const remoteTo = await beta.session('rrecv', true);
+const remoteFrom = await alpha.session('rsend');
+// Presence of rrecv must not matter: custody does not wait for it. Warm the link first.
+await sendToArrival(remoteFrom, remoteTo, 'rrecv@beta', 20, 'warm');
+const remote = await sendToArrival(remoteFrom, remoteTo, 'rrecv@beta', LAT_N, 'remote');
+const tp = await throughput();
+
+const row = (name, xs) => `${name.padEnd(34)} p50 ${ms(pct(xs, 50)).padStart(7)} ms   p99 ${ms(pct(xs, 99)).padStart(7)} ms`;
+console.log(row('floor: JetStream publish→consume', fl.times));
+console.log(row('local send → push (beta)', local));
+console.log(row('remote send alpha → push at beta', remote));
+console.log(`remote/floor: p50 ${(pct(remote, 50) / pct(fl.times, 50)).toFixed(2)}x  p99 ${(pct(remote, 99) / pct(fl.times, 99)).toFixed(2)}x   (goal p50 <= 2x)`);
+console.log(`throughput across nodes, ${SENDERS} senders: ${Math.round(tp.rate)} msg/s delivered (accepted at ${Math.round(tp.acceptRate)} msg/s); floor pipelined publish→consume ${Math.round(fl.rate)} msg/s   (goal >= 5,000 msg/s)`);
+if (process.env.BENCH_PROF_DIR) {
+  // Profiles are written when the hubs exit cleanly.
+  for (const c of children.slice(1)) c.kill('SIGTERM');
+  await Promise.all(children.slice(1).map((c) => new Promise((r) => (c.exitCode !== null ? r() : c.once('exit', r)))));
+}
+process.exit(0);
