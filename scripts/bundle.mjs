@@ -7,9 +7,12 @@
 // Native addons and yoga's wasm loader stay external. bin/swb.js falls back to the plain
 // compiled modules when a bundle is missing.
 import { build } from 'esbuild';
+import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+// Chunk names carry a hash: without this, every build would leave the last one's chunks behind.
+rmSync(`${root}dist/cli-bundle`, { recursive: true, force: true });
 const common = {
   bundle: true,
   platform: 'node',

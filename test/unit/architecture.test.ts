@@ -52,7 +52,10 @@ describe('architecture', () => {
         f === 'react' ||
         f === 'string-width' ||
         f === 'node:crypto' ||
-        f === 'better-sqlite3',
+        f === 'better-sqlite3' ||
+        f.startsWith('@nats-io/') ||
+        f.startsWith('src/federation/nats-link') ||
+        f.startsWith('src/federation/presence'),
     );
     expect(forbidden).toEqual([]);
     expect(seen.has('src/client/hub-client.ts')).toBe(true);
