@@ -10,6 +10,8 @@
 // so there is something to cut.
 import xtermHeadless from '@xterm/headless';
 import type { IBuffer, IBufferCell, Terminal } from '@xterm/headless';
+import unicode11 from '@xterm/addon-unicode11';
+const { Unicode11Addon } = unicode11;
 import { Emitter, type Event } from '../util/event.js';
 import { DisposableStore, toDisposable, type Disposable } from '../util/lifecycle.js';
 import { ModeTracker, type ActiveModes } from './mode-tracker.js';
@@ -150,6 +152,11 @@ export class RowScreen implements Disposable, ParseClient {
       windowOptions: { getWinSizeChars: true },
     });
     this.store.add(toDisposable(() => this.terminal.dispose()));
+    // Unicode 11 widths, as the terminals operators use draw them (and as tmux counts them): an
+    // emoji is two cells. xterm's default (Unicode 6) makes it one, and a row whose program prints ✅
+    // would be painted a cell short per emoji on the operator's screen.
+    this.terminal.loadAddon(new Unicode11Addon());
+    this.terminal.unicode.activeVersion = '11';
     this.modeTracker = this.store.add(new ModeTracker(this.terminal));
     this.store.add(
       this.terminal.onData((data) => {

@@ -10,8 +10,8 @@
 // output. Wide CJK, flags, VS16, combining marks and zero-width characters count here exactly as xterm
 // advances them; string-width counts grapheme clusters (a ZWJ sequence or an emoji with VS16 is 2) and is
 // used where Ink lays text out (ink-width.ts). test/unit/text/xterm-widths.test.ts checks the table against
-// a real xterm and records where the three models differ (xterm's default widths, Unicode 6, draw emoji
-// one cell). It is also free to load: `swb send` and the thin client carry no segmenter or emoji regex.
+// a real xterm and records where the three models differ (rows' xterm uses Unicode 11 widths, so emoji are
+// two cells there as here; only characters newer than that and a few format characters differ). It is also free to load: `swb send` and the thin client carry no segmenter or emoji regex.
 
 import { WIDE_RANGES, ZERO_WIDTH_RANGES } from './width-tables.js';
 

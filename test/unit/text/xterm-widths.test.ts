@@ -1,6 +1,6 @@
 // The three width models swb meets, side by side on one sample of hard text:
 //  - xterm: the cells a row's emulated screen advances (a RowScreen, the terminal the compositor paints rows
-//    from, as swb constructs it: @xterm/headless with its default Unicode widths);
+//    from, as swb constructs it: @xterm/headless with the Unicode 11 widths of @xterm/addon-unicode11);
 //  - the table (cellWidth, src/text/cell-width.ts): the per-code-point cells swb counts for text it paints
 //    itself beside those screens (row headers, the attached status line) and for the CLI;
 //  - string-width (inkWidth, src/text/ink-width.ts): what Ink counts when it lays out the chrome.
@@ -42,27 +42,27 @@ const AGREE: ReadonlyArray<readonly [label: string, text: string]> = [
   ['combining grapheme joiner', 'a\u034fb'],
   ['VS16 after a letter', 'x\ufe0f'],
   ['a tag character', 'a\u{e0041}b'],
+  // Wide since Unicode 9, and so in a row (Unicode 11 widths) as on the operator's terminal.
+  ['emoji presentation', '😀'],
+  ['check mark button', '✅'],
+  ['watch (BMP emoji)', '⌚'],
+  ['mahjong tile', '🀄'],
+  ['skin tone modifier', '👍🏽'],
+  ['ZWJ family', '👨‍👩‍👧'],
+  ['ZWJ with VS16 (rainbow flag)', '🏳️‍🌈'],
+  ['ZWJ profession', '🧑‍💻'],
+  ['kana supplement', '\u{1b000}'],
+  ['enclosed ideographic supplement', '\u{1f200}'],
 ];
 
 /**
- * Where the table and the rows' xterm part today. xterm's default widths are Unicode 6's (its
- * `unicode.activeVersion` is '6' unless an addon registers another): emoji that Unicode 9 made wide are one
- * cell there, and newer characters take their Unicode 6 defaults. The table follows this Node's Unicode, as
- * current terminals (and the programs in rows, which mostly measure with string-width) do. Compositor-painted
- * chrome keeps the table: it must fit the operator's terminal, which draws these two cells wide.
+ * Where the table and the rows' xterm part. Rows use Unicode 11 widths (@xterm/addon-unicode11; xterm's
+ * own default, Unicode 6, made every emoji one cell); the table follows this Node's Unicode, as current
+ * terminals do: what Unicode 11 did not know yet, and a few format characters, differ. Compositor-painted
+ * chrome keeps the table: it must fit the operator's terminal.
  */
 const TABLE_VS_XTERM: ReadonlyArray<readonly [label: string, text: string, widths: { xterm: number; table: number }]> = [
-  ['emoji presentation', '😀', { xterm: 1, table: 2 }],
-  ['check mark button', '✅', { xterm: 1, table: 2 }],
-  ['watch (BMP emoji)', '⌚', { xterm: 1, table: 2 }],
-  ['mahjong tile', '🀄', { xterm: 1, table: 2 }],
   ['Unicode 15 emoji', '🫨', { xterm: 1, table: 2 }],
-  ['skin tone modifier', '👍🏽', { xterm: 2, table: 4 }],
-  ['ZWJ family', '👨‍👩‍👧', { xterm: 3, table: 6 }],
-  ['ZWJ with VS16 (rainbow flag)', '🏳️‍🌈', { xterm: 2, table: 3 }],
-  ['ZWJ profession', '🧑‍💻', { xterm: 2, table: 4 }],
-  ['kana supplement', '\u{1b000}', { xterm: 1, table: 2 }],
-  ['enclosed ideographic supplement', '\u{1f200}', { xterm: 1, table: 2 }],
   ['soft hyphen', '\u00ad', { xterm: 1, table: 0 }],
   ['prepended concatenation mark', '\u0600', { xterm: 0, table: 1 }],
   ['a mark newer than Unicode 6', '\u{16fe4}', { xterm: 1, table: 0 }],
@@ -79,14 +79,11 @@ const INK_VS_XTERM: Readonly<Record<string, { xterm: number; ink: number }>> = {
   '❤️☺️✔️': { xterm: 3, ink: 6 },
   '1️⃣#️⃣': { xterm: 2, ink: 4 },
   'क्षि': { xterm: 3, ink: 2 },
-  '😀': { xterm: 1, ink: 2 },
-  '✅': { xterm: 1, ink: 2 },
-  '⌚': { xterm: 1, ink: 2 },
-  '🀄': { xterm: 1, ink: 2 },
   '🫨': { xterm: 1, ink: 2 },
-  '👨‍👩‍👧': { xterm: 3, ink: 2 },
-  '\u{1b000}': { xterm: 1, ink: 2 },
-  '\u{1f200}': { xterm: 1, ink: 2 },
+  '👍🏽': { xterm: 4, ink: 2 },
+  '👨‍👩‍👧': { xterm: 6, ink: 2 },
+  '🏳️‍🌈': { xterm: 3, ink: 2 },
+  '🧑‍💻': { xterm: 4, ink: 2 },
   '\u00ad': { xterm: 1, ink: 0 },
   '\u{16fe4}': { xterm: 1, ink: 0 },
 };
