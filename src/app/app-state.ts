@@ -144,17 +144,21 @@ export function initialState(size: { cols: number; rows: number }, layoutMode: L
 }
 
 /**
- * "now", "10s", "5m", "2h": the age of the last output, coarse enough that an idle dashboard
- * redraws a header a few times a minute at most (seconds in steps of ten).
+ * "now", "<1m", "5m", "2h", "3d": the age of the last output. Coarse, and past the first minute
+ * counted in whole minutes (hours, days) of the wall clock, so every idle row's label turns at the
+ * same instant: an idle dashboard of a hundred rows repaints its headers once a minute, together,
+ * not a few rows every second (issue #10: no bytes while nothing changes). `swb ls` has the exact age.
  */
 export function formatAge(lastOutputAt: number, now: number): string {
   if (lastOutputAt === 0) return '-';
   const s = Math.max(0, Math.floor((now - lastOutputAt) / 1000));
   if (s < 10) return 'now';
-  if (s < 60) return `${Math.floor(s / 10) * 10}s`;
-  if (s < 3600) return `${Math.floor(s / 60)}m`;
-  if (s < 86400) return `${Math.floor(s / 3600)}h`;
-  return `${Math.floor(s / 86400)}d`;
+  const minutes = Math.floor(now / 60_000) - Math.floor(lastOutputAt / 60_000);
+  if (s < 60 || minutes < 1) return '<1m';
+  if (minutes < 60) return `${minutes}m`;
+  const hours = Math.floor(now / 3_600_000) - Math.floor(lastOutputAt / 3_600_000);
+  if (hours < 24) return `${Math.max(1, hours)}h`;
+  return `${Math.max(1, Math.floor(now / 86_400_000) - Math.floor(lastOutputAt / 86_400_000))}d`;
 }
 
 export function runningCount(state: AppState): number {

@@ -45,9 +45,9 @@ const ATTACKS = `attack:${CASES.map((c, i) => ` [${i}]${c.input}`).join('')}`;
 const LONG = `long:${ESC}]52;c;bG9uZy1saW5lLXNlY3JldA==\x07${ESC}c${'A'.repeat(15_000)}${ESC}]0;long-title-secret\x07${ESC}[2J`;
 const LONG_SECRETS = ['bG9uZy1saW5lLXNlY3JldA', 'long-title-secret'];
 
-/** The screen with each header's age ("now", "10s") blanked: it moves with the clock, not with mail. */
+/** The screen with each header's age ("now", "<1m", "5m") blanked: it moves with the clock, not with mail. */
 function screenWithoutAges(t: TerminalHarness): string[] {
-  return t.screenText().map((line) => line.replace(/ (now|-|\d+[smhd])$/, ' <age>'));
+  return t.screenText().map((line) => line.replace(/ (now|-|<1m|\d+[smhd])$/, ' <age>'));
 }
 
 /** What must hold on the outer terminal at any point: swb's own modes, no title, no stray sequences. */

@@ -37,7 +37,7 @@ describe('rowHeaderLine', () => {
     expect(cellWidth(text)).toBe(60);
     expect(text).toContain('claude · idle');
     expect(text).toContain('✉ 3');
-    expect(text.trimEnd().endsWith('10s')).toBe(true);
+    expect(text.trimEnd().endsWith('<1m')).toBe(true);
   });
 
   it('never spills past a narrow width and contains no cursor movement', () => {
