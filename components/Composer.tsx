@@ -52,13 +52,21 @@ export const Composer = React.memo(function Composer({ composer, rows, peers, st
 
   useInput(
     (input, key) => {
-      // The ref (not this render's closure) is the truth, so keys arriving in one burst all count.
-      const { state, effects } = editorKey(editor.current, input, key, env.current);
-      editor.current = state;
-      for (const effect of effects) {
-        if (effect.type === 'bind') intentsRef.current.bindMention(bindingFor(effect.candidate));
-        else if (effect.type === 'close') intentsRef.current.closeComposer(effect.text);
-        else if (effect.type === 'send' && intentsRef.current.sendComposer(effect.text)) editor.current = editorFor('');
+      // A burst (the composer takes one whole) may end in Enter: "hi there\r" is the text, then a
+      // send, as if typed slowly. A bracketed paste keeps its line breaks as text.
+      const parts = !key.return && input.length > 1 && input.includes('\r') && !input.includes('\x1b[200~') ? input.split('\r') : null;
+      const steps: Array<[string, typeof key]> = parts
+        ? parts.flatMap((text, i): Array<[string, typeof key]> => [...(text ? [[text, key] as [string, typeof key]] : []), ...(i < parts.length - 1 ? [['', { ...key, return: true }] as [string, typeof key]] : [])])
+        : [[input, key]];
+      for (const [text, k] of steps) {
+        // The ref (not this render's closure) is the truth, so keys arriving in one burst all count.
+        const { state, effects } = editorKey(editor.current, text, k, env.current);
+        editor.current = state;
+        for (const effect of effects) {
+          if (effect.type === 'bind') intentsRef.current.bindMention(bindingFor(effect.candidate));
+          else if (effect.type === 'close') intentsRef.current.closeComposer(effect.text);
+          else if (effect.type === 'send' && intentsRef.current.sendComposer(effect.text)) editor.current = editorFor('');
+        }
       }
       redraw();
     },

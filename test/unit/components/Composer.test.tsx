@@ -67,6 +67,18 @@ describe('Composer', () => {
     await waitUntil(() => !c.frame().includes('@bob hi'), 'cleared line');
   });
 
+  it('a burst that ends in Enter is the text, then a send (a fast typist, tmux send-keys "hi" Enter)', async () => {
+    const c = mount();
+    await settle();
+    c.stdin.write('@bob hi there\r');
+    await waitUntil(() => c.calls.some(([k]) => k === 'send'), 'send');
+    expect(c.calls).toContainEqual(['send', '@bob hi there']);
+    // Two messages in one burst are two sends.
+    c.stdin.write('@bob one\r@bob two\r');
+    await waitUntil(() => c.calls.filter(([k]) => k === 'send').length === 3, 'two more sends');
+    expect(c.calls.filter(([k]) => k === 'send').slice(1)).toEqual([['send', '@bob one'], ['send', '@bob two']]);
+  });
+
   it('keeps the line when the send was refused', async () => {
     const c = mount({ draft: 'no recipients' }, false);
     await settle();
