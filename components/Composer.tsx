@@ -52,12 +52,15 @@ export const Composer = React.memo(function Composer({ composer, rows, peers, st
 
   useInput(
     (input, key) => {
-      // A burst (the composer takes one whole) may end in Enter: "hi there\r" is the text, then a
-      // send, as if typed slowly. A bracketed paste keeps its line breaks as text.
-      const parts = !key.return && input.length > 1 && input.includes('\r') && !input.includes('\x1b[200~') ? input.split('\r') : null;
-      const steps: Array<[string, typeof key]> = parts
-        ? parts.flatMap((text, i): Array<[string, typeof key]> => [...(text ? [[text, key] as [string, typeof key]] : []), ...(i < parts.length - 1 ? [['', { ...key, return: true }] as [string, typeof key]] : [])])
-        : [[input, key]];
+      // A burst (the composer takes one whole) whose only line break is an Enter at its end is the
+      // text, then a send, as if typed slowly ("hi there\r": a fast typist, tmux send-keys). Other
+      // line breaks in a burst are a paste (the dashboard does not ask for bracketed paste): they
+      // become spaces, and nothing is sent.
+      const burst = !key.return && input.length > 1;
+      const enterAtEnd = burst && input.endsWith('\r') && !/[\r\n]/.test(input.slice(0, -1));
+      const body = enterAtEnd ? input.slice(0, -1) : input;
+      const text = burst ? body.replace(/[\r\n]+/g, ' ') : body;
+      const steps: Array<[string, typeof key]> = enterAtEnd ? [[text, key], ['', { ...key, return: true }]] : [[text, key]];
       for (const [text, k] of steps) {
         // The ref (not this render's closure) is the truth, so keys arriving in one burst all count.
         const { state, effects } = editorKey(editor.current, text, k, env.current);
