@@ -56,11 +56,14 @@ export const Composer = React.memo(function Composer({ composer, rows, peers, st
       // text, then a send, as if typed slowly ("hi there\r": a fast typist, tmux send-keys). Other
       // line breaks in a burst are a paste (the dashboard does not ask for bracketed paste): they
       // become spaces, and nothing is sent.
-      const burst = !key.return && input.length > 1;
+      const burst = input.length > 1;
       const enterAtEnd = burst && input.endsWith('\r') && !/[\r\n]/.test(input.slice(0, -1));
       const body = enterAtEnd ? input.slice(0, -1) : input;
       const text = burst ? body.replace(/[\r\n]+/g, ' ') : body;
-      const steps: Array<[string, typeof key]> = enterAtEnd ? [[text, key], ['', { ...key, return: true }]] : [[text, key]];
+      // (Ink may mark such a burst as a return already: the text goes in as text first either way.)
+      const steps: Array<[string, typeof key]> = enterAtEnd
+        ? [[text, { ...key, return: false }], ['', { ...key, return: true }]]
+        : [[text, burst ? { ...key, return: false } : key]];
       for (const [text, k] of steps) {
         // The ref (not this render's closure) is the truth, so keys arriving in one burst all count.
         const { state, effects } = editorKey(editor.current, text, k, env.current);
