@@ -104,14 +104,17 @@ async function sendToArrival(from, to, address, n, tag) {
     if (r) r(performance.now());
   });
   const times = [];
+  const accepted = [];
   for (let i = 0; i < n; i++) {
     const text = `${tag} ${i}`;
     const got = new Promise((r) => arrived.set(text, r));
     const t0 = performance.now();
     await from.request('mail.send', { to: [address], text });
+    accepted.push(performance.now() - t0);
     times.push((await got) - t0);
     arrived.delete(text);
   }
+  times.accepted = accepted;
   return times;
 }
 
@@ -198,6 +201,7 @@ const row = (name, xs) => `${name.padEnd(34)} p50 ${ms(pct(xs, 50)).padStart(7)}
 console.log(row('floor: JetStream publish→consume', fl.times));
 console.log(row('local send → push (beta)', local));
 console.log(row('remote send alpha → push at beta', remote));
+console.log(row('  of which: accepted at alpha', remote.accepted));
 console.log(`remote/floor: p50 ${(pct(remote, 50) / pct(fl.times, 50)).toFixed(2)}x  p99 ${(pct(remote, 99) / pct(fl.times, 99)).toFixed(2)}x   (goal p50 <= 2x)`);
 console.log(`throughput across nodes, ${SENDERS} senders: ${Math.round(tp.rate)} msg/s delivered (accepted at ${Math.round(tp.acceptRate)} msg/s); floor pipelined publish→consume ${Math.round(fl.rate)} msg/s   (goal >= 5,000 msg/s)`);
 if (process.env.BENCH_PROF_DIR) {

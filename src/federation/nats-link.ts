@@ -196,7 +196,8 @@ export class FederationLink {
         filter_subject: inboundFilter(this.settings.node),
         ack_policy: AckPolicy.Explicit,
         deliver_policy: DeliverPolicy.All,
-        ack_wait: 30e9,
+        // A receiver that died holding envelopes gets them again after this long.
+        ack_wait: 10e9,
         max_ack_pending: 8192,
         max_deliver: -1,
       });
@@ -423,10 +424,16 @@ export class FederationLink {
   }
 
   async stop(): Promise<void> {
+    const wasUp = this.state === 'up' && !this.stopped;
     this.stopped = true;
     this.kick();
     if (this.beatTimer) clearInterval(this.beatTimer);
     if (this.beatSoon) clearTimeout(this.beatSoon);
+    // Leaving on purpose: tell the others this node's sessions are offline now, not in 30 s.
+    if (wasUp && this.presence) {
+      const offline = this.host.localPeers().map((p) => ({ ...p, online: false }));
+      await Promise.race([this.presence.beat(offline).catch(() => undefined), delay(500)]);
+    }
     this.presence?.stop();
     await this.nc?.close().catch(() => undefined);
   }

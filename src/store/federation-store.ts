@@ -68,7 +68,6 @@ export class FederationStore {
       lastOut: s<{ node: string; last_id: number }>(`SELECT node, last_id FROM link_out`),
       setLastOut: s(`INSERT INTO link_out (node, last_id) VALUES (?, ?) ON CONFLICT (node) DO UPDATE SET last_id = excluded.last_id`),
       queued: s<{ n: number; oldest: number | null }>(`SELECT count(*) AS n, min(created_at) AS oldest FROM outbox`),
-      queuedFor: s<{ node: string; n: number; oldest: number }>(`SELECT node, count(*) AS n, min(created_at) AS oldest FROM outbox GROUP BY node ORDER BY node`),
       lastIn: s<{ last_seq: number }>(`SELECT last_seq FROM link_in WHERE origin = ? AND epoch = ?`),
       setLastIn: s(`INSERT INTO link_in (origin, epoch, last_seq) VALUES (?, ?, ?) ON CONFLICT (origin, epoch) DO UPDATE SET last_seq = excluded.last_seq`),
       byOrigin: s<{ id: number }>(`SELECT id FROM messages WHERE sender = ? AND message_id = ?`),
@@ -135,10 +134,10 @@ export class FederationStore {
     }
   }
 
-  /** What waits for the link: the whole outbox and per destination node. */
-  queued(): { count: number; oldestAt: number | null; byNode: Array<{ node: string; count: number; oldestAt: number }> } {
+  /** What waits for the link: mail and receipts in the outbox, and since when. */
+  queued(): { count: number; oldestAt: number | null } {
     const all = this.q.queued.get()!;
-    return { count: all.n, oldestAt: all.oldest, byNode: this.q.queuedFor.all().map((r) => ({ node: r.node, count: r.n, oldestAt: r.oldest })) };
+    return { count: all.n, oldestAt: all.oldest };
   }
 
   /**

@@ -99,6 +99,24 @@ describe('mail between two nodes', () => {
   });
 });
 
+describe('broadcast', () => {
+  it('@all stays on this node; @all@* reaches the online sessions of every node', async () => {
+    const erin = await beta.session('erin', true);
+    const frank = await alpha.session('frank', true);
+    const grace = await alpha.session('grace');
+    // Wait until alpha sees erin online (presence).
+    const op = await alpha.operator();
+    await waitUntil(async () => (await ok(op, 'peers.list', {})).peers.find((p: any) => p.handle === 'erin@beta' && p.online), { timeoutMs: 10_000, what: 'erin@beta online at alpha' });
+    const local = await ok(grace, 'mail.send', { to: ['all'], text: 'local broadcast' });
+    expect(local.recipients.map((r: any) => r.to)).not.toContain('erin@beta');
+    const everywhere = await ok(grace, 'mail.send', { to: ['all@*'], text: 'everyone everywhere' });
+    expect(everywhere.recipients.map((r: any) => r.to)).toEqual(expect.arrayContaining(['frank', 'erin@beta']));
+    await waitUntil(() => erin.stray.find((l) => l.method === 'mail.arrived' && l.params.message.text === 'everyone everywhere'), { timeoutMs: 10_000, what: 'the broadcast at erin' });
+    await waitUntil(() => frank.stray.find((l) => l.method === 'mail.arrived' && l.params.message.text === 'everyone everywhere'), { timeoutMs: 10_000, what: 'the broadcast at frank' });
+    expect(erin.stray.some((l) => l.method === 'mail.arrived' && l.params.message.text === 'local broadcast')).toBe(false);
+  });
+});
+
 describe('identity across nodes', () => {
   it('a node may not publish as another: NATS refuses alpha publishing under swb.beta', async () => {
     const nc = await connect({ servers: nats.url, user: 'alpha', pass: 'change-me-alpha', inboxPrefix: '_INBOX_swb_alpha' });
