@@ -2,8 +2,8 @@
 // the envelopes built from it, and envelopes from other nodes applied with their chain positions.
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ENVELOPE_VERSION, readEnvelope, type Envelope, type MailBody, type ReceiptBody } from '../../../src/federation/envelope.js';
-import { envelopeOf, FederationStore, type OutboxEntry } from '../../../src/store/federation-store.js';
+import { ENVELOPE_VERSION, MAX_ENVELOPE_JSON, MAX_ITEMS, readEnvelope, type Envelope, type Item, type MailBody, type ReceiptBody } from '../../../src/federation/envelope.js';
+import { FederationStore, groupIntoEnvelopes, type OutboxEntry } from '../../../src/store/federation-store.js';
 import { MailStore } from '../../../src/store/mail-store.js';
 import { STATE_CODE } from '../../../src/store/receipt-state.js';
 import { closeNode, count, knownOn, openNode, remember, send, type TestNode } from './helpers.js';
@@ -26,27 +26,35 @@ afterEach(() => {
 
 const EPOCH = '00aa11bb22cc33dd';
 
-function mailEnv(seq: number, prev: number, over: Partial<MailBody> & { origin?: string; epoch?: string } = {}): Envelope {
-  return {
-    v: ENVELOPE_VERSION,
-    origin: 'alpha',
-    epoch: EPOCH,
-    seq,
-    prev,
-    t: 'mail',
-    from: 'alice',
-    messageId: `m-${seq}`,
-    to: ['bob'],
-    kind: 'msg',
-    text: `text ${seq}`,
-    replyTo: null,
-    createdAt: 500,
-    ...over,
-  } as Envelope;
+type ChainOver = { origin?: string; epoch?: string };
+
+function mailItem(id: number, over: Partial<MailBody> = {}): Item {
+  return { id, t: 'mail', from: 'alice', messageId: `m-${id}`, to: ['bob'], kind: 'msg', text: `text ${id}`, replyTo: null, createdAt: 500, ...over };
 }
 
-function receiptEnv(seq: number, prev: number, over: Partial<ReceiptBody> & { origin?: string; epoch?: string }): Envelope {
-  return { v: ENVELOPE_VERSION, origin: 'beta', epoch: EPOCH, seq, prev, t: 'receipt', sender: 'alice', messageId: 'x', to: 'bob', state: 2, woken: false, at: 1, ...over } as Envelope;
+function receiptItem(id: number, over: Partial<ReceiptBody> = {}): Item {
+  return { id, t: 'receipt', sender: 'alice', messageId: 'x', to: 'bob', state: 2, woken: false, at: 1, ...over };
+}
+
+/** An envelope for the run (prev, last item's id]. */
+function run(prev: number, items: Item[], over: ChainOver = {}): Envelope {
+  return { v: ENVELOPE_VERSION, origin: 'alpha', epoch: EPOCH, prev, seq: items[items.length - 1]!.id, items, ...over };
+}
+
+/** One mail item, id `seq`, in an envelope after `prev`. */
+function mailEnv(seq: number, prev: number, over: Partial<MailBody> & ChainOver = {}): Envelope {
+  const { origin, epoch, ...body } = over;
+  return run(prev, [mailItem(seq, body)], { ...(origin ? { origin } : {}), ...(epoch ? { epoch } : {}) });
+}
+
+/** One receipt item, id `seq`, in an envelope from beta after `prev`. */
+function receiptEnv(seq: number, prev: number, over: Partial<ReceiptBody> & ChainOver): Envelope {
+  const { origin, epoch, ...body } = over;
+  return run(prev, [receiptItem(seq, body)], { origin: origin ?? 'beta', ...(epoch ? { epoch } : {}) });
+}
+
+function entry(id: number, node: string, body: MailBody | ReceiptBody): OutboxEntry {
+  return { id, node, kind: body.t, body, createdAt: 1 };
 }
 
 function apply(node: TestNode, envelopes: Envelope[]) {
@@ -79,7 +87,7 @@ describe('the outbox filled by acceptBatch', () => {
     send(alpha, 'alice', ['carol']);
     expect(count(alpha, 'outbox')).toBe(0);
     expect(alpha.fed.pending(10)).toEqual([]);
-    expect(alpha.fed.queued()).toEqual({ count: 0, oldestAt: null, byNode: [] });
+    expect(alpha.fed.queued()).toMatchObject({ count: 0, oldestAt: null });
   });
 
   it('queues nothing for a refused message', () => {
@@ -96,18 +104,16 @@ describe('the outbox filled by acceptBatch', () => {
     expect(count(alpha, 'outbox')).toBe(1);
   });
 
-  it('reports what waits, in all and per node, with the oldest time', () => {
+  it('reports what waits and since when', () => {
     send(alpha, 'alice', ['bob@beta', 'eve@gamma']);
     alpha.clock.now += 50;
     send(alpha, 'alice', ['dan@beta']);
-    expect(alpha.fed.queued()).toEqual({
-      count: 3,
-      oldestAt: 1_000_000,
-      byNode: [
-        { node: 'beta', count: 2, oldestAt: 1_000_000 },
-        { node: 'gamma', count: 1, oldestAt: 1_000_000 },
-      ],
-    });
+    expect(alpha.fed.queued()).toMatchObject({ count: 3, oldestAt: 1_000_000 });
+    expect(alpha.fed.pending(10).map((e) => [e.node, e.createdAt])).toEqual([
+      ['beta', 1_000_000],
+      ['gamma', 1_000_000],
+      ['beta', 1_000_050],
+    ]);
   });
 });
 
@@ -138,7 +144,6 @@ describe('pending: the envelopes built from the outbox', () => {
     apply(alpha, [mailEnv(1, 0, { origin: 'beta', from: 'bob', messageId: 'from-bob', to: ['alice'] })]);
     const original = inbox(alpha, 'alice')[0]!;
     expect(original.from).toBe('bob@beta');
-    alpha.fed.published(Number.MAX_SAFE_INTEGER, new Map());
     send(alpha, 'alice', ['bob@beta', 'eve@gamma'], { replyTo: original.id, text: 'answer' });
     const mail = alpha.fed.pending(10).filter((e) => e.kind === 'mail');
     expect(mail.map((e) => [e.node, (e.body as MailBody).replyTo])).toEqual([
@@ -154,26 +159,6 @@ describe('pending: the envelopes built from the outbox', () => {
     expect((entry!.body as MailBody).replyTo).toBeNull();
   });
 
-  it('becomes an envelope with its chain position through envelopeOf', () => {
-    const { messageId } = send(alpha, 'alice', ['bob@beta'], { text: 'hi' });
-    const [entry] = alpha.fed.pending(10);
-    expect(envelopeOf(entry!, 'alpha', alpha.fed.epoch, 7)).toEqual({
-      v: ENVELOPE_VERSION,
-      origin: 'alpha',
-      epoch: alpha.fed.epoch,
-      seq: entry!.id,
-      prev: 7,
-      t: 'mail',
-      from: 'alice',
-      messageId,
-      to: ['bob'],
-      kind: 'msg',
-      text: 'hi',
-      replyTo: null,
-      createdAt: 1_000_000,
-    });
-  });
-
   it('has an epoch of 16 hex digits that stays with the store and differs between stores', () => {
     expect(alpha.fed.epoch).toMatch(/^[0-9a-f]{16}$/);
     expect(beta.fed.epoch).toMatch(/^[0-9a-f]{16}$/);
@@ -182,27 +167,40 @@ describe('pending: the envelopes built from the outbox', () => {
 });
 
 describe('published, lastPublished, dropEntry', () => {
-  it('removes the published prefix and remembers the last id per node', () => {
+  it('removes, per node, what the stream holds, and remembers the last id sent to each node', () => {
     send(alpha, 'alice', ['bob@beta']);
     send(alpha, 'alice', ['eve@gamma']);
     send(alpha, 'alice', ['dan@beta']);
     const [a, b, c] = alpha.fed.pending(10);
+    expect([a!.node, b!.node, c!.node]).toEqual(['beta', 'gamma', 'beta']);
     expect(alpha.fed.lastPublished()).toEqual(new Map());
-    alpha.fed.published(b!.id, new Map([['beta', a!.id], ['gamma', b!.id]]));
-    expect(alpha.fed.pending(10).map((e) => e.id)).toEqual([c!.id]);
-    expect(alpha.fed.lastPublished()).toEqual(new Map([['beta', a!.id], ['gamma', b!.id]]));
-    expect(alpha.fed.queued().count).toBe(1);
-    alpha.fed.published(c!.id, new Map([['beta', c!.id]]));
+    // beta's first envelope is in the stream; gamma's failed: gamma's entry stays, though its id is lower.
+    alpha.fed.published(new Map([['beta', a!.id]]));
+    expect(alpha.fed.pending(10).map((e) => e.id)).toEqual([b!.id, c!.id]);
+    expect(alpha.fed.lastPublished()).toEqual(new Map([['beta', a!.id]]));
+    alpha.fed.published(new Map([['beta', c!.id]]));
+    expect(alpha.fed.pending(10).map((e) => e.id)).toEqual([b!.id]);
+    expect(alpha.fed.queued()).toMatchObject({ count: 1, oldestAt: 1_000_000 });
+    alpha.fed.published(new Map([['gamma', b!.id]]));
     expect(alpha.fed.pending(10)).toEqual([]);
     expect(alpha.fed.lastPublished()).toEqual(new Map([['beta', c!.id], ['gamma', b!.id]]));
-    expect(alpha.fed.queued()).toEqual({ count: 0, oldestAt: null, byNode: [] });
+    expect(alpha.fed.queued()).toMatchObject({ count: 0, oldestAt: null });
+  });
+
+  it('leaves the store at synchronous=FULL after recording what was published', () => {
+    send(alpha, 'alice', ['bob@beta']);
+    const [a] = alpha.fed.pending(10);
+    alpha.fed.published(new Map([['beta', a!.id]]));
+    expect(alpha.store.db.pragma('synchronous', { simple: true })).toBe(2);
+    send(alpha, 'alice', ['bob@beta']);
+    expect(alpha.store.db.pragma('synchronous', { simple: true })).toBe(2);
   });
 
   it('keeps its epoch, what it published and what waits across a reopen of the same file', () => {
     send(alpha, 'alice', ['bob@beta']);
     send(alpha, 'alice', ['bob@beta']);
     const [a, b] = alpha.fed.pending(10);
-    alpha.fed.published(a!.id, new Map([['beta', a!.id]]));
+    alpha.fed.published(new Map([['beta', a!.id]]));
     const epoch = alpha.fed.epoch;
     alpha.store.close();
     alpha.store = MailStore.open(join(alpha.dir, 'mail.db'), { maxUnread: 100, now: () => alpha.clock.now });
@@ -220,22 +218,79 @@ describe('published, lastPublished, dropEntry', () => {
     }
   });
 
-  it('leaves the store at synchronous=FULL after recording what was published', () => {
-    send(alpha, 'alice', ['bob@beta']);
-    const [a] = alpha.fed.pending(10);
-    alpha.fed.published(a!.id, new Map([['beta', a!.id]]));
-    expect(alpha.store.db.pragma('synchronous', { simple: true })).toBe(2);
-    // And the next accepted message is still on disk when acceptBatch returns: same setting.
-    send(alpha, 'alice', ['bob@beta']);
-    expect(alpha.store.db.pragma('synchronous', { simple: true })).toBe(2);
-  });
-
   it('drops one entry', () => {
     send(alpha, 'alice', ['bob@beta']);
     send(alpha, 'alice', ['bob@beta']);
     const [a, b] = alpha.fed.pending(10);
     alpha.fed.dropEntry(a!.id);
     expect(alpha.fed.pending(10).map((e) => e.id)).toEqual([b!.id]);
+  });
+
+  it('has nothing to publish for a message purged before it went', () => {
+    const { id, messageId } = send(alpha, 'alice', ['bob@beta']);
+    // bob read it (the receipt came before the mail was marked published), then retention ran.
+    apply(alpha, [receiptEnv(1, 0, { messageId, state: STATE_CODE.read, at: 1 })]);
+    expect(count(alpha, 'outbox')).toBe(1);
+    alpha.clock.now += 10_000;
+    alpha.store.sweep({ expiryMs: 0, retentionMs: 1000 });
+    expect(alpha.store.message(id)).toBeUndefined();
+    expect(alpha.fed.pending(10)).toEqual([]);
+    expect(count(alpha, 'outbox')).toBe(0);
+  });
+});
+
+describe('groupIntoEnvelopes', () => {
+  const mail = (over: Partial<MailBody> = {}): MailBody => ({ t: 'mail', from: 'alice', messageId: `g-${Math.random()}`, to: ['bob'], kind: 'msg', text: 'x', replyTo: null, createdAt: 1, ...over });
+  const rcpt = (over: Partial<ReceiptBody> = {}): ReceiptBody => ({ t: 'receipt', sender: 'bob', messageId: 'm', to: 'alice', state: 1, woken: false, at: 1, ...over });
+
+  it('makes one run per destination, chained from the last id published there, in the order of their first entry', () => {
+    const entries = [entry(11, 'beta', mail()), entry(12, 'gamma', rcpt()), entry(13, 'beta', rcpt()), entry(14, 'beta', mail()), entry(15, 'gamma', mail())];
+    const out = groupIntoEnvelopes(entries, new Map([['gamma', 8]]), 'alpha', 'abcd');
+    expect(out.map((o) => [o.node, o.envelope.prev, o.envelope.seq, o.envelope.items.map((i) => i.id)])).toEqual([
+      ['beta', 0, 14, [11, 13, 14]],
+      ['gamma', 8, 15, [12, 15]],
+    ]);
+    expect(out[0]!.envelope).toMatchObject({ v: ENVELOPE_VERSION, origin: 'alpha', epoch: 'abcd' });
+    expect(out[0]!.envelope.items[0]).toEqual({ ...entries[0]!.body, id: 11 });
+    for (const o of out) expect(o.json).toBe(JSON.stringify(o.envelope));
+  });
+
+  it('makes nothing of nothing', () => {
+    expect(groupIntoEnvelopes([], new Map([['beta', 3]]), 'alpha', 'abcd')).toEqual([]);
+  });
+
+  it('holds at most MAX_ITEMS items per envelope, the next run chained to the one before', () => {
+    const entries = Array.from({ length: MAX_ITEMS + 44 }, (_, i) => entry(i + 1, 'beta', rcpt()));
+    const out = groupIntoEnvelopes(entries, new Map(), 'alpha', 'abcd');
+    expect(out.map((o) => [o.envelope.prev, o.envelope.seq, o.envelope.items.length])).toEqual([
+      [0, MAX_ITEMS, MAX_ITEMS],
+      [MAX_ITEMS, MAX_ITEMS + 44, 44],
+    ]);
+  });
+
+  it('keeps an envelope within about MAX_ENVELOPE_JSON, losing no item and keeping the chain', () => {
+    const entries = Array.from({ length: 80 }, (_, i) => entry(i + 1, 'beta', mail({ text: 'x'.repeat(16 * 1024 - 1) })));
+    const out = groupIntoEnvelopes(entries, new Map(), 'alpha', 'abcd');
+    expect(out.length).toBeGreaterThan(1);
+    for (const o of out) expect(o.json.length).toBeLessThanOrEqual(MAX_ENVELOPE_JSON);
+    expect(out.flatMap((o) => o.envelope.items.map((i) => i.id))).toEqual(entries.map((e) => e.id));
+    for (let i = 1; i < out.length; i++) expect(out[i]!.envelope.prev).toBe(out[i - 1]!.envelope.seq);
+  });
+
+  it('keeps an envelope within the bytes a receiver reads (1 MiB), for text that is not ASCII', () => {
+    // 16 KiB of UTF-8 (maxMessageBytes) as three-byte characters: 5461 UTF-16 units each.
+    const text = '中'.repeat(5461);
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(16 * 1024);
+    const entries = Array.from({ length: 200 }, (_, i) => entry(i + 1, 'beta', mail({ text })));
+    const out = groupIntoEnvelopes(entries, new Map(), 'alpha', 'abcd');
+    const sizes = out.map((o) => Buffer.byteLength(o.json));
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(1 << 20);
+  });
+
+  it('makes envelopes that a receiver reads back as they were', () => {
+    const entries = [entry(1, 'beta', mail({ replyTo: { sender: 'bob', messageId: 'q' } })), entry(2, 'beta', rcpt({ state: 0, woken: true }))];
+    const [o] = groupIntoEnvelopes(entries, new Map(), 'alpha', '00ff');
+    expect(readEnvelope(Buffer.from(o!.json), 'swb.alpha.beta.m', 'beta', 1 << 20)).toEqual({ ok: o!.envelope });
   });
 });
 
@@ -303,6 +358,47 @@ describe('applyIncoming: mail', () => {
     expect(apply(beta, [mailEnv(11, 10)]).verdicts).toEqual(['applied']);
     expect(apply(beta, [mailEnv(9, 7)]).verdicts).toEqual(['duplicate']);
     expect(apply(beta, [mailEnv(13, 12)]).verdicts).toEqual(['gap']);
+  });
+
+  it('takes only the new items of a run that overlaps what it has (published again, grouped otherwise)', () => {
+    expect(apply(beta, [run(0, [mailItem(1), mailItem(2)])]).accepted).toHaveLength(2);
+    const r = apply(beta, [run(1, [mailItem(2), mailItem(3)])]);
+    expect(r.verdicts).toEqual(['applied']);
+    expect(r.accepted.map((a) => a.request.messageId)).toEqual(['m-3']);
+    expect(inbox(beta, 'bob').map((m) => m.text)).toEqual(['text 1', 'text 2', 'text 3']);
+    expect(apply(beta, [run(0, [mailItem(1), mailItem(2), mailItem(3)])]).verdicts).toEqual(['duplicate']);
+  });
+
+  it('does not apply an old receipt again from an overlapping run', () => {
+    remember(beta, 'remote', 'alice@alpha');
+    const mine = send(beta, 'bob', ['alice@alpha']);
+    const read = receiptItem(1, { sender: 'bob', messageId: mine.messageId, to: 'alice', state: STATE_CODE.read, at: 5 });
+    expect(apply(beta, [run(0, [read])]).changes.map((c) => c.state)).toEqual(['read']);
+    const again = apply(beta, [run(0, [read, mailItem(2)])]);
+    expect(again.verdicts).toEqual(['applied']);
+    expect(again.changes).toEqual([]);
+    expect(again.accepted).toHaveLength(1);
+  });
+
+  it('applies the items of one envelope in order, mail and receipts alike', () => {
+    remember(beta, 'remote', 'alice@alpha');
+    const mine = send(beta, 'bob', ['alice@alpha']);
+    const r = apply(beta, [
+      run(0, [
+        mailItem(3, { text: 'first' }),
+        receiptItem(4, { sender: 'bob', messageId: mine.messageId, to: 'alice', state: STATE_CODE.delivered, at: 6 }),
+        mailItem(7, { text: 'second', from: 'carol' }),
+        receiptItem(9, { sender: 'bob', messageId: mine.messageId, to: 'alice', state: STATE_CODE.read, at: 8 }),
+      ]),
+    ]);
+    expect(r.verdicts).toEqual(['applied']);
+    expect(r.changes.map((c) => c.state)).toEqual(['delivered', 'read']);
+    expect(inbox(beta, 'bob').map((m) => [m.from, m.text])).toEqual([
+      ['alice@alpha', 'first'],
+      ['carol@alpha', 'second'],
+    ]);
+    // The chain is at the last item now.
+    expect(apply(beta, [mailEnv(10, 9)]).verdicts).toEqual(['applied']);
   });
 
   it('keeps the chains of different origins apart', () => {
@@ -415,7 +511,7 @@ describe('applyIncoming: what readEnvelope lets through never fails the commit',
   }
 
   it('stores a mail naming the same recipient twice once, without failing the batch', () => {
-    const raw = { ...mailEnv(1, 0, { to: ['bob', 'bob'] }) } as unknown as Record<string, unknown>;
+    const raw = mailEnv(1, 0, { to: ['bob', 'bob'] }) as unknown as Record<string, unknown>;
     const read = through(beta, raw, 'swb.alpha.beta.m');
     if ('refused' in read) return; // refusing it is an answer too
     const other = mailEnv(1, 0, { origin: 'gamma', to: ['dan'] });
@@ -425,8 +521,8 @@ describe('applyIncoming: what readEnvelope lets through never fails the commit',
   });
 
   it('does not fail the batch on a receipt whose sender is not a string', () => {
-    const raw = { ...receiptEnv(1, 0, { origin: 'alpha' }), sender: [['bob']] } as unknown as Record<string, unknown>;
-    const read = through(beta, raw, 'swb.alpha.beta.r');
+    const raw = run(0, [{ ...receiptItem(1), sender: [['bob']] } as unknown as Item]) as unknown as Record<string, unknown>;
+    const read = through(beta, raw, 'swb.alpha.beta.m');
     if ('refused' in read) return;
     const other = mailEnv(1, 0, { origin: 'gamma', to: ['dan'] });
     expect(() => apply(beta, [other, read.ok])).not.toThrow();
@@ -434,7 +530,7 @@ describe('applyIncoming: what readEnvelope lets through never fails the commit',
   });
 
   it('does not fail the batch on a mail whose replyTo has no sender', () => {
-    const raw = { ...mailEnv(1, 0), replyTo: { messageId: 'x' } } as unknown as Record<string, unknown>;
+    const raw = run(0, [{ ...mailItem(1), replyTo: { messageId: 'x' } } as unknown as Item]) as unknown as Record<string, unknown>;
     const read = through(beta, raw, 'swb.alpha.beta.m');
     if ('refused' in read) return;
     expect(() => apply(beta, [read.ok])).not.toThrow();

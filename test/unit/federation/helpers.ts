@@ -1,12 +1,13 @@
 // Shared by the federation tests: a node is a real MailStore on a real SQLite file in its own temp
 // dir, with a FederationStore over it and a clock the test moves by hand. `publish` does what the
-// NATS link's publisher does with the outbox (src/federation/nats-link.ts): envelopes in id order,
-// each naming the last one sent to the same node as `prev`, then `published` for the whole prefix.
+// NATS link's publisher does with the outbox (src/federation/nats-link.ts): the pending entries
+// grouped into envelopes per destination (groupIntoEnvelopes, chained from lastPublished), then
+// `published` with the last id sent to each node.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mailSubject, readEnvelope, type Envelope } from '../../../src/federation/envelope.js';
-import { envelopeOf, FederationStore, type IncomingResult } from '../../../src/store/federation-store.js';
+import { FederationStore, groupIntoEnvelopes, type IncomingResult } from '../../../src/store/federation-store.js';
 import { MailStore, type AcceptOutcome, type AcceptRequest, type StoreOptions } from '../../../src/store/mail-store.js';
 import type { SessionRole } from '../../../src/protocol/methods.js';
 
@@ -69,25 +70,21 @@ export interface Wire {
   envelope: Envelope;
 }
 
-/** Everything in the node's outbox as published envelopes (the outbox is emptied, like the publisher does once the stream holds them). */
-export function publish(node: TestNode): Wire[] {
-  const entries = node.fed.pending(10_000);
-  const next = new Map(node.fed.lastPublished());
-  const wires: Wire[] = [];
-  for (const e of entries) {
-    if (!e.body) continue;
-    const envelope = envelopeOf(e, node.name, node.fed.epoch, next.get(e.node) ?? 0);
-    next.set(e.node, e.id);
-    wires.push({ destination: e.node, subject: mailSubject(node.name, e.node, e.kind), data: Buffer.from(JSON.stringify(envelope)), envelope });
-  }
-  if (entries.length > 0) node.fed.published(entries[entries.length - 1]!.id, next);
-  return wires;
+/** Everything in the node's outbox as published envelopes (the outbox is emptied, as the publisher does once the stream holds them). */
+export function publish(node: TestNode, limit = 10_000): Wire[] {
+  const entries = node.fed.pending(limit);
+  const out = groupIntoEnvelopes(entries, node.fed.lastPublished(), node.name, node.fed.epoch);
+  const done = new Map<string, number>();
+  for (const o of out) done.set(o.node, o.envelope.seq);
+  if (done.size > 0) node.fed.published(done);
+  return out.map((o) => ({ destination: o.node, subject: mailSubject(node.name, o.node), data: Buffer.from(o.json), envelope: o.envelope }));
 }
 
 /** The receiving side: each wire read as the link reads it (all must pass), then one applyIncoming. */
 export function receive(node: TestNode, wires: readonly Wire[]): IncomingResult {
   const envelopes = wires.map((w) => {
-    const read = readEnvelope(w.data, w.subject, node.name, 1 << 22);
+    // 1 MiB: what the link allows (MAX_ENVELOPE_BYTES in nats-link.ts) and NATS carries (max_payload).
+    const read = readEnvelope(w.data, w.subject, node.name, 1 << 20);
     if ('refused' in read) throw new Error(`refused: ${read.refused}`);
     return read.ok;
   });
