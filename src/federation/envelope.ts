@@ -56,6 +56,8 @@ export type Envelope = Chain & { v: number; items: Item[] };
 /** At most this many items, and about this many bytes, in one envelope (under NATS's 1 MB payload). */
 export const MAX_ITEMS = 256;
 export const MAX_ENVELOPE_JSON = 512 * 1024;
+/** The longest text mail to another node may carry, as JSON (escapes counted): one item fits one envelope. */
+export const MAX_REMOTE_TEXT_JSON = MAX_ENVELOPE_JSON - 4096;
 
 export function mailSubject(origin: string, destination: string): string {
   return `${SUBJECT_ROOT}.${origin}.${destination}.m`;
@@ -115,22 +117,27 @@ export function readEnvelope(data: Uint8Array, subject: string, self: string, ma
 function itemProblem(v: Record<string, unknown>): string | null {
   if (typeof v.messageId !== 'string' || v.messageId.length < 1 || v.messageId.length > 128) return 'bad message id';
   if (v.t === 'mail') {
-    if (!isValidHandle(String(v.from))) return 'bad sender handle';
-    if (!Array.isArray(v.to) || v.to.length < 1 || v.to.length > 256 || !v.to.every((h) => typeof h === 'string' && isValidHandle(h))) return 'bad recipients';
+    if (!isHandle(v.from)) return 'bad sender handle';
+    if (!Array.isArray(v.to) || v.to.length < 1 || v.to.length > 256 || !v.to.every(isHandle)) return 'bad recipients';
+    if (new Set(v.to).size !== v.to.length) return 'a recipient named twice';
     if (!(MESSAGE_KINDS as readonly unknown[]).includes(v.kind)) return 'bad kind';
     if (typeof v.text !== 'string' || v.text.length === 0 || v.text.length > MAX_TEXT) return 'bad text';
     if (!isCount(v.createdAt)) return 'bad createdAt';
     const r = v.replyTo;
-    if (r !== null && !(isRecord(r) && isValidHandle(String(r.sender)) && typeof r.messageId === 'string' && r.messageId.length <= 128)) return 'bad replyTo';
+    if (r !== null && !(isRecord(r) && isHandle(r.sender) && typeof r.messageId === 'string' && r.messageId.length >= 1 && r.messageId.length <= 128)) return 'bad replyTo';
     return null;
   }
   if (v.t === 'receipt') {
-    if (!isValidHandle(String(v.sender)) || !isValidHandle(String(v.to))) return 'bad receipt handles';
+    if (!isHandle(v.sender) || !isHandle(v.to)) return 'bad receipt handles';
     if (![0, 1, 2, 3, 9].includes(v.state as number)) return 'bad state';
     if (typeof v.woken !== 'boolean' || !isCount(v.at)) return 'bad receipt';
     return null;
   }
   return `unknown item type ${String(v.t)}`;
+}
+
+function isHandle(v: unknown): v is string {
+  return typeof v === 'string' && isValidHandle(v);
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {

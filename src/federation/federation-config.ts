@@ -56,7 +56,10 @@ export function parseFederationSettings(value: unknown, base = 'federation'): { 
 }
 
 export function isNatsUrl(url: string): boolean {
-  return url.split(',').every((u) => /^(nats|tls):\/\/[A-Za-z0-9.\-[\]:_]+(:\d{1,5})?$/.test(u.trim()));
+  return url.split(',').every((u) => {
+    const m = /^(nats|tls):\/\/([A-Za-z0-9.\-_]+|\[[0-9A-Fa-f:.]+\])(?::(\d{1,5}))?$/.exec(u.trim());
+    return m !== null && (m[3] === undefined || (Number(m[3]) >= 1 && Number(m[3]) <= 65535));
+  });
 }
 
 /** File paths in the settings, relative to the config file's directory. */

@@ -365,7 +365,8 @@ export class FederationLink {
     if (envelopes.length === 0) return;
     let result: IncomingResult;
     try {
-      result = await this.host.runStore(() => this.host.store.applyIncoming(envelopes, this.host.known, this.host.live, this.host.now()));
+      const deliveries = kept.map((m) => m.info.deliveryCount);
+      result = await this.host.runStore(() => this.host.store.applyIncoming(envelopes, this.host.known, this.host.live, this.host.now(), deliveries));
     } catch (err) {
       // Nothing was stored: nothing is acknowledged, all of it comes again.
       this.fail(`storing mail from other nodes: ${messageOf(err)}`);

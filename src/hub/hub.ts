@@ -36,6 +36,7 @@ import { MailWaiters } from './mail-waiters.js';
 import type { FederationSettings } from '../federation/federation-config.js';
 import type { FederationLink, LinkStatus } from '../federation/nats-link.js';
 import { ALL_NODES, isRemoteAddress, parseRemoteAddress, remoteAddress } from '../federation/remote-address.js';
+import { MAX_REMOTE_TEXT_JSON } from '../federation/envelope.js';
 
 export interface HubOptions {
   paths: RuntimePaths;
@@ -619,6 +620,10 @@ export class Hub {
     const sent = routed.ok;
     const remote = sent.to.filter((t) => isRemoteAddress(t));
     if (remote.length > 0) {
+      const json = Buffer.byteLength(JSON.stringify(sent.text), 'utf8');
+      if (json > MAX_REMOTE_TEXT_JSON) {
+        return { error: swbError('MESSAGE_TOO_LARGE', `Mail to another node carries at most ${MAX_REMOTE_TEXT_JSON} bytes of text as JSON; this is ${json}.`, { limit: MAX_REMOTE_TEXT_JSON }) };
+      }
       try {
         await this.gate.run(() => {
           for (const h of remote) this.store.rememberHandle(h, 'remote');

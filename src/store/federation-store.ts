@@ -21,6 +21,9 @@ export interface OutboxEntry {
 
 export type Verdict = 'applied' | 'duplicate' | 'gap';
 
+/** Deliveries of a chain's first run (not at its start) before it is taken as the start. */
+export const FIRST_RUN_PATIENCE = 5;
+
 export interface IncomingResult {
   verdicts: Verdict[];
   /** Mail stored now, for the hub to push and wake as it does after a local commit. */
@@ -147,27 +150,30 @@ export class FederationStore {
    * fails; then nothing was applied and nothing may be acknowledged.
    * `known(handle)`: a local session that may get mail; `live(handle)`: it hears pushes now.
    */
-  applyIncoming(envelopes: readonly Envelope[], known: (handle: string) => boolean, live: (handle: string) => boolean, now: number): IncomingResult {
+  applyIncoming(
+    envelopes: readonly Envelope[],
+    known: (handle: string) => boolean,
+    live: (handle: string) => boolean,
+    now: number,
+    /** How often the stream delivered each envelope (1 = the first time); absent: the first time. */
+    deliveries: readonly number[] = [],
+  ): IncomingResult {
     const verdicts: Verdict[] = [];
     const requests: AcceptRequest[] = [];
     const changes: StateChange[] = [];
     const touched = new Set<string>();
     const run = this.mail.db.transaction(() => {
       const last = new Map<string, number>();
-      for (const e of envelopes) {
+      envelopes.forEach((e, i) => {
         const key = `${e.origin}\0${e.epoch}`;
         const seen = last.has(key) ? last.get(key) : this.q.lastIn.get(e.origin, e.epoch)?.last_seq;
-        if (seen !== undefined && e.seq <= seen) {
-          verdicts.push('duplicate');
-          continue;
-        }
-        // A run starting past what we have waits for the one before it; the first run of a chain
-        // this store never saw starts it wherever it is; an overlapping run (published again,
-        // grouped otherwise) adds only what is new.
-        if (seen !== undefined && e.prev > seen) {
-          verdicts.push('gap');
-          continue;
-        }
+        if (seen !== undefined && e.seq <= seen) return void verdicts.push('duplicate');
+        // A run starting past what we have waits for the one before it; an overlapping run
+        // (published again, grouped otherwise) adds only what is new. A chain this store never
+        // saw starts at prev 0; one whose start is not here (this store is newer than the chain)
+        // starts wherever its first run is, once that run came FIRST_RUN_PATIENCE times without
+        // an earlier one turning up.
+        if (seen !== undefined ? e.prev > seen : e.prev !== 0 && (deliveries[i] ?? 1) < FIRST_RUN_PATIENCE) return void verdicts.push('gap');
         last.set(key, e.seq);
         verdicts.push('applied');
         for (const item of e.items) {
@@ -181,7 +187,7 @@ export class FederationStore {
             touched.add(to);
           }
         }
-      }
+      });
       for (const [key, seq] of last) {
         const [origin, epoch] = key.split('\0') as [string, string];
         this.q.setLastIn.run(origin, epoch, seq);
@@ -202,7 +208,7 @@ export class FederationStore {
   /** The request that stores a remote message here; unknown recipients get an expired receipt back. */
   private remoteRequest(origin: string, e: MailBody, known: (handle: string) => boolean, live: (handle: string) => boolean, now: number): AcceptRequest | null {
     const sender = `${e.from}@${origin}`;
-    const to = e.to.filter((h) => known(h));
+    const to = [...new Set(e.to)].filter((h) => known(h));
     for (const h of e.to) {
       if (to.includes(h)) continue;
       const body: Omit<ReceiptBody, 't'> = { sender: e.from, messageId: e.messageId, to: h, state: STATE_CODE.expired, woken: false, at: now };
@@ -249,7 +255,8 @@ export function groupIntoEnvelopes(entries: readonly OutboxEntry[], lastOut: Rea
   const open = new Map<string, { envelope: Envelope; bytes: number; at: number }>();
   for (const e of entries) {
     const item = { ...e.body, id: e.id } as Item;
-    const size = JSON.stringify(item).length;
+    // Bytes, as NATS counts its payload (text in CJK is three bytes a character).
+    const size = Buffer.byteLength(JSON.stringify(item), 'utf8');
     const cur = open.get(e.node);
     if (cur && cur.envelope.items.length < MAX_ITEMS && cur.bytes + size <= MAX_ENVELOPE_JSON) {
       cur.envelope.items.push(item);

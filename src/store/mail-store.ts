@@ -159,7 +159,8 @@ export class MailStore {
       // Mail for another node, published from the outbox in id order (src/federation/outbox-publisher.ts).
       insertOutboxMail: s(`INSERT INTO outbox (node, kind, message, created_at) VALUES (?, 'mail', ?, ?)`),
       // A receipt from the node a message went to: forward only, and the times a local receipt would set.
-      remoteReceipt: s(`UPDATE deliveries SET state = @state, delivered_at = coalesce(delivered_at, @at),
+      remoteReceipt: s(`UPDATE deliveries SET state = @state,
+                          delivered_at = CASE WHEN @state IN (${STATE_CODE.delivered}, ${STATE_CODE.read}, ${STATE_CODE.replied}) THEN coalesce(delivered_at, @at) ELSE delivered_at END,
                           read_at = CASE WHEN @state IN (${STATE_CODE.read}, ${STATE_CODE.replied}) THEN coalesce(read_at, @at) ELSE read_at END,
                           replied_at = CASE WHEN @state = ${STATE_CODE.replied} THEN coalesce(replied_at, @at) ELSE replied_at END,
                           expired_at = CASE WHEN @state = ${STATE_CODE.expired} THEN @at ELSE expired_at END

@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ENVELOPE_VERSION, MAX_ENVELOPE_JSON, MAX_ITEMS, readEnvelope, type Envelope, type Item, type MailBody, type ReceiptBody } from '../../../src/federation/envelope.js';
-import { FederationStore, groupIntoEnvelopes, type OutboxEntry } from '../../../src/store/federation-store.js';
+import { FIRST_RUN_PATIENCE, FederationStore, groupIntoEnvelopes, type OutboxEntry } from '../../../src/store/federation-store.js';
 import { MailStore } from '../../../src/store/mail-store.js';
 import { STATE_CODE } from '../../../src/store/receipt-state.js';
 import { closeNode, count, knownOn, openNode, remember, send, type TestNode } from './helpers.js';
@@ -57,8 +57,8 @@ function entry(id: number, node: string, body: MailBody | ReceiptBody): OutboxEn
   return { id, node, kind: body.t, body, createdAt: 1 };
 }
 
-function apply(node: TestNode, envelopes: Envelope[]) {
-  return node.fed.applyIncoming(envelopes, knownOn(node), (h) => node.live.has(h), node.clock.now);
+function apply(node: TestNode, envelopes: Envelope[], deliveries?: number[]) {
+  return node.fed.applyIncoming(envelopes, knownOn(node), (h) => node.live.has(h), node.clock.now, deliveries);
 }
 
 function inbox(node: TestNode, handle: string) {
@@ -353,8 +353,12 @@ describe('applyIncoming: mail', () => {
     expect(inbox(beta, 'bob').map((m) => m.text)).toEqual(['text 1', 'text 2', 'text 3']);
   });
 
-  it('starts a chain it never saw wherever its first envelope is', () => {
-    expect(apply(beta, [mailEnv(10, 7)]).verdicts).toEqual(['applied']);
+  it('starts a chain it never saw at prev 0, or wherever its first run is once that came FIRST_RUN_PATIENCE times', () => {
+    // Not the chain's start: it waits for an earlier run to turn up...
+    expect(apply(beta, [mailEnv(10, 7)]).verdicts).toEqual(['gap']);
+    expect(apply(beta, [mailEnv(10, 7)], [FIRST_RUN_PATIENCE - 1]).verdicts).toEqual(['gap']);
+    // ...and then takes it as the start.
+    expect(apply(beta, [mailEnv(10, 7)], [FIRST_RUN_PATIENCE]).verdicts).toEqual(['applied']);
     expect(apply(beta, [mailEnv(11, 10)]).verdicts).toEqual(['applied']);
     expect(apply(beta, [mailEnv(9, 7)]).verdicts).toEqual(['duplicate']);
     expect(apply(beta, [mailEnv(13, 12)]).verdicts).toEqual(['gap']);

@@ -81,14 +81,14 @@ export function publish(node: TestNode, limit = 10_000): Wire[] {
 }
 
 /** The receiving side: each wire read as the link reads it (all must pass), then one applyIncoming. */
-export function receive(node: TestNode, wires: readonly Wire[]): IncomingResult {
+export function receive(node: TestNode, wires: readonly Wire[], deliveries?: number[]): IncomingResult {
   const envelopes = wires.map((w) => {
     // 1 MiB: what the link allows (MAX_ENVELOPE_BYTES in nats-link.ts) and NATS carries (max_payload).
     const read = readEnvelope(w.data, w.subject, node.name, 1 << 20);
     if ('refused' in read) throw new Error(`refused: ${read.refused}`);
     return read.ok;
   });
-  return node.fed.applyIncoming(envelopes, knownOn(node), (h) => node.live.has(h), node.clock.now);
+  return node.fed.applyIncoming(envelopes, knownOn(node), (h) => node.live.has(h), node.clock.now, deliveries);
 }
 
 export function count(node: TestNode, table: string): number {
