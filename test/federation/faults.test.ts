@@ -4,6 +4,7 @@
 // Then: every accepted message is in beta's inbox exactly once, in the order it was sent per pair.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeadlineConnection } from '../helpers/jepsen/deadline-client.js';
+import { runCleanups } from '../helpers/cleanup.js';
 import { FedNode, NatsServer, ok } from '../helpers/federation.js';
 import { waitUntil } from '../helpers/wait-until.js';
 
@@ -25,6 +26,9 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all([alpha?.stop(), beta?.stop()]);
+  // Everything the helpers started (nats-server, hubs, sessions, temp dirs) lives for the whole
+  // file, so it is released once, at the end.
+  await runCleanups();
 });
 
 /** A sender that outlives its node's crashes: it reconnects, says hello again and retries the same id. */

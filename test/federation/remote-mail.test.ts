@@ -2,6 +2,7 @@
 // config, and swb hubs as nodes alpha, beta and gamma (each its own SWB_HOME and store).
 import { connect } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCleanups } from '../helpers/cleanup.js';
 import { FedNode, NatsServer, ok } from '../helpers/federation.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { runSwb } from '../helpers/run-swb.js';
@@ -19,6 +20,9 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all([alpha?.stop(), beta?.stop()]);
+  // Everything the helpers started (nats-server, hubs, sessions, temp dirs) lives for the whole
+  // file, so it is released once, at the end.
+  await runCleanups();
 });
 
 async function receipt(node: FedNode, id: number): Promise<any> {
