@@ -161,7 +161,8 @@ export class FederationStore {
     const verdicts: Verdict[] = [];
     const requests: AcceptRequest[] = [];
     const changes: StateChange[] = [];
-    const touched = new Set<string>();
+    /** Deliveries of this node's mail the receipts took out of unread, per recipient there. */
+    const read = new Map<string, number>();
     const run = this.mail.db.transaction(() => {
       const last = new Map<string, number>();
       envelopes.forEach((e, i) => {
@@ -183,8 +184,9 @@ export class FederationStore {
             if (request) requests.push(request);
           } else {
             const to = `${item.to}@${e.origin}`;
-            changes.push(...this.mail.applyRemoteReceipt({ sender: item.sender, messageId: item.messageId, to, state: item.state, woken: item.woken, at: item.at }));
-            touched.add(to);
+            const applied = this.mail.applyRemoteReceipt({ sender: item.sender, messageId: item.messageId, to, state: item.state, woken: item.woken, at: item.at });
+            changes.push(...applied.changes);
+            if (applied.read > 0) read.set(to, (read.get(to) ?? 0) + applied.read);
           }
         }
       });
@@ -201,7 +203,7 @@ export class FederationStore {
       this.mail.resyncCaches();
       throw err;
     }
-    this.mail.refreshUnread(touched);
+    this.mail.adjustUnread(read);
     return { verdicts, accepted: requests.map((request, i) => ({ request, outcome: outcomes[i]! })), changes };
   }
 

@@ -412,21 +412,26 @@ export class MailStore {
   /**
    * A receipt another node sent for mail this store sent there (`to` is `handle@node`). Runs inside
    * the caller's transaction; a receipt never moves a delivery back. Returns what to publish once
-   * committed; call `refreshUnread` for the recipients after the commit.
+   * committed; `read` is 1 when the delivery stopped being unread, for `adjustUnread` after the commit.
    */
-  applyRemoteReceipt(r: { sender: string; messageId: string; to: string; state: number; woken: boolean; at: number }): StateChange[] {
+  applyRemoteReceipt(r: { sender: string; messageId: string; to: string; state: number; woken: boolean; at: number }): { changes: StateChange[]; read: number } {
     const message = this.q.findBySenderId.get(r.sender, r.messageId);
-    if (!message) return [];
+    if (!message) return { changes: [], read: 0 };
     const changes: StateChange[] = [];
     const params = { id: message.id, to: r.to, state: r.state, at: r.at };
+    const wasUnread = this.isUnread(message.id, r.to);
     if (r.woken && this.q.remoteWoken.run(params).changes > 0) changes.push({ id: message.id, sender: r.sender, to: r.to, state: 'woken', at: r.at });
-    if (r.state > 0 && this.q.remoteReceipt.run(params).changes > 0) changes.push({ id: message.id, sender: r.sender, to: r.to, state: stateName(r.state), at: r.at });
-    return changes;
+    let read = 0;
+    if (r.state > 0 && this.q.remoteReceipt.run(params).changes > 0) {
+      changes.push({ id: message.id, sender: r.sender, to: r.to, state: stateName(r.state), at: r.at });
+      if (wasUnread && r.state !== STATE_CODE.delivered) read = 1;
+    }
+    return { changes, read };
   }
 
-  /** Re-reads the unread counts of these handles (after a transaction the caches did not follow). */
-  refreshUnread(handles: Iterable<string>): void {
-    for (const h of handles) this.unread.set(h, this.q.unreadOf.get(h)?.n ?? 0);
+  /** After a committed transaction of remote receipts: `read` deliveries per handle are no longer unread. */
+  adjustUnread(read: ReadonlyMap<string, number>): void {
+    for (const [h, n] of read) this.unread.set(h, Math.max(0, (this.unread.get(h) ?? 0) - n));
   }
 
   /** Re-reads every cache from disk: after a transaction around acceptBatch failed to commit. */

@@ -18,8 +18,9 @@ describe('applyRemoteReceipt', () => {
     sent = send(node, 'alice', ['bob@beta', 'dan@beta']);
   });
 
-  const apply = (over: { to?: string; state: number; woken?: boolean; at: number; messageId?: string; sender?: string }) =>
+  const applyFull = (over: { to?: string; state: number; woken?: boolean; at: number; messageId?: string; sender?: string }) =>
     node.store.applyRemoteReceipt({ sender: 'alice', messageId: sent.messageId, to: 'bob@beta', woken: false, ...over });
+  const apply = (over: Parameters<typeof applyFull>[0]) => applyFull(over).changes;
   const bob = () => node.store.receipts(sent.id)!.recipients.find((r) => r.to === 'bob@beta')!;
 
   it('sets the state and the times a local receipt would set', () => {
@@ -76,12 +77,15 @@ describe('applyRemoteReceipt', () => {
     expect(bob().state).toBe('accepted');
   });
 
-  it('leaves the unread cache to refreshUnread', () => {
+  it('leaves the unread cache to adjustUnread, and says what left unread', () => {
     expect(node.store.unreadCount('bob@beta')).toBe(1);
-    apply({ state: STATE_CODE.read, at: 1 });
-    // Not followed yet: the caller refreshes after its commit.
+    expect(applyFull({ state: STATE_CODE.delivered, at: 1 }).read).toBe(0);
+    expect(applyFull({ state: STATE_CODE.read, at: 2 }).read).toBe(1);
+    // A later receipt of the same delivery is no longer a change from unread.
+    expect(applyFull({ state: STATE_CODE.replied, at: 3 }).read).toBe(0);
+    // Not followed yet: the caller adjusts after its commit.
     expect(node.store.unreadCount('bob@beta')).toBe(1);
-    node.store.refreshUnread(['bob@beta']);
+    node.store.adjustUnread(new Map([['bob@beta', 1]]));
     expect(node.store.unreadCount('bob@beta')).toBe(0);
   });
 });
