@@ -131,7 +131,7 @@ export class FederationLink {
       this.js = jetstream(this.nc);
       await this.ensureStream();
       this.presence = await Presence.open(this.nc, this.settings.node, this.host.store.epoch, this.host.now);
-      const rival = await this.presence.rivalClaim();
+      const rival = await this.presence.claim();
       if (rival) {
         this.problem = `NODE_COLLISION: another swb server (store ${rival.epoch}) holds node name ${this.settings.node} on ${this.settings.url} (seen ${Math.round(rival.ageMs / 1000)} s ago); pick another federation.node`;
         this.host.log(this.problem);

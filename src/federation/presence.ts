@@ -53,14 +53,29 @@ export class Presence {
     return new Presence(kv, node, epoch, now);
   }
 
-  /** Another store's fresh claim on this node name, or null when the name is ours to take. */
-  async rivalClaim(): Promise<{ epoch: string; ageMs: number } | null> {
-    const entry = await this.kv.get(this.node);
-    if (!entry || entry.operation !== 'PUT') return null;
-    const v = parseValue(entry.string());
-    if (!v || v.epoch === this.epoch) return null;
-    const ageMs = this.now() - v.at;
-    return ageMs < PRESENCE_TTL_MS ? { epoch: v.epoch, ageMs } : null;
+  /**
+   * Claims this node name: null when it is ours (free, stale, or already this store's), else the
+   * other store's fresh claim. A free name is taken with a create, which only one of two servers
+   * starting at once can win.
+   */
+  async claim(): Promise<{ epoch: string; ageMs: number } | null> {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const entry = await this.kv.get(this.node);
+      if (!entry || entry.operation !== 'PUT') {
+        const value: PresenceValue = { node: this.node, epoch: this.epoch, at: this.now(), peers: [] };
+        try {
+          await this.kv.create(this.node, JSON.stringify(value));
+          return null;
+        } catch {
+          continue; // someone created it first: look at their claim
+        }
+      }
+      const v = parseValue(entry.string());
+      if (!v || v.epoch === this.epoch) return null;
+      const ageMs = this.now() - v.at;
+      return ageMs < PRESENCE_TTL_MS ? { epoch: v.epoch, ageMs } : null;
+    }
+    return null;
   }
 
   async beat(peers: PresencePeer[]): Promise<void> {
