@@ -7,7 +7,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { Envelope, Item, MailBody, ReceiptBody } from '../federation/envelope.js';
 import { ENVELOPE_VERSION, MAX_ENVELOPE_JSON, MAX_ITEMS } from '../federation/envelope.js';
-import type { AcceptOutcome, AcceptRequest, MailStore, StateChange } from './mail-store.js';
+import type { AcceptOutcome, AcceptRequest, MailStore, MessageRow, StateChange } from './mail-store.js';
 import { STATE_CODE } from './receipt-state.js';
 
 /** An outbox row with its envelope built; `prev` is filled in by the publisher in id order. */
@@ -30,17 +30,6 @@ export interface IncomingResult {
   accepted: Array<{ request: AcceptRequest; outcome: AcceptOutcome }>;
   /** Receipt changes of this node's own messages, to publish to their senders. */
   changes: StateChange[];
-}
-
-interface MessageRow {
-  id: number;
-  sender: string;
-  message_id: string;
-  kind: string;
-  text: string;
-  reply_to: number | null;
-  recipients: string;
-  created_at: number;
 }
 
 export class FederationStore {

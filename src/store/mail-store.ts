@@ -50,7 +50,8 @@ export interface StoreOptions {
   replyBudget?: ReplyBudgetSettings;
 }
 
-interface MessageRow {
+/** A row of `messages` as SQLite returns it. */
+export interface MessageRow {
   id: number;
   sender: string;
   message_id: string;

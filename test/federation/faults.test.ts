@@ -2,10 +2,9 @@
 // it again, SIGKILLs the receiving server and starts it again, then SIGKILLs the sending server
 // and starts it again. Senders retry with the same message id until they hear a definite answer.
 // Then: every accepted message is in beta's inbox exactly once, in the order it was sent per pair.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DeadlineConnection } from '../helpers/jepsen/deadline-client.js';
-import { runCleanups } from '../helpers/cleanup.js';
-import { FedNode, NatsServer, ok } from '../helpers/federation.js';
+import { FedNode, ok, twoNodesForThisFile } from '../helpers/federation.js';
 import { waitUntil } from '../helpers/wait-until.js';
 
 const SENDERS = 8;
@@ -13,23 +12,9 @@ const RECIPIENTS = 4;
 const PER_SENDER = 1250; // 10,000 in all
 const TRANSIENT = new Set(['SHUTTING_DOWN', 'DISK_FULL', 'DB_LOCKED', 'HUB_BUSY', 'RATE_LIMITED', 'TIMEOUT']);
 
-let nats: NatsServer;
-let alpha: FedNode;
-let beta: FedNode;
+// Everything started here (nats-server, hubs, sessions, temp dirs) lives for the whole file.
+const world = twoNodesForThisFile();
 
-beforeAll(async () => {
-  nats = await NatsServer.start();
-  alpha = new FedNode('alpha', nats);
-  beta = new FedNode('beta', nats);
-  await Promise.all([alpha.start(), beta.start()]);
-});
-
-afterAll(async () => {
-  await Promise.all([alpha?.stop(), beta?.stop()]);
-  // Everything the helpers started (nats-server, hubs, sessions, temp dirs) lives for the whole
-  // file, so it is released once, at the end.
-  await runCleanups();
-});
 
 /** A sender that outlives its node's crashes: it reconnects, says hello again and retries the same id. */
 class Sender {
@@ -77,18 +62,18 @@ function accepted(senders: Sender[]): number {
 describe('10,000 messages across nodes through faults', () => {
   it('lost 0, duplicates 0, order per pair kept', async () => {
     // The recipients exist on beta before anything is sent to them.
-    for (let i = 0; i < RECIPIENTS; i++) (await beta.session(`r${i}`)).destroy();
-    const senders = Array.from({ length: SENDERS }, (_, i) => new Sender(`s${i}`, alpha));
+    for (let i = 0; i < RECIPIENTS; i++) (await world.beta.session(`r${i}`)).destroy();
+    const senders = Array.from({ length: SENDERS }, (_, i) => new Sender(`s${i}`, world.alpha));
     const load = Promise.all(senders.map((s) => s.run()));
     const timeline: string[] = [];
     const at = (what: string) => timeline.push(`${accepted(senders)} accepted: ${what}`);
 
     await waitUntil(() => accepted(senders) >= 2000, { timeoutMs: 60_000, what: '2,000 accepted' });
     at('NATS SIGKILL');
-    await nats.stop('SIGKILL');
+    await world.nats.stop('SIGKILL');
     await waitUntil(() => accepted(senders) >= 3000, { timeoutMs: 60_000, what: 'sends accepted while NATS is down' });
     // With the link down, the mail waits in alpha's outbox, and swb status says so.
-    const op = await alpha.operator();
+    const op = await world.alpha.operator();
     const down = await waitUntil(async () => {
       const { link } = await ok(op, 'federation.status', {});
       return link.state === 'down' && link.queued > 0 ? link : null;
@@ -96,20 +81,20 @@ describe('10,000 messages across nodes through faults', () => {
     expect(down.queued).toBeGreaterThan(0);
     op.destroy();
     at('NATS restart');
-    await nats.restart();
+    await world.nats.restart();
 
     await waitUntil(() => accepted(senders) >= 5000, { timeoutMs: 90_000, what: '5,000 accepted' });
     at('beta SIGKILL');
-    await beta.kill();
+    await world.beta.kill();
     await waitUntil(() => accepted(senders) >= 6000, { timeoutMs: 60_000, what: 'sends accepted while beta is down' });
     at('beta restart');
-    await beta.start();
+    await world.beta.start();
 
     await waitUntil(() => accepted(senders) >= 7500, { timeoutMs: 90_000, what: '7,500 accepted' });
     at('alpha SIGKILL');
-    await alpha.kill();
+    await world.alpha.kill();
     at('alpha restart');
-    await alpha.start();
+    await world.alpha.start();
 
     await load;
     at('all sent');
@@ -120,7 +105,7 @@ describe('10,000 messages across nodes through faults', () => {
       async () => {
         let total = 0;
         for (let i = 0; i < RECIPIENTS; i++) {
-          const r = await beta.session(`r${i}`);
+          const r = await world.beta.session(`r${i}`);
           const texts: string[] = [];
           for (let after = 0; ; ) {
             const page = await ok(r, 'mail.list', { after, limit: 1000 });
@@ -154,7 +139,7 @@ describe('10,000 messages across nodes through faults', () => {
     console.log(`federation faults: ${timeline.join('; ')}; sender retries ${retries}; lost ${lost}, duplicates ${duplicates}, out of order ${outOfOrder}`);
     expect({ lost, duplicates, outOfOrder }).toEqual({ lost: 0, duplicates: 0, outOfOrder: 0 });
     // And alpha's outbox empties: every envelope went.
-    const op2 = await alpha.operator();
+    const op2 = await world.alpha.operator();
     await waitUntil(async () => (await ok(op2, 'federation.status', {})).link.queued === 0, { timeoutMs: 30_000, what: 'alpha’s outbox to empty' });
   });
 });

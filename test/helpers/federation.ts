@@ -8,7 +8,8 @@ import { createServer, createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { deferCleanup } from './cleanup.js';
+import { afterAll, beforeAll } from 'vitest';
+import { deferCleanup, runCleanups } from './cleanup.js';
 import { DeadlineConnection } from './jepsen/deadline-client.js';
 import { spawnSwb, type SwbProcess } from './run-swb.js';
 import { createTempHome, type TempHome } from './temp-home.js';
@@ -155,4 +156,23 @@ export async function ok(conn: DeadlineConnection, method: string, params: unkno
   const r = await conn.request(method, params, deadlineMs);
   if (r.kind !== 'ok') throw new Error(`${method} ${JSON.stringify(params).slice(0, 200)}: ${JSON.stringify(r)}`);
   return r.result;
+}
+
+/**
+ * A nats-server and nodes alpha and beta for the whole test file, started before its first test
+ * and released (with everything the helpers started) after its last.
+ */
+export function twoNodesForThisFile(): { nats: NatsServer; alpha: FedNode; beta: FedNode } {
+  const world = {} as { nats: NatsServer; alpha: FedNode; beta: FedNode };
+  beforeAll(async () => {
+    world.nats = await NatsServer.start();
+    world.alpha = new FedNode('alpha', world.nats);
+    world.beta = new FedNode('beta', world.nats);
+    await Promise.all([world.alpha.start(), world.beta.start()]);
+  });
+  afterAll(async () => {
+    await Promise.all([world.alpha?.stop(), world.beta?.stop()]);
+    await runCleanups();
+  });
+  return world;
 }
