@@ -9,7 +9,7 @@
 // removed once its destination acknowledged it, and kept up to RETENTION_MS (14 days) for a node
 // that is down. Permissions (docs/federation/nats-server.conf) let a node publish only under
 // swb.<itself>.>, and the receiver checks the origin against the subject as well.
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { connect, credsAuthenticator, type ConnectionOptions, type NatsConnection } from '@nats-io/transport-node';
 import { AckPolicy, DeliverPolicy, RetentionPolicy, StorageType, jetstream, jetstreamManager, type JetStreamClient, type JsMsg } from '@nats-io/jetstream';
 import { SwbError } from '../protocol/error-codes.js';
@@ -75,6 +75,7 @@ export class FederationLink {
   private beatSoon: NodeJS.Timeout | null = null;
   private queuedCache = { count: 0, oldestAt: null as number | null };
   private ready: Promise<void> | null = null;
+  private auth: Partial<ConnectionOptions> = {};
 
   private constructor(
     private readonly settings: FederationSettings,
@@ -94,6 +95,8 @@ export class FederationLink {
    * background (mail queues meanwhile) and claims the name once connected.
    */
   async begin(): Promise<void> {
+    // Unreadable credentials are the operator's to fix: say so now, do not retry them forever.
+    this.auth = this.authOptions();
     this.lastOut = await this.host.runStore(() => this.host.store.lastPublished());
     await this.refreshQueued();
     this.ready = this.connectAndRun();
@@ -114,7 +117,7 @@ export class FederationLink {
       maxReconnectAttempts: -1,
       reconnectTimeWait: 500,
       waitOnFirstConnect: true,
-      ...this.authOptions(),
+      ...this.auth,
     };
     try {
       this.nc = await connect(options);
@@ -160,10 +163,10 @@ export class FederationLink {
   private authOptions(): Partial<ConnectionOptions> {
     const s = this.settings;
     const out: Partial<ConnectionOptions> = {};
-    if (s.credentials) out.authenticator = credsAuthenticator(readFileSync(s.credentials));
+    if (s.credentials) out.authenticator = credsAuthenticator(readSecret(s.credentials, 'federation.credentials'));
     if (s.user && s.passwordFile) {
       out.user = s.user;
-      out.pass = readFileSync(s.passwordFile, 'utf8').trim();
+      out.pass = readSecret(s.passwordFile, 'federation.passwordFile').toString('utf8').trim();
     }
     if (s.tls) {
       out.tls = {
@@ -442,6 +445,19 @@ export class FederationLink {
 
 export function consumerName(node: string): string {
   return `swb-${node}`;
+}
+
+/** A secret file: readable, and not readable by anyone but its owner (like swb's own token files). */
+function readSecret(file: string, what: string): Buffer {
+  let st;
+  try {
+    st = statSync(file);
+  } catch (err) {
+    throw new SwbError('BAD_REQUEST', `${what}: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? messageOf(err)}).`);
+  }
+  if (!st.isFile()) throw new SwbError('BAD_REQUEST', `${what}: ${file} is not a file.`);
+  if ((st.mode & 0o077) !== 0) throw new SwbError('BAD_REQUEST', `${what}: ${file} may be read by others (mode ${(st.mode & 0o777).toString(8)}); chmod 600 it.`);
+  return readFileSync(file);
 }
 
 function delay(ms: number): Promise<void> {

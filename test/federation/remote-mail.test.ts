@@ -1,5 +1,7 @@
 // Mail across machines, for real: a nats-server with JetStream under the shipped least-privilege
 // config, and swb hubs as nodes alpha, beta and gamma (each its own SWB_HOME and store).
+import { chmodSync } from 'node:fs';
+import { join } from 'node:path';
 import { connect } from '@nats-io/transport-node';
 import { describe, expect, it } from 'vitest';
 import { FedNode, ok, twoNodesForThisFile } from '../helpers/federation.js';
@@ -135,6 +137,12 @@ describe('identity across nodes', () => {
     const { peers } = await ok(op, 'peers.list', {});
     expect(peers.map((p: any) => p.handle)).not.toContain('mallory@gamma');
     await nc.close();
+  });
+
+  it('a password file others may read is refused at start, saying what to do', async () => {
+    const gamma = new FedNode('gamma', world.nats);
+    chmodSync(join(gamma.home.home, 'nats-password'), 0o644);
+    await expect(gamma.start()).rejects.toThrow(/federation\.passwordFile: .* may be read by others \(mode 644\); chmod 600 it/);
   });
 
   it('a second server claiming a live node name is refused with NODE_COLLISION', async () => {
