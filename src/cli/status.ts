@@ -38,7 +38,7 @@ export const statusCommand: CommandDescriptor = {
 export function linkLine(link: LinkStatus): string {
   const since = new Date(link.since).toISOString();
   const queued = link.queued > 0 ? `${link.queued} message${link.queued === 1 ? '' : 's'} and receipts queued${link.oldestQueuedAt ? ` (oldest ${new Date(link.oldestQueuedAt).toISOString()})` : ''}` : 'nothing queued';
-  if (link.state === 'up') return `federation: node ${link.node} on ${link.url}: link up since ${since}; ${queued}`;
+  if (link.state === 'up') return `federation: node ${link.node} on ${link.url}: link up since ${since}; ${queued}${link.queued > 0 && link.problem ? ` (last problem: ${link.problem})` : ''}`;
   const why = link.problem ? ` (${link.problem})` : '';
   return `federation: node ${link.node} on ${link.url}: queued: link ${link.state === 'down' ? 'down' : 'not yet up'} since ${since}${why}; ${queued}`;
 }

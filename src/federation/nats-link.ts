@@ -76,6 +76,8 @@ export class FederationLink {
   private queuedCache = { count: 0, oldestAt: null as number | null };
   private ready: Promise<void> | null = null;
   private auth: Partial<ConnectionOptions> = {};
+  /** The consumer's message stream now (stopped to read anew after NATS lost its store). */
+  private consuming: { stop(): void } | null = null;
 
   private constructor(
     private readonly settings: FederationSettings,
@@ -212,9 +214,28 @@ export class FederationLink {
       if (s.type === 'disconnect') this.setState('down', `lost ${this.settings.url}`);
       else if (s.type === 'reconnect') {
         this.setState('up');
+        // A NATS server that came back without its store has no stream, consumer or presence
+        // bucket: make them again, and read from the consumer anew.
+        void this.setUpAgain();
         this.kick();
-        void this.beat().catch(() => undefined);
       }
+    }
+  }
+
+  private async setUpAgain(): Promise<void> {
+    try {
+      await this.ensureStream();
+      const presence = await Presence.open(this.nc!, this.settings.node, this.host.store.epoch, this.host.now);
+      const rival = await presence.claim();
+      if (rival) this.fail(`another swb server (store ${rival.epoch}) took node name ${this.settings.node} while the link was down`);
+      this.presence?.stop();
+      this.presence = presence;
+      await this.beat();
+      await presence.watch(() => this.host.onPresence());
+      this.consuming?.stop();
+      this.kick();
+    } catch (err) {
+      this.fail(`setting up JetStream again: ${messageOf(err)}`);
     }
   }
 
@@ -227,10 +248,10 @@ export class FederationLink {
     if (problem) this.problem = problem;
   }
 
+  /** Something went wrong (said in the log once, and in `swb status`); the connection's state is NATS's to say. */
   private fail(problem: string): void {
     if (this.problem !== problem) this.host.log(`federation: ${problem}`);
     this.problem = problem;
-    if (this.state === 'up') this.setState('down');
   }
 
   /** New outbox rows (a commit, a receipt): publish soon. */
@@ -305,6 +326,7 @@ export class FederationLink {
         await delay(Math.min(5000, 200 * failures));
         this.kicked = true;
       } else {
+        if (failures > 0) this.problem = null;
         failures = 0;
         if (entries.length === PUBLISH_BATCH) this.kicked = true;
       }
@@ -316,6 +338,7 @@ export class FederationLink {
       try {
         const consumer = await this.js.consumers.get(STREAM, consumerName(this.settings.node));
         const messages = await consumer.consume({ max_messages: 2048 });
+        this.consuming = messages;
         for await (const m of messages) {
           this.inbox.push(m);
           this.scheduleApply();
@@ -439,6 +462,7 @@ export class FederationLink {
       await Promise.race([this.presence.beat(offline).catch(() => undefined), delay(500)]);
     }
     this.presence?.stop();
+    this.consuming?.stop();
     await this.nc?.close().catch(() => undefined);
   }
 }

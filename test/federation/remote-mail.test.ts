@@ -108,6 +108,24 @@ describe('broadcast', () => {
   });
 });
 
+describe('a NATS server that comes back empty', () => {
+  it('gets the stream and consumers made again, and mail flows', async () => {
+    await world.nats.stop('SIGKILL');
+    world.nats.wipeStore();
+    await world.nats.restart();
+    const ivan = await world.beta.session('ivan', true);
+    const judy = await world.alpha.session('judy');
+    await waitUntil(
+      async () => {
+        const r = await judy.request('mail.send', { to: ['ivan@beta'], text: `after the wipe` , messageId: 'after-wipe' }, 5000);
+        return r.kind === 'ok';
+      },
+      { timeoutMs: 10_000, what: 'a send after the wipe' },
+    );
+    await waitUntil(() => ivan.stray.find((l) => l.method === 'mail.arrived' && l.params.message.text === 'after the wipe'), { timeoutMs: 20_000, what: 'mail after the wipe at ivan' });
+  });
+});
+
 describe('identity across nodes', () => {
   it('a node may not publish as another: NATS refuses alpha publishing under swb.beta', async () => {
     const nc = await connect({ servers: world.nats.url, user: 'alpha', pass: 'change-me-alpha', inboxPrefix: '_INBOX_swb_alpha' });

@@ -73,6 +73,11 @@ export class NatsServer {
     await waitUntil(() => /Server is ready/.test(this.log) && portAnswers(this.port), { timeoutMs: 10_000, what: `nats-server on ${this.port} to be ready` });
   }
 
+  /** Its JetStream store, removed (while it is stopped): a server that comes back empty. */
+  wipeStore(): void {
+    rmSync(join(this.dir, 'js'), { recursive: true, force: true });
+  }
+
   async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
     const child = this.child;
     if (!child || child.exitCode !== null || child.signalCode !== null) return;
