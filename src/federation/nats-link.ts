@@ -400,6 +400,9 @@ export class FederationLink {
       return;
     }
     result.verdicts.forEach((v, i) => (v === 'gap' ? kept[i]!.nak(500) : kept[i]!.ack()));
+    for (const g of result.skipped) {
+      this.host.log(`federation: gave up waiting for ${g.origin}'s outbox ids ${g.after + 1}..${g.upTo} (lost on the way: NATS lost them, or they were refused above); what came after is applied`);
+    }
     this.host.onIncoming(result);
     // Receipts of what was just stored (delivered to a live session) wait in the outbox.
     this.kick();

@@ -23,6 +23,13 @@ export type Verdict = 'applied' | 'duplicate' | 'gap';
 
 /** Deliveries of a chain's first run (not at its start) before it is taken as the start. */
 export const FIRST_RUN_PATIENCE = 5;
+/**
+ * Deliveries of a run past a gap before the gap is given up on. The stream redelivers a run
+ * every half second while it waits, so this is some thirty seconds: far longer than any reorder
+ * of a live link; what is still missing then was lost by NATS itself (a server that lost its
+ * store), and waiting longer would only stop everything behind it.
+ */
+export const GAP_PATIENCE = 60;
 
 export interface IncomingResult {
   verdicts: Verdict[];
@@ -30,6 +37,8 @@ export interface IncomingResult {
   accepted: Array<{ request: AcceptRequest; outcome: AcceptOutcome }>;
   /** Receipt changes of this node's own messages, to publish to their senders. */
   changes: StateChange[];
+  /** Runs of outbox ids given up on (GAP_PATIENCE): lost before they reached this node. */
+  skipped: Array<{ origin: string; after: number; upTo: number }>;
 }
 
 export class FederationStore {
@@ -148,6 +157,7 @@ export class FederationStore {
     deliveries: readonly number[] = [],
   ): IncomingResult {
     const verdicts: Verdict[] = [];
+    const skipped: IncomingResult['skipped'] = [];
     const requests: AcceptRequest[] = [];
     const changes: StateChange[] = [];
     /** Deliveries of this node's mail the receipts took out of unread, per recipient there. */
@@ -163,7 +173,9 @@ export class FederationStore {
         // saw starts at prev 0; one whose start is not here (this store is newer than the chain)
         // starts wherever its first run is, once that run came FIRST_RUN_PATIENCE times without
         // an earlier one turning up.
-        if (seen !== undefined ? e.prev > seen : e.prev !== 0 && (deliveries[i] ?? 1) < FIRST_RUN_PATIENCE) return void verdicts.push('gap');
+        const tries = deliveries[i] ?? 1;
+        if (seen !== undefined ? e.prev > seen && tries < GAP_PATIENCE : e.prev !== 0 && tries < FIRST_RUN_PATIENCE) return void verdicts.push('gap');
+        if (seen !== undefined && e.prev > seen) skipped.push({ origin: e.origin, after: seen, upTo: e.prev });
         last.set(key, e.seq);
         verdicts.push('applied');
         for (const item of e.items) {
@@ -193,7 +205,7 @@ export class FederationStore {
       throw err;
     }
     this.mail.adjustUnread(read);
-    return { verdicts, accepted: requests.map((request, i) => ({ request, outcome: outcomes[i]! })), changes };
+    return { verdicts, accepted: requests.map((request, i) => ({ request, outcome: outcomes[i]! })), changes, skipped };
   }
 
   /** The request that stores a remote message here; unknown recipients get an expired receipt back. */

@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ENVELOPE_VERSION, MAX_ENVELOPE_JSON, MAX_ITEMS, readEnvelope, type Envelope, type Item, type MailBody, type ReceiptBody } from '../../../src/federation/envelope.js';
-import { FIRST_RUN_PATIENCE, FederationStore, groupIntoEnvelopes, type OutboxEntry } from '../../../src/store/federation-store.js';
+import { FIRST_RUN_PATIENCE, GAP_PATIENCE, FederationStore, groupIntoEnvelopes, type OutboxEntry } from '../../../src/store/federation-store.js';
 import { MailStore } from '../../../src/store/mail-store.js';
 import { STATE_CODE } from '../../../src/store/receipt-state.js';
 import { closeNode, count, knownOn, openNode, remember, send, type TestNode } from './helpers.js';
@@ -333,6 +333,17 @@ describe('applyIncoming: mail', () => {
     expect(apply(beta, [mailEnv(2, 1)]).verdicts).toEqual(['duplicate']);
     expect(count(beta, 'messages')).toBe(3);
     expect(inbox(beta, 'bob').map((m) => m.text)).toEqual(['text 1', 'text 2', 'text 3']);
+  });
+
+  it('gives up on a gap after GAP_PATIENCE deliveries of what waits behind it, and says which ids it skipped', () => {
+    apply(beta, [mailEnv(1, 0)]);
+    expect(apply(beta, [mailEnv(4, 3)], [GAP_PATIENCE - 1]).verdicts).toEqual(['gap']);
+    const r = apply(beta, [mailEnv(4, 3)], [GAP_PATIENCE]);
+    expect(r.verdicts).toEqual(['applied']);
+    expect(r.skipped).toEqual([{ origin: 'alpha', after: 1, upTo: 3 }]);
+    // The lost ones, should they turn up after all, are duplicates now: order is kept.
+    expect(apply(beta, [mailEnv(2, 1)]).verdicts).toEqual(['duplicate']);
+    expect(inbox(beta, 'bob').map((m) => m.text)).toEqual(['text 1', 'text 4']);
   });
 
   it('calls gap an envelope whose predecessor it has not applied, and stores nothing of it', () => {
