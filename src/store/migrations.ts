@@ -103,6 +103,9 @@ export const MIGRATIONS: readonly string[] = [
     body       TEXT,
     created_at INTEGER NOT NULL
   ) STRICT;
+  -- What the stream acknowledged leaves per node (DELETE ... WHERE node = ? AND id <= ?), also when
+  -- a long partition left a large outbox behind.
+  CREATE INDEX outbox_by_node ON outbox (node, id);
   CREATE TABLE link_out (node TEXT PRIMARY KEY, last_id INTEGER NOT NULL) STRICT;
   CREATE TABLE link_in (
     origin   TEXT NOT NULL,
