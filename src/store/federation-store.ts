@@ -9,6 +9,7 @@ import type { Envelope, Item, MailBody, ReceiptBody } from '../federation/envelo
 import { ENVELOPE_VERSION, MAX_ENVELOPE_JSON, MAX_ITEMS } from '../federation/envelope.js';
 import type { AcceptOutcome, AcceptRequest, MailStore, MessageRow, StateChange } from './mail-store.js';
 import { STATE_CODE } from './receipt-state.js';
+import { toWellFormed } from '../text/well-formed.js';
 
 /** An outbox row with its envelope built; `prev` is filled in by the publisher in id order. */
 export interface OutboxEntry {
@@ -225,7 +226,8 @@ export class FederationStore {
       sender,
       to,
       requestedTo: e.to,
-      text: e.text,
+      // As a local send is: no lone surrogates reach the store (sanitize does the rest on screen).
+      text: toWellFormed(e.text),
       kind: e.kind,
       replyTo,
       messageId: e.messageId,

@@ -346,6 +346,11 @@ describe('applyIncoming: mail', () => {
     expect(inbox(beta, 'bob').map((m) => m.text)).toEqual(['text 1', 'text 4']);
   });
 
+  it('stores another node’s text well-formed, as a local send is (a lone surrogate becomes U+FFFD)', () => {
+    apply(beta, [mailEnv(1, 0, { text: 'half \ud800 a pair' })]);
+    expect(inbox(beta, 'bob').map((m) => m.text)).toEqual(['half \ufffd a pair']);
+  });
+
   it('calls gap an envelope whose predecessor it has not applied, and stores nothing of it', () => {
     apply(beta, [mailEnv(1, 0)]);
     const r = apply(beta, [mailEnv(3, 2)]);
