@@ -1,5 +1,6 @@
 // One handler per JSON-RPC method. Params are parsed with the method's schema first, so
 // handlers only ever see typed values; the sender is always conn.identity, never the payload.
+import type { z } from 'zod';
 import { swbError, type SwbErrorValue } from '../protocol/error-codes.js';
 import { PROTOCOL_VERSION } from '../protocol/limits.js';
 import {
@@ -24,10 +25,11 @@ import {
   releaseParams,
   sendParams,
   waitParams,
+  subscribeParams,
   wokenParams,
-  type HelloResult,
-} from '../protocol/methods.js';
-import { literal, object, optional, parse, SchemaError, type Schema } from '../util/schema.js';
+} from '../protocol/method-params.js';
+import type { HelloResult } from '../protocol/methods.js';
+import { check } from '../util/schema.js';
 import type { HubConnection } from './hub-connection.js';
 import type { Hub } from './hub.js';
 import { noServer } from './server-control.js';
@@ -36,14 +38,12 @@ import type { SessionIdentity } from './session-registry.js';
 export type HandlerResult = { ok: unknown } | { error: SwbErrorValue };
 
 interface Handler<P> {
-  params: Schema<P>;
+  params: z.ZodType<P>;
   /** Methods that need no hello first. */
   anonymous?: boolean;
   operatorOnly?: boolean;
   run(hub: Hub, conn: HubConnection, params: P, who: SessionIdentity): HandlerResult | Promise<HandlerResult>;
 }
-
-const subscribeParams = object({ scope: optional(literal('mine', 'all')) });
 
 function handler<P>(h: Handler<P>): Handler<unknown> {
   return h as Handler<unknown>;
@@ -321,13 +321,9 @@ function replyBudget(hub: Hub): number {
 export async function dispatchRpc(hub: Hub, conn: HubConnection, method: string, rawParams: unknown): Promise<HandlerResult> {
   const h = HANDLERS.get(method);
   if (!h) return { error: swbError('UNKNOWN_METHOD', `There is no method ${JSON.stringify(method.slice(0, 64))}.`) };
-  let params: unknown;
-  try {
-    params = parse(h.params, rawParams);
-  } catch (err) {
-    if (err instanceof SchemaError) return { error: swbError('BAD_REQUEST', `Bad params for ${method}: ${err.message}.`) };
-    throw err;
-  }
+  const parsed = check(h.params, rawParams);
+  if (!parsed.ok) return { error: swbError('BAD_REQUEST', `Bad params for ${method}: ${parsed.error.message}.`) };
+  const params = parsed.value;
   if (h.anonymous) return h.run(hub, conn, params, conn.identity ?? { handle: '', role: 'participant', tokenHolder: false });
   const who = conn.identity;
   if (!who) return { error: swbError('UNAUTHENTICATED', 'Say hello first: the first request must be hello.') };

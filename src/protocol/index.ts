@@ -4,3 +4,4 @@ export * from './limits.js';
 export * from './methods.js';
 export * from './ndjson-decoder.js';
 export * from './rpc.js';
+export * from './method-params.js';

@@ -1,11 +1,19 @@
-// Every RPC method's params (parsed with a strict schema) and result types (DESIGN §4, docs/PROTOCOL.md).
-import { array, bool, int, literal, object, optional, str, type Infer } from '../util/schema.js';
-import { HANDLE_HINT, HANDLE_PATTERN } from './handle.js';
+// The protocol's constants and every RPC method's result types (DESIGN §4, docs/PROTOCOL.md). The
+// params schemas are zod schemas in method-params.ts, which only the hub loads: this file is on the
+// `swb send` path and must stay free of zod.
 import type { HubLimits } from './limits.js';
 
-const handle = str({ pattern: HANDLE_PATTERN, patternHint: HANDLE_HINT });
-// Ids are SQLite integers: anything past 2^53 could not name a message and would not fit the column.
-const messageRef = int({ min: 1, max: Number.MAX_SAFE_INTEGER });
+export type {
+  ExplainParams,
+  HelloParams,
+  HistoryParams,
+  ListParams,
+  NewRowParams,
+  ReadParams,
+  ReceiptParams,
+  SendParams,
+  WaitParams,
+} from './method-params.js';
 
 export const MESSAGE_KINDS = ['msg', 'task', 'response', 'data'] as const;
 export type MessageKind = (typeof MESSAGE_KINDS)[number];
@@ -14,95 +22,6 @@ export const MESSAGE_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export const RECEIPT_STATES = ['accepted', 'delivered', 'read', 'replied', 'expired'] as const;
 export type ReceiptState = (typeof RECEIPT_STATES)[number];
-
-export const helloParams = object({
-  version: int({ min: 1 }),
-  session: optional(handle),
-  token: optional(str({ min: 1, max: 256 })),
-  /** Push mail.arrived / receipt.changed / peer.changed on this connection. */
-  subscribe: optional(bool),
-  /** Free-form client label shown in `swb peers` (e.g. "cli", "tui"). */
-  client: optional(str({ max: 32 })),
-});
-export type HelloParams = Infer<typeof helloParams>;
-
-export const sendParams = object({
-  // A handle, or handle@node on another machine (src/federation/remote-address.ts).
-  to: array(str({ min: 1, max: 129 }), { min: 1, max: 256 }),
-  text: str(),
-  kind: optional(literal(...MESSAGE_KINDS)),
-  replyTo: optional(messageRef),
-  messageId: optional(str({ pattern: MESSAGE_ID_PATTERN, patternHint: 'a messageId is 1-128 of A-Z a-z 0-9 . _ : -' })),
-});
-export type SendParams = Infer<typeof sendParams>;
-
-export const listParams = object({
-  /** Only mail with a per-recipient sequence above this. */
-  after: optional(int({ min: 0 })),
-  unreadOnly: optional(bool),
-  limit: optional(int({ min: 1, max: 1000 })),
-});
-export type ListParams = Infer<typeof listParams>;
-
-export const readParams = object({ ids: array(messageRef, { min: 1, max: 1000 }) });
-export type ReadParams = Infer<typeof readParams>;
-
-export const waitParams = object({
-  timeoutMs: int({ min: 0, max: 30_000 }),
-  /** Wait for mail with a sequence above this; without it, any unread mail ends the wait. */
-  after: optional(int({ min: 0 })),
-  /** Look without marking anything delivered (a caller watching for one particular reply). */
-  peek: optional(bool),
-});
-export type WaitParams = Infer<typeof waitParams>;
-
-export const receiptParams = object({ id: messageRef });
-export type ReceiptParams = Infer<typeof receiptParams>;
-
-/** Operator only: register a row's handle and mint its token (the TUI does this for each row). */
-export const registerRowParams = object({ handle });
-/** Operator only: record that the wake controller nudged a recipient about these messages. */
-export const wokenParams = object({ recipient: handle, ids: array(messageRef, { min: 1, max: 1000 }) });
-/** Operator only: a page of all mail, newest first, for the mail view. */
-export const historyParams = object({
-  before: optional(messageRef),
-  limit: optional(int({ min: 1, max: 500 })),
-  peer: optional(handle),
-});
-export type HistoryParams = Infer<typeof historyParams>;
-
-/** Why a row of the dashboard is in its state (answered by the dashboard that runs the row). */
-export const explainParams = object({ row: handle, verbose: optional(bool) });
-export type ExplainParams = Infer<typeof explainParams>;
-
-export const emptyParams = object({});
-
-/** Operator only, answered by the workspace server: a new row (`swb new`). */
-export const newRowParams = object({
-  name: optional(handle),
-  profile: optional(str({ min: 1, max: 64 })),
-  /** The program and its arguments; absent: the profile's own command. */
-  command: optional(array(str({ min: 1, max: 4096 }), { min: 1, max: 256 })),
-  cwd: optional(str({ min: 1, max: 4096 })),
-  /** Run it in a git worktree of its own (branch default swb/<name>, base default HEAD). */
-  worktree: optional(object({ branch: optional(str({ min: 1, max: 200 })), base: optional(str({ min: 1, max: 200 })), reuseBranch: optional(bool) })),
-});
-export type NewRowParams = Infer<typeof newRowParams>;
-export const reviewParams = object({ row: handle });
-export const eventsParams = object({
-  kinds: optional(array(literal('mail', 'receipt', 'state', 'wake', 'row'), { max: 5 })),
-  row: optional(handle),
-});
-export const mergeParams = object({
-  row: handle,
-  mode: optional(literal('merge', 'rebase', 'squash')),
-  into: optional(str({ min: 1, max: 200 })),
-  commitAll: optional(bool),
-});
-export const removeRowParams = object({ row: handle, force: optional(bool), deleteBranch: optional(bool) });
-export const killRowParams = object({ row: handle });
-export const stopServerParams = object({ force: optional(bool) });
-export const parkedParams = object({ row: handle, action: literal('redeliver', 'discard') });
 
 /** One row of `swb ls`. */
 export interface RowListing {
@@ -120,15 +39,6 @@ export interface RowListing {
   restored: 'resumed' | 'fresh' | null;
   attached: boolean;
 }
-
-/** A page of known sessions in handle order, after the handle `after`. */
-export const peersParams = object({ after: optional(handle), limit: optional(int({ min: 1, max: 500 })), onlineOnly: optional(bool) });
-
-/** Operator only: give two rows another reply budget. */
-export const grantParams = object({ a: handle, b: handle });
-
-/** Operator only: give a row's handle back (it stays reserved for its row across restarts until then). */
-export const releaseParams = object({ handle });
 
 /** `remote`: a session on another node (`handle@node`), known here because mail went to or came from it. */
 export type SessionRole = 'row' | 'operator' | 'participant' | 'remote';

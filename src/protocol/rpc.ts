@@ -1,5 +1,5 @@
 // JSON-RPC 2.0 envelopes and their classification. Only shape is checked here; each method's
-// params are parsed by its schema in methods.ts.
+// params are parsed by its schema in method-params.ts.
 import { rpcNumberFor, swbError, type ErrorCode, type SwbErrorValue } from './error-codes.js';
 
 export type RpcId = string | number;

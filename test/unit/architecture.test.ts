@@ -1,7 +1,8 @@
 // Guards the layering DESIGN.md §2 describes (STYLE §8): no Ink/React below the UI, nothing in
 // src/ reaching up into components/ except the composition root, and the agent-side paths (`swb send`,
-// the thin client) staying free of the hub, Ink, React and string-width so they start fast.
-import { readdirSync, readFileSync } from 'node:fs';
+// the thin client) staying free of the hub, Ink, React, string-width and zod so they start fast, in
+// the sources and (for `swb send`) in the bundle bin/swb.js runs.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -42,7 +43,7 @@ describe('architecture', () => {
     expect(offenders).toEqual([]);
   });
 
-  it('loads neither the hub, the store, Ink, React nor string-width when an agent runs `swb send`', () => {
+  it('loads neither the hub, the store, Ink, React, string-width nor zod when an agent runs `swb send`', () => {
     const seen = staticClosure(['src/cli/main.ts', 'src/cli/send.ts']);
     const forbidden = [...seen].filter(
       (f) =>
@@ -53,6 +54,8 @@ describe('architecture', () => {
         f === 'string-width' ||
         f === 'node:crypto' ||
         f === 'better-sqlite3' ||
+        f === 'zod' ||
+        f.startsWith('zod/') ||
         f.startsWith('@nats-io/') ||
         f.startsWith('src/federation/nats-link') ||
         f.startsWith('src/federation/presence'),
@@ -61,9 +64,43 @@ describe('architecture', () => {
     expect(seen.has('src/client/hub-client.ts')).toBe(true);
   });
 
-  it('keeps the thin client (`swb`, `swb attach`) free of Ink, React and string-width', () => {
+  it('keeps the thin client (`swb`, `swb attach`) free of Ink, React, string-width and zod', () => {
     const seen = staticClosure(['src/cli/main.ts', 'src/client/attach-client.ts']);
-    expect([...seen].filter((f) => f === 'ink' || f === 'react' || f === 'string-width' || f.startsWith('src/text/ink-'))).toEqual([]);
+    expect([...seen].filter((f) => f === 'ink' || f === 'react' || f === 'string-width' || f.startsWith('src/text/ink-') || f === 'zod')).toEqual([]);
+  });
+
+  it('bundles `swb send` without zod: no chunk it loads holds zod code (checks dist/: npm run build first)', () => {
+    const dir = join(root, 'dist', 'cli-bundle');
+    const entry = join(dir, 'cli.mjs');
+    if (!existsSync(entry)) throw new Error(`no ${relative(root, entry)}: run npm run build first`);
+    /** The files node loads from these: each, and what it imports statically, all the way down. */
+    const reach = (files: string[]): Set<string> => {
+      const loaded = new Set<string>();
+      const visit = (file: string) => {
+        if (loaded.has(file)) return;
+        loaded.add(file);
+        for (const m of readFileSync(file, 'utf8').matchAll(/^\s*(?:import|export)\s[^;]*?from\s*"(\.[^"]+)"|^\s*import\s*"(\.[^"]+)"/gm)) {
+          visit(resolve(dirname(file), (m[1] ?? m[2])!));
+        }
+      };
+      files.forEach(visit);
+      return loaded;
+    };
+    const start = reach([entry]);
+    /** A command's chunk: the command table imports it when the command runs. */
+    const commandChunk = (name: string): string => {
+      const re = new RegExp(`\\b${name}: \\{[^}]*?import\\("(\\.[^"]+)"\\)`, 'g');
+      const found = [...start].flatMap((f) => [...readFileSync(f, 'utf8').matchAll(re)].map((m) => resolve(dirname(f), m[1]!)));
+      expect(found, `the ${name} command's chunk`).toHaveLength(1);
+      return found[0]!;
+    };
+    // zod's core names every schema class with $constructor("$Zod...").
+    const withZod = (files: Set<string>) => [...files].filter((f) => readFileSync(f, 'utf8').includes('"$ZodType"')).map((f) => relative(dir, f));
+    const send = reach([entry, commandChunk('send')]);
+    expect(withZod(send)).toEqual([]);
+    expect([...send].some((f) => readFileSync(f, 'utf8').includes('"mail.send"'))).toBe(true);
+    // The marker is real: `swb hub` (which validates params) does load zod.
+    expect(withZod(reach([entry, commandChunk('hub')])).length).toBeGreaterThan(0);
   });
 });
 

@@ -1,0 +1,113 @@
+// Every RPC method's params as a strict zod schema (docs/PROTOCOL.md), parsed by the hub before a
+// handler sees them (src/hub/rpc-handlers.ts). Apart from methods.ts, which holds the constants and
+// result types the CLI client needs: `swb send` must not load zod.
+import { z } from 'zod';
+import { HANDLE_HINT, HANDLE_PATTERN } from './handle.js';
+import { MESSAGE_ID_PATTERN, MESSAGE_KINDS } from './methods.js';
+
+const handle = z.string().regex(HANDLE_PATTERN, { error: HANDLE_HINT });
+// Ids are SQLite integers: anything past 2^53 could not name a message and would not fit the column.
+const messageRef = z.int().min(1);
+const messageRefs = z.array(messageRef).min(1).max(1000);
+
+export const helloParams = z.strictObject({
+  version: z.int().min(1),
+  session: z.optional(handle),
+  token: z.optional(z.string().min(1).max(256)),
+  /** Push mail.arrived / receipt.changed / peer.changed on this connection. */
+  subscribe: z.optional(z.boolean()),
+  /** Free-form client label shown in `swb peers` (e.g. "cli", "tui"). */
+  client: z.optional(z.string().max(32)),
+});
+export type HelloParams = z.infer<typeof helloParams>;
+
+export const sendParams = z.strictObject({
+  // A handle, or handle@node on another machine (src/federation/remote-address.ts).
+  to: z.array(z.string().min(1).max(129)).min(1).max(256),
+  text: z.string(),
+  kind: z.optional(z.enum(MESSAGE_KINDS)),
+  replyTo: z.optional(messageRef),
+  messageId: z.optional(z.string().regex(MESSAGE_ID_PATTERN, { error: 'a messageId is 1-128 of A-Z a-z 0-9 . _ : -' })),
+});
+export type SendParams = z.infer<typeof sendParams>;
+
+export const listParams = z.strictObject({
+  /** Only mail with a per-recipient sequence above this. */
+  after: z.optional(z.int().min(0)),
+  unreadOnly: z.optional(z.boolean()),
+  limit: z.optional(z.int().min(1).max(1000)),
+});
+export type ListParams = z.infer<typeof listParams>;
+
+export const readParams = z.strictObject({ ids: messageRefs });
+export type ReadParams = z.infer<typeof readParams>;
+
+export const waitParams = z.strictObject({
+  timeoutMs: z.int().min(0).max(30_000),
+  /** Wait for mail with a sequence above this; without it, any unread mail ends the wait. */
+  after: z.optional(z.int().min(0)),
+  /** Look without marking anything delivered (a caller watching for one particular reply). */
+  peek: z.optional(z.boolean()),
+});
+export type WaitParams = z.infer<typeof waitParams>;
+
+export const subscribeParams = z.strictObject({ scope: z.optional(z.enum(['mine', 'all'])) });
+
+export const receiptParams = z.strictObject({ id: messageRef });
+export type ReceiptParams = z.infer<typeof receiptParams>;
+
+/** Operator only: register a row's handle and mint its token (the TUI does this for each row). */
+export const registerRowParams = z.strictObject({ handle });
+/** Operator only: record that the wake controller nudged a recipient about these messages. */
+export const wokenParams = z.strictObject({ recipient: handle, ids: messageRefs });
+/** Operator only: a page of all mail, newest first, for the mail view. */
+export const historyParams = z.strictObject({
+  before: z.optional(messageRef),
+  limit: z.optional(z.int().min(1).max(500)),
+  peer: z.optional(handle),
+});
+export type HistoryParams = z.infer<typeof historyParams>;
+
+/** Why a row of the dashboard is in its state (answered by the dashboard that runs the row). */
+export const explainParams = z.strictObject({ row: handle, verbose: z.optional(z.boolean()) });
+export type ExplainParams = z.infer<typeof explainParams>;
+
+export const emptyParams = z.strictObject({});
+
+/** Operator only, answered by the workspace server: a new row (`swb new`). */
+export const newRowParams = z.strictObject({
+  name: z.optional(handle),
+  profile: z.optional(z.string().min(1).max(64)),
+  /** The program and its arguments; absent: the profile's own command. */
+  command: z.optional(z.array(z.string().min(1).max(4096)).min(1).max(256)),
+  cwd: z.optional(z.string().min(1).max(4096)),
+  /** Run it in a git worktree of its own (branch default swb/<name>, base default HEAD). */
+  worktree: z.optional(
+    z.strictObject({ branch: z.optional(z.string().min(1).max(200)), base: z.optional(z.string().min(1).max(200)), reuseBranch: z.optional(z.boolean()) }),
+  ),
+});
+export type NewRowParams = z.infer<typeof newRowParams>;
+export const reviewParams = z.strictObject({ row: handle });
+export const eventsParams = z.strictObject({
+  kinds: z.optional(z.array(z.enum(['mail', 'receipt', 'state', 'wake', 'row'])).max(5)),
+  row: z.optional(handle),
+});
+export const mergeParams = z.strictObject({
+  row: handle,
+  mode: z.optional(z.enum(['merge', 'rebase', 'squash'])),
+  into: z.optional(z.string().min(1).max(200)),
+  commitAll: z.optional(z.boolean()),
+});
+export const removeRowParams = z.strictObject({ row: handle, force: z.optional(z.boolean()), deleteBranch: z.optional(z.boolean()) });
+export const killRowParams = z.strictObject({ row: handle });
+export const stopServerParams = z.strictObject({ force: z.optional(z.boolean()) });
+export const parkedParams = z.strictObject({ row: handle, action: z.enum(['redeliver', 'discard']) });
+
+/** A page of known sessions in handle order, after the handle `after`. */
+export const peersParams = z.strictObject({ after: z.optional(handle), limit: z.optional(z.int().min(1).max(500)), onlineOnly: z.optional(z.boolean()) });
+
+/** Operator only: give two rows another reply budget. */
+export const grantParams = z.strictObject({ a: handle, b: handle });
+
+/** Operator only: give a row's handle back (it stays reserved for its row across restarts until then). */
+export const releaseParams = z.strictObject({ handle });
