@@ -5,8 +5,9 @@
 // the terminal's palette). A slot's `bg` may be left out for the terminal's default background.
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { z } from 'zod';
 import { packageRoot } from '../util/package-root.js';
-import { object, optional, parse, SchemaError, str, type Schema } from '../util/schema.js';
+import { editorSchemaField, parse, SchemaError } from '../util/schema.js';
 import { configError, type ConfigError } from './config-error.js';
 import { userConfigDir, USER_THEMES_DIR } from './config-paths.js';
 import { readJsonFile } from './read-json-file.js';
@@ -26,58 +27,43 @@ export const MAX_THEME_BYTES = 64 * 1024;
 
 const HEX_COLOR = /^#[0-9a-fA-F]{6}$/;
 const NAMED_COLORS: ReadonlySet<string> = new Set(ANSI_COLOR_NAMES);
-const color: Schema<Color> = (v, p) => {
-  if (typeof v === 'string' && (HEX_COLOR.test(v) || NAMED_COLORS.has(v))) return v;
-  const got = JSON.stringify(v)?.slice(0, 40) ?? String(v);
-  throw new SchemaError(p, `expected a colour: "#rrggbb" or one of ${ANSI_COLOR_NAMES.join(', ')} (got ${got})`);
-};
-const pair = object({ fg: color, bg: optional(color) });
+const notAColour = (iss: { input?: unknown }) =>
+  `expected a colour: "#rrggbb" or one of ${ANSI_COLOR_NAMES.join(', ')} (got ${JSON.stringify(iss.input)?.slice(0, 40) ?? String(iss.input)})`;
+// One string check rather than a union, so every wrong value gets the one message; the JSON Schema
+// still offers both forms to an editor.
+const color = z
+  .string({ error: notAColour })
+  .refine((v) => HEX_COLOR.test(v) || NAMED_COLORS.has(v), { error: notAColour })
+  .meta({ id: 'colour', description: '"#rrggbb" or an ANSI colour name (which follows the terminal\'s palette).', anyOf: [{ pattern: HEX_COLOR.source }, { enum: [...ANSI_COLOR_NAMES] }] });
+/** A slot's `bg` may be left out for the terminal's default background. */
+const pair = z.strictObject({ fg: color, bg: z.optional(color) }).meta({ id: 'colourPair', description: 'Foreground and, optionally, background (left out: the terminal\'s default).' });
 
-const themeSchema = object({
-  $schema: optional(str()),
-  name: str({ pattern: THEME_NAME_PATTERN, patternHint: 'lower-case letters, digits, ".", "_" or "-"' }),
-  description: optional(str({ max: 200 })),
-  header: object({ focused: pair, unfocused: pair, attached: pair }),
-  border: object({ focused: color, unfocused: color }),
-  state: object({ busy: color, idle: color, waiting: color, exited: color, unknown: color }),
-  unread: pair,
-  notification: pair,
-  composer: object({ fg: color, bg: optional(color), border: color, mention: color, placeholder: color }),
-  help: object({ fg: color, bg: optional(color), border: color, key: color }),
-  muted: color,
-  error: color,
-  accent: color,
-});
+/** The theme file as written; every slot is required. */
+export const themeFileSchema = z
+  .strictObject({
+    $schema: editorSchemaField,
+    name: z.string().regex(THEME_NAME_PATTERN, { error: 'lower-case letters, digits, ".", "_" or "-"' }).describe('The theme\'s name: the file is <name>.json.'),
+    description: z.optional(z.string().max(200)),
+    header: z.strictObject({ focused: pair, unfocused: pair, attached: pair }).describe('Row header bar: the focused row, the others, and the row keys are going to while attached.'),
+    border: z.strictObject({ focused: color, unfocused: color }),
+    state: z.strictObject({ busy: color, idle: color, waiting: color, exited: color, unknown: color }).describe('Row state badges.'),
+    unread: pair.describe('Unread-mail badge.'),
+    notification: pair.describe('The notification strip.'),
+    composer: z.strictObject({ fg: color, bg: z.optional(color), border: color, mention: color, placeholder: color }),
+    help: z.strictObject({ fg: color, bg: z.optional(color), border: color, key: color }).describe('The help overlay (`?`): text, background, frame, and key names.'),
+    muted: color,
+    error: color,
+    accent: color,
+  })
+  .describe('A Switchboard theme: colours for its chrome (headers, borders, badges, overlays), "#rrggbb" or ANSI colour names.');
 
-export interface ColorPair {
-  fg: Color;
-  bg?: Color;
-}
-
-export interface Theme {
-  name: string;
-  description?: string;
-  /** Row header bar: the focused row, the others, and the row keys are going to while attached. */
-  header: { focused: ColorPair; unfocused: ColorPair; attached: ColorPair };
-  border: { focused: Color; unfocused: Color };
-  /** Row state badges (busy | idle | waiting | exited | unknown). */
-  state: { busy: Color; idle: Color; waiting: Color; exited: Color; unknown: Color };
-  /** Unread-mail badge. */
-  unread: ColorPair;
-  /** The notification strip. */
-  notification: ColorPair;
-  composer: { fg: Color; bg?: Color; border: Color; mention: Color; placeholder: Color };
-  /** The help overlay (`?`): text, background, frame, and key names. */
-  help: { fg: Color; bg?: Color; border: Color; key: Color };
-  muted: Color;
-  error: Color;
-  accent: Color;
-}
+const themeSchema = themeFileSchema.transform(({ $schema: _editorOnly, ...theme }) => theme);
+export type Theme = z.output<typeof themeSchema>;
+export type ColorPair = z.output<typeof pair>;
 
 /** Validates parsed JSON as a theme; throws SchemaError with the field path. */
 export function parseTheme(value: unknown): Theme {
-  const { $schema: _ignored, ...theme } = parse(themeSchema, value);
-  return theme;
+  return parse(themeSchema, value);
 }
 
 export interface ThemeDirs {

@@ -1,8 +1,8 @@
 // A very small schema combinator set: parse unknown input into typed values with path-named errors.
 // Hand-rolled rather than a dependency so the CLI (`swb send`) starts in a few milliseconds.
-// Moving to zod 4 (issue #15): `check` parses a zod schema into the same SchemaError, worded by
-// schema-wording.ts; the protocol's params are there already.
-import type { z } from 'zod';
+// Moving to zod 4 (issue #15): `check` and `parse` take a zod schema into the same SchemaError,
+// worded by schema-wording.ts; the protocol's params, the config and themes are there already.
+import { z } from 'zod';
 import { issueMessage, reportedIssue } from './schema-wording.js';
 
 export class SchemaError extends Error {
@@ -31,6 +31,30 @@ export function check<S extends z.ZodType>(schema: S, value: unknown): Checked<z
   return { ok: false, error: new SchemaError(path, problem) };
 }
 
+/** Parses a zod schema or throws SchemaError. */
+export function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const result = check(schema, value);
+  if (!result.ok) throw result.error;
+  return result.value;
+}
+
+/**
+ * A record whose own keys are all checked. Zod's record skips a "__proto__" key without a word (so
+ * the assignment cannot replace the result's prototype); a file that names one hears `keyProblem`
+ * instead. The key count is checked before any value is parsed.
+ */
+export function ownRecord<K extends z.ZodType<string>, V extends z.ZodType>(key: K, value: V, opts: { maxKeys: number; keyProblem: string }) {
+  return z.preprocess((input, ctx) => {
+    if (typeof input !== 'object' || input === null || Array.isArray(input)) return input;
+    if (Object.keys(input).length > opts.maxKeys) ctx.addIssue({ code: 'custom', input, message: `must have at most ${opts.maxKeys} keys` });
+    else if (Object.hasOwn(input, '__proto__')) ctx.addIssue({ code: 'custom', input, path: ['__proto__'], message: opts.keyProblem });
+    return input;
+  }, z.record(key, value).meta({ maxProperties: opts.maxKeys }));
+}
+
+/** `"$schema"` in a config, theme or profile file: where an editor finds the file's JSON Schema. swb ignores it. */
+export const editorSchemaField = z.optional(z.string().max(4096).meta({ description: 'The JSON Schema of this file, for editors; swb ignores it.' }));
+
 export type Schema<T> = (value: unknown, path: string) => T;
 export type Infer<S> = S extends Schema<infer T> ? T : never;
 
@@ -38,10 +62,6 @@ function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   return typeof value === 'object' ? 'an object' : `${typeof value} ${JSON.stringify(value)?.slice(0, 40)}`;
-}
-
-export function parse<T>(schema: Schema<T>, value: unknown, path = ''): T {
-  return schema(value, path);
 }
 
 export const str =
