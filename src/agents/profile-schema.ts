@@ -2,19 +2,8 @@
 // A profile is data: how to start the agent, how to find its input line, which screen rules map to
 // which state, its interrupt key and its fixed wake line. Parsing is strict (unknown fields are
 // rejected), regexes are compiled once here, and every error names the file and, inside a rule, the rule id.
-import {
-  SchemaError,
-  array,
-  bool,
-  int,
-  literal,
-  object,
-  optional,
-  record,
-  str,
-  union,
-  type Schema,
-} from '../util/schema.js';
+import { z } from 'zod';
+import { check, editorSchemaField, ownRecord } from '../util/schema.js';
 
 export const AGENT_STATES = ['busy', 'idle', 'waiting', 'exited', 'unknown'] as const;
 export type AgentState = (typeof AGENT_STATES)[number];
@@ -161,226 +150,259 @@ export class ProfileError extends Error {
 }
 
 const ID_PATTERN = /^[a-z0-9][a-z0-9._-]{0,63}$/;
-const REGEX_FLAGS = /^[ims]{0,3}$/;
-// Control characters (C0, DEL, C1) other than none: a wake line must be plain printable text.
+// Control characters (C0, DEL, C1): a wake line must be plain printable text.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/u;
 
-function compileRegex(source: string, flags: string, path: string): RegExp {
-  if (source.length > PROFILE_LIMITS.regexLength)
-    throw new SchemaError(path, `regex is longer than ${PROFILE_LIMITS.regexLength} characters`);
-  if (!REGEX_FLAGS.test(flags) || new Set(flags).size !== flags.length)
-    throw new SchemaError(path, 'flags may only combine "i", "m" and "s"');
+const comment = z.optional(z.union([z.string(), z.array(z.string())]).meta({ id: 'comment', description: 'A note for readers; swb ignores it.' }));
+const ruleId = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9_.-]+$/, { error: 'letters, digits, "_", "." or "-"' });
+
+// Regexes always carry the `u` flag; a profile may add i, m and s.
+const regexSource = z.string().min(1).max(PROFILE_LIMITS.regexLength);
+const regexFlags = z
+  .string()
+  .max(3)
+  .refine((f) => /^[ims]*$/.test(f) && new Set(f).size === f.length, { error: 'flags may only combine "i", "m" and "s"' });
+
+/** Compiles in a transform, so a bad pattern is an issue at its field (`at`, below the transformed value). */
+function compiled(source: string, flags: string, ctx: z.RefinementCtx, at: string[] = []): RegExp {
   try {
     return new RegExp(source, `${flags}u`);
   } catch (err) {
-    throw new SchemaError(path, `invalid regular expression: ${(err as Error).message}`);
+    ctx.addIssue({ code: 'custom', input: source, path: at, message: `invalid regular expression: ${(err as Error).message}` });
+    return z.NEVER;
   }
 }
 
-const regexString: Schema<string> = str({ min: 1, max: PROFILE_LIMITS.regexLength });
-const regexField =
-  (flagsOk = true): Schema<RegExp> =>
-  (v, p) => {
-    if (typeof v === 'string') return compileRegex(regexString(v, p), '', p);
-    if (flagsOk && typeof v === 'object' && v !== null && !Array.isArray(v)) {
-      const o = object({ source: regexString, flags: str({ max: 3 }) })(v, p);
-      return compileRegex(o.source, o.flags, p);
-    }
-    throw new SchemaError(p, 'expected a regex string or {"source", "flags"}');
-  };
+const regexField = z
+  .union(
+    [
+      regexSource.transform((source, ctx) => compiled(source, '', ctx)),
+      z.strictObject({ source: regexSource, flags: regexFlags }).transform((o, ctx) => compiled(o.source, o.flags, ctx, ['source'])),
+    ],
+    { error: 'expected a regex string or {"source", "flags"}' },
+  )
+  .meta({ id: 'regex', description: 'A regular expression (Unicode): a string, or {"source", "flags"} with flags from "i", "m", "s".' });
 
-const regionSchema: Schema<Region> = (v, p) => {
-  const kind = typeof v === 'object' && v !== null ? (v as { kind?: unknown }).kind : undefined;
-  const lines = int({ min: 1, max: PROFILE_LIMITS.regionLines });
-  switch (kind) {
-    case 'bottom':
-      return object({ kind: literal('bottom'), lines })(v, p);
-    case 'abovePrompt':
-      return object({ kind: literal('abovePrompt'), lines })(v, p);
-    case 'title':
-      return object({ kind: literal('title') })(v, p);
-    case 'screen':
-      return object({ kind: literal('screen') })(v, p);
-    case 'cursorLine':
-      return object({ kind: literal('cursorLine') })(v, p);
-    default:
-      throw new SchemaError(p ? `${p}.kind` : 'kind', 'must be one of "bottom", "abovePrompt", "title", "screen", "cursorLine"');
+const regionLines = z.int().min(1).max(PROFILE_LIMITS.regionLines);
+const regionSchema = z
+  .discriminatedUnion('kind', [
+    z.strictObject({ kind: z.literal('bottom'), lines: regionLines }),
+    z.strictObject({ kind: z.literal('abovePrompt'), lines: regionLines }),
+    z.strictObject({ kind: z.literal('title') }),
+    z.strictObject({ kind: z.literal('screen') }),
+    z.strictObject({ kind: z.literal('cursorLine') }),
+  ])
+  .meta({ id: 'region', description: 'The screen region a rule reads: the bottom N lines, N lines above the prompt, the title, the whole screen, or the cursor line.' });
+
+const MATCHER_KINDS = ['contains', 'regex', 'lineRegex', 'all', 'any', 'not'] as const;
+
+/** One matcher per object: exactly one of MATCHER_KINDS, and "flags" only beside a regex. Checked before its fields. */
+function oneMatcherPerObject(input: unknown, ctx: z.RefinementCtx): unknown {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    ctx.addIssue({ code: 'custom', input, message: `expected a matcher object with one of: ${MATCHER_KINDS.join(', ')}` });
+    return input;
   }
-};
-
-const MATCHER_KEYS = ['contains', 'regex', 'lineRegex', 'all', 'any', 'not'] as const;
-
-function matcherSchema(counter: { n: number }, depth: number): Schema<Matcher> {
-  return (v, p) => {
-    counter.n += 1;
-    if (counter.n > PROFILE_LIMITS.matchersPerRule)
-      throw new SchemaError(p, `too many matchers (at most ${PROFILE_LIMITS.matchersPerRule} per rule)`);
-    if (typeof v !== 'object' || v === null || Array.isArray(v))
-      throw new SchemaError(p, `expected a matcher object with one of: ${MATCHER_KEYS.join(', ')}`);
-    const keys = Object.keys(v);
-    const input = v as Record<string, unknown>;
-    const kind = keys.find((k) => (MATCHER_KEYS as readonly string[]).includes(k));
-    if (kind === undefined)
-      throw new SchemaError(p, `a matcher needs one of: ${MATCHER_KEYS.join(', ')}`);
-    const allowed = kind === 'regex' || kind === 'lineRegex' ? [kind, 'flags'] : [kind];
-    for (const k of keys) {
-      if (!allowed.includes(k))
-        throw new SchemaError(`${p}.${k}`, `unexpected field next to "${kind}" (one matcher per object; use "all" to combine)`);
-    }
-    const at = `${p}.${kind}`;
-    const gate = (): Schema<Matcher> => {
-      if (depth + 1 > PROFILE_LIMITS.gateDepth)
-        throw new SchemaError(at, `gates nest deeper than ${PROFILE_LIMITS.gateDepth}`);
-      return matcherSchema(counter, depth + 1);
-    };
-    switch (kind) {
-      case 'contains': {
-        const needle = str({ min: 1, max: PROFILE_LIMITS.containsLength });
-        const raw = input.contains;
-        const needles = Array.isArray(raw) ? array(needle, { min: 1, max: 8 })(raw, at) : [needle(raw, at)];
-        return { kind: 'contains', needles: needles.map((n) => n.toLowerCase()) };
-      }
-      case 'regex':
-      case 'lineRegex': {
-        const flags = input.flags === undefined ? '' : str({ max: 3 })(input.flags, `${p}.flags`);
-        return { kind, re: compileRegex(regexString(input[kind], at), flags, at) };
-      }
-      case 'all':
-      case 'any':
-        return { kind, of: array(gate(), { min: 1, max: PROFILE_LIMITS.matchersPerRule })(input[kind], at) };
-      case 'not':
-        return { kind: 'not', of: gate()(input.not, at) };
-      default:
-        throw new SchemaError(p, 'unreachable');
-    }
-  };
+  const keys = Object.keys(input);
+  const kind = keys.find((k) => (MATCHER_KINDS as readonly string[]).includes(k));
+  if (kind === undefined) {
+    ctx.addIssue({ code: 'custom', input, message: `a matcher needs one of: ${MATCHER_KINDS.join(', ')}` });
+    return input;
+  }
+  const allowed = kind === 'regex' || kind === 'lineRegex' ? [kind, 'flags'] : [kind];
+  const extra = keys.find((k) => !allowed.includes(k));
+  if (extra !== undefined) {
+    ctx.addIssue({ code: 'custom', input, path: [extra], message: `unexpected field next to "${kind}" (one matcher per object; use "all" to combine)` });
+  }
+  return input;
 }
 
-// Built per rule: the matcher counter must start at zero for each rule.
-const ruleSchema: Schema<Rule> = (v, p) => {
-  const r = object({
-    id: str({ min: 1, max: 64, pattern: /^[A-Za-z0-9_.-]+$/, patternHint: 'letters, digits, "_", "." or "-"' }),
-    state: literal(...AGENT_STATES),
-    priority: int({ min: 0, max: 100_000 }),
-    description: optional(str({ max: 300 })),
-    region: regionSchema,
-    match: matcherSchema({ n: 0 }, 0),
-  })(v, p);
-  return r;
-};
+const tooDeep = z.never({ error: `gates nest deeper than ${PROFILE_LIMITS.gateDepth}` });
+const needle = z.string().min(1).max(PROFILE_LIMITS.containsLength);
 
-const dialogSchema: Schema<DialogMarker> = (v, p) =>
-  object({
-    id: str({ min: 1, max: 64, pattern: /^[A-Za-z0-9_.-]+$/, patternHint: 'letters, digits, "_", "." or "-"' }),
-    region: regionSchema,
-    match: matcherSchema({ n: 0 }, 0),
-  })(v, p);
-
-const promptSchema: Schema<PromptSpec> = (v, p) => {
-  const o = object({
-    line: regexField(),
-    end: optional(regexField()),
-    searchLines: optional(int({ min: 1, max: PROFILE_LIMITS.regionLines })),
-    atCursor: optional(bool),
-    boxTop: optional(regexField()),
-    requireBoxTop: optional(bool),
-    cursor: optional(literal('required', 'onLine', 'ifVisible', 'ignore')),
-    placeholder: optional(regexField()),
-    dimIsPlaceholder: optional(bool),
-    normalScreenOnly: optional(bool),
-    noForegroundJob: optional(bool),
-  })(v, p);
-  const spec: PromptSpec = {
-    line: o.line,
-    searchLines: o.searchLines ?? 12,
-    atCursor: o.atCursor ?? false,
-    requireBoxTop: o.requireBoxTop ?? false,
-    cursor: o.cursor ?? 'required',
-    dimIsPlaceholder: o.dimIsPlaceholder ?? true,
-    normalScreenOnly: o.normalScreenOnly ?? false,
-    noForegroundJob: o.noForegroundJob ?? false,
-  };
-  if (spec.requireBoxTop && !o.boxTop) throw new SchemaError(`${p}.requireBoxTop`, 'needs "boxTop"');
-  if (o.end) spec.end = o.end;
-  if (o.boxTop) spec.boxTop = o.boxTop;
-  if (o.placeholder) spec.placeholder = o.placeholder;
-  return spec;
-};
-
-const keyString = (max: number): Schema<string> => str({ min: 1, max });
-
-const headerSchema = object({
-  format: literal(PROFILE_FORMAT),
-  id: str({ pattern: ID_PATTERN, patternHint: 'lower-case letters, digits, ".", "_" or "-" (at most 64)' }),
-  version: str({ min: 1, max: 40 }),
-  displayName: str({ min: 1, max: 60 }),
-  command: union<string | string[]>(str({ min: 1, max: 1000 }), array(str({ min: 1, max: 1000 }), { min: 1, max: 64 })),
-  match: optional(
-    object({
-      processNames: optional(array(str({ min: 1, max: 64 }), { max: 16 })),
-      title: optional(regexField()),
+/**
+ * A matcher whose gates may nest `gatesLeft` more levels. Built bottom-up, one schema per level, so
+ * the cap is part of the schema and parsing never recurses past it, whatever the file holds.
+ */
+function matcherSchema(gatesLeft: number): z.ZodType<Matcher> {
+  const inner = gatesLeft === 0 ? tooDeep : matcherSchema(gatesLeft - 1);
+  const gate = gatesLeft === 0 ? tooDeep : z.array(inner).min(1).max(PROFILE_LIMITS.matchersPerRule);
+  const fields = z
+    .strictObject({
+      contains: z.optional(z.union([needle, z.array(needle).min(1).max(8)], { error: 'expected a string or a list of 1-8 strings' })),
+      regex: z.optional(regexSource),
+      lineRegex: z.optional(regexSource),
+      flags: z.optional(regexFlags),
+      all: z.optional(gate),
+      any: z.optional(gate),
+      not: z.optional(inner),
+    })
+    .meta({
+      description: 'One matcher: exactly one of contains (case-insensitive), regex, lineRegex (per line), all, any, not; "flags" goes beside regex or lineRegex.',
+      minProperties: 1,
+    });
+  const depth = PROFILE_LIMITS.gateDepth - gatesLeft;
+  return z
+    .preprocess(
+    oneMatcherPerObject,
+    fields.transform((m, ctx): Matcher => {
+      if (m.contains !== undefined) return { kind: 'contains', needles: (typeof m.contains === 'string' ? [m.contains] : m.contains).map((n) => n.toLowerCase()) };
+      if (m.regex !== undefined) return { kind: 'regex', re: compiled(m.regex, m.flags ?? '', ctx, ['regex']) };
+      if (m.lineRegex !== undefined) return { kind: 'lineRegex', re: compiled(m.lineRegex, m.flags ?? '', ctx, ['lineRegex']) };
+      if (m.all !== undefined) return { kind: 'all', of: m.all };
+      if (m.any !== undefined) return { kind: 'any', of: m.any };
+      return { kind: 'not', of: m.not! };
     }),
-  ),
-  quietMs: optional(int({ min: 0, max: 60_000 })),
-  interruptKey: keyString(16),
-  wakeLine: (v: unknown, p: string) => {
-    const s = str({ min: 1, max: 500 })(v, p);
-    if (CONTROL.test(s)) throw new SchemaError(p, 'must be printable text (no control characters; the submit key is "wakeSubmit")');
-    return s;
-  },
-  wakeSubmit: optional(keyString(8)),
-  submitDelayMs: optional(int({ min: 0, max: 5000 })),
-  prompt: optional(promptSchema),
-  resume: optional((v: unknown, p: string): ResumeRecipe => {
-    const args = array(str({ min: 1, max: 200 }), { max: 16 });
-    const o = object({
-      mint: optional(bool),
-      launchArgs: optional(args),
-      resumeArgs: args,
-      openFile: optional(regexField()),
-      $comment: optional(union<string | string[]>(str(), array(str()))),
-    })(v, p);
-    const mint = o.mint ?? false;
-    if (mint === (o.openFile !== undefined)) throw new SchemaError(p, 'give either "mint": true (swb makes the id) or "openFile" (the agent makes it), not both or neither');
-    if (!o.resumeArgs.some((a) => a.includes('{id}'))) throw new SchemaError(`${p}.resumeArgs`, 'must use {id}');
-    if (mint && !(o.launchArgs ?? []).some((a) => a.includes('{id}'))) throw new SchemaError(`${p}.launchArgs`, 'must use {id} when the id is minted');
-    if (o.openFile && !/\(\?<id>/.test(o.openFile.source)) throw new SchemaError(`${p}.openFile`, 'needs a named group (?<id>...)');
-    return { mint, launchArgs: o.launchArgs ?? [], resumeArgs: o.resumeArgs, ...(o.openFile ? { openFile: o.openFile } : {}) };
-  }),
-  native: optional((v: unknown, p: string): NativeRecipe => {
-    const o = object({
-      launchArgs: array(str({ min: 1, max: 200 }), { max: 16 }),
-      files: record((x: unknown) => x, { maxKeys: 8 }),
-      $comment: optional(union<string | string[]>(str(), array(str()))),
-    })(v, p);
-    for (const name of Object.keys(o.files)) {
-      if (!/^[a-zA-Z][a-zA-Z0-9-]{0,31}$/.test(name)) throw new SchemaError(`${p}.files.${name}`, 'a file name is letters, digits and "-"');
-      if (JSON.stringify(o.files[name]).length > 16_384) throw new SchemaError(`${p}.files.${name}`, 'is larger than 16 KiB');
-    }
-    for (const a of o.launchArgs) {
-      const m = /\{file:([^}]*)\}/.exec(a);
-      if (m && !(m[1]! in o.files)) throw new SchemaError(`${p}.launchArgs`, `names a file "${m[1]}" that "files" does not define`);
-    }
-    return { launchArgs: o.launchArgs, files: o.files };
-  }),
-  // Parsed one by one below so errors can name the rule or dialog id.
-  dialogs: optional((v: unknown, p: string) => array((x) => x, { max: PROFILE_LIMITS.dialogs })(v, p)),
-  rules: (v: unknown, p: string) => array((x) => x, { max: PROFILE_LIMITS.rules })(v, p),
-  $comment: optional(union<string | string[]>(str(), array(str()))),
-});
-
-function idOf(v: unknown): string | undefined {
-  if (typeof v === 'object' && v !== null && typeof (v as { id?: unknown }).id === 'string') return (v as { id: string }).id;
-  return undefined;
+  )
+    .meta({ id: depth === 0 ? 'matcher' : `matcherAtDepth${depth}` });
 }
 
-function withRuleContext<T>(file: string, parse: () => T, ruleId: string | undefined): T {
-  try {
-    return parse();
-  } catch (err) {
-    if (err instanceof SchemaError) throw new ProfileError(file, ruleId, err.path, err.problem);
-    throw err;
+const matcher = matcherSchema(PROFILE_LIMITS.gateDepth);
+
+function matcherCount(m: Matcher): number {
+  if (m.kind === 'all' || m.kind === 'any') return 1 + m.of.reduce((n, child) => n + matcherCount(child), 0);
+  if (m.kind === 'not') return 1 + matcherCount(m.of);
+  return 1;
+}
+
+function atMostMatchersPerRule(r: { match: Matcher }, ctx: z.RefinementCtx): void {
+  if (matcherCount(r.match) > PROFILE_LIMITS.matchersPerRule) {
+    ctx.addIssue({ code: 'custom', input: r.match, path: ['match'], message: `too many matchers (at most ${PROFILE_LIMITS.matchersPerRule} per rule)` });
   }
+}
+
+const ruleSchema = z
+  .strictObject({
+    id: ruleId,
+    state: z.enum(AGENT_STATES),
+    priority: z.int().min(0).max(100_000).describe('Higher wins; rules of equal priority are tried in file order.'),
+    description: z.optional(z.string().max(300)),
+    region: regionSchema,
+    match: matcher,
+  })
+  .superRefine(atMostMatchersPerRule)
+  .describe('A screen rule: when its matcher matches in its region, the row is in its state.');
+
+const dialogSchema = z
+  .strictObject({ id: ruleId, region: regionSchema, match: matcher })
+  .superRefine(atMostMatchersPerRule)
+  .describe('A dialog the agent shows (a permission prompt): while it is up, swb never types.');
+
+const promptSchema = z
+  .strictObject({
+    line: regexField,
+    end: z.optional(regexField),
+    searchLines: z.int().min(1).max(PROFILE_LIMITS.regionLines).default(12),
+    atCursor: z.boolean().default(false),
+    boxTop: z.optional(regexField),
+    requireBoxTop: z.boolean().default(false),
+    cursor: z.enum(['required', 'onLine', 'ifVisible', 'ignore']).default('required'),
+    placeholder: z.optional(regexField),
+    dimIsPlaceholder: z.boolean().default(true),
+    normalScreenOnly: z.boolean().default(false),
+    noForegroundJob: z.boolean().default(false),
+  })
+  .superRefine((p, ctx) => {
+    if (p.requireBoxTop && !p.boxTop) ctx.addIssue({ code: 'custom', input: p, path: ['requireBoxTop'], message: 'needs "boxTop"' });
+  })
+  .describe("How to find the agent's input line (see PromptSpec in src/agents/profile-schema.ts).");
+
+const recipeArgs = z.array(z.string().min(1).max(200)).max(16);
+
+const resumeSchema = z
+  .strictObject({
+    mint: z.boolean().default(false),
+    launchArgs: recipeArgs.default([]),
+    resumeArgs: recipeArgs,
+    openFile: z.optional(regexField),
+    $comment: comment,
+  })
+  .superRefine((r, ctx) => {
+    const problem = (path: string[], message: string) => ctx.addIssue({ code: 'custom', input: r, path, message });
+    if (r.mint === (r.openFile !== undefined)) problem([], 'give either "mint": true (swb makes the id) or "openFile" (the agent makes it), not both or neither');
+    else if (!r.resumeArgs.some((a) => a.includes('{id}'))) problem(['resumeArgs'], 'must use {id}');
+    else if (r.mint && !r.launchArgs.some((a) => a.includes('{id}'))) problem(['launchArgs'], 'must use {id} when the id is minted');
+    else if (r.openFile && !/\(\?<id>/.test(r.openFile.source)) problem(['openFile'], 'needs a named group (?<id>...)');
+  })
+  .transform(({ $comment: _note, openFile, ...r }): ResumeRecipe => ({ ...r, ...(openFile ? { openFile } : {}) }))
+  .describe('How the agent resumes its conversation when its row is relaunched (`{id}` is the session id).');
+
+const FILE_NAME_HINT = 'a file name is letters, digits and "-"';
+const nativeSchema = z
+  .strictObject({
+    launchArgs: recipeArgs,
+    files: ownRecord(z.string().regex(/^[a-zA-Z][a-zA-Z0-9-]{0,31}$/, { error: FILE_NAME_HINT }), z.unknown(), { maxKeys: 8, keyProblem: FILE_NAME_HINT }),
+    $comment: comment,
+  })
+  .superRefine((n, ctx) => {
+    for (const [name, content] of Object.entries(n.files)) {
+      if (JSON.stringify(content).length > 16_384) ctx.addIssue({ code: 'custom', input: content, path: ['files', name], message: 'is larger than 16 KiB' });
+    }
+    for (const a of n.launchArgs) {
+      const m = /\{file:([^}]*)\}/.exec(a);
+      if (m && !Object.hasOwn(n.files, m[1]!)) ctx.addIssue({ code: 'custom', input: a, path: ['launchArgs'], message: `names a file "${m[1]}" that "files" does not define` });
+    }
+  })
+  .transform(({ launchArgs, files }): NativeRecipe => ({ launchArgs, files }))
+  .describe("swb's own tools for the agent: files swb writes per row and the arguments that point the agent at them.");
+
+/** A profile file as written (src/agents/profiles/*.json and user files): strict, so a typo is an error. */
+export const profileFileSchema = z
+  .strictObject({
+    $schema: editorSchemaField,
+    format: z.literal(PROFILE_FORMAT).describe('The profile format; this engine reads format 1.'),
+    id: z.string().regex(ID_PATTERN, { error: 'lower-case letters, digits, ".", "_" or "-" (at most 64)' }).describe('The profile id: the file is <id>.json.'),
+    version: z.string().min(1).max(40),
+    displayName: z.string().min(1).max(60),
+    command: z
+      .union([z.string().min(1).max(1000), z.array(z.string().min(1).max(1000)).min(1).max(64)])
+      .describe('Default command: an argv array, or a shell line run with `sh -c`.'),
+    match: z.optional(z.strictObject({ processNames: z.array(z.string().min(1).max(64)).max(16).default([]), title: z.optional(regexField) })),
+    quietMs: z.int().min(0).max(60_000).default(1500).describe('How long the screen must be still before the row counts as idle.'),
+    interruptKey: z.string().min(1).max(16),
+    wakeLine: z
+      .string()
+      .min(1)
+      .max(500)
+      .refine((line) => !CONTROL.test(line), { error: 'must be printable text (no control characters; the submit key is "wakeSubmit")' })
+      .describe('What swb types to tell an idle agent it has mail.'),
+    wakeSubmit: z.string().min(1).max(8).default('\r'),
+    submitDelayMs: z.int().min(0).max(5000).default(150).describe('Pause between typing the wake line and the submit key (TUIs treat an instant Enter as paste).'),
+    prompt: z.optional(promptSchema),
+    resume: z.optional(resumeSchema),
+    native: z.optional(nativeSchema),
+    dialogs: z.array(dialogSchema).max(PROFILE_LIMITS.dialogs).default([]),
+    rules: z.array(ruleSchema).max(PROFILE_LIMITS.rules),
+    $comment: comment,
+  })
+  .superRefine((p, ctx) => {
+    const problem = (path: (string | number)[], message: string) => ctx.addIssue({ code: 'custom', input: p, path, message });
+    const seen = new Set<string>();
+    p.rules.forEach((r, i) => {
+      if (seen.has(r.id)) problem(['rules', i, 'id'], 'duplicate rule id');
+      seen.add(r.id);
+    });
+    p.dialogs.forEach((d, i) => {
+      if (seen.has(d.id)) problem(['dialogs', i, 'id'], 'duplicate id (rules and dialogs share one namespace)');
+      seen.add(d.id);
+    });
+    if (!p.prompt && [...p.rules, ...p.dialogs].some((r) => r.region.kind === 'abovePrompt')) {
+      problem(['prompt'], 'a rule uses region "abovePrompt" but the profile has no "prompt"');
+    }
+  })
+  .describe('A Switchboard agent profile: how to start the agent, find its prompt, read its state and wake it.');
+
+/** The id of the rule or dialog an error path points into (`rules[3].match...`), read from the raw file. */
+function ruleIdAt(json: unknown, path: string): string | undefined {
+  const at = /^(rules|dialogs)\[(\d+)\]/.exec(path);
+  if (!at) return undefined;
+  const list = (json as Record<string, unknown>)[at[1]!];
+  const entry = Array.isArray(list) ? (list[Number(at[2])] as unknown) : undefined;
+  if (typeof entry === 'object' && entry !== null && typeof (entry as { id?: unknown }).id === 'string') return (entry as { id: string }).id;
+  return undefined;
 }
 
 /**
@@ -388,41 +410,26 @@ function withRuleContext<T>(file: string, parse: () => T, ruleId: string | undef
  * Throws ProfileError (naming the file, the rule id when inside a rule, and the field path).
  */
 export function parseProfile(json: unknown, file: string, source = file): AgentProfile {
-  const h = withRuleContext(file, () => headerSchema(json, ''), undefined);
-  const rules: Rule[] = [];
-  const seen = new Set<string>();
-  h.rules.forEach((raw, i) => {
-    const id = idOf(raw);
-    const rule = withRuleContext(file, () => ruleSchema(raw, `rules[${i}]`), id);
-    if (seen.has(rule.id)) throw new ProfileError(file, rule.id, `rules[${i}].id`, 'duplicate rule id');
-    seen.add(rule.id);
-    rules.push(rule);
-  });
-  const dialogs: DialogMarker[] = [];
-  (h.dialogs ?? []).forEach((raw, i) => {
-    const id = idOf(raw);
-    const d = withRuleContext(file, () => dialogSchema(raw, `dialogs[${i}]`), id);
-    if (seen.has(d.id)) throw new ProfileError(file, d.id, `dialogs[${i}].id`, 'duplicate id (rules and dialogs share one namespace)');
-    seen.add(d.id);
-    dialogs.push(d);
-  });
-  const usesPrompt = [...rules, ...dialogs].some((r) => r.region.kind === 'abovePrompt');
-  if (usesPrompt && !h.prompt)
-    throw new ProfileError(file, undefined, 'prompt', 'a rule uses region "abovePrompt" but the profile has no "prompt"');
+  const checked = check(profileFileSchema, json);
+  if (!checked.ok) {
+    const { path, problem } = checked.error;
+    throw new ProfileError(file, ruleIdAt(json, path), path, problem);
+  }
+  const h = checked.value;
   // Stable sort: highest priority first, file order among equals.
-  const ordered = rules.map((r, i) => ({ r, i })).sort((a, b) => b.r.priority - a.r.priority || a.i - b.i).map((x) => x.r);
+  const ordered = h.rules.map((r, i) => ({ r, i })).sort((a, b) => b.r.priority - a.r.priority || a.i - b.i).map((x) => x.r);
   const profile: AgentProfile = {
     id: h.id,
     version: h.version,
     displayName: h.displayName,
     command: typeof h.command === 'string' ? { shell: h.command } : { argv: h.command },
     match: { processNames: h.match?.processNames ?? [] },
-    quietMs: h.quietMs ?? 1500,
+    quietMs: h.quietMs,
     interruptKey: h.interruptKey,
     wakeLine: h.wakeLine,
-    wakeSubmit: h.wakeSubmit ?? '\r',
-    submitDelayMs: h.submitDelayMs ?? 150,
-    dialogs,
+    wakeSubmit: h.wakeSubmit,
+    submitDelayMs: h.submitDelayMs,
+    dialogs: h.dialogs,
     rules: ordered,
     source,
   };
