@@ -393,7 +393,7 @@ export const profileFileSchema = z
       problem(['prompt'], 'a rule uses region "abovePrompt" but the profile has no "prompt"');
     }
   })
-  .describe('A Switchboard agent profile: how to start the agent, find its prompt, read its state and wake it.');
+  .meta({ title: 'Switchboard agent profile', description: 'A Switchboard agent profile: how to start the agent, find its prompt, read its state and wake it.' });
 
 /** The id of the rule or dialog an error path points into (`rules[3].match...`), read from the raw file. */
 function ruleIdAt(json: unknown, path: string): string | undefined {

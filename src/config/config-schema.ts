@@ -166,7 +166,7 @@ export const configFileSchema = z
     federation: z.optional(federationSchema),
     worktrees: z.optional(worktreesSchema),
   })
-  .describe('Switchboard configuration (switchboard.json or <config dir>/config.json; docs/CONFIG.md).');
+  .meta({ title: 'Switchboard config', description: 'Switchboard configuration (switchboard.json or <config dir>/config.json; docs/CONFIG.md).' });
 
 const configSchema = configFileSchema.transform(({ $schema: _editorOnly, rows, ...rest }) => ({ rows: rows ?? [], ...rest }));
 export type SwitchboardConfig = z.output<typeof configSchema>;

@@ -55,7 +55,7 @@ export const themeFileSchema = z
     error: color,
     accent: color,
   })
-  .describe('A Switchboard theme: colours for its chrome (headers, borders, badges, overlays), "#rrggbb" or ANSI colour names.');
+  .meta({ title: 'Switchboard theme', description: 'A Switchboard theme: colours for its chrome (headers, borders, badges, overlays), "#rrggbb" or ANSI colour names.' });
 
 const themeSchema = themeFileSchema.transform(({ $schema: _editorOnly, ...theme }) => theme);
 export type Theme = z.output<typeof themeSchema>;
