@@ -66,6 +66,12 @@ describe('profile schema', () => {
     expect(parseProfile(minimal({ command: 'agent --x' }), 't.json').command).toEqual({ shell: 'agent --x' });
   });
 
+  it('accepts "$schema" (for editors) and leaves it out of the profile', () => {
+    const p = parseProfile(minimal({ $schema: '../../schemas/profile.schema.json' }), 't.json');
+    expect(p.id).toBe('test');
+    expect(p).not.toHaveProperty('$schema');
+  });
+
   it('rejects unknown fields with the field path', () => {
     const e = errorOf(minimal({ wakeline: 'typo' }));
     expect(e.message).toMatch(/^test\.json: wakeline: unknown field/);

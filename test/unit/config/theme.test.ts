@@ -52,6 +52,12 @@ describe('parseTheme', () => {
     expect(() => parseTheme(missing)).toThrow(/^error:/);
   });
 
+  it('accepts "$schema" (for editors) and leaves it out of the theme', () => {
+    const t = parseTheme({ $schema: '../schemas/theme.schema.json', ...bundled('dark') });
+    expect(t.name).toBe('dark');
+    expect(t).not.toHaveProperty('$schema');
+  });
+
   it('accepts a missing background (terminal default)', () => {
     const t = bundled('dark');
     (t.unread as Record<string, unknown>).bg = undefined;
