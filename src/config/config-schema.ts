@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { DEFAULT_LIMITS, type HubLimits } from '../protocol/limits.js';
 import { HANDLE_HINT, HANDLE_PATTERN } from '../protocol/handle.js';
-import { editorSchemaField, ownRecord, parse } from '../util/schema.js';
+import { check, editorSchemaField, ownRecord, parse, type Checked } from '../util/schema.js';
 import { ACTIONS, type ActionName } from './keymap.js';
 import { THEME_NAME_PATTERN } from './theme.js';
 import { parseFederationSettings } from '../federation/federation-config.js';
@@ -171,7 +171,12 @@ export const configFileSchema = z
 const configSchema = configFileSchema.transform(({ $schema: _editorOnly, rows, ...rest }) => ({ rows: rows ?? [], ...rest }));
 export type SwitchboardConfig = z.output<typeof configSchema>;
 
-/** Validates parsed JSON as a config; throws SchemaError naming the field path. */
+/** Validates parsed JSON as a config: the typed value, or a SchemaError naming the field path. */
+export function checkConfig(value: unknown): Checked<SwitchboardConfig> {
+  return check(configSchema, value);
+}
+
+/** checkConfig, throwing the SchemaError. */
 export function parseConfig(value: unknown): SwitchboardConfig {
   return parse(configSchema, value);
 }

@@ -7,10 +7,9 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { HubLimits } from '../protocol/limits.js';
-import { SchemaError } from '../util/schema.js';
 import { configError, type ConfigError } from './config-error.js';
 import { LOCAL_CONFIG_NAMES, USER_CONFIG_NAMES, userConfigDir } from './config-paths.js';
-import { parseConfig, resolveHubLimits, type SwitchboardConfig } from './config-schema.js';
+import { checkConfig, resolveHubLimits, type SwitchboardConfig } from './config-schema.js';
 import { buildKeymap, type Keymap } from './keymap.js';
 import { readJsonFile } from './read-json-file.js';
 import { DEFAULT_THEME, loadTheme, type Theme, type ThemeOptions } from './theme.js';
@@ -73,12 +72,9 @@ export function loadConfig(opts: LoadConfigOptions = {}): LoadConfigResult {
   else {
     const read = readJsonFile(path, MAX_CONFIG_BYTES);
     if (!read.ok) return fail(read.missing && explicit !== undefined ? `${flag} ${path}: no such file` : read.message);
-    try {
-      config = parseConfig(read.value);
-    } catch (err) {
-      if (err instanceof SchemaError) return fail(`${path}: ${err.message}`);
-      throw err;
-    }
+    const parsed = checkConfig(read.value);
+    if (!parsed.ok) return fail(`${path}: ${parsed.error.message}`);
+    config = parsed.value;
   }
   const label = path ?? 'defaults';
 

@@ -7,7 +7,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { packageRoot } from '../util/package-root.js';
-import { editorSchemaField, parse, SchemaError } from '../util/schema.js';
+import { check, editorSchemaField, parse } from '../util/schema.js';
 import { configError, type ConfigError } from './config-error.js';
 import { userConfigDir, USER_THEMES_DIR } from './config-paths.js';
 import { readJsonFile } from './read-json-file.js';
@@ -99,16 +99,13 @@ export function loadTheme(name: string, opts: ThemeOptions = {}): ThemeResult {
       if (read.missing) continue;
       return { ok: false, error: configError(read.message) };
     }
-    try {
-      const theme = parseTheme(read.value);
-      if (theme.name !== name) {
-        return { ok: false, error: configError(`${file}: name: is ${JSON.stringify(theme.name)} but the file is ${name}.json`) };
-      }
-      return { ok: true, theme, file };
-    } catch (err) {
-      if (err instanceof SchemaError) return { ok: false, error: configError(`${file}: ${err.message}`) };
-      throw err;
+    const parsed = check(themeSchema, read.value);
+    if (!parsed.ok) return { ok: false, error: configError(`${file}: ${parsed.error.message}`) };
+    const theme = parsed.value;
+    if (theme.name !== name) {
+      return { ok: false, error: configError(`${file}: name: is ${JSON.stringify(theme.name)} but the file is ${name}.json`) };
     }
+    return { ok: true, theme, file };
   }
   const known = listThemes(opts).map((t) => t.name);
   return { ok: false, error: configError(`theme "${name}" not found (available: ${known.join(', ') || 'none'})`) };
