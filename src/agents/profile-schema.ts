@@ -244,20 +244,17 @@ function matcherSchema(gatesLeft: number): z.ZodType<Matcher> {
       description: 'One matcher: exactly one of contains (case-insensitive), regex, lineRegex (per line), all, any, not; "flags" goes beside regex or lineRegex.',
       minProperties: 1,
     });
+  const toMatcher = (m: z.output<typeof fields>, ctx: z.RefinementCtx): Matcher => {
+    if (m.contains !== undefined) return { kind: 'contains', needles: (typeof m.contains === 'string' ? [m.contains] : m.contains).map((n) => n.toLowerCase()) };
+    if (m.regex !== undefined) return { kind: 'regex', re: compiled(m.regex, m.flags ?? '', ctx, ['regex']) };
+    if (m.lineRegex !== undefined) return { kind: 'lineRegex', re: compiled(m.lineRegex, m.flags ?? '', ctx, ['lineRegex']) };
+    if (m.all !== undefined) return { kind: 'all', of: m.all };
+    if (m.any !== undefined) return { kind: 'any', of: m.any };
+    return { kind: 'not', of: m.not! };
+  };
+  // Named per level in the JSON Schema (matcher, matcherAtDepth1, ...), so each level is written once.
   const depth = PROFILE_LIMITS.gateDepth - gatesLeft;
-  return z
-    .preprocess(
-    oneMatcherPerObject,
-    fields.transform((m, ctx): Matcher => {
-      if (m.contains !== undefined) return { kind: 'contains', needles: (typeof m.contains === 'string' ? [m.contains] : m.contains).map((n) => n.toLowerCase()) };
-      if (m.regex !== undefined) return { kind: 'regex', re: compiled(m.regex, m.flags ?? '', ctx, ['regex']) };
-      if (m.lineRegex !== undefined) return { kind: 'lineRegex', re: compiled(m.lineRegex, m.flags ?? '', ctx, ['lineRegex']) };
-      if (m.all !== undefined) return { kind: 'all', of: m.all };
-      if (m.any !== undefined) return { kind: 'any', of: m.any };
-      return { kind: 'not', of: m.not! };
-    }),
-  )
-    .meta({ id: depth === 0 ? 'matcher' : `matcherAtDepth${depth}` });
+  return z.preprocess(oneMatcherPerObject, fields.transform(toMatcher)).meta({ id: depth === 0 ? 'matcher' : `matcherAtDepth${depth}` });
 }
 
 const matcher = matcherSchema(PROFILE_LIMITS.gateDepth);
