@@ -2,7 +2,7 @@
 // A profile is data: how to start the agent, how to find its input line, which screen rules map to
 // which state, its interrupt key and its fixed wake line. Parsing is strict (unknown fields are
 // rejected), regexes are compiled once here, and every error names the file and, inside a rule, the rule id.
-import { z } from 'zod';
+import * as z from 'zod';
 import { check, editorSchemaField, ownRecord } from '../util/schema.js';
 
 export const AGENT_STATES = ['busy', 'idle', 'waiting', 'exited', 'unknown'] as const;

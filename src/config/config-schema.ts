@@ -1,7 +1,7 @@
 // The shape of switchboard.json / config.json (documented in docs/CONFIG.md). Strict: unknown fields are
 // errors, so a typo never passes silently. Semantic checks that need other modules (key strings, theme
 // files, profile names) happen in load-config.
-import { z } from 'zod';
+import * as z from 'zod';
 import { DEFAULT_LIMITS, type HubLimits } from '../protocol/limits.js';
 import { HANDLE_HINT, HANDLE_PATTERN } from '../protocol/handle.js';
 import { check, editorSchemaField, ownRecord, parse, type Checked } from '../util/schema.js';

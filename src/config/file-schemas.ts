@@ -2,7 +2,7 @@
 // zod schemas that parse them, so an editor judges a file as swb will. `swb schema NAME` prints one;
 // schemas/NAME.schema.json are the same, committed for editors (`npm run schemas` rewrites them, and a
 // unit test fails when they drift from the code).
-import { z } from 'zod';
+import * as z from 'zod';
 import { profileFileSchema } from '../agents/profile-schema.js';
 import { configFileSchema } from './config-schema.js';
 import { themeFileSchema } from './theme.js';

@@ -5,7 +5,7 @@
 // the terminal's palette). A slot's `bg` may be left out for the terminal's default background.
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { packageRoot } from '../util/package-root.js';
 import { check, editorSchemaField, parse } from '../util/schema.js';
 import { configError, type ConfigError } from './config-error.js';

@@ -1,6 +1,6 @@
 // One handler per JSON-RPC method. Params are parsed with the method's schema first, so
 // handlers only ever see typed values; the sender is always conn.identity, never the payload.
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { swbError, type SwbErrorValue } from '../protocol/error-codes.js';
 import { PROTOCOL_VERSION } from '../protocol/limits.js';
 import {

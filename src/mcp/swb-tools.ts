@@ -4,7 +4,7 @@
 // found as the CLI finds it), never a parameter. Every peer string in a result is sanitized: agents
 // render tool results too. A refusal is a tool error carrying swb's code and sentence.
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { HubClient } from '../client/hub-client.js';

@@ -1,7 +1,7 @@
 // Every RPC method's params as a strict zod schema (docs/PROTOCOL.md), parsed by the hub before a
 // handler sees them (src/hub/rpc-handlers.ts). Apart from methods.ts, which holds the constants and
 // result types the CLI client needs: `swb send` must not load zod.
-import { z } from 'zod';
+import * as z from 'zod';
 import { HANDLE_HINT, HANDLE_PATTERN } from './handle.js';
 import { MESSAGE_ID_PATTERN, MESSAGE_KINDS } from './methods.js';
 

@@ -2,7 +2,7 @@
 // problem reads as swb has always written it ("must be >= 0", "expected true or false, got string
 // "yes"", "unknown field (expected one of: ...)"), never in zod's default English; a schema that
 // knows better (a pattern's hint, a refinement) gives its own message and this map is not asked.
-import type { z } from 'zod';
+import type * as z from 'zod';
 
 type RawIssue = z.core.$ZodRawIssue;
 

@@ -3,7 +3,7 @@
 // inside the document and what was expected, worded by schema-wording.ts. Strict objects
 // (`z.strictObject`) throughout, so a typo never passes silently. Never on the `swb send` path: the
 // CLI client does not load zod (test/unit/architecture.test.ts).
-import { z } from 'zod';
+import * as z from 'zod';
 import { issueMessage, reportedIssue } from './schema-wording.js';
 
 export class SchemaError extends Error {
