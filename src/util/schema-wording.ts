@@ -1,7 +1,8 @@
-// Zod's issues in swb's words. Every schema is parsed with `issueMessage` as its error map, so a
-// problem reads as swb has always written it ("must be >= 0", "expected true or false, got string
-// "yes"", "unknown field (expected one of: ...)"), never in zod's default English; a schema that
-// knows better (a pattern's hint, a refinement) gives its own message and this map is not asked.
+// Zod's issues in swb's words. A refused value is parsed again with `issueMessage` as its error map
+// (util/schema.ts), so a problem reads as swb has always written it ("must be >= 0", "expected true
+// or false, got string "yes"", "unknown field (expected one of: ...)"), never in zod's default
+// English; a schema that knows better (a pattern's hint, a refinement) gives its own message and
+// this map is not asked. `reportedIssue` then picks the one problem to report.
 import type * as z from 'zod';
 
 type RawIssue = z.core.$ZodRawIssue;
