@@ -3,7 +3,7 @@
 // which state, its interrupt key and its fixed wake line. Parsing is strict (unknown fields are
 // rejected), regexes are compiled once here, and every error names the file and, inside a rule, the rule id.
 import * as z from 'zod';
-import { check, editorSchemaField, ownRecord } from '../util/schema.js';
+import { checkFile, editorSchemaField, ownRecord } from '../util/schema.js';
 
 export const AGENT_STATES = ['busy', 'idle', 'waiting', 'exited', 'unknown'] as const;
 export type AgentState = (typeof AGENT_STATES)[number];
@@ -407,7 +407,7 @@ function ruleIdAt(json: unknown, path: string): string | undefined {
  * Throws ProfileError (naming the file, the rule id when inside a rule, and the field path).
  */
 export function parseProfile(json: unknown, file: string, source = file): AgentProfile {
-  const checked = check(profileFileSchema, json);
+  const checked = checkFile(profileFileSchema, json);
   if (!checked.ok) {
     const { path, problem } = checked.error;
     throw new ProfileError(file, ruleIdAt(json, path), path, problem);

@@ -4,7 +4,7 @@
 import * as z from 'zod';
 import { DEFAULT_LIMITS, type HubLimits } from '../protocol/limits.js';
 import { HANDLE_HINT, HANDLE_PATTERN } from '../protocol/handle.js';
-import { check, editorSchemaField, ownRecord, parse, type Checked } from '../util/schema.js';
+import { checkFile, editorSchemaField, ownRecord, parse, type Checked } from '../util/schema.js';
 import { ACTIONS, type ActionName } from './keymap.js';
 import { THEME_NAME_PATTERN } from './theme.js';
 import { parseFederationSettings } from '../federation/federation-config.js';
@@ -173,7 +173,7 @@ export type SwitchboardConfig = z.output<typeof configSchema>;
 
 /** Validates parsed JSON as a config: the typed value, or a SchemaError naming the field path. */
 export function checkConfig(value: unknown): Checked<SwitchboardConfig> {
-  return check(configSchema, value);
+  return checkFile(configSchema, value);
 }
 
 /** checkConfig, throwing the SchemaError. */

@@ -7,7 +7,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod';
 import { packageRoot } from '../util/package-root.js';
-import { check, editorSchemaField, parse } from '../util/schema.js';
+import { checkFile, editorSchemaField, parse } from '../util/schema.js';
 import { configError, type ConfigError } from './config-error.js';
 import { userConfigDir, USER_THEMES_DIR } from './config-paths.js';
 import { readJsonFile } from './read-json-file.js';
@@ -99,7 +99,7 @@ export function loadTheme(name: string, opts: ThemeOptions = {}): ThemeResult {
       if (read.missing) continue;
       return { ok: false, error: configError(read.message) };
     }
-    const parsed = check(themeSchema, read.value);
+    const parsed = checkFile(themeSchema, read.value);
     if (!parsed.ok) return { ok: false, error: configError(`${file}: ${parsed.error.message}`) };
     const theme = parsed.value;
     if (theme.name !== name) {

@@ -2,20 +2,23 @@
 // SchemaError naming the path and what was expected, in swb's words, whatever zod's own text says.
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { check, ownRecord, parse, SchemaError } from '../../../src/util/schema.js';
+import { check, checkFile, ownRecord, parse, SchemaError } from '../../../src/util/schema.js';
 
+/** The problem both parses report (the hub's per-request check, and checkFile for files): they must agree. */
 function problemOf(schema: z.ZodType, value: unknown): string {
-  const r = check(schema, value);
-  if (r.ok) throw new Error(`expected a refusal, got ${JSON.stringify(r.value)}`);
-  expect(r.error).toBeInstanceOf(SchemaError);
-  return r.error.message;
+  const [request, file] = [check(schema, value), checkFile(schema, value)];
+  if (request.ok || file.ok) throw new Error(`expected a refusal, got ${JSON.stringify(request.ok ? request.value : file.ok && file.value)}`);
+  expect(request.error).toBeInstanceOf(SchemaError);
+  expect(file.error.message).toBe(request.error.message);
+  return request.error.message;
 }
 
 const row = z.strictObject({ name: z.string().min(1), count: z.optional(z.int().min(0).max(9)), on: z.optional(z.boolean()) });
 
-describe('check and parse', () => {
+describe('check, checkFile and parse', () => {
   it('give the typed value, with absent optional fields left out', () => {
     expect(check(row, { name: 'a' })).toEqual({ ok: true, value: { name: 'a' } });
+    expect(checkFile(row, { name: 'a', on: true })).toEqual({ ok: true, value: { name: 'a', on: true } });
     expect(parse(row, { name: 'a', count: 3 })).toEqual({ name: 'a', count: 3 });
   });
 
