@@ -7,7 +7,7 @@ import { HANDLE_HINT, HANDLE_PATTERN } from '../protocol/handle.js';
 import { checkFile, editorSchemaField, ownRecord, parse, type Checked } from '../util/schema.js';
 import { ACTIONS, type ActionName } from './keymap.js';
 import { THEME_NAME_PATTERN } from './theme.js';
-import { parseFederationSettings } from '../federation/federation-config.js';
+import { federationSettingsSchema } from '../federation/federation-config.js';
 
 export const WAKE_POLICIES = ['auto', 'notify', 'off'] as const;
 export type WakePolicy = (typeof WAKE_POLICIES)[number];
@@ -127,17 +127,6 @@ const limitsSchema = z
   .describe('The mail hub\'s limits.');
 export type LimitsConfig = z.output<typeof limitsSchema>;
 
-// Checked by federation-config.ts's own parser (its messages, its defaults: the node name is the host's).
-const federationSchema = z
-  .unknown()
-  .transform((value, ctx) => {
-    const r = parseFederationSettings(value, '');
-    if ('ok' in r) return r.ok;
-    ctx.addIssue({ code: 'custom', input: value, path: r.error.path.split('.').filter(Boolean), message: r.error.message });
-    return z.NEVER;
-  })
-  .describe('Mail across machines through NATS JetStream (docs/FEDERATION.md): url, node, and credentials, user and passwordFile, or tls.');
-
 const worktreesSchema = z
   .strictObject({
     root: z.optional(z.string().min(1).max(4096).describe("Directory for the worktrees; relative to the repository's top; default `<repo>/../<repo>.swb`.")),
@@ -163,7 +152,7 @@ export const configFileSchema = z
     composer: z.optional(z.strictObject({ closeAfterSend: z.optional(z.boolean()) }).describe('closeAfterSend (default true) closes the composer once a message is accepted.')),
     clipboard: z.optional(z.enum(['osc52', 'file']).describe('Where the history view\'s copies go: "osc52" (the terminal\'s clipboard; some terminals refuse it) or "file" (default).')),
     mouse: z.optional(z.boolean().describe('The mouse on the dashboard: click to focus, again to attach, wheel for history (default true).')),
-    federation: z.optional(federationSchema),
+    federation: z.optional(federationSettingsSchema),
     worktrees: z.optional(worktreesSchema),
   })
   .meta({ title: 'Switchboard config', description: 'Switchboard configuration (switchboard.json or <config dir>/config.json; docs/CONFIG.md).' });

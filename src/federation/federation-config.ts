@@ -2,6 +2,8 @@
 // `swb hub --federate URL --node NAME`. Checked here, before anything connects.
 import { hostname } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
+import * as z from 'zod';
+import { checkFile } from '../util/schema.js';
 import { NODE_NAME_HINT, NODE_NAME_PATTERN } from './remote-address.js';
 
 export interface FederationSettings {
@@ -23,36 +25,35 @@ export function defaultNodeName(host = hostname()): string {
   return name || 'node';
 }
 
-const KEYS = new Set(['url', 'node', 'credentials', 'user', 'passwordFile', 'tls']);
-const TLS_KEYS = new Set(['ca', 'cert', 'key']);
+const filePath = z.string().min(1).max(4096);
+
+/** The `federation` section, as zod checks it (and as `swb schema config` describes it to editors). */
+export const federationSettingsSchema = z
+  .strictObject({
+    url: z
+      .string()
+      .refine(isNatsUrl, { message: 'expected nats://HOST:PORT (or tls://, several separated by commas)' })
+      .describe('The NATS JetStream server: nats://HOST:PORT or tls://HOST:PORT; several cluster members separated by commas.'),
+    node: z.optional(
+      z.string().regex(NODE_NAME_PATTERN, { message: `expected a node name (${NODE_NAME_HINT})` }).describe("This node's name among the federated servers (default: the host name): remote rows are handle@node."),
+    ),
+    credentials: z.optional(filePath.describe('A NATS .creds file (JWT and nkey seed); 0600.')),
+    user: z.optional(z.string().min(1).max(4096).describe("This node's NATS user (with passwordFile).")),
+    passwordFile: z.optional(filePath.describe("A file holding the user's password (never the password itself); 0600.")),
+    tls: z.optional(
+      z.strictObject({ ca: z.optional(filePath), cert: z.optional(filePath), key: z.optional(filePath) }).describe('TLS files for tls:// URLs: ca, cert, key.'),
+    ),
+  })
+  .refine((s) => (s.user === undefined) === (s.passwordFile === undefined), { message: 'user and passwordFile go together' })
+  .transform((s): FederationSettings => ({ ...s, node: s.node ?? defaultNodeName() }))
+  .describe('Mail across machines through NATS JetStream (docs/FEDERATION.md).');
 
 /** The `federation` value of a config file; errors name the path below `base` and what was expected. */
 export function parseFederationSettings(value: unknown, base = 'federation'): { ok: FederationSettings } | { error: { path: string; message: string } } {
-  const at = (path: string, message: string) => ({ error: { path: `${base}${path}`, message } });
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return at('', 'expected an object {url, node, ...}');
-  const v = value as Record<string, unknown>;
-  for (const k of Object.keys(v)) if (!KEYS.has(k) || !Object.hasOwn(v, k)) return at(`.${k}`, `unknown key (expected one of ${[...KEYS].join(', ')})`);
-  if (typeof v.url !== 'string' || !isNatsUrl(v.url)) return at('.url', 'expected nats://HOST:PORT (or tls://, several separated by commas)');
-  const node = v.node === undefined ? defaultNodeName() : v.node;
-  if (typeof node !== 'string' || !NODE_NAME_PATTERN.test(node)) return at('.node', `expected a node name (${NODE_NAME_HINT})`);
-  const settings: FederationSettings = { url: v.url, node };
-  for (const k of ['credentials', 'user', 'passwordFile'] as const) {
-    if (v[k] === undefined) continue;
-    if (typeof v[k] !== 'string' || v[k].length === 0 || v[k].length > 4096) return at(`.${k}`, 'expected a non-empty string');
-    settings[k] = v[k];
-  }
-  if ((settings.user === undefined) !== (settings.passwordFile === undefined)) return at('', 'user and passwordFile go together');
-  if (v.tls !== undefined) {
-    if (typeof v.tls !== 'object' || v.tls === null || Array.isArray(v.tls)) return at('.tls', 'expected an object {ca?, cert?, key?}');
-    const tls: Record<string, string> = {};
-    for (const [k, f] of Object.entries(v.tls as Record<string, unknown>)) {
-      if (!TLS_KEYS.has(k)) return at(`.tls.${k}`, 'unknown key (expected ca, cert, key)');
-      if (typeof f !== 'string' || f.length === 0) return at(`.tls.${k}`, 'expected a file path');
-      tls[k] = f;
-    }
-    settings.tls = tls;
-  }
-  return { ok: settings };
+  const r = checkFile(federationSettingsSchema, value);
+  if (r.ok) return { ok: r.value };
+  const below = r.error.path;
+  return { error: { path: below === '' ? base : below.startsWith('[') ? `${base}${below}` : base === '' ? below : `${base}.${below}`, message: r.error.problem } };
 }
 
 export function isNatsUrl(url: string): boolean {

@@ -83,7 +83,8 @@ describe('parseFederationSettings', () => {
   });
 
   it('names an unknown key by its path', () => {
-    expect(errorOf({ url: 'nats://x:1', node: 'a', password: 'secret' })).toEqual({ path: 'federation.password', message: expect.stringContaining('unknown key') });
+    // In the words every swb file uses (src/util/schema-wording.ts).
+    expect(errorOf({ url: 'nats://x:1', node: 'a', password: 'secret' })).toEqual({ path: 'federation.password', message: expect.stringContaining('unknown field (expected one of: url, node') });
     expect(errorOf(JSON.parse('{"url":"nats://x:1","__proto__":{"node":"x"}}')).path).toBe('federation.__proto__');
   });
 
@@ -94,11 +95,12 @@ describe('parseFederationSettings', () => {
   });
 
   it('refuses a node name with a dot or another bad node', () => {
-    for (const node of ['build.example', '-x', '', 7, 'x'.repeat(65)]) {
+    for (const node of ['build.example', '-x', '', 'x'.repeat(65)]) {
       const e = errorOf({ url: 'nats://x:1', node });
       expect(e.path, String(node)).toBe('federation.node');
       expect(e.message).toContain('node name');
     }
+    expect(errorOf({ url: 'nats://x:1', node: 7 })).toEqual({ path: 'federation.node', message: 'expected a string, got number 7' });
   });
 
   it('refuses empty, non-string or huge credential fields', () => {
