@@ -178,8 +178,17 @@ describe.skipIf(!cliInstalled(CODEX_JS))('real Codex CLI in swb', () => {
     const t = startDashboard(home, ['alpha', 'beta']);
     await t.waitForText(/alpha · codex · idle/, { timeoutMs: 90_000 });
     await t.waitForText(/beta · codex · idle/, { timeoutMs: 90_000 });
+    // The focused row's header is drawn bold.
+    const focused = (name: string) => {
+      const lines = t.screenText();
+      const y = lines.findIndex((l) => l.includes(`${name} · codex`));
+      return y >= 0 && t.cellAt(lines[y]!.indexOf(name), y).bold;
+    };
     for (const row of ['alpha', 'beta']) {
-      if (row === 'beta') t.write('\t'); // focus the next row
+      if (row === 'beta') {
+        t.write('\t'); // focus the next row, and attach only once it has the focus
+        await t.waitFor(() => focused('beta'), 'beta focused', { timeoutMs: 10_000 });
+      }
       await operate(t, ['which row', inputShows('which row'), '\r']);
       await waitUntil(() => stub.requests.filter((r) => r.toolResult?.includes('row=')).length >= (row === 'alpha' ? 1 : 2), { timeoutMs: 30_000, what: `${row}'s command to run` });
     }
