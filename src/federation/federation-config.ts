@@ -1,7 +1,7 @@
 // How a workspace server joins other machines: the `federation` section of the config file, or
 // `swb hub --federate URL --node NAME`. Checked here, before anything connects.
-import { hostname } from 'node:os';
-import { isAbsolute, resolve } from 'node:path';
+import { homedir, hostname } from 'node:os';
+import { isAbsolute, join, resolve } from 'node:path';
 import * as z from 'zod';
 import { checkFile } from '../util/schema.js';
 import { NODE_NAME_HINT, NODE_NAME_PATTERN } from './remote-address.js';
@@ -63,9 +63,9 @@ export function isNatsUrl(url: string): boolean {
   });
 }
 
-/** File paths in the settings, relative to the config file's directory. */
-export function resolveFederationPaths(s: FederationSettings, baseDir: string): FederationSettings {
-  const abs = (f: string | undefined) => (f === undefined || isAbsolute(f) ? f : resolve(baseDir, f));
+/** File paths in the settings: `~/` is the home directory, anything else relative to the config file's directory. */
+export function resolveFederationPaths(s: FederationSettings, baseDir: string, home = homedir()): FederationSettings {
+  const abs = (f: string | undefined) => (f === undefined || isAbsolute(f) ? f : f.startsWith('~/') ? join(home, f.slice(2)) : resolve(baseDir, f));
   const out: FederationSettings = { ...s };
   if (s.credentials) out.credentials = abs(s.credentials)!;
   if (s.passwordFile) out.passwordFile = abs(s.passwordFile)!;

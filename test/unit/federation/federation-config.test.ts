@@ -178,4 +178,8 @@ describe('federationFromFlags', () => {
     expect(federationFromFlags('http://x', 'n', undefined)).toEqual({ error: expect.stringMatching(/^--federate\.url: /) });
     expect(federationFromFlags('nats://x:1', 'a.b', undefined)).toEqual({ error: expect.stringMatching(/^--federate\.node: expected a node name/) });
   });
+  it('resolves ~/ against the home directory in file paths', () => {
+    const r = resolveFederationPaths({ url: 'nats://x:1', node: 'a', user: 'u', passwordFile: '~/.config/switchboard/pw' }, '/etc/cfg', '/home/op');
+    expect(r.passwordFile).toBe('/home/op/.config/switchboard/pw');
+  });
 });
