@@ -46,6 +46,8 @@ export interface ReceiptBody {
   /** The stored state code (src/store/receipt-state.ts). */
   state: number;
   woken: boolean;
+  /** How the recipient was told, when woken: a line swb typed, or its agent's own hook. */
+  how?: 'typed' | 'hook' | null;
   at: number;
 }
 
@@ -131,6 +133,7 @@ function itemProblem(v: Record<string, unknown>): string | null {
     if (!isHandle(v.sender) || !isHandle(v.to)) return 'bad receipt handles';
     if (![0, 1, 2, 3, 9].includes(v.state as number)) return 'bad state';
     if (typeof v.woken !== 'boolean' || !isCount(v.at)) return 'bad receipt';
+    if (v.how !== undefined && v.how !== null && v.how !== 'typed' && v.how !== 'hook') return 'bad receipt';
     return null;
   }
   return `unknown item type ${String(v.t)}`;

@@ -88,8 +88,9 @@ export class FederationStore {
     for (const row of this.q.pending.all(limit)) {
       if (row.kind === 'receipt') {
         // Written by SQL (json_object): woken is 0/1 there.
-        const b = JSON.parse(row.body!) as Omit<ReceiptBody, 't' | 'woken'> & { woken: unknown };
-        out.push({ id: row.id, node: row.node, kind: 'receipt', body: { t: 'receipt', ...b, woken: b.woken === true || b.woken === 1 }, createdAt: row.created_at });
+        const { how, ...b } = JSON.parse(row.body!) as Omit<ReceiptBody, 't' | 'woken'> & { woken: unknown };
+        const body: ReceiptBody = { t: 'receipt', ...b, woken: b.woken === true || b.woken === 1, ...(how ? { how } : {}) };
+        out.push({ id: row.id, node: row.node, kind: 'receipt', body, createdAt: row.created_at });
         continue;
       }
       const m = row.message === null ? undefined : this.q.message.get(row.message);
@@ -186,7 +187,7 @@ export class FederationStore {
             if (request) requests.push(request);
           } else {
             const to = `${item.to}@${e.origin}`;
-            const applied = this.mail.applyRemoteReceipt({ sender: item.sender, messageId: item.messageId, to, state: item.state, woken: item.woken, at: item.at });
+            const applied = this.mail.applyRemoteReceipt({ sender: item.sender, messageId: item.messageId, to, state: item.state, woken: item.woken, how: item.how ?? null, at: item.at });
             changes.push(...applied.changes);
             if (applied.read > 0) read.set(to, (read.get(to) ?? 0) + applied.read);
           }

@@ -167,7 +167,7 @@ export class MailStore {
                           expired_at = CASE WHEN @state = ${STATE_CODE.expired} THEN @at ELSE expired_at END
                         WHERE message = @id AND recipient = @to AND state < @state
                           AND NOT (@state = ${STATE_CODE.expired} AND state NOT IN (${STATE_CODE.accepted}, ${STATE_CODE.delivered}))`),
-      remoteWoken: s(`UPDATE deliveries SET woken_at = @at, woken_by = 'remote' WHERE message = @id AND recipient = @to AND woken_at IS NULL`),
+      remoteWoken: s(`UPDATE deliveries SET woken_at = @at, woken_by = coalesce(@how, 'typed') WHERE message = @id AND recipient = @to AND woken_at IS NULL`),
       insertDelivery: s(`INSERT INTO deliveries (message, recipient, seq, state, accepted_at, delivered_at)
                          VALUES (?, ?, ?, ?, ?, ?)`),
       deliveriesOf: s<DeliveryRow>(`SELECT * FROM deliveries WHERE message = ? ORDER BY recipient`),
@@ -415,11 +415,11 @@ export class MailStore {
    * the caller's transaction; a receipt never moves a delivery back. Returns what to publish once
    * committed; `read` is 1 when the delivery stopped being unread, for `adjustUnread` after the commit.
    */
-  applyRemoteReceipt(r: { sender: string; messageId: string; to: string; state: number; woken: boolean; at: number }): { changes: StateChange[]; read: number } {
+  applyRemoteReceipt(r: { sender: string; messageId: string; to: string; state: number; woken: boolean; how?: 'typed' | 'hook' | null; at: number }): { changes: StateChange[]; read: number } {
     const message = this.q.findBySenderId.get(r.sender, r.messageId);
     if (!message) return { changes: [], read: 0 };
     const changes: StateChange[] = [];
-    const params = { id: message.id, to: r.to, state: r.state, at: r.at };
+    const params = { id: message.id, to: r.to, state: r.state, at: r.at, how: r.how ?? null };
     const wasUnread = this.isUnread(message.id, r.to);
     if (r.woken && this.q.remoteWoken.run(params).changes > 0) changes.push({ id: message.id, sender: r.sender, to: r.to, state: 'woken', at: r.at });
     let read = 0;

@@ -122,7 +122,7 @@ export const MIGRATIONS: readonly string[] = [
     INSERT INTO outbox (node, kind, message, body, created_at)
     SELECT substr(m.sender, instr(m.sender, '@') + 1), 'receipt', NULL,
            json_object('sender', substr(m.sender, 1, instr(m.sender, '@') - 1), 'messageId', m.message_id,
-                       'to', NEW.recipient, 'state', NEW.state, 'woken', NEW.woken_at IS NOT NULL,
+                       'to', NEW.recipient, 'state', NEW.state, 'woken', NEW.woken_at IS NOT NULL, 'how', NEW.woken_by,
                        'at', max(NEW.accepted_at, coalesce(NEW.delivered_at, 0), coalesce(NEW.woken_at, 0),
                                  coalesce(NEW.read_at, 0), coalesce(NEW.replied_at, 0), coalesce(NEW.expired_at, 0))),
            CAST(unixepoch('subsec') * 1000 AS INTEGER)

@@ -644,8 +644,8 @@ describe('migration 5 triggers: receipts queued for mail from another node', () 
     id = inbox(beta, 'bob')[0]!.id;
   });
 
-  const expectOne = (state: number, woken: boolean, at: number) => {
-    expect(receiptsIn(beta).map((e) => [e.node, e.body])).toEqual([['alpha', { t: 'receipt', sender: 'alice', messageId: 'remote-1', to: 'bob', state, woken, at }]]);
+  const expectOne = (state: number, woken: boolean, at: number, how?: 'typed' | 'hook') => {
+    expect(receiptsIn(beta).map((e) => [e.node, e.body])).toEqual([['alpha', { t: 'receipt', sender: 'alice', messageId: 'remote-1', to: 'bob', state, woken, at, ...(how ? { how } : {}) }]]);
   };
 
   it('queues nothing while the mail is only accepted', () => {
@@ -684,7 +684,8 @@ describe('migration 5 triggers: receipts queued for mail from another node', () 
   it('queues woken (state unchanged) on recordWake', () => {
     beta.clock.now += 3;
     beta.store.recordWake('bob', [id]);
-    expectOne(STATE_CODE.accepted, true, 3_000_003);
+    // With how it was told (a typed line here), for the sender's receipt.
+    expectOne(STATE_CODE.accepted, true, 3_000_003, 'typed');
   });
 
   it('queues expired when the sweep expires it', () => {

@@ -18,7 +18,7 @@ describe('applyRemoteReceipt', () => {
     sent = send(node, 'alice', ['bob@beta', 'dan@beta']);
   });
 
-  const applyFull = (over: { to?: string; state: number; woken?: boolean; at: number; messageId?: string; sender?: string }) =>
+  const applyFull = (over: { to?: string; state: number; woken?: boolean; how?: 'typed' | 'hook'; at: number; messageId?: string; sender?: string }) =>
     node.store.applyRemoteReceipt({ sender: 'alice', messageId: sent.messageId, to: 'bob@beta', woken: false, ...over });
   const apply = (over: Parameters<typeof applyFull>[0]) => applyFull(over).changes;
   const bob = () => node.store.receipts(sent.id)!.recipients.find((r) => r.to === 'bob@beta')!;
@@ -61,10 +61,9 @@ describe('applyRemoteReceipt', () => {
     expect(bob()).toMatchObject({ state: 'expired', deliveredAt: null, readAt: null });
   });
 
-  it('records woken once, without changing the state, and marks it as told remotely', () => {
-    expect(apply({ state: STATE_CODE.accepted, woken: true, at: 3 })).toEqual([{ id: sent.id, sender: 'alice', to: 'bob@beta', state: 'woken', at: 3 }]);
-    expect(bob()).toMatchObject({ state: 'accepted', wokenAt: 3 });
-    expect(node.store.db.prepare(`SELECT woken_by FROM deliveries WHERE message = ? AND recipient = 'bob@beta'`).get(sent.id)).toEqual({ woken_by: 'remote' });
+  it('records woken once, without changing the state, and how the other node told its recipient', () => {
+    expect(apply({ state: STATE_CODE.accepted, woken: true, how: 'hook', at: 3 })).toEqual([{ id: sent.id, sender: 'alice', to: 'bob@beta', state: 'woken', at: 3 }]);
+    expect(bob()).toMatchObject({ state: 'accepted', wokenAt: 3, wokenBy: 'hook' });
     expect(apply({ state: STATE_CODE.accepted, woken: true, at: 4 })).toEqual([]);
     expect(bob().wokenAt).toBe(3);
   });
