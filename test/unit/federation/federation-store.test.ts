@@ -1,28 +1,23 @@
 // FederationStore over a real MailStore on a real SQLite file: the outbox that acceptBatch fills,
 // the envelopes built from it, and envelopes from other nodes applied with their chain positions.
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { ENVELOPE_VERSION, MAX_ENVELOPE_JSON, MAX_ITEMS, readEnvelope, type Envelope, type Item, type MailBody, type ReceiptBody } from '../../../src/federation/envelope.js';
 import { FIRST_RUN_PATIENCE, GAP_PATIENCE, FederationStore, groupIntoEnvelopes, type OutboxEntry } from '../../../src/store/federation-store.js';
 import { MailStore } from '../../../src/store/mail-store.js';
 import { STATE_CODE } from '../../../src/store/receipt-state.js';
-import { closeNode, count, knownOn, openNode, remember, send, type TestNode } from './helpers.js';
+import { alphaAndBetaPerTest, closeNode, count, knownOn, openNode, remember, send, type TestNode } from './helpers.js';
 
 let alpha: TestNode;
 let beta: TestNode;
 
-beforeEach(() => {
-  alpha = openNode('alpha');
-  beta = openNode('beta');
-  remember(alpha, 'participant', 'alice', 'carol');
-  remember(alpha, 'remote', 'bob@beta', 'dan@beta', 'eve@gamma');
-  remember(beta, 'participant', 'bob', 'dan', 'carol');
-});
-
-afterEach(() => {
-  closeNode(alpha);
-  closeNode(beta);
-});
+alphaAndBetaPerTest(
+  { alpha: [['participant', 'alice', 'carol'], ['remote', 'bob@beta', 'dan@beta', 'eve@gamma']], beta: [['participant', 'bob', 'dan', 'carol']] },
+  (a, b) => {
+    alpha = a;
+    beta = b;
+  },
+);
 
 const EPOCH = '00aa11bb22cc33dd';
 

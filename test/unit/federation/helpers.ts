@@ -4,6 +4,7 @@
 // grouped into envelopes per destination (groupIntoEnvelopes, chained from lastPublished), then
 // `published` with the last id sent to each node.
 import { mkdtempSync, rmSync } from 'node:fs';
+import { afterEach, beforeEach } from 'vitest';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mailSubject, readEnvelope, type Envelope } from '../../../src/federation/envelope.js';
@@ -26,6 +27,29 @@ export function openNode(name: string, options: Partial<StoreOptions> = {}): Tes
   const clock = { now: 1_000_000 };
   const store = MailStore.open(join(dir, 'mail.db'), { maxUnread: 100, now: () => clock.now, ...options });
   return { name, dir, store, fed: new FederationStore(store, name), clock, live: new Set() };
+}
+
+/**
+ * Nodes alpha and beta, opened fresh before each test of the file (handed to `use`) with the
+ * sessions the file needs on either side, and closed after it.
+ */
+export function alphaAndBetaPerTest(
+  sessions: { alpha: Array<[SessionRole, ...string[]]>; beta: Array<[SessionRole, ...string[]]> },
+  use: (alpha: TestNode, beta: TestNode) => void,
+): void {
+  let alpha: TestNode | undefined;
+  let beta: TestNode | undefined;
+  beforeEach(() => {
+    alpha = openNode('alpha');
+    beta = openNode('beta');
+    for (const [role, ...handles] of sessions.alpha) remember(alpha, role, ...handles);
+    for (const [role, ...handles] of sessions.beta) remember(beta, role, ...handles);
+    use(alpha, beta);
+  });
+  afterEach(() => {
+    closeNode(alpha);
+    closeNode(beta);
+  });
 }
 
 export function closeNode(node: TestNode | undefined): void {

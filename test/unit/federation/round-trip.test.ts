@@ -2,24 +2,16 @@
 // groupIntoEnvelopes → JSON → readEnvelope (as beta reads what arrives on swb.alpha.beta.m) →
 // beta's applyIncoming, and beta's receipts back the same way (see helpers.ts: publish, receive).
 import { FIRST_RUN_PATIENCE } from '../../../src/store/federation-store.js';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { mailSubject, readEnvelope, type Item } from '../../../src/federation/envelope.js';
-import { closeNode, count, openNode, publish, receive, remember, send, type TestNode, type Wire } from './helpers.js';
+import { alphaAndBetaPerTest, count, publish, receive, remember, send, type TestNode, type Wire } from './helpers.js';
 
 let alpha: TestNode;
 let beta: TestNode;
 
-beforeEach(() => {
-  alpha = openNode('alpha');
-  beta = openNode('beta');
-  remember(alpha, 'participant', 'alice', 'carol');
-  remember(alpha, 'remote', 'bob@beta');
-  remember(beta, 'participant', 'bob');
-});
-
-afterEach(() => {
-  closeNode(alpha);
-  closeNode(beta);
+alphaAndBetaPerTest({ alpha: [['participant', 'alice', 'carol'], ['remote', 'bob@beta']], beta: [['participant', 'bob']] }, (a, b) => {
+  alpha = a;
+  beta = b;
 });
 
 const items = (wires: Wire[]): Item[] => wires.flatMap((w) => w.envelope.items);
