@@ -5,6 +5,8 @@
 // whose claim is still fresh (NODE_COLLISION).
 import type { NatsConnection } from '@nats-io/transport-node';
 import { Kvm, type KV } from '@nats-io/kv';
+import { isValidHandle } from '../protocol/handle.js';
+import { isValidNodeName } from './remote-address.js';
 
 export const PRESENCE_BUCKET = 'swb_presence';
 export const PRESENCE_TTL_MS = 30_000;
@@ -15,7 +17,7 @@ export interface PresencePeer {
   online: boolean;
 }
 
-interface PresenceValue {
+export interface PresenceValue {
   node: string;
   epoch: string;
   at: number;
@@ -70,7 +72,7 @@ export class Presence {
           continue; // someone created it first: look at their claim
         }
       }
-      const v = parseValue(entry.string());
+      const v = parsePresenceValue(entry.string());
       if (!v || v.epoch === this.epoch) return null;
       const ageMs = this.now() - v.at;
       return ageMs < PRESENCE_TTL_MS ? { epoch: v.epoch, ageMs } : null;
@@ -89,8 +91,8 @@ export class Presence {
     void (async () => {
       for await (const e of it) {
         if (e.key === this.node) continue;
-        const v = e.operation === 'PUT' ? parseValue(e.string()) : null;
-        if (v && v.node === e.key) this.nodes.set(e.key, v);
+        const v = e.operation === 'PUT' ? parsePresenceValue(e.string()) : null;
+        if (v && v.node === e.key && isValidNodeName(e.key)) this.nodes.set(e.key, v);
         else this.nodes.delete(e.key);
         onChange();
       }
@@ -118,12 +120,14 @@ export class Presence {
   }
 }
 
-function parseValue(text: string): PresenceValue | null {
+/** Another node's presence entry, checked (exported for its test). */
+export function parsePresenceValue(text: string): PresenceValue | null {
   try {
     const v = JSON.parse(text) as PresenceValue;
     if (typeof v.node !== 'string' || typeof v.epoch !== 'string' || typeof v.at !== 'number' || !Array.isArray(v.peers)) return null;
-    // Bounded: a node lists at most this many sessions; handles are checked where they are used.
-    v.peers = v.peers.slice(0, 4096).filter((p) => typeof p?.handle === 'string' && p.handle.length <= 64 && typeof p.online === 'boolean');
+    // Another node's words: bounded, and only real handles, so nothing else ever reaches a screen
+    // (swb peers, the composer's completion) from here.
+    v.peers = v.peers.slice(0, 4096).filter((p) => typeof p?.handle === 'string' && isValidHandle(p.handle) && typeof p.online === 'boolean');
     return v;
   } catch {
     return null;
