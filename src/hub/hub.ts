@@ -132,8 +132,11 @@ export class Hub {
       const store = open(paths.dbFile, { maxUnread: limits.maxUnread, replyBudget, ...(options.now ? { now: options.now } : {}) });
       hub = new Hub(options, limits, store);
       hub.lifetime.add(lock);
+      // The link exists before the socket listens: a client that connects at once (a script
+      // restarted with the server) must find mail for handle@node queued, not FEDERATION_OFF.
+      const link = options.federation ? await hub.federate(options.federation) : undefined;
       await hub.listen();
-      if (options.federation) await hub.federate(options.federation);
+      await link?.begin();
       return hub;
     } catch (err) {
       if (hub) await hub.stop();
@@ -186,8 +189,11 @@ export class Hub {
     this.lifetime.add(toDisposable(() => clearInterval(sweeper)));
   }
 
-  /** Joins the federation: loads the NATS client only now, and fails the start on NODE_COLLISION. */
-  private async federate(settings: FederationSettings): Promise<void> {
+  /**
+   * Makes the federation link (loading the NATS client only now); mail may queue for it at once.
+   * Its `begin` connects, and fails the start on NODE_COLLISION.
+   */
+  private async federate(settings: FederationSettings): Promise<FederationLink> {
     const [{ FederationLink }, { FederationStore }] = await Promise.all([import('../federation/nats-link.js'), import('../store/federation-store.js')]);
     const store = new FederationStore(this.store, settings.node);
     const link = FederationLink.create(settings, {
@@ -213,7 +219,7 @@ export class Hub {
     this.federation = link;
     this.lifetime.add(this.onPeer((p) => p.role !== 'remote' && link.peersChanged()));
     this.log(`federation: node ${settings.node} on ${settings.url}`);
-    await link.begin();
+    return link;
   }
 
   get embedded(): boolean {
