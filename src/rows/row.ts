@@ -1,6 +1,6 @@
-// A row: one program in a pty, its emulated screen and a bounded raw transcript. The data path is
-// pty bytes → transcript ring (a reference, no copy) → RowScreen.write; the screen's backlog pauses and
-// resumes the pty. Consumers get cheap notifications and read the screen when they draw.
+// A row: one program in a pty, its emulated screen and, when asked for, a bounded raw transcript.
+// The data path is pty bytes → (transcript ring, a reference, no copy) → RowScreen.write; the
+// screen's backlog pauses and resumes the pty. Consumers get cheap notifications and read the screen when they draw.
 import { Emitter, type Event } from '../util/event.js';
 import { DisposableStore, type Disposable } from '../util/lifecycle.js';
 import { ByteRing } from './byte-ring.js';
@@ -39,14 +39,15 @@ export interface RowOptions {
   /** Environment to start from (default process.env). */
   baseEnv?: NodeJS.ProcessEnv;
   scrollback?: number;
-  /** Raw output kept for debugging/export (default 1 MiB). */
+  /**
+   * Raw output kept (the last N bytes), for tests and debugging. Off by default: nothing in the
+   * product reads it, and at 1 MiB a row it was a megabyte per busy row held for no one.
+   */
   transcriptBytes?: number;
   highWatermark?: number;
   lowWatermark?: number;
   killGraceMs?: number;
 }
-
-export const DEFAULT_TRANSCRIPT_BYTES = 1024 * 1024;
 
 function toCommand(command: string | RowCommand): RowCommand {
   return typeof command === 'string' ? { shell: command } : command;
@@ -66,7 +67,7 @@ export class Row implements Disposable {
 
   private readonly store = new DisposableStore();
   private readonly options: RowOptions;
-  private readonly transcriptRing: ByteRing;
+  private readonly transcriptRing: ByteRing | null;
   private readonly screenChangeEmitter = this.store.add(new Emitter<void>());
   private readonly exitEmitter = this.store.add(new Emitter<RowExit>());
   private readonly restartEmitter = this.store.add(new Emitter<void>());
@@ -99,7 +100,7 @@ export class Row implements Disposable {
     this.name = options.spec.name;
     this.colsValue = options.cols;
     this.rowsValue = options.rows;
-    this.transcriptRing = new ByteRing(options.transcriptBytes ?? DEFAULT_TRANSCRIPT_BYTES);
+    this.transcriptRing = options.transcriptBytes ? new ByteRing(options.transcriptBytes) : null;
     this.current = this.start();
   }
 
@@ -138,7 +139,8 @@ export class Row implements Disposable {
     return this.current.screen;
   }
 
-  get transcript(): ByteRing {
+  /** The raw transcript, if the row keeps one (`transcriptBytes`). */
+  get transcript(): ByteRing | null {
     return this.transcriptRing;
   }
 
@@ -198,7 +200,7 @@ export class Row implements Disposable {
       this.specValue = next;
     }
     this.current.store.dispose();
-    this.transcriptRing.clear();
+    this.transcriptRing?.clear();
     try {
       this.current = this.start();
     } catch (err) {
@@ -266,7 +268,7 @@ export class Row implements Disposable {
     store.add(
       proc.onData((chunk) => {
         this.lastOutput = Date.now();
-        this.transcriptRing.write(chunk);
+        this.transcriptRing?.write(chunk);
         screen.write(chunk);
       }),
     );
