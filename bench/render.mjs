@@ -245,14 +245,18 @@ async function runIdleEcho(system, files) {
     // Let parsing, painting and layout-driven resizes finish before measuring.
     await sleep(quick ? 1500 : 2500);
     if (only.has('idle')) {
+      s.client.deferEmulation();
       const bytes0 = s.client.bytes;
       const meter = cpuMeter(s.cpuPids);
       const fromUs = monoUs();
       await sleep(P.idleSeconds * 1000);
       const m = meter();
       if (system === 'swb') profWindows.push({ profName: 'idle-echo', label: `idle ${P.idleRows} rows`, fromUs, toUs: monoUs() });
+      const written = Buffer.concat(s.client.deferred ?? []);
+      await s.client.resumeEmulation();
       const cpu = Number.isFinite(m.preciseS) && m.preciseS >= 0 ? m.preciseS : m.cpuS;
-      result.idle = { pct: (100 * cpu) / m.wallS, cpuS: cpu, tickCpuS: m.cpuS, outBytes: s.client.bytes - bytes0, seconds: m.wallS };
+      const text = printable(written.toString('utf8')).slice(0, 100);
+      result.idle = { pct: (100 * cpu) / m.wallS, cpuS: cpu, tickCpuS: m.cpuS, outBytes: s.client.bytes - bytes0, seconds: m.wallS, text };
     }
     result.rss = { hwm: memory(s.memPid).hwm, rows: rows.length };
     if (only.has('echo')) {
@@ -720,7 +724,7 @@ async function main() {
       const r = await attempt(`idle/echo ${system}`, () => runIdleEcho(system, files));
       if (!r) continue;
       Object.assign(R[system], r);
-      if (r.idle) log(`  idle   ${system.padEnd(4)} ${P.idleRows} rows waiting on input, ${fmt(r.idle.seconds, 1)} s: ${fmt(r.idle.pct, 3)} % of a core (${fmt(r.idle.cpuS * 1000, 1)} ms CPU; /proc ticks ${fmt(r.idle.tickCpuS * 1000, 0)} ms), ${r.idle.outBytes} bytes to the client`);
+      if (r.idle) log(`  idle   ${system.padEnd(4)} ${P.idleRows} rows waiting on input, ${fmt(r.idle.seconds, 1)} s: ${fmt(r.idle.pct, 3)} % of a core (${fmt(r.idle.cpuS * 1000, 1)} ms CPU; /proc ticks ${fmt(r.idle.tickCpuS * 1000, 0)} ms), ${r.idle.outBytes} bytes to the client${r.idle.outBytes > 0 ? ` (text in them: ${JSON.stringify(r.idle.text)})` : ''}`);
       log(`  rss    ${system.padEnd(4)} ${P.idleRows} rows: peak ${(r.rss.hwm / MB).toFixed(1)} MB (${(r.rss.hwm / MB / r.rss.rows).toFixed(1)} MB per row)`);
       if (r.echo) log(`  echo   ${system.padEnd(4)} ${r.echo.n} keystrokes: p50 ${fmt(r.echo.p50, 2)} ms, p99 ${fmt(r.echo.p99, 2)} ms, max ${fmt(r.echo.max, 2)} ms; attach to first paint ${fmt(r.echo.attachMs, 0)} ms${r.echo.timeouts ? `, ${r.echo.timeouts} timeouts` : ''}`);
     }

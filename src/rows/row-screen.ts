@@ -8,6 +8,8 @@
 // could see them are cut from the backlog unparsed (plain-backlog.ts says when that is exact), and
 // a row that is not attached lets such a flood gather while it keeps coming (at most MAX_DEFER_MS)
 // so there is something to cut.
+// History is kept in two parts: the emulator's own scrollback (EMULATOR_SCROLLBACK lines, as cells)
+// and, older than that, plain text (spilled-history.ts), which costs a tenth of the memory.
 import xtermHeadless from '@xterm/headless';
 import type { IBuffer, IBufferCell, Terminal } from '@xterm/headless';
 import unicode11 from '@xterm/addon-unicode11';
@@ -18,11 +20,18 @@ import { ModeTracker, type ActiveModes } from './mode-tracker.js';
 import { sharedParseScheduler, type ParseClient, type ParseScheduler } from './parse-scheduler.js';
 import { applyPlainCut, findPlainCut, scanPlain } from './plain-backlog.js';
 import { probeEmulator, type EmulatorProbe } from './xterm-state.js';
+import { tapScrollback, type ScrollbackTap } from './scrollback-tap.js';
+import { SpilledHistory } from './spilled-history.js';
 import type { ScreenSnapshot } from './screen-snapshot.js';
 
 const { Terminal: HeadlessTerminal } = xtermHeadless;
 
 export const DEFAULT_SCROLLBACK = 5000;
+/**
+ * History lines the emulator keeps as cells; older ones are kept as text. Enough for a resize's
+ * reflow to work on (a screen pulled taller shows history), small enough not to matter in memory.
+ */
+export const EMULATOR_SCROLLBACK = 500;
 /** Unparsed bytes above which the owner should pause the pty. */
 export const DEFAULT_HIGH_WATERMARK = 256 * 1024;
 /** Unparsed bytes below which a paused pty may resume. */
@@ -61,7 +70,10 @@ interface QueuedChunk {
 export interface RowScreenOptions {
   cols: number;
   rows: number;
+  /** History lines kept in all (default DEFAULT_SCROLLBACK). */
   scrollback?: number;
+  /** Of those, how many the emulator keeps as cells (default EMULATOR_SCROLLBACK); tests set it low. */
+  emulatorScrollback?: number;
   highWatermark?: number;
   lowWatermark?: number;
   /** Shares parse time with other rows (default: the process-wide shared scheduler). */
@@ -129,6 +141,12 @@ export class RowScreen implements Disposable, ParseClient {
   private versionValue = 0;
   private titleValue = '';
   private scratchCell: IBufferCell | undefined;
+  /** History lines kept in all: the emulator's scrollback plus `spilled`. */
+  private readonly historyDepth: number;
+  /** The emulator's own scrollback (the rest of historyDepth is spilled as text). */
+  private readonly emulatorScrollback: number;
+  private readonly spilled: SpilledHistory | null;
+  private readonly tap: ScrollbackTap | null;
 
   /** Bytes the terminal sends back to the program (query replies); write them to the pty. */
   readonly onReply: Event<string> = this.replyEmitter.event;
@@ -143,15 +161,29 @@ export class RowScreen implements Disposable, ParseClient {
     this.lowWatermark = Math.min(options.lowWatermark ?? DEFAULT_LOW_WATERMARK, this.highWatermark);
     this.scheduler = options.scheduler ?? sharedParseScheduler;
     this.maxDeferMs = options.maxDeferMs ?? MAX_DEFER_MS;
+    this.historyDepth = options.scrollback ?? DEFAULT_SCROLLBACK;
+    const emulatorScrollback = Math.min(this.historyDepth, options.emulatorScrollback ?? EMULATOR_SCROLLBACK);
     this.terminal = new HeadlessTerminal({
       cols: options.cols,
       rows: options.rows,
-      scrollback: options.scrollback ?? DEFAULT_SCROLLBACK,
+      scrollback: emulatorScrollback,
       allowProposedApi: true,
       logLevel: 'off',
       windowOptions: { getWinSizeChars: true },
     });
     this.store.add(toDisposable(() => this.terminal.dispose()));
+    // A whole history's worth of text: after a resize moved the emulator's lines out (makeRoom),
+    // history is still as deep as asked; historyLines trims the two parts to historyDepth.
+    const spilled = emulatorScrollback < this.historyDepth ? new SpilledHistory(this.historyDepth) : null;
+    const tap = spilled ? tapScrollback(this.terminal, (line) => spilled.appendLine(line)) : null;
+    if (spilled && !tap) this.terminal.options.scrollback = this.historyDepth; // no tap: the emulator keeps it all
+    this.tap = tap;
+    this.spilled = tap ? spilled : null;
+    this.emulatorScrollback = tap ? emulatorScrollback : this.historyDepth;
+    if (tap) {
+      this.store.add(toDisposable(() => tap.dispose()));
+      this.clearSpilledOn(spilled!);
+    }
     // Unicode 11 widths, as the terminals operators use draw them (and as tmux counts them): an
     // emoji is two cells. xterm's default (Unicode 6) makes it one, and a row whose program prints ✅
     // would be painted a cell short per emoji on the operator's screen.
@@ -259,6 +291,27 @@ export class RowScreen implements Disposable, ParseClient {
     return this.backedUp;
   }
 
+  /**
+   * What clears the emulator's scrollback clears the spilled part too: ED 3 (`clear` in most
+   * shells, an agent's /clear) while the normal buffer is active, and a full reset (RIS). The
+   * handlers return false, so xterm's own handling runs after them.
+   */
+  private clearSpilledOn(spilled: SpilledHistory): void {
+    const parser = this.terminal.parser;
+    const erase = (params: (number | number[])[]): boolean => {
+      if (params[0] === 3 && this.terminal.buffer.active.type === 'normal') spilled.clear();
+      return false;
+    };
+    this.store.add(parser.registerCsiHandler({ final: 'J' }, erase));
+    this.store.add(parser.registerCsiHandler({ prefix: '?', final: 'J' }, erase));
+    this.store.add(
+      parser.registerEscHandler({ final: 'c' }, () => {
+        spilled.clear();
+        return false;
+      }),
+    );
+  }
+
   /** The active buffer (normal or alternate), for renderers. Read it synchronously; it mutates. */
   get buffer(): IBuffer {
     return this.terminal.buffer.active;
@@ -269,9 +322,11 @@ export class RowScreen implements Disposable, ParseClient {
    * alternate screen has no history of its own): the history view and search read it.
    */
   historyLines(maxLines = 100_000): string[] {
+    const limit = Math.min(maxLines, this.historyDepth + this.terminal.rows);
     const b = this.terminal.buffer.normal;
-    const from = Math.max(0, b.length - maxLines);
-    const out: string[] = [];
+    const from = Math.max(0, b.length - limit);
+    const spilled = this.spilled?.lines() ?? [];
+    const out: string[] = spilled.slice(Math.max(0, spilled.length - (limit - (b.length - from))));
     for (let i = from; i < b.length; i++) out.push(b.getLine(i)?.translateToString(true) ?? '');
     while (out.length > 0 && out[out.length - 1] === '') out.pop();
     return out;
@@ -381,7 +436,7 @@ export class RowScreen implements Disposable, ParseClient {
   private fastForward(): void {
     const probe = this.probe;
     if (probe === null || this.queuedNotPlain > 0) return;
-    const keepLines = 2 * this.terminal.rows + (this.terminal.options.scrollback ?? DEFAULT_SCROLLBACK);
+    const keepLines = 2 * this.terminal.rows + this.historyDepth;
     if (this.queuedLineEnds < keepLines + MIN_CUT_LINES) return;
     if (!probe.atGround() || !probe.scrollsWholeScreen()) return;
     const queued = this.queue.slice(this.queueHead);
@@ -452,6 +507,7 @@ export class RowScreen implements Disposable, ParseClient {
   resize(cols: number, rows: number): void {
     if (this.store.disposed) return;
     if (cols === this.terminal.cols && rows === this.terminal.rows) return;
+    this.tap?.makeRoom(cols, rows, this.emulatorScrollback);
     this.terminal.resize(cols, rows);
     this.dirtyAll = true;
     this.bump();

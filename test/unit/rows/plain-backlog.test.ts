@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import xtermHeadless from '@xterm/headless';
 import type { IBuffer, Terminal } from '@xterm/headless';
+import unicode11 from '@xterm/addon-unicode11';
 import { applyPlainCut, findPlainCut, isPlainByte, scanPlain } from '../../../src/rows/plain-backlog.js';
 import { RowScreen } from '../../../src/rows/row-screen.js';
 import type { ParseClient } from '../../../src/rows/parse-scheduler.js';
@@ -100,11 +101,15 @@ class ManualScheduler {
   }
 }
 
-/** Everything a buffer shows or keeps: every line of history and screen, cell by cell, and the cursor. */
-function dump(buffer: IBuffer): string {
-  const out: string[] = [`type=${buffer.type} len=${buffer.length} base=${buffer.baseY} view=${buffer.viewportY} cur=${buffer.cursorX},${buffer.cursorY}`];
+/**
+ * What a buffer shows or keeps as cells: its last `lines` lines (default all: history and screen),
+ * cell by cell, and the cursor.
+ */
+function dump(buffer: IBuffer, lines = buffer.length): string {
+  const from = Math.max(0, buffer.length - lines);
+  const out: string[] = [`type=${buffer.type} lines=${buffer.length - from} cur=${buffer.cursorX},${buffer.cursorY}`];
   const cell = buffer.getNullCell();
-  for (let y = 0; y < buffer.length; y++) {
+  for (let y = from; y < buffer.length; y++) {
     const line = buffer.getLine(y)!;
     const cells: string[] = [];
     for (let x = 0; x < line.length; x++) {
@@ -119,6 +124,15 @@ function dump(buffer: IBuffer): string {
   return out.join('\n');
 }
 
+/** The normal buffer's lines as text, trailing empty lines dropped: what RowScreen.historyLines gives. */
+function historyText(terminal: Terminal): string[] {
+  const b = terminal.buffer.normal;
+  const out: string[] = [];
+  for (let i = 0; i < b.length; i++) out.push(b.getLine(i)!.translateToString(true));
+  while (out.length > 0 && out[out.length - 1] === '') out.pop();
+  return out;
+}
+
 function randomLine(rand: () => number, cols: number): string {
   const length = Math.floor(rand() * rand() * cols * 2.5);
   let line = '';
@@ -130,6 +144,8 @@ const SEQUENCES = [
   '\x1b[31m', '\x1b[1;44m', '\x1b[0m', '\x1b[H', '\x1b[5A', '\x1b[3;2H', '\x1b[2J', '\x1b[K', '\x1b[2;4r', '\x1b[r',
   '\x1b[?1049h', '\x1b[?1049l', '\x1b[?7l', '\x1b[?7h', '\x1b[20h', '\x1b[20l', '\x1b[4h', '\x1b[4l', '\x1b7', '\x1b8',
   '\x1bM', '\x1b[3b', '\x1b(0', '\x1b(B', 'caf\xc3\xa9 \xe6\x97\xa5\r\n', '\x07', '\r', '\n', '\x1b[6n',
+  // For the history spilled as text: a combining mark, a character outside the BMP, ED 3, RIS.
+  'e\xcc\x81 \xf0\x9f\x98\x80\r\n', '\x1b[3J', '\x1bc',
 ];
 
 /**
@@ -190,12 +206,17 @@ describe('fast-forward through plain floods', () => {
       const segments = randomSegments(rand, cols).map(bytes);
 
       const reference = new HeadlessTerminal({ cols, rows, scrollback, allowProposedApi: true, logLevel: 'off' });
+      // Character widths as a row counts them (an emoji is two cells).
+      reference.loadAddon(new unicode11.Unicode11Addon());
+      reference.unicode.activeVersion = '11';
       let referenceTitle = '';
       reference.onTitleChange((title) => (referenceTitle = title));
       await writeAll(reference, Buffer.concat(segments));
 
       const scheduler = new ManualScheduler();
-      const screen = new RowScreen({ cols, rows, scrollback, scheduler, maxDeferMs: 0, highWatermark: 1 << 30 });
+      // The emulator keeps part of the history as cells, the rest is spilled as text.
+      const emulatorScrollback = Math.floor(rand() * (scrollback + 1));
+      const screen = new RowScreen({ cols, rows, scrollback, emulatorScrollback, scheduler, maxDeferMs: 0, highWatermark: 1 << 30 });
       for (const segment of segments) {
         let at = 0;
         while (at < segment.length) {
@@ -211,8 +232,9 @@ describe('fast-forward through plain floods', () => {
         scheduler.run(16 * 1024);
       }
       await screen.flush();
-      const where = `seed ${seed} (${cols}x${rows}, scrollback ${scrollback})`;
-      expect(dump(screen.buffer), where).toBe(dump(reference.buffer.active));
+      const where = `seed ${seed} (${cols}x${rows}, scrollback ${scrollback}, ${emulatorScrollback} as cells)`;
+      expect(dump(screen.buffer), where).toBe(dump(reference.buffer.active, screen.buffer.length));
+      expect(screen.historyLines(), where).toEqual(historyText(reference));
       expect(screen.title, where).toBe(referenceTitle);
       if (screen.fastForwardedBytes > 0) casesCut++;
       bytesCut += screen.fastForwardedBytes;

@@ -1,0 +1,134 @@
+// A row's deep history as plain text. The emulator keeps only its last few hundred lines of
+// scrollback as cells (12 bytes a cell and five heap objects a line, for colours nobody reads in
+// history); lines it lets go of land here as UTF-16 code units packed into shared chunks, about
+// two bytes a character. The history view and search read history as text anyway
+// (RowScreen.historyLines), so nothing is lost that anyone shows.
+//
+// Lines are taken straight from xterm's cell array (BufferLineCells), the way its own
+// translateToString(true) reads it: a test holds the two equal on the installed version.
+
+/** The parts of an @xterm/headless buffer line that text extraction reads (private there). */
+export interface BufferLineCells {
+  readonly length: number;
+  readonly _data: Uint32Array;
+  readonly _combined: Record<number, string>;
+  getTrimmedLength(): number;
+}
+
+// xterm's cell layout (src/common/buffer/Constants.ts): 3 words a cell, the first holds the content.
+const CELL_SIZE = 3;
+const CODEPOINT_MASK = 0x1fffff;
+const IS_COMBINED_MASK = 0x200000;
+const WIDTH_SHIFT = 22;
+const SPACE = 0x20;
+
+/** Code units per chunk; a line longer than that gets a chunk of its own. */
+const CHUNK_UNITS = 64 * 1024;
+
+interface Chunk {
+  units: Uint16Array;
+  used: number;
+  /** End offset (in units) of each line in the chunk, in order. */
+  ends: number[];
+}
+
+export class SpilledHistory {
+  /** Oldest first. Whole chunks are dropped once every line in them is past `capacity`. */
+  private chunks: Chunk[] = [];
+  /** Lines in `chunks` (may exceed capacity by part of the oldest chunk). */
+  private held = 0;
+  private scratch = new Uint16Array(256);
+
+  constructor(readonly capacity: number) {}
+
+  /** Lines kept (at most capacity). */
+  get length(): number {
+    return Math.min(this.held, this.capacity);
+  }
+
+  /** Appends one emulator line's text, as translateToString(true) would give it. */
+  appendLine(line: BufferLineCells): void {
+    if (this.capacity <= 0) return;
+    const data = line._data;
+    const end = Math.min(line.length, line.getTrimmedLength());
+    let n = 0;
+    let scratch = this.scratch;
+    for (let col = 0; col < end; ) {
+      const content = data[col * CELL_SIZE]!;
+      // Room for the widest case of this cell: a combined string, or a surrogate pair.
+      const combined = content & IS_COMBINED_MASK ? (line._combined[col] ?? '') : null;
+      const need = n + (combined === null ? 2 : combined.length);
+      if (need > scratch.length) {
+        const grown = new Uint16Array(Math.max(need, scratch.length * 2));
+        grown.set(scratch.subarray(0, n));
+        scratch = this.scratch = grown;
+      }
+      if (combined !== null) {
+        for (let i = 0; i < combined.length; i++) scratch[n++] = combined.charCodeAt(i);
+      } else {
+        const cp = content & CODEPOINT_MASK;
+        if (cp === 0) scratch[n++] = SPACE;
+        else if (cp < 0x10000) scratch[n++] = cp;
+        else {
+          scratch[n++] = 0xd800 + ((cp - 0x10000) >> 10);
+          scratch[n++] = 0xdc00 + ((cp - 0x10000) & 0x3ff);
+        }
+      }
+      col += content >> WIDTH_SHIFT || 1;
+    }
+    this.appendUnits(scratch, n);
+  }
+
+  /** Appends a line given as text (tests, and lines that did not come from the emulator). */
+  appendText(text: string): void {
+    if (this.capacity <= 0) return;
+    if (text.length > this.scratch.length) this.scratch = new Uint16Array(text.length);
+    for (let i = 0; i < text.length; i++) this.scratch[i] = text.charCodeAt(i);
+    this.appendUnits(this.scratch, text.length);
+  }
+
+  private appendUnits(units: Uint16Array, n: number): void {
+    let chunk = this.chunks[this.chunks.length - 1];
+    if (chunk === undefined || chunk.used + n > chunk.units.length) {
+      chunk = { units: new Uint16Array(Math.max(CHUNK_UNITS, n)), used: 0, ends: [] };
+      this.chunks.push(chunk);
+    }
+    chunk.units.set(units.subarray(0, n), chunk.used);
+    chunk.used += n;
+    chunk.ends.push(chunk.used);
+    this.held++;
+    // Drop the oldest chunk once what the others hold is a whole history.
+    while (this.chunks.length > 1 && this.held - this.chunks[0]!.ends.length >= this.capacity) {
+      this.held -= this.chunks.shift()!.ends.length;
+    }
+  }
+
+  /** The kept lines as text, oldest first. */
+  lines(): string[] {
+    const out: string[] = [];
+    let skip = this.held - this.length;
+    for (const chunk of this.chunks) {
+      let start = 0;
+      for (const end of chunk.ends) {
+        if (skip > 0) skip--;
+        else out.push(decode(chunk.units, start, end));
+        start = end;
+      }
+    }
+    return out;
+  }
+
+  clear(): void {
+    this.chunks = [];
+    this.held = 0;
+  }
+}
+
+function decode(units: Uint16Array, start: number, end: number): string {
+  // fromCharCode takes its arguments on the stack: decode long lines in slices.
+  let text = '';
+  for (let at = start; at < end; at += 8192) {
+    text += String.fromCharCode.apply(null, units.subarray(at, Math.min(end, at + 8192)) as unknown as number[]);
+  }
+  return text;
+}
