@@ -15,8 +15,10 @@
 //          server's peak RSS (VmHWM) per row. Each flood runs --flood-reps times per system
 //          (default 3, interleaved); the table shows medians (RSS: the highest peak).
 //   idle   16 rows that printed ~1 MB each (full scrollback) and wait on input (`cat`, pty raw):
-//          CPU over 10 s once settled, as % of one core (schedstat, ns resolution); then the
-//          server's peak RSS (VmHWM).
+//          CPU over 10 s once at rest (settleIdle: 30 s after the output, for the one-off garbage
+//          collections and label turns that follow a burst, then 3 s in a row under 2 ms CPU a
+//          second and nothing written; the time and CPU that took are printed), as % of one core
+//          (schedstat, ns resolution); then the server's peak RSS (VmHWM).
 //   echo   in that session, attach the first row (swb: Enter; tmux: zoom the pane) and time a
 //          keystroke written to the client pty until it comes back out of it; p50/p99.
 //   first  start (spawn) to the first frame showing all 8 rows' output (swb also: headers).
@@ -30,7 +32,7 @@
 //          output) over 10 s, then echo as above in the attached row.
 //   scale  100 idle rows (`cat`, one READY line each): start to the first frame showing all 100
 //          READY lines (swb: and all 100 headers; at 200x50 every row fits, swb's grid and
-//          tmux's tiled window alike), idle CPU over 10 s, bytes written to the client in that
+//          tmux's tiled window alike), idle CPU over 10 s once at rest (as idle), bytes written to the client in that
 //          window, the server's peak RSS per row. tmux: one window of 100 tiled panes.
 // --prof (or SWB_BENCH_PROF=1) runs swb under `node --cpu-prof` and prints the hot spots of each
 // measured span (the profiler's own sampling thread inflates swb's idle CPU in that mode).
@@ -40,7 +42,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
-import { cpuMeter, cpuSeconds, loadAverage, memory } from './lib/render/proc.mjs';
+import { cpuMeter, cpuSeconds, loadAverage, memory, settleIdle } from './lib/render/proc.mjs';
 import { PtyClient, sleep } from './lib/render/pty-client.mjs';
 import { COLS, HISTORY_LINES, ROWS, TMUX_HISTORY_ARGS, TMUX_HISTORY_LINES, clientEnv, killAllTmux, killTmuxServer, listProfiles, startFloor, startSwb, startTmux } from './lib/render/systems.mjs';
 import { Barrier, floodCommand, helloCommand, idleCommand, readStreamStatus, shq, streamCommand, writeColouredText, writeStreamScript } from './lib/render/workloads.mjs';
@@ -245,6 +247,9 @@ async function runIdleEcho(system, files) {
     // Let parsing, painting and layout-driven resizes finish before measuring.
     await sleep(quick ? 1500 : 2500);
     if (only.has('idle')) {
+      // And what a burst leaves behind (garbage collected some seconds later, labels that turn);
+      // the CPU that takes is printed beside the idle figure.
+      const settling = await settleIdle(s.cpuPids, s.client);
       s.client.deferEmulation();
       const bytes0 = s.client.bytes;
       const meter = cpuMeter(s.cpuPids);
@@ -256,7 +261,7 @@ async function runIdleEcho(system, files) {
       await s.client.resumeEmulation();
       const cpu = Number.isFinite(m.preciseS) && m.preciseS >= 0 ? m.preciseS : m.cpuS;
       const text = printable(written.toString('utf8')).slice(0, 100);
-      result.idle = { pct: (100 * cpu) / m.wallS, cpuS: cpu, tickCpuS: m.cpuS, outBytes: s.client.bytes - bytes0, seconds: m.wallS, text };
+      result.idle = { pct: (100 * cpu) / m.wallS, cpuS: cpu, tickCpuS: m.cpuS, outBytes: s.client.bytes - bytes0, seconds: m.wallS, text, settling };
     }
     result.rss = { hwm: memory(s.memPid).hwm, rows: rows.length };
     if (only.has('echo')) {
@@ -584,6 +589,7 @@ async function runScale(system) {
     // Let start-up paints and layout-driven resizes finish: 5 s without output (tmux repaints
     // all 100 panes' borders about 1 s and again 4-5 s after its first frame), 15 s at most.
     await s.client.settle(5000, 15000);
+    const settling = await settleIdle([serverPid, s.client.pid], s.client);
     s.client.deferEmulation();
     const bytes0 = s.client.bytes;
     const meter = cpuMeter([serverPid, s.client.pid]);
@@ -598,7 +604,7 @@ async function runScale(system) {
     return {
       ms,
       firstCpuS,
-      idle: { pct: (100 * cpu) / m.wallS, cpuS: cpu, tickCpuS: m.cpuS, seconds: m.wallS, outBytes: s.client.bytes - bytes0, text: text.slice(0, 100) },
+      idle: { pct: (100 * cpu) / m.wallS, cpuS: cpu, tickCpuS: m.cpuS, seconds: m.wallS, outBytes: s.client.bytes - bytes0, text: text.slice(0, 100), settling },
       hwm: memory(serverPid).hwm,
       problems,
     };
@@ -608,6 +614,12 @@ async function runScale(system) {
 }
 
 /** Terminal output as text for a log line: escape sequences dropped, runs of blanks made one. */
+/** How the idle window was reached (settleIdle): after how long, and the CPU spent settling. */
+function settled(x) {
+  if (!x) return 'not settled';
+  return `${x.settled ? 'at rest' : 'not at rest'} after ${x.seconds} s (${fmt(x.cpuS * 1000, 1)} ms CPU settling)`;
+}
+
 function printable(s) {
   return s
     .replace(/\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)/g, '')
@@ -724,7 +736,7 @@ async function main() {
       const r = await attempt(`idle/echo ${system}`, () => runIdleEcho(system, files));
       if (!r) continue;
       Object.assign(R[system], r);
-      if (r.idle) log(`  idle   ${system.padEnd(4)} ${P.idleRows} rows waiting on input, ${fmt(r.idle.seconds, 1)} s: ${fmt(r.idle.pct, 3)} % of a core (${fmt(r.idle.cpuS * 1000, 1)} ms CPU; /proc ticks ${fmt(r.idle.tickCpuS * 1000, 0)} ms), ${r.idle.outBytes} bytes to the client${r.idle.outBytes > 0 ? ` (text in them: ${JSON.stringify(r.idle.text)})` : ''}`);
+      if (r.idle) log(`  idle   ${system.padEnd(4)} ${P.idleRows} rows waiting on input, ${settled(r.idle.settling)}, then ${fmt(r.idle.seconds, 1)} s: ${fmt(r.idle.pct, 3)} % of a core (${fmt(r.idle.cpuS * 1000, 1)} ms CPU; /proc ticks ${fmt(r.idle.tickCpuS * 1000, 0)} ms), ${r.idle.outBytes} bytes to the client${r.idle.outBytes > 0 ? ` (text in them: ${JSON.stringify(r.idle.text)})` : ''}`);
       log(`  rss    ${system.padEnd(4)} ${P.idleRows} rows: peak ${(r.rss.hwm / MB).toFixed(1)} MB (${(r.rss.hwm / MB / r.rss.rows).toFixed(1)} MB per row)`);
       if (r.echo) log(`  echo   ${system.padEnd(4)} ${r.echo.n} keystrokes: p50 ${fmt(r.echo.p50, 2)} ms, p99 ${fmt(r.echo.p99, 2)} ms, max ${fmt(r.echo.max, 2)} ms; attach to first paint ${fmt(r.echo.attachMs, 0)} ms${r.echo.timeouts ? `, ${r.echo.timeouts} timeouts` : ''}`);
     }
@@ -775,7 +787,7 @@ async function main() {
       R[system].scale = r;
       log(
         `  scale  ${system.padEnd(4)} ${P.scaleRows} rows: start to first frame (all ${P.scaleRows} READY lines${system === 'swb' ? ' and headers' : ''}) ${fmt(r.ms, 0)} ms (${fmt(r.firstCpuS * 1000, 0)} ms CPU)` +
-          `; idle ${fmt(r.idle.seconds, 1)} s: ${fmt(r.idle.pct, 3)} % of a core (${fmt(r.idle.cpuS * 1000, 1)} ms CPU; ticks ${fmt(r.idle.tickCpuS * 1000, 0)} ms), ${r.idle.outBytes} bytes to the client` +
+          `; ${settled(r.idle.settling)}, then idle ${fmt(r.idle.seconds, 1)} s: ${fmt(r.idle.pct, 3)} % of a core (${fmt(r.idle.cpuS * 1000, 1)} ms CPU; ticks ${fmt(r.idle.tickCpuS * 1000, 0)} ms), ${r.idle.outBytes} bytes to the client` +
           `${r.idle.outBytes > 0 ? ` (text in them: ${JSON.stringify(r.idle.text)})` : ''}; peak RSS ${(r.hwm / MB).toFixed(1)} MB (${(r.hwm / MB / P.scaleRows).toFixed(2)} MB per row)` +
           `${r.problems.length ? `; SCREEN CHECK: ${r.problems.join('; ')}` : ''}`,
       );

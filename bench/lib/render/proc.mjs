@@ -82,6 +82,34 @@ export function cpuMeter(pids) {
   };
 }
 
+/**
+ * Waits until the processes are at rest: at least `minSeconds`, and then `quietSeconds`
+ * one-second slices in a row with under `maxMsPerSecond` of CPU between them and no byte written
+ * to `client` (a PtyClient). A node process does one-off work some seconds after a burst of
+ * output stops (V8's memory reducer: here about 8 s in the thin client and 20-25 s in the server
+ * that parsed the burst), and swb's headers turn "now" into "<1m" 10 s after a row's last output;
+ * an idle window that starts before then measures the end of the burst, not being idle. Returns
+ * how long it took and the CPU spent meanwhile (printed beside the idle figure, so the one-off
+ * cost is seen too); gives up after `maxSeconds` (settled: false) and lets the caller measure.
+ */
+export async function settleIdle(pids, client, { minSeconds = 30, quietSeconds = 3, maxMsPerSecond = 2, maxSeconds = 60 } = {}) {
+  const meter = cpuMeter(pids);
+  let quiet = 0;
+  let seconds = 0;
+  while ((quiet < quietSeconds || seconds < minSeconds) && seconds < maxSeconds) {
+    const slice = cpuMeter(pids);
+    const bytes = client.bytes;
+    await new Promise((r) => setTimeout(r, 1000));
+    seconds++;
+    const m = slice();
+    const cpu = Number.isFinite(m.preciseS) && m.preciseS >= 0 ? m.preciseS : m.cpuS;
+    quiet = cpu * 1000 < maxMsPerSecond && client.bytes === bytes ? quiet + 1 : 0;
+  }
+  const m = meter();
+  const cpu = Number.isFinite(m.preciseS) && m.preciseS >= 0 ? m.preciseS : m.cpuS;
+  return { settled: quiet >= quietSeconds, seconds, cpuS: cpu };
+}
+
 export function loadAverage() {
   try {
     return readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
