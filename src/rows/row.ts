@@ -2,12 +2,22 @@
 // The data path is pty bytes → (transcript ring, a reference, no copy) → RowScreen.write; the
 // screen's backlog pauses and resumes the pty. Consumers get cheap notifications and read the screen when they draw.
 import { Emitter, type Event } from '../util/event.js';
-import { DisposableStore, type Disposable } from '../util/lifecycle.js';
+import { DisposableStore, toDisposable, type Disposable } from '../util/lifecycle.js';
 import { ByteRing } from './byte-ring.js';
 import { buildRowEnv } from './row-env.js';
 import { RowProcess, type RowCommand, type RowExit } from './row-process.js';
 import { RowScreen } from './row-screen.js';
 import { foregroundJobOf, type ForegroundJob } from './foreground-job.js';
+
+/**
+ * How often a row nobody draws reads its pty. Each read costs the same whatever it carries (a
+ * wakeup, node-pty's stream, a parse turn, events); a program printing a line every few ms
+ * costs a fraction as much read in 40 ms batches, and nobody is there to see the delay. Replies
+ * to its terminal queries are delayed as much, at most. Fast output is read as it comes.
+ */
+export const HIDDEN_READ_MS = 40;
+/** A read this large (a pty read returns at most 4095 bytes) is not followed by a batch wait. */
+const HIDDEN_BATCH_BELOW = 2048;
 
 export interface RowSpec {
   /** The row's handle (also SWB_SESSION). */
@@ -265,14 +275,38 @@ export class Row implements Disposable {
     this.exitValue = undefined;
     this.lastOutput = 0;
 
+    // Two reasons to stop reading the pty: the parser is behind (pressure), or nobody sees the row
+    // and its output is read in batches (see HIDDEN_READ_MS).
+    let behind = false;
+    let batching: NodeJS.Timeout | undefined;
+    const readOrNot = () => (behind || batching !== undefined ? proc.pause() : proc.resume());
+    const endBatch = () => {
+      if (batching === undefined) return;
+      clearTimeout(batching);
+      batching = undefined;
+      readOrNot();
+    };
+    this.endReadBatch = endBatch;
+    store.add(toDisposable(() => clearTimeout(batching)));
     store.add(
       proc.onData((chunk) => {
         this.lastOutput = Date.now();
         this.transcriptRing?.write(chunk);
         screen.write(chunk);
+        // Only a trickle waits: a read that filled most of the pty's buffer means output is
+        // coming faster than batches would carry it (a flood has its own fast path).
+        if (this.viewers === 0 && batching === undefined && chunk.length < HIDDEN_BATCH_BELOW) {
+          batching = setTimeout(endBatch, HIDDEN_READ_MS);
+          readOrNot();
+        }
       }),
     );
-    store.add(screen.onPressure((behind) => (behind ? proc.pause() : proc.resume())));
+    store.add(
+      screen.onPressure((b) => {
+        behind = b;
+        readOrNot();
+      }),
+    );
     store.add(screen.onReply((reply) => proc.write(reply)));
     store.add(screen.onChange(() => this.queueScreenChange()));
     store.add(screen.onTitleChange((title) => this.titleEmitter.fire(title)));
@@ -291,6 +325,26 @@ export class Row implements Disposable {
   }
 
   private urgentValue = false;
+  /** Clients drawing this row now (a dashboard tile, zoomed, attached). */
+  private viewers = 0;
+  /** Ends the current incarnation's read batch (the row is seen again: read at once). */
+  private endReadBatch: () => void = () => undefined;
+
+  /**
+   * A client draws this row until the returned handle is disposed. A row nobody draws reads its
+   * pty in batches (at most every HIDDEN_READ_MS): its screen is still kept, its state detected
+   * and its agent woken, a few ms later, for a fraction of the per-read cost.
+   */
+  show(): Disposable {
+    this.viewers++;
+    this.endReadBatch();
+    let shown = true;
+    return toDisposable(() => {
+      if (!shown) return;
+      shown = false;
+      this.viewers--;
+    });
+  }
 
   /** While attached: parse output as it arrives and report changes at once (see RowScreen.urgent). */
   setUrgent(on: boolean): void {

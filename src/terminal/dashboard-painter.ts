@@ -85,6 +85,21 @@ export class DashboardPainter implements Disposable {
   }
   /** The row whose output is parsed and painted without delay (the attached one). */
   private urgentRow: Row | undefined;
+  /** The rows this client draws now, each holding the row's show() handle (Row.show). */
+  private readonly shown = new Map<Row, Disposable>();
+
+  /** Marks exactly `rows` as drawn by this client (a row nobody draws reads its output in batches). */
+  private showOnly(rows: readonly Row[]): void {
+    if (rows.length === this.shown.size && rows.every((r) => this.shown.has(r))) return;
+    const keep = new Set(rows);
+    for (const [row, handle] of this.shown) {
+      if (!keep.has(row)) {
+        handle.dispose();
+        this.shown.delete(row);
+      }
+    }
+    for (const row of rows) if (!this.shown.has(row)) this.shown.set(row, row.show());
+  }
 
   private agesChanged(): boolean {
     const now = Date.now();
@@ -178,6 +193,7 @@ export class DashboardPainter implements Disposable {
       this.urgentRow = attachedRow;
     }
     if (attachedRow) {
+      this.showOnly([attachedRow]);
       this.applyModes(attachedRow.screen.activeModes);
       // Only the rows the emulator reports changed (an echo touches one); a full comparison
       // follows shortly, so a change the report missed is still drawn.
@@ -209,6 +225,7 @@ export class DashboardPainter implements Disposable {
     }
     const segments: Segment[] = [];
     const viewports: ViewportSource[] = [];
+    const drawn: Row[] = [];
     if (!fullScreen) {
       const byName = new Map(state.rows.map((r) => [r.name, r]));
       const now = Date.now();
@@ -225,10 +242,15 @@ export class DashboardPainter implements Disposable {
             text: this.o.renderHeader(row ? { ...view, lastOutputAt: row.lastOutputAt } : view, p.header.width, state.focused === p.name, now, state.themeName),
           });
         }
-        if (row && p.viewport.height > 0) viewports.push({ key: p.name, rect: p.viewport, screen: row.screen });
+        if (row && p.viewport.height > 0) {
+          viewports.push({ key: p.name, rect: p.viewport, screen: row.screen });
+          drawn.push(row);
+        }
       }
       segments.push(...this.separators(layout, state.themeName));
     }
+    // Under a full-screen overlay no row is drawn (rowChanged paints none while it is up).
+    this.showOnly(drawn);
     this.o.compositor.paintDashboard(
       { ink, inkTop: fullScreen ? 0 : layout.chrome.y, segments, viewports },
       state.size,
@@ -267,6 +289,7 @@ export class DashboardPainter implements Disposable {
   dispose(): void {
     if (this.timer) clearTimeout(this.timer);
     if (this.immediate) clearImmediate(this.immediate);
+    this.showOnly([]);
     this.store.dispose();
   }
 }

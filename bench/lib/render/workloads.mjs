@@ -117,7 +117,7 @@ export function writeStreamScript(dir) {
   writeFileSync(
     path,
     [
-      "import { writeFileSync } from 'node:fs';",
+      "import { renameSync, writeFileSync } from 'node:fs';",
       'const [id, rateText, statusFile] = process.argv.slice(2);',
       'const rate = Number(rateText);',
       'const t0 = performance.now();',
@@ -128,7 +128,8 @@ export function writeStreamScript(dir) {
       '  for (; n < due; n++) out += `line ${n} ${id} ${process.hrtime.bigint()}\\n`;',
       '  if (out) process.stdout.write(out);',
       '}, 10);',
-      'setInterval(() => writeFileSync(statusFile, `${n} ${Date.now()}\\n`), 250);',
+      // Written aside and renamed: a reader never sees the file empty halfway through a write.
+      'setInterval(() => { writeFileSync(`${statusFile}.new`, `${n} ${Date.now()}\\n`); renameSync(`${statusFile}.new`, statusFile); }, 250);',
       '',
     ].join('\n'),
   );

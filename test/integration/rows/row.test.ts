@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Row, type RowOptions, type RowSpec } from '../../../src/rows/row.js';
+import { HIDDEN_READ_MS, Row, type RowOptions, type RowSpec } from '../../../src/rows/row.js';
 import { renderViewport } from '../../../src/rows/render-viewport.js';
 import { isProcessAlive } from '../../../src/rows/process-tree.js';
 import { nextEvent, nodeProgram, program, rowOptions, waitFor } from './helpers.js';
@@ -116,6 +116,29 @@ describe('Row', () => {
     // A full history and the screen, less the empty cursor line historyLines drops.
     expect(kept.length).toBe(scrollback + row.screen.rows - 1);
   }, 90_000);
+
+  test('a row nobody draws reads a trickle in batches, loses nothing, and reads at once again when shown', async () => {
+    // 200 lines, one every 2 ms, then an exit: about 400 ms of trickle.
+    const trickle = (name: string) =>
+      startRow({
+        name,
+        command: { file: process.execPath, args: ['-e', "let n = 0; const t = setInterval(() => { process.stdout.write(`tick ${n++}\\n`); if (n === 200) { clearInterval(t); setTimeout(() => process.exit(0), 20); } }, 2)"] },
+      });
+    const hidden = trickle('hidden');
+    const shown = trickle('shown');
+    const handle = shown.show();
+    const changes = { hidden: 0, shown: 0 };
+    hidden.onScreenChange(() => changes.hidden++);
+    shown.onScreenChange(() => changes.shown++);
+    const started = performance.now();
+    await Promise.all([nextEvent(hidden.onExit, 'hidden exit'), nextEvent(shown.onExit, 'shown exit')]);
+    const elapsed = performance.now() - started;
+    for (const row of [hidden, shown]) expect(row.screen.historyLines().filter((l) => l.startsWith('tick')).length).toBe(200);
+    // One read (and so one change) per batch at most, plus the exit's; the shown row reads as lines come.
+    expect(changes.hidden).toBeLessThanOrEqual(Math.ceil(elapsed / HIDDEN_READ_MS) + 3);
+    expect(changes.shown).toBeGreaterThan(changes.hidden);
+    handle.dispose();
+  });
 
   test('a flooding row does not starve another row or the event loop', async () => {
     const flood = startRow({ name: 'flood', command: { file: program('flood.sh'), args: [String(30_000_000)] } }, { transcriptBytes: 1024 });
