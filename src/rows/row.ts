@@ -346,8 +346,27 @@ export class Row implements Disposable {
     });
   }
 
-  /** While attached: parse output as it arrives and report changes at once (see RowScreen.urgent). */
-  setUrgent(on: boolean): void {
+  /** Clients attached to this row now. */
+  private attachedClients = 0;
+
+  /**
+   * While some client is attached (until the handle is disposed): parse output as it arrives and
+   * report changes at once (see RowScreen.urgent). Counted: one of two attached clients leaving
+   * leaves the row urgent for the other.
+   */
+  attach(): Disposable {
+    this.attachedClients++;
+    this.setUrgent(true);
+    let held = true;
+    return toDisposable(() => {
+      if (!held) return;
+      held = false;
+      this.attachedClients--;
+      if (this.attachedClients === 0) this.setUrgent(false);
+    });
+  }
+
+  private setUrgent(on: boolean): void {
     this.urgentValue = on;
     this.current.screen.urgent = on;
   }

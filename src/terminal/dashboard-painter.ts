@@ -83,8 +83,9 @@ export class DashboardPainter implements Disposable {
     }
     this.verify.poke();
   }
-  /** The row whose output is parsed and painted without delay (the attached one). */
+  /** The row whose output is parsed and painted without delay (the attached one), and its hold. */
   private urgentRow: Row | undefined;
+  private urgentHold: Disposable | undefined;
   /** The rows this client draws now, each holding the row's show() handle (Row.show). */
   private readonly shown = new Map<Row, Disposable>();
 
@@ -188,8 +189,8 @@ export class DashboardPainter implements Disposable {
     const state = this.o.getState();
     const attachedRow = state.attached !== null ? this.o.rows.get(state.attached) : undefined;
     if (attachedRow !== this.urgentRow) {
-      this.urgentRow?.setUrgent(false);
-      attachedRow?.setUrgent(true);
+      this.urgentHold?.dispose();
+      this.urgentHold = attachedRow?.attach();
       this.urgentRow = attachedRow;
     }
     if (attachedRow) {
@@ -290,6 +291,7 @@ export class DashboardPainter implements Disposable {
     if (this.timer) clearTimeout(this.timer);
     if (this.immediate) clearImmediate(this.immediate);
     this.showOnly([]);
+    this.urgentHold?.dispose();
     this.store.dispose();
   }
 }

@@ -117,6 +117,17 @@ describe('Row', () => {
     expect(kept.length).toBe(scrollback + row.screen.rows - 1);
   }, 90_000);
 
+  test('stays urgent while any client is attached: one of two leaving does not end it for the other', () => {
+    const row = startRow({ command: { file: 'cat' } });
+    const first = row.attach();
+    const second = row.attach();
+    first.dispose();
+    first.dispose(); // a handle counts once
+    expect(row.screen.urgent).toBe(true);
+    second.dispose();
+    expect(row.screen.urgent).toBe(false);
+  });
+
   test('a row nobody draws reads a trickle in batches, loses nothing, and reads at once again when shown', async () => {
     // 200 lines, one every 2 ms, then an exit: about 400 ms of trickle.
     const trickle = (name: string) =>
