@@ -189,6 +189,31 @@ describe('swb server and its clients', () => {
     expect(table.stdout).toMatch(new RegExp(`^server ${server} \\(swb [^)]+\\): 2 rows, 0 clients attached$`, 'm'));
   });
 
+  test('a SIGSTOPped client costs the server a bounded backlog: its output is dropped, the rows run on, and it gets one full redraw when it reads again', async () => {
+    const home = createTempHome();
+    // Every frame of this row repaints its whole tile: the stopped client's backlog fills fast.
+    const t = startSwb({ home, cols: 200, rows: 50, args: ['noisy=echo NOISY-READY; exec od -An -tx1 -v /dev/urandom', 'calm=echo CALM-READY; exec sleep 600'] });
+    await t.waitForText('CALM-READY');
+    await t.waitForText(HINTS);
+    const server = await serverPid(home);
+    const log = () => readFileSync(join(home.paths.runDir, 'server.log'), 'utf8');
+    process.kill(t.pid, 'SIGSTOP');
+    try {
+      await waitUntil(() => /is not reading; its output is dropped/.test(log()), { timeoutMs: 60_000, what: 'the server to stop writing to the stopped client' });
+      // The server still answers (as the operator, from another shell), and the rows run.
+      const l = await ls(home);
+      expect(l.pid).toBe(server);
+      expect(l.rows.map((r) => `${r.name}:${r.running}`).sort()).toEqual(['calm:true', 'noisy:true']);
+    } finally {
+      process.kill(t.pid, 'SIGCONT');
+    }
+    await waitUntil(() => /client reads again after \d+ dropped bytes: full redraw/.test(log()), { timeoutMs: 60_000, what: 'the full redraw once the client reads again' });
+    // The redraw brings the whole dashboard back: the calm row's header and its output.
+    await t.waitForText(/calm · /);
+    await t.waitForText('CALM-READY');
+    expect(isLive(server)).toBe(true);
+  }, 120_000);
+
   test('two clients at once: both show both rows, overlays are each client\u2019s own, mail shows in both', async () => {
     const home = createTempHome();
     const a = startSwb({ home, args: ['one=echo ONE-READY; exec sleep 600', 'two=echo TWO-READY; exec sleep 600'] });
