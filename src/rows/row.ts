@@ -1,6 +1,7 @@
 // A row: one program in a pty, its emulated screen and, when asked for, a bounded raw transcript.
 // The data path is pty bytes → (transcript ring, a reference, no copy) → RowScreen.write; the
-// screen's backlog pauses and resumes the pty. Consumers get cheap notifications and read the screen when they draw.
+// screen's backlog pauses and resumes the pty, and so does a row nobody draws, between batched
+// reads. Consumers get cheap notifications and read the screen when they draw.
 import { Emitter, type Event } from '../util/event.js';
 import { DisposableStore, toDisposable, type Disposable } from '../util/lifecycle.js';
 import { ByteRing } from './byte-ring.js';
