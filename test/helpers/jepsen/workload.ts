@@ -257,6 +257,8 @@ export interface Ping {
   invokedAt: number;
   /** null: no answer within the deadline, or the connection closed first. */
   completedAt: number | null;
+  /** When the request ended, answered or not (a ping cut off by a kill ends there). */
+  endedAt: number;
   answer: string;
 }
 
@@ -285,7 +287,8 @@ export async function runPinger(ctx: WorkloadContext, handle: string, everyMs: n
       const invokedAt = ctx.clock();
       const out = await conn.request('jepsen.ping', {}, ctx.deadlineMs);
       const answered = out.kind !== 'indeterminate';
-      pings.push({ invokedAt, completedAt: answered ? ctx.clock() : null, answer: out.kind === 'error' ? `${out.code}` : out.kind === 'ok' ? 'ok' : out.reason });
+      const endedAt = ctx.clock();
+      pings.push({ invokedAt, completedAt: answered ? endedAt : null, endedAt, answer: out.kind === 'error' ? `${out.code}` : out.kind === 'ok' ? 'ok' : out.reason });
       await pause(everyMs);
     }
   } finally {

@@ -240,16 +240,20 @@ describe('jepsen: the hub under kills, pauses, a foreign lock and a full disk', 
       workloadSenders: new Set([...SENDERS, ...READERS]),
     });
 
-    // How long the hub took to answer a ping (no store involved) while a fault lasted.
-    const pingLatency = (p: Ping) => (p.completedAt ?? p.invokedAt + DEADLINE_MS) - p.invokedAt;
+    // How long the hub took to answer a ping (no store involved) while a fault lasted. A ping with
+    // no answer counts as the whole deadline when it timed out; one whose connection closed (the
+    // hub was killed under it) lasted until then. Each ping counts for the faults it overlapped,
+    // [invokedAt, endedAt]: before, an unanswered ping counted as open forever, and one cut off by
+    // a kill showed up as a 3 s stall in every later fault (a flake under load).
+    const pingLatency = (p: Ping) => (p.completedAt !== null ? p.completedAt : p.answer === 'timeout' ? p.invokedAt + DEADLINE_MS : p.endedAt) - p.invokedAt;
     const worstPing = (from: number, to: number) =>
-      pings.filter((p) => p.invokedAt <= to && (p.completedAt ?? Infinity) >= from).reduce((m, p) => Math.max(m, pingLatency(p)), 0);
+      pings.filter((p) => p.invokedAt <= to && p.endedAt >= from).reduce((m, p) => Math.max(m, pingLatency(p)), 0);
     const stalls = faults
       .filter((f) => f.kind === 'lock' || f.kind === 'disk')
       .map((f) => ({ f, worst: worstPing(f.at, f.healedAt) }))
       .filter(({ worst }) => worst > FREEZE_LIMIT_MS)
       .map(({ f, worst }) => `${f.kind} at ${f.at.toFixed(0)} ms (${f.detail}): a ping waited ${worst.toFixed(0)} ms for its answer`);
-    const calmPings = pings.filter((p) => !faults.some((f) => p.invokedAt <= (f.recoveredAt ?? f.healedAt) && (p.completedAt ?? Infinity) >= f.at));
+    const calmPings = pings.filter((p) => !faults.some((f) => p.invokedAt <= (f.recoveredAt ?? f.healedAt) && p.endedAt >= f.at));
     const worstCalmPing = calmPings.reduce((m, p) => Math.max(m, pingLatency(p)), 0);
     const internals = history.ops.filter((o) => o.outcome === 'error' && o.code === 'INTERNAL');
     const internalSummary = internals.length === 0 ? [] : [
