@@ -31,7 +31,7 @@ export const DEFAULT_SCROLLBACK = 5000;
  * History lines the emulator keeps as cells; older ones are kept as text. Enough for a resize's
  * reflow to work on (a screen pulled taller shows history), small enough not to matter in memory.
  */
-export const EMULATOR_SCROLLBACK = 500;
+export const EMULATOR_SCROLLBACK = 200;
 /** Unparsed bytes above which the owner should pause the pty. */
 export const DEFAULT_HIGH_WATERMARK = 256 * 1024;
 /** Unparsed bytes below which a paused pty may resume. */
