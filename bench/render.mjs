@@ -42,7 +42,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
-import { cpuMeter, cpuSeconds, loadAverage, memory, settleIdle } from './lib/render/proc.mjs';
+import { bestCpuS, cpuMeter, cpuSeconds, loadAverage, memory, settleIdle } from './lib/render/proc.mjs';
 import { PtyClient, sleep } from './lib/render/pty-client.mjs';
 import { COLS, HISTORY_LINES, ROWS, TMUX_HISTORY_ARGS, TMUX_HISTORY_LINES, clientEnv, killAllTmux, killTmuxServer, listProfiles, startFloor, startSwb, startTmux } from './lib/render/systems.mjs';
 import { Barrier, floodCommand, helloCommand, idleCommand, readStreamStatus, shq, streamCommand, writeColouredText, writeStreamScript } from './lib/render/workloads.mjs';
@@ -259,7 +259,7 @@ async function runIdleEcho(system, files) {
       if (system === 'swb') profWindows.push({ profName: 'idle-echo', label: `idle ${P.idleRows} rows`, fromUs, toUs: monoUs() });
       const written = Buffer.concat(s.client.deferred ?? []);
       await s.client.resumeEmulation();
-      const cpu = Number.isFinite(m.preciseS) && m.preciseS >= 0 ? m.preciseS : m.cpuS;
+      const cpu = bestCpuS(m);
       const text = printable(written.toString('utf8')).slice(0, 100);
       result.idle = { pct: (100 * cpu) / m.wallS, cpuS: cpu, tickCpuS: m.cpuS, outBytes: s.client.bytes - bytes0, seconds: m.wallS, text, settling };
     }
@@ -553,7 +553,7 @@ async function streamWindow(s, statusFiles, seconds) {
     const b = st1[i];
     return a && b && b.atMs > a.atMs ? ((b.lines - a.lines) * 1000) / (b.atMs - a.atMs) : Number.NaN;
   });
-  const cpu = Number.isFinite(m.preciseS) && m.preciseS >= 0 ? m.preciseS : m.cpuS;
+  const cpu = bestCpuS(m);
   return { cpuS: cpu, tickCpuS: m.cpuS, per: m.per.map((p) => p.cpuS), pct: (100 * cpu) / m.wallS, seconds: m.wallS, outBytes: s.client.bytes - bytes0, minRate: Math.min(...rates), meanRate: rates.reduce((a, b) => a + b, 0) / rates.length };
 }
 
@@ -599,7 +599,7 @@ async function runScale(system) {
     if (system === 'swb') profWindows.push({ profName: 'scale', label: `idle ${P.scaleRows} rows`, fromUs, toUs: monoUs() });
     const written = Buffer.concat(s.client.deferred ?? []);
     await s.client.resumeEmulation();
-    const cpu = Number.isFinite(m.preciseS) && m.preciseS >= 0 ? m.preciseS : m.cpuS;
+    const cpu = bestCpuS(m);
     const text = printable(written.toString('utf8'));
     return {
       ms,

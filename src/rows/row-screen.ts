@@ -325,8 +325,7 @@ export class RowScreen implements Disposable, ParseClient {
     const limit = Math.min(maxLines, this.historyDepth + this.terminal.rows);
     const b = this.terminal.buffer.normal;
     const from = Math.max(0, b.length - limit);
-    const spilled = this.spilled?.lines() ?? [];
-    const out: string[] = spilled.slice(Math.max(0, spilled.length - (limit - (b.length - from))));
+    const out: string[] = this.spilled?.lines(limit - (b.length - from)) ?? [];
     for (let i = from; i < b.length; i++) out.push(b.getLine(i)?.translateToString(true) ?? '');
     while (out.length > 0 && out[out.length - 1] === '') out.pop();
     return out;

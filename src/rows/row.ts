@@ -339,12 +339,7 @@ export class Row implements Disposable {
   show(): Disposable {
     this.viewers++;
     this.endReadBatch();
-    let shown = true;
-    return toDisposable(() => {
-      if (!shown) return;
-      shown = false;
-      this.viewers--;
-    });
+    return toDisposable(() => this.viewers--);
   }
 
   /** Clients attached to this row now. */
@@ -358,12 +353,9 @@ export class Row implements Disposable {
   attach(): Disposable {
     this.attachedClients++;
     this.setUrgent(true);
-    let held = true;
+    // toDisposable runs this once, however often the handle is disposed.
     return toDisposable(() => {
-      if (!held) return;
-      held = false;
-      this.attachedClients--;
-      if (this.attachedClients === 0) this.setUrgent(false);
+      if (--this.attachedClients === 0) this.setUrgent(false);
     });
   }
 

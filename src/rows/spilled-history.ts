@@ -103,10 +103,10 @@ export class SpilledHistory {
     }
   }
 
-  /** The kept lines as text, oldest first. */
-  lines(): string[] {
+  /** The newest `max` kept lines (default all) as text, oldest first; only those are decoded. */
+  lines(max = this.capacity): string[] {
     const out: string[] = [];
-    let skip = this.held - this.length;
+    let skip = this.held - Math.min(this.length, Math.max(0, max));
     for (const chunk of this.chunks) {
       let start = 0;
       for (const end of chunk.ends) {

@@ -157,7 +157,7 @@ export class MailStore {
       // DO NOTHING on a repeated (sender, message_id): the common path needs no SELECT first.
       insertMessage: s(`INSERT INTO messages (sender, message_id, kind, text, reply_to, recipients, digest, created_at, depth)
                         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (sender, message_id) DO NOTHING`),
-      // Mail for another node, published from the outbox in id order (src/federation/outbox-publisher.ts).
+      // Mail for another node, published from the outbox in id order (src/federation/nats-link.ts).
       insertOutboxMail: s(`INSERT INTO outbox (node, kind, message, created_at) VALUES (?, 'mail', ?, ?)`),
       // A receipt from the node a message went to: forward only, and the times a local receipt would set.
       remoteReceipt: s(`UPDATE deliveries SET state = @state,

@@ -92,6 +92,11 @@ export function cpuMeter(pids) {
  * how long it took and the CPU spent meanwhile (printed beside the idle figure, so the one-off
  * cost is seen too); gives up after `maxSeconds` (settled: false) and lets the caller measure.
  */
+/** A meter reading's CPU seconds: the ns-resolution figure when it is there, else the ticks. */
+export function bestCpuS(m) {
+  return Number.isFinite(m.preciseS) && m.preciseS >= 0 ? m.preciseS : m.cpuS;
+}
+
 export async function settleIdle(pids, client, { minSeconds = 30, quietSeconds = 3, maxMsPerSecond = 2, maxSeconds = 60 } = {}) {
   const meter = cpuMeter(pids);
   let quiet = 0;
@@ -101,13 +106,9 @@ export async function settleIdle(pids, client, { minSeconds = 30, quietSeconds =
     const bytes = client.bytes;
     await new Promise((r) => setTimeout(r, 1000));
     seconds++;
-    const m = slice();
-    const cpu = Number.isFinite(m.preciseS) && m.preciseS >= 0 ? m.preciseS : m.cpuS;
-    quiet = cpu * 1000 < maxMsPerSecond && client.bytes === bytes ? quiet + 1 : 0;
+    quiet = bestCpuS(slice()) * 1000 < maxMsPerSecond && client.bytes === bytes ? quiet + 1 : 0;
   }
-  const m = meter();
-  const cpu = Number.isFinite(m.preciseS) && m.preciseS >= 0 ? m.preciseS : m.cpuS;
-  return { settled: quiet >= quietSeconds, seconds, cpuS: cpu };
+  return { settled: quiet >= quietSeconds, seconds, cpuS: bestCpuS(meter()) };
 }
 
 export function loadAverage() {

@@ -54,7 +54,7 @@ describe('SpilledHistory', () => {
     terminal.dispose();
   });
 
-  it('keeps exactly its capacity, oldest dropped first, across chunks; clear empties it', () => {
+  it('keeps exactly its capacity, oldest dropped first, across chunks; gives the newest N; clear empties it', () => {
     const spilled = new SpilledHistory(1000);
     const long = 'y'.repeat(70_000); // longer than a chunk: one of its own
     for (let i = 0; i < 5000; i++) spilled.appendText(i === 4500 ? long : `${i} ${'x'.repeat(i % 90)}`);
@@ -63,6 +63,9 @@ describe('SpilledHistory', () => {
     expect(lines[0]).toBe(`4000 ${'x'.repeat(4000 % 90)}`);
     expect(lines[500]).toBe(long);
     expect(lines[999]).toBe(`4999 ${'x'.repeat(4999 % 90)}`);
+    // Asked for fewer, it gives the newest (and decodes only those).
+    expect(spilled.lines(3)).toEqual(lines.slice(-3));
+    expect(spilled.lines(0)).toEqual([]);
     spilled.clear();
     expect(spilled.lines()).toEqual([]);
     spilled.appendText('again');
