@@ -1,7 +1,10 @@
-// The thin client: `swb [ROW ...]` and `swb attach`. It is a pipe — the raw terminal to the
-// workspace server's socket and back, plus the terminal's size — and the server draws the whole
-// dashboard. Nothing of the rows lives here, so closing the terminal, losing SSH or SIGKILLing
-// this process leaves every row running. Loads no React, no Ink, no SQLite: it starts fast.
+// The thin client: `swb [ROW ...]` and `swb attach`. The server draws the whole dashboard, and
+// where it can it reads and writes this terminal itself (server/client-tty.ts, as tmux's server
+// does): the client then only sets raw mode, sends the size on SIGWINCH and waits for its BYE.
+// Otherwise it is a pipe — the raw terminal to the server's socket and back. Nothing of the rows
+// lives here, so closing the terminal, losing SSH or SIGKILLing this process leaves every row
+// running. Loads no React, no Ink, no SQLite: it starts fast.
+import { fstatSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { packageVersion } from '../cli/top-level-help.js';
 import { resolveRuntimePaths, type RuntimePaths } from '../hub/runtime-paths.js';
@@ -142,27 +145,50 @@ function connectTrusted(path: string): Promise<Socket> {
   });
 }
 
+/**
+ * Whether the server may take this terminal over: stdin and stdout are the same one, and the
+ * operator did not turn it off (`SWB_DIRECT_TTY=0`, for a terminal the server cannot reach).
+ */
+function offerTty(env: NodeJS.ProcessEnv): boolean {
+  if (env.SWB_DIRECT_TTY === '0') return false;
+  try {
+    const a = fstatSync(0);
+    const b = fstatSync(1);
+    return a.isCharacterDevice() && a.rdev === b.rdev && a.ino === b.ino;
+  } catch {
+    return false;
+  }
+}
+
 function pipe(socket: Socket, o: AttachOptions, split: SplitArgs): Promise<number> {
   const stdin = process.stdin;
   const stdout = process.stdout;
   const size = () => ({ cols: stdout.columns || 80, rows: stdout.rows || 24 });
-  const hello: HelloFrame = { wire: CLIENT_WIRE, version: packageVersion(), ...size(), cwd: o.cwd, args: split.hello };
-  socket.write(encodeJsonFrame(FRAME.HELLO, hello));
-
+  // Raw before the server can read a key: it may read this terminal itself from its WELCOME on.
   const wasRaw = stdin.isRaw;
   stdin.setRawMode(true);
+  const hello: HelloFrame = { wire: CLIENT_WIRE, version: packageVersion(), ...size(), cwd: o.cwd, args: split.hello, directTty: offerTty(o.env) };
+  socket.write(encodeJsonFrame(FRAME.HELLO, hello));
+
   const onInput = (chunk: Buffer) => socket.write(encodeFrame(FRAME.INPUT, chunk));
   const onResize = () => socket.write(encodeJsonFrame(FRAME.RESIZE, size()));
-  stdin.on('data', onInput);
-  stdin.resume();
   stdout.on('resize', onResize);
+  // Keys wait in the terminal until WELCOME says who reads them: the server, or this relay.
+  const relayInput = () => {
+    stdin.on('data', onInput);
+    stdin.resume();
+  };
 
   let bye: ByeFrame | null = null;
+  let welcomed = false;
   const decoder = new FrameDecoder(FROM_SERVER);
   socket.on('data', (chunk: Buffer) => {
     try {
       for (const f of decoder.push(chunk)) {
-        if (f.type === FRAME.OUTPUT) {
+        if (f.type === FRAME.WELCOME) {
+          if (!welcomed && !welcomedDirect(f.payload)) relayInput();
+          welcomed = true;
+        } else if (f.type === FRAME.OUTPUT) {
           // A terminal slower than the server: stop reading the socket until it catches up (the
           // server then drops and later redraws instead of queueing without end).
           if (!stdout.write(f.payload)) {
@@ -212,6 +238,14 @@ function pipe(socket: Socket, o: AttachOptions, split: SplitArgs): Promise<numbe
     socket.on('close', finish);
     socket.on('error', () => socket.destroy());
   });
+}
+
+function welcomedDirect(payload: Buffer): boolean {
+  try {
+    return (JSON.parse(payload.toString('utf8')) as { directTty?: unknown }).directTty === true;
+  } catch {
+    return false;
+  }
 }
 
 function parseBye(payload: Buffer): ByeFrame {

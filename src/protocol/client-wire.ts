@@ -5,6 +5,9 @@
 //
 // client → server: HELLO (JSON, first and once), INPUT (raw terminal bytes), RESIZE (JSON)
 // server → client: WELCOME (JSON, answers HELLO), OUTPUT (bytes for the terminal), BYE (JSON, last)
+// When WELCOME says `directTty`, the server reads and writes the client's terminal itself
+// (server/client-tty.ts): no INPUT or OUTPUT flows, only RESIZE and BYE. An older peer on either
+// side leaves the field out, and the two relay as before.
 //
 // The wire number only changes when a frame's meaning does; an older server that speaks another
 // wire is told apart from a broken one by its BYE, so an upgraded client can say what to do.
@@ -37,12 +40,19 @@ export interface HelloFrame {
   cwd: string;
   /** The dashboard arguments (rows, --layout, --theme), parsed by the server as `swb` would. */
   args: string[];
+  /**
+   * The client's stdin and stdout are one terminal, and the server may read and write it itself
+   * (it opens it through the client's pid, never a path the client names). Absent: relay.
+   */
+  directTty?: boolean;
 }
 
 export interface WelcomeFrame {
   wire: number;
   version: string;
   pid: number;
+  /** The server holds the client's terminal: the client sends no INPUT and gets no OUTPUT. */
+  directTty?: boolean;
 }
 
 export interface ByeFrame {

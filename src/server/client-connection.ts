@@ -1,9 +1,12 @@
-// One thin client on the server's socket, from its HELLO to its end. The client's terminal is
-// this connection: its INPUT frames are the keys, its RESIZE frames the size, and what the
-// client's dashboard draws goes back as OUTPUT. A client that stops reading (SIGSTOP, a dead SSH
-// link) must cost the server nothing but a bounded buffer: past the backlog limit its output is
-// dropped, and once it reads again it gets one full redraw — the rows never wait for it.
+// One thin client on the server's socket, from its HELLO to its end. Its RESIZE frames are the
+// size. Its terminal is, when the server can open it (client-tty.ts), read and written by the
+// server itself; otherwise this connection relays it: INPUT frames are the keys and what the
+// client's dashboard draws goes back as OUTPUT. A terminal that stops reading (a SIGSTOPped relaying
+// client, a dead SSH link, XOFF) must cost the server nothing but a bounded buffer: past the backlog
+// limit its output is dropped, and once it reads again it gets one full redraw — the rows never
+// wait for it.
 import type { Socket } from 'node:net';
+import type { ReadStream } from 'node:tty';
 import {
   CLIENT_WIRE,
   encodeFrame,
@@ -16,6 +19,7 @@ import {
   parseSize,
   type ByeFrame,
   type HelloFrame,
+  type WelcomeFrame,
 } from '../protocol/client-wire.js';
 import { Emitter } from '../util/event.js';
 import type { ClientSession, ClientTerminal } from './client-session.js';
@@ -24,6 +28,8 @@ import type { ClientSession, ClientTerminal } from './client-session.js';
 export const CLIENT_BACKLOG_BYTES = 2 * 1024 * 1024;
 /** A connection that has not said HELLO by then is closed. */
 const HELLO_TIMEOUT_MS = 10_000;
+/** How long a leaving client's terminal may take to take its last bytes (the restore) before its BYE. */
+const TTY_FLUSH_MS = 500;
 
 export interface ClientConnectionOptions {
   socket: Socket;
@@ -33,6 +39,8 @@ export interface ClientConnectionOptions {
   refusal: () => string | null;
   /** Starts the client's dashboard; a string refuses it with that sentence. */
   open: (hello: HelloFrame, terminal: ClientTerminal, connection: ClientConnection) => ClientSession | string;
+  /** Opens the client's terminal for the server to use itself, or says why not (it then relays). */
+  openTty?: () => ReadStream | string;
   onClose: (connection: ClientConnection) => void;
   log: (line: string) => void;
 }
@@ -45,6 +53,10 @@ export class ClientConnection {
   private readonly resizeEmitter = new Emitter<void>();
   private dropping = false;
   private closed = false;
+  /** A BYE is on its way (after the terminal took its last bytes). */
+  private leaving = false;
+  /** The client's terminal when the server holds it; null while the connection relays. */
+  private tty: ReadStream | null = null;
   private readonly helloTimer: NodeJS.Timeout;
   /** Bytes of output dropped while the client did not read (for the log). */
   private droppedBytes = 0;
@@ -52,7 +64,9 @@ export class ClientConnection {
   constructor(private readonly o: ClientConnectionOptions) {
     const { socket } = o;
     socket.on('data', (chunk: Buffer) => this.received(chunk));
-    socket.on('drain', () => this.drained());
+    socket.on('drain', () => {
+      if (!this.tty) this.drained(); // with the terminal held, only the terminal's drain counts
+    });
     socket.on('error', () => this.close());
     socket.on('close', () => this.close());
     this.helloTimer = setTimeout(() => this.bye({ reason: 'refused', code: 'TIMEOUT', message: 'no HELLO within 10 s' }), HELLO_TIMEOUT_MS);
@@ -110,7 +124,9 @@ export class ClientConnection {
       });
     }
     this.sizeValue = { cols: hello.cols, rows: hello.rows };
-    this.send(encodeJsonFrame(FRAME.WELCOME, { wire: CLIENT_WIRE, version: this.o.version, pid: process.pid }));
+    if (hello.directTty && this.o.openTty) this.holdTty(this.o.openTty());
+    const welcome: WelcomeFrame = { wire: CLIENT_WIRE, version: this.o.version, pid: process.pid, directTty: this.tty !== null };
+    this.send(encodeJsonFrame(FRAME.WELCOME, welcome));
     const terminal: ClientTerminal = {
       write: (data) => this.output(data),
       size: () => this.sizeValue,
@@ -128,16 +144,34 @@ export class ClientConnection {
     this.session = opened;
   }
 
+  private holdTty(opened: ReadStream | string): void {
+    if (typeof opened === 'string') {
+      this.o.log(`client relays its terminal: ${opened}`);
+      return;
+    }
+    const tty = opened;
+    this.tty = tty;
+    tty.on('data', (chunk: Buffer) => {
+      if (!this.closed && !this.leaving) this.inputEmitter.fire(chunk);
+    });
+    tty.on('drain', () => this.drained());
+    // The terminal hung up (SSH gone) or failed: the client is gone with it.
+    tty.on('error', () => this.close());
+    tty.on('end', () => this.close());
+  }
+
   private output(data: string): void {
     if (this.closed) return;
-    if (this.dropping || this.o.socket.writableLength > CLIENT_BACKLOG_BYTES) {
+    const pending = this.tty ? this.tty.writableLength : this.o.socket.writableLength;
+    if (this.dropping || pending > CLIENT_BACKLOG_BYTES) {
       // Not reading: drop, and paint everything again once it does.
-      if (!this.dropping) this.o.log(`client ${this.o.socket.remoteAddress ?? ''} is not reading; its output is dropped until it does`);
+      if (!this.dropping) this.o.log(`client ${this.tty ? 'terminal' : 'connection'} is not reading; its output is dropped until it does`);
       this.dropping = true;
       this.droppedBytes += data.length;
       return;
     }
-    this.send(encodeFrame(FRAME.OUTPUT, data));
+    if (this.tty) this.tty.write(data);
+    else this.send(encodeFrame(FRAME.OUTPUT, data));
   }
 
   private drained(): void {
@@ -152,14 +186,47 @@ export class ClientConnection {
     if (!this.closed && !this.o.socket.destroyed) this.o.socket.write(frame);
   }
 
-  /** Tells the client why it ends, restores its terminal (through its dashboard) and closes. */
+  /**
+   * Tells the client why it ends, restores its terminal (through its dashboard) and closes. A
+   * terminal the server holds is let go first, once it took the restore: the client prints its
+   * goodbye and hands the terminal back to its shell only after the BYE, and the server must not
+   * read a key of the shell's by then.
+   */
   bye(bye: ByeFrame): void {
-    if (this.closed) return;
+    if (this.closed || this.leaving) return;
+    this.leaving = true;
     this.disposeSession();
     this.dropping = false;
-    this.send(encodeJsonFrame(FRAME.BYE, bye));
-    this.o.socket.end();
-    this.close();
+    this.releaseTty(() => {
+      this.send(encodeJsonFrame(FRAME.BYE, bye));
+      this.o.socket.end();
+      this.close();
+    });
+  }
+
+  private releaseTty(then: () => void): void {
+    const tty = this.tty;
+    if (!tty) return then();
+    tty.pause(); // keys typed from now on stay in the terminal, for whoever reads it next
+    let done = false;
+    const release = () => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      this.dropTty();
+      then();
+    };
+    const timer = setTimeout(release, TTY_FLUSH_MS);
+    timer.unref();
+    if (tty.writableLength === 0) release();
+    else tty.once('drain', release);
+  }
+
+  private dropTty(): void {
+    const tty = this.tty;
+    this.tty = null;
+    tty?.removeAllListeners('data');
+    tty?.destroy();
   }
 
   /** Ends the client's dashboard (its terminal restored) but keeps the connection for a BYE. */
@@ -181,6 +248,7 @@ export class ClientConnection {
     if (this.closed) return;
     this.disposeSession();
     this.closed = true;
+    this.dropTty();
     clearTimeout(this.helloTimer);
     this.resizeEmitter.dispose();
     this.inputEmitter.dispose();
@@ -214,5 +282,6 @@ export function parseHello(value: unknown): HelloFrame | string {
   for (const a of v.args) {
     if (typeof a !== 'string' || Buffer.byteLength(a) > MAX_ARG_BYTES || a.includes('\0')) return `each HELLO arg must be a string of at most ${MAX_ARG_BYTES} bytes`;
   }
-  return { wire: v.wire, version: v.version, cols: size.cols, rows: size.rows, cwd: v.cwd, args: v.args as string[] };
+  if (v.directTty !== undefined && typeof v.directTty !== 'boolean') return 'HELLO directTty must be true or false';
+  return { wire: v.wire, version: v.version, cols: size.cols, rows: size.rows, cwd: v.cwd, args: v.args as string[], ...(v.directTty === true ? { directTty: true } : {}) };
 }

@@ -17,6 +17,7 @@ import { chmodSync, unlinkSync } from 'node:fs';
 import { planLaunch, type LaunchPlan, type PlannedRow } from '../app/launch-plan.js';
 import type { HelloFrame } from '../protocol/client-wire.js';
 import { ClientConnection } from './client-connection.js';
+import { openClientTty } from './client-tty.js';
 import { openClientSession, type ClientSession } from './client-session.js';
 import { startWorktreeRow } from './worktree-rows.js';
 import { startServerCore, type ServerCore } from './server-core.js';
@@ -158,6 +159,10 @@ class WorkspaceServer {
       socket,
       version: packageVersion(),
       refusal: () => this.refusal(socket),
+      openTty: () => {
+        const peer = peerOf(socket);
+        return peer ? openClientTty(peer.pid) : 'the kernel does not name the client process';
+      },
       open: (hello, terminal, conn) => this.openDashboard(hello, terminal, conn),
       onClose: (c) => {
         this.clients.delete(c);

@@ -2,7 +2,7 @@
 // owns the hub, the rows and the agents. Detaching or killing a client leaves every row running with
 // its screen and modes; several clients share the rows but not their view; mail is woken with nobody
 // watching; `swb ls`, `new`, `kill` and `kill-server` manage the server from any shell (as the operator).
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { MailItem, SendResult } from '../../src/protocol/methods.js';
@@ -10,9 +10,10 @@ import { runCleanups } from '../helpers/cleanup.js';
 import { isLive } from '../helpers/process-descendants.js';
 import { loggedServerPids } from '../helpers/processes.js';
 import { ls } from '../helpers/swb-ls.js';
-import { runSwb } from '../helpers/run-swb.js';
+import { runSwb, swbEnv } from '../helpers/run-swb.js';
 import { createTempHome, type TempHome } from '../helpers/temp-home.js';
-import { startSwb, type TerminalHarness } from '../helpers/terminal-harness.js';
+import { startProgram, startSwb, type TerminalHarness } from '../helpers/terminal-harness.js';
+import { swbBinPath } from '../../src/util/package-root.js';
 import { waitUntil } from '../helpers/wait-until.js';
 
 afterEach(runCleanups);
@@ -189,10 +190,11 @@ describe('swb server and its clients', () => {
     expect(table.stdout).toMatch(new RegExp(`^server ${server} \\(swb [^)]+\\): 2 rows, 0 clients attached$`, 'm'));
   });
 
-  test('a SIGSTOPped client costs the server a bounded backlog: its output is dropped, the rows run on, and it gets one full redraw when it reads again', async () => {
+  test('a SIGSTOPped relaying client costs the server a bounded backlog: its output is dropped, the rows run on, and it gets one full redraw when it reads again', async () => {
     const home = createTempHome();
     // Every frame of this row repaints its whole tile: the stopped client's backlog fills fast.
-    const t = startSwb({ home, cols: 200, rows: 50, args: ['noisy=echo NOISY-READY; exec od -An -tx1 -v /dev/urandom', 'calm=echo CALM-READY; exec sleep 600'] });
+    // SWB_DIRECT_TTY=0: the client relays its terminal over the socket (the server cannot reach it).
+    const t = startSwb({ home, cols: 200, rows: 50, env: { SWB_DIRECT_TTY: '0' }, args: ['noisy=echo NOISY-READY; exec od -An -tx1 -v /dev/urandom', 'calm=echo CALM-READY; exec sleep 600'] });
     await t.waitForText('CALM-READY');
     await t.waitForText(HINTS);
     const server = await serverPid(home);
@@ -207,12 +209,75 @@ describe('swb server and its clients', () => {
     } finally {
       process.kill(t.pid, 'SIGCONT');
     }
+    expect(log()).toMatch(/client connection is not reading/);
     await waitUntil(() => /client reads again after \d+ dropped bytes: full redraw/.test(log()), { timeoutMs: 60_000, what: 'the full redraw once the client reads again' });
     // The redraw brings the whole dashboard back: the calm row's header and its output.
     await t.waitForText(/calm · /);
     await t.waitForText('CALM-READY');
     expect(isLive(server)).toBe(true);
   }, 120_000);
+
+  test('a terminal that stops reading (a stalled SSH link) costs the server a bounded backlog too: the server writes it directly, drops, and redraws once it reads', async () => {
+    const home = createTempHome();
+    const t = startSwb({ home, cols: 200, rows: 50, args: ['noisy=echo NOISY-READY; exec od -An -tx1 -v /dev/urandom', 'calm=echo CALM-READY; exec sleep 600'] });
+    await t.waitForText('CALM-READY');
+    await t.waitForText(HINTS);
+    const server = await serverPid(home);
+    const log = () => readFileSync(join(home.paths.runDir, 'server.log'), 'utf8');
+    t.pauseReading();
+    try {
+      await waitUntil(() => /client terminal is not reading; its output is dropped/.test(log()), { timeoutMs: 60_000, what: 'the server to stop writing to the stalled terminal' });
+      const l = await ls(home);
+      expect(l.pid).toBe(server);
+      expect(l.rows.map((r) => `${r.name}:${r.running}`).sort()).toEqual(['calm:true', 'noisy:true']);
+    } finally {
+      t.resumeReading();
+    }
+    await waitUntil(() => /client reads again after \d+ dropped bytes: full redraw/.test(log()), { timeoutMs: 60_000, what: 'the full redraw once the terminal reads again' });
+    await t.waitForText(/calm · /);
+    await t.waitForText('CALM-READY');
+    expect(isLive(server)).toBe(true);
+  }, 120_000);
+
+  test('the server reads and writes the client\u2019s terminal itself (no relay), never as its controlling terminal, and gives it back on detach: the shell gets the next keys', async () => {
+    const home = createTempHome();
+    // A shell around swb, as an operator's: after swb it reads a line from the same terminal.
+    const script = `${JSON.stringify(process.execPath)} ${JSON.stringify(swbBinPath())} 'one=echo ONE-READY; exec sh'; echo SHELL-BACK; read line; echo "GOT:$line"; sleep 600`;
+    const t = startProgram('/bin/sh', ['-c', script], {
+      cols: 100,
+      rows: 30,
+      cwd: home.workspace,
+      env: swbEnv(home, { TERM: 'xterm-256color', SHELL: '/bin/sh', XDG_CONFIG_HOME: join(home.home, 'config') }),
+    });
+    await t.waitForText('ONE-READY');
+    await t.waitForText(HINTS);
+    const server = await serverPid(home);
+    const terminal = readlinkSync(`/proc/${t.pid}/fd/0`);
+    const held = () => readdirSync(`/proc/${server}/fd`).filter((fd) => {
+      try {
+        return readlinkSync(`/proc/${server}/fd/${fd}`) === terminal;
+      } catch {
+        return false;
+      }
+    }).length;
+    expect(held()).toBe(1);
+    expect(readFileSync(join(home.paths.runDir, 'server.log'), 'utf8')).not.toMatch(/relays its terminal/);
+    // Field 7 of /proc/PID/stat: the controlling terminal (0: none).
+    const stat = readFileSync(`/proc/${server}/stat`, 'utf8');
+    expect(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[4]).toBe('0');
+    // Keys reach the row through the server alone.
+    t.write(ATTACH);
+    t.write('echo TYPED-$((6*7))\r');
+    await t.waitForText('TYPED-42');
+    t.write(DETACH_ROW);
+    await t.waitForText(HINTS);
+    t.write(DETACH_CLIENT);
+    await t.waitForText('SHELL-BACK');
+    await waitUntil(() => held() === 0, { what: 'the server to let the terminal go' });
+    t.write('after-detach\r');
+    await t.waitForText('GOT:after-detach');
+    expect(isLive(server)).toBe(true);
+  });
 
   test('two clients at once: both show both rows, overlays are each client\u2019s own, mail shows in both', async () => {
     const home = createTempHome();

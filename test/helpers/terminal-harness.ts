@@ -304,6 +304,18 @@ export class TerminalHarness {
     this.pty.write(keys);
   }
 
+  /**
+   * Stops reading the program's output, like a terminal behind a stalled SSH link: the pty's
+   * buffer fills and the program's writes to it stop going through. resumeReading() reads again.
+   */
+  pauseReading(): void {
+    this.pty.pause();
+  }
+
+  resumeReading(): void {
+    this.pty.resume();
+  }
+
   /** Resizes the pty (the program gets SIGWINCH) and the emulated terminal alike. */
   resize(cols: number, rows: number): void {
     this.terminal.resize(cols, rows);

@@ -31,7 +31,7 @@ export async function startSwb(ctx, rows, { profDir, profName, onClient } = {}) 
   const home = mkdtempSync(join(ctx.dir, 'swb-home-'));
   mkdirSync(join(home, 'config', 'switchboard'), { recursive: true });
   writeFileSync(join(home, 'config', 'switchboard', 'config.json'), JSON.stringify({ scrollback: HISTORY_LINES }));
-  const nodeArgs = profDir ? `--cpu-prof --cpu-prof-dir=${profDir} --cpu-prof-name=${profName}.cpuprofile` : '';
+  const nodeArgs = profDir ? `--cpu-prof ${process.env.SWB_BENCH_PROF_INTERVAL ? `--cpu-prof-interval=${process.env.SWB_BENCH_PROF_INTERVAL}` : ""} --cpu-prof-dir=${profDir} --cpu-prof-name=${profName}.cpuprofile` : '';
   const env = clientEnv({ NODE_ENV: 'production', SWB_HOME: home, XDG_CONFIG_HOME: join(home, 'config'), ...(nodeArgs ? { SWB_SERVER_NODE_ARGS: nodeArgs } : {}) });
   const args = [ctx.swbBin, '--layout', 'grid', ...rows.map((r) => `${r.name}=${r.cmd}`)];
   const client = new PtyClient({ file: process.execPath, args, env, cwd: home, cols: COLS, rows: ROWS });

@@ -1,0 +1,73 @@
+// The server draws straight onto a client's terminal and reads its keys from it, as tmux's server
+// does: the thin client then only carries the size and the goodbye. Relaying every keystroke and
+// every frame through the client cost two more process hops on the echo path (the operator types,
+// the client reads, writes the socket; the server answers, the client reads, writes the terminal),
+// and a node process per hop is most of what swb's echo cost beyond tmux's.
+//
+// The terminal is taken from the connection, never from what the client says: the kernel names the
+// peer's pid (SO_PEERCRED), and the server opens that process's own fd 0 through /proc — so it can
+// only ever be a terminal the client holds. It must also be the client's fd 1, a character device,
+// a tty, ours (the uid that runs this server), and not the server's own controlling terminal (a
+// server started by hand in that very terminal would stop on SIGTTIN). Opened O_NOCTTY: the server
+// runs in its own session, and a tty opened without it would become its controlling terminal.
+// Anything short of that and the client relays as before (the reason goes to the log).
+import { closeSync, constants, fstatSync, openSync, readFileSync, readlinkSync, statSync } from 'node:fs';
+import { isatty, ReadStream } from 'node:tty';
+import { myUid } from '../util/private-path.js';
+
+/** Where Linux keeps terminals: pseudo-terminals, virtual consoles, serial lines. */
+const TERMINAL_NAME = /^\/dev\/(pts\/\d+|tty[A-Za-z0-9]*|console)$/;
+
+/** A client's terminal opened by the server, or why it could not be (the client then relays). */
+export function openClientTty(pid: number): ReadStream | string {
+  if (process.platform !== 'linux') return `no /proc/PID/fd on ${process.platform}`;
+  if (!Number.isInteger(pid) || pid <= 0) return 'the kernel does not name the client process (another pid namespace?)';
+  const input = `/proc/${pid}/fd/0`;
+  let inDevice: number;
+  try {
+    // Opening a device can do things (a modem line, a watchdog): only ever a terminal's name.
+    const name = readlinkSync(input);
+    if (!TERMINAL_NAME.test(name)) return `the client's stdin is not a terminal (${name.slice(0, 100)})`;
+    const a = statSync(input);
+    const b = statSync(`/proc/${pid}/fd/1`);
+    if (!a.isCharacterDevice() || a.rdev !== b.rdev || a.ino !== b.ino) return `the client's stdin and stdout are not one terminal`;
+    inDevice = a.rdev;
+  } catch (err) {
+    return `the client's terminal is out of reach (${(err as NodeJS.ErrnoException).code ?? String(err)})`;
+  }
+  if (inDevice === controllingTty()) return `the client runs in the server's own controlling terminal`;
+  let fd: number;
+  try {
+    fd = openSync(input, constants.O_RDWR | constants.O_NOCTTY | constants.O_NONBLOCK);
+  } catch (err) {
+    return `could not open the client's terminal (${(err as NodeJS.ErrnoException).code ?? String(err)})`;
+  }
+  try {
+    const st = fstatSync(fd);
+    // The pid could have gone and come back as another process between the two looks.
+    if (!isatty(fd)) throw new Error(`the client's stdin is not a terminal`);
+    if (!st.isCharacterDevice() || st.rdev !== inDevice) throw new Error(`the client's terminal changed while it was opened`);
+    if (st.uid !== myUid()) throw new Error(`the client's terminal belongs to uid ${st.uid}`);
+    const stream = new ReadStream(fd);
+    // libuv reopens a tty by its name so that non-blocking mode is this process's alone, and leaves
+    // the fd it was given open beside its own; only its own is closed with the stream.
+    const own = (stream as unknown as { _handle?: { fd?: number } })._handle?.fd;
+    if (typeof own === 'number' && own >= 0 && own !== fd) closeSync(fd);
+    return stream;
+  } catch (err) {
+    closeSync(fd);
+    return (err as Error).message;
+  }
+}
+
+/** The device number of this process's controlling terminal (0: none), from /proc/self/stat. */
+function controllingTty(): number {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    // The command name may hold spaces and parentheses: the fields start after the last ')'.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[4]) || 0;
+  } catch {
+    return 0;
+  }
+}

@@ -1,0 +1,94 @@
+// The server takes a client's terminal from the client process itself (/proc/PID/fd/0), never from
+// a path the client names: these open real terminals of real processes and check what is refused.
+import { spawn as spawnChild } from 'node:child_process';
+import { readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
+import type { ReadStream } from 'node:tty';
+import { spawn } from 'node-pty';
+import { afterEach, describe, expect, test } from 'vitest';
+import { openClientTty } from '../../../src/server/client-tty.js';
+import { deferCleanup, runCleanups } from '../../helpers/cleanup.js';
+import { waitUntil } from '../../helpers/wait-until.js';
+
+afterEach(runCleanups);
+
+/** A process in a fresh pty that prints READY once it runs, then waits. */
+async function inPty(script: string) {
+  const p = spawn('/bin/sh', ['-c', script], { cols: 80, rows: 24 });
+  let out = '';
+  p.onData((d) => (out += d));
+  deferCleanup('pty program', () => p.kill('SIGKILL'));
+  await waitUntil(() => out.includes('READY'), { what: 'the program in the pty to start' });
+  return { pty: p, output: () => out };
+}
+
+function expectTty(opened: ReadStream | string): ReadStream {
+  if (typeof opened === 'string') throw new Error(`refused: ${opened}`);
+  deferCleanup('opened tty', () => opened.destroy());
+  return opened;
+}
+
+describe.runIf(process.platform === 'linux')('openClientTty', () => {
+  test('opens the terminal the process holds: it reads the keys typed there and its writes show there', async () => {
+    // stty raw: the keys reach a reader at once (the thin client sets raw mode the same way).
+    const { pty, output } = await inPty('stty raw -echo; echo READY; exec sleep 60');
+    const tty = expectTty(openClientTty(pty.pid));
+    const keys: Buffer[] = [];
+    tty.on('data', (b: Buffer) => keys.push(b));
+    pty.write('typed');
+    await waitUntil(() => Buffer.concat(keys).toString() === 'typed', { what: 'the keys to reach the opened terminal' });
+    tty.write('DRAWN-BY-SERVER');
+    await waitUntil(() => output().includes('DRAWN-BY-SERVER'), { what: 'the write to show in the terminal' });
+  });
+
+  test('never becomes this process\u2019s controlling terminal, and closing it leaves no descriptor behind', async () => {
+    const { pty } = await inPty('echo READY; exec sleep 60');
+    const target = readlinkSync(`/proc/${pty.pid}/fd/0`);
+    const before = countFdsTo(target);
+    const tty = expectTty(openClientTty(pty.pid));
+    expect(countFdsTo(target)).toBe(before + 1);
+    // Field 7 of /proc/self/stat is the controlling terminal; the test runner has none of this pty.
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const ttyNr = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[4]);
+    expect(ttyNr).not.toBe(statSync(target).rdev);
+    await new Promise<void>((resolve) => {
+      tty.once('close', () => resolve());
+      tty.destroy();
+    });
+    expect(countFdsTo(target)).toBe(before);
+  });
+
+  test('a process whose stdin is not a terminal is refused with a reason', async () => {
+    const child = spawnChild('sleep', ['60'], { stdio: ['ignore', 'ignore', 'ignore'] });
+    deferCleanup('sleep', () => child.kill('SIGKILL'));
+    await waitUntil(() => child.pid !== undefined, { what: 'sleep to start' });
+    expect(openClientTty(child.pid!)).toMatch(/stdin is not a terminal \(\/dev\/null\)/);
+  });
+
+  test('stdin and stdout on different terminals are refused', async () => {
+    const other = await inPty('echo READY; exec sleep 60');
+    const otherTty = readlinkSync(`/proc/${other.pty.pid}/fd/0`);
+    const { pty } = await inPty(`exec 1>${otherTty}; echo READY >&2; exec sleep 60`);
+    expect(openClientTty(pty.pid)).toMatch(/not one terminal/);
+  });
+
+  test('a pid that is no process, or none at all, is refused', () => {
+    expect(openClientTty(0)).toMatch(/does not name the client process/);
+    expect(openClientTty(2 ** 22 + 7)).toMatch(/out of reach/);
+  });
+});
+
+function countFdsTo(target: string): number {
+  let n = 0;
+  for (const fd of readdirFds()) {
+    try {
+      if (readlinkSync(`/proc/self/fd/${fd}`) === target) n++;
+    } catch {
+      // closed meanwhile
+    }
+  }
+  return n;
+}
+
+function readdirFds(): string[] {
+  return readdirSync('/proc/self/fd');
+}
