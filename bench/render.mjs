@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run bench:render [-- --quick] [--only=flood,idle,echo,first,reattach,echo-under-load,scale] [--systems=swb,tmux,floor] [--flood-reps=N] [--history=N] [--tmux-history=N] [--prof] [--idle-preamble=BYTES]
+// npm run bench:render [-- --quick] [--only=flood,idle,echo,echo-interleaved,first,reattach,echo-under-load,scale] [--systems=swb,tmux,floor] [--flood-reps=N] [--history=N] [--tmux-history=N] [--prof] [--idle-preamble=BYTES]
 //
 // Rendering cost of the dashboard beside tmux, measured the same way in the same run: both at
 // 200x50 with a client attached through a pty (this process is the terminal; it reads all
@@ -25,6 +25,10 @@
 //   reattach  8 rows that printed a line, one client attached; a second client (swb attach /
 //          tmux attach-session) from spawn to its first full frame (every row's line in its
 //          output; swb also the headers); then it detaches (swb: d; tmux: the client ends).
+//   echo-interleaved  swb and tmux side by side, each with the idle workload's rows and its first
+//          row attached, and the keystrokes alternate between them (swb, tmux, swb, ...): a machine
+//          that drifts (these shared 2-core machines do) moves both figures alike, so the ratio
+//          holds still where `echo`, one system after the other, can swing it by 2x.
 //   echo-under-load  the first row waits on input, 8 others each stream 400 lines/s (a node
 //          loop paced by the clock; the rate reached is checked and printed). CPU of the
 //          multiplexer over 10 s of that streaming with the dashboard showing every row (info),
@@ -36,6 +40,7 @@
 //          window, the server's peak RSS per row. tmux: one window of 100 tiled panes.
 // --prof (or SWB_BENCH_PROF=1) runs swb under `node --cpu-prof` and prints the hot spots of each
 // measured span (the profiler's own sampling thread inflates swb's idle CPU in that mode).
+// SWB_BENCH_PROF_INTERVAL=US samples every US microseconds (node's default is 1000).
 // Figures from a loaded machine are noisy: the machine line shows the load average.
 import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -50,7 +55,7 @@ import { formatProfile, summariseProfile } from './lib/render/cpuprofile.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const argv = process.argv.slice(2);
-const WORKLOADS = ['flood', 'idle', 'echo', 'first', 'reattach', 'echo-under-load', 'scale'];
+const WORKLOADS = ['flood', 'idle', 'echo', 'echo-interleaved', 'first', 'reattach', 'echo-under-load', 'scale'];
 const flag = (name) => argv.includes(`--${name}`);
 const option = (name) => argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 if (flag('help')) {
@@ -338,6 +343,48 @@ async function echoOnce(client, ch, timeoutMs) {
   client.write(ch);
   const at = await seen;
   return at - t;
+}
+
+/** echo-interleaved: both dashboards up at once, keystrokes alternating between them. */
+async function runEchoInterleaved(pair, files) {
+  const rows = Array.from({ length: P.idleRows }, (_, i) => ({ name: `i${i + 1}`, cmd: idleCommand(files.preamble, `i${i + 1}`) }));
+  const started = [];
+  try {
+    for (const system of pair) {
+      const s = await start(system, rows, 'echo-interleaved');
+      started.push(s);
+      await s.client.waitForMarkers(rows.map((r) => `READY-${r.name}`), 90000);
+    }
+    await sleep(quick ? 1500 : 2500);
+    for (const s of started) await attachForEcho(s);
+    const letters = 'abcdefghijklmnopqrstuvwxyz';
+    const lat = started.map(() => []);
+    const timeouts = started.map(() => 0);
+    for (let i = 0; i < P.echoWarmup + P.echoSamples; i++) {
+      for (let k = 0; k < started.length; k++) {
+        const s = started[k];
+        try {
+          const ms = await echoOnce(s.client, letters[i % letters.length], 1000);
+          if (i >= P.echoWarmup) lat[k].push(ms);
+        } catch {
+          if (++timeouts[k] > 5) throw new Error(`echo timed out repeatedly (${pair[k]})`);
+        }
+        if (i % 40 === 39) {
+          s.client.write('\r\n');
+          await s.client.settle(30, 500);
+        }
+        await sleep(4 + Math.random() * 6);
+      }
+    }
+    return Object.fromEntries(
+      pair.map((system, k) => {
+        const sorted = lat[k].sort((a, b) => a - b);
+        return [system, { p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99), max: sorted[sorted.length - 1], n: sorted.length, timeouts: timeouts[k] }];
+      }),
+    );
+  } finally {
+    for (const s of started) await stop(s);
+  }
 }
 
 function percentile(sorted, q) {
@@ -742,6 +789,16 @@ async function main() {
     }
   }
 
+  if (only.has('echo-interleaved') && dashboards.length === 2) {
+    const r = await attempt('echo-interleaved', () => runEchoInterleaved(dashboards, files));
+    if (r) {
+      for (const system of dashboards) {
+        R[system].echoPair = r[system];
+        log(`  echo   ${system.padEnd(4)} interleaved with ${dashboards.find((d) => d !== system)}, ${r[system].n} keystrokes: p50 ${fmt(r[system].p50, 2)} ms, p99 ${fmt(r[system].p99, 2)} ms, max ${fmt(r[system].max, 2)} ms${r[system].timeouts ? `, ${r[system].timeouts} timeouts` : ''}`);
+      }
+    }
+  }
+
   if (only.has('first')) {
     for (const system of dashboards) {
       const runs = [];
@@ -862,6 +919,8 @@ function table(R) {
   add(`idle ${P.idleRows} rows (% core)`, swb.idle?.pct, tmux.idle?.pct, 3, '<= 0.05 %', below(swb.idle?.pct, 0.05), fmt(ISSUE_TMUX.idlePct, 3));
   add('echo p50 (ms)', swb.echo?.p50, tmux.echo?.p50, 2, '<= 1.2x tmux', within(swb.echo?.p50, tmux.echo?.p50, 1.2), fmt(ISSUE_TMUX.echoP50));
   add('echo p99 (ms)', swb.echo?.p99, tmux.echo?.p99, 2, '<= 2x tmux', within(swb.echo?.p99, tmux.echo?.p99, 2), fmt(ISSUE_TMUX.echoP99, 1));
+  add('echo interleaved p50 (ms)', swb.echoPair?.p50, tmux.echoPair?.p50, 2, '<= 1.2x tmux', within(swb.echoPair?.p50, tmux.echoPair?.p50, 1.2), '');
+  add('echo interleaved p99 (ms)', swb.echoPair?.p99, tmux.echoPair?.p99, 2, '<= 2x tmux', within(swb.echoPair?.p99, tmux.echoPair?.p99, 2), '');
   const idleRss = (x) => mb(x?.rss?.hwmAfterEcho ?? x?.rss?.hwm);
   add(`peak RSS ${P.idleRows} idle rows (MB)`, idleRss(swb), idleRss(tmux), 1, `<= ${20 * P.idleRows} (20/row)`, below(idleRss(swb), 20 * P.idleRows), fmt(ISSUE_TMUX.rssMb, 0));
   add('  per row (MB)', idleRss(swb) / P.idleRows, idleRss(tmux) / P.idleRows, 1, '<= 20', below(idleRss(swb) / P.idleRows, 20), '');

@@ -195,8 +195,8 @@ export class ClientConnection {
   bye(bye: ByeFrame): void {
     if (this.closed || this.leaving) return;
     this.leaving = true;
+    this.dropping = false; // the restore the dashboard writes on its way out is worth a try
     this.disposeSession();
-    this.dropping = false;
     this.releaseTty(() => {
       this.send(encodeJsonFrame(FRAME.BYE, bye));
       this.o.socket.end();
