@@ -6,6 +6,7 @@ import type { Rect } from '../app/layout.js';
 import { ViewportRenderer } from '../rows/render-viewport.js';
 import type { RowScreen } from '../rows/row-screen.js';
 import { BEGIN_SYNC, CLEAR_SCREEN, END_SYNC, ERASE_LINE_RIGHT, HIDE_CURSOR, SGR_RESET, SHOW_CURSOR, moveTo } from './escapes.js';
+import { changedSpan, lineCells, snapshotCells, type CellSnapshot } from './line-cells.js';
 
 export interface ViewportSource {
   key: string;
@@ -34,7 +35,10 @@ interface ViewportCache {
   screen: RowScreen;
   version: number;
   rectKey: string;
-  lines: string[];
+  /** The rendered line on the terminal; null where only its cells are known (a span was sent). */
+  lines: Array<string | null>;
+  /** The attached viewport's cells as painted, line by line (see line-cells.ts); absent elsewhere. */
+  cells?: Array<CellSnapshot | undefined>;
 }
 
 export interface PaintStats {
@@ -129,7 +133,7 @@ export class Compositor {
       this.statusLine = null;
     }
     this.inkLines = [];
-    out += this.paintViewport(source, null, changed === 'all' ? null : changed);
+    out += this.paintViewport(source, null, changed === 'all' ? null : changed, true);
     const statusKey = status ? `${status.y}|${status.line}` : null;
     if (status && statusKey !== this.statusLine) out += moveTo(status.y, 0) + status.line;
     this.statusLine = statusKey;
@@ -143,7 +147,11 @@ export class Compositor {
     this.flush(out);
   }
 
-  private paintViewport(v: ViewportSource, overwritten: ReadonlySet<number> | null, only: { start: number; end: number } | 'none' | null = null): string {
+  /**
+   * `cells`: the attached viewport, where the terminal's lines are known cell by cell and a line
+   * that changed is sent from its first changed cell to its last (a keystroke's echo: a few cells).
+   */
+  private paintViewport(v: ViewportSource, overwritten: ReadonlySet<number> | null, only: { start: number; end: number } | 'none' | null = null, cells = false): string {
     const { rect, screen } = v;
     if (rect.height <= 0 || rect.width <= 0) return '';
     const rectKey = `${rect.x},${rect.y},${rect.width},${rect.height}`;
@@ -155,6 +163,15 @@ export class Compositor {
     // A screen taller than the viewport (a resize in flight, or a row sized by another client):
     // show the part with the cursor — its bottom when the cursor is there, its top when it is near it.
     const top = Math.min(Math.max(0, screen.rows - rect.height), Math.max(0, screen.buffer.cursorY - rect.height + 1));
+    const byCells = cells && top === 0 && screen.rows === rect.height;
+    if (!fresh && byCells && cache!.cells) {
+      // Every line is compared by its cells, so a full paint (only === null) verifies too.
+      const rows = only ?? { start: 0, end: rect.height - 1 };
+      const out = rows === 'none' ? '' : this.paintChangedCells(cache!, screen, rect, rows);
+      // A partial paint leaves the cached version behind: the next full one compares every row.
+      if (only === null) cache!.version = screen.version;
+      return out;
+    }
     if (!fresh && only !== null && screen.rows === rect.height) {
       // The cached version stays behind: the next full paint must compare every row again.
       return only === 'none' ? '' : this.paintRows(cache!, screen, rect, only);
@@ -175,6 +192,60 @@ export class Compositor {
     }
     c.lines.length = lines.length;
     c.version = screen.version;
+    if (byCells) this.snapshotAll(c, screen, lines.length);
+    else delete c.cells;
+    return out;
+  }
+
+  /** Records every line's cells as now painted; without xterm's cells, none (lines are compared as text). */
+  private snapshotAll(c: ViewportCache, screen: RowScreen, height: number): void {
+    const buffer = screen.buffer;
+    const cells = c.cells ?? [];
+    for (let i = 0; i < height; i++) {
+      const line = lineCells(buffer, buffer.baseY + i);
+      if (!line) {
+        delete c.cells;
+        return;
+      }
+      cells[i] = snapshotCells(line, cells[i]);
+    }
+    cells.length = height;
+    c.cells = cells;
+  }
+
+  /** Sends, for each of rows start..end, the cells that differ from what was painted there. */
+  private paintChangedCells(c: ViewportCache, screen: RowScreen, rect: Rect, rows: { start: number; end: number }): string {
+    const buffer = screen.buffer;
+    const cells = c.cells!;
+    const from = Math.max(0, rows.start);
+    const to = Math.min(rect.height - 1, rows.end);
+    let out = '';
+    for (let y = from; y <= to; y++) {
+      const line = lineCells(buffer, buffer.baseY + y);
+      const snap = cells[y];
+      if (!line || !snap) {
+        // Not known by cells: the whole line, compared as text (and known by cells from now on).
+        const text = this.renderer.renderBuffer(buffer, { top: y, height: 1, width: rect.width }, this.scratch)[0]!;
+        if (c.lines[y] !== text) {
+          out += moveTo(rect.y + y, rect.x) + text;
+          c.lines[y] = text;
+          this.stats.linesPainted++;
+        }
+        if (line) cells[y] = snapshotCells(line);
+        continue;
+      }
+      const span = changedSpan(line, snap);
+      if (!span || span.start >= rect.width) {
+        if (span) snapshotCells(line, snap);
+        continue;
+      }
+      const end = Math.min(span.end, rect.width - 1);
+      const text = this.renderer.renderBuffer(buffer, { top: y, height: 1, left: span.start, width: end - span.start + 1 }, this.scratch)[0]!;
+      out += moveTo(rect.y + y, rect.x + span.start) + text;
+      c.lines[y] = null;
+      snapshotCells(line, snap);
+      this.stats.linesPainted++;
+    }
     return out;
   }
 

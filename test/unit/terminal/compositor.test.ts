@@ -1,5 +1,7 @@
-import { Terminal } from '@xterm/headless';
+import unicode11 from '@xterm/addon-unicode11';
+import { Terminal, type IBuffer, type IBufferCell } from '@xterm/headless';
 import { afterEach, describe, expect, it } from 'vitest';
+import { seededRandom } from '../../helpers/seeded-random.js';
 import { RowScreen } from '../../../src/rows/row-screen.js';
 import { Compositor } from '../../../src/terminal/compositor.js';
 
@@ -17,6 +19,9 @@ function screen(cols: number, rows: number): RowScreen {
 /** Plays the compositor's output into a real emulator, as the operator's terminal would. */
 function outer(cols: number, rows: number) {
   const term = new Terminal({ cols, rows, allowProposedApi: true });
+  // Widths as the rows have them (RowScreen loads Unicode 11), as a modern terminal draws them.
+  term.loadAddon(new unicode11.Unicode11Addon());
+  term.unicode.activeVersion = '11';
   let bytes = 0;
   const write = (data: string) => {
     bytes += data.length;
@@ -26,7 +31,8 @@ function outer(cols: number, rows: number) {
     new Promise<string[]>((resolve) =>
       term.write('', () => {
         const lines: string[] = [];
-        for (let y = 0; y < rows; y++) lines.push(term.buffer.active.getLine(y)!.translateToString(true).trimEnd());
+        const b = term.buffer.active;
+        for (let y = 0; y < term.rows; y++) lines.push(b.getLine(b.baseY + y)!.translateToString(true).trimEnd());
         resolve(lines);
       }),
     );
@@ -136,5 +142,133 @@ describe('Compositor', () => {
     c.paintAttached(src, 'all');
     expect((await o.text())[0]).toBe('ONE');
   });
+
+  it('sends a keystroke\u2019s echo as the changed cells only, not the whole line again', async () => {
+    const o = outer(200, 10);
+    const frames: string[] = [];
+    const c = new Compositor((d) => {
+      frames.push(d);
+      o.write(d);
+    });
+    const s = screen(200, 10);
+    const src = { key: 'x', rect: { x: 0, y: 0, width: 200, height: 10 }, screen: s };
+    s.write('\x1b[1;32muser@host\x1b[0m:\x1b[34m~/work\x1b[0m$ ');
+    await s.flush();
+    c.paintAttached(src, 'all');
+    s.write('l');
+    await s.flush();
+    frames.length = 0;
+    c.paintAttached(src, s.takeDirtyRows());
+    expect(frames).toHaveLength(1);
+    // The cell, its place and the cursor: no 200 columns of line.
+    expect(frames[0]!.length).toBeLessThan(50);
+    expect(frames[0]).toContain('l');
+    s.write('s');
+    await s.flush();
+    c.paintAttached(src, s.takeDirtyRows());
+    expect((await o.text())[0]).toBe('user@host:~/work$ ls');
+    expectSameCells(o.term.buffer.active, s.buffer, 200, 10);
+    // A full paint with nothing new sends nothing.
+    frames.length = 0;
+    c.paintAttached(src, 'all');
+    expect(frames.join('')).not.toContain('ls');
+  });
+
+  it('sees a combined character replaced by another in the same cell (the cell words are equal; the text is aside)', async () => {
+    const o = outer(10, 2);
+    const c = new Compositor(o.write);
+    const s = screen(10, 2);
+    const src = { key: 'x', rect: { x: 0, y: 0, width: 10, height: 2 }, screen: s };
+    s.write('e\u0301!');
+    await s.flush();
+    c.paintAttached(src, 'all');
+    expect((await o.text())[0]).toBe('e\u0301!');
+    s.write('\x1b[1;1Ha\u0308');
+    await s.flush();
+    c.paintAttached(src, s.takeDirtyRows());
+    expect((await o.text())[0]).toBe('a\u0308!');
+    s.write('\x1b[1;1Ho\u0303');
+    await s.flush();
+    c.paintAttached(src, 'all');
+    expect((await o.text())[0]).toBe('o\u0303!');
+  });
+
+  it('fuzz: attached partial and full paints leave the terminal cell for cell like the row (colours, wide and combined characters, erases, inserts, scrolls, resizes)', async () => {
+    for (let seed = 1; seed <= 60; seed++) {
+      const rand = seededRandom(seed);
+      const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
+      let cols = 12 + Math.floor(rand() * 20);
+      let rows = 3 + Math.floor(rand() * 5);
+      const o = outer(cols, rows);
+      const c = new Compositor(o.write);
+      const s = screen(cols, rows);
+      const src = () => ({ key: 'x', rect: { x: 0, y: 0, width: cols, height: rows }, screen: s });
+      const pieces = [
+        'a', 'bc', 'xyz ', ' ', '\u4e2d', '\u6587', '\ud83d\ude00', 'e\u0301', 'a\u0308', 'o\u0303\u0323', '\ud83d\udc4d\ud83c\udffd', '\u00e9', '\x1b[D\x1b[D',
+        '\x1b[31m', '\x1b[1;44m', '\x1b[38;5;200m', '\x1b[48;2;10;20;30m', '\x1b[7m', '\x1b[0m', '\x1b[4m',
+        '\r', '\n', '\b', '\t', '\x1b[K', '\x1b[1K', '\x1b[2K', '\x1b[J', '\x1b[2@', '\x1b[3P', '\x1b[2X',
+        '\x1b[H', '\x1b[2;5H', '\x1b[C', '\x1b[3D', '\x1b[A', '\x1b[L', '\x1b[M', '\x1b[S', '\x1b[T', '\x1b[4h', '\x1b[4l',
+        '\x1b[2;3r', '\x1b[r', '\x1b[?1049h', '\x1b[?1049l', '\x1b[?7l', '\x1b[?7h',
+      ];
+      const paint = (full: boolean) => {
+        const dirty = s.takeDirtyRows();
+        c.paintAttached(src(), full ? 'all' : dirty);
+      };
+      paint(true);
+      for (let step = 0; step < 120; step++) {
+        let chunk = '';
+        const n = 1 + Math.floor(rand() * 4);
+        for (let i = 0; i < n; i++) chunk += pick(pieces);
+        s.write(chunk);
+        await s.flush();
+        if (rand() < 0.04) {
+          // The row and the operator's terminal take a new size together, as an attach does.
+          cols = 8 + Math.floor(rand() * 24);
+          rows = 2 + Math.floor(rand() * 6);
+          s.resize(cols, rows);
+          o.term.resize(cols, rows);
+          c.invalidate();
+        }
+        const full = rand() < 0.2;
+        paint(full);
+        if (full) {
+          await o.text();
+          expectSameCells(o.term.buffer.active, s.buffer, cols, rows, `seed ${seed}, step ${step}`);
+        }
+      }
+      paint(true);
+      await o.text();
+      expectSameCells(o.term.buffer.active, s.buffer, cols, rows, `seed ${seed}, end`);
+    }
+  });
 });
 
+/** Every visible cell of the operator's terminal equals the row's: character, width, colours and attributes. */
+function expectSameCells(shown: IBuffer, row: IBuffer, cols: number, rows: number, where = ''): void {
+  const a = shown.getNullCell();
+  const b = row.getNullCell();
+  // xterm can leave half a wide character behind: a right half whose left half was deleted (CSI P)
+  // shows as a blank and is painted as one; a left half whose right half was overwritten still
+  // covers the next cell, whatever that holds. A wide character in the last column (autowrap off)
+  // has no room and is painted as a blank. All are compared as what shows.
+  const describe = (cell: IBufferCell, orphan: boolean, covered: boolean, last = false) =>
+    covered ? 'covered' : `${JSON.stringify(last && cell.getWidth() === 2 ? ' ' : cell.getChars() || ' ')}/${orphan || (last && cell.getWidth() === 2) ? 1 : cell.getWidth()} fg${cell.getFgColorMode()}:${cell.getFgColor()} bg${cell.getBgColorMode()}:${cell.getBgColor()} ` +
+    [cell.isBold(), cell.isItalic(), cell.isUnderline(), cell.isInverse(), cell.isDim(), cell.isStrikethrough()].map((f) => (f ? 1 : 0)).join('');
+  for (let y = 0; y < rows; y++) {
+    const sl = shown.getLine(shown.baseY + y)!;
+    const rl = row.getLine(row.baseY + y)!;
+    const got: string[] = [];
+    const want: string[] = [];
+    let shownWidth = 1;
+    let rowWidth = 1;
+    for (let x = 0; x < cols; x++) {
+      const sc = sl.getCell(x, a)!;
+      const rc = rl.getCell(x, b)!;
+      got.push(describe(sc, sc.getWidth() === 0 && shownWidth !== 2, shownWidth === 2, x === cols - 1));
+      want.push(describe(rc, rc.getWidth() === 0 && rowWidth !== 2, rowWidth === 2, x === cols - 1));
+      shownWidth = sc.getWidth();
+      rowWidth = rc.getWidth();
+    }
+    expect(got, `${where} line ${y}`).toEqual(want);
+  }
+}

@@ -1,0 +1,113 @@
+// What an attached row's painted lines held, cell by cell, so that a keystroke's echo sends the
+// cells that changed rather than the whole line again (tmux sends the one character; swb sent
+// 200 columns of line and its colours for it). The cells are xterm's own: three 32-bit words a
+// cell in the line's `_data`, with combined characters (a letter and its marks, emoji sequences)
+// in `_combined` by column. Those are private to @xterm/headless, so they are checked when read;
+// when they are not there (another xterm), the compositor compares rendered lines as before.
+import type { IBuffer } from '@xterm/headless';
+
+/** The private parts of an xterm buffer line read here. */
+interface LineCells {
+  readonly length: number;
+  readonly _data: Uint32Array;
+  readonly _combined: Record<number, string>;
+}
+
+/** A painted line's cells: a copy of its words and its combined characters. */
+export interface CellSnapshot {
+  data: Uint32Array;
+  combined: Record<number, string> | null;
+}
+
+// xterm's cell layout (src/common/buffer/Constants.ts): 3 words a cell; the first holds the
+// content, with the cell's width in bits 22-23 and a flag for a combined character.
+const CELL_SIZE = 3;
+const IS_COMBINED = 0x200000;
+const WIDTH_SHIFT = 22;
+const WIDTH_MASK = 0x3;
+
+function isLineCells(value: unknown): value is LineCells {
+  const l = value as Partial<LineCells> | undefined;
+  return !!l && l._data instanceof Uint32Array && typeof l._combined === 'object' && l._combined !== null && typeof l.length === 'number' && l._data.length >= l.length * CELL_SIZE;
+}
+
+/** Line `y` of the buffer (absolute, like IBuffer.getLine) as cells, or undefined when xterm keeps them otherwise. */
+export function lineCells(buffer: IBuffer, y: number): LineCells | undefined {
+  const view = buffer.getLine(y) as unknown as { _line?: unknown } | undefined;
+  const line = view?._line;
+  return isLineCells(line) ? line : undefined;
+}
+
+/** Copies the line's cells into `into` (reused when it fits) and returns it. */
+export function snapshotCells(line: LineCells, into?: CellSnapshot): CellSnapshot {
+  const words = line.length * CELL_SIZE;
+  const data = into && into.data.length === words ? into.data : new Uint32Array(words);
+  data.set(line._data.subarray(0, words));
+  let combined: Record<number, string> | null = null;
+  for (const key in line._combined) {
+    combined ??= {};
+    combined[Number(key)] = line._combined[Number(key)]!;
+  }
+  if (into) {
+    into.data = data;
+    into.combined = combined;
+    return into;
+  }
+  return { data, combined };
+}
+
+function widthAt(data: Uint32Array, cell: number): number {
+  return (data[cell * CELL_SIZE]! >>> WIDTH_SHIFT) & WIDTH_MASK;
+}
+
+/**
+ * The columns [start, end] where the line differs from its snapshot, widened so that no wide
+ * character is cut in two (in either version), or null when nothing differs. A line of another
+ * width differs everywhere, out to the wider of the two.
+ */
+export function changedSpan(line: LineCells, snap: CellSnapshot): { start: number; end: number } | null {
+  const cols = line.length;
+  const old = snap.data;
+  // Resized: all of it, and as far as the longer of the two reached.
+  if (old.length !== cols * CELL_SIZE) return { start: 0, end: Math.max(cols, old.length / CELL_SIZE) - 1 };
+  const now = line._data;
+  const words = cols * CELL_SIZE;
+  let first = -1;
+  for (let i = 0; i < words; i++) {
+    if (now[i] !== old[i]) {
+      first = i;
+      break;
+    }
+  }
+  let last = -1;
+  if (first >= 0) {
+    for (let i = words - 1; i >= first; i--) {
+      if (now[i] !== old[i]) {
+        last = i;
+        break;
+      }
+    }
+  }
+  let start = first >= 0 ? Math.floor(first / CELL_SIZE) : cols;
+  let end = last >= 0 ? Math.floor(last / CELL_SIZE) : -1;
+  // Equal words, other combined characters: the words hold only the flag, the text is aside.
+  const widen = (col: number) => {
+    if (col < start) start = col;
+    if (col > end) end = col;
+  };
+  for (const key in line._combined) {
+    const col = Number(key);
+    if (col < cols && now[col * CELL_SIZE]! & IS_COMBINED && line._combined[col] !== snap.combined?.[col]) widen(col);
+  }
+  if (snap.combined) {
+    for (const key in snap.combined) {
+      const col = Number(key);
+      if (col < cols && old[col * CELL_SIZE]! & IS_COMBINED && line._combined[col] !== snap.combined[col]) widen(col);
+    }
+  }
+  if (end < start) return null;
+  // A wide character is two cells: the left one has width 2, the right one width 0.
+  if (start > 0 && (widthAt(now, start) === 0 || widthAt(old, start) === 0)) start--;
+  if (end < cols - 1 && (widthAt(now, end) === 2 || widthAt(old, end) === 2)) end++;
+  return { start, end };
+}
