@@ -172,12 +172,12 @@ export class Row implements Disposable {
     return this.store.disposed;
   }
 
-  /** Operator input (keys, paste) for the program. */
   /** The operator's keys (or a wake line) for the program. */
   write(input: string | Buffer): void {
     if (this.store.disposed) return;
-    this.current.screen.noteUserInput();
+    // The keys first: the echo cannot be read before this returns anyway, and it is on its way.
     this.current.process.write(input);
+    this.current.screen.noteUserInput();
   }
 
   /** Resizes the screen first (it reflows), then the pty (the program gets SIGWINCH). */
