@@ -1,49 +1,102 @@
 #!/usr/bin/env node
-// node bench/echo-relay-floor.mjs — the echo floor of swb's client/server design, with nothing of
-// swb in it: a client node process writes a key to a Unix socket, a server node process writes it
-// into a pty running `cat` (raw, no echo), and relays cat's output back. The same hops an attached
-// row's keystroke takes (minus emulation and drawing), so it says how close to tmux a node client
-// and server can get at all. Prints p50/p99 over 300 keystrokes.
-import { spawn } from 'node:child_process';
+// npm run bench:relay — the echo floor under swb's design, beside tmux, in one run. swb's server
+// reads the operator's terminal and writes it itself (src/server/client-tty.ts), as tmux's does,
+// so a keystroke takes the same hops in both: terminal -> multiplexer -> the row's pty -> `cat` ->
+// back. What differs is the multiplexer. Measured here, through the same harness pty and emulator
+// as bench:render's echo, keystrokes alternating between:
+//   pty      `cat` straight in the harness pty: no multiplexer at all (the hops' own cost);
+//   tmux     tmux 3.x with `cat` in its one pane, attached;
+//   node     a bare node process in the harness pty that does only what swb's server must per
+//            keystroke: read the terminal, write the key into a node-pty `cat` (a direct write, as
+//            swb's pty-direct-write does), write the echo back to the terminal. No emulation, no
+//            drawing: the least a node multiplexer can pay;
+//   node+xt  the same, with the echo parsed by @xterm/headless first (as a row's screen is);
+//   swb      the built swb (dist/bin/swb.js) with `cat` in its one row, attached.
+// Prints p50/p99 of each and the ratios to tmux. node/tmux says how close to tmux any node server
+// can come on this machine, node+xt/tmux the same with a terminal emulator in it, swb/tmux how
+// close swb comes (bench:render's echo-interleaved measures the same with 16 rows).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { connect } from 'node:net';
+import { PtyClient } from './lib/render/pty-client.mjs';
+import { clientEnv, COLS, ROWS, startSwb, startTmux, killAllTmux } from './lib/render/systems.mjs';
+
+const SAMPLES = Number(process.env.BENCH_RELAY_SAMPLES ?? 300);
+const WARMUP = 20;
+const root = new URL('..', import.meta.url).pathname;
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// The node floor: one process, the harness terminal on its stdin/stdout, `cat` in a node-pty.
+const nodeFloor = (parse) => `
+  const { writeSync } = require('node:fs');
+  const pty = require(${JSON.stringify(join(root, 'node_modules/node-pty'))});
+  ${parse ? `const { Terminal } = require(${JSON.stringify(join(root, 'node_modules/@xterm/headless'))}); const term = new Terminal({ cols: ${COLS}, rows: ${ROWS}, allowProposedApi: true });` : ''}
+  const p = pty.spawn('/bin/sh', ['-c', 'stty raw -echo; echo READY-FLOOR; exec cat'], { cols: ${COLS}, rows: ${ROWS} });
+  process.stdin.setRawMode(true);
+  process.stdin.on('data', (key) => { writeSync(p.fd, key); ${parse ? "term.input('', true);" : ''} });
+  p.onData((d) => { ${parse ? 'term.write(d);' : ''} process.stdout.write(d); });
+`;
 
 const dir = mkdtempSync(join(tmpdir(), 'swb-relay-'));
-const sock = join(dir, 's.sock');
-const server = spawn(
-  process.execPath,
-  [
-    '--input-type=module',
-    '-e',
-    `import { createServer } from 'node:net';
-     import { createRequire } from 'node:module';
-     const pty = createRequire(${JSON.stringify(new URL('../package.json', import.meta.url).pathname)})('node-pty');
-     const p = pty.spawn('/bin/sh', ['-c', 'stty raw -echo; exec cat'], { cols: 80, rows: 24 });
-     let client = null;
-     p.onData((d) => client?.write(d));
-     createServer((s) => { client = s; s.on('data', (b) => p.write(b.toString('latin1'))); }).listen(${JSON.stringify(sock)}, () => console.log('ready'));`,
-  ],
-  { stdio: ['ignore', 'pipe', 'inherit'] },
-);
-await new Promise((resolve) => server.stdout.once('data', resolve));
-const s = connect(sock);
-await new Promise((r) => s.once('connect', r));
-await new Promise((r) => setTimeout(r, 300)); // cat starts and takes the raw mode
-const lat = [];
-for (let i = 0; i < 320; i++) {
-  const t = process.hrtime.bigint();
-  await new Promise((r) => {
-    s.once('data', r);
-    s.write('x');
-  });
-  if (i >= 20) lat.push(Number(process.hrtime.bigint() - t) / 1e6);
-  await new Promise((r) => setTimeout(r, 4 + Math.random() * 6));
+const ctx = { dir, swbBin: join(root, 'dist/bin/swb.js') };
+const env = clientEnv({});
+const cat = "stty raw -echo; echo READY-FLOOR; exec cat";
+const systems = [];
+try {
+  systems.push({ name: 'pty', client: new PtyClient({ file: '/bin/sh', args: ['-c', cat], env, cwd: dir, cols: COLS, rows: ROWS }) });
+  const tmux = await startTmux(ctx, [{ name: 'e1', cmd: cat }]);
+  systems.push({ name: 'tmux', client: tmux.client, stop: () => tmux.stop() });
+  systems.push({ name: 'node', client: new PtyClient({ file: process.execPath, args: ['-e', nodeFloor(false)], env, cwd: dir, cols: COLS, rows: ROWS }) });
+  systems.push({ name: 'node+xt', client: new PtyClient({ file: process.execPath, args: ['-e', nodeFloor(true)], env, cwd: dir, cols: COLS, rows: ROWS }) });
+  const swb = await startSwb(ctx, [{ name: 'e1', cmd: cat }]);
+  systems.push({ name: 'swb', client: swb.client, stop: () => swb.stop() });
+  for (const s of systems) await s.client.waitForText('READY-FLOOR', 10000).catch(() => undefined);
+  await sleep(1500);
+  await tmux.attachFirst();
+  await swb.attachFirst();
+  await sleep(500);
+  for (const s of systems) {
+    // Proves each echoes before anything is timed.
+    await echoOnce(s.client, 'x', 3000);
+    await s.client.settle(50, 1000);
+    s.lat = [];
+  }
+  const letters = 'abcdefghijklmnopqrstuvwxyz';
+  for (let i = 0; i < WARMUP + SAMPLES; i++) {
+    for (const s of systems) {
+      const ms = await echoOnce(s.client, letters[i % letters.length], 1000);
+      if (i >= WARMUP) s.lat.push(ms);
+      if (i % 40 === 39) {
+        s.client.write('\r\n');
+        await s.client.settle(30, 500);
+      }
+      await sleep(4 + Math.random() * 6);
+    }
+  }
+  const pct = (lat, q) => lat[Math.min(lat.length - 1, Math.max(0, Math.ceil(q * lat.length) - 1))];
+  const tmuxLat = systems.find((s) => s.name === 'tmux').lat.sort((a, b) => a - b);
+  console.log(`echo floor, ${SAMPLES} keystrokes each, interleaved (harness: a node-pty terminal, ${COLS}x${ROWS}):`);
+  for (const s of systems) {
+    s.lat.sort((a, b) => a - b);
+    const p50 = pct(s.lat, 0.5);
+    const p99 = pct(s.lat, 0.99);
+    console.log(`  ${s.name.padEnd(8)} p50 ${p50.toFixed(3)} ms (${(p50 / pct(tmuxLat, 0.5)).toFixed(2)}x tmux), p99 ${p99.toFixed(3)} ms (${(p99 / pct(tmuxLat, 0.99)).toFixed(2)}x tmux)`);
+  }
+} finally {
+  for (const s of systems) {
+    if (s.stop) await s.stop();
+    else {
+      await s.client.stop('SIGTERM', 2000).catch(() => undefined);
+      s.client.dispose();
+    }
+  }
+  killAllTmux();
+  rmSync(dir, { recursive: true, force: true });
 }
-lat.sort((a, b) => a - b);
-const pct = (q) => lat[Math.min(lat.length - 1, Math.ceil(q * lat.length) - 1)];
-console.log(`node relay (client process -> socket -> server process -> pty cat -> back): p50 ${pct(0.5).toFixed(3)} ms, p99 ${pct(0.99).toFixed(3)} ms (${lat.length} keystrokes)`);
-s.destroy();
-server.kill();
-rmSync(dir, { recursive: true, force: true });
+
+async function echoOnce(client, ch, timeoutMs) {
+  const seen = client.waitForText(ch, timeoutMs);
+  const t = performance.now();
+  client.write(ch);
+  return (await seen) - t;
+}
