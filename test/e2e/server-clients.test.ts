@@ -279,6 +279,31 @@ describe('swb server and its clients', () => {
     expect(isLive(server)).toBe(true);
   });
 
+  test('a terminal that goes away (SSH dropped, window closed) while the server holds it: the server lets it go, and the rows run on', async () => {
+    const home = createTempHome();
+    const t = startSwb({ home, args: ['one=echo $$ > one.pid; echo ONE-READY; exec sleep 600'] });
+    await t.waitForText('ONE-READY');
+    await t.waitForText(HINTS);
+    const server = await serverPid(home);
+    const rowPid = await pidFile(home, 'one.pid');
+    const terminal = readlinkSync(`/proc/${t.pid}/fd/0`);
+    const held = () => readdirSync(`/proc/${server}/fd`).filter((fd) => {
+      try {
+        return readlinkSync(`/proc/${server}/fd/${fd}`) === terminal;
+      } catch {
+        return false;
+      }
+    }).length;
+    expect(held()).toBe(1);
+    t.hangUp();
+    await waitUntil(() => held() === 0, { what: 'the server to let the hung-up terminal go' });
+    await waitUntil(async () => (await ls(home)).clients === 0, { what: 'the client to be gone' });
+    const l = await ls(home);
+    expect(l.pid).toBe(server);
+    expect(l.rows.map((r) => `${r.name}:${r.running}`)).toEqual(['one:true']);
+    expect(isLive(rowPid)).toBe(true);
+  });
+
   test('two clients at once: both show both rows, overlays are each client\u2019s own, mail shows in both', async () => {
     const home = createTempHome();
     const a = startSwb({ home, args: ['one=echo ONE-READY; exec sleep 600', 'two=echo TWO-READY; exec sleep 600'] });

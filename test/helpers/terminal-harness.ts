@@ -316,6 +316,14 @@ export class TerminalHarness {
     this.pty.resume();
   }
 
+  /**
+   * Closes the terminal itself (the pty's master), as a dropped SSH connection or a closed
+   * terminal window does: the program's side hangs up and its session gets SIGHUP.
+   */
+  hangUp(): void {
+    (this.pty as unknown as { _socket: { destroy(): void } })._socket.destroy();
+  }
+
   /** Resizes the pty (the program gets SIGWINCH) and the emulated terminal alike. */
   resize(cols: number, rows: number): void {
     this.terminal.resize(cols, rows);
