@@ -9,7 +9,7 @@
 // removed once its destination acknowledged it, and kept up to RETENTION_MS (14 days) for a node
 // that is down. Permissions (docs/federation/nats-server.conf) let a node publish only under
 // swb.<itself>.>, and the receiver checks the origin against the subject as well.
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync, type Stats } from 'node:fs';
 import { connect, credsAuthenticator, type ConnectionOptions, type NatsConnection } from '@nats-io/transport-node';
 import { AckPolicy, DeliverPolicy, RetentionPolicy, StorageType, jetstream, jetstreamManager, type JetStreamClient, type JsMsg } from '@nats-io/jetstream';
 import { SwbError } from '../protocol/error-codes.js';
@@ -44,6 +44,9 @@ export interface LinkHost {
   now(): number;
   log(line: string): void;
 }
+
+/** How long one attempt to connect may take (nats.js waits 20 s by default). */
+const CONNECT_TIMEOUT_MS = 5000;
 
 export interface LinkStatus {
   node: string;
@@ -118,7 +121,11 @@ export class FederationLink {
       inboxPrefix: `_INBOX_swb_${this.settings.node}`,
       maxReconnectAttempts: -1,
       reconnectTimeWait: 500,
-      waitOnFirstConnect: true,
+      // A first connect that fails is retried here (below), not inside the client: so each
+      // failure's reason (refused, a TLS handshake, a bad password) reaches `swb status`.
+      waitOnFirstConnect: false,
+      // A server that takes the TCP connection but never finishes the handshake counts as down.
+      timeout: CONNECT_TIMEOUT_MS,
       ...this.auth,
     };
     try {
@@ -171,10 +178,12 @@ export class FederationLink {
       out.pass = readSecret(s.passwordFile, 'federation.passwordFile').toString('utf8').trim();
     }
     if (s.tls) {
+      // Read here, not by the NATS client on each connect: a missing file or a private key that
+      // others may read refuses the start with a sentence, like the password and .creds files.
       out.tls = {
-        ...(s.tls.ca ? { caFile: s.tls.ca } : {}),
-        ...(s.tls.cert ? { certFile: s.tls.cert } : {}),
-        ...(s.tls.key ? { keyFile: s.tls.key } : {}),
+        ...(s.tls.ca ? { ca: readPublic(s.tls.ca, 'federation.tls.ca').toString('utf8') } : {}),
+        ...(s.tls.cert ? { cert: readPublic(s.tls.cert, 'federation.tls.cert').toString('utf8') } : {}),
+        ...(s.tls.key ? { key: readSecret(s.tls.key, 'federation.tls.key').toString('utf8') } : {}),
       };
     }
     return out;
@@ -476,15 +485,30 @@ export function consumerName(node: string): string {
 
 /** A secret file: readable, and not readable by anyone but its owner (like swb's own token files). */
 function readSecret(file: string, what: string): Buffer {
-  let st;
+  const st = statFile(file, what);
+  if ((st.mode & 0o077) !== 0) throw new SwbError('BAD_REQUEST', `${what}: ${file} may be read by others (mode ${(st.mode & 0o777).toString(8)}); chmod 600 it.`);
+  return readFileSync(file);
+}
+
+/** A file anyone may read (a certificate), but it must be one. */
+function readPublic(file: string, what: string): Buffer {
+  statFile(file, what);
+  try {
+    return readFileSync(file);
+  } catch (err) {
+    throw new SwbError('BAD_REQUEST', `${what}: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? messageOf(err)}).`);
+  }
+}
+
+function statFile(file: string, what: string): Stats {
+  let st: Stats;
   try {
     st = statSync(file);
   } catch (err) {
     throw new SwbError('BAD_REQUEST', `${what}: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? messageOf(err)}).`);
   }
   if (!st.isFile()) throw new SwbError('BAD_REQUEST', `${what}: ${file} is not a file.`);
-  if ((st.mode & 0o077) !== 0) throw new SwbError('BAD_REQUEST', `${what}: ${file} may be read by others (mode ${(st.mode & 0o777).toString(8)}); chmod 600 it.`);
-  return readFileSync(file);
+  return st;
 }
 
 function delay(ms: number): Promise<void> {

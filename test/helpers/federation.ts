@@ -43,25 +43,31 @@ export class NatsServer {
   readonly conf: string;
   log = '';
 
-  private constructor(readonly port: number) {
+  private constructor(
+    readonly port: number,
+    /** Appended to the shipped config (a `tls { ... }` block, say). */
+    extraConf = '',
+    /** `tls`: clients must come with tls:// (the server requires TLS). */
+    private readonly scheme: 'nats' | 'tls' = 'nats',
+  ) {
     this.dir = realpathSync(mkdtempSync(join(tmpdir(), 'swb-nats-')));
     this.conf = join(this.dir, 'nats-server.conf');
     const shipped = readFileSync(join(root, 'docs/federation/nats-server.conf'), 'utf8');
-    writeFileSync(this.conf, shipped.replace('/var/lib/nats/jetstream', join(this.dir, 'js')).replace(/^port: 4222$/m, `port: ${port}`));
+    writeFileSync(this.conf, `${shipped.replace('/var/lib/nats/jetstream', join(this.dir, 'js')).replace(/^port: 4222$/m, `port: ${port}`)}\n${extraConf}\n`);
     deferCleanup(`nats-server ${port}`, async () => {
       await this.stop('SIGKILL');
       rmSync(this.dir, { recursive: true, force: true });
     });
   }
 
-  static async start(): Promise<NatsServer> {
-    const s = new NatsServer(await freePort());
+  static async start(opts: { extraConf?: string; scheme?: 'nats' | 'tls' } = {}): Promise<NatsServer> {
+    const s = new NatsServer(await freePort(), opts.extraConf, opts.scheme);
     await s.restart();
     return s;
   }
 
   get url(): string {
-    return `nats://127.0.0.1:${this.port}`;
+    return `${this.scheme}://127.0.0.1:${this.port}`;
   }
 
   /** Starts it again on the same port and store (after a stop or a kill). */
@@ -96,7 +102,7 @@ export class FedNode {
   constructor(
     readonly name: string,
     readonly nats: NatsServer,
-    opts: { user?: string; limits?: Record<string, number> } = {},
+    opts: { user?: string; limits?: Record<string, number>; federation?: Record<string, unknown> } = {},
   ) {
     this.home = createTempHome();
     const user = opts.user ?? name;
@@ -105,7 +111,7 @@ export class FedNode {
     this.configPath = join(this.home.workspace, 'switchboard.json');
     writeFileSync(
       this.configPath,
-      JSON.stringify({ federation: { url: nats.url, node: name, user, passwordFile: pw }, limits: { rate: 0, maxUnread: 0, ...opts.limits } }),
+      JSON.stringify({ federation: { url: nats.url, node: name, user, passwordFile: pw, ...opts.federation }, limits: { rate: 0, maxUnread: 0, ...opts.limits } }),
     );
   }
 
