@@ -23,7 +23,7 @@ export function openClientTty(pid: number): ReadStream | string {
   if (process.platform !== 'linux') return `no /proc/PID/fd on ${process.platform}`;
   if (!Number.isInteger(pid) || pid <= 0) return 'the kernel does not name the client process (another pid namespace?)';
   const input = `/proc/${pid}/fd/0`;
-  let inDevice: number;
+  let terminal: { dev: number; ino: number; rdev: number };
   try {
     // Opening a device can do things (a modem line, a watchdog): only ever a terminal's name.
     const name = readlinkSync(input);
@@ -31,11 +31,11 @@ export function openClientTty(pid: number): ReadStream | string {
     const a = statSync(input);
     const b = statSync(`/proc/${pid}/fd/1`);
     if (!a.isCharacterDevice() || a.rdev !== b.rdev || a.ino !== b.ino) return `the client's stdin and stdout are not one terminal`;
-    inDevice = a.rdev;
+    terminal = { dev: a.dev, ino: a.ino, rdev: a.rdev };
   } catch (err) {
     return `the client's terminal is out of reach (${(err as NodeJS.ErrnoException).code ?? String(err)})`;
   }
-  if (inDevice === controllingTty()) return `the client runs in the server's own controlling terminal`;
+  if (terminal.rdev === controllingTty()) return `the client runs in the server's own controlling terminal`;
   let fd: number;
   try {
     fd = openSync(input, constants.O_RDWR | constants.O_NOCTTY | constants.O_NONBLOCK);
@@ -43,21 +43,33 @@ export function openClientTty(pid: number): ReadStream | string {
     return `could not open the client's terminal (${(err as NodeJS.ErrnoException).code ?? String(err)})`;
   }
   try {
-    const st = fstatSync(fd);
     // The pid could have gone and come back as another process between the two looks.
     if (!isatty(fd)) throw new Error(`the client's stdin is not a terminal`);
-    if (!st.isCharacterDevice() || st.rdev !== inDevice) throw new Error(`the client's terminal changed while it was opened`);
+    if (!sameFile(fd, terminal)) throw new Error(`the client's terminal changed while it was opened`);
+    const st = fstatSync(fd);
     if (st.uid !== myUid()) throw new Error(`the client's terminal belongs to uid ${st.uid}`);
-    const stream = new ReadStream(fd);
-    // libuv reopens a tty by its name so that non-blocking mode is this process's alone, and leaves
-    // the fd it was given open beside its own; only its own is closed with the stream.
-    const own = (stream as unknown as { _handle?: { fd?: number } })._handle?.fd;
-    if (typeof own === 'number' && own >= 0 && own !== fd) closeSync(fd);
-    return stream;
   } catch (err) {
     closeSync(fd);
     return (err as Error).message;
   }
+  const stream = new ReadStream(fd);
+  // libuv reopens a tty by its name (in this process's /dev) so that non-blocking mode is this
+  // process's alone, and leaves the fd it was given open beside its own: close that one, and make
+  // sure the name led to the same terminal.
+  const own = (stream as unknown as { _handle?: { fd?: number } })._handle?.fd;
+  if (typeof own === 'number' && own >= 0 && own !== fd) {
+    closeSync(fd);
+    if (!sameFile(own, terminal)) {
+      stream.destroy();
+      return `the client's terminal has another name here (another mount namespace?)`;
+    }
+  }
+  return stream;
+}
+
+function sameFile(fd: number, want: { dev: number; ino: number; rdev: number }): boolean {
+  const st = fstatSync(fd);
+  return st.isCharacterDevice() && st.dev === want.dev && st.ino === want.ino && st.rdev === want.rdev;
 }
 
 /** The device number of this process's controlling terminal (0: none), from /proc/self/stat. */

@@ -40,6 +40,17 @@ async function serverPid(home: TempHome): Promise<number> {
   return pids[0]!;
 }
 
+/** How many of process `pid`'s descriptors are open on `path` (a terminal, say). */
+function descriptorsTo(pid: number, path: string): number {
+  return readdirSync(`/proc/${pid}/fd`).filter((fd) => {
+    try {
+      return readlinkSync(`/proc/${pid}/fd/${fd}`) === path;
+    } catch {
+      return false;
+    }
+  }).length;
+}
+
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
@@ -253,13 +264,7 @@ describe('swb server and its clients', () => {
     await t.waitForText(HINTS);
     const server = await serverPid(home);
     const terminal = readlinkSync(`/proc/${t.pid}/fd/0`);
-    const held = () => readdirSync(`/proc/${server}/fd`).filter((fd) => {
-      try {
-        return readlinkSync(`/proc/${server}/fd/${fd}`) === terminal;
-      } catch {
-        return false;
-      }
-    }).length;
+    const held = () => descriptorsTo(server, terminal);
     expect(held()).toBe(1);
     expect(readFileSync(join(home.paths.runDir, 'server.log'), 'utf8')).not.toMatch(/relays its terminal/);
     // Field 7 of /proc/PID/stat: the controlling terminal (0: none).
@@ -287,13 +292,7 @@ describe('swb server and its clients', () => {
     const server = await serverPid(home);
     const rowPid = await pidFile(home, 'one.pid');
     const terminal = readlinkSync(`/proc/${t.pid}/fd/0`);
-    const held = () => readdirSync(`/proc/${server}/fd`).filter((fd) => {
-      try {
-        return readlinkSync(`/proc/${server}/fd/${fd}`) === terminal;
-      } catch {
-        return false;
-      }
-    }).length;
+    const held = () => descriptorsTo(server, terminal);
     expect(held()).toBe(1);
     t.hangUp();
     await waitUntil(() => held() === 0, { what: 'the server to let the hung-up terminal go' });
