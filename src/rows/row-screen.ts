@@ -370,18 +370,11 @@ export class RowScreen implements Disposable, ParseClient {
   }
 
   /**
-   * The operator just typed into the program: xterm then parses the next output (the echo) at
-   * once instead of on a timer (>= 1 ms), which is most of the keystroke-to-echo latency.
-   * `input('', true)` flags user input and emits an empty onData, which is not forwarded.
-   */
-  noteUserInput(): void {
-    this.parseNow();
-  }
-
-  /**
-   * Makes xterm parse the next write() synchronously. Its public switch for that is "user input
-   * happened": `input('', true)` sets it (and emits an empty onData, which is not forwarded). The
-   * side effect, scrolling the viewport to the bottom, is moot: we never scroll xterm's viewport.
+   * Makes xterm parse the next write() synchronously (left alone it defers each write to a timer,
+   * >= 1 ms, most of a keystroke's echo latency): every write() here is preceded by this. Its
+   * public switch for that is "user input happened": `input('', true)` sets it (and emits an empty
+   * onData, which is not forwarded). The side effect, scrolling the viewport to the bottom, is
+   * moot: we never scroll xterm's viewport.
    */
   private parseNow(): void {
     if (!this.store.disposed) this.terminal.input('', true);

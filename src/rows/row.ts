@@ -175,9 +175,7 @@ export class Row implements Disposable {
   /** The operator's keys (or a wake line) for the program. */
   write(input: string | Buffer): void {
     if (this.store.disposed) return;
-    // The keys first: the echo cannot be read before this returns anyway, and it is on its way.
     this.current.process.write(input);
-    this.current.screen.noteUserInput();
   }
 
   /** Resizes the screen first (it reflows), then the pty (the program gets SIGWINCH). */
