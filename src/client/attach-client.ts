@@ -171,6 +171,10 @@ function pipe(socket: Socket, o: AttachOptions, split: SplitArgs): Promise<numbe
   socket.write(encodeJsonFrame(FRAME.HELLO, hello));
 
   const onInput = (chunk: Buffer) => socket.write(encodeFrame(FRAME.INPUT, chunk));
+  // Told to stop (kill -TSTP; the terminal is raw, so not Ctrl-Z) while the server holds the
+  // terminal: stopping would hand it to the shell while the server still reads it. Leave instead,
+  // as the detach key does; the rows run on and `swb attach` comes back.
+  const suspend = () => socket.write(encodeFrame(FRAME.DETACH, ''));
   const onResize = () => socket.write(encodeJsonFrame(FRAME.RESIZE, size()));
   stdout.on('resize', onResize);
   // Keys wait in the terminal until WELCOME says who reads them: the server, or this relay.
@@ -186,7 +190,10 @@ function pipe(socket: Socket, o: AttachOptions, split: SplitArgs): Promise<numbe
     try {
       for (const f of decoder.push(chunk)) {
         if (f.type === FRAME.WELCOME) {
-          if (!welcomed && !welcomedDirect(f.payload)) relayInput();
+          if (!welcomed) {
+            if (welcomedDirect(f.payload)) process.on('SIGTSTP', suspend);
+            else relayInput();
+          }
           welcomed = true;
         } else if (f.type === FRAME.OUTPUT) {
           // A terminal slower than the server: stop reading the socket until it catches up (the
@@ -213,6 +220,7 @@ function pipe(socket: Socket, o: AttachOptions, split: SplitArgs): Promise<numbe
       done = true;
       stdin.off('data', onInput);
       stdout.off('resize', onResize);
+      process.off('SIGTSTP', suspend);
       process.off('SIGHUP', hangup);
       process.off('SIGTERM', hangup);
       stdin.setRawMode(wasRaw);

@@ -3,7 +3,9 @@
 // Terminal bytes travel as they are (no JSON, no base64: this is the echo path); the few control
 // frames carry JSON. Sizes are bounded before anything is buffered.
 //
-// client → server: HELLO (JSON, first and once), INPUT (raw terminal bytes), RESIZE (JSON)
+// client → server: HELLO (JSON, first and once), INPUT (raw terminal bytes), RESIZE (JSON),
+//   DETACH (empty: leave as the detach key does; sent on SIGTSTP to a client whose terminal the
+//   server holds, so the shell taking the terminal back never shares it with the server)
 // server → client: WELCOME (JSON, answers HELLO), OUTPUT (bytes for the terminal), BYE (JSON, last)
 // When WELCOME says `directTty`, the server reads and writes the client's terminal itself
 // (server/client-tty.ts): no INPUT or OUTPUT flows, only RESIZE and BYE. An older peer on either
@@ -18,6 +20,7 @@ export const FRAME = {
   HELLO: 1,
   INPUT: 2,
   RESIZE: 3,
+  DETACH: 4,
   WELCOME: 16,
   OUTPUT: 17,
   BYE: 18,
@@ -123,7 +126,7 @@ export class FrameDecoder {
   }
 }
 
-export const FROM_CLIENT: ReadonlySet<number> = new Set([FRAME.HELLO, FRAME.INPUT, FRAME.RESIZE]);
+export const FROM_CLIENT: ReadonlySet<number> = new Set([FRAME.HELLO, FRAME.INPUT, FRAME.RESIZE, FRAME.DETACH]);
 export const FROM_SERVER: ReadonlySet<number> = new Set([FRAME.WELCOME, FRAME.OUTPUT, FRAME.BYE]);
 
 /** A terminal size from a peer, or null when it is not one (bounded like a real terminal's). */

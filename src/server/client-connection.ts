@@ -100,6 +100,10 @@ export class ClientConnection {
       this.inputEmitter.fire(payload);
       return;
     }
+    if (type === FRAME.DETACH) {
+      this.session!.leave();
+      return;
+    }
     if (type === FRAME.RESIZE) {
       const size = parseSize(safeJson(payload));
       if (!size) return; // a nonsense size changes nothing

@@ -89,6 +89,8 @@ export interface ClientSessionOptions {
 export interface ClientSession extends Disposable {
   /** Paints everything again (the client missed output while it did not read). */
   redraw(): void;
+  /** The client asked to leave (as the detach key does): rows run on. */
+  leave(): void;
   /** A note on this client's strip (something the server did for it later, such as a worktree row). */
   note(kind: 'info' | 'error', text: string, row: string | null): void;
 }
@@ -283,6 +285,9 @@ export function openClientSession(o: ClientSessionOptions): ClientSession {
     },
     note: (kind, text, row) => {
       if (!owner.disposed) store.notify(kind, sanitize(text, { singleLine: true, maxChars: 300 }), row);
+    },
+    leave: () => {
+      if (!owner.disposed) o.onLeave();
     },
   };
 }

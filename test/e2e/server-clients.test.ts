@@ -303,6 +303,24 @@ describe('swb server and its clients', () => {
     expect(isLive(rowPid)).toBe(true);
   });
 
+  test('SIGTSTP to a client whose terminal the server holds detaches it (stopping would leave the server and the shell both reading the terminal)', async () => {
+    const home = createTempHome();
+    const t = startSwb({ home, args: ['one=echo $$ > one.pid; echo ONE-READY; exec sleep 600'] });
+    await t.waitForText('ONE-READY');
+    await t.waitForText(HINTS);
+    const server = await serverPid(home);
+    const rowPid = await pidFile(home, 'one.pid');
+    const terminal = readlinkSync(`/proc/${t.pid}/fd/0`);
+    expect(descriptorsTo(server, terminal)).toBe(1);
+    process.kill(t.pid, 'SIGTSTP');
+    const exit = await t.waitForExit();
+    expect(exit).toEqual({ exitCode: 0, signal: 0 });
+    await t.waitForText('swb: detached; 1 row runs on');
+    expect(descriptorsTo(server, terminal)).toBe(0);
+    expect(isLive(rowPid)).toBe(true);
+    expect((await ls(home)).rows.map((r) => `${r.name}:${r.running}`)).toEqual(['one:true']);
+  });
+
   test('two clients at once: both show both rows, overlays are each client\u2019s own, mail shows in both', async () => {
     const home = createTempHome();
     const a = startSwb({ home, args: ['one=echo ONE-READY; exec sleep 600', 'two=echo TWO-READY; exec sleep 600'] });
