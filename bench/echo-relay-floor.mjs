@@ -18,13 +18,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PtyClient } from './lib/render/pty-client.mjs';
+import { echoOnce, sampleEcho } from './lib/render/echo.mjs';
+import { PtyClient, sleep } from './lib/render/pty-client.mjs';
 import { clientEnv, COLS, ROWS, startSwb, startTmux, killAllTmux } from './lib/render/systems.mjs';
 
 const SAMPLES = Number(process.env.BENCH_RELAY_SAMPLES ?? 300);
 const WARMUP = 20;
 const root = new URL('..', import.meta.url).pathname;
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 // The node floor: one process, the harness terminal on its stdin/stdout, `cat` in a node-pty.
 const nodeFloor = (parse) => `
@@ -59,29 +59,14 @@ try {
     // Proves each echoes before anything is timed.
     await echoOnce(s.client, 'x', 3000);
     await s.client.settle(50, 1000);
-    s.lat = [];
   }
-  const letters = 'abcdefghijklmnopqrstuvwxyz';
-  for (let i = 0; i < WARMUP + SAMPLES; i++) {
-    for (const s of systems) {
-      const ms = await echoOnce(s.client, letters[i % letters.length], 1000);
-      if (i >= WARMUP) s.lat.push(ms);
-      if (i % 40 === 39) {
-        s.client.write('\r\n');
-        await s.client.settle(30, 500);
-      }
-      await sleep(4 + Math.random() * 6);
-    }
-  }
-  const pct = (lat, q) => lat[Math.min(lat.length - 1, Math.max(0, Math.ceil(q * lat.length) - 1))];
-  const tmuxLat = systems.find((s) => s.name === 'tmux').lat.sort((a, b) => a - b);
+  const results = await sampleEcho(systems.map((s) => s.client), { warmup: WARMUP, samples: SAMPLES });
+  const tmuxResult = results[systems.findIndex((s) => s.name === 'tmux')];
   console.log(`echo floor, ${SAMPLES} keystrokes each, interleaved (harness: a node-pty terminal, ${COLS}x${ROWS}):`);
-  for (const s of systems) {
-    s.lat.sort((a, b) => a - b);
-    const p50 = pct(s.lat, 0.5);
-    const p99 = pct(s.lat, 0.99);
-    console.log(`  ${s.name.padEnd(8)} p50 ${p50.toFixed(3)} ms (${(p50 / pct(tmuxLat, 0.5)).toFixed(2)}x tmux), p99 ${p99.toFixed(3)} ms (${(p99 / pct(tmuxLat, 0.99)).toFixed(2)}x tmux)`);
-  }
+  systems.forEach((s, k) => {
+    const { p50, p99 } = results[k];
+    console.log(`  ${s.name.padEnd(8)} p50 ${p50.toFixed(3)} ms (${(p50 / tmuxResult.p50).toFixed(2)}x tmux), p99 ${p99.toFixed(3)} ms (${(p99 / tmuxResult.p99).toFixed(2)}x tmux)`);
+  });
 } finally {
   for (const s of systems) {
     if (s.stop) await s.stop();
@@ -92,11 +77,4 @@ try {
   }
   killAllTmux();
   rmSync(dir, { recursive: true, force: true });
-}
-
-async function echoOnce(client, ch, timeoutMs) {
-  const seen = client.waitForText(ch, timeoutMs);
-  const t = performance.now();
-  client.write(ch);
-  return (await seen) - t;
 }

@@ -52,6 +52,7 @@ import { PtyClient, sleep } from './lib/render/pty-client.mjs';
 import { COLS, HISTORY_LINES, ROWS, TMUX_HISTORY_ARGS, TMUX_HISTORY_LINES, clientEnv, killAllTmux, killTmuxServer, listProfiles, startFloor, startSwb, startTmux } from './lib/render/systems.mjs';
 import { Barrier, floodCommand, helloCommand, idleCommand, readStreamStatus, shq, streamCommand, writeColouredText, writeStreamScript } from './lib/render/workloads.mjs';
 import { formatProfile, summariseProfile } from './lib/render/cpuprofile.mjs';
+import { echoOnce, sampleEcho } from './lib/render/echo.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const argv = process.argv.slice(2);
@@ -312,37 +313,9 @@ async function attachForEcho(s) {
 
 /** Keystrokes into the attached row, each timed from the write to its echo in the client's output. */
 async function echoSamples(s) {
-  const letters = 'abcdefghijklmnopqrstuvwxyz';
   const keysFromUs = monoUs();
-  const lat = [];
-  let timeouts = 0;
-  for (let i = 0; i < P.echoWarmup + P.echoSamples; i++) {
-    let ms;
-    try {
-      ms = await echoOnce(s.client, letters[i % letters.length], 1000);
-    } catch {
-      timeouts++;
-      if (timeouts > 5) throw new Error('echo timed out repeatedly');
-      continue;
-    }
-    if (i >= P.echoWarmup) lat.push(ms);
-    if (i % 40 === 39) {
-      s.client.write('\r\n');
-      await s.client.settle(30, 500);
-    }
-    // Keystrokes a human-ish distance apart, never coalesced with the previous echo's paint.
-    await sleep(4 + Math.random() * 6);
-  }
-  lat.sort((a, b) => a - b);
-  return { p50: percentile(lat, 0.5), p99: percentile(lat, 0.99), max: lat[lat.length - 1], n: lat.length, timeouts, keysFromUs };
-}
-
-async function echoOnce(client, ch, timeoutMs) {
-  const seen = client.waitForText(ch, timeoutMs);
-  const t = performance.now();
-  client.write(ch);
-  const at = await seen;
-  return at - t;
+  const [r] = await sampleEcho([s.client], { warmup: P.echoWarmup, samples: P.echoSamples });
+  return { ...r, keysFromUs };
 }
 
 /** echo-interleaved: both dashboards up at once, keystrokes alternating between them. */
@@ -357,39 +330,11 @@ async function runEchoInterleaved(pair, files) {
     }
     await sleep(quick ? 1500 : 2500);
     for (const s of started) await attachForEcho(s);
-    const letters = 'abcdefghijklmnopqrstuvwxyz';
-    const lat = started.map(() => []);
-    const timeouts = started.map(() => 0);
-    for (let i = 0; i < P.echoWarmup + P.echoSamples; i++) {
-      for (let k = 0; k < started.length; k++) {
-        const s = started[k];
-        try {
-          const ms = await echoOnce(s.client, letters[i % letters.length], 1000);
-          if (i >= P.echoWarmup) lat[k].push(ms);
-        } catch {
-          if (++timeouts[k] > 5) throw new Error(`echo timed out repeatedly (${pair[k]})`);
-        }
-        if (i % 40 === 39) {
-          s.client.write('\r\n');
-          await s.client.settle(30, 500);
-        }
-        await sleep(4 + Math.random() * 6);
-      }
-    }
-    return Object.fromEntries(
-      pair.map((system, k) => {
-        const sorted = lat[k].sort((a, b) => a - b);
-        return [system, { p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99), max: sorted[sorted.length - 1], n: sorted.length, timeouts: timeouts[k] }];
-      }),
-    );
+    const results = await sampleEcho(started.map((s) => s.client), { warmup: P.echoWarmup, samples: P.echoSamples });
+    return Object.fromEntries(pair.map((system, k) => [system, results[k]]));
   } finally {
     for (const s of started) await stop(s);
   }
-}
-
-function percentile(sorted, q) {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
 }
 
 async function runFirstFrame(system) {

@@ -1,4 +1,5 @@
 import type { LinkStatus } from '../federation/nats-link.js';
+import { sanitize } from '../text/sanitize.js';
 import type { ReceiptResult } from '../protocol/methods.js';
 import type { HeldPair } from '../store/reply-budget.js';
 import type { CommandDescriptor } from './command.js';
@@ -36,9 +37,11 @@ export const statusCommand: CommandDescriptor = {
 
 /** "federation: node a on nats://..: up; 3 queued" or "queued: link down since ...". */
 export function linkLine(link: LinkStatus): string {
+  // The problem quotes what the NATS server or the TLS handshake said: text from outside.
+  const problem = link.problem === null ? null : sanitize(link.problem, { singleLine: true, maxChars: 300 });
   const since = new Date(link.since).toISOString();
   const queued = link.queued > 0 ? `${link.queued} message${link.queued === 1 ? '' : 's'} and receipts queued${link.oldestQueuedAt ? ` (oldest ${new Date(link.oldestQueuedAt).toISOString()})` : ''}` : 'nothing queued';
-  if (link.state === 'up') return `federation: node ${link.node} on ${link.url}: link up since ${since}; ${queued}${link.queued > 0 && link.problem ? ` (last problem: ${link.problem})` : ''}`;
-  const why = link.problem ? ` (${link.problem})` : '';
+  if (link.state === 'up') return `federation: node ${link.node} on ${link.url}: link up since ${since}; ${queued}${link.queued > 0 && problem ? ` (last problem: ${problem})` : ''}`;
+  const why = problem ? ` (${problem})` : '';
   return `federation: node ${link.node} on ${link.url}: queued: link ${link.state === 'down' ? 'down' : 'not yet up'} since ${since}${why}; ${queued}`;
 }

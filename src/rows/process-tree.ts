@@ -14,6 +14,8 @@ export interface ProcStat {
   ppid: number;
   state: string;
   session: number;
+  /** The controlling terminal's device number (0: none). */
+  ttyNr: number;
   /** Kernel start time: with the pid, names one process across pid reuse. */
   startTime: string;
 }
@@ -31,7 +33,7 @@ export function readProcStat(pid: number): ProcStat | undefined {
   const close = text.lastIndexOf(')');
   if (close < 0) return undefined;
   const fields = text.slice(close + 2).split(' ');
-  return { pid, state: fields[0] ?? '?', ppid: Number(fields[1]), session: Number(fields[3]), startTime: fields[19] ?? '' };
+  return { pid, state: fields[0] ?? '?', ppid: Number(fields[1]), session: Number(fields[3]), ttyNr: Number(fields[4]) || 0, startTime: fields[19] ?? '' };
 }
 
 const readStat = readProcStat;

@@ -8,7 +8,7 @@
 // are not where they should be (another xterm version), tapScrollback returns null and the caller
 // lets the emulator keep the whole history itself, which is always correct.
 import type { Terminal } from '@xterm/headless';
-import type { BufferLineCells } from './spilled-history.js';
+import { isBufferLineCells, type BufferLineCells } from './spilled-history.js';
 
 interface LinesInternals {
   readonly length: number;
@@ -41,11 +41,6 @@ export interface ScrollbackTap {
   dispose(): void;
 }
 
-function isLineCells(line: unknown): line is BufferLineCells {
-  const l = line as Partial<BufferLineCells> | undefined;
-  return !!l && l._data instanceof Uint32Array && typeof l._combined === 'object' && typeof l.getTrimmedLength === 'function' && typeof l.length === 'number';
-}
-
 export function tapScrollback(terminal: Terminal, leaving: (line: BufferLineCells) => void): ScrollbackTap | null {
   const service = (terminal as unknown as { _core?: { _bufferService?: BufferServiceInternals } })._core?._bufferService;
   const normal = service?.buffers?.normal;
@@ -61,7 +56,7 @@ export function tapScrollback(terminal: Terminal, leaving: (line: BufferLineCell
     typeof normal.lines?.isFull !== 'boolean' ||
     typeof normal.lines.get !== 'function' ||
     typeof normal.lines.trimStart !== 'function' ||
-    !isLineCells(normal.lines.get(0))
+    !isBufferLineCells(normal.lines.get(0))
   ) {
     return null;
   }

@@ -15,6 +15,20 @@ export interface BufferLineCells {
   getTrimmedLength(): number;
 }
 
+/** Whether `line` (an xterm BufferLine, read through its private fields) has the parts above. */
+export function isBufferLineCells(line: unknown): line is BufferLineCells {
+  const l = line as Partial<BufferLineCells> | undefined;
+  return (
+    !!l &&
+    l._data instanceof Uint32Array &&
+    typeof l._combined === 'object' &&
+    l._combined !== null &&
+    typeof l.getTrimmedLength === 'function' &&
+    typeof l.length === 'number' &&
+    l._data.length >= l.length * 3
+  );
+}
+
 // xterm's cell layout (src/common/buffer/Constants.ts): 3 words a cell, the first holds the content.
 const CELL_SIZE = 3;
 const CODEPOINT_MASK = 0x1fffff;

@@ -11,8 +11,9 @@
 // server started by hand in that very terminal would stop on SIGTTIN). Opened O_NOCTTY: the server
 // runs in its own session, and a tty opened without it would become its controlling terminal.
 // Anything short of that and the client relays as before (the reason goes to the log).
-import { closeSync, constants, fstatSync, openSync, readFileSync, readlinkSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readlinkSync, statSync } from 'node:fs';
 import { isatty, ReadStream } from 'node:tty';
+import { readProcStat } from '../rows/process-tree.js';
 import { myUid } from '../util/private-path.js';
 
 /** Where Linux keeps terminals: pseudo-terminals, virtual consoles, serial lines. */
@@ -35,7 +36,7 @@ export function openClientTty(pid: number): ReadStream | string {
   } catch (err) {
     return `the client's terminal is out of reach (${(err as NodeJS.ErrnoException).code ?? String(err)})`;
   }
-  if (terminal.rdev === controllingTty()) return `the client runs in the server's own controlling terminal`;
+  if (terminal.rdev === (readProcStat(process.pid)?.ttyNr ?? 0)) return `the client runs in the server's own controlling terminal`;
   let fd: number;
   try {
     fd = openSync(input, constants.O_RDWR | constants.O_NOCTTY | constants.O_NONBLOCK);
@@ -70,16 +71,4 @@ export function openClientTty(pid: number): ReadStream | string {
 function sameFile(fd: number, want: { dev: number; ino: number; rdev: number }): boolean {
   const st = fstatSync(fd);
   return st.isCharacterDevice() && st.dev === want.dev && st.ino === want.ino && st.rdev === want.rdev;
-}
-
-/** The device number of this process's controlling terminal (0: none), from /proc/self/stat. */
-function controllingTty(): number {
-  try {
-    const stat = readFileSync('/proc/self/stat', 'utf8');
-    // The command name may hold spaces and parentheses: the fields start after the last ')'.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return Number(fields[4]) || 0;
-  } catch {
-    return 0;
-  }
 }

@@ -225,12 +225,7 @@ export class Compositor {
       const snap = cells[y];
       if (!line || !snap) {
         // Not known by cells: the whole line, compared as text (and known by cells from now on).
-        const text = this.renderer.renderBuffer(buffer, { top: y, height: 1, width: rect.width }, this.scratch)[0]!;
-        if (c.lines[y] !== text) {
-          out += moveTo(rect.y + y, rect.x) + text;
-          c.lines[y] = text;
-          this.stats.linesPainted++;
-        }
+        out += this.paintRows(c, screen, rect, { start: y, end: y });
         if (line) cells[y] = snapshotCells(line);
         continue;
       }

@@ -5,13 +5,7 @@
 // in `_combined` by column. Those are private to @xterm/headless, so they are checked when read;
 // when they are not there (another xterm), the compositor compares rendered lines as before.
 import type { IBuffer } from '@xterm/headless';
-
-/** The private parts of an xterm buffer line read here. */
-interface LineCells {
-  readonly length: number;
-  readonly _data: Uint32Array;
-  readonly _combined: Record<number, string>;
-}
+import { isBufferLineCells, type BufferLineCells as LineCells } from '../rows/spilled-history.js';
 
 /** A painted line's cells: a copy of its words and its combined characters. */
 export interface CellSnapshot {
@@ -26,16 +20,11 @@ const IS_COMBINED = 0x200000;
 const WIDTH_SHIFT = 22;
 const WIDTH_MASK = 0x3;
 
-function isLineCells(value: unknown): value is LineCells {
-  const l = value as Partial<LineCells> | undefined;
-  return !!l && l._data instanceof Uint32Array && typeof l._combined === 'object' && l._combined !== null && typeof l.length === 'number' && l._data.length >= l.length * CELL_SIZE;
-}
-
 /** Line `y` of the buffer (absolute, like IBuffer.getLine) as cells, or undefined when xterm keeps them otherwise. */
 export function lineCells(buffer: IBuffer, y: number): LineCells | undefined {
   const view = buffer.getLine(y) as unknown as { _line?: unknown } | undefined;
   const line = view?._line;
-  return isLineCells(line) ? line : undefined;
+  return isBufferLineCells(line) ? line : undefined;
 }
 
 /** Copies the line's cells into `into` (reused when it fits) and returns it. */
@@ -90,19 +79,13 @@ export function changedSpan(line: LineCells, snap: CellSnapshot): { start: numbe
   }
   let start = first >= 0 ? Math.floor(first / CELL_SIZE) : cols;
   let end = last >= 0 ? Math.floor(last / CELL_SIZE) : -1;
-  // Equal words, other combined characters: the words hold only the flag, the text is aside.
-  const widen = (col: number) => {
-    if (col < start) start = col;
-    if (col > end) end = col;
-  };
+  // Equal words, other combined characters: the words hold only the flag, the text is aside. A
+  // cell combined in one version only has other words, so the new line's combined cells suffice.
   for (const key in line._combined) {
     const col = Number(key);
-    if (col < cols && now[col * CELL_SIZE]! & IS_COMBINED && line._combined[col] !== snap.combined?.[col]) widen(col);
-  }
-  if (snap.combined) {
-    for (const key in snap.combined) {
-      const col = Number(key);
-      if (col < cols && old[col * CELL_SIZE]! & IS_COMBINED && line._combined[col] !== snap.combined[col]) widen(col);
+    if (col < cols && now[col * CELL_SIZE]! & IS_COMBINED && line._combined[col] !== snap.combined?.[col]) {
+      if (col < start) start = col;
+      if (col > end) end = col;
     }
   }
   if (end < start) return null;

@@ -2,13 +2,14 @@
 // owns the hub, the rows and the agents. Detaching or killing a client leaves every row running with
 // its screen and modes; several clients share the rows but not their view; mail is woken with nobody
 // watching; `swb ls`, `new`, `kill` and `kill-server` manage the server from any shell (as the operator).
-import { existsSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { MailItem, SendResult } from '../../src/protocol/methods.js';
 import { runCleanups } from '../helpers/cleanup.js';
 import { isLive } from '../helpers/process-descendants.js';
-import { loggedServerPids } from '../helpers/processes.js';
+import { descriptorsTo, loggedServerPids } from '../helpers/processes.js';
+import { readProcStat } from '../../src/rows/process-tree.js';
 import { ls } from '../helpers/swb-ls.js';
 import { runSwb, swbEnv } from '../helpers/run-swb.js';
 import { createTempHome, type TempHome } from '../helpers/temp-home.js';
@@ -40,15 +41,20 @@ async function serverPid(home: TempHome): Promise<number> {
   return pids[0]!;
 }
 
-/** How many of process `pid`'s descriptors are open on `path` (a terminal, say). */
-function descriptorsTo(pid: number, path: string): number {
-  return readdirSync(`/proc/${pid}/fd`).filter((fd) => {
-    try {
-      return readlinkSync(`/proc/${pid}/fd/${fd}`) === path;
-    } catch {
-      return false;
-    }
-  }).length;
+/**
+ * swb with one row (its shell's pid in one.pid), the dashboard up, and the server holding the
+ * client's terminal (one descriptor on it): the terminal's path comes back with the rest.
+ */
+async function oneRowOnHeldTerminal() {
+  const home = createTempHome();
+  const t = startSwb({ home, args: ['one=echo $$ > one.pid; echo ONE-READY; exec sleep 600'] });
+  await t.waitForText('ONE-READY');
+  await t.waitForText(HINTS);
+  const server = await serverPid(home);
+  const rowPid = await pidFile(home, 'one.pid');
+  const terminal = readlinkSync(`/proc/${t.pid}/fd/0`);
+  expect(descriptorsTo(server, terminal)).toBe(1);
+  return { home, t, server, rowPid, terminal };
 }
 
 function escapeRegExp(s: string): string {
@@ -183,6 +189,8 @@ describe('swb server and its clients', () => {
 
     await killClient(t);
     expect(isLive(server)).toBe(true);
+    // The server holds the terminal, so it restores it even now: off the alternate screen, cursor shown.
+    await t.waitFor(() => t.terminal.buffer.active.type === 'normal' && t.cursorVisible, 'the terminal restored after the client died');
     const after = await waitUntil(async () => {
       const l = await ls(home);
       return l.clients === 0 && l;
@@ -267,11 +275,10 @@ describe('swb server and its clients', () => {
     const held = () => descriptorsTo(server, terminal);
     expect(held()).toBe(1);
     expect(readFileSync(join(home.paths.runDir, 'server.log'), 'utf8')).not.toMatch(/relays its terminal/);
-    // Field 7 of /proc/PID/stat: the controlling terminal (0: none).
-    const stat = readFileSync(`/proc/${server}/stat`, 'utf8');
-    expect(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[4]).toBe('0');
+    expect(readProcStat(server)?.ttyNr).toBe(0); // no controlling terminal
     // Keys reach the row through the server alone.
     t.write(ATTACH);
+    await t.waitFor(() => !HINTS.test(t.screenText().join('\n')), 'the attached view');
     t.write('echo TYPED-$((6*7))\r');
     await t.waitForText('TYPED-42');
     t.write(DETACH_ROW);
@@ -285,15 +292,8 @@ describe('swb server and its clients', () => {
   });
 
   test('a terminal that goes away (SSH dropped, window closed) while the server holds it: the server lets it go, and the rows run on', async () => {
-    const home = createTempHome();
-    const t = startSwb({ home, args: ['one=echo $$ > one.pid; echo ONE-READY; exec sleep 600'] });
-    await t.waitForText('ONE-READY');
-    await t.waitForText(HINTS);
-    const server = await serverPid(home);
-    const rowPid = await pidFile(home, 'one.pid');
-    const terminal = readlinkSync(`/proc/${t.pid}/fd/0`);
+    const { home, t, server, rowPid, terminal } = await oneRowOnHeldTerminal();
     const held = () => descriptorsTo(server, terminal);
-    expect(held()).toBe(1);
     t.hangUp();
     await waitUntil(() => held() === 0, { what: 'the server to let the hung-up terminal go' });
     await waitUntil(async () => (await ls(home)).clients === 0, { what: 'the client to be gone' });
@@ -304,14 +304,7 @@ describe('swb server and its clients', () => {
   });
 
   test('SIGTSTP to a client whose terminal the server holds detaches it (stopping would leave the server and the shell both reading the terminal)', async () => {
-    const home = createTempHome();
-    const t = startSwb({ home, args: ['one=echo $$ > one.pid; echo ONE-READY; exec sleep 600'] });
-    await t.waitForText('ONE-READY');
-    await t.waitForText(HINTS);
-    const server = await serverPid(home);
-    const rowPid = await pidFile(home, 'one.pid');
-    const terminal = readlinkSync(`/proc/${t.pid}/fd/0`);
-    expect(descriptorsTo(server, terminal)).toBe(1);
+    const { home, t, server, rowPid, terminal } = await oneRowOnHeldTerminal();
     process.kill(t.pid, 'SIGTSTP');
     const exit = await t.waitForExit();
     expect(exit).toEqual({ exitCode: 0, signal: 0 });

@@ -1,6 +1,6 @@
 // Process bookkeeping for tests that run `swb` as real processes. Only ever signals a pid this
 // test started (a recorded child, or a hub that a CLI we ran started and logged), never by name.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { waitUntil } from './wait-until.js';
 
@@ -105,4 +105,15 @@ export function loggedHubPids(swbHome: string): number[] {
 /** Pids of every workspace server that logged its start in server.log under SWB_HOME/run. */
 export function loggedServerPids(swbHome: string): number[] {
   return loggedPids(swbHome, 'server.log', / server (\d+) \(swb /g);
+}
+
+/** How many of process `pid`'s descriptors are open on `path` (a terminal, say); 'self' is this process. */
+export function descriptorsTo(pid: number | 'self', path: string): number {
+  return readdirSync(`/proc/${pid}/fd`).filter((fd) => {
+    try {
+      return readlinkSync(`/proc/${pid}/fd/${fd}`) === path;
+    } catch {
+      return false; // closed meanwhile
+    }
+  }).length;
 }

@@ -1,12 +1,14 @@
 // The server takes a client's terminal from the client process itself (/proc/PID/fd/0), never from
 // a path the client names: these open real terminals of real processes and check what is refused.
 import { spawn as spawnChild } from 'node:child_process';
-import { readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
+import { readlinkSync, statSync } from 'node:fs';
 import type { ReadStream } from 'node:tty';
 import { spawn } from 'node-pty';
 import { afterEach, describe, expect, test } from 'vitest';
+import { readProcStat } from '../../../src/rows/process-tree.js';
 import { openClientTty } from '../../../src/server/client-tty.js';
 import { deferCleanup, runCleanups } from '../../helpers/cleanup.js';
+import { descriptorsTo } from '../../helpers/processes.js';
 import { waitUntil } from '../../helpers/wait-until.js';
 
 afterEach(runCleanups);
@@ -43,18 +45,15 @@ describe.runIf(process.platform === 'linux')('openClientTty', () => {
   test('never becomes this process\u2019s controlling terminal, and closing it leaves no descriptor behind', async () => {
     const { pty } = await inPty('echo READY; exec sleep 60');
     const target = readlinkSync(`/proc/${pty.pid}/fd/0`);
-    const before = countFdsTo(target);
+    const before = descriptorsTo('self', target);
     const tty = expectTty(openClientTty(pty.pid));
-    expect(countFdsTo(target)).toBe(before + 1);
-    // Field 7 of /proc/self/stat is the controlling terminal; the test runner has none of this pty.
-    const stat = readFileSync('/proc/self/stat', 'utf8');
-    const ttyNr = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[4]);
-    expect(ttyNr).not.toBe(statSync(target).rdev);
+    expect(descriptorsTo('self', target)).toBe(before + 1);
+    expect(readProcStat(process.pid)?.ttyNr).not.toBe(statSync(target).rdev);
     await new Promise<void>((resolve) => {
       tty.once('close', () => resolve());
       tty.destroy();
     });
-    expect(countFdsTo(target)).toBe(before);
+    expect(descriptorsTo('self', target)).toBe(before);
   });
 
   test('a process whose stdin is not a terminal is refused with a reason', async () => {
@@ -76,19 +75,3 @@ describe.runIf(process.platform === 'linux')('openClientTty', () => {
     expect(openClientTty(2 ** 22 + 7)).toMatch(/out of reach/);
   });
 });
-
-function countFdsTo(target: string): number {
-  let n = 0;
-  for (const fd of readdirFds()) {
-    try {
-      if (readlinkSync(`/proc/self/fd/${fd}`) === target) n++;
-    } catch {
-      // closed meanwhile
-    }
-  }
-  return n;
-}
-
-function readdirFds(): string[] {
-  return readdirSync('/proc/self/fd');
-}

@@ -21,4 +21,10 @@ describe('linkLine', () => {
     expect(linkLine({ ...base, queued: 1, oldestQueuedAt: base.since, problem: 'publishing: timeout' })).toMatch(/link up since .*; 1 message and receipts queued .* \(last problem: publishing: timeout\)$/);
     expect(linkLine({ ...base, state: 'connecting' })).toMatch(/: queued: link not yet up since /);
   });
+
+  it('a problem quoting the NATS server reaches the terminal sanitized: one line, no escape sequences', () => {
+    const line = linkLine({ ...base, state: 'connecting', problem: "cannot connect: 'Authorization Violation\x1b]0;owned\x07\x1b[2J'\nnext" });
+    expect(line).not.toMatch(/[\x00-\x1f\x7f]/);
+    expect(line).toContain('Authorization Violation');
+  });
 });
