@@ -2,7 +2,8 @@
 // the outbox first (the sender hears "accepted" then); the publisher sends the outbox in id order
 // with each row's dedup id (Nats-Msg-Id) and removes a row only once the stream acknowledged it.
 // Everything addressed to this node is read by one durable consumer, applied to the store in one
-// transaction per batch, and acknowledged only after that commit. With NATS unreachable the outbox
+// transaction per batch, pushed to its sessions at once, and acknowledged only once that commit is
+// on disk (synced on the thread pool: store/wal-sync.ts). With NATS unreachable the outbox
 // simply grows ("queued: link down since ..."), and empties in order when the link is back.
 //
 // Stream SWB_MAIL keeps subjects swb.<origin>.<destination>.<m|r> as a work queue: an envelope is
@@ -302,6 +303,16 @@ export class FederationLink {
         this.queuedCache = { count: 0, oldestAt: null };
         continue;
       }
+      // Receipts an apply queued leave this machine only once that apply is on disk: published
+      // and then lost to a power cut, their outbox ids would be drawn again for other mail.
+      try {
+        await this.host.store.durable();
+      } catch (err) {
+        this.fail(`syncing the outbox to disk: ${messageOf(err)}`);
+        await delay(1000);
+        this.kicked = true;
+        continue;
+      }
       const envelopes = groupIntoEnvelopes(entries, this.lastOut, this.settings.node, this.host.store.epoch);
       const results = await Promise.allSettled(
         envelopes.map((o) => this.js!.publish(mailSubject(this.settings.node, o.node), o.json, { msgID: dedupId(o.envelope), timeout: 5000 })),
@@ -408,13 +419,26 @@ export class FederationLink {
       for (const m of kept) m.nak(2000);
       return;
     }
-    result.verdicts.forEach((v, i) => (v === 'gap' ? kept[i]!.nak(500) : kept[i]!.ack()));
     for (const g of result.skipped) {
       this.host.log(`federation: gave up waiting for ${g.origin}'s outbox ids ${g.after + 1}..${g.upTo} (lost on the way: NATS lost them, or they were refused above); what came after is applied`);
     }
+    // Pushed now: the commit is in this machine's page cache, where only a power cut (which takes
+    // the sessions with it) could lose it, and the stream keeps custody until the acknowledgement.
     this.host.onIncoming(result);
-    // Receipts of what was just stored (delivered to a live session) wait in the outbox.
-    this.kick();
+    // Acknowledged once on disk, without holding up the next batch meanwhile.
+    this.host.store.durable().then(
+      () => {
+        // Receipts of what was just stored (delivered to a live session) wait in the outbox.
+        this.kick();
+        answer(() => result.verdicts.forEach((v, i) => (v === 'gap' ? kept[i]!.nak(500) : kept[i]!.ack())));
+      },
+      (err: unknown) => {
+        // Stored but maybe not on disk: all of it comes again, and is acknowledged as a duplicate
+        // once a sync succeeds.
+        this.fail(`syncing mail from other nodes to disk: ${messageOf(err)}`);
+        answer(() => kept.forEach((m) => m.nak(2000)));
+      },
+    );
   }
 
   private async beat(): Promise<void> {
@@ -509,6 +533,15 @@ function statFile(file: string, what: string): Stats {
   }
   if (!st.isFile()) throw new SwbError('BAD_REQUEST', `${what}: ${file} is not a file.`);
   return st;
+}
+
+/** Acks and naks on a connection that closed meanwhile (the link stopped): the stream redelivers those. */
+function answer(step: () => void): void {
+  try {
+    step();
+  } catch {
+    // unanswered: redelivered after ack_wait, and then a duplicate here
+  }
 }
 
 function delay(ms: number): Promise<void> {

@@ -10,6 +10,8 @@ import { ENVELOPE_VERSION, MAX_ENVELOPE_JSON, MAX_ITEMS } from '../federation/en
 import type { AcceptOutcome, AcceptRequest, MailStore, MessageRow, StateChange } from './mail-store.js';
 import { STATE_CODE } from './receipt-state.js';
 import { toWellFormed } from '../text/well-formed.js';
+import { commitWithoutSync } from './open-database.js';
+import { WalSync } from './wal-sync.js';
 
 /** An outbox row with its envelope built; `prev` is filled in by the publisher in id order. */
 export interface OutboxEntry {
@@ -46,6 +48,8 @@ export class FederationStore {
   private readonly q: ReturnType<FederationStore['prepare']>;
   /** This store's epoch (migration 5 drew it): part of every dedup id this node publishes. */
   readonly epoch: string;
+  /** Makes what `applyIncoming` committed durable, off the event loop. */
+  private readonly wal: WalSync;
 
   constructor(
     private readonly mail: MailStore,
@@ -53,6 +57,7 @@ export class FederationStore {
     readonly node: string,
   ) {
     this.q = this.prepare();
+    this.wal = WalSync.of(mail.db);
     this.epoch = this.q.epoch.get()!.value;
   }
 
@@ -124,17 +129,14 @@ export class FederationStore {
    */
   published(upToPerNode: ReadonlyMap<string, number>): void {
     const db = this.mail.db;
-    db.pragma('synchronous = NORMAL');
-    try {
+    commitWithoutSync(db, () =>
       db.transaction(() => {
         for (const [node, id] of upToPerNode) {
           this.q.deleteUpTo.run(node, id);
           this.q.setLastOut.run(node, id);
         }
-      })();
-    } finally {
-      db.pragma('synchronous = FULL');
-    }
+      })(),
+    );
   }
 
   /** What waits for the link: mail and receipts in the outbox, and since when. */
@@ -148,6 +150,8 @@ export class FederationStore {
    * applied (stored now), duplicate (seen before: acknowledge and drop) or gap (an earlier one
    * from that origin is missing: leave it unacknowledged, it comes again). Throws if the commit
    * fails; then nothing was applied and nothing may be acknowledged.
+   * The commit does not wait for the disk (the stream keeps custody until the acknowledgement):
+   * await `durable()` before acknowledging any verdict or publishing what it queued.
    * `known(handle)`: a local session that may get mail; `live(handle)`: it hears pushes now.
    */
   applyIncoming(
@@ -201,13 +205,21 @@ export class FederationStore {
     });
     let outcomes: AcceptOutcome[];
     try {
-      outcomes = run.immediate();
+      outcomes = this.wal.commitUnsynced(this.mail.db, () => run.immediate());
     } catch (err) {
       this.mail.resyncCaches();
       throw err;
     }
     this.mail.adjustUnread(read);
     return { verdicts, accepted: requests.map((request, i) => ({ request, outcome: outcomes[i]! })), changes, skipped };
+  }
+
+  /**
+   * Resolves once everything `applyIncoming` committed is on disk (at once when it is); rejects
+   * when the fsync failed.
+   */
+  durable(): Promise<void> {
+    return this.wal.durable();
   }
 
   /** The request that stores a remote message here; unknown recipients get an expired receipt back. */

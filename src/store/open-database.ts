@@ -64,6 +64,20 @@ function openDatabaseUnchecked(file: string): SqliteDatabase {
   }
 }
 
+/**
+ * Runs `fn` (a transaction) with synchronous = NORMAL for its commit: in WAL mode still consistent
+ * and kept in order behind every earlier commit, but not on disk until the next sync (a FULL commit
+ * or WalSync). The connection is FULL again before this returns, whatever `fn` did.
+ */
+export function commitWithoutSync<T>(db: SqliteDatabase, fn: () => T): T {
+  db.pragma('synchronous = NORMAL');
+  try {
+    return fn();
+  } finally {
+    db.pragma('synchronous = FULL');
+  }
+}
+
 /** At open nobody is waiting on the hub yet, so a lock held by someone else is waited out (up to 5 s). */
 function whenFree(step: () => void): void {
   const deadline = Date.now() + 5000;

@@ -1,0 +1,69 @@
+// Commits taken without waiting for the disk (synchronous = NORMAL), made durable later and off
+// the event loop: one fsync of the WAL file on libuv's thread pool covers every commit written
+// before it began. The federation link uses it for what it applies from other nodes: the mail is
+// stored and pushed at once, and only acknowledged to the stream (which keeps custody until then)
+// once `durable()` resolved. A FULL commit would block the loop for the same fsync, in the middle
+// of the next send.
+//
+// Why this is sound: in WAL mode a NORMAL commit is consistent but may be lost by a power cut or an
+// OS crash (never by a crash of this process: the bytes are in the page cache). SQLite's FULL does
+// nothing more at a commit than fsync the WAL, and fsync applies to the file, not the descriptor.
+// SQLite never locks the -wal file (its locks live on the database file and -shm), so opening and
+// closing our own descriptor of it drops none of them, unlike one of mail.db itself.
+import { open } from 'node:fs/promises';
+import { commitWithoutSync, type SqliteDatabase } from './open-database.js';
+
+export class WalSync {
+  /** Commits made without a sync so far, and how many of them are known to be on disk. */
+  private written = 0;
+  private synced = 0;
+  private inFlight: Promise<void> | null = null;
+
+  constructor(
+    private readonly walFile: string | null,
+    /** fsync of a file by its path (a seam for tests that count or fail syncs). */
+    private readonly syncFile: (file: string) => Promise<void> = fsyncFile,
+  ) {}
+
+  static of(db: SqliteDatabase): WalSync {
+    return new WalSync(db.memory ? null : `${db.name}-wal`);
+  }
+
+  /** Runs `fn` (a transaction) without waiting for the disk, and counts its commit as one to make durable. */
+  commitUnsynced<T>(db: SqliteDatabase, fn: () => T): T {
+    const out = commitWithoutSync(db, fn);
+    this.written++;
+    return out;
+  }
+
+  /** True when every commit taken through `commitUnsynced` is on disk. */
+  get clean(): boolean {
+    return this.synced >= this.written;
+  }
+
+  /** Resolves once every commit taken before this call is on disk; rejects if the fsync failed. */
+  async durable(): Promise<void> {
+    const target = this.written;
+    while (this.synced < target) {
+      // A sync already under way may have started before the commit we wait for: wait for it, then
+      // start one of our own if it did not cover us.
+      this.inFlight ??= this.syncOnce().finally(() => (this.inFlight = null));
+      await this.inFlight;
+    }
+  }
+
+  private async syncOnce(): Promise<void> {
+    const covers = this.written;
+    if (this.walFile) await this.syncFile(this.walFile);
+    this.synced = Math.max(this.synced, covers);
+  }
+}
+
+async function fsyncFile(path: string): Promise<void> {
+  const file = await open(path, 'r');
+  try {
+    await file.sync();
+  } finally {
+    await file.close();
+  }
+}
