@@ -1,5 +1,6 @@
 // Federation tests' real parts: a nats-server with JetStream in a temp dir (the shipped
-// least-privilege config, docs/federation/nats-server.conf, with its port and store moved), and swb
+// least-privilege config, docs/federation/nats-server.conf, with its port and store moved, and its
+// users replaced when a test sets up auth another way: NATS operator mode, say), and swb
 // hubs as nodes, each with its own SWB_HOME and a workspace config naming its federation section
 // (so a hub a CLI command starts after a crash federates too). Nodes are driven over their sockets.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -49,19 +50,33 @@ export class NatsServer {
     extraConf = '',
     /** `tls`: clients must come with tls:// (the server requires TLS). */
     private readonly scheme: 'nats' | 'tls' = 'nats',
+    /**
+     * In place of the shipped `accounts { ... }` block (its users and passwords): the lines that
+     * set up authentication another way. Operator mode (JWTs, .creds files) cannot be combined
+     * with users in the config; `auth(dir)` gets this server's directory for files it writes.
+     */
+    auth?: (dir: string) => string,
   ) {
     this.dir = realpathSync(mkdtempSync(join(tmpdir(), 'swb-nats-')));
     this.conf = join(this.dir, 'nats-server.conf');
-    const shipped = readFileSync(join(root, 'docs/federation/nats-server.conf'), 'utf8');
-    writeFileSync(this.conf, `${shipped.replace('/var/lib/nats/jetstream', join(this.dir, 'js')).replace(/^port: 4222$/m, `port: ${port}`)}\n${extraConf}\n`);
+    let conf = readFileSync(join(root, 'docs/federation/nats-server.conf'), 'utf8')
+      .replace('/var/lib/nats/jetstream', join(this.dir, 'js'))
+      .replace(/^port: 4222$/m, `port: ${port}`);
+    if (auth) {
+      // The accounts block is the last thing in the shipped config.
+      const at = conf.search(/^accounts \{$/m);
+      if (at < 0) throw new Error('docs/federation/nats-server.conf has no top-level `accounts {` block to replace');
+      conf = `${conf.slice(0, at)}${auth(this.dir)}\n`;
+    }
+    writeFileSync(this.conf, `${conf}\n${extraConf}\n`);
     deferCleanup(`nats-server ${port}`, async () => {
       await this.stop('SIGKILL');
       rmSync(this.dir, { recursive: true, force: true });
     });
   }
 
-  static async start(opts: { extraConf?: string; scheme?: 'nats' | 'tls' } = {}): Promise<NatsServer> {
-    const s = new NatsServer(await freePort(), opts.extraConf, opts.scheme);
+  static async start(opts: { extraConf?: string; scheme?: 'nats' | 'tls'; auth?: (dir: string) => string } = {}): Promise<NatsServer> {
+    const s = new NatsServer(await freePort(), opts.extraConf, opts.scheme, opts.auth);
     await s.restart();
     return s;
   }
@@ -102,16 +117,22 @@ export class FedNode {
   constructor(
     readonly name: string,
     readonly nats: NatsServer,
-    opts: { user?: string; limits?: Record<string, number>; federation?: Record<string, unknown> } = {},
+    /** `credentials`: a .creds file to connect with, in place of the shipped user and its password. */
+    opts: { user?: string; credentials?: string; limits?: Record<string, number>; federation?: Record<string, unknown> } = {},
   ) {
     this.home = createTempHome();
-    const user = opts.user ?? name;
-    const pw = join(this.home.home, 'nats-password');
-    writeFileSync(pw, `change-me-${user}\n`, { mode: 0o600 });
+    let auth: Record<string, string>;
+    if (opts.credentials !== undefined) auth = { credentials: opts.credentials };
+    else {
+      const user = opts.user ?? name;
+      const pw = join(this.home.home, 'nats-password');
+      writeFileSync(pw, `change-me-${user}\n`, { mode: 0o600 });
+      auth = { user, passwordFile: pw };
+    }
     this.configPath = join(this.home.workspace, 'switchboard.json');
     writeFileSync(
       this.configPath,
-      JSON.stringify({ federation: { url: nats.url, node: name, user, passwordFile: pw, ...opts.federation }, limits: { rate: 0, maxUnread: 0, ...opts.limits } }),
+      JSON.stringify({ federation: { url: nats.url, node: name, ...auth, ...opts.federation }, limits: { rate: 0, maxUnread: 0, ...opts.limits } }),
     );
   }
 
