@@ -8,6 +8,9 @@
 //           both sides: alpha's outbox commit before "accepted", beta's inbox commit before the ack);
 //   throughput: 32 senders on alpha to 4 sessions on beta, first send to last arrival, with one send
 //           in flight per sender and with eight (as bench:mail measures the local hub).
+//   commit: one SQLite commit with synchronous=FULL (WAL) on the same disk: what custody on the
+//           sending side adds to the floor at the least ("accepted" waits for it; the floor has no
+//           disk in it), so the report also gives remote against floor + commit.
 // Goals (issue #14): remote p50 <= 2x the floor's; throughput >= 5,000 msg/s across nodes.
 //   node bench/federation.mjs [--quick]
 import { spawn, spawnSync } from 'node:child_process';
@@ -18,6 +21,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { connect } from '@nats-io/transport-node';
 import { AckPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
+import Database from 'better-sqlite3';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const swb = join(root, 'dist', 'bin', 'swb.js');
@@ -167,6 +171,23 @@ async function floor(n) {
   return { times, rate };
 }
 
+/** One-row commits, WAL and synchronous=FULL as mail.db has them, each timed. */
+function commits(n) {
+  const db = new Database(join(base, 'commit-floor.db'));
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, text TEXT)');
+  const insert = db.prepare('INSERT INTO t (text) VALUES (?)');
+  const times = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    insert.run(`commit ${i}`);
+    times.push(performance.now() - t0);
+  }
+  db.close();
+  return times;
+}
+
 /** SENDERS sessions on alpha, each with `inFlight` sends outstanding (as bench:mail measures), to 4 sessions on beta. */
 async function throughput(inFlight, tag) {
   const receivers = await Promise.all([0, 1, 2, 3].map((i) => beta.session(`${tag}r${i}`, true)));
@@ -191,6 +212,7 @@ async function throughput(inFlight, tag) {
 
 console.log(`bench:federation — nats-server ${spawnSync('nats-server', ['--version']).stdout.toString().trim()}, ${LAT_N} sequential sends per path, ${TPUT_N} for throughput`);
 const fl = await floor(LAT_N);
+const commit = commits(LAT_N);
 const localTo = await beta.session('lrecv', true);
 const localFrom = await beta.session('lsend');
 const local = await sendToArrival(localFrom, localTo, 'lrecv', LAT_N, 'local');
@@ -207,7 +229,10 @@ console.log(row('floor: JetStream publish→consume', fl.times));
 console.log(row('local send → push (beta)', local));
 console.log(row('remote send alpha → push at beta', remote));
 console.log(row('  of which: accepted at alpha', remote.accepted));
+console.log(row('one FULL commit (same disk)', commit));
 console.log(`remote/floor: p50 ${(pct(remote, 50) / pct(fl.times, 50)).toFixed(2)}x  p99 ${(pct(remote, 99) / pct(fl.times, 99)).toFixed(2)}x   (goal p50 <= 2x)`);
+const custody = pct(fl.times, 50) + pct(commit, 50);
+console.log(`remote/(floor + one FULL commit = ${ms(custody)} ms): p50 ${(pct(remote, 50) / custody).toFixed(2)}x`);
 console.log(`throughput across nodes, ${SENDERS} senders, 1 in flight each: ${Math.round(tp.rate)} msg/s delivered (accepted at ${Math.round(tp.acceptRate)} msg/s)`);
 console.log(`throughput across nodes, ${SENDERS} senders, 8 in flight each: ${Math.round(tp8.rate)} msg/s delivered (accepted at ${Math.round(tp8.acceptRate)} msg/s)   (goal >= 5,000 msg/s)`);
 console.log(`floor: pipelined JetStream publish→consume ${Math.round(fl.rate)} msg/s`);
