@@ -49,6 +49,8 @@ export interface ControllerOptions {
   onAttach: (row: Row) => void;
   /** A row's screen changed (the painter decides when to draw it). */
   onRowScreen: (row: Row) => void;
+  /** The attached row's program wrote `chunk`, not parsed yet (Row.onOutput). */
+  onRowOutput?: (row: Row, chunk: Buffer) => void;
   /** Lines kept under an attached row for its status line (0: the row takes the whole terminal). */
   attachedStatusLines?: number;
   /** The attached row is left without the detach key (it exited): the input router must let go too. */
@@ -285,6 +287,8 @@ export class DashboardController implements Intents, Disposable {
     this.perRow.set(row.name, d);
     const { store } = this.o;
     d.add(row.onScreenChange(() => this.o.onRowScreen(row)));
+    const onOutput = this.o.onRowOutput;
+    if (onOutput) d.add(row.onOutput((chunk) => onOutput(row, chunk)));
     d.add(row.onTitleChange((title) => store.updateRow(row.name, { title: sanitize(title, { singleLine: true, maxChars: 120 }) })));
     d.add(row.onExit((exit) => {
       // Keys would go to a program that is gone: back to the dashboard, and say why.

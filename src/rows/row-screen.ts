@@ -127,6 +127,8 @@ export class RowScreen implements Disposable, ParseClient {
   private lastByte = -1;
   /** xterm internals the fast-forward needs; null when fast-forward is off or they are not found. */
   private readonly probe: EmulatorProbe | null;
+  /** The same internals, whatever the fast-forward: `settled` reads the parser's state there. */
+  private readonly emulator: EmulatorProbe | null;
   private deferTimer: NodeJS.Timeout | undefined;
   /** performance.now() of the last write(). */
   private lastWriteAt = 0;
@@ -204,7 +206,8 @@ export class RowScreen implements Disposable, ParseClient {
     );
     this.store.add(this.terminal.onWriteParsed(() => this.bump()));
     this.trackDirtyRows();
-    this.probe = options.fastForward === false ? null : probeEmulator(this.terminal);
+    this.emulator = probeEmulator(this.terminal);
+    this.probe = options.fastForward === false ? null : this.emulator;
     this.store.add(toDisposable(() => clearTimeout(this.deferTimer)));
   }
 
@@ -251,6 +254,15 @@ export class RowScreen implements Disposable, ParseClient {
 
   get rows(): number {
     return this.terminal.rows;
+  }
+
+  /**
+   * Everything written so far is parsed and the parser is between sequences: plain text the
+   * program writes next is printed at the cursor as it stands (Compositor.echoAhead relies on it).
+   * False when xterm's internals are not found.
+   */
+  get settled(): boolean {
+    return !this.store.disposed && this.pending === 0 && this.inFlight === 0 && this.emulator !== null && this.emulator.atGround();
   }
 
   /** Increases whenever the screen may have changed; compare to skip redrawing a still row. */

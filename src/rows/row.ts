@@ -80,6 +80,7 @@ export class Row implements Disposable {
   private readonly options: RowOptions;
   private readonly transcriptRing: ByteRing | null;
   private readonly screenChangeEmitter = this.store.add(new Emitter<void>());
+  private readonly outputEmitter = this.store.add(new Emitter<Buffer>());
   private readonly exitEmitter = this.store.add(new Emitter<RowExit>());
   private readonly restartEmitter = this.store.add(new Emitter<void>());
   private readonly titleEmitter = this.store.add(new Emitter<string>());
@@ -98,6 +99,11 @@ export class Row implements Disposable {
    * consumer marks the row dirty and reads it at its own frame rate.
    */
   readonly onScreenChange: Event<void> = this.screenChangeEmitter.event;
+  /**
+   * A chunk of the program's output, just before the screen parses it; only while the row is
+   * urgent (attached somewhere), for an echo sent ahead of the emulator (Compositor.echoAhead).
+   */
+  readonly onOutput: Event<Buffer> = this.outputEmitter.event;
   /** The program exited and its last output has been parsed into the screen. */
   readonly onExit: Event<RowExit> = this.exitEmitter.event;
   /** restart() started a new process on a fresh screen (`screen` now returns the new one). */
@@ -289,6 +295,7 @@ export class Row implements Disposable {
     store.add(toDisposable(() => clearTimeout(batching)));
     store.add(
       proc.onData((chunk) => {
+        if (this.urgentValue) this.outputEmitter.fire(chunk);
         this.lastOutput = Date.now();
         this.transcriptRing?.write(chunk);
         screen.write(chunk);

@@ -150,6 +150,7 @@ export function openClientSession(o: ClientSessionOptions): ClientSession {
         drawn.invalidate();
       },
       onRowScreen: (row) => drawn.rowChanged(row),
+      onRowOutput: (row, chunk) => drawn.rowOutput(row, chunk),
       auditLogPath: core.auditLogPath,
       grantKey: keysLabel(keymap, 'grantBudget', 1),
       attachedStatusLines: look.attachedStatus ? ATTACHED_STATUS_LINES : 0,

@@ -6,7 +6,7 @@ import type { Rect } from '../app/layout.js';
 import { ViewportRenderer } from '../rows/render-viewport.js';
 import type { RowScreen } from '../rows/row-screen.js';
 import { BEGIN_SYNC, CLEAR_SCREEN, END_SYNC, ERASE_LINE_RIGHT, HIDE_CURSOR, SGR_RESET, SHOW_CURSOR, moveTo } from './escapes.js';
-import { changedSpan, lineCells, snapshotCells, type CellSnapshot } from './line-cells.js';
+import { changedSpan, forgetCells, lineCells, snapshotCells, type CellSnapshot } from './line-cells.js';
 
 export interface ViewportSource {
   key: string;
@@ -45,7 +45,12 @@ export interface PaintStats {
   frames: number;
   bytes: number;
   linesPainted: number;
+  /** Echoes sent ahead of the emulator (echoAhead). */
+  echoesAhead: number;
 }
+
+/** The most bytes an echo sent ahead may have: a keystroke's, or a short paste's. */
+const ECHO_AHEAD_MAX = 64;
 
 export class Compositor {
   /** The attached status line last sent (with its row), to send it again only when it changes. */
@@ -58,13 +63,22 @@ export class Compositor {
   private scratch: string[] = [];
   private needsClear = true;
   private cursorShown: boolean | null = null;
-  readonly stats: PaintStats = { frames: 0, bytes: 0, linesPainted: 0 };
+  /**
+   * Where the last attached paint left the terminal's cursor (the program's, shown), in which
+   * viewport, and the columns it may print into; null when unknown (hidden, another paint since).
+   */
+  private cursorAt: { key: string; x: number; y: number; limit: number } | null = null;
+  /** A line an echo went ahead on: the next attached paint compares it, reported changed or not. */
+  private echoedLine = -1;
+  readonly stats: PaintStats = { frames: 0, bytes: 0, linesPainted: 0, echoesAhead: 0 };
 
   constructor(private readonly write: (data: string) => void) {}
 
   /** Forget what is on the terminal: the next paint clears and redraws everything. */
   invalidate(): void {
     this.needsClear = true;
+    this.cursorAt = null;
+    this.echoedLine = -1;
     this.inkLines = [];
     this.segmentCache.clear();
     this.caches.clear();
@@ -76,6 +90,8 @@ export class Compositor {
    * viewport whose screen changed or whose lines were just overwritten.
    */
   paintDashboard(frame: DashboardFrame, size: { cols: number; rows: number }): void {
+    this.cursorAt = null;
+    this.echoedLine = -1;
     let out = '';
     if (this.needsClear) {
       out += CLEAR_SCREEN;
@@ -133,6 +149,11 @@ export class Compositor {
       this.statusLine = null;
     }
     this.inkLines = [];
+    if (this.echoedLine >= 0 && changed !== 'all') {
+      const y = this.echoedLine;
+      changed = changed === 'none' ? { start: y, end: y } : { start: Math.min(changed.start, y), end: Math.max(changed.end, y) };
+    }
+    this.echoedLine = -1;
     out += this.paintViewport(source, null, changed === 'all' ? null : changed, true);
     const statusKey = status ? `${status.y}|${status.line}` : null;
     if (status && statusKey !== this.statusLine) out += moveTo(status.y, 0) + status.line;
@@ -144,7 +165,42 @@ export class Compositor {
       out += visible ? SHOW_CURSOR : HIDE_CURSOR;
       this.cursorShown = visible;
     }
+    const known = visible && this.caches.get(source.key)?.cells !== undefined;
+    this.cursorAt = known ? { key: source.key, x: buffer.cursorX, y: buffer.cursorY, limit: Math.min(source.screen.cols, source.rect.width) } : null;
     this.flush(out);
+  }
+
+  /**
+   * Sends a keystroke's echo before the emulator has parsed it — as the bytes themselves, at the
+   * cursor — when they can only mean "print these characters here": plain ASCII, nothing pending
+   * in the parser, the terminal's cursor known to be where the program's is, no wrap. The
+   * keystroke then waits for neither xterm nor the diff (tmux parses first; a node server pays
+   * more for that). Those cells are forgotten in the painted snapshot, and the paint after the
+   * parse compares their line whatever the emulator reports: so if the program meant something
+   * else after all (insert mode, another character set, other colours), that paint puts it right.
+   * Returns whether the echo went ahead.
+   */
+  echoAhead(key: string, screen: RowScreen, chunk: Uint8Array): boolean {
+    const at = this.cursorAt;
+    const n = chunk.length;
+    if (at === null || at.key !== key || n === 0 || n > ECHO_AHEAD_MAX || at.x + n >= at.limit) return false;
+    for (let i = 0; i < n; i++) {
+      const b = chunk[i]!;
+      if (b < 0x20 || b > 0x7e) return false;
+    }
+    const buffer = screen.buffer;
+    if (buffer.cursorX !== at.x || buffer.cursorY !== at.y || !screen.settled) return false;
+    const cache = this.caches.get(key);
+    const snap = cache?.screen === screen ? cache.cells?.[at.y] : undefined;
+    if (!cache || !snap) return false;
+    forgetCells(snap, at.x, n);
+    cache.lines[at.y] = null;
+    this.echoedLine = at.y;
+    at.x += n;
+    this.stats.echoesAhead++;
+    // No synchronized-output brackets: a few cells cannot tear.
+    this.write(SGR_RESET + String.fromCharCode(...chunk));
+    return true;
   }
 
   /**

@@ -124,6 +124,16 @@ export class DashboardPainter implements Disposable {
     this.schedule();
   }
 
+  /**
+   * The attached row's program wrote `chunk`, which its screen parses next: a keystroke's echo
+   * may go to the terminal first (Compositor.echoAhead), and the paint that follows the parse
+   * checks it.
+   */
+  rowOutput(row: Row, chunk: Uint8Array): void {
+    if (row !== this.urgentRow || this.o.getState().attached !== row.name) return;
+    this.o.compositor.echoAhead(attachedKey(row.name), row.screen, chunk);
+  }
+
   /** Chrome or layout changed (a new Ink frame, or a state change). */
   chromeChanged(): void {
     this.paintSoon();
@@ -203,7 +213,7 @@ export class DashboardPainter implements Disposable {
       const status = this.attachedStatus(state);
       this.o.compositor.paintAttached(
         {
-          key: `attached:${attachedRow.name}`,
+          key: attachedKey(attachedRow.name),
           rect: { x: 0, y: 0, width: state.size.cols, height: state.size.rows - (status === undefined ? 0 : ATTACHED_STATUS_LINES) },
           screen: attachedRow.screen,
         },
@@ -294,4 +304,9 @@ export class DashboardPainter implements Disposable {
     this.urgentHold?.dispose();
     this.store.dispose();
   }
+}
+
+/** The compositor's key for a row's attached viewport. */
+function attachedKey(name: string): string {
+  return `attached:${name}`;
 }

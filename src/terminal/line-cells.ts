@@ -45,6 +45,17 @@ export function snapshotCells(line: LineCells, into?: CellSnapshot): CellSnapsho
   return { data, combined };
 }
 
+/**
+ * Marks cells [from, from + count) of a snapshot as unknown: the next changedSpan covers them
+ * whatever the line holds then (their first word has width bits 3, which no xterm cell has).
+ */
+export function forgetCells(snap: CellSnapshot, from: number, count: number): void {
+  const end = Math.min(from + count, snap.data.length / CELL_SIZE);
+  for (let x = Math.max(0, from); x < end; x++) snap.data[x * CELL_SIZE] = UNKNOWN_CELL;
+}
+
+const UNKNOWN_CELL = 0xffffffff;
+
 function widthAt(data: Uint32Array, cell: number): number {
   return (data[cell * CELL_SIZE]! >>> WIDTH_SHIFT) & WIDTH_MASK;
 }

@@ -117,6 +117,29 @@ describe('attach', () => {
     await t.waitFor(() => t.screenText().map(stripAge).join('\n') === before, 'the dashboard as it was').catch(() => undefined);
     expect(t.screenText().map(stripAge)).toEqual(dashboard.map(stripAge));
   });
+
+  test('a keystroke\u2019s echo reaches the terminal ahead of the emulator, as the program\u2019s own bytes, and the screen stays the program\u2019s', async () => {
+    const home = createTempHome();
+    const t = startSwb({ home, args: ['cat=stty raw -echo; printf "CAT-READY\\r\\n"; exec cat'], cols: COLS, rows: ROWS, recordOutput: true });
+    await t.waitForText('CAT-READY');
+    await t.waitForText('enter attach');
+    t.write(ATTACH);
+    await t.waitFor(() => t.screenText()[0] === 'CAT-READY' && !t.screenText().join('\n').includes('enter attach'), 'the attached view');
+    for (const key of ['q', 'w', 'e']) {
+      const before = t.output.length;
+      t.write(key);
+      await t.waitFor(() => t.screenText()[1]!.endsWith(key), `${key} echoed`);
+      // The echo went out alone (after an SGR reset), before the synchronized frame of the paint
+      // that checks it; without echo-ahead the key first shows inside that frame.
+      await t.waitFor(() => t.output.slice(before).includes(`\x1b[0m${key}\x1b[?2026h`), `${key} sent ahead of its paint`);
+    }
+    expect(t.screenText().slice(0, 2)).toEqual(['CAT-READY', 'qwe']);
+    expect([t.terminal.buffer.active.cursorX, t.terminal.buffer.active.cursorY]).toEqual([3, 1]);
+    // Output that is not plain text at the cursor takes the usual way: a line feed, then colour.
+    t.write('\r\n\x1b[31mred\x1b[0m');
+    await t.waitFor(() => t.screenText()[2] === 'red', 'the coloured line');
+    expect(t.screenText().slice(0, 3)).toEqual(['CAT-READY', 'qwe', 'red']);
+  });
 });
 
 /** Header lines end with the time since output, which moves on by itself. */

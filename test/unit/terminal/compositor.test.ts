@@ -193,7 +193,8 @@ describe('Compositor', () => {
     expect((await o.text())[0]).toBe('o\u0303!');
   });
 
-  it('fuzz: attached partial and full paints leave the terminal cell for cell like the row (colours, wide and combined characters, erases, inserts, scrolls, resizes)', async () => {
+  it('fuzz: attached partial and full paints leave the terminal cell for cell like the row (colours, wide and combined characters, erases, inserts, scrolls, resizes, echoes sent ahead)', async () => {
+    let aheads = 0;
     for (let seed = 1; seed <= 60; seed++) {
       const rand = seededRandom(seed);
       const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
@@ -210,6 +211,7 @@ describe('Compositor', () => {
         '\x1b[H', '\x1b[2;5H', '\x1b[C', '\x1b[3D', '\x1b[A', '\x1b[L', '\x1b[M', '\x1b[S', '\x1b[T', '\x1b[4h', '\x1b[4l',
         '\x1b[2;3r', '\x1b[r', '\x1b[?1049h', '\x1b[?1049l', '\x1b[?7l', '\x1b[?7h',
       ];
+      const typed = ['a', 'ls', ' ', 'xyz', 'hello world', '~/$', 'q', 'B0', '[A'];
       const paint = (full: boolean) => {
         const dirty = s.takeDirtyRows();
         c.paintAttached(src(), full ? 'all' : dirty);
@@ -219,9 +221,15 @@ describe('Compositor', () => {
         let chunk = '';
         const n = 1 + Math.floor(rand() * 4);
         for (let i = 0; i < n; i++) chunk += pick(pieces);
+        // Half the time the chunk is typed text, which may go out ahead of the emulator.
+        if (rand() < 0.5) chunk = pick(typed);
+        const cursorLine = s.buffer.cursorY;
+        const ahead = c.echoAhead('x', s, Buffer.from(chunk));
+        if (ahead) aheads++;
         s.write(chunk);
         await s.flush();
-        if (rand() < 0.04) {
+        const resize = rand() < 0.04;
+        if (resize) {
           // The row and the operator's terminal take a new size together, as an attach does.
           cols = 8 + Math.floor(rand() * 24);
           rows = 2 + Math.floor(rand() * 6);
@@ -231,6 +239,11 @@ describe('Compositor', () => {
         }
         const full = rand() < 0.2;
         paint(full);
+        if (ahead && !full && !resize) {
+          // A partial paint compares the line the echo went ahead on, reported changed or not.
+          await o.text();
+          expectSameCells(o.term.buffer.active, s.buffer, cols, rows, `seed ${seed}, step ${step}, echoed ahead ${JSON.stringify(chunk)}`, cursorLine);
+        }
         if (full) {
           await o.text();
           expectSameCells(o.term.buffer.active, s.buffer, cols, rows, `seed ${seed}, step ${step}`);
@@ -240,11 +253,114 @@ describe('Compositor', () => {
       await o.text();
       expectSameCells(o.term.buffer.active, s.buffer, cols, rows, `seed ${seed}, end`);
     }
+    // The fuzz reached the echo-ahead path often, not only its refusals.
+    expect(aheads).toBeGreaterThan(200);
+  });
+
+  describe('echoAhead', () => {
+    async function prompt(cols = 40, rows = 4) {
+      const o = outer(cols, rows);
+      const frames: string[] = [];
+      const c = new Compositor((d) => {
+        frames.push(d);
+        o.write(d);
+      });
+      const s = screen(cols, rows);
+      const src = { key: 'x', rect: { x: 0, y: 0, width: cols, height: rows }, screen: s };
+      s.write('\x1b[1;32m$\x1b[0m ');
+      await s.flush();
+      c.paintAttached(src, 'all');
+      await o.text();
+      const after = async (chunk: string) => {
+        s.write(chunk);
+        await s.flush();
+        c.paintAttached(src, s.takeDirtyRows());
+        await o.text();
+      };
+      return { o, c, s, src, frames, after };
+    }
+
+    it('puts typed text on the terminal before the emulator parsed it, and the paint after agrees', async () => {
+      const { o, c, s, frames, after } = await prompt();
+      frames.length = 0;
+      expect(c.echoAhead('x', s, Buffer.from('l'))).toBe(true);
+      // On the terminal already; the row's screen has not seen it yet.
+      expect((await o.text())[0]).toBe('$ l');
+      expect(s.buffer.getLine(0)!.translateToString(true)).toBe('$ ');
+      expect(frames).toHaveLength(1);
+      expect(frames[0]!.length).toBeLessThan(10);
+      await after('l');
+      expect(c.echoAhead('x', s, Buffer.from('s -la'))).toBe(true);
+      await after('s -la');
+      expect((await o.text())[0]).toBe('$ ls -la');
+      expect([o.term.buffer.active.cursorX, o.term.buffer.active.cursorY]).toEqual([8, 0]);
+      expectSameCells(o.term.buffer.active, s.buffer, 40, 4);
+      expect(c.stats.echoesAhead).toBe(2);
+    });
+
+    it('refuses what could mean more than printing at the cursor: control bytes, escapes, non-ASCII, the last column, a parser inside a sequence, unparsed output, a hidden cursor, another viewport', async () => {
+      const { c, s, src, after } = await prompt(10, 3);
+      for (const chunk of ['\r', '\x1b[31m', 'caf\u00e9', 'a\nb', '\x7f']) expect(c.echoAhead('x', s, Buffer.from(chunk)), JSON.stringify(chunk)).toBe(false);
+      expect(c.echoAhead('y', s, Buffer.from('a'))).toBe(false);
+      expect(c.echoAhead('x', s, Buffer.alloc(0))).toBe(false);
+      // "$ " is 2 columns of 10: 7 more fit before the last column, 8 would reach it.
+      expect(c.echoAhead('x', s, Buffer.from('12345678'))).toBe(false);
+      expect(c.echoAhead('x', s, Buffer.from('x'.repeat(65)))).toBe(false);
+      // Output written but not parsed yet: the cursor the compositor knows may be stale.
+      s.write('z');
+      expect(s.settled).toBe(false);
+      expect(c.echoAhead('x', s, Buffer.from('a'))).toBe(false);
+      await s.flush();
+      c.paintAttached(src, s.takeDirtyRows());
+      // A sequence begun and not finished: "31m" would be its end, not text.
+      s.write('\x1b[');
+      await s.flush();
+      expect(s.settled).toBe(false);
+      expect(c.echoAhead('x', s, Buffer.from('31m'))).toBe(false);
+      await after('31m');
+      expect(c.echoAhead('x', s, Buffer.from('a'))).toBe(true);
+      await after('a');
+      // The program hid its cursor: where the terminal's is, is not known.
+      await after('\x1b[?25l');
+      expect(c.echoAhead('x', s, Buffer.from('a'))).toBe(false);
+      await after('\x1b[?25h');
+      expect(c.echoAhead('x', s, Buffer.from('a'))).toBe(true);
+      await after('a');
+      // A dashboard frame (or anything else) since the attached paint: not known either.
+      c.invalidate();
+      expect(c.echoAhead('x', s, Buffer.from('a'))).toBe(false);
+    });
+
+    it('is put right by the next paint when the program meant something else: other colours, insert mode, line drawing, or no text at all', async () => {
+      const { o, c, s, after } = await prompt(30, 3);
+      await after('abcdef\x1b[4D');
+      // Colours the terminal was not told of yet.
+      await after('\x1b[1;31m');
+      expect(c.echoAhead('x', s, Buffer.from('RED'))).toBe(true);
+      await after('RED\x1b[0m');
+      // The DEC line-drawing set: "qqq" is three horizontal lines.
+      await after('\x1b(0');
+      expect(c.echoAhead('x', s, Buffer.from('qqq'))).toBe(true);
+      await after('qqq\x1b(B\x1b[3D');
+      // Insert mode: the rest of the line moves right instead of being overwritten.
+      await after('\x1b[4h');
+      expect(c.echoAhead('x', s, Buffer.from('ins'))).toBe(true);
+      await after('ins\x1b[4l');
+      expectSameCells(o.term.buffer.active, s.buffer, 30, 3);
+      expect((await o.text())[0]).toBe('$ abREDins\u2500\u2500\u2500');
+      // Text sent ahead that the program never printed (a mode change came instead): the paint
+      // after takes it away.
+      expect(c.echoAhead('x', s, Buffer.from('oops'))).toBe(true);
+      expect((await o.text())[0]).toContain('oops');
+      await after('\x1b[?2004h');
+      expect((await o.text())[0]).not.toContain('oops');
+      expectSameCells(o.term.buffer.active, s.buffer, 30, 3);
+    });
   });
 });
 
 /** Every visible cell of the operator's terminal equals the row's: character, width, colours and attributes. */
-function expectSameCells(shown: IBuffer, row: IBuffer, cols: number, rows: number, where = ''): void {
+function expectSameCells(shown: IBuffer, row: IBuffer, cols: number, rows: number, where = '', only?: number): void {
   const a = shown.getNullCell();
   const b = row.getNullCell();
   // xterm can leave half a wide character behind: a right half whose left half was deleted (CSI P)
@@ -254,7 +370,7 @@ function expectSameCells(shown: IBuffer, row: IBuffer, cols: number, rows: numbe
   const describe = (cell: IBufferCell, orphan: boolean, covered: boolean, last = false) =>
     covered ? 'covered' : `${JSON.stringify(last && cell.getWidth() === 2 ? ' ' : cell.getChars() || ' ')}/${orphan || (last && cell.getWidth() === 2) ? 1 : cell.getWidth()} fg${cell.getFgColorMode()}:${cell.getFgColor()} bg${cell.getBgColorMode()}:${cell.getBgColor()} ` +
     [cell.isBold(), cell.isItalic(), cell.isUnderline(), cell.isInverse(), cell.isDim(), cell.isStrikethrough()].map((f) => (f ? 1 : 0)).join('');
-  for (let y = 0; y < rows; y++) {
+  for (let y = only ?? 0; y < (only === undefined ? rows : only + 1); y++) {
     const sl = shown.getLine(shown.baseY + y)!;
     const rl = row.getLine(row.baseY + y)!;
     const got: string[] = [];
