@@ -59,7 +59,8 @@ export class WalSync {
   }
 }
 
-async function fsyncFile(path: string): Promise<void> {
+/** fsync of the file at `path`, on the thread pool. */
+export async function fsyncFile(path: string): Promise<void> {
   const file = await open(path, 'r');
   try {
     await file.sync();

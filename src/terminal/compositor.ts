@@ -68,8 +68,6 @@ export class Compositor {
    * viewport, and the columns it may print into; null when unknown (hidden, another paint since).
    */
   private cursorAt: { key: string; x: number; y: number; limit: number } | null = null;
-  /** A line an echo went ahead on: the next attached paint compares it, reported changed or not. */
-  private echoedLine = -1;
   readonly stats: PaintStats = { frames: 0, bytes: 0, linesPainted: 0, echoesAhead: 0 };
 
   constructor(private readonly write: (data: string) => void) {}
@@ -78,7 +76,6 @@ export class Compositor {
   invalidate(): void {
     this.needsClear = true;
     this.cursorAt = null;
-    this.echoedLine = -1;
     this.inkLines = [];
     this.segmentCache.clear();
     this.caches.clear();
@@ -91,7 +88,6 @@ export class Compositor {
    */
   paintDashboard(frame: DashboardFrame, size: { cols: number; rows: number }): void {
     this.cursorAt = null;
-    this.echoedLine = -1;
     let out = '';
     if (this.needsClear) {
       out += CLEAR_SCREEN;
@@ -149,11 +145,6 @@ export class Compositor {
       this.statusLine = null;
     }
     this.inkLines = [];
-    if (this.echoedLine >= 0 && changed !== 'all') {
-      const y = this.echoedLine;
-      changed = changed === 'none' ? { start: y, end: y } : { start: Math.min(changed.start, y), end: Math.max(changed.end, y) };
-    }
-    this.echoedLine = -1;
     out += this.paintViewport(source, null, changed === 'all' ? null : changed, true);
     const statusKey = status ? `${status.y}|${status.line}` : null;
     if (status && statusKey !== this.statusLine) out += moveTo(status.y, 0) + status.line;
@@ -176,8 +167,9 @@ export class Compositor {
    * in the parser, the terminal's cursor known to be where the program's is, no wrap. The
    * keystroke then waits for neither xterm nor the diff (tmux parses first; a node server pays
    * more for that). Those cells are forgotten in the painted snapshot, and the paint after the
-   * parse compares their line whatever the emulator reports: so if the program meant something
-   * else after all (insert mode, another character set, other colours), that paint puts it right.
+   * parse compares their line (xterm reports the cursor's line changed by any write): so if the
+   * program meant something else after all (insert mode, another character set, other colours,
+   * no text at all), that paint puts it right.
    * Returns whether the echo went ahead.
    */
   echoAhead(key: string, screen: RowScreen, chunk: Uint8Array): boolean {
@@ -195,7 +187,6 @@ export class Compositor {
     if (!cache || !snap) return false;
     forgetCells(snap, at.x, n);
     cache.lines[at.y] = null;
-    this.echoedLine = at.y;
     at.x += n;
     this.stats.echoesAhead++;
     // No synchronized-output brackets: a few cells cannot tear.

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type SqliteDatabase } from '../../../src/store/open-database.js';
-import { WalSync } from '../../../src/store/wal-sync.js';
+import { fsyncFile, WalSync } from '../../../src/store/wal-sync.js';
 
 let dir: string;
 let db: SqliteDatabase;
@@ -57,9 +57,7 @@ describe('WalSync', () => {
     const synced: string[] = [];
     const wal = new WalSync(`${db.name}-wal`, async (file) => {
       synced.push(file);
-      const fd = await import('node:fs/promises').then((fs) => fs.open(file, 'r'));
-      await fd.sync();
-      await fd.close();
+      await fsyncFile(file);
     });
     await wal.durable();
     expect(synced).toEqual([]);

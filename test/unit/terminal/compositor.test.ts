@@ -23,8 +23,11 @@ function outer(cols: number, rows: number) {
   term.loadAddon(new unicode11.Unicode11Addon());
   term.unicode.activeVersion = '11';
   let bytes = 0;
+  /** Each write the compositor made, in order (tests clear it to look at the next ones). */
+  const frames: string[] = [];
   const write = (data: string) => {
     bytes += data.length;
+    frames.push(data);
     term.write(data);
   };
   const text = () =>
@@ -36,17 +39,14 @@ function outer(cols: number, rows: number) {
         resolve(lines);
       }),
     );
-  return { write, text, bytes: () => bytes, term };
+  return { write, text, bytes: () => bytes, term, frames };
 }
 
 describe('Compositor', () => {
   it('paints chrome lines and viewports into place, inside synchronized output', async () => {
     const o = outer(20, 6);
-    const frames: string[] = [];
-    const c = new Compositor((d) => {
-      frames.push(d);
-      o.write(d);
-    });
+    const { frames } = o;
+    const c = new Compositor(o.write);
     const s = screen(20, 3);
     s.write('one\r\ntwo\r\nthree');
     await s.flush();
@@ -145,11 +145,8 @@ describe('Compositor', () => {
 
   it('sends a keystroke\u2019s echo as the changed cells only, not the whole line again', async () => {
     const o = outer(200, 10);
-    const frames: string[] = [];
-    const c = new Compositor((d) => {
-      frames.push(d);
-      o.write(d);
-    });
+    const { frames } = o;
+    const c = new Compositor(o.write);
     const s = screen(200, 10);
     const src = { key: 'x', rect: { x: 0, y: 0, width: 200, height: 10 }, screen: s };
     s.write('\x1b[1;32muser@host\x1b[0m:\x1b[34m~/work\x1b[0m$ ');
@@ -260,11 +257,8 @@ describe('Compositor', () => {
   describe('echoAhead', () => {
     async function prompt(cols = 40, rows = 4) {
       const o = outer(cols, rows);
-      const frames: string[] = [];
-      const c = new Compositor((d) => {
-        frames.push(d);
-        o.write(d);
-      });
+      const { frames } = o;
+      const c = new Compositor(o.write);
       const s = screen(cols, rows);
       const src = { key: 'x', rect: { x: 0, y: 0, width: cols, height: rows }, screen: s };
       s.write('\x1b[1;32m$\x1b[0m ');
