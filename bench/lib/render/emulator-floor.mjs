@@ -6,11 +6,18 @@
 // else: no transcript, no scheduler, no painting, no Ink, and no fast-forward through plain floods
 // (swb's, which is how swb gets below this floor on `seq`). What this spends above tmux is the stack's.
 //
-//   node emulator-floor.mjs name@COLSxROWS=command ...
+//   node emulator-floor.mjs [--keys=NAME] name@COLSxROWS=command ...
+//
+// --keys=NAME makes that row the attached one, for echo-under-load: the harness terminal (this
+// process's stdin, raw) is written straight into its pty and its output straight to stdout, then
+// parsed, as swb's server does with an attached row's echo (Compositor.echoAhead); every other row
+// is parsed as its output comes. The least a node + xterm multiplexer pays per keystroke while
+// other rows stream: no batching, no painting, no state detection.
 //
 // It reports to stdout (the harness reads it like a multiplexer's client): `WAIT-<name>` and
 // `DONE-<name>` once that row's emulated screen has parsed the marker, a DONE preceded by the screen
 // line above the marker (for seq: the last number), so the harness can check the work was parsed.
+import { writeSync } from 'node:fs';
 import pty from 'node-pty';
 import xtermHeadless from '@xterm/headless';
 import { HISTORY_LINES } from './history.mjs';
@@ -18,7 +25,9 @@ import { HISTORY_LINES } from './history.mjs';
 const { Terminal } = xtermHeadless;
 const SCROLLBACK = HISTORY_LINES;
 
-const specs = process.argv.slice(2).map((a) => {
+const args = process.argv.slice(2);
+const keysRow = args.find((a) => a.startsWith('--keys='))?.slice('--keys='.length);
+const specs = args.filter((a) => !a.startsWith('--keys=')).map((a) => {
   const m = /^([^@=]+)@(\d+)x(\d+)=(.*)$/s.exec(a);
   if (!m) {
     process.stderr.write(`emulator-floor: ${JSON.stringify(a)} is not name@COLSxROWS=command\n`);
@@ -37,7 +46,12 @@ for (const { name, cols, rows, cmd } of specs) {
   term.onData((reply) => child.write(reply));
   const pending = [`WAIT-${name}`, `DONE-${name}`];
   let tail = Buffer.alloc(0);
+  if (name === keysRow) {
+    process.stdin.setRawMode(true);
+    process.stdin.on('data', (key) => writeSync(child.fd, key));
+  }
   child.onData((data) => {
+    if (name === keysRow) process.stdout.write(data);
     term.input('', true); // parse this write synchronously, as swb's rows do
     term.write(data);
     if (pending.length === 0) return;

@@ -229,7 +229,7 @@ export function listProfiles(dir) {
  * The floor (emulator-floor.mjs): node-pty + @xterm/headless alone, each row at the size swb's
  * grid gives it. Not a multiplexer: it only tells how much of swb's cost is the stack beneath it.
  */
-export async function startFloor(ctx, rows) {
+export async function startFloor(ctx, rows, { keys } = {}) {
   const { computeLayout } = await import(new URL('../../../dist/src/app/layout.js', import.meta.url).href);
   const names = rows.map((r) => r.name);
   // CHROME_HEIGHT in src/server/client-session.ts: the notification strip and the key hints.
@@ -239,6 +239,9 @@ export async function startFloor(ctx, rows) {
     return `${v.width}x${v.height}`;
   };
   const script = new URL('./emulator-floor.mjs', import.meta.url).pathname;
-  const args = [script, ...rows.map((r) => `${r.name}@${size(r.name)}=${r.cmd}`)];
-  return nodeSystem('floor', args, clientEnv({ NODE_ENV: 'production', SWB_BENCH_HISTORY: String(HISTORY_LINES) }), ctx.dir);
+  const args = [script, ...(keys ? [`--keys=${keys}`] : []), ...rows.map((r) => `${r.name}@${size(r.name)}=${r.cmd}`)];
+  const floor = nodeSystem('floor', args, clientEnv({ NODE_ENV: 'production', SWB_BENCH_HISTORY: String(HISTORY_LINES) }), ctx.dir);
+  // Its keys row takes the keyboard from the start: there is no attach to make, nor a repaint after it.
+  if (keys) Object.assign(floor, { attachFirst: async () => undefined, repaintsOnAttach: false });
+  return floor;
 }
