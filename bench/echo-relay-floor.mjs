@@ -15,7 +15,9 @@
 // Prints p50/p99 of each and the ratios to tmux. node/tmux says how close to tmux any node server
 // can come on this machine, node+xt/tmux the same with a terminal emulator in it, swb/tmux how
 // close swb comes (bench:render's echo-interleaved measures the same with 16 rows).
-import { mkdtempSync, rmSync } from 'node:fs';
+//   --compare=DIR  adds `swb@B`: the swb built in another checkout (DIR/dist/bin/swb.js, e.g. a git
+//            worktree of an older commit), interleaved with the rest, for an A/B in one run.
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { echoOnce, sampleEcho } from './lib/render/echo.mjs';
@@ -23,6 +25,12 @@ import { PtyClient, sleep } from './lib/render/pty-client.mjs';
 import { clientEnv, COLS, ROWS, startSwb, startTmux, killAllTmux } from './lib/render/systems.mjs';
 
 const SAMPLES = Number(process.env.BENCH_RELAY_SAMPLES ?? 300);
+const compareDir = process.argv.find((a) => a.startsWith('--compare='))?.slice('--compare='.length);
+const compareBin = compareDir ? join(compareDir, 'dist/bin/swb.js') : undefined;
+if (compareBin && !existsSync(compareBin)) {
+  console.error(`--compare: ${compareBin} does not exist (build that checkout first)`);
+  process.exit(2);
+}
 const WARMUP = 20;
 const root = new URL('..', import.meta.url).pathname;
 
@@ -50,10 +58,13 @@ try {
   systems.push({ name: 'node+xt', client: new PtyClient({ file: process.execPath, args: ['-e', nodeFloor(true)], env, cwd: dir, cols: COLS, rows: ROWS }) });
   const swb = await startSwb(ctx, [{ name: 'e1', cmd: cat }]);
   systems.push({ name: 'swb', client: swb.client, stop: () => swb.stop() });
+  const other = compareBin ? await startSwb({ ...ctx, swbBin: compareBin }, [{ name: 'e1', cmd: cat }]) : undefined;
+  if (other) systems.push({ name: 'swb@B', client: other.client, stop: () => other.stop() });
   for (const s of systems) await s.client.waitForText('READY-FLOOR', 10000).catch(() => undefined);
   await sleep(1500);
   await tmux.attachFirst();
   await swb.attachFirst();
+  await other?.attachFirst();
   await sleep(500);
   for (const s of systems) {
     // Proves each echoes before anything is timed.
