@@ -190,6 +190,14 @@ try {
   const nodeMs = wallMs(process.execPath, ['-e', '0'], runs);
   const sendMs = wallMs(process.execPath, [swb, 'send', '--as', 'cli-bench', '@sink', 'hello from the cli'], runs);
   console.log(`\nwhole-process wall time (median of ${runs}): node -e 0 ${fmt(nodeMs, 1)} ms, swb send ${fmt(sendMs, 1)} ms, ratio ${fmt(sendMs / nodeMs)}x (goal <= 1.5x)`);
+  // As an agent in a row runs it: the `swb` launcher the server puts first on the rows' PATH.
+  const { writeSwbLauncher } = await import(join(root, 'dist', 'src', 'util', 'swb-launcher.js'));
+  const launcher = join(writeSwbLauncher(join(home, 'launcher-bin')), 'swb');
+  const launchedMs = wallMs(launcher, ['send', '--as', 'cli-bench', '@sink', 'hello from a row'], runs);
+  const ca = env.NODE_EXTRA_CA_CERTS
+    ? `; NODE_EXTRA_CA_CERTS is set here, which node reads at every start (node -e 0 and the direct swb send pay it), and the launcher keeps from swb's CLI`
+    : '';
+  console.log(`swb send through the rows' launcher: ${fmt(launchedMs, 1)} ms, ${fmt(launchedMs / nodeMs)}x node -e 0${ca}`);
   const mcp = await mcpRoundTrips(quick ? 100 : 300);
   console.log(
     `MCP send through \`swb mcp\` (an agent's tool call, the server already running): p50 ${fmt(mcp.p50, 2)} ms, p99 ${fmt(mcp.p99, 2)} ms ` +

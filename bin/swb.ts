@@ -5,6 +5,7 @@
 // to the plain compiled modules: `swb send` must start about as fast as Node itself, and the
 // dashboard must draw its first frame quickly.
 import { existsSync } from 'node:fs';
+import { restoreCaCerts } from '../src/util/ca-certs-aside.js';
 
 function bundled(name: string): string | null {
   const url = new URL(`../${name}`, import.meta.url);
@@ -12,6 +13,8 @@ function bundled(name: string): string | null {
 }
 
 async function main(argv: string[]): Promise<number> {
+  // Before anything copies the environment for a child (src/util/ca-certs-aside.ts says why).
+  restoreCaCerts(process.env);
   const cliBundle = bundled('cli-bundle/cli.mjs');
   const cli = (cliBundle ? await import(cliBundle) : await import('../src/cli/main.js')) as typeof import('../src/cli/main.js');
   if (argv[0] === 'server' && !argv.includes('--help')) {
