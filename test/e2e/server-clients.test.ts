@@ -209,11 +209,18 @@ describe('swb server and its clients', () => {
     expect(table.stdout).toMatch(new RegExp(`^server ${server} \\(swb [^)]+\\): 2 rows, 0 clients attached$`, 'm'));
   });
 
+  /**
+   * Rows whose every frame repaints their whole tile, on a large terminal: the dashboard paints
+   * busy tiles at a steady frame rate, so the bytes a frame carries decide how soon a client that
+   * stopped reading has its backlog (CLIENT_BACKLOG_BYTES) full.
+   */
+  const NOISY_ROWS = [1, 2, 3].map((n) => `noisy${n}=echo NOISY-READY; exec od -An -tx1 -v /dev/urandom`);
+  const NOISY_SIZE = { cols: 400, rows: 100 };
+
   test('a SIGSTOPped relaying client costs the server a bounded backlog: its output is dropped, the rows run on, and it gets one full redraw when it reads again', async () => {
     const home = createTempHome();
-    // Every frame of this row repaints its whole tile: the stopped client's backlog fills fast.
     // SWB_DIRECT_TTY=0: the client relays its terminal over the socket (the server cannot reach it).
-    const t = startSwb({ home, cols: 200, rows: 50, env: { SWB_DIRECT_TTY: '0' }, args: ['noisy=echo NOISY-READY; exec od -An -tx1 -v /dev/urandom', 'calm=echo CALM-READY; exec sleep 600'] });
+    const t = startSwb({ home, ...NOISY_SIZE, env: { SWB_DIRECT_TTY: '0' }, args: [...NOISY_ROWS, 'calm=echo CALM-READY; exec sleep 600'] });
     await t.waitForText('CALM-READY');
     await t.waitForText(HINTS);
     const server = await serverPid(home);
@@ -224,7 +231,7 @@ describe('swb server and its clients', () => {
       // The server still answers (as the operator, from another shell), and the rows run.
       const l = await ls(home);
       expect(l.pid).toBe(server);
-      expect(l.rows.map((r) => `${r.name}:${r.running}`).sort()).toEqual(['calm:true', 'noisy:true']);
+      expect(l.rows.map((r) => `${r.name}:${r.running}`).sort()).toEqual(['calm:true', 'noisy1:true', 'noisy2:true', 'noisy3:true']);
     } finally {
       process.kill(t.pid, 'SIGCONT');
     }
@@ -238,7 +245,7 @@ describe('swb server and its clients', () => {
 
   test('a terminal that stops reading (a stalled SSH link) costs the server a bounded backlog too: the server writes it directly, drops, and redraws once it reads', async () => {
     const home = createTempHome();
-    const t = startSwb({ home, cols: 200, rows: 50, args: ['noisy=echo NOISY-READY; exec od -An -tx1 -v /dev/urandom', 'calm=echo CALM-READY; exec sleep 600'] });
+    const t = startSwb({ home, ...NOISY_SIZE, args: [...NOISY_ROWS, 'calm=echo CALM-READY; exec sleep 600'] });
     await t.waitForText('CALM-READY');
     await t.waitForText(HINTS);
     const server = await serverPid(home);
@@ -248,7 +255,7 @@ describe('swb server and its clients', () => {
       await waitUntil(() => /client terminal is not reading; its output is dropped/.test(log()), { timeoutMs: 60_000, what: 'the server to stop writing to the stalled terminal' });
       const l = await ls(home);
       expect(l.pid).toBe(server);
-      expect(l.rows.map((r) => `${r.name}:${r.running}`).sort()).toEqual(['calm:true', 'noisy:true']);
+      expect(l.rows.map((r) => `${r.name}:${r.running}`).sort()).toEqual(['calm:true', 'noisy1:true', 'noisy2:true', 'noisy3:true']);
     } finally {
       t.resumeReading();
     }
