@@ -650,7 +650,15 @@ function machineInfo() {
     // not a checkout
   }
   const built = existsSync(ctx.swbBin) ? statSync(ctx.swbBin).mtime.toISOString() : 'missing';
-  return `swb: ${ctx.swbBin} (built ${built}, HEAD ${head})\nmachine: ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), load average ${loadAverage()}, node ${process.version}, ${tmuxVersion}\nhistory: swb scrollback and floor ${HISTORY_LINES} lines per row, tmux history-limit ${TMUX_HISTORY_LINES}${TMUX_HISTORY_LINES === HISTORY_LINES ? ' (the same: floods fill history)' : ''}`;
+  // Every swb process (server, clients) pays node's own start; it differs between machines and
+  // environments (NODE_EXTRA_CA_CERTS alone adds ~130 ms here), so start-up figures need it beside them.
+  const starts = Array.from({ length: 5 }, () => {
+    const t = performance.now();
+    execFileSync(process.execPath, ['-e', '0'], { stdio: 'ignore' });
+    return performance.now() - t;
+  }).sort((x, y) => x - y);
+  const nodeStart = `node start (node -e 0, median of 5) ${starts[2].toFixed(0)} ms${process.env.NODE_EXTRA_CA_CERTS ? ', NODE_EXTRA_CA_CERTS set (node reads it at every start)' : ''}`;
+  return `swb: ${ctx.swbBin} (built ${built}, HEAD ${head})\nmachine: ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), load average ${loadAverage()}, node ${process.version}, ${tmuxVersion}\n${nodeStart}\nhistory: swb scrollback and floor ${HISTORY_LINES} lines per row, tmux history-limit ${TMUX_HISTORY_LINES}${TMUX_HISTORY_LINES === HISTORY_LINES ? ' (the same: floods fill history)' : ''}`;
 }
 
 function readUsage() {
