@@ -125,10 +125,9 @@ export class RowScreen implements Disposable, ParseClient {
   private queuedLineEnds = 0;
   /** The last byte written, for the next chunk's scan. */
   private lastByte = -1;
-  /** xterm internals the fast-forward needs; null when fast-forward is off or they are not found. */
-  private readonly probe: EmulatorProbe | null;
-  /** The same internals, whatever the fast-forward: `settled` reads the parser's state there. */
+  /** xterm internals (null when they are not found): the fast-forward and `settled` read them. */
   private readonly emulator: EmulatorProbe | null;
+  private readonly fastForwardOn: boolean;
   private deferTimer: NodeJS.Timeout | undefined;
   /** performance.now() of the last write(). */
   private lastWriteAt = 0;
@@ -207,7 +206,7 @@ export class RowScreen implements Disposable, ParseClient {
     this.store.add(this.terminal.onWriteParsed(() => this.bump()));
     this.trackDirtyRows();
     this.emulator = probeEmulator(this.terminal);
-    this.probe = options.fastForward === false ? null : this.emulator;
+    this.fastForwardOn = options.fastForward !== false;
     this.store.add(toDisposable(() => clearTimeout(this.deferTimer)));
   }
 
@@ -254,6 +253,11 @@ export class RowScreen implements Disposable, ParseClient {
 
   get rows(): number {
     return this.terminal.rows;
+  }
+
+  /** The internals the fast-forward reads; null when it is off or they are not found. */
+  private get probe(): EmulatorProbe | null {
+    return this.fastForwardOn ? this.emulator : null;
   }
 
   /**

@@ -271,11 +271,16 @@ describe('Compositor', () => {
         c.paintAttached(src, s.takeDirtyRows());
         await o.text();
       };
-      return { o, c, s, src, frames, after };
+      /** `ahead` goes to the terminal ahead of the emulator, then the program's `output` is parsed and painted. */
+      const aheadThen = async (ahead: string, output: string) => {
+        expect(c.echoAhead('x', s, Buffer.from(ahead)), JSON.stringify(ahead)).toBe(true);
+        await after(output);
+      };
+      return { o, c, s, src, frames, after, aheadThen };
     }
 
     it('puts typed text on the terminal before the emulator parsed it, and the paint after agrees', async () => {
-      const { o, c, s, frames, after } = await prompt();
+      const { o, c, s, frames, after, aheadThen } = await prompt();
       frames.length = 0;
       expect(c.echoAhead('x', s, Buffer.from('l'))).toBe(true);
       // On the terminal already; the row's screen has not seen it yet.
@@ -284,8 +289,7 @@ describe('Compositor', () => {
       expect(frames).toHaveLength(1);
       expect(frames[0]!.length).toBeLessThan(10);
       await after('l');
-      expect(c.echoAhead('x', s, Buffer.from('s -la'))).toBe(true);
-      await after('s -la');
+      await aheadThen('s -la', 's -la');
       expect((await o.text())[0]).toBe('$ ls -la');
       expect([o.term.buffer.active.cursorX, o.term.buffer.active.cursorY]).toEqual([8, 0]);
       expectSameCells(o.term.buffer.active, s.buffer, 40, 4);
@@ -293,7 +297,7 @@ describe('Compositor', () => {
     });
 
     it('refuses what could mean more than printing at the cursor: control bytes, escapes, non-ASCII, the last column, a parser inside a sequence, unparsed output, a hidden cursor, another viewport', async () => {
-      const { c, s, src, after } = await prompt(10, 3);
+      const { c, s, src, after, aheadThen } = await prompt(10, 3);
       for (const chunk of ['\r', '\x1b[31m', 'caf\u00e9', 'a\nb', '\x7f']) expect(c.echoAhead('x', s, Buffer.from(chunk)), JSON.stringify(chunk)).toBe(false);
       expect(c.echoAhead('y', s, Buffer.from('a'))).toBe(false);
       expect(c.echoAhead('x', s, Buffer.alloc(0))).toBe(false);
@@ -312,34 +316,29 @@ describe('Compositor', () => {
       expect(s.settled).toBe(false);
       expect(c.echoAhead('x', s, Buffer.from('31m'))).toBe(false);
       await after('31m');
-      expect(c.echoAhead('x', s, Buffer.from('a'))).toBe(true);
-      await after('a');
+      await aheadThen('a', 'a');
       // The program hid its cursor: where the terminal's is, is not known.
       await after('\x1b[?25l');
       expect(c.echoAhead('x', s, Buffer.from('a'))).toBe(false);
       await after('\x1b[?25h');
-      expect(c.echoAhead('x', s, Buffer.from('a'))).toBe(true);
-      await after('a');
+      await aheadThen('a', 'a');
       // A dashboard frame (or anything else) since the attached paint: not known either.
       c.invalidate();
       expect(c.echoAhead('x', s, Buffer.from('a'))).toBe(false);
     });
 
     it('is put right by the next paint when the program meant something else: other colours, insert mode, line drawing, or no text at all', async () => {
-      const { o, c, s, after } = await prompt(30, 3);
+      const { o, c, s, after, aheadThen } = await prompt(30, 3);
       await after('abcdef\x1b[4D');
       // Colours the terminal was not told of yet.
       await after('\x1b[1;31m');
-      expect(c.echoAhead('x', s, Buffer.from('RED'))).toBe(true);
-      await after('RED\x1b[0m');
+      await aheadThen('RED', 'RED\x1b[0m');
       // The DEC line-drawing set: "qqq" is three horizontal lines.
       await after('\x1b(0');
-      expect(c.echoAhead('x', s, Buffer.from('qqq'))).toBe(true);
-      await after('qqq\x1b(B\x1b[3D');
+      await aheadThen('qqq', 'qqq\x1b(B\x1b[3D');
       // Insert mode: the rest of the line moves right instead of being overwritten.
       await after('\x1b[4h');
-      expect(c.echoAhead('x', s, Buffer.from('ins'))).toBe(true);
-      await after('ins\x1b[4l');
+      await aheadThen('ins', 'ins\x1b[4l');
       expectSameCells(o.term.buffer.active, s.buffer, 30, 3);
       expect((await o.text())[0]).toBe('$ abREDins\u2500\u2500\u2500');
       // Text sent ahead that the program never printed (a mode change came instead): the paint
