@@ -52,7 +52,7 @@ import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
 import { bestCpuS, cpuMeter, cpuSeconds, loadAverage, memory, settleIdle } from './lib/render/proc.mjs';
 import { PtyClient, sleep } from './lib/render/pty-client.mjs';
-import { COLS, HISTORY_LINES, ROWS, TMUX_HISTORY_ARGS, TMUX_HISTORY_LINES, clientEnv, killAllTmux, killTmuxServer, listProfiles, startFloor, startSwb, startTmux } from './lib/render/systems.mjs';
+import { COLS, HISTORY_LINES, ROWS, TMUX_HISTORY_ARGS, TMUX_HISTORY_LINES, clientEnv, killAllTmux, killTmuxServer, listProfiles, startFloor, startSwb, startTmux, swbCommand } from './lib/render/systems.mjs';
 import { Barrier, floodCommand, helloCommand, idleCommand, readStreamStatus, shq, streamCommand, writeColouredText, writeStreamScript } from './lib/render/workloads.mjs';
 import { formatProfile, summariseProfile } from './lib/render/cpuprofile.mjs';
 import { echoOnce, sampleEcho } from './lib/render/echo.mjs';
@@ -657,8 +657,9 @@ function machineInfo() {
     execFileSync(process.execPath, ['-e', '0'], { stdio: 'ignore' });
     return performance.now() - t;
   }).sort((x, y) => x - y);
-  const nodeStart = `node start (node -e 0, median of 5) ${starts[2].toFixed(0)} ms${process.env.NODE_EXTRA_CA_CERTS ? ', NODE_EXTRA_CA_CERTS set (node reads it at every start)' : ''}`;
-  return `swb: ${ctx.swbBin} (built ${built}, HEAD ${head})\nmachine: ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), load average ${loadAverage()}, node ${process.version}, ${tmuxVersion}\n${nodeStart}\nhistory: swb scrollback and floor ${HISTORY_LINES} lines per row, tmux history-limit ${TMUX_HISTORY_LINES}${TMUX_HISTORY_LINES === HISTORY_LINES ? ' (the same: floods fill history)' : ''}`;
+  const nodeStart = `node start (node -e 0, median of 5) ${starts[2].toFixed(0)} ms${process.env.NODE_EXTRA_CA_CERTS ? ', NODE_EXTRA_CA_CERTS set (node reads it at every start; bin/swb keeps it from the client, the server pays it)' : ''}`;
+  const run = swbCommand(ctx, []);
+  return `swb: ${ctx.swbBin} (built ${built}, HEAD ${head}), run as ${run.file === process.execPath ? 'node on it' : run.args[0]}\nmachine: ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), load average ${loadAverage()}, node ${process.version}, ${tmuxVersion}\n${nodeStart}\nhistory: swb scrollback and floor ${HISTORY_LINES} lines per row, tmux history-limit ${TMUX_HISTORY_LINES}${TMUX_HISTORY_LINES === HISTORY_LINES ? ' (the same: floods fill history)' : ''}`;
 }
 
 function readUsage() {

@@ -1,15 +1,15 @@
 // NODE_EXTRA_CA_CERTS makes node read and parse that file before any JavaScript runs: about 130 ms
-// for a system bundle of 140 certificates, measured here, on every `swb send` and every hook call an
-// agent makes. Those commands speak to the hub over a Unix socket and never check a certificate, so
-// the rows' launcher (swb-launcher.ts) hands the setting on under another name and the entry
-// (bin/swb.ts) puts it back at once, for whatever this process starts: a server (and through it the
-// rows, whose agents may need the CA to reach their model API). `hub` and `server` may speak TLS to
-// NATS (federation) and keep it as it is.
+// for a system bundle of 140 certificates, measured here, on every `swb`, `swb attach`, `swb send`
+// and every hook call an agent makes. Those commands speak to swb over a Unix socket and never check
+// a certificate, so the `swb` command (bin/swb, a shell script; the rows' launcher runs it too) hands
+// the setting on under another name and the entry (bin/swb.ts) puts it back at once, for whatever
+// this process starts: a server (and through it the rows, whose agents may need the CA to reach
+// their model API). `hub` and `server` may speak TLS to NATS (federation) and keep it as it is.
 
-/** Where the launcher keeps NODE_EXTRA_CA_CERTS while a CLI command starts. */
+/** Where bin/swb keeps NODE_EXTRA_CA_CERTS while a CLI command starts. */
 export const CA_CERTS_ASIDE = 'SWB_NODE_EXTRA_CA_CERTS';
 
-/** Commands that may verify a certificate themselves: they start with the CA file loaded. */
+/** Commands that may verify a certificate themselves: they start with the CA file loaded (bin/swb's list). */
 export const COMMANDS_WITH_TLS = ['hub', 'server'] as const;
 
 /** Puts a NODE_EXTRA_CA_CERTS the launcher set aside back into `env` (one the caller set wins). */

@@ -24,7 +24,12 @@ export function packageRoot(): string {
   }
 }
 
-/** The compiled CLI entry (what rows get on PATH and what starts a headless hub). */
+/** The compiled CLI entry (what starts a server or a headless hub). */
 export function swbBinPath(): string {
   return join(packageRoot(), 'dist', 'bin', 'swb.js');
+}
+
+/** The `swb` command npm links (bin/swb, a shell script that runs the compiled entry). */
+export function packageBinScript(): string {
+  return join(packageRoot(), 'bin', 'swb');
 }

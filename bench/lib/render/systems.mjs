@@ -1,8 +1,8 @@
 // The two multiplexers under test, each started with the same rows and a client attached through
 // a pty of the same size. A session reports which processes are the multiplexer's own (whose CPU
 // and memory count) and how to end it.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { $ } from 'zx';
 import { PtyClient } from './pty-client.mjs';
@@ -21,6 +21,16 @@ export function clientEnv(extra = {}) {
 }
 
 /**
+ * How an operator's `swb` runs: the checkout's bin/swb (the shell script npm links, which keeps
+ * NODE_EXTRA_CA_CERTS from the client) with this node, or, in a checkout that has none, node on
+ * the compiled entry (`ctx.swbBin`, dist/bin/swb.js).
+ */
+export function swbCommand(ctx, args) {
+  const script = join(dirname(ctx.swbBin), '..', '..', 'bin', 'swb');
+  return existsSync(script) ? { file: '/bin/sh', args: [script, ...args] } : { file: process.execPath, args: [ctx.swbBin, ...args] };
+}
+
+/**
  * swb with `rows` ([{ name, cmd }]) in the grid layout: the thin client in the pty and the
  * workspace server it starts, whose CPU and memory count together (as tmux's client and server
  * do). `profDir` set: the server runs under node --cpu-prof and writes `<profName>.cpuprofile`
@@ -32,9 +42,8 @@ export async function startSwb(ctx, rows, { profDir, profName, onClient } = {}) 
   mkdirSync(join(home, 'config', 'switchboard'), { recursive: true });
   writeFileSync(join(home, 'config', 'switchboard', 'config.json'), JSON.stringify({ scrollback: HISTORY_LINES }));
   const nodeArgs = profDir ? `--cpu-prof ${process.env.SWB_BENCH_PROF_INTERVAL ? `--cpu-prof-interval=${process.env.SWB_BENCH_PROF_INTERVAL}` : ""} --cpu-prof-dir=${profDir} --cpu-prof-name=${profName}.cpuprofile` : '';
-  const env = clientEnv({ NODE_ENV: 'production', SWB_HOME: home, XDG_CONFIG_HOME: join(home, 'config'), ...(nodeArgs ? { SWB_SERVER_NODE_ARGS: nodeArgs } : {}) });
-  const args = [ctx.swbBin, '--layout', 'grid', ...rows.map((r) => `${r.name}=${r.cmd}`)];
-  const client = new PtyClient({ file: process.execPath, args, env, cwd: home, cols: COLS, rows: ROWS });
+  const env = clientEnv({ NODE_ENV: 'production', SWB_HOME: home, XDG_CONFIG_HOME: join(home, 'config'), SWB_NODE: process.execPath, ...(nodeArgs ? { SWB_SERVER_NODE_ARGS: nodeArgs } : {}) });
+  const client = new PtyClient({ ...swbCommand(ctx, ['--layout', 'grid', ...rows.map((r) => `${r.name}=${r.cmd}`)]), env, cwd: home, cols: COLS, rows: ROWS });
   onClient?.(client);
   let serverPid;
   try {
@@ -58,13 +67,14 @@ export async function startSwb(ctx, rows, { profDir, profName, onClient } = {}) 
     },
     /** A new client (what `swb attach` in another terminal would be); the caller ends it (`d` detaches). */
     reattach() {
-      const next = new PtyClient({ file: process.execPath, args: [ctx.swbBin, 'attach'], env, cwd: home, cols: COLS, rows: ROWS });
+      const next = new PtyClient({ ...swbCommand(ctx, ['attach']), env, cwd: home, cols: COLS, rows: ROWS });
       return next;
     },
     /** Last resort (signals, errors): the same, synchronously. */
     killNow() {
       try {
-        execFileSync(process.execPath, [ctx.swbBin, 'kill-server', '--force'], { env, cwd: home, stdio: 'ignore', timeout: 5000 });
+        const kill = swbCommand(ctx, ['kill-server', '--force']);
+        execFileSync(kill.file, kill.args, { env, cwd: home, stdio: 'ignore', timeout: 5000 });
       } catch {
         // no server, or it did not answer: killed below
       }
@@ -78,7 +88,8 @@ export async function startSwb(ctx, rows, { profDir, profName, onClient } = {}) 
     },
     async stop() {
       // The server ends its rows and tells the client, which exits.
-      $.sync({ env, cwd: home, quiet: true, nothrow: true })`${process.execPath} ${ctx.swbBin} kill-server --force`;
+      const kill = swbCommand(ctx, ['kill-server', '--force']);
+      $.sync({ env, cwd: home, quiet: true, nothrow: true })`${kill.file} ${kill.args}`;
       await waitUntilGone(serverPid, 10000);
       await client.stop('SIGTERM', 5000);
       client.dispose();
