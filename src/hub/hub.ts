@@ -159,7 +159,8 @@ export class Hub {
     // A minute's worth at once: a burst of scripts starting together is fine, a stream of junk names is not.
     this.newHandleRate = new RateLimiter(limits.newHandlesPerMinute / 60, this.now, 60);
     this.waiters = new MailWaiters();
-    this.gate = new StoreGate(limits.storeLockWaitMs);
+    // A batch whose commit failed leaves the store's caches ahead of the disk: they are read again.
+    this.gate = new StoreGate(limits.storeLockWaitMs, Date.now, store.db, () => store.resyncCaches());
     this.committer = new GroupCommitter(
       store,
       this.gate,

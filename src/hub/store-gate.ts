@@ -5,6 +5,11 @@
 // growing intervals. Other clients' socket work goes on meanwhile (a full probe costs one short
 // busy wait, not one per waiting client). A call that waited past its deadline fails with
 // DB_LOCKED; nothing it would have written was written.
+//
+// A burst of small writes made in one go (a launch of many rows: each registers its handle and
+// records its spec) can share one commit, i.e. one fsync, in a batch (`batch`): the calls run as
+// they come, each in a savepoint of its own (it succeeds or fails alone, as it would outside), and
+// each promise settles only once the commit did — a failed commit fails them all.
 import { isBusyError } from '../store/store-error.js';
 
 interface Queued {
@@ -27,6 +32,26 @@ export class StoreLockedError extends Error {
   }
 }
 
+/** What a batch needs of the database: better-sqlite3's. */
+export interface BatchDatabase {
+  exec(sql: string): unknown;
+  readonly inTransaction: boolean;
+  /** Wraps `fn` in a transaction; inside an open one, in a savepoint. */
+  transaction(fn: () => unknown): () => unknown;
+}
+
+interface Batched {
+  value: unknown;
+  resolve: (value: unknown) => void;
+  reject: (err: unknown) => void;
+}
+
+interface OpenBatch {
+  settled: Batched[];
+  /** SQLite rolled the whole transaction back (a full disk does): what the batch wrote is gone. */
+  lost: unknown;
+}
+
 const FIRST_PROBE_MS = 10;
 const MAX_PROBE_MS = 250;
 
@@ -35,10 +60,15 @@ export class StoreGate {
   private timer: NodeJS.Timeout | null = null;
   private probeMs = FIRST_PROBE_MS;
   private lastBusy: unknown = null;
+  private open: OpenBatch | null = null;
 
   constructor(
     private readonly waitMs: number,
     private readonly now: () => number = Date.now,
+    /** The database batches commit to; without it, `batch` only runs its work. */
+    private readonly db?: BatchDatabase,
+    /** A batch's commit failed: what the store keeps in memory of its writes must be read again. */
+    private readonly onBatchLost: (err: unknown) => void = () => undefined,
   ) {}
 
   /** True while the database is locked and calls are queued. */
@@ -48,6 +78,7 @@ export class StoreGate {
 
   /** Runs `step` now if the store is free, else after the calls queued before it. */
   run<T>(step: () => T): Promise<T> {
+    if (this.open && this.open.lost === null) return this.inBatch(this.open, step);
     if (this.queue.length === 0) {
       try {
         return Promise.resolve(step());
@@ -60,6 +91,72 @@ export class StoreGate {
       this.queue.push({ step, resolve: resolve as (v: unknown) => void, reject, deadline: this.now() + this.waitMs });
       this.schedule();
     });
+  }
+
+  /**
+   * Runs `work` (synchronous) with the store calls it makes sharing one transaction, committed when
+   * it returns or throws. A locked or busy database (or a batch already open) runs it plainly.
+   */
+  batch<T>(work: () => T): T {
+    const db = this.db;
+    if (!db || this.open || this.queue.length > 0 || db.inTransaction) return work();
+    try {
+      db.exec('BEGIN IMMEDIATE');
+    } catch {
+      return work(); // locked by another process (or worse): each call goes through the gate alone
+    }
+    const open: OpenBatch = { settled: [], lost: null };
+    this.open = open;
+    try {
+      return work();
+    } finally {
+      this.open = null;
+      this.commit(db, open);
+    }
+  }
+
+  private inBatch<T>(open: OpenBatch, step: () => T): Promise<T> {
+    const db = this.db!;
+    return new Promise<T>((resolve, reject) => {
+      let value: T;
+      try {
+        value = db.transaction(step)() as T;
+      } catch (err) {
+        if (!db.inTransaction) open.lost = err;
+        reject(err);
+        return;
+      }
+      if (!db.inTransaction) {
+        // Cannot happen for a step that returned, but a write believed stored must never be reported so.
+        open.lost = new Error('the batch transaction ended inside a store call');
+        reject(open.lost);
+        return;
+      }
+      open.settled.push({ value, resolve: resolve as (v: unknown) => void, reject });
+    });
+  }
+
+  private commit(db: BatchDatabase, open: OpenBatch): void {
+    let failure = open.lost;
+    if (failure === null) {
+      try {
+        db.exec('COMMIT');
+      } catch (err) {
+        failure = err;
+      }
+    }
+    if (failure !== null && db.inTransaction) {
+      try {
+        db.exec('ROLLBACK');
+      } catch {
+        // nothing more to undo
+      }
+    }
+    for (const b of open.settled) {
+      if (failure === null) b.resolve(b.value);
+      else b.reject(failure);
+    }
+    if (failure !== null) this.onBatchLost(failure);
   }
 
   private schedule(): void {

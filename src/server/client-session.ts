@@ -241,13 +241,16 @@ export function openClientSession(o: ClientSessionOptions): ClientSession {
     const vp = initial.rows.find((p) => p.name === name)?.viewport;
     return vp && vp.height > 0 ? { cols: vp.width, rows: vp.height } : { cols: size().cols, rows: Math.max(1, size().rows - CHROME_HEIGHT - 1) };
   };
-  for (const { spec, wake } of fresh) {
-    try {
-      core.fleet.add(spec, startSize(spec.name), wake ? { wake } : {});
-    } catch (err) {
-      store.notify('error', sanitize(`row ${spec.name} did not start: ${String((err as Error).message ?? err)}`, { singleLine: true, maxChars: 300 }), null);
+  // One commit for the whole launch: each row registers its handle and records its spec.
+  core.hub.gate.batch(() => {
+    for (const { spec, wake } of fresh) {
+      try {
+        core.fleet.add(spec, startSize(spec.name), wake ? { wake } : {});
+      } catch (err) {
+        store.notify('error', sanitize(`row ${spec.name} did not start: ${String((err as Error).message ?? err)}`, { singleLine: true, maxChars: 300 }), null);
+      }
     }
-  }
+  });
   // The rows this client asked for by name are the ones it looks at first.
   const first = o.rows[0]?.spec.name;
   if (first !== undefined) store.focus(first);

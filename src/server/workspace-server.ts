@@ -232,13 +232,17 @@ class WorkspaceServer {
   /** Relaunches the rows the last server recorded, unless told to start fresh. */
   restore(fresh: boolean): void {
     const size = { cols: 80, rows: 24 };
-    for (const r of this.records.restorable(fresh)) {
-      try {
-        this.core.fleet.add(r.spec, size, { origin: r.origin, base: r.base, ...(r.wake ? { wake: r.wake } : {}) });
-      } catch (err) {
-        this.log(`row ${r.spec.name} could not be restored: ${(err as Error).message}`);
+    const rows = this.records.restorable(fresh);
+    // One commit for the whole relaunch: each row registers its handle and records its spec.
+    this.core.hub.gate.batch(() => {
+      for (const r of rows) {
+        try {
+          this.core.fleet.add(r.spec, size, { origin: r.origin, base: r.base, ...(r.wake ? { wake: r.wake } : {}) });
+        } catch (err) {
+          this.log(`row ${r.spec.name} could not be restored: ${(err as Error).message}`);
+        }
       }
-    }
+    });
   }
 
   /** A server with no rows and nobody attached has nothing to do. */

@@ -435,7 +435,7 @@ export class MailStore {
     for (const [h, n] of read) this.unread.set(h, Math.max(0, (this.unread.get(h) ?? 0) - n));
   }
 
-  /** Re-reads every cache from disk: after a transaction around acceptBatch failed to commit. */
+  /** Re-reads every cache from disk: after a transaction around its writes (a gate's batch) failed to commit. */
   resyncCaches(): void {
     this.reloadCaches();
   }
