@@ -6,6 +6,7 @@
 // dashboard must draw its first frame quickly.
 import { existsSync } from 'node:fs';
 import { restoreCaCerts } from '../src/util/ca-certs-aside.js';
+import { withoutFetch } from '../src/util/without-fetch.js';
 
 function bundled(name: string): string | null {
   const url = new URL(`../${name}`, import.meta.url);
@@ -26,7 +27,7 @@ async function main(argv: string[]): Promise<number> {
     // No terminal here: Ink's colours follow the one that started the server (chalk reads this on import).
     if (process.env.SWB_COLOR_LEVEL && process.env.FORCE_COLOR === undefined) process.env.FORCE_COLOR = process.env.SWB_COLOR_LEVEL;
     const serverBundle = bundled('server.bundle.mjs');
-    const { runServer } = (serverBundle ? await import(serverBundle) : await import('../src/server/workspace-server.js')) as typeof import('../src/server/workspace-server.js');
+    const { runServer } = (await withoutFetch(() => (serverBundle ? import(serverBundle) : import('../src/server/workspace-server.js')))) as typeof import('../src/server/workspace-server.js');
     return runServer(argv.slice(1), operatorEnv);
   }
   const status = await cli.runCli(argv);
