@@ -98,15 +98,30 @@ export function loadProfileFile(path: string, label: string = path): AgentProfil
   return parseProfile(parsed.value, label, label);
 }
 
+/**
+ * The bundled profiles are part of the code that runs: read once per process. A server reads the
+ * profiles for every client that attaches (6 ms of a reattach's 15 here, mostly these), and an
+ * upgrade that replaces the package's files must not change a running server's profiles.
+ */
+const bundledCache = new Map<string, readonly AgentProfile[]>();
+
+function bundledProfiles(dir: string): readonly AgentProfile[] {
+  const cached = bundledCache.get(dir);
+  if (cached) return cached;
+  const out: AgentProfile[] = [];
+  for (const f of jsonFiles(dir)) {
+    const p = loadProfileFile(join(dir, f), `bundled:${f}`);
+    if (`${p.id}.json` !== f) throw new ProfileError(`bundled:${f}`, undefined, 'id', `id "${p.id}" does not match the file name`);
+    out.push(p);
+  }
+  bundledCache.set(dir, out);
+  return out;
+}
+
 export function loadProfiles(opts: LoadProfilesOptions = {}): ProfileSet {
   const profiles = new Map<string, AgentProfile>();
   const errors: ProfileLoadError[] = [];
-  const bundledDir = opts.bundledDir ?? bundledProfilesDir();
-  for (const f of jsonFiles(bundledDir)) {
-    const p = loadProfileFile(join(bundledDir, f), `bundled:${f}`);
-    if (`${p.id}.json` !== f) throw new ProfileError(`bundled:${f}`, undefined, 'id', `id "${p.id}" does not match the file name`);
-    profiles.set(p.id, p);
-  }
+  for (const p of bundledProfiles(opts.bundledDir ?? bundledProfilesDir())) profiles.set(p.id, p);
   const userDir = join(opts.configDir ?? defaultConfigDir(opts.env), 'profiles');
   let userFiles: string[] = [];
   try {
