@@ -241,8 +241,7 @@ export function openClientSession(o: ClientSessionOptions): ClientSession {
     const vp = initial.rows.find((p) => p.name === name)?.viewport;
     return vp && vp.height > 0 ? { cols: vp.width, rows: vp.height } : { cols: size().cols, rows: Math.max(1, size().rows - CHROME_HEIGHT - 1) };
   };
-  // One commit for the whole launch: each row registers its handle and records its spec.
-  core.hub.gate.batch(() => {
+  core.launchTogether(() => {
     for (const { spec, wake } of fresh) {
       try {
         core.fleet.add(spec, startSize(spec.name), wake ? { wake } : {});

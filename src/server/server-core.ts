@@ -34,6 +34,11 @@ export interface ServerCore {
   /** The git state of worktree rows, for their headers. */
   worktrees: WorktreeBoard;
   auditLogPath: string;
+  /**
+   * Runs `work` (synchronous: rows added one after another) with the store writes of every launch
+   * in it (each row registers its handle and records its spec) sharing one commit, one fsync.
+   */
+  launchTogether<T>(work: () => T): T;
   /** Ends every row, then the supervisor, then the hub and its store. */
   stop(): Promise<void>;
 }
@@ -102,6 +107,7 @@ export async function startServerCore(plan: LaunchPlan, hooks: (hub: Hub) => Fle
     fleet,
     worktrees,
     auditLogPath,
+    launchTogether: (work) => hub.gate.batch(work),
     stop() {
       stopped ??= (async () => {
         const all = rows.list();

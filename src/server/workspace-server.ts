@@ -233,8 +233,7 @@ class WorkspaceServer {
   restore(fresh: boolean): void {
     const size = { cols: 80, rows: 24 };
     const rows = this.records.restorable(fresh);
-    // One commit for the whole relaunch: each row registers its handle and records its spec.
-    this.core.hub.gate.batch(() => {
+    this.core.launchTogether(() => {
       for (const r of rows) {
         try {
           this.core.fleet.add(r.spec, size, { origin: r.origin, base: r.base, ...(r.wake ? { wake: r.wake } : {}) });
