@@ -161,6 +161,24 @@ export function formatAge(lastOutputAt: number, now: number): string {
   return `${Math.max(1, Math.floor(now / 86_400_000) - Math.floor(lastOutputAt / 86_400_000))}d`;
 }
 
+/**
+ * The first instant at or after `now` when formatAge(lastOutputAt, ·) reads differently from now
+ * (Infinity: never). The dashboard wakes then to repaint headers, not every second.
+ */
+export function nextAgeChange(lastOutputAt: number, now: number): number {
+  if (lastOutputAt === 0) return Infinity;
+  const s = Math.floor((now - lastOutputAt) / 1000);
+  if (s < 10) return lastOutputAt + 10_000;
+  const mark = (t: number, unit: number) => (Math.floor(t / unit) + 1) * unit;
+  const minutes = Math.floor(now / 60_000) - Math.floor(lastOutputAt / 60_000);
+  // '<1m' lasts until a minute has passed and a minute mark too.
+  if (s < 60 || minutes < 1) return Math.max(lastOutputAt + 60_000, mark(lastOutputAt, 60_000));
+  if (minutes < 60) return mark(now, 60_000);
+  const hours = Math.floor(now / 3_600_000) - Math.floor(lastOutputAt / 3_600_000);
+  if (hours < 24) return mark(now, 3_600_000);
+  return mark(now, 86_400_000);
+}
+
 export function runningCount(state: AppState): number {
   return state.rows.filter((r) => r.running).length;
 }

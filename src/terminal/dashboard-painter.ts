@@ -7,8 +7,9 @@ import { computeLayout, type Layout } from '../app/layout.js';
 import type { Row } from '../rows/row.js';
 import type { RowManager } from '../rows/row-manager.js';
 import type { ActiveModes } from '../rows/mode-tracker.js';
-import { DisposableStore, toDisposable, type Disposable } from '../util/lifecycle.js';
+import { DisposableStore, type Disposable } from '../util/lifecycle.js';
 import { QuietTimer } from '../util/quiet-timer.js';
+import { AgeClock } from './age-clock.js';
 import { formatAge } from '../app/app-state.js';
 import type { Compositor, Segment, ViewportSource } from './compositor.js';
 import type { InkStdout } from './ink-surface.js';
@@ -49,15 +50,20 @@ export class DashboardPainter implements Disposable {
 
   constructor(private readonly o: PainterOptions) {
     this.frameMs = o.frameMs ?? 33;
-    // Header ages ("now", "10s", "5m") move with the clock: repaint when one would change. The
-    // compositor sends only headers whose text changed, so an idle dashboard costs next to nothing.
-    const ticker = setInterval(() => {
-      // Headers are not on screen while a row is attached.
-      if (this.o.getState().attached === null && this.agesChanged()) this.paintSoon();
-    }, 1000);
-    ticker.unref();
-    this.store.add(toDisposable(() => clearInterval(ticker)));
+    // Header ages move with the clock: repaint when one would change (age-clock.ts). The compositor
+    // sends only headers whose text changed, so an idle dashboard costs next to nothing.
+    this.ages = this.store.add(
+      new AgeClock(
+        () => this.o.rows.list().map((row) => row.lastOutputAt),
+        () => {
+          // Headers are not on screen while a row is attached.
+          if (this.o.getState().attached === null && this.agesChanged()) this.paintSoon();
+        },
+      ),
+    );
   }
+
+  private readonly ages: AgeClock;
 
   private shownAges = '';
   /**
@@ -113,6 +119,7 @@ export class DashboardPainter implements Disposable {
 
   /** Row output changed: paint soon (frame-capped on the dashboard, immediately when attached). */
   rowChanged(row: Row): void {
+    this.ages.output(row.lastOutputAt);
     const state = this.o.getState();
     if (state.attached !== null) {
       // The attached row reports changes synchronously (it is urgent): paint right away.

@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatAge } from '../../../src/app/app-state.js';
+import { formatAge, nextAgeChange } from '../../../src/app/app-state.js';
 
 describe('formatAge', () => {
   const t0 = Date.UTC(2026, 11, 1, 12, 0, 0);
@@ -27,5 +28,28 @@ describe('formatAge', () => {
     }
     // Ten minutes of seconds: ten changes, one per minute (the old 10 s steps changed ~100 times).
     expect(changes).toBe(10);
+  });
+});
+
+describe('nextAgeChange', () => {
+  const t0 = Date.UTC(2026, 11, 1, 12, 0, 0);
+  it('is when the label first reads differently: the same label up to it, another at it', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: t0, max: t0 + 86_400_000 }), fc.integer({ min: 0, max: 3 * 86_400_000 }), fc.double({ min: 0, max: 1, noNaN: true }), (last, age, where) => {
+        const now = last + age;
+        const due = nextAgeChange(last, now);
+        const label = formatAge(last, now);
+        expect(due).toBeGreaterThan(now);
+        const between = now + Math.floor((due - 1 - now) * where);
+        expect(formatAge(last, between)).toBe(label);
+        expect(formatAge(last, due - 1)).toBe(label);
+        expect(formatAge(last, due)).not.toBe(label);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('never, for a row that never printed', () => {
+    expect(nextAgeChange(0, t0)).toBe(Infinity);
   });
 });
