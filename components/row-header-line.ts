@@ -3,7 +3,7 @@
 // a line write rather than a whole-frame Ink render (idle rows must cost next to nothing).
 // Measured with cell-width.ts (the terminal's per-code-point cells), not Ink's string-width: Ink never
 // lays this line out, and it has to fill exactly its cells on the terminal, beside a row's screen.
-import { formatAge, type RowView } from '../src/app/app-state.js';
+import { ageSince, formatAge, type RowView } from '../src/app/app-state.js';
 import type { Theme } from '../src/config/theme.js';
 import { sgr } from '../src/terminal/sgr-color.js';
 import { sanitize } from '../src/text/sanitize.js';
@@ -30,8 +30,7 @@ export function rowHeaderParts({ row, now }: Pick<RowHeaderInput, 'row' | 'now'>
   const profile = row.profile && row.profile !== row.name ? ` · ${row.profile}` : '';
   const left = ` ${STATE_GLYPH[state] ?? '○'} ${row.name}${profile} · ${state}${exit}${row.wakeFailed ? ' · wake failed' : ''}${policy}${restored}${gitPart(row.git)}`;
   const badge = row.unread > 0 ? ` ✉ ${row.unread} ` : '';
-  // An exited row's age is the time since it exited (it may never have printed anything).
-  const right = ` ${formatAge(!row.running && row.exitedAt ? row.exitedAt : row.lastOutputAt, now)} `;
+  const right = ` ${formatAge(ageSince(row), now)} `;
   return { left, badge, right, state };
 }
 

@@ -161,6 +161,11 @@ export function formatAge(lastOutputAt: number, now: number): string {
   return `${Math.max(1, Math.floor(now / 86_400_000) - Math.floor(lastOutputAt / 86_400_000))}d`;
 }
 
+/** The instant a row's header age counts from: its exit once it ended (it may never have printed), else its last output. */
+export function ageSince(row: Pick<RowView, 'running' | 'exitedAt' | 'lastOutputAt'>): number {
+  return !row.running && row.exitedAt ? row.exitedAt : row.lastOutputAt;
+}
+
 /**
  * The first instant at or after `now` when formatAge(lastOutputAt, ·) reads differently from now
  * (Infinity: never). The dashboard wakes then to repaint headers, not every second.

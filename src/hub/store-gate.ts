@@ -127,7 +127,8 @@ export class StoreGate {
         return;
       }
       if (!db.inTransaction) {
-        // Cannot happen for a step that returned, but a write believed stored must never be reported so.
+        // A step that caught SQLite's own error (a full disk ends the transaction) may still return:
+        // what it and the batch wrote is gone, and must not be reported stored.
         open.lost = new Error('the batch transaction ended inside a store call');
         reject(open.lost);
         return;

@@ -2,7 +2,7 @@
 // see whether one changed, the clock wakes when the first of them would (nextAgeChange): a
 // dashboard whose rows have all been quiet for minutes wakes once a minute, and one whose rows
 // never printed not at all. New output makes a row's age "now", which may change sooner than the
-// armed wake: `output` moves the wake earlier.
+// armed wake: `output` moves the wake earlier; `replan` reads every age again (a row exited).
 import { nextAgeChange } from '../app/app-state.js';
 import type { Disposable } from '../util/lifecycle.js';
 
@@ -12,13 +12,13 @@ export class AgeClock implements Disposable {
   private dueAt = Infinity;
 
   constructor(
-    /** Every row's last output time (0: never printed). */
+    /** What every header's age counts from (0: never printed). */
     private readonly lastOutputs: () => Iterable<number>,
     /** An age may read differently now. */
     private readonly onTick: () => void,
     private readonly now: () => number = Date.now,
   ) {
-    this.plan();
+    this.replan();
   }
 
   /** A row printed at `lastOutputAt`. */
@@ -27,11 +27,12 @@ export class AgeClock implements Disposable {
     if (due < this.dueAt) this.arm(due);
   }
 
-  private plan(): void {
+  /** Reads every age again; the armed wake moves only if the first change moved. */
+  replan(): void {
     const now = this.now();
     let due = Infinity;
     for (const at of this.lastOutputs()) due = Math.min(due, nextAgeChange(at, now));
-    this.arm(due);
+    if (due !== this.dueAt) this.arm(due);
   }
 
   private arm(due: number): void {
@@ -43,7 +44,7 @@ export class AgeClock implements Disposable {
       this.timer = null;
       this.dueAt = Infinity;
       this.onTick();
-      this.plan();
+      this.replan();
     }, Math.max(0, due - this.now()));
     this.timer.unref();
   }

@@ -10,7 +10,7 @@ import type { ActiveModes } from '../rows/mode-tracker.js';
 import { DisposableStore, type Disposable } from '../util/lifecycle.js';
 import { QuietTimer } from '../util/quiet-timer.js';
 import { AgeClock } from './age-clock.js';
-import { formatAge } from '../app/app-state.js';
+import { ageSince, formatAge } from '../app/app-state.js';
 import type { Compositor, Segment, ViewportSource } from './compositor.js';
 import type { InkStdout } from './ink-surface.js';
 import { DASHBOARD_MODES, modeTransition } from './terminal-modes.js';
@@ -54,7 +54,7 @@ export class DashboardPainter implements Disposable {
     // sends only headers whose text changed, so an idle dashboard costs next to nothing.
     this.ages = this.store.add(
       new AgeClock(
-        () => this.o.rows.list().map((row) => row.lastOutputAt),
+        () => this.shownAgesSince(),
         () => {
           // Headers are not on screen while a row is attached.
           if (this.o.getState().attached === null && this.agesChanged()) this.paintSoon();
@@ -108,10 +108,15 @@ export class DashboardPainter implements Disposable {
     for (const row of rows) if (!this.shown.has(row)) this.shown.set(row, row.show());
   }
 
+  /** What each header's age counts from, as the header shows it (the row's live last output). */
+  private shownAgesSince(): number[] {
+    return this.o.getState().rows.map((view) => ageSince({ ...view, lastOutputAt: this.o.rows.get(view.name)?.lastOutputAt ?? view.lastOutputAt }));
+  }
+
   private agesChanged(): boolean {
     const now = Date.now();
     let ages = '';
-    for (const row of this.o.rows.list()) ages += `${formatAge(row.lastOutputAt, now)}|`;
+    for (const since of this.shownAgesSince()) ages += `${formatAge(since, now)}|`;
     if (ages === this.shownAges) return false;
     this.shownAges = ages;
     return true;
@@ -143,6 +148,8 @@ export class DashboardPainter implements Disposable {
 
   /** Chrome or layout changed (a new Ink frame, or a state change). */
   chromeChanged(): void {
+    // A row that exited counts its age from then (the state says so, not its output).
+    this.ages.replan();
     this.paintSoon();
   }
 

@@ -9,9 +9,6 @@
 /** Where bin/swb keeps NODE_EXTRA_CA_CERTS while a CLI command starts. */
 export const CA_CERTS_ASIDE = 'SWB_NODE_EXTRA_CA_CERTS';
 
-/** Commands that may verify a certificate themselves: they start with the CA file loaded (bin/swb's list). */
-export const COMMANDS_WITH_TLS = ['hub', 'server'] as const;
-
 /** Puts a NODE_EXTRA_CA_CERTS the launcher set aside back into `env` (one the caller set wins). */
 export function restoreCaCerts(env: NodeJS.ProcessEnv): void {
   const aside = env[CA_CERTS_ASIDE];

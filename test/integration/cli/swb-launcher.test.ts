@@ -3,11 +3,11 @@
 // runs), commands that may speak TLS keep it, and what was set aside reaches the command under the
 // aside name. Real processes: the real script, the compiled entry, a symlink as npm makes one.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CA_CERTS_ASIDE, COMMANDS_WITH_TLS } from '../../../src/util/ca-certs-aside.js';
+import { CA_CERTS_ASIDE } from '../../../src/util/ca-certs-aside.js';
 import { packageBinScript } from '../../../src/util/package-root.js';
 import { writeSwbLauncher } from '../../../src/util/swb-launcher.js';
 
@@ -71,12 +71,6 @@ describe('the swb command (bin/swb)', () => {
     expect(seen(['send'], { NODE_EXTRA_CA_CERTS: '' })).toMatchObject({ ca: '', aside: null, args: ['send'] });
     // SWB_NODE picks the node and is not handed on.
     expect(seen(['ls'], { SWB_NODE: process.execPath })).toMatchObject({ node: null, exec: process.execPath });
-  });
-
-  it('keeps the CA file for the same commands the entry knows may need it', () => {
-    const text = readFileSync(packageBinScript(), 'utf8');
-    const kept = /^\s*([a-z| ]+)\)\s*;;\s*$/m.exec(text)?.[1]?.split('|').map((s) => s.trim());
-    expect(kept).toEqual([...COMMANDS_WITH_TLS]);
   });
 });
 

@@ -51,6 +51,17 @@ describe('AgeClock', () => {
     clock.dispose();
   });
 
+  it('reads every age again on replan: a row that exited counts from its exit', () => {
+    const since = [t0 - 10 * 60_000];
+    const { clock, ticks } = setup(since);
+    vi.advanceTimersByTime(2_000); // 12:00:32; next wake planned for 12:01:00
+    since[0] = Date.now(); // the row exited now: its header says "now" until 12:00:42
+    clock.replan();
+    vi.advanceTimersByTime(10_000);
+    expect(ticks.map((t) => new Date(t).toISOString().slice(11, 19))).toEqual(['12:00:42']);
+    clock.dispose();
+  });
+
   it('stops when disposed', () => {
     const { clock, ticks } = setup([t0]);
     clock.dispose();
