@@ -49,7 +49,8 @@ export class RowRecords {
   private readonly lastRun: ServerRun | null;
   /** Each row's spec as given (no session arguments), its session id and its recipe. */
   private readonly known = new Map<string, Known>();
-  private readonly discoverTimer: NodeJS.Timeout;
+  /** Runs only while some running row's agent still has to show its session id (idle costs nothing). */
+  private discoverTimer: NodeJS.Timeout | null = null;
   private rowsOf: () => readonly Row[] = () => [];
 
   constructor(
@@ -59,8 +60,6 @@ export class RowRecords {
   ) {
     this.store = new RowRecordStore(hub.store.db);
     this.lastRun = this.store.startRun(process.pid, bootId());
-    this.discoverTimer = setInterval(() => this.discoverAll(), DISCOVER_EVERY_MS);
-    this.discoverTimer.unref();
   }
 
   /** How the last server ended: stopped on purpose, crashed (same boot), or the machine rebooted. */
@@ -80,6 +79,7 @@ export class RowRecords {
         if (k && row.state === 'running') {
           k.pid = row.pid;
           k.pidStart = readProcStat(row.pid)?.startTime ?? null;
+          if (waitsForId(k)) this.armDiscovery();
         }
         this.save(row.name, wake);
       },
@@ -212,13 +212,26 @@ export class RowRecords {
     }
   }
 
+  private armDiscovery(): void {
+    if (this.discoverTimer) return;
+    this.discoverTimer = setInterval(() => this.discoverAll(), DISCOVER_EVERY_MS);
+    this.discoverTimer.unref();
+  }
+
   private discoverAll(): void {
+    let waiting = false;
     for (const row of this.rowsOf()) {
       const k = this.known.get(row.name);
-      if (k?.recipe?.openFile && !k.sessionId && row.state === 'running') {
+      if (k && waitsForId(k) && row.state === 'running') {
         this.discover(row, k);
         if (k.sessionId) this.save(row.name, undefined);
+        else waiting = true;
       }
+    }
+    // Nobody left to look for: the next launch of such a row (the fleet's `recorded`) arms it again.
+    if (!waiting && this.discoverTimer) {
+      clearInterval(this.discoverTimer);
+      this.discoverTimer = null;
     }
   }
 
@@ -254,7 +267,8 @@ export class RowRecords {
 
   /** The server stops on purpose: the next start says "after the server stopped". */
   serverStopping(): void {
-    clearInterval(this.discoverTimer);
+    if (this.discoverTimer) clearInterval(this.discoverTimer);
+    this.discoverTimer = null;
     this.discoverAll();
     try {
       this.hub.store.db.transaction(() => {
@@ -265,6 +279,11 @@ export class RowRecords {
       this.log(`the row records could not be saved: ${this.hub.failureOf(err, 'row records').message}`);
     }
   }
+}
+
+/** The agent makes its own session id, and it has not been found yet. */
+function waitsForId(k: Known): boolean {
+  return !!k.recipe?.openFile && !k.sessionId;
 }
 
 function recordOf(name: string, k: Known) {

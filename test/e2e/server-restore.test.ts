@@ -120,6 +120,25 @@ function writeFakeProfile(home: TempHome, log: string): void {
   writeProfile(home, 'fake', ['sh', '-c', script, 'fake'], { mint: true, launchArgs: ['--session-id', '{id}'], resumeArgs: ['--resume', '{id}'] });
 }
 
+/**
+ * A user profile "opener" shaped like Codex: a new conversation gets an id of the agent's own
+ * making, kept open in a file named after it; `resume ID` continues it. Returns the launch log.
+ */
+function writeOpenerProfile(home: TempHome): string {
+  const log = join(home.workspace, 'opener-launches.log');
+  const sessions = join(home.workspace, 'sessions');
+  mkdirSync(sessions);
+  const script = [
+    `echo "$$ $*" >> '${log}'`,
+    'if [ "$1" = resume ]; then id=$2; else id=conv$$; fi',
+    `exec 3>> '${sessions}'/rollout-$id.jsonl`,
+    'echo OPENER-UP',
+    'exec sleep 600',
+  ].join('; ');
+  writeProfile(home, 'opener', ['sh', '-c', script, 'opener'], { openFile: '/sessions/rollout-(?<id>[a-z0-9]+)\\.jsonl$', resumeArgs: ['resume', '{id}'] });
+  return log;
+}
+
 /** The lines the fake agent logged, as [pid, arguments]. */
 function launches(log: string): Array<{ pid: number; args: string }> {
   if (!existsSync(log)) return [];
@@ -295,19 +314,7 @@ describe('the server relaunches its recorded rows', () => {
 
   test('an agent that makes its own session id has it read from the file it holds open, and resumes it after kill-server', async () => {
     const home = createTempHome();
-    const log = join(home.workspace, 'opener-launches.log');
-    const sessions = join(home.workspace, 'sessions');
-    mkdirSync(sessions);
-    // Like Codex: a new conversation gets an id of the agent's own making, kept open in a file
-    // named after it; `resume ID` continues it.
-    const script = [
-      `echo "$$ $*" >> '${log}'`,
-      'if [ "$1" = resume ]; then id=$2; else id=conv$$; fi',
-      `exec 3>> '${sessions}'/rollout-$id.jsonl`,
-      'echo OPENER-UP',
-      'exec sleep 600',
-    ].join('; ');
-    writeProfile(home, 'opener', ['sh', '-c', script, 'opener'], { openFile: '/sessions/rollout-(?<id>[a-z0-9]+)\\.jsonl$', resumeArgs: ['resume', '{id}'] });
+    const log = writeOpenerProfile(home);
     const first = startSwb({ home, args: ['opener'] });
     await first.waitForText('OPENER-UP');
     const before = await ls(home);
@@ -326,6 +333,29 @@ describe('the server relaunches its recorded rows', () => {
     await waitUntil(() => launches(log).length === 2, { what: 'the relaunch to be logged' });
     expect(launches(log)[1]!.args).toBe(`resume conv${launched.pid}`);
     expect(rowOf(await ls(home), 'opener')).toMatchObject({ restored: 'resumed', pid: launches(log)[1]!.pid });
+  });
+
+  test('an agent that makes its own session id resumes it after a SIGKILL of the server: the running server found and recorded the id', async () => {
+    const home = createTempHome();
+    const log = writeOpenerProfile(home);
+    const first = startSwb({ home, args: ['opener'] });
+    await first.waitForText('OPENER-UP');
+    const before = await ls(home);
+    const pid = rowOf(before, 'opener').pid!;
+    const program = new Map([[pid, startTimeOf(pid)!]]);
+    // Looked for every few seconds while the row runs: a crash gives no last look.
+    await waitUntil(() => recordedRows(home).some((r) => r.session_id === `conv${pid}`), { what: 'the session id to be recorded', timeoutMs: 15_000 });
+
+    process.kill(before.pid, 'SIGKILL');
+    await waitUntil(() => !isProcessAlive(before.pid), { what: 'the server to die' });
+    await killAll(program);
+    await first.waitForExit();
+
+    const second = startSwb({ home, args: [], cols: 200 });
+    await second.waitForText('OPENER-UP');
+    expect(await header(second, 'opener')).toMatch(/ · restored \(resumed\)$/);
+    await waitUntil(() => launches(log).length === 2, { what: 'the relaunch to be logged' });
+    expect(launches(log)[1]!.args).toBe(`resume conv${pid}`);
   });
 });
 

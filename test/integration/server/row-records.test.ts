@@ -1,0 +1,93 @@
+// RowRecords looks for an agent's own session id (Codex's rollout file) among the files its row's
+// processes hold open — only while some running row still waits for one, so an idle server with
+// every id known is never woken for it. Real processes holding real files, a real hub and store;
+// only setInterval is faked, to step the 5 s look without waiting for it.
+import { spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import { loadProfiles } from '../../../src/agents/load-profiles.js';
+import type { Row, RowSpec } from '../../../src/rows/row.js';
+import { RowRecordStore } from '../../../src/store/row-record-store.js';
+import { RowRecords } from '../../../src/server/row-records.js';
+import { deferCleanup, runCleanups } from '../../helpers/cleanup.js';
+import { startTestHub } from '../../helpers/hub-harness.js';
+import { waitUntil } from '../../helpers/wait-until.js';
+
+afterEach(async () => {
+  vi.useRealTimers();
+  await runCleanups();
+});
+
+const ID = '0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b';
+
+/**
+ * A row's program in a session of its own, as a pty row's is. Like Codex, it opens its rollout
+ * file only after it started: when `open()` is called.
+ */
+async function agent(file: string) {
+  const script = `echo READY; read go; exec 3>> '${file}'; echo OPEN; exec sleep 60`;
+  const child = spawn('/bin/sh', ['-c', script], { detached: true, stdio: ['pipe', 'pipe', 'ignore'] });
+  deferCleanup('row program', () => child.kill('SIGKILL'));
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  await waitUntil(() => out.includes('READY'), { what: 'the program to start' });
+  const row = { name: 'cx', pid: child.pid!, state: 'running' } as unknown as Row;
+  return {
+    row,
+    open: async () => {
+      child.stdin!.write('go\n');
+      await waitUntil(() => out.includes('OPEN'), { what: 'the program to open its file' });
+    },
+  };
+}
+
+async function setUp() {
+  const { hub, home } = await startTestHub();
+  const sessions = join(home.home, 'codex', 'sessions', '2026', '12', '02');
+  mkdirSync(sessions, { recursive: true });
+  vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+  const records = new RowRecords(hub, loadProfiles({ configDir: join(home.home, 'no-config') }), () => undefined);
+  const rows: Row[] = [];
+  records.watch(() => rows);
+  const hooks = records.hooks();
+  /** What the fleet does for a new row: prepare its launch, start it, record it. */
+  const launch = (row: Row, spec: Omit<RowSpec, 'name'>) => {
+    hooks.prepareLaunch!({ name: row.name, ...spec } as RowSpec);
+    rows.push(row);
+    hooks.recorded!(row, undefined);
+  };
+  const sessionOf = async (name: string) => {
+    await hub.gate.run(() => undefined); // the record's write went through the gate before this
+    return new RowRecordStore(hub.store.db).all().find((r) => r.name === name)?.sessionId ?? null;
+  };
+  return { launch, sessionOf, rolloutFile: join(sessions, `rollout-2026-12-02T10-00-00-${ID}.jsonl`) };
+}
+
+describe.runIf(process.platform === 'linux')('RowRecords: finding an agent-made session id', () => {
+  test('looks every 5 s only while a running row waits for its id, records the id once found, then stops looking', async () => {
+    const { launch, sessionOf, rolloutFile } = await setUp();
+    expect(vi.getTimerCount()).toBe(0); // no rows: nothing to look for
+
+    const codex = await agent(rolloutFile);
+    launch(codex.row, { command: 'codex', profile: 'codex' });
+    expect(vi.getTimerCount()).toBe(1);
+    vi.advanceTimersByTime(5_000);
+    expect(await sessionOf('cx')).toBeNull(); // the file is not open yet
+    expect(vi.getTimerCount()).toBe(1);
+
+    await codex.open();
+    vi.advanceTimersByTime(5_000);
+    expect(await sessionOf('cx')).toBe(ID);
+    expect(vi.getTimerCount()).toBe(0); // nothing left to look for: an idle server sleeps
+  });
+
+  test('rows whose id swb mints (Claude Code) or that have no recipe never start the look', async () => {
+    const { launch, rolloutFile } = await setUp();
+    const claude = await agent(rolloutFile);
+    launch({ ...claude.row, name: 'cl' } as Row, { command: 'claude', profile: 'claude' });
+    const shell = await agent(rolloutFile);
+    launch({ ...shell.row, name: 'sh' } as Row, { command: 'sh' });
+    expect(vi.getTimerCount()).toBe(0);
+  });
+});
