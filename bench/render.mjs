@@ -15,7 +15,7 @@
 //          server's peak RSS (VmHWM) per row. Each flood runs --flood-reps times per system
 //          (default 3, interleaved); the table shows medians (RSS: the highest peak).
 //   idle   16 rows that printed ~1 MB each (full scrollback) and wait on input (`cat`, pty raw):
-//          CPU over 10 s once at rest (settleIdle: 30 s after the output, for the one-off garbage
+//          CPU over 10 s once at rest (settleIdle: 45 s after the output, for the one-off garbage
 //          collections and label turns that follow a burst, then 3 s in a row under 2 ms CPU a
 //          second and nothing written; the time and CPU that took are printed), as % of one core
 //          (schedstat, ns resolution); then the server's peak RSS (VmHWM).

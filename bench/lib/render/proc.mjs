@@ -86,9 +86,13 @@ export function cpuMeter(pids) {
  * Waits until the processes are at rest: at least `minSeconds`, and then `quietSeconds`
  * one-second slices in a row with under `maxMsPerSecond` of CPU between them and no byte written
  * to `client` (a PtyClient). A node process does one-off work some seconds after a burst of
- * output stops (V8's memory reducer: here about 8 s in the thin client and 20-25 s in the server
+ * output stops (V8's memory reducer: here about 8 s in the thin client and 20-45 s in the server
  * that parsed the burst), and swb's headers turn "now" into "<1m" 10 s after a row's last output;
- * an idle window that starts before then measures the end of the burst, not being idle. Returns
+ * an idle window that starts before then measures the end of the burst, not being idle. The
+ * reducer waits for the process to be idle, so a quiet stretch does not rule it out: the server's
+ * reducer GCs (two, 100-200 ms of CPU with their marking threads; seen with
+ * SWB_SERVER_NODE_ARGS=--trace-gc) came 30-41 s after it started, in every second idle window
+ * that began at 30 s. Hence 45 s: before the "1m" label turn (60 s after the rows printed). Returns
  * how long it took and the CPU spent meanwhile (printed beside the idle figure, so the one-off
  * cost is seen too); gives up after `maxSeconds` (settled: false) and lets the caller measure.
  */
@@ -97,7 +101,7 @@ export function bestCpuS(m) {
   return Number.isFinite(m.preciseS) && m.preciseS >= 0 ? m.preciseS : m.cpuS;
 }
 
-export async function settleIdle(pids, client, { minSeconds = 30, quietSeconds = 3, maxMsPerSecond = 2, maxSeconds = 60 } = {}) {
+export async function settleIdle(pids, client, { minSeconds = 45, quietSeconds = 3, maxMsPerSecond = 2, maxSeconds = 60 } = {}) {
   const meter = cpuMeter(pids);
   let quiet = 0;
   let seconds = 0;
