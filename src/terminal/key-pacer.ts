@@ -3,6 +3,13 @@
 // all. The pacer hands Ink one key at a time and waits for Ink's next frame (the key's effect)
 // or a short deadline before the next, so each key is handled against the state the previous one
 // produced. Text entry (the composer) gets the rest of a burst in one piece, unpaced.
+//
+// A key that comes in a read of its own waits the same way when the one before is still being
+// handled. Ink's components subscribe to keys in effects (useInput's isActive), and React runs
+// effects only after the commit that drew the frame: the new-row form's Tab moved the focus on
+// screen, but the next key, typed 12 ms later while a 200x50 frame was committed, still reached
+// the field the focus had left. Hence also the wait after the frame: two check phases, so that
+// the effects React queued at the end of that commit (a setImmediate of its scheduler) have run.
 import { toDisposable, type Disposable } from '../util/lifecycle.js';
 import type { Event } from '../util/event.js';
 
@@ -67,16 +74,7 @@ export class KeyPacer implements Disposable {
   ) {}
 
   push(text: string): void {
-    if (this.queue.length === 0 && !this.waiting) {
-      const keys = this.split(text);
-      if (keys.length <= 1) {
-        this.deliver(text);
-        return;
-      }
-      this.queue = keys;
-    } else {
-      this.queue.push(...this.split(text));
-    }
+    this.queue.push(...this.split(text));
     if (!this.waiting) this.pump();
   }
 
@@ -89,7 +87,7 @@ export class KeyPacer implements Disposable {
       return;
     }
     this.deliver(this.queue.shift()!);
-    if (this.queue.length === 0) return;
+    // Wait even with nothing queued: a key read a moment later must not overtake this one.
     const frame = this.frames(() => this.next());
     const timer = setTimeout(() => this.next(), this.maxWaitMs);
     this.waiting = toDisposable(() => {
@@ -105,11 +103,19 @@ export class KeyPacer implements Disposable {
   }
 
   private next(): void {
-    this.waiting?.dispose();
-    this.waiting = null;
-    // Let Ink finish the render that signalled us before the next key arrives.
-    setImmediate(() => {
-      if (!this.waiting) this.pump();
+    if (!this.waiting) return;
+    this.waiting.dispose();
+    // Still waiting (keys that come meanwhile queue up) until the commit and its effects are done:
+    // the frame fires inside the commit, which queues its effects after this first setImmediate.
+    let settle: NodeJS.Immediate | undefined = setImmediate(() => {
+      settle = setImmediate(() => {
+        settle = undefined;
+        this.waiting = null;
+        this.pump();
+      });
+    });
+    this.waiting = toDisposable(() => {
+      if (settle) clearImmediate(settle);
     });
   }
 

@@ -25,7 +25,10 @@ describe('KeyPacer', () => {
     pacers.push(pacer);
     return { delivered, frames, pacer };
   }
-  const turn = () => new Promise((r) => setImmediate(r));
+  /** Enough event-loop turns for the pacer's settle after a frame (two check phases). */
+  const turn = async () => {
+    for (let i = 0; i < 3; i++) await new Promise((r) => setImmediate(r));
+  };
 
   it('passes a single key straight through', () => {
     const { delivered, pacer } = setup();
@@ -67,6 +70,43 @@ describe('KeyPacer', () => {
     }
     expect(delivered).toEqual(['nosuch --x', '\t', 'ab', '\r']);
     expect(joinTextRuns(['a', 'b', '\x1b[A', 'c'])).toEqual(['ab', '\x1b[A', 'c']);
+  });
+
+  it('holds a key that comes in a read of its own until the one before has been drawn', async () => {
+    const { delivered, frames, pacer } = setup(() => 'text');
+    pacer.push('\t');
+    pacer.push('top'); // typed a moment later, before Ink drew the Tab's frame
+    expect(delivered).toEqual(['\t']);
+    frames.fire();
+    await turn();
+    expect(delivered).toEqual(['\t', 'top']);
+    frames.fire();
+    await turn();
+    pacer.push('x'); // nothing pending any more: straight through
+    expect(delivered).toEqual(['\t', 'top', 'x']);
+  });
+
+  it('lets the effects of the commit that drew the frame run before the next key (React subscribes inputs in effects)', async () => {
+    // Like Ink + React: a key is read on a later tick, handled, and the commit draws the frame and
+    // only then queues its effects — where a text field that lost the focus stops listening.
+    let listening = 'what';
+    const fields: Record<string, string> = { what: '', cwd: '' };
+    const frames = new Emitter<void>();
+    const pacer = new KeyPacer(
+      (key) =>
+        process.nextTick(() => {
+          if (key !== '\t') fields[listening] += key;
+          frames.fire(); // the commit draws the frame ...
+          if (key === '\t') setImmediate(() => (listening = 'cwd')); // ... then queues its effects
+        }),
+      () => 'text',
+      frames.event,
+      1000,
+    );
+    pacers.push(pacer);
+    pacer.push('delta\ttop');
+    for (let i = 0; i < 4; i++) await turn();
+    expect(fields).toEqual({ what: 'delta', cwd: 'top' });
   });
 
   it('moves on after the deadline when a key changes nothing on screen', async () => {

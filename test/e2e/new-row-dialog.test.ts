@@ -1,0 +1,52 @@
+// The new-row dialog (N) typed as fast as a terminal delivers keys: the whole form in one read, or
+// one key per write with no pause. Each Tab must move the focus before the next key lands — the
+// fields subscribe to keys in React effects, which run only after the frame is committed.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import { runCleanups } from '../helpers/cleanup.js';
+import { createTempHome } from '../helpers/temp-home.js';
+import { startSwb, type TerminalHarness } from '../helpers/terminal-harness.js';
+
+afterEach(runCleanups);
+
+/** Opens the dialog and waits until its command field has the focus (its label is bold). */
+async function openDialog(t: TerminalHarness): Promise<void> {
+  t.write('N');
+  await t.waitFor(() => {
+    const at = t.find('Profile or command');
+    return at !== null && t.cellAt(at.x, at.y).bold;
+  }, 'the dialog, on its command field');
+}
+
+describe('the new-row dialog, typed fast', () => {
+  // Fields in Tab order from the command: working directory, worktree, name.
+  // The row prints FORM-42-NAME: the typed text ($((40+2))) cannot be mistaken for it.
+  const form = (dir: string, name: string) => `sh -c "pwd; echo FORM-$((40+2))-${name}; exec sleep 600"\t${dir}\t\t${name}\r`;
+
+  test('the whole form in one write: every field gets its own text and the row starts there', async () => {
+    const home = createTempHome();
+    const dir = join(home.workspace, 'elsewhere');
+    mkdirSync(dir);
+    const t = startSwb({ home, args: ['first=echo FIRST-UP; exec sleep 600'], cols: 160, rows: 40 });
+    await t.waitForText('FIRST-UP');
+    await openDialog(t);
+    t.write(form(dir, 'burst'));
+    const screen = (await t.waitForText('FORM-42-burst')).join('\n');
+    expect(screen).toMatch(/ burst · /);
+    expect(screen).toContain(dir);
+  });
+
+  test('one key per write, no pause between them', async () => {
+    const home = createTempHome();
+    const dir = join(home.workspace, 'there');
+    mkdirSync(dir);
+    const t = startSwb({ home, args: ['first=echo FIRST-UP; exec sleep 600'], cols: 160, rows: 40 });
+    await t.waitForText('FIRST-UP');
+    await openDialog(t);
+    for (const ch of form(dir, 'typed')) t.write(ch);
+    const screen = (await t.waitForText('FORM-42-typed')).join('\n');
+    expect(screen).toMatch(/ typed · /);
+    expect(screen).toContain(dir);
+  });
+});
