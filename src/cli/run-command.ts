@@ -1,7 +1,7 @@
 // The shared runner for every CLI command: global flags, --help, --json, error printing, exit codes.
 import { connectToHub } from '../client/connect.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS, type HubClient } from '../client/hub-client.js';
-import { resolveRuntimePaths } from '../hub/runtime-paths.js';
+import { resolveRuntimePaths, workspaceFlagProblem } from '../hub/runtime-paths.js';
 import { SwbError } from '../protocol/error-codes.js';
 import { HANDLE_HINT, isValidHandle } from '../protocol/handle.js';
 import { EXIT_FAILED, EXIT_USAGE, UsageError, type CommandContext, type CommandDescriptor, type FlagSpec } from './command.js';
@@ -11,7 +11,7 @@ import { findRowIdentity, type RowIdentity } from './row-identity.js';
 export const GLOBAL_FLAGS: FlagSpec[] = [
   { name: 'json', type: 'boolean', description: 'print the result as JSON' },
   { name: 'as', type: 'string', value: 'NAME', description: 'speak as NAME (default: this row, else the operator)' },
-  { name: 'workspace', type: 'string', value: 'NAME', description: 'use the hub of workspace NAME (default: git root or cwd)' },
+  { name: 'workspace', type: 'string', value: 'NAME|DIR', description: 'use the hub of workspace NAME, or of the workspace DIR is in (default: git root or cwd)' },
   { name: 'help', type: 'boolean', description: 'show this help' },
   // wait and ask have a --timeout of their own (how long to wait for mail); their requests' deadlines follow it.
   { name: 'timeout', type: 'number', value: 'SECONDS', description: `give up on an unanswered request after SECONDS (default ${DEFAULT_REQUEST_TIMEOUT_MS / 1000})` },
@@ -63,6 +63,8 @@ export async function runCommand(cmd: CommandDescriptor, argv: readonly string[]
     const as = flags.as as string | undefined;
     if (as !== undefined && !isValidHandle(as)) throw new UsageError(`--as ${JSON.stringify(as)}: ${HANDLE_HINT}`);
     const workspace = flags.workspace as string | undefined;
+    const workspaceProblem = workspace === undefined ? null : workspaceFlagProblem(workspace, io.cwd);
+    if (workspaceProblem) throw new UsageError(workspaceProblem);
     const ownTimeout = cmd.flags.some((f) => f.name === 'timeout');
     const timeoutS = ownTimeout ? undefined : (flags.timeout as number | undefined);
     if (timeoutS !== undefined && !(timeoutS > 0)) throw new UsageError('--timeout must be a number of seconds above 0');

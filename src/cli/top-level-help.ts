@@ -9,7 +9,7 @@ export function packageVersion(): string {
 
 export function printTopLevelHelp(): void {
   const lines = [
-    'Usage: swb [--config FILE] [--workspace NAME] [--layout stack|grid] [--theme NAME] [--fresh] [ROW ...]',
+    'Usage: swb [--config FILE] [--workspace NAME|DIR] [--layout stack|grid] [--theme NAME] [--fresh] [ROW ...]',
     '                                          open the dashboard of the workspace server (starting it,',
     '                                          --fresh: without the rows it recorded); each ROW is a',
     '                                          profile, a command line, or NAME=COMMAND, added to it',
@@ -20,7 +20,7 @@ export function printTopLevelHelp(): void {
     'Commands:',
     ...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(11)} ${c.summary}`),
     '',
-    'Every command takes --help, --json, --as NAME, --workspace NAME and --timeout S.',
+    'Every command takes --help, --json, --as NAME, --workspace NAME|DIR and --timeout S.',
     'Exit status: 0 ok, 1 refused or failed (the error names its code), 2 usage.',
   ];
   process.stdout.write(`${lines.join('\n')}\n`);

@@ -6,8 +6,9 @@
 // running. Loads no React, no Ink, no SQLite: it starts fast.
 import { fstatSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
+import { resolve } from 'node:path';
 import { packageVersion } from '../cli/top-level-help.js';
-import { resolveRuntimePaths, type RuntimePaths } from '../hub/runtime-paths.js';
+import { isWorkspaceDir, resolveRuntimePaths, workspaceFlagProblem, type RuntimePaths } from '../hub/runtime-paths.js';
 import {
   CLIENT_WIRE,
   encodeFrame,
@@ -72,9 +73,19 @@ export function splitArgs(argv: readonly string[]): SplitArgs | string {
   return out;
 }
 
-export async function runAttach(o: AttachOptions): Promise<number> {
-  const split = splitArgs(o.argv);
+export async function runAttach(given: AttachOptions): Promise<number> {
+  const split = splitArgs(given.argv);
   if (typeof split === 'string') return fail(2, `swb: ${split}\nTry: swb --help`);
+  let o = given;
+  if (split.workspace !== undefined) {
+    const problem = workspaceFlagProblem(split.workspace, o.cwd);
+    if (problem) return fail(2, `swb: ${problem}\nTry: swb --help`);
+    // A directory: as if swb ran there (its workspace, its config, new rows start there).
+    if (isWorkspaceDir(split.workspace)) {
+      o = { ...o, cwd: resolve(o.cwd, split.workspace) };
+      delete split.workspace;
+    }
+  }
   if (!process.stdout.isTTY || !process.stdin.isTTY) {
     return fail(2, 'swb: the dashboard needs a terminal (stdin and stdout must be a TTY); the mail commands work anywhere (swb --help).');
   }

@@ -1,13 +1,14 @@
 // Where a workspace's hub lives (DESIGN §3): a private runtime dir for the socket and the election
 // lock, a data dir for mail.db. SWB_HOME=DIR puts both under DIR (every test uses its own).
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fnvHex } from '../util/fnv-hash.js';
 
 export interface RuntimePaths {
-  /** The workspace's directory, or the name given with --workspace. */
+  /** The workspace's directory (found from the cwd or a --workspace directory), or the name given with --workspace. */
   workspace: string;
+  /** The workspace was named (--workspace NAME): it has no directory of its own. */
   explicitWorkspace: boolean;
   workspaceId: string;
   runDir: string;
@@ -46,10 +47,35 @@ function uid(): number {
   return typeof process.getuid === 'function' ? process.getuid() : 0;
 }
 
+/**
+ * Whether a --workspace value names a directory (`--workspace ~/src/app`, `--workspace .`) rather
+ * than a workspace by name: it has a slash, or is `.` or `..`. A directory means that directory's
+ * workspace — the same hub as running swb there — not a new workspace called "_src_app".
+ */
+export function isWorkspaceDir(value: string): boolean {
+  return value.includes('/') || value === '.' || value === '..';
+}
+
+/** Why a --workspace value cannot be used (a directory that is not there), or null. */
+export function workspaceFlagProblem(value: string, cwd: string): string | null {
+  if (value === '') return '--workspace needs a name or a directory';
+  if (!isWorkspaceDir(value)) return null;
+  const dir = resolve(cwd, value);
+  let isDir = false;
+  try {
+    isDir = statSync(dir).isDirectory();
+  } catch {
+    // not there
+  }
+  return isDir ? null : `--workspace ${value}: ${dir} is not a directory (a name without a slash names a workspace instead)`;
+}
+
 export function resolveRuntimePaths(opts: { cwd?: string; workspace?: string; env?: NodeJS.ProcessEnv } = {}): RuntimePaths {
   const env = opts.env ?? process.env;
-  const workspace = opts.workspace ? opts.workspace : findWorkspaceRoot(opts.cwd ?? process.cwd());
-  const workspaceId = workspaceIdFor(workspace, opts.workspace);
+  const cwd = opts.cwd ?? process.cwd();
+  const named = opts.workspace && !isWorkspaceDir(opts.workspace) ? opts.workspace : undefined;
+  const workspace = named ?? findWorkspaceRoot(opts.workspace ? resolve(cwd, opts.workspace) : cwd);
+  const workspaceId = workspaceIdFor(workspace, named);
   let runDir: string;
   let dataDir: string;
   if (env.SWB_HOME) {
@@ -69,7 +95,7 @@ export function resolveRuntimePaths(opts: { cwd?: string; workspace?: string; en
   }
   return {
     workspace,
-    explicitWorkspace: opts.workspace !== undefined,
+    explicitWorkspace: named !== undefined,
     workspaceId,
     runDir,
     dataDir,

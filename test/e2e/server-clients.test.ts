@@ -120,6 +120,28 @@ describe('swb server and its clients', () => {
     expect(loggedServerPids(home.home)).toEqual([]);
   });
 
+  test('--workspace DIR from another directory reaches the server of that directory\u2019s workspace; a DIR that is not there is refused', async () => {
+    const home = createTempHome();
+    const t = startSwb({ home, args: ['far=echo FAR-UP; exec sleep 600'] });
+    await t.waitForText('FAR-UP');
+    const elsewhere = join(home.workspace, '..'); // outside the workspace
+    for (const dir of [home.workspace, './workspace']) {
+      const r = await runSwb(['ls', '--json', '--workspace', dir], { home, cwd: elsewhere });
+      expect(r.stderr).toBe('');
+      expect((JSON.parse(r.stdout) as { rows: Array<{ name: string }> }).rows.map((row) => row.name)).toEqual(['far']);
+    }
+    const bad = await runSwb(['ls', '--workspace', './nowhere'], { home, cwd: elsewhere });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/--workspace \.\/nowhere: \S+\/nowhere is not a directory/);
+
+    // The dashboard too: attach from elsewhere shows the same row.
+    t.write('d');
+    await t.waitForExit();
+    const again = startSwb({ home, args: ['attach', '--workspace', './workspace'], cwd: elsewhere });
+    await again.waitForText('FAR-UP');
+    expect(again.screenText().join('\n')).toMatch(/ far · /);
+  });
+
   test('after a SIGKILLed client, a new client shows the dashboard as it was and the attached program\u2019s modes come back', async () => {
     const home = createTempHome();
     // Text on the normal screen, then the alternate screen with bracketed paste and application cursor keys.

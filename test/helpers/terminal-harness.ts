@@ -416,6 +416,8 @@ export interface SwbTerminalOptions {
   env?: Record<string, string>;
   /** Keep every byte swb writes (the harness's `output`). */
   recordOutput?: boolean;
+  /** Where swb runs (default: the home's workspace). */
+  cwd?: string;
 }
 
 /**
@@ -428,7 +430,7 @@ export function startSwb(opts: SwbTerminalOptions): TerminalHarness {
     args: opts.args,
     cols: opts.cols ?? 100,
     rows: opts.rows ?? 30,
-    cwd: opts.home.workspace,
+    cwd: opts.cwd ?? opts.home.workspace,
     // The operator's own config and themes stay out of it: an empty config dir under the home.
     env: swbEnv(opts.home, { TERM: 'xterm-256color', SHELL: '/bin/sh', XDG_CONFIG_HOME: join(opts.home.home, 'config'), ...opts.env }),
     ...(opts.recordOutput ? { recordOutput: true } : {}),
