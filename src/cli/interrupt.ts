@@ -12,7 +12,7 @@ export const interruptCommand: CommandDescriptor = {
   async run(ctx) {
     const row = ctx.args[0]!;
     if (!isValidHandle(row)) throw new UsageError(`${JSON.stringify(row)}: ${HANDLE_HINT}`);
-    const client = await ctx.connect({ autoStart: false });
+    const client = await ctx.connect({ autoStart: false, server: true });
     const r = await client.request<{ key: string; sent: boolean; before: string; after: string; leftBusy: boolean }>('server.interrupt', { row }, { timeoutMs: 20_000 });
     ctx.result({ row, ...r });
     const key = JSON.stringify(r.key).slice(1, -1);

@@ -28,7 +28,7 @@ export const killServerCommand: CommandDescriptor = {
     'The rows are recorded: the next swb starts them again (agents resume their conversations where their profile can); swb --fresh starts without them. ' +
     'Works on a server of an older swb too.',
   async run(ctx) {
-    const client = await ctx.connect({ autoStart: false });
+    const client = await ctx.connect({ autoStart: false, server: true });
     let force = ctx.flags.force === true;
     for (;;) {
       try {

@@ -12,7 +12,7 @@ export const killCommand: CommandDescriptor = {
   async run(ctx) {
     const row = ctx.args[0]!;
     if (!isValidHandle(row)) throw new UsageError(`${JSON.stringify(row)}: ${HANDLE_HINT}`);
-    const client = await ctx.connect({ autoStart: false });
+    const client = await ctx.connect({ autoStart: false, server: true });
     const r = await client.request<{ closed: boolean }>('server.killRow', { row });
     ctx.result({ row, ...r });
     ctx.print(`closed row ${row}`);

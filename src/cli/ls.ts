@@ -10,7 +10,7 @@ export const lsCommand: CommandDescriptor = {
   flags: [],
   details: 'Asks the workspace server (started by swb); a workspace with only a headless hub answers NO_SERVER.',
   async run(ctx) {
-    const client = await ctx.connect({ autoStart: false });
+    const client = await ctx.connect({ autoStart: false, server: true });
     const r = await client.request<{ rows: RowListing[]; clients: number; pid: number; version: string }>('server.rows', {});
     ctx.result(r);
     const now = Date.now();

@@ -18,7 +18,7 @@ export const mergeCommand: CommandDescriptor = {
     const row = ctx.args[0]!;
     if (!isValidHandle(row)) throw new UsageError(`${JSON.stringify(row)}: ${HANDLE_HINT}`);
     if (ctx.flags.rebase === true && ctx.flags.squash === true) throw new UsageError('--rebase or --squash, not both');
-    const client = await ctx.connect({ autoStart: false });
+    const client = await ctx.connect({ autoStart: false, server: true });
     const r = await client.request<{ into: string; commit: string; fastForward: boolean; committedFirst: boolean }>('server.merge', {
       row,
       mode: ctx.flags.rebase === true ? 'rebase' : ctx.flags.squash === true ? 'squash' : 'merge',

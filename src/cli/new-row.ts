@@ -26,7 +26,7 @@ export const newRowCommand: CommandDescriptor = {
     if (!worktree && (ctx.flags.branch !== undefined || ctx.flags.base !== undefined || ctx.flags['reuse-branch'] === true)) {
       throw new UsageError('--branch, --base and --reuse-branch go with --worktree');
     }
-    const client = await ctx.connect({ autoStart: false });
+    const client = await ctx.connect({ autoStart: false, server: true });
     const r = await client.request<{ name: string; worktree?: { path: string; branch: string; base: { ref: string | null; commit: string } }; copied?: string[] }>('server.newRow', {
       ...(ctx.flags.name !== undefined ? { name: ctx.flags.name } : {}),
       ...(profile !== undefined ? { profile } : {}),

@@ -15,7 +15,7 @@ export const reviewCommand: CommandDescriptor = {
   async run(ctx) {
     const row = ctx.args[0]!;
     if (!isValidHandle(row)) throw new UsageError(`${JSON.stringify(row)}: ${HANDLE_HINT}`);
-    const client = await ctx.connect({ autoStart: false });
+    const client = await ctx.connect({ autoStart: false, server: true });
     const r = await client.request<Review & { worktree: WorktreeInfo }>('server.review', { row });
     ctx.result(r);
     const from = r.worktree.base.ref ? `${r.worktree.base.ref} at ${r.base.slice(0, 12)}` : r.base.slice(0, 12);

@@ -495,8 +495,15 @@ describe('swb server and its clients', () => {
     // The client hears BYE only once the rows have ended.
     expect(isLive(rowPid)).toBe(false);
     await waitUntil(() => !isLive(server), { what: 'the server to exit' });
+    // Nothing runs there any more: the server's commands say so, and how to start one.
     const after = await runSwb(['ls', '--json'], { home });
     expect(after.status).not.toBe(0);
-    expect(after.stdout).toMatch(/"code":"(NO_HUB|NO_SERVER)"/);
+    expect(JSON.parse(after.stdout)).toEqual({
+      error: { code: 'NO_SERVER', message: expect.stringMatching(/^No swb server runs for workspace \S+: nothing listens at \S+hub\.sock \(ENOENT\); start one with swb\.$/) },
+    });
+    for (const command of [['kill', 'r'], ['new', '--', 'true'], ['kill-server']]) {
+      const r = await runSwb(command, { home });
+      expect(r.stderr, command.join(' ')).toMatch(/^swb \S+: NO_SERVER: No swb server runs for workspace /);
+    }
   });
 });
