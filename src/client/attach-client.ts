@@ -80,8 +80,11 @@ export async function runAttach(given: AttachOptions): Promise<number> {
   if (split.workspace !== undefined) {
     const problem = workspaceFlagProblem(split.workspace, o.cwd);
     if (problem) return fail(2, `swb: ${problem}\nTry: swb --help`);
-    // A directory: as if swb ran there (its workspace, its config, new rows start there).
+    // A directory: as if swb ran there (its workspace, its switchboard.json, new rows start
+    // there); a --config FILE typed beside it still means the file seen from here.
     if (isWorkspaceDir(split.workspace)) {
+      if (split.config !== undefined) split.config = resolve(o.cwd, split.config);
+      split.hello = configFromHere(split.hello, o.cwd);
       o = { ...o, cwd: resolve(o.cwd, split.workspace) };
       delete split.workspace;
     }
@@ -99,6 +102,17 @@ export async function runAttach(given: AttachOptions): Promise<number> {
     throw err;
   }
   return pipe(socket, o, split);
+}
+
+/** The dashboard's command line with each --config FILE made absolute, as seen from `cwd`. */
+export function configFromHere(hello: readonly string[], cwd: string): string[] {
+  const out = [...hello];
+  for (let i = 0; i < out.length - 1 && out[i] !== '--'; i++) {
+    if (out[i] !== '--config') continue;
+    out[i + 1] = resolve(cwd, out[i + 1]!);
+    i++; // the value: never itself a flag
+  }
+  return out;
 }
 
 async function openServer(paths: RuntimePaths, o: AttachOptions, split: SplitArgs): Promise<Socket> {
