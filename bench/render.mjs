@@ -585,7 +585,9 @@ async function runScale(system) {
     // Let start-up paints and layout-driven resizes finish: 5 s without output (tmux repaints
     // all 100 panes' borders about 1 s and again 4-5 s after its first frame), 15 s at most.
     await s.client.settle(5000, 15000);
-    const settling = await settleIdle([serverPid, s.client.pid], s.client);
+    // 30 s more, not settleIdle's 45: with the 5-15 s above the window starts 35-45 s after the
+    // rows printed, past the server's memory-reducer GCs and ending before the headers' "1m" turn.
+    const settling = await settleIdle([serverPid, s.client.pid], s.client, { minSeconds: 30 });
     s.client.deferEmulation();
     const bytes0 = s.client.bytes;
     const meter = cpuMeter([serverPid, s.client.pid]);

@@ -70,7 +70,12 @@ export class KeyPacer implements Disposable {
     /** 'burst' while text is being typed in the composer: then a burst goes through whole. */
     private readonly mode: () => PaceMode,
     private readonly frames: Event<void>,
-    private readonly maxWaitMs = 60,
+    /**
+     * How long a key that draws nothing (an unbound key, a move past the last row) holds the next.
+     * Under a held key's repeat interval (~33 ms), so repeats past the end never pile up. A key
+     * that does draw starts its render in the same event-loop turn, before this can run out.
+     */
+    private readonly maxWaitMs = 25,
   ) {}
 
   push(text: string): void {

@@ -24,13 +24,19 @@ describe('the new-row dialog, typed fast', () => {
   // The row prints FORM-42-NAME: the typed text ($((40+2))) cannot be mistaken for it.
   const form = (dir: string, name: string) => `sh -c "pwd; echo FORM-$((40+2))-${name}; exec sleep 600"\t${dir}\t\t${name}\r`;
 
-  test('the whole form in one write: every field gets its own text and the row starts there', async () => {
+  /** A dashboard with one row, the dialog open on it, and a directory for the new row. */
+  async function dashboardWithDialog() {
     const home = createTempHome();
     const dir = join(home.workspace, 'elsewhere');
     mkdirSync(dir);
     const t = startSwb({ home, args: ['first=echo FIRST-UP; exec sleep 600'], cols: 160, rows: 40 });
     await t.waitForText('FIRST-UP');
     await openDialog(t);
+    return { t, dir };
+  }
+
+  test('the whole form in one write: every field gets its own text and the row starts there', async () => {
+    const { t, dir } = await dashboardWithDialog();
     t.write(form(dir, 'burst'));
     const screen = (await t.waitForText('FORM-42-burst')).join('\n');
     expect(screen).toMatch(/ burst · /);
@@ -38,12 +44,7 @@ describe('the new-row dialog, typed fast', () => {
   });
 
   test('one key per write, no pause between them', async () => {
-    const home = createTempHome();
-    const dir = join(home.workspace, 'there');
-    mkdirSync(dir);
-    const t = startSwb({ home, args: ['first=echo FIRST-UP; exec sleep 600'], cols: 160, rows: 40 });
-    await t.waitForText('FIRST-UP');
-    await openDialog(t);
+    const { t, dir } = await dashboardWithDialog();
     for (const ch of form(dir, 'typed')) t.write(ch);
     const screen = (await t.waitForText('FORM-42-typed')).join('\n');
     expect(screen).toMatch(/ typed · /);

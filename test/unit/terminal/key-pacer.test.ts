@@ -1,10 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { joinTextRuns, KeyPacer, splitKeys, type PaceMode } from '../../../src/terminal/key-pacer.js';
 import { Emitter } from '../../../src/util/event.js';
 
 const pacers: KeyPacer[] = [];
 afterEach(() => {
   for (const p of pacers.splice(0)) p.dispose();
+  vi.useRealTimers();
 });
 
 describe('splitKeys', () => {
@@ -107,6 +108,19 @@ describe('KeyPacer', () => {
     pacer.push('delta\ttop');
     for (let i = 0; i < 4; i++) await turn();
     expect(fields).toEqual({ what: 'delta', cwd: 'top' });
+  });
+
+  it('a held key that draws nothing (repeats past the last row) never piles up: each repeat goes at once', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const delivered: string[] = [];
+    const pacer = new KeyPacer((t) => delivered.push(t), () => 'keys', new Emitter<void>().event);
+    pacers.push(pacer);
+    for (let i = 1; i <= 5; i++) {
+      pacer.push('j');
+      expect(delivered).toHaveLength(i); // delivered when it came
+      vi.advanceTimersByTime(33); // a terminal's key repeat: ~30 a second
+      await turn();
+    }
   });
 
   it('moves on after the deadline when a key changes nothing on screen', async () => {
