@@ -47,7 +47,8 @@ export function HelpOverlay({ keymap, theme, width, height }: HelpOverlayProps) 
       </Text>
       <Box flexDirection="row">
         {columns.map((lines, c) => (
-          <Box key={c} flexDirection="column" width={columnWidth}>
+          // A gap after each column but the last: a description cut short ("…") must not run into the next column's keys.
+          <Box key={c} flexDirection="column" width={columnWidth} paddingRight={c < columns.length - 1 ? 2 : 0}>
             {lines.map((line, i) =>
               line.kind === 'title' ? (
                 <Text key={`t${i}`} color={theme.help.fg} bold wrap="truncate">

@@ -24,6 +24,13 @@ describe('HelpOverlay', () => {
     for (const text of ['Focus the next', 'Quit Switchboa', 'Select the mes', 'Close the mail']) expect(frame).toContain(text);
   });
 
+  it('keeps a gap between columns: a description cut short never runs into the next column', () => {
+    const frame = plain(render(<HelpOverlay keymap={defaultKeymap()} theme={darkTheme()} width={100} height={35} />).lastFrame());
+    const cut = frame.split('\n').filter((l) => /…\S/.test(l.slice(0, -2)));
+    expect(cut).toEqual([]);
+    expect(frame).toMatch(/… {2,}end, G /); // the mail view's column, after a cut dashboard line
+  });
+
   it('shows remapped keys', () => {
     const built = buildKeymap({ quit: 'Q', mailReply: 'R' });
     if (!built.ok) throw new Error('keymap');
