@@ -1,3 +1,4 @@
+import { checkMessageSize } from '../client/hub-client.js';
 import { SwbError } from '../protocol/error-codes.js';
 import { MESSAGE_KINDS, MESSAGE_ID_PATTERN, type SendResult } from '../protocol/methods.js';
 import { splitTargets } from './split-targets.js';
@@ -62,6 +63,7 @@ export async function sendMessage(ctx: CommandContext, params: Record<string, un
   for (let attempt = 1; ; attempt++) {
     try {
       const client = await ctx.connect();
+      if (typeof params.text === 'string') await checkMessageSize(client, params.text);
       return await client.request<SendResult>('mail.send', params);
     } catch (err) {
       // HUB_BUSY is not retried here: the connect already waited out the full backlog for a while.

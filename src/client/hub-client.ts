@@ -2,7 +2,7 @@
 // `swb send` loads this and little else, so it starts about as fast as Node itself.
 import { createConnection, type Socket } from 'node:net';
 import { SwbError, swbError } from '../protocol/error-codes.js';
-import { PROTOCOL_VERSION } from '../protocol/limits.js';
+import { DEFAULT_LIMITS, PROTOCOL_VERSION } from '../protocol/limits.js';
 import type { HelloResult } from '../protocol/methods.js';
 import { encodeFrame, NdjsonDecoder } from '../protocol/ndjson-decoder.js';
 import { classifyLine, errorFromFailure, type RpcFailure } from '../protocol/rpc.js';
@@ -216,6 +216,19 @@ export function hubDenied(socketPath: string, errno: string): SwbError {
       '(in Codex: run it again with escalated permissions), or allow network access in the sandbox.',
   );
   return new SwbError(v.code, v.message);
+}
+
+/**
+ * Refuses a message the hub would refuse, before it is sent: one over the hub's frame limit would
+ * otherwise come back as FRAME_TOO_LARGE, which says nothing about the message. The hub's limit
+ * comes with its hello answer; a message within the default limit never waits for it (mail
+ * requests go out right behind hello).
+ */
+export async function checkMessageSize(client: HubClient, text: string): Promise<void> {
+  const bytes = Buffer.byteLength(text, 'utf8');
+  if (bytes <= DEFAULT_LIMITS.maxMessageBytes) return;
+  const limit = (await client.ready).limits.maxMessageBytes;
+  if (bytes > limit) throw new SwbError('MESSAGE_TOO_LARGE', `The message is ${bytes} bytes; the limit is ${limit}.`);
 }
 
 export function noHub(socketPath: string, why: string): SwbError {

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { HubClient } from '../client/hub-client.js';
+import { checkMessageSize, type HubClient } from '../client/hub-client.js';
 import { SwbError } from '../protocol/error-codes.js';
 import { MESSAGE_KINDS, type MailItem, type PeerInfo, type ReceiptResult, type SendResult } from '../protocol/methods.js';
 import { sanitize } from '../text/sanitize.js';
@@ -67,6 +67,7 @@ export function registerSwbTools(server: McpServer, connect: Connect): void {
       guarded(async () => {
         const client = await connect();
         const to = args.to.map((t) => t.replace(/^@/, ''));
+        await checkMessageSize(client, args.text);
         // An id of our own makes a retry after a lost answer safe (stored once).
         const r = await client.request<SendResult>('mail.send', { ...args, to, messageId: args.messageId ?? `mcp-${randomUUID()}` });
         return ok(`accepted #${r.id} → ${to.map((t) => `@${t}`).join(' ')}`, { ...r });
@@ -123,6 +124,7 @@ export function registerSwbTools(server: McpServer, connect: Connect): void {
     (args) =>
       guarded(async () => {
         const client = await connect();
+        await checkMessageSize(client, args.text);
         const original = await client.request<ReceiptResult>('receipt.get', { id: args.id });
         const r = await client.request<SendResult>('mail.send', {
           to: [original.from],

@@ -144,4 +144,25 @@ describe('swb send', () => {
     expect(r.stderr).toMatch(/SESSION_COLLISION/);
     expect(hub.store.history({}).items.filter((m) => m.text === 'pretending')).toEqual([]);
   });
+
+  it('a message over the hub\u2019s limit is refused as MESSAGE_TOO_LARGE with its size, however large (not as a frame the hub skipped)', async () => {
+    const { home, paths, hub } = await startTestHub();
+    await connectClient(paths, { session: 'bob' });
+    for (const bytes of [17 * 1024, 300 * 1024]) {
+      const r = await runSwb(['send', '@bob'], { home, input: 'x'.repeat(bytes) });
+      expect(r.status, `${bytes} bytes`).toBe(1);
+      expect(r.stderr).toBe(`swb send: MESSAGE_TOO_LARGE: The message is ${bytes} bytes; the limit is ${16 * 1024}.\n`);
+    }
+    expect(hub.store.history({}).items).toEqual([]);
+  });
+
+  it('a hub that allows larger messages gets them: the limit is the hub\u2019s, from its hello', async () => {
+    const { home, paths } = await startTestHub({ limits: { maxMessageBytes: 40 * 1024 } });
+    const bob = await connectClient(paths, { session: 'bob' });
+    const r = await runSwb(['send', '@bob'], { home, input: 'y'.repeat(30 * 1024) });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const { messages } = await bob.client.request<{ messages: MailItem[] }>('mail.list', {});
+    expect(messages.map((m) => m.text.length)).toEqual([30 * 1024]);
+  });
 });
