@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { HANDLE_HINT, isValidHandle } from '../protocol/handle.js';
 import { UsageError, type CommandDescriptor } from './command.js';
 
 export const newRowCommand: CommandDescriptor = {
@@ -21,6 +22,8 @@ export const newRowCommand: CommandDescriptor = {
     const command = ctx.args;
     const profile = ctx.flags.profile as string | undefined;
     if (command.length === 0 && profile === undefined) throw new UsageError('give a profile (--profile P) or a command after --');
+    const name = ctx.flags.name as string | undefined;
+    if (name !== undefined && !isValidHandle(name)) throw new UsageError(`--name ${JSON.stringify(name)}: ${HANDLE_HINT}`);
     const cwd = resolve(process.cwd(), (ctx.flags.cwd as string | undefined) ?? '.');
     const worktree = ctx.flags.worktree === true;
     if (!worktree && (ctx.flags.branch !== undefined || ctx.flags.base !== undefined || ctx.flags['reuse-branch'] === true)) {

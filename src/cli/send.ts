@@ -46,7 +46,11 @@ export function idFlag(ctx: CommandContext): string {
 }
 
 export async function messageText(ctx: CommandContext, textArgs: string[]): Promise<string> {
-  if (textArgs.length > 0) return textArgs.join(' ');
+  if (textArgs.length > 0) {
+    const text = textArgs.join(' ');
+    if (text === '') throw new UsageError('no TEXT given (the TEXT argument is empty)');
+    return text;
+  }
   if ((process.stdin as { isTTY?: boolean }).isTTY) throw new UsageError('no TEXT given (pass it as arguments or on stdin)');
   const text = (await ctx.readStdin(1024 * 1024)).replace(/\n$/, '');
   if (text.length === 0) throw new UsageError('no TEXT given (stdin was empty)');

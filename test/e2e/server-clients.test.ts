@@ -456,6 +456,11 @@ describe('swb server and its clients', () => {
     expect(taken.status).not.toBe(0);
     expect(taken.stderr).toMatch(/ROW_EXISTS/);
     expect((await ls(home)).rows).toHaveLength(2);
+    // A name that cannot be a handle is the command line's mistake: exit 2, the server never asked.
+    const badName = await runSwb(['new', '--name', 'sp ace', '--', 'sleep', '600'], { home });
+    expect(badName.status).toBe(2);
+    expect(badName.stderr).toMatch(/^swb new: --name "sp ace": a handle is 1-64 of/);
+    expect((await ls(home)).rows).toHaveLength(2);
 
     const killed = await runSwb(['kill', 'extra'], { home });
     expect(killed.stderr).toBe('');

@@ -38,6 +38,10 @@ describe('swb send', () => {
     const r = await runSwb(['send'], { home });
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/swb send --help/);
+    // So is an empty TEXT argument (`swb send @bob "$EMPTY"`): nothing reaches the hub.
+    const empty = await runSwb(['send', '@bob', ''], { home });
+    expect(empty.status).toBe(2);
+    expect(empty.stderr).toMatch(/^swb send: no TEXT given \(the TEXT argument is empty\)/);
   });
 
   it('`swb send` to an unknown peer exits 1 and names UNKNOWN_PEER on stderr (or in --json)', async () => {
