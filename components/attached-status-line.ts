@@ -18,7 +18,9 @@ export interface AttachedStatusInput {
 
 export function attachedStatusLine({ state, width, theme, detachKey }: AttachedStatusInput): string {
   const row = state.rows.find((r) => r.name === state.attached);
-  const agent = row ? (row.running ? (row.agentState ?? 'unknown') : 'exited') : '';
+  // An exited row can be looked at, not typed into: say where the keys go (nowhere) and what helps.
+  const exited = `exited${row?.exitCode !== null && row?.exitCode !== undefined ? ` ${row.exitCode}` : ''} (keys go nowhere; R on the dashboard restarts it)`;
+  const agent = row ? (row.running ? (row.agentState ?? 'unknown') : exited) : '';
   const waiting = state.rows.filter((r) => r.name !== state.attached && r.running && r.agentState === 'waiting').map((r) => `@${r.name}`);
   const left = ` ▸ @${state.attached ?? ''}${row?.profile ? ` · ${row.profile}` : ''} · ${agent}${row && row.unread > 0 ? ` · ✉ ${row.unread}` : ''}`;
   const news = state.strip ? ` │ ${NOTE_GLYPH[state.strip.kind]} ${state.strip.text}` : waiting.length > 0 ? ` │ ? waiting: ${waiting.join(' ')}` : '';
