@@ -167,7 +167,7 @@ export function App() {
   }
   if (state.overlay === 'reopen') {
     const lines = state.closed.map((c, i) => sanitize(`${i + 1}  @${c.name}  ${c.profile ? `${c.profile} · ` : ''}${c.command}`, { singleLine: true, maxChars: 300 }));
-    return <TextOverlay title="Recently closed — a digit reopens that row, Esc closes" lines={lines} theme={theme} width={cols} height={rows} />;
+    return <TextOverlay title="Recently closed — a digit reopens that row" lines={lines} theme={theme} width={cols} height={rows} />;
   }
   if (state.overlay === 'explain' || state.overlay === 'audit') {
     const title = state.overlay === 'explain' ? `Why ${state.focused ?? ''} is ${state.rows.find((r) => r.name === state.focused)?.agentState ?? 'unknown'}` : 'Audit log — what Switchboard typed into rows';

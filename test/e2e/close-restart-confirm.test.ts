@@ -32,7 +32,8 @@ describe('close and restart ask while the program runs', () => {
     expect(t.screenText().join('\n')).not.toContain(`W-STARTED-${first}`);
 
     t.write('O');
-    await t.waitForText(/Recently closed/);
+    const list = (await t.waitForText(/Recently closed/)).join('\n');
+    expect(list).toMatch(/Recently closed — a digit reopens that row — Esc closes +│/); // said once
     await t.waitForText(/1 {2}@w {2}echo W-STARTED-\$\$; sleep 60/);
     t.write('1');
     await t.waitFor(() => startedOtherThan(t.screenText(), first), 'the reopened row to start again');
