@@ -38,6 +38,8 @@ const SPACE = 0x20;
 
 /** Code units per chunk; a line longer than that gets a chunk of its own. */
 const CHUNK_UNITS = 64 * 1024;
+/** Up to this many code units a line is copied unit by unit (see appendUnits). */
+const SHORT_LINE_UNITS = 64;
 
 interface Chunk {
   units: Uint16Array;
@@ -107,7 +109,15 @@ export class SpilledHistory {
       chunk = { units: new Uint16Array(Math.max(CHUNK_UNITS, n)), used: 0, ends: [] };
       this.chunks.push(chunk);
     }
-    chunk.units.set(units.subarray(0, n), chunk.used);
+    // Most lines are short (a `seq` line is 6 units): a loop beats subarray() + set(), which
+    // allocates a view per line — a flood spills millions.
+    if (n <= SHORT_LINE_UNITS) {
+      const to = chunk.units;
+      const at = chunk.used;
+      for (let i = 0; i < n; i++) to[at + i] = units[i]!;
+    } else {
+      chunk.units.set(units.subarray(0, n), chunk.used);
+    }
     chunk.used += n;
     chunk.ends.push(chunk.used);
     this.held++;

@@ -57,9 +57,12 @@ describe('SpilledHistory', () => {
   it('keeps exactly its capacity, oldest dropped first, across chunks; gives the newest N; clear empties it', () => {
     const spilled = new SpilledHistory(1000);
     const long = 'y'.repeat(70_000); // longer than a chunk: one of its own
-    for (let i = 0; i < 5000; i++) spilled.appendText(i === 4500 ? long : `${i} ${'x'.repeat(i % 90)}`);
+    // Lengths from 2 to 95 units: both ways a line is copied in (unit by unit up to 64, else whole).
+    const all = Array.from({ length: 5000 }, (_, i) => (i === 4500 ? long : `${i} ${'x'.repeat(i % 90)}`));
+    for (const line of all) spilled.appendText(line);
     const lines = spilled.lines();
     expect(lines).toHaveLength(1000);
+    expect(lines).toEqual(all.slice(-1000));
     expect(lines[0]).toBe(`4000 ${'x'.repeat(4000 % 90)}`);
     expect(lines[500]).toBe(long);
     expect(lines[999]).toBe(`4999 ${'x'.repeat(4999 % 90)}`);
