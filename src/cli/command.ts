@@ -27,10 +27,7 @@ export interface CommandContext {
   /** Machine output for --json (printed once, as one JSON document). */
   result(value: unknown): void;
   /** Connects as this caller: the row in SWB_SESSION/SWB_TOKEN, `--as NAME`, or the operator. */
-  /**
-   * `server`: the command asks the workspace server (rows, dashboards), so nothing listening is
-   * NO_SERVER ("start one with swb"), not NO_HUB (whose advice, a headless `swb hub`, has no rows).
-   */
+  /** `server`: the command asks the workspace server, so nothing listening is NO_SERVER (ConnectOptions.forServer). */
   connect(opts?: { subscribe?: boolean; autoStart?: boolean; server?: boolean }): Promise<HubClient>;
   readStdin(maxBytes: number): Promise<string>;
 }

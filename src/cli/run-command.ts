@@ -103,25 +103,18 @@ export async function runCommand(cmd: CommandDescriptor, argv: readonly string[]
         }
         const identity = as !== undefined ? { session: as } : row ? { session: row.session, token: row.token } : {};
         const socketPath = workspace ? undefined : row?.socket || io.env.SWB_SOCKET || undefined;
-        try {
-          client = await connectToHub({
-            paths,
-            identity,
-            ...(socketPath ? { socketPath } : {}),
-            // A row found through its ancestors has the dashboard's hub or none: a hub started from a
-            // scrubbed environment would land in another runtime dir and help nobody.
-            autoStart: (opts.autoStart ?? true) && (row === undefined || row.from === 'env'),
-            subscribe: opts.subscribe ?? false,
-            env: io.env,
-            ...(timeoutS !== undefined ? { requestTimeoutMs: timeoutS * 1000 } : {}),
-          });
-        } catch (err) {
-          if (opts.server && err instanceof SwbError && err.code === 'NO_HUB') {
-            const where = err.message.replace(/^No hub at /, 'nothing listens at ').replace(/\. Start one .*$/, '');
-            throw new SwbError('NO_SERVER', `No swb server runs for workspace ${paths.workspaceId}: ${where}; start one with swb.`);
-          }
-          throw err;
-        }
+        client = await connectToHub({
+          paths,
+          identity,
+          ...(socketPath ? { socketPath } : {}),
+          // A row found through its ancestors has the dashboard's hub or none: a hub started from a
+          // scrubbed environment would land in another runtime dir and help nobody.
+          autoStart: (opts.autoStart ?? true) && (row === undefined || row.from === 'env'),
+          subscribe: opts.subscribe ?? false,
+          env: io.env,
+          ...(opts.server ? { forServer: true } : {}),
+          ...(timeoutS !== undefined ? { requestTimeoutMs: timeoutS * 1000 } : {}),
+        });
         return client;
       },
       readStdin: (maxBytes) => readAll(io.stdin, maxBytes),

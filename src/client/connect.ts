@@ -20,6 +20,11 @@ export interface ConnectOptions {
   client?: string;
   startTimeoutMs?: number;
   env?: NodeJS.ProcessEnv;
+  /**
+   * The caller asks the workspace server (rows, dashboards): nothing listening is NO_SERVER
+   * ("start one with swb"), not NO_HUB, whose advice (a headless `swb hub`) has no rows.
+   */
+  forServer?: boolean;
 }
 
 const RETRYABLE = new Set(['ENOENT', 'ECONNREFUSED', 'ENOTSOCK']);
@@ -29,11 +34,13 @@ const BACKLOG_RETRY_MS = 2000;
 /** The connect was forbidden, not unanswered: starting a hub would not help (and must not be tried). */
 const DENIED = new Set(['EPERM', 'EACCES']);
 
-function connectError(socketPath: string, code: string): SwbError {
+function connectError(opts: ConnectOptions, socketPath: string, code: string): SwbError {
   if (code === BACKLOG_FULL) {
     return new SwbError('HUB_BUSY', `The hub at ${socketPath} is running but not accepting connections (its listen backlog is full); try again shortly.`);
   }
-  return DENIED.has(code) ? hubDenied(socketPath, code) : noHub(socketPath, code);
+  if (DENIED.has(code)) return hubDenied(socketPath, code);
+  if (opts.forServer) return new SwbError('NO_SERVER', `No swb server runs for workspace ${opts.paths.workspaceId}: nothing listens at ${socketPath} (${code}); start one with swb.`);
+  return noHub(socketPath, code);
 }
 
 /** Opens the socket, waiting out a full listen backlog for a moment. */
@@ -59,7 +66,7 @@ export async function connectToHub(opts: ConnectOptions): Promise<HubClient> {
   } catch (err) {
     if (err instanceof SwbError) throw err;
     const code = (err as NodeJS.ErrnoException).code ?? 'error';
-    if (!opts.autoStart || !RETRYABLE.has(code)) throw connectError(socketPath, code);
+    if (!opts.autoStart || !RETRYABLE.has(code)) throw connectError(opts, socketPath, code);
     client = await startAndConnect(opts, socketPath);
   }
   let identity: ReturnType<typeof resolveIdentity>;
@@ -110,7 +117,7 @@ async function startAndConnect(opts: ConnectOptions, socketPath: string): Promis
     } catch (err) {
       if (err instanceof SwbError) throw err;
       const code = (err as NodeJS.ErrnoException).code ?? 'error';
-      if (!RETRYABLE.has(code)) throw connectError(socketPath, code);
+      if (!RETRYABLE.has(code)) throw connectError(opts, socketPath, code);
       if (exited !== null && exited !== EXIT_HUB_RUNNING && exited !== 0) {
         throw noHub(socketPath, `the hub it started exited with status ${exited}; run \`swb hub\` to see why`);
       }

@@ -2,7 +2,7 @@
 // `swb send` loads this and little else, so it starts about as fast as Node itself.
 import { createConnection, type Socket } from 'node:net';
 import { SwbError, swbError } from '../protocol/error-codes.js';
-import { DEFAULT_LIMITS, PROTOCOL_VERSION } from '../protocol/limits.js';
+import { DEFAULT_LIMITS, messageTooLarge, PROTOCOL_VERSION } from '../protocol/limits.js';
 import type { HelloResult } from '../protocol/methods.js';
 import { encodeFrame, NdjsonDecoder } from '../protocol/ndjson-decoder.js';
 import { classifyLine, errorFromFailure, type RpcFailure } from '../protocol/rpc.js';
@@ -228,7 +228,9 @@ export async function checkMessageSize(client: HubClient, text: string): Promise
   const bytes = Buffer.byteLength(text, 'utf8');
   if (bytes <= DEFAULT_LIMITS.maxMessageBytes) return;
   const limit = (await client.ready).limits.maxMessageBytes;
-  if (bytes > limit) throw new SwbError('MESSAGE_TOO_LARGE', `The message is ${bytes} bytes; the limit is ${limit}.`);
+  if (bytes <= limit) return;
+  const refusal = messageTooLarge(bytes, limit);
+  throw new SwbError(refusal.code, refusal.message, refusal.details);
 }
 
 export function noHub(socketPath: string, why: string): SwbError {

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { swbError, type SwbErrorValue } from '../protocol/error-codes.js';
 import { BROADCAST } from '../protocol/handle.js';
-import type { HubLimits } from '../protocol/limits.js';
+import { messageTooLarge, type HubLimits } from '../protocol/limits.js';
 import type { SendParams } from '../protocol/methods.js';
 import type { AcceptRequest } from '../store/mail-store.js';
 import { toWellFormed } from '../text/well-formed.js';
@@ -27,7 +27,7 @@ export function buildSendRequest(sender: string, sent: SendParams, ctx: SendCont
   const { limits } = ctx;
   const bytes = Buffer.byteLength(params.text, 'utf8');
   if (bytes > limits.maxMessageBytes) {
-    return { error: swbError('MESSAGE_TOO_LARGE', `The message is ${bytes} bytes; the limit is ${limits.maxMessageBytes}.`, { limit: limits.maxMessageBytes }) };
+    return { error: messageTooLarge(bytes, limits.maxMessageBytes) };
   }
   if (params.text.length === 0) return { error: swbError('BAD_REQUEST', 'A message needs some text.') };
   const requestedTo = [...new Set(params.to)];

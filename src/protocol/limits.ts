@@ -1,4 +1,5 @@
 // Defaults for every bound the hub enforces; each can be overridden by config or `swb hub` flags.
+import { swbError, type SwbErrorValue } from './error-codes.js';
 
 export interface HubLimits {
   /** Longest NDJSON line accepted, in bytes, checked before parsing. */
@@ -73,3 +74,8 @@ export const DEFAULT_LIMITS: HubLimits = {
 };
 
 export const PROTOCOL_VERSION = 1;
+
+/** The hub's refusal of a text over maxMessageBytes; the CLI says the same before sending (checkMessageSize). */
+export function messageTooLarge(bytes: number, limit: number): SwbErrorValue {
+  return swbError('MESSAGE_TOO_LARGE', `The message is ${bytes} bytes; the limit is ${limit}.`, { limit });
+}

@@ -88,6 +88,17 @@ function recordedRows(home: TempHome): Array<{ name: string; session_id: string 
   }
 }
 
+/**
+ * A crash of the whole machine, as far as swb can tell: the server SIGKILLed without a word, then
+ * its rows' programs (as seen before, by start time), and the client left behind exits.
+ */
+async function crash(serverPid: number, programs: ReadonlyMap<number, string>, client: TerminalHarness): Promise<void> {
+  process.kill(serverPid, 'SIGKILL');
+  await waitUntil(() => !isProcessAlive(serverPid), { what: 'the server to die' });
+  await killAll(programs);
+  await client.waitForExit();
+}
+
 /** SIGKILLs processes by pid, only while each is still the process that was seen (same start time). */
 async function killAll(pids: ReadonlyMap<number, string>): Promise<void> {
   for (const [pid, start] of pids) {
@@ -179,10 +190,7 @@ describe('the server relaunches its recorded rows', () => {
     expect(rowOf(await ls(home), 'one').unread).toBe(1);
 
     // The server dies without a word; so do its rows, as in a crash of the whole machine.
-    process.kill(before.pid, 'SIGKILL');
-    await waitUntil(() => !isProcessAlive(before.pid), { what: 'the server to die' });
-    await killAll(oldPids);
-    await first.waitForExit();
+    await crash(before.pid, oldPids, first);
 
     const second = startSwb({ home, args: [], cols: 200 });
     await second.waitForText('ONE-UP');
@@ -346,10 +354,7 @@ describe('the server relaunches its recorded rows', () => {
     // Looked for every few seconds while the row runs: a crash gives no last look.
     await waitUntil(() => recordedRows(home).some((r) => r.session_id === `conv${pid}`), { what: 'the session id to be recorded', timeoutMs: 15_000 });
 
-    process.kill(before.pid, 'SIGKILL');
-    await waitUntil(() => !isProcessAlive(before.pid), { what: 'the server to die' });
-    await killAll(program);
-    await first.waitForExit();
+    await crash(before.pid, program, first);
 
     const second = startSwb({ home, args: [], cols: 200 });
     await second.waitForText('OPENER-UP');
