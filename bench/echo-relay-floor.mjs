@@ -14,13 +14,16 @@
 //   swb      the built swb (dist/bin/swb.js) with `cat` in its one row, attached.
 // Prints p50/p99 of each and the ratios to tmux. node/tmux says how close to tmux any node server
 // can come on this machine, node+xt/tmux the same with a terminal emulator in it, swb/tmux how
-// close swb comes (bench:render's echo-interleaved measures the same with 16 rows).
+// close swb comes (bench:render's echo-interleaved measures the same with 16 rows). Beside each:
+// the CPU the relay spent per keystroke (its processes' threads, from /proc/PID/task/*/schedstat,
+// over the whole sampling; cat's own CPU is not counted), the cost a faster machine hides less.
 //   --compare=DIR  adds `swb@B`: the swb built in another checkout (DIR/dist/bin/swb.js, e.g. a git
 //            worktree of an older commit), interleaved with the rest, for an A/B in one run.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { echoOnce, sampleEcho } from './lib/render/echo.mjs';
+import { preciseCpuSeconds } from './lib/render/proc.mjs';
 import { PtyClient, sleep } from './lib/render/pty-client.mjs';
 import { clientEnv, COLS, ROWS, startSwb, startTmux, killAllTmux } from './lib/render/systems.mjs';
 
@@ -51,15 +54,17 @@ const env = clientEnv({});
 const cat = "stty raw -echo; echo READY-FLOOR; exec cat";
 const systems = [];
 try {
-  systems.push({ name: 'pty', client: new PtyClient({ file: '/bin/sh', args: ['-c', cat], env, cwd: dir, cols: COLS, rows: ROWS }) });
+  systems.push({ name: 'pty', client: new PtyClient({ file: '/bin/sh', args: ['-c', cat], env, cwd: dir, cols: COLS, rows: ROWS }), cpuPids: [] });
   const tmux = await startTmux(ctx, [{ name: 'e1', cmd: cat }]);
-  systems.push({ name: 'tmux', client: tmux.client, stop: () => tmux.stop() });
-  systems.push({ name: 'node', client: new PtyClient({ file: process.execPath, args: ['-e', nodeFloor(false)], env, cwd: dir, cols: COLS, rows: ROWS }) });
-  systems.push({ name: 'node+xt', client: new PtyClient({ file: process.execPath, args: ['-e', nodeFloor(true)], env, cwd: dir, cols: COLS, rows: ROWS }) });
+  systems.push({ name: 'tmux', client: tmux.client, stop: () => tmux.stop(), cpuPids: tmux.cpuPids });
+  for (const [name, parse] of [['node', false], ['node+xt', true]]) {
+    const client = new PtyClient({ file: process.execPath, args: ['-e', nodeFloor(parse)], env, cwd: dir, cols: COLS, rows: ROWS });
+    systems.push({ name, client, cpuPids: [client.pid] });
+  }
   const swb = await startSwb(ctx, [{ name: 'e1', cmd: cat }]);
-  systems.push({ name: 'swb', client: swb.client, stop: () => swb.stop() });
+  systems.push({ name: 'swb', client: swb.client, stop: () => swb.stop(), cpuPids: swb.cpuPids });
   const other = compareBin ? await startSwb({ ...ctx, swbBin: compareBin }, [{ name: 'e1', cmd: cat }]) : undefined;
-  if (other) systems.push({ name: 'swb@B', client: other.client, stop: () => other.stop() });
+  if (other) systems.push({ name: 'swb@B', client: other.client, stop: () => other.stop(), cpuPids: other.cpuPids });
   for (const s of systems) await s.client.waitForText('READY-FLOOR', 10000).catch(() => undefined);
   await sleep(1500);
   await tmux.attachFirst();
@@ -71,12 +76,17 @@ try {
     await echoOnce(s.client, 'x', 3000);
     await s.client.settle(50, 1000);
   }
+  const cpuOf = (s) => s.cpuPids.reduce((sum, pid) => sum + preciseCpuSeconds(pid), 0);
+  const cpuBefore = systems.map(cpuOf);
   const results = await sampleEcho(systems.map((s) => s.client), { warmup: WARMUP, samples: SAMPLES });
-  const tmuxResult = results[systems.findIndex((s) => s.name === 'tmux')];
+  const cpuPerKey = systems.map((s, k) => ((cpuOf(s) - cpuBefore[k]) / (WARMUP + SAMPLES)) * 1e6);
+  const tmuxIndex = systems.findIndex((s) => s.name === 'tmux');
+  const tmuxResult = results[tmuxIndex];
   console.log(`echo floor, ${SAMPLES} keystrokes each, interleaved (harness: a node-pty terminal, ${COLS}x${ROWS}):`);
   systems.forEach((s, k) => {
     const { p50, p99 } = results[k];
-    console.log(`  ${s.name.padEnd(8)} p50 ${p50.toFixed(3)} ms (${(p50 / tmuxResult.p50).toFixed(2)}x tmux), p99 ${p99.toFixed(3)} ms (${(p99 / tmuxResult.p99).toFixed(2)}x tmux)`);
+    const cpu = s.cpuPids.length > 0 ? `, CPU ${cpuPerKey[k].toFixed(0)} us/key (${(cpuPerKey[k] / cpuPerKey[tmuxIndex]).toFixed(2)}x tmux)` : '';
+    console.log(`  ${s.name.padEnd(8)} p50 ${p50.toFixed(3)} ms (${(p50 / tmuxResult.p50).toFixed(2)}x tmux), p99 ${p99.toFixed(3)} ms (${(p99 / tmuxResult.p99).toFixed(2)}x tmux)${cpu}`);
   });
 } finally {
   for (const s of systems) {

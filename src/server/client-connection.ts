@@ -23,6 +23,7 @@ import {
 } from '../protocol/client-wire.js';
 import { Emitter } from '../util/event.js';
 import type { ClientSession, ClientTerminal } from './client-session.js';
+import { ttyWriter } from './client-tty.js';
 
 /** Output a client may leave unread before the server stops writing to it (then redraws once it reads). */
 export const CLIENT_BACKLOG_BYTES = 2 * 1024 * 1024;
@@ -57,6 +58,8 @@ export class ClientConnection {
   private leaving = false;
   /** The client's terminal when the server holds it; null while the connection relays. */
   private tty: ReadStream | null = null;
+  /** Writes to `tty` (see ttyWriter). */
+  private writeTty: (data: string) => void = () => {};
   private readonly helloTimer: NodeJS.Timeout;
   /** Bytes of output dropped while the client did not read (for the log). */
   private droppedBytes = 0;
@@ -155,6 +158,7 @@ export class ClientConnection {
     }
     const tty = opened;
     this.tty = tty;
+    this.writeTty = ttyWriter(tty);
     tty.on('data', (chunk: Buffer) => {
       if (!this.closed && !this.leaving) this.inputEmitter.fire(chunk);
     });
@@ -174,7 +178,7 @@ export class ClientConnection {
       this.droppedBytes += data.length;
       return;
     }
-    if (this.tty) this.tty.write(data);
+    if (this.tty) this.writeTty(data);
     else this.send(encodeFrame(FRAME.OUTPUT, data));
   }
 

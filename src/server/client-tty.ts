@@ -11,7 +11,7 @@
 // server started by hand in that very terminal would stop on SIGTTIN). Opened O_NOCTTY: the server
 // runs in its own session, and a tty opened without it would become its controlling terminal.
 // Anything short of that and the client relays as before (the reason goes to the log).
-import { closeSync, constants, fstatSync, openSync, readlinkSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readlinkSync, statSync, writeSync } from 'node:fs';
 import { isatty, ReadStream } from 'node:tty';
 import { readProcStat } from '../rows/process-tree.js';
 import { myUid } from '../util/private-path.js';
@@ -57,7 +57,7 @@ export function openClientTty(pid: number): ReadStream | string {
   // libuv reopens a tty by its name (in this process's /dev) so that non-blocking mode is this
   // process's alone, and leaves the fd it was given open beside its own: close that one, and make
   // sure the name led to the same terminal.
-  const own = (stream as unknown as { _handle?: { fd?: number } })._handle?.fd;
+  const own = handleFd(stream);
   if (typeof own === 'number' && own >= 0 && own !== fd) {
     closeSync(fd);
     if (!sameFile(own, terminal)) {
@@ -71,4 +71,38 @@ export function openClientTty(pid: number): ReadStream | string {
 function sameFile(fd: number, want: { dev: number; ino: number; rdev: number }): boolean {
   const st = fstatSync(fd);
   return st.isCharacterDevice() && st.dev === want.dev && st.ino === want.ino && st.rdev === want.rdev;
+}
+
+/** The descriptor under a stream's libuv handle (node keeps it there, untyped), if any. */
+function handleFd(stream: ReadStream): number | undefined {
+  const fd = (stream as unknown as { _handle?: { fd?: unknown } })._handle?.fd;
+  return typeof fd === 'number' && Number.isInteger(fd) && fd >= 0 ? fd : undefined;
+}
+
+/**
+ * Writes to a client's terminal (opened above) with one write(2) at once while nothing waits in
+ * the stream: none of the stream's bookkeeping (a write request, a callback turn after it), which
+ * a keystroke's echo would otherwise wait behind. The descriptor is non-blocking (libuv's own, as
+ * a tty.ReadStream leaves it), so a terminal that does not read can never stall the server: what
+ * it does not take (a short write, EAGAIN) goes to the stream, which writes it once the terminal
+ * reads, and what comes after follows it there, in order. Any other failure is the stream's to
+ * meet as well (its write fails the same way, and it reports the error).
+ */
+export function ttyWriter(stream: ReadStream): (data: string) => void {
+  const fd = handleFd(stream);
+  if (fd === undefined) return (data) => void stream.write(data);
+  return (data) => {
+    if (stream.writableLength > 0 || stream.destroyed) {
+      stream.write(data);
+      return;
+    }
+    let written = 0;
+    try {
+      written = writeSync(fd, data);
+    } catch {
+      // EAGAIN (full) or a terminal gone: the stream writes it or says why not.
+    }
+    if (written === 0) stream.write(data);
+    else if (written < Buffer.byteLength(data)) stream.write(Buffer.from(data, 'utf8').subarray(written));
+  };
 }

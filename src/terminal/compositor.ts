@@ -6,7 +6,7 @@ import type { Rect } from '../app/layout.js';
 import { ViewportRenderer } from '../rows/render-viewport.js';
 import type { RowScreen } from '../rows/row-screen.js';
 import { BEGIN_SYNC, CLEAR_SCREEN, END_SYNC, ERASE_LINE_RIGHT, HIDE_CURSOR, SGR_RESET, SHOW_CURSOR, moveTo } from './escapes.js';
-import { changedSpan, forgetCells, lineCells, snapshotCells, type CellSnapshot } from './line-cells.js';
+import { changedSpan, lineCells, recordPrinted, snapshotCells, type CellSnapshot } from './line-cells.js';
 
 export interface ViewportSource {
   key: string;
@@ -65,9 +65,11 @@ export class Compositor {
   private cursorShown: boolean | null = null;
   /**
    * Where the last attached paint left the terminal's cursor (the program's, shown), in which
-   * viewport, and the columns it may print into; null when unknown (hidden, another paint since).
+   * viewport, the columns it may print into, and the screen version that paint showed (while the
+   * screen is still at it, the program's cursor is where the paint put the terminal's); null when
+   * unknown (hidden, another paint since).
    */
-  private cursorAt: { key: string; x: number; y: number; limit: number } | null = null;
+  private cursorAt: { key: string; x: number; y: number; limit: number; version: number } | null = null;
   readonly stats: PaintStats = { frames: 0, bytes: 0, linesPainted: 0, echoesAhead: 0 };
 
   constructor(private readonly write: (data: string) => void) {}
@@ -131,11 +133,9 @@ export class Compositor {
   /**
    * Attached frame: one row's screen fills the terminal; the cursor is the program's. `changed`
    * narrows the work to the rows the emulator reported touched (a keystroke's echo is one row);
-   * 'all' re-reads every row and still sends only those that differ.
-   */
-  /**
-   * Paints an attached row's screen; `status` is a line of swb's own below it (row, state, news,
-   * the detach key), sent only when it changed, before the program's cursor is put back.
+   * 'all' re-reads every row and still sends only those that differ. `status` is a line of swb's
+   * own below it (row, state, news, the detach key), sent only when it changed, before the
+   * program's cursor is put back.
    */
   paintAttached(source: ViewportSource, changed: { start: number; end: number } | 'all' | 'none' = 'all', status?: { y: number; line: string }): void {
     let out = '';
@@ -151,13 +151,19 @@ export class Compositor {
     this.statusLine = statusKey;
     const buffer = source.screen.buffer;
     const visible = source.screen.activeModes.cursorVisible;
-    if (visible) out += moveTo(buffer.cursorY, buffer.cursorX);
+    // Nothing else sent, and the terminal's cursor already where the program's is (an echo went
+    // ahead and the program printed just that): the paint sends nothing at all.
+    const at = this.cursorAt;
+    const cursorThere = out === '' && at !== null && at.key === source.key && at.x === buffer.cursorX && at.y === buffer.cursorY;
+    if (visible && !cursorThere) out += moveTo(buffer.cursorY, buffer.cursorX);
     if (visible !== this.cursorShown) {
       out += visible ? SHOW_CURSOR : HIDE_CURSOR;
       this.cursorShown = visible;
     }
     const known = visible && this.caches.get(source.key)?.cells !== undefined;
-    this.cursorAt = known ? { key: source.key, x: buffer.cursorX, y: buffer.cursorY, limit: Math.min(source.screen.cols, source.rect.width) } : null;
+    this.cursorAt = known
+      ? { key: source.key, x: buffer.cursorX, y: buffer.cursorY, limit: Math.min(source.screen.cols, source.rect.width), version: source.screen.version }
+      : null;
     this.flush(out);
   }
 
@@ -166,10 +172,12 @@ export class Compositor {
    * cursor — when they can only mean "print these characters here": plain ASCII, nothing pending
    * in the parser, the terminal's cursor known to be where the program's is, no wrap. The
    * keystroke then waits for neither xterm nor the diff (tmux parses first; a node server pays
-   * more for that). Those cells are forgotten in the painted snapshot, and the paint after the
-   * parse compares their line (xterm reports the cursor's line changed by any write): so if the
-   * program meant something else after all (insert mode, another character set, other colours,
-   * no text at all), that paint puts it right.
+   * more for that), and the check reads none of xterm's state: the screen's version says nothing
+   * was parsed since the paint that left the cursor there. The painted snapshot records the
+   * cells as the terminal now shows them, and the paint after the parse compares their line
+   * (xterm reports the cursor's line changed by any write): when the program printed just that,
+   * it sends nothing; when it meant something else after all (insert mode, another character
+   * set, other colours), that paint puts it right.
    * Returns whether the echo went ahead.
    */
   echoAhead(key: string, screen: RowScreen, chunk: Uint8Array): boolean {
@@ -180,12 +188,11 @@ export class Compositor {
       const b = chunk[i]!;
       if (b < 0x20 || b > 0x7e) return false;
     }
-    const buffer = screen.buffer;
-    if (buffer.cursorX !== at.x || buffer.cursorY !== at.y || !screen.settled) return false;
+    if (screen.version !== at.version || !screen.settled) return false;
     const cache = this.caches.get(key);
     const snap = cache?.screen === screen ? cache.cells?.[at.y] : undefined;
     if (!cache || !snap) return false;
-    forgetCells(snap, at.x, n);
+    recordPrinted(snap, at.x, chunk);
     cache.lines[at.y] = null;
     at.x += n;
     this.stats.echoesAhead++;

@@ -24,6 +24,23 @@ function mouseEvent(code: number, x: number, y: number, final: string): MouseEve
   return { x: x - 1, y: y - 1, button, press: final === 'M' };
 }
 
+/** Marks the first byte of each sequence (as latin1, one char per byte), or null if one has none. */
+function detachStartBytes(sequences: readonly string[]): Uint8Array | null {
+  const starts = new Uint8Array(256);
+  for (const seq of sequences) {
+    const first = seq.charCodeAt(0);
+    // An empty sequence matches anywhere, and a char past latin1 is no byte: search those reads.
+    if (!(first >= 0 && first <= 0xff)) return null;
+    starts[first] = 1;
+  }
+  return starts;
+}
+
+function holdsAny(chunk: Uint8Array, marked: Uint8Array): boolean {
+  for (let i = 0; i < chunk.length; i++) if (marked[chunk[i]!] === 1) return true;
+  return false;
+}
+
 export interface AttachTarget {
   /** Raw bytes, exactly as the terminal sent them. */
   write(data: Buffer): void;
@@ -34,6 +51,12 @@ export class InputRouter implements Disposable {
   private readonly subscription: Disposable;
   /** Keeps a UTF-8 character split across reads whole for Ink. */
   private readonly utf8 = new StringDecoder('utf8');
+  /**
+   * The bytes a detach sequence can start with (a detach key is never inside a read that holds
+   * none of them). While attached, that one look per byte is all a keystroke pays before it is
+   * written to the row (null: some sequence cannot be screened so, and every read is searched).
+   */
+  private readonly detachStarts: Uint8Array | null;
 
   constructor(
     input: Event<Buffer>,
@@ -44,12 +67,13 @@ export class InputRouter implements Disposable {
     /** Mouse reports on the dashboard (while attached they are the row's, as the rest of the input). */
     private readonly onMouse: ((e: MouseEvent) => void) | null = null,
   ) {
+    this.detachStarts = detachStartBytes(detachSequences);
     this.subscription = input((chunk) => this.received(chunk));
   }
 
   private received(chunk: Buffer): void {
     // The common case while attached — keys without the detach key — goes through as it came.
-    if (this.target && !findRawKey(chunk.toString('latin1'), this.detachSequences)) {
+    if (this.target && (this.detachStarts ? !holdsAny(chunk, this.detachStarts) : !findRawKey(chunk.toString('latin1'), this.detachSequences))) {
       this.target.write(chunk);
       this.onTypedIntoRow();
       return;

@@ -46,15 +46,22 @@ export function snapshotCells(line: LineCells, into?: CellSnapshot): CellSnapsho
 }
 
 /**
- * Marks cells [from, from + count) of a snapshot as unknown: the next changedSpan covers them
- * whatever the line holds then (their first word has width bits 3, which no xterm cell has).
+ * Records in a snapshot that cells [from, from + text.length) now hold `text` (printable ASCII,
+ * one cell a byte) in the default colours, as the terminal shows them once it printed the text
+ * after an SGR reset: the next changedSpan then finds those cells changed only if the program's
+ * screen holds anything else there.
  */
-export function forgetCells(snap: CellSnapshot, from: number, count: number): void {
-  const end = Math.min(from + count, snap.data.length / CELL_SIZE);
-  for (let x = Math.max(0, from); x < end; x++) snap.data[x * CELL_SIZE] = UNKNOWN_CELL;
+export function recordPrinted(snap: CellSnapshot, from: number, text: Uint8Array): void {
+  const end = Math.min(from + text.length, snap.data.length / CELL_SIZE);
+  for (let x = Math.max(0, from); x < end; x++) {
+    const i = x * CELL_SIZE;
+    snap.data[i] = text[x - from]! | (1 << WIDTH_SHIFT);
+    // xterm's default attributes: no colour, no flags (DEFAULT_ATTR_DATA).
+    snap.data[i + 1] = 0;
+    snap.data[i + 2] = 0;
+    if (snap.combined) delete snap.combined[x];
+  }
 }
-
-const UNKNOWN_CELL = 0xffffffff;
 
 function widthAt(data: Uint32Array, cell: number): number {
   return (data[cell * CELL_SIZE]! >>> WIDTH_SHIFT) & WIDTH_MASK;

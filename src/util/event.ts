@@ -5,14 +5,24 @@ export type Event<T> = (listener: (value: T) => void) => Disposable;
 
 export class Emitter<T> {
   private listeners = new Set<(value: T) => void>();
+  /**
+   * The listeners as an array, made again only after one was added or removed: a fire calls the
+   * listeners there were when it began, and the hot events (a row's output, a keystroke) fire
+   * without copying the set each time.
+   */
+  private snapshot: ReadonlyArray<(value: T) => void> | null = null;
 
   readonly event: Event<T> = (listener) => {
     this.listeners.add(listener);
-    return toDisposable(() => this.listeners.delete(listener));
+    this.snapshot = null;
+    return toDisposable(() => {
+      if (this.listeners.delete(listener)) this.snapshot = null;
+    });
   };
 
   fire(value: T): void {
-    for (const listener of [...this.listeners]) listener(value);
+    const listeners = (this.snapshot ??= [...this.listeners]);
+    for (let i = 0; i < listeners.length; i++) listeners[i]!(value);
   }
 
   get size(): number {
@@ -21,5 +31,6 @@ export class Emitter<T> {
 
   dispose(): void {
     this.listeners.clear();
+    this.snapshot = null;
   }
 }

@@ -7,6 +7,7 @@ import type { Disposable } from './lifecycle.js';
 export class QuietTimer implements Disposable {
   private timer: NodeJS.Timeout | null = null;
   private firstPokeAt = 0;
+  private lastPokeAt = 0;
 
   constructor(
     private readonly quietMs: number,
@@ -15,15 +16,26 @@ export class QuietTimer implements Disposable {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Something happened: (re)start the quiet wait, bounded by maxMs since the first poke. */
+  /**
+   * Something happened: (re)start the quiet wait, bounded by maxMs since the first poke. A poke
+   * only notes the time (it comes with every keystroke's paint); the timer, armed once, looks at
+   * that when it fires and waits out the rest.
+   */
   poke(): void {
     const now = this.now();
-    if (this.timer === null) this.firstPokeAt = now;
-    else clearTimeout(this.timer);
-    const wait = Math.max(0, Math.min(this.quietMs, this.firstPokeAt + this.maxMs - now));
+    this.lastPokeAt = now;
+    if (this.timer !== null) return;
+    this.firstPokeAt = now;
+    this.arm(Math.min(this.quietMs, this.maxMs));
+  }
+
+  private arm(wait: number): void {
     this.timer = setTimeout(() => {
       this.timer = null;
-      this.fn();
+      const due = Math.min(this.lastPokeAt + this.quietMs, this.firstPokeAt + this.maxMs);
+      const left = due - this.now();
+      if (left > 0) this.arm(left);
+      else this.fn();
     }, wait);
   }
 

@@ -125,20 +125,29 @@ describe('attach', () => {
     await t.waitForText('enter attach');
     t.write(ATTACH);
     await t.waitFor(() => t.screenText()[0] === 'CAT-READY' && !t.screenText().join('\n').includes('enter attach'), 'the attached view');
-    for (const key of ['q', 'w', 'e']) {
-      const before = t.output.length;
+    const start = t.output.length;
+    let before = start;
+    for (const key of ['q', 'x', 'z']) {
       t.write(key);
       await t.waitFor(() => t.screenText()[1]!.endsWith(key), `${key} echoed`);
-      // The echo went out alone (after an SGR reset), before the synchronized frame of the paint
-      // that checks it; without echo-ahead the key first shows inside that frame.
-      await t.waitFor(() => t.output.slice(before).includes(`\x1b[0m${key}\x1b[?2026h`), `${key} sent ahead of its paint`);
+      // The echo went out alone (after an SGR reset), outside any synchronized frame; without
+      // echo-ahead the key first shows inside the frame of a paint.
+      const since = t.output.slice(before);
+      const at = since.indexOf(`\x1b[0m${key}`);
+      expect(at, JSON.stringify(since)).toBeGreaterThanOrEqual(0);
+      const opened = since.slice(0, at).split('\x1b[?2026h').length;
+      expect(since.slice(0, at).split('\x1b[?2026l').length, JSON.stringify(since)).toBe(opened);
+      before = t.output.length;
     }
-    expect(t.screenText().slice(0, 2)).toEqual(['CAT-READY', 'qwe']);
+    expect(t.screenText().slice(0, 2)).toEqual(['CAT-READY', 'qxz']);
+    // The paints after the parses found the cells as sent and the cursor already there: none sent
+    // a key again.
+    expect(t.output.slice(start).match(/[qxz]/g)).toEqual(['q', 'x', 'z']);
     expect([t.terminal.buffer.active.cursorX, t.terminal.buffer.active.cursorY]).toEqual([3, 1]);
     // Output that is not plain text at the cursor takes the usual way: a line feed, then colour.
     t.write('\r\n\x1b[31mred\x1b[0m');
     await t.waitFor(() => t.screenText()[2] === 'red', 'the coloured line');
-    expect(t.screenText().slice(0, 3)).toEqual(['CAT-READY', 'qwe', 'red']);
+    expect(t.screenText().slice(0, 3)).toEqual(['CAT-READY', 'qxz', 'red']);
   });
 });
 

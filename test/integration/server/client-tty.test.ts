@@ -6,7 +6,7 @@ import type { ReadStream } from 'node:tty';
 import { spawn } from 'node-pty';
 import { afterEach, describe, expect, test } from 'vitest';
 import { readProcStat } from '../../../src/rows/process-tree.js';
-import { openClientTty } from '../../../src/server/client-tty.js';
+import { openClientTty, ttyWriter } from '../../../src/server/client-tty.js';
 import { deferCleanup, runCleanups } from '../../helpers/cleanup.js';
 import { descriptorsTo } from '../../helpers/processes.js';
 import { waitUntil } from '../../helpers/wait-until.js';
@@ -40,6 +40,45 @@ describe.runIf(process.platform === 'linux')('openClientTty', () => {
     await waitUntil(() => Buffer.concat(keys).toString() === 'typed', { what: 'the keys to reach the opened terminal' });
     tty.write('DRAWN-BY-SERVER');
     await waitUntil(() => output().includes('DRAWN-BY-SERVER'), { what: 'the write to show in the terminal' });
+  });
+
+  test('ttyWriter never blocks on a terminal that does not read: what it does not take waits in the stream and arrives in order', async () => {
+    const { pty, output } = await inPty('stty raw -echo; echo READY; exec sleep 60');
+    const tty = expectTty(openClientTty(pty.pid));
+    const write = ttyWriter(tty);
+    write('<first>');
+    await waitUntil(() => output().includes('<first>'), { what: 'a direct write to show in the terminal' });
+    // Nobody reads the terminal now: the kernel's buffer fills and the rest must queue (a blocking
+    // write would hang this loop, and with it the server).
+    pty.pause();
+    // One byte at a time until the terminal takes no more: the byte it refused (EAGAIN, not even
+    // part of it) is the stream's to write.
+    let filled = 0;
+    while (tty.writableLength === 0 && filled < 4 * 1024 * 1024) {
+      write('.');
+      filled++;
+    }
+    expect(tty.writableLength).toBe(1);
+    const chunks = 100;
+    for (let i = 0; i < chunks; i++) write(`<${i}>${'x'.repeat(4000)}`);
+    expect(tty.writableLength).toBeGreaterThan(0);
+    // The first read makes room in the terminal while the stream still holds the rest: a write
+    // then must still go after them.
+    const late = new Promise<void>((resolve) => {
+      const first = pty.onData(() => {
+        first.dispose();
+        expect(tty.writableLength).toBeGreaterThan(0);
+        write('<late>');
+        resolve();
+      });
+    });
+    pty.resume();
+    await late;
+    await waitUntil(() => output().includes('<late>'), { timeoutMs: 20_000, what: 'every write to arrive once the terminal reads' });
+    const seen = [...output().matchAll(/<(\d+|late)>/g)].map((m) => m[1]);
+    expect(seen).toEqual([...Array.from({ length: chunks }, (_, i) => String(i)), 'late']);
+    expect(output().split('<first>')[1]!.split('<0>')[0]).toBe('.'.repeat(filled));
+    expect(output().split('<0>')[1]!.replace(/<(\d+|late)>/g, '')).toBe('x'.repeat(4000 * chunks));
   });
 
   test('never becomes this process\u2019s controlling terminal, and closing it leaves no descriptor behind', async () => {

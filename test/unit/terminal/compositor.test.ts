@@ -296,6 +296,33 @@ describe('Compositor', () => {
       expect(c.stats.echoesAhead).toBe(2);
     });
 
+    it('sends nothing after the parse when the program printed just what went ahead, and moves the cursor when it moved', async () => {
+      const { o, c, s, frames, after } = await prompt();
+      expect(c.echoAhead('x', s, Buffer.from('ls'))).toBe(true);
+      frames.length = 0;
+      await after('ls');
+      // The cells match what went ahead and the terminal's cursor is already after them.
+      expect(frames).toEqual([]);
+      // A move of the cursor alone (no cell changed) is still sent.
+      await after('\x1b[D');
+      expect(frames).toHaveLength(1);
+      expect([o.term.buffer.active.cursorX, o.term.buffer.active.cursorY]).toEqual([3, 0]);
+      // Parsed since the last paint and not painted yet (the cursor moved back again): nothing
+      // goes ahead, since where the program's cursor is now is not where the terminal's is.
+      s.write('\x1b[D');
+      await s.flush();
+      expect(s.settled).toBe(true);
+      expect(c.echoAhead('x', s, Buffer.from('a'))).toBe(false);
+      c.paintAttached({ key: 'x', rect: { x: 0, y: 0, width: 40, height: 4 }, screen: s }, s.takeDirtyRows());
+      expect(c.echoAhead('x', s, Buffer.from('a'))).toBe(true);
+      frames.length = 0;
+      await after('a');
+      expect(frames).toEqual([]);
+      expect((await o.text())[0]).toBe('$ as');
+      expectSameCells(o.term.buffer.active, s.buffer, 40, 4);
+      expect([o.term.buffer.active.cursorX, o.term.buffer.active.cursorY]).toEqual([3, 0]);
+    });
+
     it('refuses what could mean more than printing at the cursor: control bytes, escapes, non-ASCII, the last column, a parser inside a sequence, unparsed output, a hidden cursor, another viewport', async () => {
       const { c, s, src, after, aheadThen } = await prompt(10, 3);
       for (const chunk of ['\r', '\x1b[31m', 'caf\u00e9', 'a\nb', '\x7f']) expect(c.echoAhead('x', s, Buffer.from(chunk)), JSON.stringify(chunk)).toBe(false);

@@ -37,6 +37,23 @@ describe('QuietTimer', () => {
     expect(fn).toHaveBeenCalledTimes(2);
   });
 
+  it('keeps one timer through a burst of pokes, and keeps the bound when it is shorter than the quiet wait', () => {
+    const fn = vi.fn();
+    const timer = new QuietTimer(50, 500, fn);
+    for (let i = 0; i < 20; i++) {
+      timer.poke();
+      vi.advanceTimersByTime(5);
+    }
+    // A keystroke's poke every 5 ms: the timer was armed once and re-armed as it came due.
+    expect(vi.getTimerCount()).toBe(1);
+    vi.advanceTimersByTime(45);
+    expect(fn).toHaveBeenCalledTimes(1);
+    const short = vi.fn();
+    new QuietTimer(50, 20, short).poke();
+    vi.advanceTimersByTime(20);
+    expect(short).toHaveBeenCalledTimes(1);
+  });
+
   it('cancel and dispose forget the pending run', () => {
     const fn = vi.fn();
     const timer = new QuietTimer(50, 500, fn);
