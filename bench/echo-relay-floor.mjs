@@ -17,12 +17,16 @@
 // close swb comes (bench:render's echo-interleaved measures the same with 16 rows). Beside each:
 // the CPU the relay spent per keystroke (its processes' threads, from /proc/PID/task/*/schedstat,
 // over the whole sampling; cat's own CPU is not counted), the cost a faster machine hides less.
+//   --prof   runs swb's server (and swb@B's) under node --cpu-prof and prints where its CPU went
+//            while the keystrokes were sampled (the whole echo: the write into the row, the echo,
+//            the parse and the paint after it).
 //   --compare=DIR  adds `swb@B`: the swb built in another checkout (DIR/dist/bin/swb.js, e.g. a git
 //            worktree of an older commit), interleaved with the rest, for an A/B in one run.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { echoOnce, sampleEcho } from './lib/render/echo.mjs';
+import { formatProfile, summariseProfile } from './lib/render/cpuprofile.mjs';
 import { preciseCpuSeconds } from './lib/render/proc.mjs';
 import { PtyClient, sleep } from './lib/render/pty-client.mjs';
 import { clientEnv, COLS, ROWS, startSwb, startTmux, killAllTmux } from './lib/render/systems.mjs';
@@ -35,6 +39,7 @@ if (compareBin && !existsSync(compareBin)) {
   process.exit(2);
 }
 const WARMUP = 20;
+const prof = process.argv.includes('--prof');
 const root = new URL('..', import.meta.url).pathname;
 
 // The node floor: one process, the harness terminal on its stdin/stdout, `cat` in a node-pty.
@@ -50,6 +55,11 @@ const nodeFloor = (parse) => `
 
 const dir = mkdtempSync(join(tmpdir(), 'swb-relay-'));
 const ctx = { dir, swbBin: join(root, 'dist/bin/swb.js') };
+const profDir = join(dir, 'profiles');
+const profiled = (profName) => (prof ? { profDir, profName } : {});
+/** The sampling's span, in the profiles' clock (CLOCK_MONOTONIC microseconds). */
+const window = {};
+const monoUs = () => Number(process.hrtime.bigint() / 1000n);
 const env = clientEnv({});
 const cat = "stty raw -echo; echo READY-FLOOR; exec cat";
 const systems = [];
@@ -61,9 +71,9 @@ try {
     const client = new PtyClient({ file: process.execPath, args: ['-e', nodeFloor(parse)], env, cwd: dir, cols: COLS, rows: ROWS });
     systems.push({ name, client, cpuPids: [client.pid] });
   }
-  const swb = await startSwb(ctx, [{ name: 'e1', cmd: cat }]);
+  const swb = await startSwb(ctx, [{ name: 'e1', cmd: cat }], profiled('swb'));
   systems.push({ name: 'swb', client: swb.client, stop: () => swb.stop(), cpuPids: swb.cpuPids });
-  const other = compareBin ? await startSwb({ ...ctx, swbBin: compareBin }, [{ name: 'e1', cmd: cat }]) : undefined;
+  const other = compareBin ? await startSwb({ ...ctx, swbBin: compareBin }, [{ name: 'e1', cmd: cat }], profiled('swb@B')) : undefined;
   if (other) systems.push({ name: 'swb@B', client: other.client, stop: () => other.stop(), cpuPids: other.cpuPids });
   for (const s of systems) await s.client.waitForText('READY-FLOOR', 10000).catch(() => undefined);
   await sleep(1500);
@@ -78,7 +88,9 @@ try {
   }
   const cpuOf = (s) => s.cpuPids.reduce((sum, pid) => sum + preciseCpuSeconds(pid), 0);
   const cpuBefore = systems.map(cpuOf);
+  window.fromUs = monoUs();
   const results = await sampleEcho(systems.map((s) => s.client), { warmup: WARMUP, samples: SAMPLES });
+  window.toUs = monoUs();
   const cpuPerKey = systems.map((s, k) => ((cpuOf(s) - cpuBefore[k]) / (WARMUP + SAMPLES)) * 1e6);
   const tmuxIndex = systems.findIndex((s) => s.name === 'tmux');
   const tmuxResult = results[tmuxIndex];
@@ -97,5 +109,13 @@ try {
     }
   }
   killAllTmux();
+  // A server writes its profile as it exits, and each has been stopped by now.
+  if (prof) {
+    for (const name of ['swb', ...(compareBin ? ['swb@B'] : [])]) {
+      const file = join(profDir, `${name}.cpuprofile`);
+      if (!existsSync(file)) console.log(`${name}: no profile written (the server did not exit cleanly?)`);
+      else console.log(formatProfile(`${name} server, ${WARMUP + SAMPLES} keystrokes`, summariseProfile(file, root, 15, window)));
+    }
+  }
   rmSync(dir, { recursive: true, force: true });
 }

@@ -7,8 +7,8 @@
 // queued (so order is kept), and whatever the kernel did not take is handed to node-pty's own queue,
 // which retries on EAGAIN. The descriptor is only written while node-pty's
 // socket still owns it, so a closed and reused descriptor number is never written by mistake.
-import { writeSync } from 'node:fs';
 import type { IPty } from 'node-pty';
+import { writeThrough } from '../util/write-through.js';
 
 /** The slice of node-pty's UnixTerminal internals this relies on, checked at runtime. */
 interface PtyInternals {
@@ -44,16 +44,10 @@ export function ptyWriter(pty: IPty): PtyWriter {
         pty.write(buffer);
         return;
       }
-      let written = 0;
-      try {
-        written = writeSync(internals.fd, buffer);
-      } catch (err) {
-        // EAGAIN: the program is not reading; node-pty's queue retries. Anything else (EIO: the
-        // program's side is closed) means the input has nowhere to go: drop it rather than let
-        // node-pty print "Unhandled pty write error" over the dashboard; the exit is reported anyway.
-        if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') return;
-      }
-      if (written < buffer.length) pty.write(written === 0 ? buffer : buffer.subarray(written));
+      // A failure other than EAGAIN (EIO: the program's side is closed) means the input has
+      // nowhere to go: dropped rather than let node-pty print "Unhandled pty write error" over the
+      // dashboard; the exit is reported anyway.
+      writeThrough(internals.fd, buffer, (rest) => pty.write(rest));
     },
   };
 }

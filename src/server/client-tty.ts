@@ -11,10 +11,11 @@
 // server started by hand in that very terminal would stop on SIGTTIN). Opened O_NOCTTY: the server
 // runs in its own session, and a tty opened without it would become its controlling terminal.
 // Anything short of that and the client relays as before (the reason goes to the log).
-import { closeSync, constants, fstatSync, openSync, readlinkSync, statSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readlinkSync, statSync } from 'node:fs';
 import { isatty, ReadStream } from 'node:tty';
 import { readProcStat } from '../rows/process-tree.js';
 import { myUid } from '../util/private-path.js';
+import { writeThrough } from '../util/write-through.js';
 
 /** Where Linux keeps terminals: pseudo-terminals, virtual consoles, serial lines. */
 const TERMINAL_NAME = /^\/dev\/(pts\/\d+|tty[A-Za-z0-9]*|console)$/;
@@ -58,7 +59,7 @@ export function openClientTty(pid: number): ReadStream | string {
   // process's alone, and leaves the fd it was given open beside its own: close that one, and make
   // sure the name led to the same terminal.
   const own = handleFd(stream);
-  if (typeof own === 'number' && own >= 0 && own !== fd) {
+  if (own !== undefined && own !== fd) {
     closeSync(fd);
     if (!sameFile(own, terminal)) {
       stream.destroy();
@@ -80,29 +81,17 @@ function handleFd(stream: ReadStream): number | undefined {
 }
 
 /**
- * Writes to a client's terminal (opened above) with one write(2) at once while nothing waits in
- * the stream: none of the stream's bookkeeping (a write request, a callback turn after it), which
- * a keystroke's echo would otherwise wait behind. The descriptor is non-blocking (libuv's own, as
- * a tty.ReadStream leaves it), so a terminal that does not read can never stall the server: what
- * it does not take (a short write, EAGAIN) goes to the stream, which writes it once the terminal
- * reads, and what comes after follows it there, in order. Any other failure is the stream's to
- * meet as well (its write fails the same way, and it reports the error).
+ * Writes to a client's terminal (opened above) with one write(2) while nothing waits in the
+ * stream (writeThrough). The descriptor is non-blocking (libuv's own, as a tty.ReadStream leaves
+ * it), so a terminal that does not read can never stall the server: what it does not take waits
+ * in the stream, which writes it once the terminal reads, and what comes after follows it there.
+ * Any other failure is the stream's to meet (its write fails the same way, and it reports it).
  */
 export function ttyWriter(stream: ReadStream): (data: string) => void {
   const fd = handleFd(stream);
-  if (fd === undefined) return (data) => void stream.write(data);
+  const queue = (data: Buffer | string): void => void stream.write(data);
+  if (fd === undefined) return queue;
   return (data) => {
-    if (stream.writableLength > 0 || stream.destroyed) {
-      stream.write(data);
-      return;
-    }
-    let written = 0;
-    try {
-      written = writeSync(fd, data);
-    } catch {
-      // EAGAIN (full) or a terminal gone: the stream writes it or says why not.
-    }
-    if (written === 0) stream.write(data);
-    else if (written < Buffer.byteLength(data)) stream.write(Buffer.from(data, 'utf8').subarray(written));
+    if (stream.writableLength > 0 || stream.destroyed || !writeThrough(fd, data, queue)) queue(data);
   };
 }
