@@ -30,13 +30,15 @@
 //          that drifts (these shared 2-core machines do) moves both figures alike, so the ratio
 //          holds still where `echo`, one system after the other, can swing it by 2x.
 //   echo-under-load  the first row waits on input, 8 others each stream 400 lines/s (a node
-//          loop paced by the clock; the rate reached is checked and printed). CPU of the
-//          multiplexer over 10 s of that streaming with the dashboard showing every row (info),
-//          then with the first row attached (tmux: zoomed; both then only parse the others'
-//          output) over 10 s, then echo as above in the attached row. Runs --load-reps times
-//          per system, interleaved; the table shows medians. The floor runs it too, with e1 as
-//          its keyboard row (emulator-floor.mjs --keys): the echo written straight back, every
-//          streaming row parsed as its output comes.
+//          loop paced by the clock; the rate reached is checked and printed). Every system is up
+//          at once and they take turns: only the system in its turn has its streamers running
+//          (the others' are stopped, and cost nothing). CPU of the multiplexer over 10 s of that
+//          streaming with the dashboard showing every row (info), then with the first row
+//          attached (tmux: zoomed; both then only parse the others' output), --load-reps turns
+//          of each (the table shows medians); then 30 rounds of echo in the attached row, 20
+//          keystrokes a turn, the order rotating each round; p50/p99 over all of a system's
+//          keystrokes. The floor runs it too, with e1 as its keyboard row (emulator-floor.mjs
+//          --keys): the echo written straight back, every streaming row parsed as it comes.
 //   scale  100 idle rows (`cat`, one READY line each): start to the first frame showing all 100
 //          READY lines (swb: and all 100 headers; at 200x50 every row fits, swb's grid and
 //          tmux's tiled window alike), idle CPU over 10 s once at rest (as idle), bytes written to the client in that
@@ -55,7 +57,7 @@ import { PtyClient, sleep } from './lib/render/pty-client.mjs';
 import { COLS, HISTORY_LINES, ROWS, TMUX_HISTORY_ARGS, TMUX_HISTORY_LINES, clientEnv, killAllTmux, killTmuxServer, listProfiles, startFloor, startSwb, startTmux, swbCommand } from './lib/render/systems.mjs';
 import { Barrier, floodCommand, helloCommand, idleCommand, readStreamStatus, shq, streamCommand, writeColouredText, writeStreamScript } from './lib/render/workloads.mjs';
 import { formatProfile, summariseProfile } from './lib/render/cpuprofile.mjs';
-import { echoOnce, sampleEcho } from './lib/render/echo.mjs';
+import { echoOnce, percentile, sampleEcho } from './lib/render/echo.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const argv = process.argv.slice(2);
@@ -108,6 +110,7 @@ const P = {
   loadRate: 400,
   loadSeconds: quick ? 5 : 10,
   loadReps: repsOption('load-reps', 3),
+  loadRounds: quick ? 10 : 30,
   scaleRows: 100,
   scaleIdleSeconds: quick ? 5 : 10,
 };
@@ -491,49 +494,100 @@ async function endExtraClient(s, next) {
 }
 
 /**
- * echo-under-load: row e1 waits on input; l1..l8 wait at a barrier, then each stream
- * P.loadRate lines a second. Measured once every streamer is printing: CPU over P.loadSeconds
- * with the dashboard showing every row (info), then e1 attached (tmux: zoomed) over
- * P.loadSeconds, then echo in e1 while the others stream on.
+ * echo-under-load: every system is up at once, each with row e1 waiting on input and l1..l8
+ * streamers that start stopped; a system's streamers run only in its turn (SIGUSR2, SIGUSR1
+ * after), so it is measured under exactly its own 8 x P.loadRate lines/s while the others idle.
+ * Turns alternate between the systems throughout: P.loadReps CPU windows of P.loadSeconds each
+ * with the dashboard showing every row (info), then, e1 attached (tmux: zoomed), as many with
+ * e1 attached, then P.loadRounds rounds of echo in e1. Each system's echo figures are over all its
+ * rounds' keystrokes together: a machine that drifts (these shared 2-core machines do, by 2x in
+ * a minute) moves every system's figures alike instead of one system's run.
  */
-async function runEchoUnderLoad(system, files) {
-  const barrier = new Barrier(ctx.dir, P.loadRows, `${system}-load`);
-  const statusFiles = barrier.paths.map((_, i) => join(ctx.dir, `stream-${system}-${i + 1}.status`));
-  for (const f of statusFiles) rmSync(f, { force: true });
-  const rows = [
-    { name: 'e1', cmd: idleCommand(null, 'e1') },
-    ...barrier.paths.map((p, i) => ({ name: `l${i + 1}`, cmd: streamCommand(p, files.stream, `l${i + 1}`, P.loadRate, statusFiles[i]) })),
-  ];
-  const s = await start(system, rows, 'echo-under-load', { keys: 'e1' });
+async function runEchoUnderLoad(systems, files, log) {
+  const started = [];
+  const barriers = [];
   try {
-    const drawn = s.client.waitForMarkers(['READY-e1', ...rows.slice(1).map((r) => `WAIT-${r.name}`)], 60000);
-    await barrier.ready(60000);
-    await drawn;
-    await s.client.settle(500, 5000);
-    barrier.release();
-    // Every streamer started (node's start-up is not the multiplexer's) and printing steadily.
-    const until = performance.now() + 15000;
-    while (statusFiles.some((f) => (readStreamStatus(f)?.lines ?? 0) < P.loadRate / 2)) {
-      if (performance.now() > until) throw new Error('the streaming rows did not start within 15 s');
-      await sleep(50);
+    for (const system of systems) {
+      const barrier = new Barrier(ctx.dir, P.loadRows, `${system}-load`);
+      barriers.push(barrier);
+      const statusFiles = barrier.paths.map((_, i) => join(ctx.dir, `stream-${system}-${i + 1}.status`));
+      for (const f of statusFiles) rmSync(f, { force: true });
+      const rows = [
+        { name: 'e1', cmd: idleCommand(null, 'e1') },
+        ...barrier.paths.map((p, i) => ({ name: `l${i + 1}`, cmd: streamCommand(p, files.stream, `l${i + 1}`, P.loadRate, statusFiles[i], { paused: true }) })),
+      ];
+      const s = await start(system, rows, 'echo-under-load', { keys: 'e1' });
+      started.push({ system, s, statusFiles, visible: [], attached: [], echo: [] });
+      await s.client.waitForMarkers(['READY-e1', ...rows.slice(1).map((r) => `WAIT-${r.name}`)], 60000);
+      await barrier.ready(60000);
+      barrier.release();
+      const until = performance.now() + 15000;
+      while (statusFiles.some((f) => readStreamStatus(f)?.pid === undefined)) {
+        if (performance.now() > until) throw new Error(`${system}: the streaming rows did not start within 15 s`);
+        await sleep(50);
+      }
+      await s.client.settle(300, 5000);
     }
-    await sleep(1000);
-    const fromUs = monoUs();
-    const visible = await streamWindow(s, statusFiles, P.loadSeconds);
-    if (system === 'swb') profWindows.push({ profName: 'echo-under-load', label: `streaming ${P.loadRows}x${P.loadRate} lines/s, dashboard visible`, fromUs, toUs: monoUs() });
-    const attachMs = await attachForEcho(s);
-    await sleep(500);
-    const attachedFromUs = monoUs();
-    const attached = await streamWindow(s, statusFiles, P.loadSeconds);
-    if (system === 'swb') profWindows.push({ profName: 'echo-under-load', label: `streaming ${P.loadRows}x${P.loadRate} lines/s, e1 attached`, fromUs: attachedFromUs, toUs: monoUs() });
-    const echo = { ...(await echoSamples(s)), attachMs };
-    if (system === 'swb') profWindows.push({ profName: 'echo-under-load', label: 'echo under load (the measured keystrokes)', fromUs: echo.keysFromUs, toUs: monoUs() });
-    // The streamers kept their pace through the echo too.
-    const after = statusFiles.map(readStreamStatus);
-    return { visible, attached, echo, after };
+    const signal = (t, sig) => {
+      for (const f of t.statusFiles) process.kill(readStreamStatus(f).pid, sig);
+    };
+    /** `fn(t)` while t's streamers run, once they have run for `warmMs`; the others' are stopped. */
+    const turn = async (t, warmMs, fn) => {
+      signal(t, 'SIGUSR2');
+      try {
+        await sleep(warmMs);
+        return await fn(t);
+      } finally {
+        signal(t, 'SIGUSR1');
+      }
+    };
+    const w = (x) =>
+      `${fmt(x.cpuS, 3)} s CPU in ${fmt(x.seconds, 1)} s (${fmt(x.pct, 2)} % of a core${x.per.length > 1 ? `; server ${fmt(x.per[0], 2)} + client ${fmt(x.per[1], 2)} s by ticks` : ''}), ${x.outBytes} bytes to the client, streamers at ${fmt(x.meanRate, 0)} lines/s (slowest ${fmt(x.minRate, 0)})`;
+    const label = (t, what) => `  load   ${t.system.padEnd(5)} ${P.loadRows} rows x ${P.loadRate} lines/s, ${what}`;
+    for (let rep = 0; rep < P.loadReps; rep++) {
+      for (const t of started) {
+        if (t.system === 'floor') continue;
+        const fromUs = monoUs();
+        const r = await turn(t, 1000, () => streamWindow(t.s, t.statusFiles, P.loadSeconds));
+        if (t.system === 'swb' && rep === 0) profWindows.push({ profName: 'echo-under-load', label: `streaming ${P.loadRows}x${P.loadRate} lines/s, dashboard visible`, fromUs, toUs: monoUs() });
+        t.visible.push(r);
+        log(label(t, `dashboard visible: ${w(r)}`));
+      }
+    }
+    for (const t of started) t.attachMs = await attachForEcho(t.s);
+    for (let rep = 0; rep < P.loadReps; rep++) {
+      for (const t of started) {
+        const fromUs = monoUs();
+        const r = await turn(t, 1000, () => streamWindow(t.s, t.statusFiles, P.loadSeconds));
+        if (t.system === 'swb' && rep === 0) profWindows.push({ profName: 'echo-under-load', label: `streaming ${P.loadRows}x${P.loadRate} lines/s, e1 attached`, fromUs, toUs: monoUs() });
+        t.attached.push(r);
+        log(label(t, `first row attached: ${w(r)}`));
+      }
+    }
+    const perRound = quick ? 10 : 20;
+    const echoFromUs = monoUs();
+    for (let round = 0; round < P.loadRounds; round++) {
+      // Who goes first changes every round: none is always measured right after another's turn.
+      for (let k = 0; k < started.length; k++) {
+        const t = started[(round + k) % started.length];
+        const [r] = await turn(t, 500, () => sampleEcho([t.s.client], { warmup: 2, samples: perRound }));
+        t.echo.push(...r.all);
+        t.timeouts = (t.timeouts ?? 0) + r.timeouts;
+        t.s.client.write('\r\n');
+        await t.s.client.settle(30, 500);
+      }
+    }
+    if (systems.includes('swb')) profWindows.push({ profName: 'echo-under-load', label: 'echo under load (the rounds, with the other systems\' turns between)', fromUs: echoFromUs, toUs: monoUs() });
+    return Object.fromEntries(
+      started.map((t) => {
+        const lat = [...t.echo].sort((a, b) => a - b);
+        const echo = { p50: percentile(lat, 0.5), p99: percentile(lat, 0.99), max: lat[lat.length - 1], n: lat.length, timeouts: t.timeouts ?? 0, attachMs: t.attachMs };
+        return [t.system, { visible: t.visible, attached: t.attached, echo }];
+      }),
+    );
   } finally {
-    barrier.close();
-    await stop(s);
+    for (const b of barriers) b.close();
+    for (const t of started) await stop(t.s);
   }
 }
 
@@ -669,7 +723,7 @@ function readUsage() {
     `usage: node bench/render.mjs [--quick] [--only=${WORKLOADS.join(',')}] [--systems=swb,tmux,floor] [--flood-reps=N] [--load-reps=N] [--history=N] [--tmux-history=N] [--prof] [--idle-preamble=BYTES]`,
     '  --only=LIST  the workloads to run (default: all); idle and echo share one session',
     '  --flood-reps=N  runs of each flood per system, interleaved; the table shows medians (default 3)',
-    '  --load-reps=N  runs of echo-under-load per system, interleaved; the table shows medians (default 3)',
+    '  --load-reps=N  echo-under-load: CPU windows per system and view, interleaved; the table shows medians (default 3)',
     "  --history=N  lines of history every system keeps (default 5000, swb's scrollback; tmux's own default is 2000)",
     "  --tmux-history=N  tmux's history-limit alone (default: --history)",
     '  --quick   smaller flood (2 MB / seq 80000), 5 s idle, 100 echo samples, 1 first-frame run, 2 reattaches, 5 s streaming and scale windows',
@@ -786,29 +840,13 @@ async function main() {
   }
 
   if (only.has('echo-under-load')) {
-    // As the floods: P.loadReps runs of each system, interleaved, and the table shows the medians
-    // (one run's p50 swings by 2x here). The floor takes part: its keys row is the attached one.
-    const runs = Object.fromEntries(systems.map((system) => [system, []]));
-    const w = (x) =>
-      `${fmt(x.cpuS, 3)} s CPU in ${fmt(x.seconds, 1)} s (${fmt(x.pct, 2)} % of a core${x.per.length > 1 ? `; server ${fmt(x.per[0], 2)} + client ${fmt(x.per[1], 2)} s by ticks` : ''}), ${x.outBytes} bytes to the client, streamers at ${fmt(x.meanRate, 0)} lines/s (slowest ${fmt(x.minRate, 0)})`;
-    for (let rep = 0; rep < P.loadReps; rep++) {
-      for (const system of systems) {
-        const r = await attempt(`echo-under-load ${system}`, () => runEchoUnderLoad(system, files));
-        if (!r) continue;
-        runs[system].push(r);
-        if (system !== 'floor') log(`  load   ${system.padEnd(5)} ${P.loadRows} rows x ${P.loadRate} lines/s, dashboard visible: ${w(r.visible)}`);
-        log(`  load   ${system.padEnd(5)} ${P.loadRows} rows x ${P.loadRate} lines/s, first row attached: ${w(r.attached)}`);
-        log(`  load   ${system.padEnd(5)} echo, ${r.echo.n} keystrokes: p50 ${fmt(r.echo.p50, 2)} ms, p99 ${fmt(r.echo.p99, 2)} ms, max ${fmt(r.echo.max, 2)} ms; attach to first paint ${fmt(r.echo.attachMs, 0)} ms${r.echo.timeouts ? `, ${r.echo.timeouts} timeouts` : ''}`);
-      }
-    }
-    for (const system of systems) {
-      const all = runs[system];
-      if (all.length === 0) continue;
-      const med = (pick) => median(all.map(pick));
+    const r = await attempt('echo-under-load', () => runEchoUnderLoad(systems, files, log));
+    for (const [system, x] of Object.entries(r ?? {})) {
+      log(`  load   ${system.padEnd(5)} echo, ${x.echo.n} keystrokes in ${P.loadRounds} rounds: p50 ${fmt(x.echo.p50, 2)} ms, p99 ${fmt(x.echo.p99, 2)} ms, max ${fmt(x.echo.max, 2)} ms; attach to first paint ${fmt(x.echo.attachMs, 0)} ms${x.echo.timeouts ? `, ${x.echo.timeouts} timeouts` : ''}`);
       R[system].load = {
-        echo: { p50: med((r) => r.echo.p50), p99: med((r) => r.echo.p99) },
-        attached: { cpuS: med((r) => r.attached.cpuS) },
-        visible: { cpuS: med((r) => r.visible.cpuS) },
+        echo: { p50: x.echo.p50, p99: x.echo.p99 },
+        attached: { cpuS: median(x.attached.map((w) => w.cpuS)) },
+        visible: { cpuS: median(x.visible.map((w) => w.cpuS)) },
       };
     }
   }

@@ -21,7 +21,8 @@ export function percentile(sorted, q) {
 /**
  * `warmup + samples` keystrokes into each client, the clients taking turns (one client: one after
  * the other), a human-ish 4-10 ms apart so none is coalesced with the previous echo's paint, and a
- * line break every 40 so the line never wraps. Resolves with one result per client, in order.
+ * line break every 40 so the line never wraps. Resolves with one result per client, in order
+ * (`all`: every sample, sorted).
  */
 export async function sampleEcho(clients, { warmup, samples }) {
   const lat = clients.map(() => []);
@@ -44,6 +45,6 @@ export async function sampleEcho(clients, { warmup, samples }) {
   }
   return lat.map((l, k) => {
     l.sort((a, b) => a - b);
-    return { p50: percentile(l, 0.5), p99: percentile(l, 0.99), max: l[l.length - 1], n: l.length, timeouts: timeouts[k] };
+    return { p50: percentile(l, 0.5), p99: percentile(l, 0.99), max: l[l.length - 1], n: l.length, timeouts: timeouts[k], all: l };
   });
 }

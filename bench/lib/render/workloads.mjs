@@ -105,12 +105,14 @@ export class Barrier {
 
 /**
  * A steady streamer for the echo-under-load workload, written to `dir`: `node <script> ID RATE
- * STATUS` prints RATE lines a second ("line <n> <id> <ns clock>", like `echo "line $i $(date
+ * STATUS [paused]` prints RATE lines a second ("line <n> <id> <ns clock>", like `echo "line $i $(date
  * +%s%N)"`), paced by the clock (every 10 ms it prints the lines due so far, so a multiplexer
- * that blocks the pty for a while gets them in one burst), and writes "<lines> <ms since epoch>"
- * to STATUS every 250 ms so the harness can check the rate it really got. One node process per
- * row instead of a shell loop: forking `date` 400 times a second per row would load the machine
- * more than the multiplexers under test.
+ * that blocks the pty for a while gets them in one burst), and writes "<lines> <ms since epoch>
+ * <pid>" to STATUS every 250 ms so the harness can check the rate it really got. SIGUSR1 stops
+ * it and SIGUSR2 starts it again (`paused`: it starts stopped) with its clock reset, so a stopped
+ * streamer costs the machine nothing and never bursts the lines it skipped; the harness takes
+ * turns between multiplexers that way. One node process per row instead of a shell loop: forking
+ * `date` 400 times a second per row would load the machine more than the multiplexers under test.
  */
 export function writeStreamScript(dir) {
   const path = join(dir, 'stream-lines.mjs');
@@ -118,18 +120,38 @@ export function writeStreamScript(dir) {
     path,
     [
       "import { renameSync, writeFileSync } from 'node:fs';",
-      'const [id, rateText, statusFile] = process.argv.slice(2);',
+      'const [id, rateText, statusFile, startPaused] = process.argv.slice(2);',
       'const rate = Number(rateText);',
-      'const t0 = performance.now();',
       'let n = 0;',
-      'setInterval(() => {',
-      '  const due = Math.floor(((performance.now() - t0) * rate) / 1000);',
+      'let base = 0;',
+      'let t0 = 0;',
+      'let timers = null;',
+      'const status = () => { writeFileSync(`${statusFile}.new`, `${n} ${Date.now()} ${process.pid}\\n`); renameSync(`${statusFile}.new`, statusFile); };',
+      'const tick = () => {',
+      '  const due = base + Math.floor(((performance.now() - t0) * rate) / 1000);',
       "  let out = '';",
       '  for (; n < due; n++) out += `line ${n} ${id} ${process.hrtime.bigint()}\\n`;',
       '  if (out) process.stdout.write(out);',
-      '}, 10);',
+      '};',
+      'const go = () => {',
+      '  if (timers) return;',
+      '  base = n;',
+      '  t0 = performance.now();',
       // Written aside and renamed: a reader never sees the file empty halfway through a write.
-      'setInterval(() => { writeFileSync(`${statusFile}.new`, `${n} ${Date.now()}\\n`); renameSync(`${statusFile}.new`, statusFile); }, 250);',
+      '  timers = [setInterval(tick, 10), setInterval(status, 250)];',
+      '};',
+      'const stop = () => {',
+      '  if (!timers) return;',
+      '  for (const t of timers) clearInterval(t);',
+      '  timers = null;',
+      '  status();',
+      '};',
+      "process.on('SIGUSR1', stop);",
+      "process.on('SIGUSR2', go);",
+      'status();',
+      // Signal listeners alone do not keep node running: a stopped streamer waits on this.
+      'setInterval(() => undefined, 1 << 30);',
+      "if (startPaused !== 'paused') go();",
       '',
     ].join('\n'),
   );
@@ -137,15 +159,15 @@ export function writeStreamScript(dir) {
 }
 
 /** A row that prints WAIT-<id>, waits at the barrier, then streams `rate` lines a second until killed. */
-export function streamCommand(fifo, script, id, rate, statusFile) {
-  return `${printMarker('WAIT', id)}; read _ < ${shq(fifo)}; exec ${shq(process.execPath)} ${shq(script)} ${id} ${rate} ${shq(statusFile)}`;
+export function streamCommand(fifo, script, id, rate, statusFile, { paused = false } = {}) {
+  return `${printMarker('WAIT', id)}; read _ < ${shq(fifo)}; exec ${shq(process.execPath)} ${shq(script)} ${id} ${rate} ${shq(statusFile)}${paused ? ' paused' : ''}`;
 }
 
-/** The streamer's last status: { lines, atMs }, or null before its first write. */
+/** The streamer's last status: { lines, atMs, pid }, or null before its first write. */
 export function readStreamStatus(statusFile) {
   try {
-    const [lines, atMs] = readFileSync(statusFile, 'utf8').trim().split(' ').map(Number);
-    return Number.isFinite(lines) && Number.isFinite(atMs) ? { lines, atMs } : null;
+    const [lines, atMs, pid] = readFileSync(statusFile, 'utf8').trim().split(' ').map(Number);
+    return Number.isFinite(lines) && Number.isFinite(atMs) ? { lines, atMs, pid } : null;
   } catch {
     return null;
   }
