@@ -87,8 +87,8 @@ export function changedSpan(line: LineCells, snap: CellSnapshot): { start: numbe
   const now = line._data;
   const words = cols * CELL_SIZE;
   let first = -1;
-  // Most lines are unchanged (a full comparison reads all 50 of a screen for one echoed key):
-  // memcmp says so for a tenth of what a word-by-word look costs.
+  // Most lines are unchanged (the full comparison after a quiet keystroke reads every line of the
+  // screen for one echoed key): memcmp says so for a fraction of what a word-by-word look costs.
   if (!sameWords(now, old, words)) {
     for (let i = 0; i < words; i++) {
       if (now[i] !== old[i]) {
