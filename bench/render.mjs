@@ -57,7 +57,7 @@ import { PtyClient, sleep } from './lib/render/pty-client.mjs';
 import { COLS, HISTORY_LINES, ROWS, TMUX_HISTORY_ARGS, TMUX_HISTORY_LINES, clientEnv, killAllTmux, killTmuxServer, listProfiles, startFloor, startSwb, startTmux, swbCommand } from './lib/render/systems.mjs';
 import { Barrier, floodCommand, helloCommand, idleCommand, readStreamStatus, shq, streamCommand, writeColouredText, writeStreamScript } from './lib/render/workloads.mjs';
 import { formatProfile, summariseProfile } from './lib/render/cpuprofile.mjs';
-import { echoOnce, percentile, sampleEcho } from './lib/render/echo.mjs';
+import { echoOnce, latencyStats, sampleEcho } from './lib/render/echo.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const argv = process.argv.slice(2);
@@ -111,6 +111,7 @@ const P = {
   loadSeconds: quick ? 5 : 10,
   loadReps: repsOption('load-reps', 3),
   loadRounds: quick ? 10 : 30,
+  loadKeysPerRound: quick ? 10 : 20,
   scaleRows: 100,
   scaleIdleSeconds: quick ? 5 : 10,
 };
@@ -544,33 +545,27 @@ async function runEchoUnderLoad(systems, files, log) {
     const w = (x) =>
       `${fmt(x.cpuS, 3)} s CPU in ${fmt(x.seconds, 1)} s (${fmt(x.pct, 2)} % of a core${x.per.length > 1 ? `; server ${fmt(x.per[0], 2)} + client ${fmt(x.per[1], 2)} s by ticks` : ''}), ${x.outBytes} bytes to the client, streamers at ${fmt(x.meanRate, 0)} lines/s (slowest ${fmt(x.minRate, 0)})`;
     const label = (t, what) => `  load   ${t.system.padEnd(5)} ${P.loadRows} rows x ${P.loadRate} lines/s, ${what}`;
-    for (let rep = 0; rep < P.loadReps; rep++) {
-      for (const t of started) {
-        if (t.system === 'floor') continue;
-        const fromUs = monoUs();
-        const r = await turn(t, 1000, () => streamWindow(t.s, t.statusFiles, P.loadSeconds));
-        if (t.system === 'swb' && rep === 0) profWindows.push({ profName: 'echo-under-load', label: `streaming ${P.loadRows}x${P.loadRate} lines/s, dashboard visible`, fromUs, toUs: monoUs() });
-        t.visible.push(r);
-        log(label(t, `dashboard visible: ${w(r)}`));
+    /** P.loadReps CPU windows of each system in `view` (the floor has no dashboard to show), interleaved. */
+    const windows = async (view, what, systemsInView) => {
+      for (let rep = 0; rep < P.loadReps; rep++) {
+        for (const t of systemsInView) {
+          const fromUs = monoUs();
+          const r = await turn(t, 1000, () => streamWindow(t.s, t.statusFiles, P.loadSeconds));
+          if (t.system === 'swb' && rep === 0) profWindows.push({ profName: 'echo-under-load', label: `streaming ${P.loadRows}x${P.loadRate} lines/s, ${what}`, fromUs, toUs: monoUs() });
+          t[view].push(r);
+          log(label(t, `${what}: ${w(r)}`));
+        }
       }
-    }
+    };
+    await windows('visible', 'dashboard visible', started.filter((t) => t.system !== 'floor'));
     for (const t of started) t.attachMs = await attachForEcho(t.s);
-    for (let rep = 0; rep < P.loadReps; rep++) {
-      for (const t of started) {
-        const fromUs = monoUs();
-        const r = await turn(t, 1000, () => streamWindow(t.s, t.statusFiles, P.loadSeconds));
-        if (t.system === 'swb' && rep === 0) profWindows.push({ profName: 'echo-under-load', label: `streaming ${P.loadRows}x${P.loadRate} lines/s, e1 attached`, fromUs, toUs: monoUs() });
-        t.attached.push(r);
-        log(label(t, `first row attached: ${w(r)}`));
-      }
-    }
-    const perRound = quick ? 10 : 20;
+    await windows('attached', 'first row attached', started);
     const echoFromUs = monoUs();
     for (let round = 0; round < P.loadRounds; round++) {
       // Who goes first changes every round: none is always measured right after another's turn.
       for (let k = 0; k < started.length; k++) {
         const t = started[(round + k) % started.length];
-        const [r] = await turn(t, 500, () => sampleEcho([t.s.client], { warmup: 2, samples: perRound }));
+        const [r] = await turn(t, 500, () => sampleEcho([t.s.client], { warmup: 2, samples: P.loadKeysPerRound }));
         t.echo.push(...r.all);
         t.timeouts = (t.timeouts ?? 0) + r.timeouts;
         t.s.client.write('\r\n');
@@ -580,8 +575,7 @@ async function runEchoUnderLoad(systems, files, log) {
     if (systems.includes('swb')) profWindows.push({ profName: 'echo-under-load', label: 'echo under load (the rounds, with the other systems\' turns between)', fromUs: echoFromUs, toUs: monoUs() });
     return Object.fromEntries(
       started.map((t) => {
-        const lat = [...t.echo].sort((a, b) => a - b);
-        const echo = { p50: percentile(lat, 0.5), p99: percentile(lat, 0.99), max: lat[lat.length - 1], n: lat.length, timeouts: t.timeouts ?? 0, attachMs: t.attachMs };
+        const echo = { ...latencyStats(t.echo), timeouts: t.timeouts ?? 0, attachMs: t.attachMs };
         return [t.system, { visible: t.visible, attached: t.attached, echo }];
       }),
     );

@@ -43,8 +43,11 @@ export async function sampleEcho(clients, { warmup, samples }) {
       await sleep(4 + Math.random() * 6);
     }
   }
-  return lat.map((l, k) => {
-    l.sort((a, b) => a - b);
-    return { p50: percentile(l, 0.5), p99: percentile(l, 0.99), max: l[l.length - 1], n: l.length, timeouts: timeouts[k], all: l };
-  });
+  return lat.map((l, k) => ({ ...latencyStats(l), timeouts: timeouts[k], all: l }));
+}
+
+/** p50, p99, max and count of latencies in ms (sorts `samples` in place). */
+export function latencyStats(samples) {
+  samples.sort((a, b) => a - b);
+  return { p50: percentile(samples, 0.5), p99: percentile(samples, 0.99), max: samples[samples.length - 1], n: samples.length };
 }
