@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run bench:render [-- --quick] [--only=flood,idle,echo,echo-interleaved,first,reattach,echo-under-load,scale] [--systems=swb,tmux,floor] [--flood-reps=N] [--load-reps=N] [--history=N] [--tmux-history=N] [--prof] [--idle-preamble=BYTES]
+// npm run bench:render [-- --quick] [--only=flood,idle,echo,echo-interleaved,first,reattach,echo-under-load,scale] [--systems=swb,tmux,floor] [--floods=colour,seq] [--flood-reps=N] [--load-reps=N] [--history=N] [--tmux-history=N] [--prof] [--idle-preamble=BYTES]
 //
 // Rendering cost of the dashboard beside tmux, measured the same way in the same run: both at
 // 200x50 with a client attached through a pty (this process is the terminal; it reads all
@@ -78,6 +78,14 @@ for (const w of only) {
   }
 }
 const systems = (option('systems') ?? 'swb,tmux,floor').split(',');
+const FLOODS = ['colour', 'seq'];
+const floods = (option('floods') ?? FLOODS.join(',')).split(',');
+for (const f of floods) {
+  if (!FLOODS.includes(f)) {
+    process.stderr.write(`--floods: no flood ${JSON.stringify(f)} (there are ${FLOODS.join(', ')})\n`);
+    process.exit(2);
+  }
+}
 /** The floor (node-pty + @xterm/headless alone) runs the floods and echo-under-load: it has no dashboard to idle, attach or draw. */
 const dashboards = systems.filter((s) => s !== 'floor');
 
@@ -714,8 +722,9 @@ function machineInfo() {
 
 function readUsage() {
   return [
-    `usage: node bench/render.mjs [--quick] [--only=${WORKLOADS.join(',')}] [--systems=swb,tmux,floor] [--flood-reps=N] [--load-reps=N] [--history=N] [--tmux-history=N] [--prof] [--idle-preamble=BYTES]`,
+    `usage: node bench/render.mjs [--quick] [--only=${WORKLOADS.join(',')}] [--systems=swb,tmux,floor] [--floods=colour,seq] [--flood-reps=N] [--load-reps=N] [--history=N] [--tmux-history=N] [--prof] [--idle-preamble=BYTES]`,
     '  --only=LIST  the workloads to run (default: all); idle and echo share one session',
+    '  --floods=LIST  the floods to run (default: colour,seq)',
     '  --flood-reps=N  runs of each flood per system, interleaved; the table shows medians (default 3)',
     '  --load-reps=N  echo-under-load: CPU windows per system and view, interleaved; the table shows medians (default 3)',
     "  --history=N  lines of history every system keeps (default 5000, swb's scrollback; tmux's own default is 2000)",
@@ -757,7 +766,7 @@ async function main() {
   if (only.has('flood')) {
     // Each system runs each flood P.floodReps times, interleaved (swb, tmux, floor, swb, ...), and
     // the table shows the medians: one run's figures swing by up to 2x on a shared machine.
-    for (const kind of ['colour', 'seq']) {
+    for (const kind of floods) {
       const what = kind === 'colour' ? `8 rows cat ${(colour.bytes / MB).toFixed(1)} MB coloured text` : `8 rows seq 1 ${P.seqN}`;
       const runs = Object.fromEntries(systems.map((system) => [system, []]));
       for (let rep = 0; rep < P.floodReps; rep++) {

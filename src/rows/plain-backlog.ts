@@ -182,3 +182,84 @@ export function applyPlainCut<T>(
   for (let i = cut.to.index + 1; i < items.length; i++) kept.push(items[i]!);
   return kept;
 }
+
+// --- spilling history as text ----------------------------------------------------------------
+// A cut still leaves a whole history's worth of lines (plus two screens) to parse, and for a flood
+// that is most of the work left: each line is printed, scrolled, and copied out of the emulator
+// into the spilled history (spilled-history.ts) as text. When those history lines are simple,
+// printable ASCII ended by CR LF and no wider than the screen, a full parse would only put their
+// bytes, as text, into history, one line each (with the active charset US ASCII, which the caller
+// checks). So RowScreen takes them as text straight from the backlog and parses only the lines the
+// emulator keeps as cells, from a blank screen:
+//
+// - everything before the spilled lines is dropped: it is plain, so it changes no mode or
+//   attribute, and it is out of history either way;
+// - the emulator's screen and scrollback are erased (CUP, ED 2, ED 3: the erased cells take the
+//   current background, as scrolled-in lines do) and the spilled lines become the history;
+// - the kept tail, `keepLines` CR LFs or more (2 x screen rows + the emulator's scrollback) and
+//   something printable, is parsed from there: by the argument above the screen and the emulator's
+//   scrollback come out as a full parse leaves them, and the tail's lines that leave the emulator
+//   follow the spilled ones, as they would.
+// - `spillLines` is the whole history depth: a full parse leaves dirty lines (printed over what the
+//   screen showed before) only among the first screenful of the backlog, and at least a screenful
+//   of the tail follows the spilled lines, so the history a reader can reach is the same lines.
+
+/** Where a backlog is cut when its history is spilled as text. */
+export interface SpillCut {
+  /** Right after the CR LF that starts the first spilled line. */
+  spillFrom: BacklogPosition;
+  /** Right after the CR LF that ends the last spilled line: the kept tail starts here. */
+  tailFrom: BacklogPosition;
+  /** Bytes before `tailFrom` (all dropped from the backlog; the spilled ones kept as text). */
+  bytes: number;
+}
+
+/**
+ * Where to spill: null unless the backlog holds `spillLines` lines, each after a CR LF inside it,
+ * before a tail of `keepLines` CR LFs with something printable in it. Whether the spilled lines
+ * are simple is asked separately (simpleLines), once the positions are known.
+ */
+export function findSpillCut(
+  chunks: readonly Uint8Array[],
+  keepLines: number,
+  spillLines: number,
+  lineEnds?: readonly number[],
+): SpillCut | null {
+  const counts = lineEnds ?? countLineEnds(chunks);
+  const tailFrom = lineEndBeforeTail(chunks, keepLines, counts);
+  if (tailFrom === null || !hasPrintableAfter(chunks, tailFrom)) return null;
+  const spillFrom = lineEndBeforeTail(chunks, keepLines + spillLines, counts);
+  if (spillFrom === null) return null;
+  return { spillFrom, tailFrom, bytes: distance(chunks, { index: 0, offset: 0 }, tailFrom) };
+}
+
+/**
+ * The bytes from `from` to `to` (both right after a CR LF) in one array, when every line in
+ * them is printable ASCII of at most `maxLength` characters ended by CR LF; null otherwise (a tab,
+ * a lone CR or LF, a line that would wrap).
+ */
+export function simpleLines(chunks: readonly Uint8Array[], from: BacklogPosition, to: BacklogPosition, maxLength: number): Uint8Array | null {
+  const size = distance(chunks, from, to);
+  const out = new Uint8Array(size);
+  let n = 0;
+  for (let index = from.index; index <= to.index; index++) {
+    const chunk = chunks[index]!;
+    const start = index === from.index ? from.offset : 0;
+    const end = index === to.index ? to.offset : chunk.length;
+    if (end > start) out.set(chunk.subarray(start, end), n);
+    n += Math.max(0, end - start);
+  }
+  let length = 0;
+  for (let i = 0; i < size; i++) {
+    const byte = out[i]!;
+    if (byte >= 0x20 && byte <= 0x7e) {
+      if (++length > maxLength) return null;
+    } else if (byte === CR && out[i + 1] === LF) {
+      i++;
+      length = 0;
+    } else {
+      return null;
+    }
+  }
+  return out;
+}

@@ -7,7 +7,9 @@
 // A flood of plain lines is fast-forwarded: lines that would scroll out of history before anyone
 // could see them are cut from the backlog unparsed (plain-backlog.ts says when that is exact), and
 // a row that is not attached lets such a flood gather while it keeps coming (at most MAX_DEFER_MS)
-// so there is something to cut.
+// so there is something to cut. When the lines the cut keeps for history are simple (printable
+// ASCII, no wider than the screen), they are taken into history as text rather than parsed, and
+// only the lines the emulator keeps as cells are parsed.
 // History is kept in two parts: the emulator's own scrollback (EMULATOR_SCROLLBACK lines, as cells)
 // and, older than that, plain text (spilled-history.ts), which costs a tenth of the memory.
 import xtermHeadless from '@xterm/headless';
@@ -18,7 +20,7 @@ import { Emitter, type Event } from '../util/event.js';
 import { DisposableStore, toDisposable, type Disposable } from '../util/lifecycle.js';
 import { ModeTracker, type ActiveModes } from './mode-tracker.js';
 import { sharedParseScheduler, type ParseClient, type ParseScheduler } from './parse-scheduler.js';
-import { applyPlainCut, findPlainCut, scanPlain } from './plain-backlog.js';
+import { applyPlainCut, findPlainCut, findSpillCut, scanPlain, simpleLines } from './plain-backlog.js';
 import { probeEmulator, type EmulatorProbe } from './xterm-state.js';
 import { tapScrollback, type ScrollbackTap } from './scrollback-tap.js';
 import { SpilledHistory } from './spilled-history.js';
@@ -49,6 +51,8 @@ export const MAX_DEFER_MS = 100;
 const FLOOD_GAP_MS = 15;
 /** A plain backlog smaller than this (and under a screenful of lines) is parsed at once: not a flood. */
 const DEFER_MIN_BYTES = 4096;
+/** Puts the cursor home and erases the screen and scrollback (see plain-backlog.ts on spilling). */
+const ERASE_ALL = '\x1b[H\x1b[2J\x1b[3J';
 /** A fast-forward is worth its scan when it drops at least this many lines... */
 const MIN_CUT_LINES = 1024;
 /** ...and bytes. */
@@ -65,6 +69,8 @@ interface QueuedChunk {
   lineEnds: number;
   /** The byte written just before it (-1: none or unknown), for CR LF pairs split across chunks. */
   prevByte: number;
+  /** Runs once xterm has parsed it, before anything queued after it. */
+  afterParse?: () => void;
 }
 
 export interface RowScreenOptions {
@@ -132,6 +138,7 @@ export class RowScreen implements Disposable, ParseClient {
   /** performance.now() of the last write(). */
   private lastWriteAt = 0;
   private skippedBytes = 0;
+  private spilledAsText = 0;
   /** Bytes handed to xterm in the current turn; parsed when `onBatchParsed` runs. */
   private inFlight = 0;
   private turnRequested = false;
@@ -297,9 +304,17 @@ export class RowScreen implements Disposable, ParseClient {
     if (on && this.queueHead < this.queue.length) this.requestTurn();
   }
 
-  /** Bytes of plain floods cut unparsed because they would have scrolled out of history. */
+  /**
+   * Bytes of plain floods cut unparsed: dropped because they would have scrolled out of history,
+   * or taken into history as text (spilledAsTextBytes of them).
+   */
   get fastForwardedBytes(): number {
     return this.skippedBytes;
+  }
+
+  /** Of fastForwardedBytes, the lines taken into history as text without being parsed. */
+  get spilledAsTextBytes(): number {
+    return this.spilledAsText;
   }
 
   /** True between a pressure(true) and the matching pressure(false). */
@@ -421,12 +436,10 @@ export class RowScreen implements Disposable, ParseClient {
       // (>= 1 ms each), which made a flood's wall time mostly waiting. The turn's byte budget
       // (ParseScheduler) still bounds how long the keyboard can wait behind parsing.
       this.parseNow();
-      if (last) {
-        this.inFlight = handed;
-        this.terminal.write(chunk.data, this.onBatchParsed);
-      } else {
-        this.terminal.write(chunk.data);
-      }
+      if (last) this.inFlight = handed;
+      const parsed = last ? this.onBatchParsed : undefined;
+      const after = chunk.afterParse;
+      this.terminal.write(chunk.data, after && parsed ? () => (after(), parsed()) : (after ?? parsed));
     }
     if (this.queueHead === this.queue.length) {
       this.queue = [];
@@ -447,6 +460,7 @@ export class RowScreen implements Disposable, ParseClient {
     const keepLines = 2 * this.terminal.rows + this.historyDepth;
     if (this.queuedLineEnds < keepLines + MIN_CUT_LINES) return;
     if (!probe.atGround() || !probe.scrollsWholeScreen()) return;
+    if (this.spillHistory(probe)) return;
     const queued = this.queue.slice(this.queueHead);
     const cut = findPlainCut(
       queued.map((chunk) => chunk.data as Uint8Array),
@@ -462,6 +476,35 @@ export class RowScreen implements Disposable, ParseClient {
     this.pending -= cut.bytes;
     this.skippedBytes += cut.bytes;
     this.relievePressure();
+  }
+
+  /**
+   * The fast-forward that also takes the history's lines as text rather than parsing them, when
+   * they are simple (see plain-backlog.ts): the backlog becomes an erase of the emulator, the
+   * spilled lines, and the tail the emulator keeps as cells. False when it does not apply.
+   */
+  private spillHistory(probe: EmulatorProbe): boolean {
+    const spilled = this.spilled;
+    if (spilled === null || !probe.asciiCharset()) return false;
+    const keepLines = 2 * this.terminal.rows + this.emulatorScrollback;
+    if (this.queuedLineEnds < keepLines + this.historyDepth + 1 + MIN_CUT_LINES) return false;
+    const queued = this.queue.slice(this.queueHead);
+    const chunks = queued.map((chunk) => chunk.data as Uint8Array);
+    const cut = findSpillCut(chunks, keepLines, this.historyDepth, queued.map((chunk) => chunk.lineEnds));
+    if (cut === null) return false;
+    const text = simpleLines(chunks, cut.spillFrom, cut.tailFrom, this.terminal.cols);
+    if (text === null) return false;
+    const erase: QueuedChunk = { data: ERASE_ALL, at: performance.now(), plain: false, lineEnds: 0, prevByte: -1, afterParse: () => spilled.appendAsciiLines(text) };
+    const tail = applyPlainCut(queued, { from: { index: 0, offset: 0 }, to: cut.tailFrom, bytes: cut.bytes }, (chunk) => chunk.data.length, sliceChunk);
+    this.queue = [erase, ...tail];
+    this.queueHead = 0;
+    this.queuedLineEnds = tail.reduce((sum, chunk) => sum + chunk.lineEnds, 0);
+    this.queuedNotPlain++;
+    this.pending += ERASE_ALL.length - cut.bytes;
+    this.skippedBytes += cut.bytes;
+    this.spilledAsText += text.length;
+    this.relievePressure();
+    return true;
   }
 
   /**

@@ -35,6 +35,7 @@ const CODEPOINT_MASK = 0x1fffff;
 const IS_COMBINED_MASK = 0x200000;
 const WIDTH_SHIFT = 22;
 const SPACE = 0x20;
+const CR = 0x0d;
 
 /** Code units per chunk; a line longer than that gets a chunk of its own. */
 const CHUNK_UNITS = 64 * 1024;
@@ -92,7 +93,7 @@ export class SpilledHistory {
       }
       col += content >> WIDTH_SHIFT || 1;
     }
-    this.appendUnits(scratch, n);
+    this.appendUnits(scratch, 0, n);
   }
 
   /** Appends a line given as text (tests, and lines that did not come from the emulator). */
@@ -100,10 +101,24 @@ export class SpilledHistory {
     if (this.capacity <= 0) return;
     if (text.length > this.scratch.length) this.scratch = new Uint16Array(text.length);
     for (let i = 0; i < text.length; i++) this.scratch[i] = text.charCodeAt(i);
-    this.appendUnits(this.scratch, text.length);
+    this.appendUnits(this.scratch, 0, text.length);
   }
 
-  private appendUnits(units: Uint16Array, n: number): void {
+  /**
+   * Appends each line of `text`: printable ASCII lines, each ended by CR LF (plain-backlog.ts's
+   * simpleLines), as the emulator would have let go of them.
+   */
+  appendAsciiLines(text: Uint8Array): void {
+    if (this.capacity <= 0) return;
+    let start = 0;
+    for (let at = text.indexOf(CR); at >= 0; at = text.indexOf(CR, start)) {
+      this.appendUnits(text, start, at - start);
+      start = at + 2;
+    }
+  }
+
+  /** Appends `n` code units of `from` (UTF-16 units, or bytes that are ASCII) from `start` as one line. */
+  private appendUnits(from: Uint16Array | Uint8Array, start: number, n: number): void {
     let chunk = this.chunks[this.chunks.length - 1];
     if (chunk === undefined || chunk.used + n > chunk.units.length) {
       chunk = { units: new Uint16Array(Math.max(CHUNK_UNITS, n)), used: 0, ends: [] };
@@ -114,9 +129,9 @@ export class SpilledHistory {
     if (n <= SHORT_LINE_UNITS) {
       const to = chunk.units;
       const at = chunk.used;
-      for (let i = 0; i < n; i++) to[at + i] = units[i]!;
+      for (let i = 0; i < n; i++) to[at + i] = from[start + i]!;
     } else {
-      chunk.units.set(units.subarray(0, n), chunk.used);
+      chunk.units.set(from.subarray(start, start + n), chunk.used);
     }
     chunk.used += n;
     chunk.ends.push(chunk.used);

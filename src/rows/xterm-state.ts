@@ -1,6 +1,6 @@
 // Emulator state that @xterm/headless keeps private but a fast-forward through plain output
-// (plain-backlog.ts) must know: is the parser between sequences, and does a line feed at the bottom
-// push the whole screen into history. Read from the pinned version's internals; when their shape
+// (plain-backlog.ts) must know: is the parser between sequences, does a line feed at the bottom
+// push the whole screen into history, and does printable ASCII print as itself. Read from the pinned version's internals; when their shape
 // differs (another xterm version), probeEmulator returns null and callers parse everything, which
 // is always correct. A unit test fails if the probe stops finding them on the installed version.
 import type { Terminal } from '@xterm/headless';
@@ -13,6 +13,8 @@ export interface EmulatorProbe {
    * the output: every line scrolled off the top goes into (and eventually out of) history.
    */
   scrollsWholeScreen(): boolean;
+  /** Printable ASCII prints as itself: no other charset (DEC graphics, a national one) is active. */
+  asciiCharset(): boolean;
 }
 
 interface ParserInternals {
@@ -30,6 +32,8 @@ interface BufferInternals {
 interface CoreInternals {
   _inputHandler?: { _parser?: ParserInternals; _parseStack?: { paused: boolean } };
   _bufferService?: { buffer?: BufferInternals; buffers?: { normal?: BufferInternals }; isUserScrolling?: boolean };
+  /** `charset` is the map print() applies to bytes below 0x7f; undefined for US ASCII. */
+  _charsetService?: { charset?: unknown; glevel?: number };
 }
 
 /** xterm's ParserState.GROUND. */
@@ -49,7 +53,8 @@ export function probeEmulator(terminal: Terminal): EmulatorProbe | null {
     typeof bufferService.isUserScrolling !== 'boolean' ||
     typeof bufferService.buffer?.scrollBottom !== 'number' ||
     typeof bufferService.buffer.ydisp !== 'number' ||
-    bufferService.buffers?.normal === undefined
+    bufferService.buffers?.normal === undefined ||
+    typeof core?._charsetService?.glevel !== 'number'
   ) {
     return null;
   }
@@ -65,5 +70,6 @@ export function probeEmulator(terminal: Terminal): EmulatorProbe | null {
         !bufferService.isUserScrolling
       );
     },
+    asciiCharset: () => core!._charsetService!.charset === undefined,
   };
 }

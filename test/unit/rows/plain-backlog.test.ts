@@ -140,6 +140,25 @@ function randomLine(rand: () => number, cols: number): string {
   return line;
 }
 
+function simpleLine(rand: () => number, cols: number): string {
+  const length = Math.floor(rand() * (cols + 1));
+  let line = '';
+  for (let i = 0; i < length; i++) line += String.fromCharCode(0x20 + Math.floor(rand() * 95));
+  return line;
+}
+
+/** A plain line that a full parse does not put into history as its own bytes, one line each. */
+function notQuiteSimple(rand: () => number, cols: number): string {
+  const text = simpleLine(rand, cols);
+  const cases = [
+    `${text}${'w'.repeat(cols + 1 - text.length)}\r\n`, // wraps
+    `${text}\rCR\r\n`, // a lone CR: printed over
+    `${text}\tTAB\r\n`,
+    `${text}\n`, // a lone LF: the next line starts where this one ended
+  ];
+  return cases[Math.floor(rand() * cases.length)]!;
+}
+
 const SEQUENCES = [
   '\x1b[31m', '\x1b[1;44m', '\x1b[0m', '\x1b[H', '\x1b[5A', '\x1b[3;2H', '\x1b[2J', '\x1b[K', '\x1b[2;4r', '\x1b[r',
   '\x1b[?1049h', '\x1b[?1049l', '\x1b[?7l', '\x1b[?7h', '\x1b[20h', '\x1b[20l', '\x1b[4h', '\x1b[4l', '\x1b7', '\x1b8',
@@ -158,7 +177,15 @@ function randomSegments(rand: () => number, cols: number): string[] {
   const segments: string[] = [];
   const flood = (count: number) => {
     let out = '';
-    for (let i = 0; i < count; i++) out += randomLine(rand, cols) + (rand() < 0.02 ? '\n' : '\r\n');
+    // Half the floods are simple lines (printable ASCII no wider than the screen, CR LF), the
+    // kind whose history is taken as text; in some, now and then a line that is not.
+    const simple = rand() < 0.5;
+    const odd = [0, 0.01, 0.05][Math.floor(rand() * 3)]!;
+    for (let i = 0; i < count; i++) {
+      if (!simple) out += randomLine(rand, cols) + (rand() < 0.02 ? '\n' : '\r\n');
+      else if (rand() >= odd) out += simpleLine(rand, cols) + '\r\n';
+      else out += notQuiteSimple(rand, cols);
+    }
     return out;
   };
   const count = 3 + Math.floor(rand() * 8);
@@ -198,6 +225,7 @@ describe('fast-forward through plain floods', () => {
   it('leaves screen and history exactly as a full parse does (random streams, random chunks and turns)', async () => {
     let casesCut = 0;
     let bytesCut = 0;
+    let casesSpilled = 0;
     for (let seed = 1; seed <= 120; seed++) {
       const rand = seededRandom(seed);
       const cols = 8 + Math.floor(rand() * 40);
@@ -237,6 +265,7 @@ describe('fast-forward through plain floods', () => {
       expect(screen.historyLines(), where).toEqual(historyText(reference));
       expect(screen.title, where).toBe(referenceTitle);
       if (screen.fastForwardedBytes > 0) casesCut++;
+      if (screen.spilledAsTextBytes > 0) casesSpilled++;
       bytesCut += screen.fastForwardedBytes;
       screen.dispose();
       reference.dispose();
@@ -244,6 +273,7 @@ describe('fast-forward through plain floods', () => {
     // The comparison means something only if cuts happened in many of the cases.
     expect(casesCut).toBeGreaterThan(30);
     expect(bytesCut).toBeGreaterThan(1_000_000);
+    expect(casesSpilled).toBeGreaterThan(15);
   });
 
   it('cuts a seq-like flood in a backlog and shows its last lines', async () => {
@@ -257,6 +287,61 @@ describe('fast-forward through plain floods', () => {
     expect(screen.snapshot().lines.slice(0, 9)).toEqual(['19992', '19993', '19994', '19995', '19996', '19997', '19998', '19999', '20000']);
     expect(screen.buffer.getLine(0)!.translateToString(true)).toBe('19892');
     screen.dispose();
+  });
+
+  it('takes simple history lines as text, and parses them when a full parse would not put them there as they are', async () => {
+    // 40x10, 300 lines of history of which 20 as cells: one backlog, one cut. The history the cut
+    // spills is the 300 lines before the last 2 x 10 + 20; an odd line goes in the middle of them.
+    const flood = lines(1, 20_000).split('\r\n').slice(0, -1);
+    const at = flood.length - 40 - 150;
+    const cases: Array<[string, string, string, boolean]> = [
+      ['simple', '', flood[at]!, true],
+      ['a line that wraps', '', 'w'.repeat(41), false],
+      ['a tab', '', 'a\tb', false],
+      ['a lone CR', '', 'abc\rX', false],
+      ['DEC graphics', '\x1b(0', 'lqqk', false],
+    ];
+    for (const [what, before, odd, spills] of cases) {
+      const data = before + [...flood.slice(0, at), odd, ...flood.slice(at + 1)].join('\r\n') + '\r\n';
+      const reference = new HeadlessTerminal({ cols: 40, rows: 10, scrollback: 300, allowProposedApi: true, logLevel: 'off' });
+      await writeAll(reference, bytes(data));
+      const scheduler = new ManualScheduler();
+      const screen = new RowScreen({ cols: 40, rows: 10, scrollback: 300, emulatorScrollback: 20, scheduler, maxDeferMs: 0, highWatermark: 1 << 30 });
+      screen.write(bytes(before));
+      scheduler.run(1 << 30);
+      const flooded = bytes(data.slice(before.length));
+      for (let i = 0; i < flooded.length; i += 4096) screen.write(flooded.subarray(i, i + 4096));
+      scheduler.run(1 << 30);
+      await screen.flush();
+      expect(screen.fastForwardedBytes, what).toBeGreaterThan(flooded.length * 0.9);
+      expect(screen.spilledAsTextBytes > 0, what).toBe(spills);
+      expect(dump(screen.buffer), what).toBe(dump(reference.buffer.active, screen.buffer.length));
+      expect(screen.historyLines(), what).toEqual(historyText(reference));
+      screen.dispose();
+      reference.dispose();
+    }
+  });
+
+  it('spills a whole history: a screen made taller shows the same history as without the fast-forward', async () => {
+    // Growing the screen pulls the emulator's scrollback onto it, and more of the spilled text
+    // comes into view; up to the whole history depth of it.
+    const screens = [true, false].map((fastForward) => {
+      const scheduler = new ManualScheduler();
+      const screen = new RowScreen({ cols: 40, rows: 10, scrollback: 300, emulatorScrollback: 20, scheduler, maxDeferMs: 0, highWatermark: 1 << 30, fastForward });
+      const flood = bytes(lines(1, 20_000));
+      for (let i = 0; i < flood.length; i += 4096) screen.write(flood.subarray(i, i + 4096));
+      scheduler.run(1 << 30);
+      return screen;
+    });
+    for (const screen of screens) await screen.flush();
+    expect(screens[0]!.spilledAsTextBytes).toBeGreaterThan(0);
+    for (const screen of screens) screen.resize(40, 200);
+    expect(screens[0]!.historyLines()).toEqual(screens[1]!.historyLines());
+    // The whole 300 lines of history, then the 20 scrollback lines and 9 of the screen's 10 the
+    // emulator held (its last, the cursor's, is empty).
+    expect(screens[0]!.historyLines()).toEqual(lines(20_000 - 300 - 29 + 1, 20_000).split('\r\n').slice(0, -1));
+    expect(dump(screens[0]!.buffer)).toBe(dump(screens[1]!.buffer));
+    for (const screen of screens) screen.dispose();
   });
 
   it('does not cut while the parser is inside a sequence, a scroll region is set or the alternate screen is on', async () => {

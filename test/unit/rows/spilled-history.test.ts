@@ -75,6 +75,14 @@ describe('SpilledHistory', () => {
     expect(spilled.lines()).toEqual(['again']);
   });
 
+
+  it('takes ASCII lines ended by CR LF as appendText takes each: empty, short, long, a chunk of its own', () => {
+    const all = ['', 'a', `b ${'x'.repeat(80)}`, '', 'y'.repeat(70_000), 'last'];
+    const fromBytes = new SpilledHistory(10);
+    fromBytes.appendText('before');
+    fromBytes.appendAsciiLines(Buffer.from(all.map((line) => `${line}\r\n`).join(''), 'latin1'));
+    expect(fromBytes.lines()).toEqual(['before', ...all]);
+  });
   it('finds the scroll hook on the installed @xterm/headless', () => {
     const terminal = new Terminal({ cols: 20, rows: 5, scrollback: 10, allowProposedApi: true });
     const tap = tapScrollback(terminal, () => undefined);
