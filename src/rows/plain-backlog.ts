@@ -190,7 +190,8 @@ export function applyPlainCut<T>(
 // printable ASCII ended by CR LF and no wider than the screen, a full parse would only put their
 // bytes, as text, into history, one line each (with the active charset US ASCII, which the caller
 // checks). So RowScreen takes them as text straight from the backlog and parses only the lines the
-// emulator keeps as cells, from a blank screen:
+// emulator keeps as cells, from a blank screen (under the conditions a cut has: every byte queued
+// plain, the emulator in its ground state, the whole screen scrolling into history):
 //
 // - everything before the spilled lines is dropped: it is plain, so it changes no mode or
 //   attribute, and it is out of history either way;
@@ -200,9 +201,10 @@ export function applyPlainCut<T>(
 //   something printable, is parsed from there: by the argument above the screen and the emulator's
 //   scrollback come out as a full parse leaves them, and the tail's lines that leave the emulator
 //   follow the spilled ones, as they would.
-// - `spillLines` is the whole history depth: a full parse leaves dirty lines (printed over what the
-//   screen showed before) only among the first screenful of the backlog, and at least a screenful
-//   of the tail follows the spilled lines, so the history a reader can reach is the same lines.
+// `spillLines` is the whole history depth, as much as a reader can ever reach (a screen made taller
+// shows more of it). A full parse leaves dirty lines (printed over what the screen showed before)
+// only within its first screenful, and more than a screenful of the tail leaves the emulator after
+// the spilled lines, so the dirty ones are never among the lines a reader can reach.
 
 /** Where a backlog is cut when its history is spilled as text. */
 export interface SpillCut {
