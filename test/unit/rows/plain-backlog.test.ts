@@ -82,6 +82,14 @@ describe('probeEmulator', () => {
     expect(probe!.scrollsWholeScreen()).toBe(false);
     await write('\x1b[?1049l');
     expect(probe!.scrollsWholeScreen()).toBe(true);
+    // Charsets: DEC graphics in G0, then a UK set in G1 shifted in (SO), then US ASCII again.
+    expect(probe!.asciiCharset()).toBe(true);
+    await write('\x1b(0');
+    expect(probe!.asciiCharset()).toBe(false);
+    await write('\x1b(B\x1b)A\x0e');
+    expect(probe!.asciiCharset()).toBe(false);
+    await write('\x0f');
+    expect(probe!.asciiCharset()).toBe(true);
     terminal.dispose();
   });
 });
