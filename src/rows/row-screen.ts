@@ -460,14 +460,12 @@ export class RowScreen implements Disposable, ParseClient {
     const keepLines = 2 * this.terminal.rows + this.historyDepth;
     if (this.queuedLineEnds < keepLines + MIN_CUT_LINES) return;
     if (!probe.atGround() || !probe.scrollsWholeScreen()) return;
-    if (this.spillHistory(probe)) return;
     const queued = this.queue.slice(this.queueHead);
-    const cut = findPlainCut(
-      queued.map((chunk) => chunk.data as Uint8Array),
-      keepLines,
-      MIN_CUT_BYTES,
-      queued.map((chunk) => chunk.lineEnds),
-    );
+    // Every queued chunk is plain here: bytes, never strings.
+    const chunks = queued.map((chunk) => chunk.data as Uint8Array);
+    const lineEnds = queued.map((chunk) => chunk.lineEnds);
+    if (this.spillHistory(probe, queued, chunks, lineEnds)) return;
+    const cut = findPlainCut(chunks, keepLines, MIN_CUT_BYTES, lineEnds);
     if (cut === null) return;
     // Whole chunks keep their records; the (at most two) the cut goes through are rescanned.
     this.queue = applyPlainCut(queued, cut, (chunk) => chunk.data.length, sliceChunk);
@@ -482,15 +480,14 @@ export class RowScreen implements Disposable, ParseClient {
    * The fast-forward that also takes the history's lines as text rather than parsing them, when
    * they are simple (see plain-backlog.ts): the backlog becomes an erase of the emulator, the
    * spilled lines, and the tail the emulator keeps as cells. False when it does not apply.
+   * `chunks` and `lineEnds` are `queued`'s bytes and line counts, read once by fastForward.
    */
-  private spillHistory(probe: EmulatorProbe): boolean {
+  private spillHistory(probe: EmulatorProbe, queued: QueuedChunk[], chunks: Uint8Array[], lineEnds: number[]): boolean {
     const spilled = this.spilled;
     if (spilled === null || !probe.asciiCharset()) return false;
     const keepLines = 2 * this.terminal.rows + this.emulatorScrollback;
     if (this.queuedLineEnds < keepLines + this.historyDepth + 1 + MIN_CUT_LINES) return false;
-    const queued = this.queue.slice(this.queueHead);
-    const chunks = queued.map((chunk) => chunk.data as Uint8Array);
-    const cut = findSpillCut(chunks, keepLines, this.historyDepth, queued.map((chunk) => chunk.lineEnds));
+    const cut = findSpillCut(chunks, keepLines, this.historyDepth, lineEnds);
     if (cut === null) return false;
     const text = simpleLines(chunks, cut.spillFrom, cut.tailFrom, this.terminal.cols);
     if (text === null) return false;

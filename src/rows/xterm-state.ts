@@ -2,7 +2,8 @@
 // (plain-backlog.ts) must know: is the parser between sequences, does a line feed at the bottom
 // push the whole screen into history, and does printable ASCII print as itself. Read from the
 // pinned version's internals; when their shape differs (another xterm version), probeEmulator
-// returns null and callers parse everything, which is always correct. A unit test fails if the probe stops finding them on the installed version.
+// returns null and callers parse everything, which is always correct. A unit test fails if the
+// probe stops finding them on the installed version.
 import type { Terminal } from '@xterm/headless';
 
 export interface EmulatorProbe {
