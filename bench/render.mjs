@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run bench:render [-- --quick] [--only=flood,idle,echo,echo-interleaved,first,reattach,echo-under-load,scale] [--systems=swb,tmux,floor] [--floods=colour,seq] [--flood-reps=N] [--load-reps=N] [--history=N] [--tmux-history=N] [--prof] [--idle-preamble=BYTES]
+// npm run bench:render [-- --quick] [--only=flood,idle,echo,echo-interleaved,first,reattach,echo-under-load,scale] [--systems=swb,tmux,floor] [--floods=colour,seq] [--flood-reps=N] [--load-reps=N] [--history=N] [--tmux-history=N] [--sched] [--prof] [--idle-preamble=BYTES]
 //
 // Rendering cost of the dashboard beside tmux, measured the same way in the same run: both at
 // 200x50 with a client attached through a pty (this process is the terminal; it reads all
@@ -43,6 +43,9 @@
 //          READY lines (swb: and all 100 headers; at 200x50 every row fits, swb's grid and
 //          tmux's tiled window alike), idle CPU over 10 s once at rest (as idle), bytes written to the client in that
 //          window, the server's peak RSS per row. tmux: one window of 100 tiled panes.
+// --sched records echo-under-load's echo rounds with `perf sched record` and prints, per system, the
+// median of each hop of a keystroke's round trip (lib/render/sched-chain.mjs): where swb's extra
+// time goes beside tmux's and the floor's.
 // --prof (or SWB_BENCH_PROF=1) runs swb under `node --cpu-prof` and prints the hot spots of each
 // measured span (the profiler's own sampling thread inflates swb's idle CPU in that mode).
 // SWB_BENCH_PROF_INTERVAL=US samples every US microseconds (node's default is 1000).
@@ -55,6 +58,7 @@ import { execFileSync } from 'node:child_process';
 import { bestCpuS, cpuMeter, cpuSeconds, loadAverage, memory, settleIdle } from './lib/render/proc.mjs';
 import { PtyClient, sleep } from './lib/render/pty-client.mjs';
 import { COLS, HISTORY_LINES, ROWS, TMUX_HISTORY_ARGS, TMUX_HISTORY_LINES, clientEnv, killAllTmux, killTmuxServer, listProfiles, startFloor, startSwb, startTmux, swbCommand } from './lib/render/systems.mjs';
+import { childNamed, echoChain, formatChain, readSchedTrace, startSchedRecord } from './lib/render/sched-chain.mjs';
 import { Barrier, floodCommand, helloCommand, idleCommand, readStreamStatus, shq, streamCommand, writeColouredText, writeStreamScript } from './lib/render/workloads.mjs';
 import { formatProfile, summariseProfile } from './lib/render/cpuprofile.mjs';
 import { echoOnce, latencyStats, sampleEcho } from './lib/render/echo.mjs';
@@ -122,6 +126,7 @@ const P = {
   loadKeysPerRound: quick ? 10 : 20,
   scaleRows: 100,
   scaleIdleSeconds: quick ? 5 : 10,
+  sched: flag('sched'),
 };
 
 // The issues' figures for tmux 3.3a on this kind of machine (#10: echo under load, 64 idle rows).
@@ -515,6 +520,8 @@ async function endExtraClient(s, next) {
 async function runEchoUnderLoad(systems, files, log) {
   const started = [];
   const barriers = [];
+  /** --sched: perf recording the echo rounds. */
+  let sched = null;
   try {
     for (const system of systems) {
       const barrier = new Barrier(ctx.dir, P.loadRows, `${system}-load`);
@@ -569,6 +576,8 @@ async function runEchoUnderLoad(systems, files, log) {
     for (const t of started) t.attachMs = await attachForEcho(t.s);
     await windows('attached', 'first row attached', started);
     const echoFromUs = monoUs();
+    sched = P.sched ? startSchedRecord(join(ctx.dir, 'echo-under-load.perf')) : null;
+    if (sched?.problem) log(`  sched  not recorded: ${sched.problem}`);
     for (let round = 0; round < P.loadRounds; round++) {
       // Who goes first changes every round: none is always measured right after another's turn.
       for (let k = 0; k < started.length; k++) {
@@ -580,6 +589,18 @@ async function runEchoUnderLoad(systems, files, log) {
         await t.s.client.settle(30, 500);
       }
     }
+    if (sched && !sched.problem) {
+      const problem = await sched.stop();
+      if (problem) log(`  sched  not recorded: ${problem}`);
+      else {
+        const trace = readSchedTrace(join(ctx.dir, 'echo-under-load.perf'));
+        for (const t of started) {
+          const server = t.s.cpuPids[0];
+          const program = childNamed(server, 'cat');
+          log(program === null ? `  sched  ${t.system}: its row's program (cat) was not found` : formatChain(t.system, echoChain(trace, server, program)));
+        }
+      }
+    }
     if (systems.includes('swb')) profWindows.push({ profName: 'echo-under-load', label: 'echo under load (the rounds, with the other systems\' turns between)', fromUs: echoFromUs, toUs: monoUs() });
     return Object.fromEntries(
       started.map((t) => {
@@ -588,6 +609,7 @@ async function runEchoUnderLoad(systems, files, log) {
       }),
     );
   } finally {
+    if (sched && !sched.problem) await sched.stop();
     for (const b of barriers) b.close();
     for (const t of started) await stop(t.s);
   }
@@ -722,7 +744,7 @@ function machineInfo() {
 
 function readUsage() {
   return [
-    `usage: node bench/render.mjs [--quick] [--only=${WORKLOADS.join(',')}] [--systems=swb,tmux,floor] [--floods=colour,seq] [--flood-reps=N] [--load-reps=N] [--history=N] [--tmux-history=N] [--prof] [--idle-preamble=BYTES]`,
+    `usage: node bench/render.mjs [--quick] [--only=${WORKLOADS.join(',')}] [--systems=swb,tmux,floor] [--floods=colour,seq] [--flood-reps=N] [--load-reps=N] [--history=N] [--tmux-history=N] [--sched] [--prof] [--idle-preamble=BYTES]`,
     '  --only=LIST  the workloads to run (default: all); idle and echo share one session',
     '  --floods=LIST  the floods to run (default: colour,seq)',
     '  --flood-reps=N  runs of each flood per system, interleaved; the table shows medians (default 3)',
@@ -730,6 +752,7 @@ function readUsage() {
     "  --history=N  lines of history every system keeps (default 5000, swb's scrollback; tmux's own default is 2000)",
     "  --tmux-history=N  tmux's history-limit alone (default: --history)",
     '  --quick   smaller flood (2 MB / seq 80000), 5 s idle, 100 echo samples, 1 first-frame run, 2 reattaches, 5 s streaming and scale windows',
+    '  --sched   echo-under-load: record the echo rounds with perf sched and print each system\'s keystroke hop by hop (needs perf; see lib/render/sched-chain.mjs)',
     '  --prof    run swb under node --cpu-prof and print its hot spots (also SWB_BENCH_PROF=1)',
     '  floor     node-pty + @xterm/headless alone on the floods, parsing every byte (swb fast-forwards plain floods)',
     '  --idle-preamble=BYTES  coloured text each idle row prints before waiting (default 1 MiB; 0: none)',

@@ -1,0 +1,154 @@
+// bench:render --sched: where a keystroke's echo spends its time under load, hop by hop, from the
+// kernel's scheduler events (`perf sched record`), for every system in the same run.
+//
+// A keystroke's round trip crosses the multiplexer's server twice and the row's program once, and
+// on Linux every pty write is delivered by a kernel worker (flush_to_ldisc on a kworker), which
+// wakes the reader. So each keystroke leaves this chain of wakeups in the trace:
+//   kworker wakes server (the key arrives) → server wakes kworker (its write into the row's pty)
+//   → kworker wakes the program (cat) → ... → kworker wakes server (the echo arrives)
+//   → server wakes kworker (its write onto the terminal)
+// Anchored on each wakeup of the program by a kworker, the chain is walked back and forth to the
+// nearest such events. Each hop's median then says what a system pays where: the scheduler's delay
+// before the server runs, the server's time from getting the CPU to its write (epoll, the read, its
+// code), the kernel's delivery to the program and back. It needs perf and the sched tracepoints
+// (root, or perf_event_paranoid <= -1); without them it says so and the bench goes on.
+import { spawn, execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+
+/** perf sched record -a into `file` until the returned stop() (which resolves once perf wrote it: null, or what failed), or { problem }. */
+export function startSchedRecord(file) {
+  try {
+    execFileSync('perf', ['--version'], { stdio: 'ignore' });
+  } catch {
+    return { problem: 'perf is not installed' };
+  }
+  const perf = spawn('perf', ['sched', 'record', '-a', '-o', file], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  perf.stderr.on('data', (d) => (stderr += d));
+  const exited = new Promise((resolve) => perf.on('exit', (code, signal) => resolve({ code, signal })));
+  let stopped = null;
+  return {
+    /** Ends the recording (again: the same answer). */
+    stop() {
+      stopped ??= (async () => {
+        perf.kill('SIGINT');
+        const { code, signal } = await exited;
+        // perf ends on SIGINT by that signal once it has written the file; a failure ends it earlier.
+        return code === 0 || signal === 'SIGINT' ? null : `perf sched record failed (${code ?? signal}): ${stderr.trim().split('\n').pop()}`;
+      })();
+      return stopped;
+    },
+  };
+}
+
+/** The pid of `parent`'s child running `comm` (the row's program), or null. */
+export function childNamed(parent, comm) {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === parent && name === comm) return Number(entry);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return null;
+}
+
+// `perf sched timehist -w` lines: a wakeup ("... waker[tid/pid] awakened: wakee[tid/pid]") or a
+// switch-out ("... task[tid/pid] wait sch-delay run", times in ms).
+const WAKE = /^\s*([\d.]+)\s+\[\d+\]\s+(.*?)\[(\d+)(?:\/\d+)?\]\s+awakened: (.*?)\[(\d+)(?:\/\d+)?\]/;
+const SWITCH = /^\s*([\d.]+)\s+\[\d+\]\s+(.*?)\[(\d+)(?:\/\d+)?\]\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)/;
+
+/** Parses the trace into wakeups [{ t, waker, wakerComm, wakee, wakeeComm }] and each task's slices [{ end, run }] (µs). */
+export function readSchedTrace(file) {
+  const text = execFileSync('perf', ['sched', 'timehist', '-w', '-i', file], { encoding: 'utf8', maxBuffer: 1 << 30, stdio: ['ignore', 'pipe', 'ignore'] });
+  const wakes = [];
+  const slices = new Map();
+  for (const line of text.split('\n')) {
+    let m = WAKE.exec(line);
+    if (m) {
+      wakes.push({ t: Number(m[1]) * 1e6, wakerComm: m[2], waker: Number(m[3]), wakeeComm: m[4], wakee: Number(m[5]) });
+      continue;
+    }
+    m = SWITCH.exec(line);
+    if (m) {
+      const tid = Number(m[3]);
+      if (!slices.has(tid)) slices.set(tid, []);
+      slices.get(tid).push({ end: Number(m[1]) * 1e6, run: Number(m[6]) * 1000 });
+    }
+  }
+  return { wakes, slices };
+}
+
+const kworker = (comm) => comm.startsWith('kworker');
+
+/**
+ * Per-hop medians (µs) of every keystroke chain through `server` (its main thread's tid, which is
+ * its pid) and `program` (the attached row's program). null when no chain was found.
+ */
+export function echoChain({ wakes, slices }, server, program) {
+  const mine = slices.get(server) ?? [];
+  /** The server's slice that runs at or after `t` (the first to end after it). */
+  const sliceAfter = (t) => {
+    let lo = 0;
+    let hi = mine.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (mine[mid].end <= t) lo = mid + 1;
+      else hi = mid;
+    }
+    return mine[lo];
+  };
+  const serverWakes = (e) => e.waker === server && kworker(e.wakeeComm);
+  const wakesServer = (e) => e.wakee === server && kworker(e.wakerComm);
+  const hops = { keyDelay: [], keyToPty: [], ptyToProgram: [], programToServer: [], echoDelay: [], echoToTerminal: [], total: [] };
+  for (let i = 0; i < wakes.length; i++) {
+    const e = wakes[i];
+    if (e.wakee !== program || !kworker(e.wakerComm)) continue;
+    let ptyWrite = i - 1;
+    while (ptyWrite >= 0 && !serverWakes(wakes[ptyWrite])) ptyWrite--;
+    let keyIn = ptyWrite - 1;
+    while (keyIn >= 0 && !wakesServer(wakes[keyIn])) keyIn--;
+    let echoIn = i + 1;
+    while (echoIn < wakes.length && !wakesServer(wakes[echoIn])) echoIn++;
+    let echoOut = echoIn + 1;
+    while (echoOut < wakes.length && !serverWakes(wakes[echoOut])) echoOut++;
+    if (keyIn < 0 || echoOut >= wakes.length) continue;
+    const [tKey, tPty, tEcho, tOut] = [wakes[keyIn].t, wakes[ptyWrite].t, wakes[echoIn].t, wakes[echoOut].t];
+    // Another keystroke's or another row's events in between: not one chain (keys come >= 1 ms apart).
+    if (tOut - tKey > 20_000) continue;
+    const s1 = sliceAfter(tKey);
+    const s2 = sliceAfter(tEcho);
+    if (!s1 || !s2) continue;
+    // A server already running when woken starts at once (no delay; its CPU time counts from the wakeup).
+    const run1 = Math.max(tKey, s1.end - s1.run);
+    const run2 = Math.max(tEcho, s2.end - s2.run);
+    hops.keyDelay.push(run1 - tKey);
+    hops.keyToPty.push(tPty - run1);
+    hops.ptyToProgram.push(e.t - tPty);
+    hops.programToServer.push(tEcho - e.t);
+    hops.echoDelay.push(run2 - tEcho);
+    hops.echoToTerminal.push(tOut - run2);
+    hops.total.push(tOut - tKey);
+  }
+  if (hops.total.length === 0) return null;
+  const median = (a) => {
+    const s = [...a].sort((x, y) => x - y);
+    return s[s.length >> 1];
+  };
+  return { n: hops.total.length, ...Object.fromEntries(Object.entries(hops).map(([k, v]) => [k, median(v)])) };
+}
+
+/** One line per system: the hops' medians, in the order a keystroke meets them. */
+export function formatChain(system, c) {
+  if (!c) return `  sched  ${system.padEnd(5)} no keystroke chain found in the trace`;
+  const f = (x) => `${Math.round(x)}`.padStart(4);
+  return (
+    `  sched  ${system.padEnd(5)} n=${c.n}  key: delay ${f(c.keyDelay)} + to pty write ${f(c.keyToPty)}` +
+    ` | to program ${f(c.ptyToProgram)} | program to echo in ${f(c.programToServer)}` +
+    ` | echo: delay ${f(c.echoDelay)} + to terminal write ${f(c.echoToTerminal)} | key in to echo out ${f(c.total)} us (medians)`
+  );
+}
