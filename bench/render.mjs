@@ -45,7 +45,7 @@
 //          window, the server's peak RSS per row. tmux: one window of 100 tiled panes.
 // --sched records echo-under-load's echo rounds with `perf sched record` and prints, per system, the
 // median of each hop of a keystroke's round trip (lib/render/sched-chain.mjs): where swb's extra
-// time goes beside tmux's and the floor's.
+// time goes beside tmux's and the floor's. perf's own tracing costs every system alike in that run.
 // --prof (or SWB_BENCH_PROF=1) runs swb under `node --cpu-prof` and prints the hot spots of each
 // measured span (the profiler's own sampling thread inflates swb's idle CPU in that mode).
 // SWB_BENCH_PROF_INTERVAL=US samples every US microseconds (node's default is 1000).
