@@ -593,7 +593,7 @@ async function runEchoUnderLoad(systems, files, log) {
       const problem = await sched.stop();
       if (problem) log(`  sched  not recorded: ${problem}`);
       else {
-        const trace = readSchedTrace(join(ctx.dir, 'echo-under-load.perf'));
+        const trace = readSchedTrace(join(ctx.dir, 'echo-under-load.perf'), new Set(started.map((t) => t.s.cpuPids[0])));
         for (const t of started) {
           const server = t.s.cpuPids[0];
           const program = childNamed(server, 'cat');

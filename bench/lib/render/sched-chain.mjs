@@ -14,6 +14,7 @@
 // (root, or perf_event_paranoid <= -1); without them it says so and the bench goes on.
 import { spawn, execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { percentile } from './echo.mjs';
 
 /** perf sched record -a into `file` until the returned stop() (which resolves once perf wrote it: null, or what failed), or { problem }. */
 export function startSchedRecord(file) {
@@ -62,8 +63,11 @@ export function childNamed(parent, comm) {
 const WAKE = /^\s*([\d.]+)\s+\[\d+\]\s+(.*?)\[(\d+)(?:\/\d+)?\]\s+awakened: (.*?)\[(\d+)(?:\/\d+)?\]/;
 const SWITCH = /^\s*([\d.]+)\s+\[\d+\]\s+(.*?)\[(\d+)(?:\/\d+)?\]\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)/;
 
-/** Parses the trace into wakeups [{ t, waker, wakerComm, wakee, wakeeComm }] and each task's slices [{ end, run }] (µs). */
-export function readSchedTrace(file) {
+/**
+ * Parses the trace into wakeups [{ t, waker, wakerComm, wakee, wakeeComm }] and, for the tasks in
+ * `tids` (the servers), their slices on a CPU [{ end, run }] (µs).
+ */
+export function readSchedTrace(file, tids) {
   const text = execFileSync('perf', ['sched', 'timehist', '-w', '-i', file], { encoding: 'utf8', maxBuffer: 1 << 30, stdio: ['ignore', 'pipe', 'ignore'] });
   const wakes = [];
   const slices = new Map();
@@ -74,7 +78,7 @@ export function readSchedTrace(file) {
       continue;
     }
     m = SWITCH.exec(line);
-    if (m) {
+    if (m && tids.has(Number(m[3]))) {
       const tid = Number(m[3]);
       if (!slices.has(tid)) slices.set(tid, []);
       slices.get(tid).push({ end: Number(m[1]) * 1e6, run: Number(m[6]) * 1000 });
@@ -135,10 +139,7 @@ export function echoChain({ wakes, slices }, server, program) {
     hops.total.push(tOut - tKey);
   }
   if (hops.total.length === 0) return null;
-  const median = (a) => {
-    const s = [...a].sort((x, y) => x - y);
-    return s[s.length >> 1];
-  };
+  const median = (a) => percentile(a.sort((x, y) => x - y), 0.5);
   return { n: hops.total.length, ...Object.fromEntries(Object.entries(hops).map(([k, v]) => [k, median(v)])) };
 }
 
