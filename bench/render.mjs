@@ -597,7 +597,7 @@ async function runEchoUnderLoad(systems, files, log) {
         for (const t of started) {
           const server = t.s.cpuPids[0];
           const program = childNamed(server, 'cat');
-          log(program === null ? `  sched  ${t.system}: its row's program (cat) was not found` : formatChain(t.system, echoChain(trace, server, program)));
+          log(program === null ? `  sched  ${t.system}: its row's program (cat) was not found` : formatChain(t.system, echoChain(trace, server, program, process.pid)));
         }
       }
     }

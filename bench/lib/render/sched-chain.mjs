@@ -6,11 +6,13 @@
 // wakes the reader. So each keystroke leaves this chain of wakeups in the trace:
 //   kworker wakes server (the key arrives) → server wakes kworker (its write into the row's pty)
 //   → kworker wakes the program (cat) → ... → kworker wakes server (the echo arrives)
-//   → server wakes kworker (its write onto the terminal)
+//   → server wakes kworker (its write onto the terminal) → kworker wakes the bench (it reads the echo)
 // Anchored on each wakeup of the program by a kworker, the chain is walked back and forth to the
 // nearest such events. Each hop's median then says what a system pays where: the scheduler's delay
 // before the server runs, the server's time from getting the CPU to its write (epoll, the read, its
-// code), the kernel's delivery to the program and back. It needs perf and the sched tracepoints
+// code), how long it runs on after each write (a kernel worker delivers that write, and on a busy
+// machine it may wait for the CPU the server holds), the kernel's delivery to the program and back
+// and on to the bench. It needs perf and the sched tracepoints
 // (root, or perf_event_paranoid <= -1); without them it says so and the bench goes on.
 import { spawn, execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -91,9 +93,11 @@ const kworker = (comm) => comm.startsWith('kworker');
 
 /**
  * Per-hop medians (µs) of every keystroke chain through `server` (its main thread's tid, which is
- * its pid) and `program` (the attached row's program). null when no chain was found.
+ * its pid) and `program` (the attached row's program), up to the wakeup of `reader` (the task that
+ * reads the operator's terminal: the bench) by the kworker delivering the echo. null when no chain
+ * was found.
  */
-export function echoChain({ wakes, slices }, server, program) {
+export function echoChain({ wakes, slices }, server, program, reader) {
   const mine = slices.get(server) ?? [];
   /** The server's slice that runs at or after `t` (the first to end after it). */
   const sliceAfter = (t) => {
@@ -108,7 +112,7 @@ export function echoChain({ wakes, slices }, server, program) {
   };
   const serverWakes = (e) => e.waker === server && kworker(e.wakeeComm);
   const wakesServer = (e) => e.wakee === server && kworker(e.wakerComm);
-  const hops = { keyDelay: [], keyToPty: [], ptyToProgram: [], programToServer: [], echoDelay: [], echoToTerminal: [], total: [] };
+  const hops = { keyDelay: [], keyToPty: [], keyRunsOn: [], ptyToProgram: [], programToServer: [], echoDelay: [], echoToTerminal: [], runsOn: [], toReader: [], total: [] };
   for (let i = 0; i < wakes.length; i++) {
     const e = wakes[i];
     if (e.wakee !== program || !kworker(e.wakerComm)) continue;
@@ -120,23 +124,29 @@ export function echoChain({ wakes, slices }, server, program) {
     while (echoIn < wakes.length && !wakesServer(wakes[echoIn])) echoIn++;
     let echoOut = echoIn + 1;
     while (echoOut < wakes.length && !serverWakes(wakes[echoOut])) echoOut++;
-    if (keyIn < 0 || echoOut >= wakes.length) continue;
-    const [tKey, tPty, tEcho, tOut] = [wakes[keyIn].t, wakes[ptyWrite].t, wakes[echoIn].t, wakes[echoOut].t];
+    let delivered = echoOut + 1;
+    while (delivered < wakes.length && !(wakes[delivered].wakee === reader && kworker(wakes[delivered].wakerComm))) delivered++;
+    if (keyIn < 0 || delivered >= wakes.length) continue;
+    const [tKey, tPty, tEcho, tOut, tRead] = [wakes[keyIn].t, wakes[ptyWrite].t, wakes[echoIn].t, wakes[echoOut].t, wakes[delivered].t];
     // Another keystroke's or another row's events in between: not one chain (keys come >= 1 ms apart).
-    if (tOut - tKey > 20_000) continue;
+    if (tRead - tKey > 20_000) continue;
     const s1 = sliceAfter(tKey);
     const s2 = sliceAfter(tEcho);
-    if (!s1 || !s2) continue;
+    // Every slice the writes ran in must be in the trace (the last may still run when it ends).
+    if (!s1 || !s2 || !sliceAfter(tPty) || !sliceAfter(tOut)) continue;
     // A server already running when woken starts at once (no delay; its CPU time counts from the wakeup).
     const run1 = Math.max(tKey, s1.end - s1.run);
     const run2 = Math.max(tEcho, s2.end - s2.run);
     hops.keyDelay.push(run1 - tKey);
     hops.keyToPty.push(tPty - run1);
+    hops.keyRunsOn.push(sliceAfter(tPty).end - tPty);
     hops.ptyToProgram.push(e.t - tPty);
     hops.programToServer.push(tEcho - e.t);
     hops.echoDelay.push(run2 - tEcho);
     hops.echoToTerminal.push(tOut - run2);
-    hops.total.push(tOut - tKey);
+    hops.runsOn.push(sliceAfter(tOut).end - tOut);
+    hops.toReader.push(tRead - tOut);
+    hops.total.push(tRead - tKey);
   }
   if (hops.total.length === 0) return null;
   const median = (a) => percentile(a.sort((x, y) => x - y), 0.5);
@@ -148,8 +158,8 @@ export function formatChain(system, c) {
   if (!c) return `  sched  ${system.padEnd(5)} no keystroke chain found in the trace`;
   const f = (x) => `${Math.round(x)}`.padStart(4);
   return (
-    `  sched  ${system.padEnd(5)} n=${c.n}  key: delay ${f(c.keyDelay)} + to pty write ${f(c.keyToPty)}` +
+    `  sched  ${system.padEnd(5)} n=${c.n}  key: delay ${f(c.keyDelay)} + to pty write ${f(c.keyToPty)} (runs on ${f(c.keyRunsOn)})` +
     ` | to program ${f(c.ptyToProgram)} | program to echo in ${f(c.programToServer)}` +
-    ` | echo: delay ${f(c.echoDelay)} + to terminal write ${f(c.echoToTerminal)} | key in to echo out ${f(c.total)} us (medians)`
+    ` | echo: delay ${f(c.echoDelay)} + to terminal write ${f(c.echoToTerminal)} | (runs on ${f(c.runsOn)}) | to the reader ${f(c.toReader)} | key in to echo read ${f(c.total)} us (medians)`
   );
 }

@@ -1,0 +1,59 @@
+// bench:render --sched reads a keystroke's round trip out of scheduler wakeups: a synthetic trace
+// with known hops must come out hop for hop.
+import { describe, expect, test } from 'vitest';
+// @ts-expect-error the bench is plain JavaScript, without types
+import { echoChain } from '../../../bench/lib/render/sched-chain.mjs';
+
+const SERVER = 100;
+const PROGRAM = 200;
+const BENCH = 300;
+const KWORKER = 7;
+
+/** One keystroke's wakeups from `t0` (µs), and the server's two slices on a CPU around them. */
+function keystroke(t0: number) {
+  const wake = (t: number, waker: number, wakerComm: string, wakee: number, wakeeComm: string) => ({ t: t0 + t, waker, wakerComm, wakee, wakeeComm });
+  const wakes = [
+    wake(0, KWORKER, 'kworker/u8:1', SERVER, 'node'), // the key arrives
+    wake(90, SERVER, 'node', KWORKER, 'kworker/u8:1'), // its write into the row's pty
+    wake(130, KWORKER, 'kworker/u8:1', PROGRAM, 'cat'),
+    wake(200, KWORKER, 'kworker/u8:2', SERVER, 'node'), // the echo arrives
+    wake(280, SERVER, 'node', KWORKER, 'kworker/u8:2'), // its write onto the terminal
+    wake(330, KWORKER, 'kworker/u8:2', BENCH, 'node'), // the bench is woken to read it
+  ];
+  // Slice 1 starts 10 µs after the key's wakeup and ends 25 µs after the pty write; slice 2 starts
+  // 5 µs after the echo's wakeup and ends 40 µs after the terminal write.
+  const slices = [
+    { end: t0 + 115, run: 105 },
+    { end: t0 + 320, run: 115 },
+  ];
+  return { wakes, slices };
+}
+
+describe('echoChain', () => {
+  test('reads each hop of a keystroke from the wakeups and the server slices', () => {
+    const a = keystroke(1_000);
+    const b = keystroke(50_000);
+    const trace = { wakes: [...a.wakes, ...b.wakes], slices: new Map([[SERVER, [...a.slices, ...b.slices]]]) };
+    expect(echoChain(trace, SERVER, PROGRAM, BENCH)).toEqual({
+      n: 2,
+      keyDelay: 10,
+      keyToPty: 80,
+      keyRunsOn: 25,
+      ptyToProgram: 40,
+      programToServer: 70,
+      echoDelay: 5,
+      echoToTerminal: 75,
+      runsOn: 40,
+      toReader: 50,
+      total: 330,
+    });
+  });
+
+  test('a chain that never reaches the bench, or spans too long, is no chain', () => {
+    const a = keystroke(1_000);
+    const noReader = { wakes: a.wakes.slice(0, -1), slices: new Map([[SERVER, a.slices]]) };
+    expect(echoChain(noReader, SERVER, PROGRAM, BENCH)).toBeNull();
+    const late = { wakes: [...a.wakes.slice(0, -1), { ...a.wakes[5]!, t: 1_000 + 25_000 }], slices: new Map([[SERVER, a.slices]]) };
+    expect(echoChain(late, SERVER, PROGRAM, BENCH)).toBeNull();
+  });
+});
