@@ -11,9 +11,9 @@
 // nearest such events. Each hop's median then says what a system pays where: the scheduler's delay
 // before the server runs, the server's time from getting the CPU to its write (epoll, the read, its
 // code), how long it runs on after each write (a kernel worker delivers that write, and on a busy
-// machine it may wait for the CPU the server holds), the kernel's delivery to the program and back
-// and on to the bench. It needs perf and the sched tracepoints
-// (root, or perf_event_paranoid <= -1); without them it says so and the bench goes on.
+// machine it may wait for the CPU the server holds), the kernel's delivery to the program, back,
+// and on to the bench. It needs perf and the sched tracepoints (root, or perf_event_paranoid <= -1);
+// without them it says so and the bench goes on.
 import { spawn, execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { percentile } from './echo.mjs';
@@ -160,6 +160,6 @@ export function formatChain(system, c) {
   return (
     `  sched  ${system.padEnd(5)} n=${c.n}  key: delay ${f(c.keyDelay)} + to pty write ${f(c.keyToPty)} (runs on ${f(c.keyRunsOn)})` +
     ` | to program ${f(c.ptyToProgram)} | program to echo in ${f(c.programToServer)}` +
-    ` | echo: delay ${f(c.echoDelay)} + to terminal write ${f(c.echoToTerminal)} | (runs on ${f(c.runsOn)}) | to the reader ${f(c.toReader)} | key in to echo read ${f(c.total)} us (medians)`
+    ` | echo: delay ${f(c.echoDelay)} + to terminal write ${f(c.echoToTerminal)} (runs on ${f(c.runsOn)}) | to the bench ${f(c.toReader)} | key in to echo read ${f(c.total)} us (medians)`
   );
 }
