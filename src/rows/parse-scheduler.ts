@@ -22,6 +22,10 @@ export class ParseScheduler {
   private readonly minSliceBytes: number;
   private waiting: ParseClient[] = [];
   private scheduled = false;
+  /** While set, turns wait (yieldOnce): the timer that ends the wait. */
+  private hold: NodeJS.Timeout | undefined;
+  /** A turn came due during the hold: it runs when the hold ends. */
+  private dueAfterHold = false;
 
   constructor(options: ParseSchedulerOptions = {}) {
     this.bytesPerTurn = options.bytesPerTurn ?? 256 * 1024;
@@ -37,7 +41,29 @@ export class ParseScheduler {
     }
   }
 
+  /**
+   * Turns that come due now wait for a timer (>= 1 ms), so the event loop blocks in epoll before
+   * it parses: an attached row's keystroke or echo was just written, and Linux hands a pty write
+   * to its reader through a kernel worker that often waits for this very CPU. Parsing the other
+   * rows first held the keystroke back from the program, and the echo from the operator, by as
+   * long (`npm run bench:render -- --only=echo-under-load --sched` shows the hops).
+   */
+  yieldOnce(): void {
+    this.hold ??= setTimeout(this.endHold, 0);
+  }
+
+  private readonly endHold = (): void => {
+    this.hold = undefined;
+    if (!this.dueAfterHold) return;
+    this.dueAfterHold = false;
+    this.run();
+  };
+
   private readonly run = (): void => {
+    if (this.hold !== undefined) {
+      this.dueAfterHold = true;
+      return;
+    }
     this.scheduled = false;
     const clients = this.waiting;
     this.waiting = [];

@@ -83,7 +83,7 @@ export interface RowScreenOptions {
   highWatermark?: number;
   lowWatermark?: number;
   /** Shares parse time with other rows (default: the process-wide shared scheduler). */
-  scheduler?: Pick<ParseScheduler, 'request'>;
+  scheduler?: Pick<ParseScheduler, 'request'> & Partial<Pick<ParseScheduler, 'yieldOnce'>>;
   /** Cut plain floods that scroll out of history unparsed (default true; false parses every byte). */
   fastForward?: boolean;
   /** Longest a plain flood may wait unparsed in a row that is not attached (default MAX_DEFER_MS). */
@@ -120,7 +120,7 @@ export class RowScreen implements Disposable, ParseClient {
   private readonly pressureEmitter = this.store.add(new Emitter<boolean>());
   private readonly changeEmitter = this.store.add(new Emitter<void>());
   private readonly titleEmitter = this.store.add(new Emitter<string>());
-  private readonly scheduler: Pick<ParseScheduler, 'request'>;
+  private readonly scheduler: Pick<ParseScheduler, 'request'> & Partial<Pick<ParseScheduler, 'yieldOnce'>>;
   private readonly maxDeferMs: number;
   /** Output waiting for its parse turn, oldest first (from `queueHead`). */
   private queue: QueuedChunk[] = [];
@@ -135,6 +135,10 @@ export class RowScreen implements Disposable, ParseClient {
   private readonly emulator: EmulatorProbe | null;
   private readonly fastForwardOn: boolean;
   private deferTimer: NodeJS.Timeout | undefined;
+  /** Set by parseAfterYield: the next write() waits for `yieldTimer` before it is parsed. */
+  private yieldNext = false;
+  /** While set, nothing is parsed here: the event loop first blocks once (parseAfterYield). */
+  private yieldTimer: NodeJS.Timeout | undefined;
   /** performance.now() of the last write(). */
   private lastWriteAt = 0;
   private skippedBytes = 0;
@@ -215,6 +219,7 @@ export class RowScreen implements Disposable, ParseClient {
     this.emulator = probeEmulator(this.terminal);
     this.fastForwardOn = options.fastForward !== false;
     this.store.add(toDisposable(() => clearTimeout(this.deferTimer)));
+    this.store.add(toDisposable(() => clearTimeout(this.yieldTimer)));
   }
 
   // --- which rows changed -------------------------------------------------------------------
@@ -375,7 +380,11 @@ export class RowScreen implements Disposable, ParseClient {
     if (this.store.disposed || data.length === 0) return;
     const prevByte = this.lastByte;
     this.lastByte = typeof data === 'string' ? -1 : data[data.length - 1]!;
-    if (this.urgent && this.inFlight === 0 && this.queueHead === this.queue.length) {
+    if (this.yieldNext) {
+      this.yieldNext = false;
+      this.yieldTimer ??= setTimeout(this.endYield, 0);
+    }
+    if (this.urgent && this.inFlight === 0 && this.queueHead === this.queue.length && this.yieldTimer === undefined) {
       this.pending += data.length;
       this.inFlight = data.length;
       this.parseNow();
@@ -526,8 +535,31 @@ export class RowScreen implements Disposable, ParseClient {
     return true;
   }
 
+  /**
+   * Every row's next parse turn waits until the event loop has blocked once (ParseScheduler.yieldOnce):
+   * a keystroke was just written into this row's program.
+   */
+  yieldTurns(): void {
+    this.scheduler.yieldOnce?.();
+  }
+
+  /**
+   * As yieldTurns, and this screen's next write() — the chunk whose echo is already on the
+   * operator's terminal (Compositor.echoAhead) — is parsed after that wait too, not at once; writes
+   * meanwhile queue behind it, in order.
+   */
+  parseAfterYield(): void {
+    this.yieldNext = true;
+    this.yieldTurns();
+  }
+
+  private readonly endYield = (): void => {
+    this.yieldTimer = undefined;
+    if (this.queueHead < this.queue.length) this.requestTurn();
+  };
+
   private requestTurn(): void {
-    if (this.turnRequested || this.inFlight > 0) return;
+    if (this.turnRequested || this.inFlight > 0 || this.yieldTimer !== undefined) return;
     this.turnRequested = true;
     this.scheduler.request(this);
   }

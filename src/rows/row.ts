@@ -182,6 +182,8 @@ export class Row implements Disposable {
   write(input: string | Buffer): void {
     if (this.store.disposed) return;
     this.current.process.write(input);
+    // Someone typed here: the program should get the keys before the other rows are parsed.
+    if (this.urgentValue) this.current.screen.yieldTurns();
   }
 
   /** Resizes the screen first (it reflows), then the pty (the program gets SIGWINCH). */

@@ -139,11 +139,11 @@ export class DashboardPainter implements Disposable {
   /**
    * The attached row's program wrote `chunk`, which its screen parses next: a keystroke's echo
    * may go to the terminal first (Compositor.echoAhead), and the paint that follows the parse
-   * checks it.
+   * checks it, once the loop has blocked and the echo was delivered (RowScreen.parseAfterYield).
    */
   rowOutput(row: Row, chunk: Uint8Array): void {
     if (row !== this.urgentRow || this.o.getState().attached !== row.name) return;
-    this.o.compositor.echoAhead(attachedKey(row.name), row.screen, chunk);
+    if (this.o.compositor.echoAhead(attachedKey(row.name), row.screen, chunk)) row.screen.parseAfterYield();
   }
 
   /** Chrome or layout changed (a new Ink frame, or a state change). */

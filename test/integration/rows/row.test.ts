@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -126,6 +126,18 @@ describe('Row', () => {
     expect(row.screen.urgent).toBe(true);
     second.dispose();
     expect(row.screen.urgent).toBe(false);
+  });
+
+  test('keys typed into an attached row make the parse turns due wait for the kernel to deliver them', async () => {
+    const row = startRow({ command: { file: 'cat' } });
+    const yields = vi.spyOn(row.screen, 'yieldTurns');
+    row.write('a');
+    expect(yields).not.toHaveBeenCalled(); // nobody attached: nothing is urgent
+    const handle = row.attach();
+    row.write('b\r');
+    expect(yields).toHaveBeenCalledTimes(1);
+    await waitFor('the echo', () => screenText(row).includes('ab'));
+    handle.dispose();
   });
 
   test('a row nobody draws reads a trickle in batches, loses nothing, and reads at once again when shown', async () => {

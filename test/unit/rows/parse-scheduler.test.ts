@@ -16,6 +16,30 @@ describe('ParseScheduler', () => {
     expect(budgets).toEqual([500, 500]);
   });
 
+  test('yieldOnce: turns due now wait for a timer (the loop blocks first), once', async () => {
+    const scheduler = new ParseScheduler();
+    let fed = 0;
+    let wasFed: () => void = () => {};
+    const client: ParseClient = {
+      feed: () => {
+        fed++;
+        wasFed();
+      },
+    };
+    scheduler.request(client);
+    scheduler.yieldOnce();
+    scheduler.yieldOnce(); // one wait however often it is asked for
+    const fedNow = new Promise<void>((resolve) => (wasFed = resolve));
+    await nextTurn(); // the check phase the turn was due in: it waits
+    expect(fed).toBe(0);
+    await fedNow; // and runs once the timer is due
+    expect(fed).toBe(1);
+    // The wait was spent: the next turn is a check phase again.
+    scheduler.request(client);
+    await nextTurn();
+    expect(fed).toBe(2);
+  });
+
   test('a share never drops below the minimum slice', async () => {
     const scheduler = new ParseScheduler({ bytesPerTurn: 1000, minSliceBytes: 300 });
     const budgets: number[] = [];

@@ -188,4 +188,27 @@ describe('RowScreen', () => {
     expect(() => screen.write('x')).not.toThrow();
     await screen.flush();
   });
+
+  test('parseAfterYield: an attached row parses its next output after a timer, in order, then at once again', async () => {
+    const screen = new RowScreen({ cols: 20, rows: 2 });
+    screen.urgent = true;
+    screen.write('a');
+    expect(screen.pendingBytes).toBe(0); // attached: parsed as it comes
+    // The echo of 'b' went to the terminal ahead of the parse (Compositor.echoAhead).
+    screen.parseAfterYield();
+    screen.write('b');
+    screen.write('c');
+    expect(screen.pendingBytes).toBe(2);
+    expect(screen.settled).toBe(false);
+    expect(screen.snapshot().lines[0]).toBe('a');
+    await screen.flush();
+    expect(screen.snapshot().lines[0]).toBe('abc');
+    screen.write('d');
+    expect(screen.pendingBytes).toBe(0);
+    expect(screen.snapshot().lines[0]).toBe('abcd');
+    screen.parseAfterYield();
+    screen.write('e');
+    screen.dispose(); // its timer goes with it
+    await screen.flush();
+  });
 });
