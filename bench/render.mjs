@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run bench:render [-- --quick] [--only=flood,idle,echo,echo-interleaved,first,reattach,echo-under-load,scale] [--systems=swb,tmux,floor] [--floods=colour,seq] [--flood-reps=N] [--load-reps=N] [--history=N] [--tmux-history=N] [--sched] [--prof] [--idle-preamble=BYTES] [--swb-b=DIR]
+// npm run bench:render [-- --quick] [--only=flood,idle,echo,echo-interleaved,first,reattach,echo-under-load,scale] [--systems=swb,tmux,floor] [--floods=colour,seq] [--flood-reps=N] [--load-reps=N] [--history=N] [--tmux-history=N] [--sched] [--prof] [--idle-preamble=BYTES] [--compare=DIR]
 //
 // Rendering cost of the dashboard beside tmux, measured the same way in the same run: both at
 // 200x50 with a client attached through a pty (this process is the terminal; it reads all
@@ -46,9 +46,9 @@
 // --sched records echo-under-load's echo rounds with `perf sched record` and prints, per system, the
 // median of each hop of a keystroke's round trip (lib/render/sched-chain.mjs): where swb's extra
 // time goes beside tmux's and the floor's. perf's own tracing costs every system alike in that run.
-// --swb-b=DIR adds another build of swb (DIR: a built checkout, e.g. a `git worktree` of another
-// commit) to echo-under-load as system swb-b: both builds take their turns in the same run, so an
-// A/B of a change is not a comparison of two runs on a drifting machine.
+// --compare=DIR adds another build of swb (DIR: a built checkout, e.g. a `git worktree` of another
+// commit) to echo-under-load as system swb@B, as bench:relay's --compare does: both builds take
+// their turns in the same run, so an A/B of a change is not two runs on a drifting machine.
 // --prof (or SWB_BENCH_PROF=1) runs swb under `node --cpu-prof` and prints the hot spots of each
 // measured span (the profiler's own sampling thread inflates swb's idle CPU in that mode).
 // SWB_BENCH_PROF_INTERVAL=US samples every US microseconds (node's default is 1000).
@@ -61,7 +61,7 @@ import { execFileSync } from 'node:child_process';
 import { bestCpuS, cpuMeter, cpuSeconds, loadAverage, memory, settleIdle } from './lib/render/proc.mjs';
 import { PtyClient, sleep } from './lib/render/pty-client.mjs';
 import { COLS, HISTORY_LINES, ROWS, TMUX_HISTORY_ARGS, TMUX_HISTORY_LINES, clientEnv, killAllTmux, killTmuxServer, listProfiles, startFloor, startSwb, startTmux, swbCommand } from './lib/render/systems.mjs';
-import { childNamed, echoChain, formatChain, readSchedTrace, startSchedRecord } from './lib/render/sched-chain.mjs';
+import { childNamed, echoChain, formatChain, readSchedTrace, startSchedRecord, threadsOf } from './lib/render/sched-chain.mjs';
 import { Barrier, floodCommand, helloCommand, idleCommand, readStreamStatus, shq, streamCommand, writeColouredText, writeStreamScript } from './lib/render/workloads.mjs';
 import { formatProfile, summariseProfile } from './lib/render/cpuprofile.mjs';
 import { echoOnce, latencyStats, sampleEcho } from './lib/render/echo.mjs';
@@ -85,10 +85,10 @@ for (const w of only) {
   }
 }
 const systems = (option('systems') ?? 'swb,tmux,floor').split(',');
-/** --swb-b=DIR: a second swb build, run beside swb in echo-under-load (system swb-b). */
-const swbB = option('swb-b') === undefined ? undefined : join(option('swb-b'), 'dist', 'bin', 'swb.js');
-if (swbB !== undefined && !existsSync(swbB)) {
-  process.stderr.write(`--swb-b: ${swbB} is missing (build that checkout first)\n`);
+/** --compare=DIR: a second swb build, run beside swb in echo-under-load (system swb@B). */
+const compareBin = option('compare') === undefined ? undefined : join(option('compare'), 'dist', 'bin', 'swb.js');
+if (compareBin !== undefined && !existsSync(compareBin)) {
+  process.stderr.write(`--compare: ${compareBin} is missing (build that checkout first)\n`);
   process.exit(2);
 }
 const FLOODS = ['colour', 'seq'];
@@ -187,8 +187,8 @@ async function start(system, rows, profName, { onClient, keys } = {}) {
   const s =
     system === 'swb'
       ? await startSwb(ctx, rows, { ...(prof ? { profDir, profName } : {}), onClient })
-      : system === 'swb-b'
-        ? Object.assign(await startSwb({ ...ctx, swbBin: swbB }, rows, { onClient }), { system: 'swb-b' })
+      : system === 'swb@B'
+        ? Object.assign(await startSwb({ ...ctx, swbBin: compareBin }, rows, { onClient }), { system: 'swb@B' })
         : system === 'floor'
           ? await startFloor(ctx, rows, { keys })
           : await startTmux(ctx, rows);
@@ -604,11 +604,13 @@ async function runEchoUnderLoad(systems, files, log) {
       const problem = await sched.stop();
       if (problem) log(`  sched  not recorded: ${problem}`);
       else {
-        const trace = readSchedTrace(join(ctx.dir, 'echo-under-load.perf'), new Set(started.map((t) => t.s.cpuPids[0])));
+        // Every thread of each server: swb's keystrokes go to the pty from a thread of their own.
+        const threads = new Map(started.map((t) => [t, threadsOf(t.s.cpuPids[0])]));
+        const trace = readSchedTrace(join(ctx.dir, 'echo-under-load.perf'), new Set([...threads.values()].flatMap((s) => [...s])));
         for (const t of started) {
           const server = t.s.cpuPids[0];
           const program = childNamed(server, 'cat');
-          log(program === null ? `  sched  ${t.system}: its row's program (cat) was not found` : formatChain(t.system, echoChain(trace, server, program, process.pid)));
+          log(program === null ? `  sched  ${t.system}: its row's program (cat) was not found` : formatChain(t.system, echoChain(trace, threads.get(t), program, process.pid)));
         }
       }
     }
@@ -755,14 +757,14 @@ function machineInfo() {
 
 function readUsage() {
   return [
-    `usage: node bench/render.mjs [--quick] [--only=${WORKLOADS.join(',')}] [--systems=swb,tmux,floor] [--floods=colour,seq] [--flood-reps=N] [--load-reps=N] [--history=N] [--tmux-history=N] [--sched] [--prof] [--idle-preamble=BYTES] [--swb-b=DIR]`,
+    `usage: node bench/render.mjs [--quick] [--only=${WORKLOADS.join(',')}] [--systems=swb,tmux,floor] [--floods=colour,seq] [--flood-reps=N] [--load-reps=N] [--history=N] [--tmux-history=N] [--sched] [--prof] [--idle-preamble=BYTES] [--compare=DIR]`,
     '  --only=LIST  the workloads to run (default: all); idle and echo share one session',
     '  --floods=LIST  the floods to run (default: colour,seq)',
     '  --flood-reps=N  runs of each flood per system, interleaved; the table shows medians (default 3)',
     '  --load-reps=N  echo-under-load: CPU windows per system and view, interleaved; the table shows medians (default 3)',
     "  --history=N  lines of history every system keeps (default 5000, swb's scrollback; tmux's own default is 2000)",
     "  --tmux-history=N  tmux's history-limit alone (default: --history)",
-    '  --swb-b=DIR  echo-under-load: also run the swb built in checkout DIR (system swb-b), turn by turn with the others',
+    '  --compare=DIR  echo-under-load: also run the swb built in checkout DIR (system swb@B), turn by turn with the others',
     '  --quick   smaller flood (2 MB / seq 80000), 5 s idle, 100 echo samples, 1 first-frame run, 2 reattaches, 5 s streaming and scale windows',
     '  --sched   echo-under-load: record the echo rounds with perf sched and print each system\'s keystroke hop by hop (needs perf; see lib/render/sched-chain.mjs)',
     '  --prof    run swb under node --cpu-prof and print its hot spots (also SWB_BENCH_PROF=1)',
@@ -878,7 +880,7 @@ async function main() {
   }
 
   if (only.has('echo-under-load')) {
-    const loadSystems = swbB === undefined ? systems : [...systems, 'swb-b'];
+    const loadSystems = compareBin === undefined ? systems : [...systems, 'swb@B'];
     const r = await attempt('echo-under-load', () => runEchoUnderLoad(loadSystems, files, log));
     for (const [system, x] of Object.entries(r ?? {})) {
       log(`  load   ${system.padEnd(5)} echo, ${x.echo.n} keystrokes in ${P.loadRounds} rounds: p50 ${fmt(x.echo.p50, 2)} ms, p99 ${fmt(x.echo.p99, 2)} ms, max ${fmt(x.echo.max, 2)} ms; attach to first paint ${fmt(x.echo.attachMs, 0)} ms${x.echo.timeouts ? `, ${x.echo.timeouts} timeouts` : ''}`);
@@ -888,11 +890,11 @@ async function main() {
         visible: { cpuS: median(x.visible.map((w) => w.cpuS)) },
       };
     }
-    const b = R['swb-b']?.load;
+    const b = R['swb@B']?.load;
     const base = R.tmux?.load;
     if (b && base) {
       const x = (k) => (R.swb?.load ? `swb ${fmt(R.swb.load.echo[k] / base.echo[k])}x, ` : '');
-      log(`  load   swb-b (${option('swb-b')}) beside tmux: p50 ${x('p50')}swb-b ${fmt(b.echo.p50 / base.echo.p50)}x; p99 ${x('p99')}swb-b ${fmt(b.echo.p99 / base.echo.p99)}x`);
+      log(`  load   swb@B (${option('compare')}) beside tmux: p50 ${x('p50')}swb@B ${fmt(b.echo.p50 / base.echo.p50)}x; p99 ${x('p99')}swb@B ${fmt(b.echo.p99 / base.echo.p99)}x`);
     }
   }
 

@@ -60,6 +60,15 @@ export function childNamed(parent, comm) {
   return null;
 }
 
+/** The tids of `pid`'s threads now (its main thread's is the pid itself). */
+export function threadsOf(pid) {
+  try {
+    return new Set(readdirSync(`/proc/${pid}/task`).map(Number));
+  } catch {
+    return new Set([pid]);
+  }
+}
+
 // `perf sched timehist -w` lines: a wakeup ("... waker[tid/pid] awakened: wakee[tid/pid]") or a
 // switch-out ("... task[tid/pid] wait sch-delay run", times in ms).
 const WAKE = /^\s*([\d.]+)\s+\[\d+\]\s+(.*?)\[(\d+)(?:\/\d+)?\]\s+awakened: (.*?)\[(\d+)(?:\/\d+)?\]/;
@@ -93,14 +102,16 @@ const kworker = (comm) => comm.startsWith('kworker');
 
 /**
  * Per-hop medians (µs) of every keystroke chain through `server` (its main thread's tid, which is
- * its pid) and `program` (the attached row's program), up to the wakeup of `reader` (the task that
- * reads the operator's terminal: the bench) by the kworker delivering the echo. null when no chain
- * was found.
+ * its pid, or a Set of its threads' tids: swb's keystrokes reach the pty from a thread of their own,
+ * their echo from the main thread) and `program` (the attached row's program), up to the wakeup of
+ * `reader` (the task that reads the operator's terminal: the bench) by the kworker delivering the
+ * echo. null when no chain was found.
  */
 export function echoChain({ wakes, slices }, server, program, reader) {
-  const mine = slices.get(server) ?? [];
-  /** The server's slice that runs at or after `t` (the first to end after it). */
-  const sliceAfter = (t) => {
+  const threads = server instanceof Set ? server : new Set([server]);
+  /** The slice of thread `tid` that runs at or after `t` (the first to end after it). */
+  const sliceAfter = (tid, t) => {
+    const mine = slices.get(tid) ?? [];
     let lo = 0;
     let hi = mine.length;
     while (lo < hi) {
@@ -110,41 +121,47 @@ export function echoChain({ wakes, slices }, server, program, reader) {
     }
     return mine[lo];
   };
-  const serverWakes = (e) => e.waker === server && kworker(e.wakeeComm);
-  const wakesServer = (e) => e.wakee === server && kworker(e.wakerComm);
+  const serverWakes = (e) => threads.has(e.waker) && kworker(e.wakeeComm);
+  const wakesServer = (e) => threads.has(e.wakee) && kworker(e.wakerComm);
   const hops = { keyDelay: [], keyToPty: [], keyRunsOn: [], ptyToProgram: [], programToServer: [], echoDelay: [], echoToTerminal: [], runsOn: [], toReader: [], total: [] };
   for (let i = 0; i < wakes.length; i++) {
     const e = wakes[i];
     if (e.wakee !== program || !kworker(e.wakerComm)) continue;
     let ptyWrite = i - 1;
     while (ptyWrite >= 0 && !serverWakes(wakes[ptyWrite])) ptyWrite--;
+    if (ptyWrite < 0) continue;
+    // The key came in to the thread that wrote it to the pty.
+    const keyThread = wakes[ptyWrite].waker;
     let keyIn = ptyWrite - 1;
-    while (keyIn >= 0 && !wakesServer(wakes[keyIn])) keyIn--;
+    while (keyIn >= 0 && !(wakesServer(wakes[keyIn]) && wakes[keyIn].wakee === keyThread)) keyIn--;
     let echoIn = i + 1;
     while (echoIn < wakes.length && !wakesServer(wakes[echoIn])) echoIn++;
+    if (echoIn >= wakes.length) continue;
+    // The echo goes out from the thread it came in to.
+    const echoThread = wakes[echoIn].wakee;
     let echoOut = echoIn + 1;
-    while (echoOut < wakes.length && !serverWakes(wakes[echoOut])) echoOut++;
+    while (echoOut < wakes.length && !(serverWakes(wakes[echoOut]) && wakes[echoOut].waker === echoThread)) echoOut++;
     let delivered = echoOut + 1;
     while (delivered < wakes.length && !(wakes[delivered].wakee === reader && kworker(wakes[delivered].wakerComm))) delivered++;
     if (keyIn < 0 || delivered >= wakes.length) continue;
     const [tKey, tPty, tEcho, tOut, tRead] = [wakes[keyIn].t, wakes[ptyWrite].t, wakes[echoIn].t, wakes[echoOut].t, wakes[delivered].t];
     // Another keystroke's or another row's events in between: not one chain (keys come >= 1 ms apart).
     if (tRead - tKey > 20_000) continue;
-    const s1 = sliceAfter(tKey);
-    const s2 = sliceAfter(tEcho);
+    const s1 = sliceAfter(keyThread, tKey);
+    const s2 = sliceAfter(echoThread, tEcho);
     // Every slice the writes ran in must be in the trace (the last may still run when it ends).
-    if (!s1 || !s2 || !sliceAfter(tPty) || !sliceAfter(tOut)) continue;
+    if (!s1 || !s2 || !sliceAfter(keyThread, tPty) || !sliceAfter(echoThread, tOut)) continue;
     // A server already running when woken starts at once (no delay; its CPU time counts from the wakeup).
     const run1 = Math.max(tKey, s1.end - s1.run);
     const run2 = Math.max(tEcho, s2.end - s2.run);
     hops.keyDelay.push(run1 - tKey);
     hops.keyToPty.push(tPty - run1);
-    hops.keyRunsOn.push(sliceAfter(tPty).end - tPty);
+    hops.keyRunsOn.push(sliceAfter(keyThread, tPty).end - tPty);
     hops.ptyToProgram.push(e.t - tPty);
     hops.programToServer.push(tEcho - e.t);
     hops.echoDelay.push(run2 - tEcho);
     hops.echoToTerminal.push(tOut - run2);
-    hops.runsOn.push(sliceAfter(tOut).end - tOut);
+    hops.runsOn.push(sliceAfter(echoThread, tOut).end - tOut);
     hops.toReader.push(tRead - tOut);
     hops.total.push(tRead - tKey);
   }

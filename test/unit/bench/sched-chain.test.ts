@@ -56,4 +56,15 @@ describe('echoChain', () => {
     const late = { wakes: [...a.wakes.slice(0, -1), { ...a.wakes[5]!, t: 1_000 + 25_000 }], slices: new Map([[SERVER, a.slices]]) };
     expect(echoChain(late, SERVER, PROGRAM, BENCH)).toBeNull();
   });
+
+  test('a server whose keys reach the pty from another thread: each half is read on the thread it ran on', () => {
+    const RELAY = 101;
+    const a = keystroke(1_000);
+    // The key comes in to, and goes out from, the relay thread; the main thread has the echo.
+    const wakes = a.wakes.map((w, i) => (i === 0 ? { ...w, wakee: RELAY } : i === 1 ? { ...w, waker: RELAY } : w));
+    // A wakeup of the main thread by a kworker before the key (another row's output) is not the key's.
+    const other = { t: 990, waker: KWORKER, wakerComm: 'kworker/u8:3', wakee: SERVER, wakeeComm: 'node' };
+    const trace = { wakes: [other, ...wakes], slices: new Map([[RELAY, [a.slices[0]!]], [SERVER, [a.slices[1]!]]]) };
+    expect(echoChain(trace, new Set([SERVER, RELAY]), PROGRAM, BENCH)).toMatchObject({ n: 1, keyDelay: 10, keyToPty: 80, keyRunsOn: 25, echoDelay: 5, echoToTerminal: 75, total: 330 });
+  });
 });
