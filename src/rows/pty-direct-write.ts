@@ -30,13 +30,16 @@ export interface PtyWriter {
   write(data: string | Buffer): void;
   /** False when node-pty's internals are not the expected ones: every write goes through its queue. */
   readonly direct: boolean;
+  /** The master's descriptor while a write there would be next in order (node-pty's queue is empty), else undefined. */
+  directFd(): number | undefined;
 }
 
 export function ptyWriter(pty: IPty): PtyWriter {
   const internals = internalsOf(pty);
-  if (!internals) return { write: (data) => pty.write(data), direct: false };
+  if (!internals) return { write: (data) => pty.write(data), direct: false, directFd: () => undefined };
   return {
     direct: true,
+    directFd: () => (internals._socket.destroyed || internals._writeStream._writeQueue.length > 0 ? undefined : internals.fd),
     write(data: string | Buffer): void {
       const buffer = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
       if (buffer.length === 0) return;

@@ -151,6 +151,11 @@ export class RowProcess implements Disposable {
     return this.writer.direct;
   }
 
+  /** Where input may be written straight, next in order (pty-direct-write.ts), while the program runs; else undefined. */
+  get directInputFd(): number | undefined {
+    return this.store.disposed || this.exitValue !== undefined ? undefined : this.writer.directFd();
+  }
+
   get exit(): RowExit | undefined {
     return this.exitValue;
   }

@@ -186,6 +186,11 @@ export class Row implements Disposable {
     if (this.urgentValue) this.current.screen.yieldTurns();
   }
 
+  /** Where the operator's keys may be written straight (RowProcess.directInputFd), or undefined. */
+  get directInputFd(): number | undefined {
+    return this.store.disposed ? undefined : this.current.process.directInputFd;
+  }
+
   /** Resizes the screen first (it reflows), then the pty (the program gets SIGWINCH). */
   resize(cols: number, rows: number): void {
     if (this.store.disposed) return;

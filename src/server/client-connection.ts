@@ -7,6 +7,7 @@
 // wait for it.
 import type { Socket } from 'node:net';
 import type { ReadStream } from 'node:tty';
+import { ttyKeyRelay, type TtyKeyRelay } from './tty-key-relay.js';
 import {
   CLIENT_WIRE,
   encodeFrame,
@@ -40,8 +41,8 @@ export interface ClientConnectionOptions {
   refusal: () => string | null;
   /** Starts the client's dashboard; a string refuses it with that sentence. */
   open: (hello: HelloFrame, terminal: ClientTerminal, connection: ClientConnection) => ClientSession | string;
-  /** Opens the client's terminal for the server to use itself, or says why not (it then relays). */
-  openTty?: () => ReadStream | string;
+  /** Opens the client's terminal for the server to use itself (`onKeys` gets what is typed there), or says why not (it then relays). */
+  openTty?: (onKeys: (chunk: Buffer) => void) => ReadStream | string;
   onClose: (connection: ClientConnection) => void;
   log: (line: string) => void;
 }
@@ -58,6 +59,8 @@ export class ClientConnection {
   private leaving = false;
   /** The client's terminal when the server holds it; null while the connection relays. */
   private tty: ReadStream | null = null;
+  /** Carries plain keys to an attached row while the server holds the terminal (tty-key-relay.ts). */
+  private keyRelay: TtyKeyRelay | null = null;
   /** Writes to `tty` (see ttyWriter). */
   private writeTty: (data: string) => void = () => {};
   private readonly helloTimer: NodeJS.Timeout;
@@ -131,7 +134,13 @@ export class ClientConnection {
       });
     }
     this.sizeValue = { cols: hello.cols, rows: hello.rows };
-    if (hello.directTty && this.o.openTty) this.holdTty(this.o.openTty());
+    if (hello.directTty && this.o.openTty) {
+      this.holdTty(
+        this.o.openTty((chunk) => {
+          if (!this.closed && !this.leaving) this.inputEmitter.fire(chunk);
+        }),
+      );
+    }
     const welcome: WelcomeFrame = { wire: CLIENT_WIRE, version: this.o.version, pid: process.pid, directTty: this.tty !== null };
     this.send(encodeJsonFrame(FRAME.WELCOME, welcome));
     const terminal: ClientTerminal = {
@@ -139,6 +148,7 @@ export class ClientConnection {
       size: () => this.sizeValue,
       onResize: this.resizeEmitter.event,
       input: this.inputEmitter.event,
+      ...(this.keyRelay ? { keyPath: this.keyRelay } : {}),
     };
     let opened: ClientSession | string;
     try {
@@ -159,9 +169,11 @@ export class ClientConnection {
     const tty = opened;
     this.tty = tty;
     this.writeTty = ttyWriter(tty);
-    tty.on('data', (chunk: Buffer) => {
-      if (!this.closed && !this.leaving) this.inputEmitter.fire(chunk);
-    });
+    const relay = ttyKeyRelay(tty);
+    if (typeof relay === 'string') this.o.log(`keys reach attached rows through the event loop: ${relay}`);
+    else this.keyRelay = relay;
+    // The keys come to openTty's onKeys; reading starts here.
+    tty.resume();
     tty.on('drain', () => this.drained());
     // The terminal hung up (SSH gone) or failed: the client is gone with it.
     tty.on('error', () => this.close());
@@ -215,6 +227,7 @@ export class ClientConnection {
   private releaseTty(then: () => void): void {
     const tty = this.tty;
     if (!tty) return then();
+    this.keyRelay?.close();
     tty.pause(); // keys typed from now on stay in the terminal, for whoever reads it next
     let done = false;
     const release = () => {
@@ -233,7 +246,9 @@ export class ClientConnection {
   private dropTty(): void {
     const tty = this.tty;
     this.tty = null;
-    tty?.removeAllListeners('data');
+    // The thread reads and writes duplicates of its own; it is stopped before the terminal goes all the same.
+    this.keyRelay?.close();
+    this.keyRelay = null;
     tty?.destroy();
   }
 

@@ -15,7 +15,7 @@ import { ATTACHED_STATUS_LINES, DashboardPainter } from '../terminal/dashboard-p
 import { DASHBOARD_MODES, DASHBOARD_MOUSE_MODES } from '../terminal/terminal-modes.js';
 import { ALT_SCREEN_OFF, ALT_SCREEN_ON, CLEAR_SCREEN, HIDE_CURSOR, SGR_RESET, SHOW_CURSOR } from '../terminal/escapes.js';
 import { InkStdin, InkStdout } from '../terminal/ink-surface.js';
-import { InputRouter } from '../terminal/input-router.js';
+import { InputRouter, type KeyPath } from '../terminal/input-router.js';
 import { KeyPacer } from '../terminal/key-pacer.js';
 import { sgr } from '../terminal/sgr-color.js';
 import { sanitize } from '../text/sanitize.js';
@@ -49,6 +49,8 @@ export interface ClientTerminal {
   onResize: Event<void>;
   /** The client's keys, raw. */
   input: Event<Buffer>;
+  /** Takes plain keys to an attached row off the event loop (a terminal the server reads itself). */
+  keyPath?: KeyPath;
 }
 
 /** What a client chose for itself (its command line) and the server's shared settings. */
@@ -146,7 +148,7 @@ export function openClientSession(o: ClientSessionOptions): ClientSession {
       onQuit: () => o.onQuit(),
       onLeave: () => o.onLeave(),
       onAttach: (row) => {
-        router?.attach({ write: (data) => row.write(data) });
+        router?.attach({ write: (data) => row.write(data), directFd: () => row.directInputFd });
         drawn.invalidate();
       },
       onRowScreen: (row) => drawn.rowChanged(row),
@@ -221,6 +223,7 @@ export function openClientSession(o: ClientSessionOptions): ClientSession {
             controller.inputArrived();
             controller.mouse(e);
           },
+      terminal.keyPath ?? null,
     ),
   );
 

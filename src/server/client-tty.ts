@@ -12,6 +12,7 @@
 // runs in its own session, and a tty opened without it would become its controlling terminal.
 // Anything short of that and the client relays as before (the reason goes to the log).
 import { closeSync, constants, fstatSync, openSync, readlinkSync, statSync } from 'node:fs';
+import type { OnReadOpts, SocketConstructorOpts } from 'node:net';
 import { isatty, ReadStream } from 'node:tty';
 import { readProcStat } from '../rows/process-tree.js';
 import { myUid } from '../util/private-path.js';
@@ -20,8 +21,17 @@ import { writeThrough } from '../util/write-through.js';
 /** Where Linux keeps terminals: pseudo-terminals, virtual consoles, serial lines. */
 const TERMINAL_NAME = /^\/dev\/(pts\/\d+|tty[A-Za-z0-9]*|console)$/;
 
-/** A client's terminal opened by the server, or why it could not be (the client then relays). */
-export function openClientTty(pid: number): ReadStream | string {
+/** The most a read of the terminal takes at once (a keystroke is a few bytes; a paste comes in more reads). */
+const KEYS_READ_BYTES = 16 * 1024;
+
+/**
+ * A client's terminal opened by the server, or why it could not be (the client then relays).
+ * `onKeys` gets what the operator types, read by libuv into one buffer and handed over as a copy
+ * (net.Socket's `onread`): in that mode pause() stops the reads at once (a tty stream otherwise
+ * has read one more chunk by then), which a KeyRelay taking the reads over relies on. Without
+ * it, the stream reads as usual, for a 'data' listener.
+ */
+export function openClientTty(pid: number, onKeys?: (chunk: Buffer) => void): ReadStream | string {
   if (process.platform !== 'linux') return `no /proc/PID/fd on ${process.platform}`;
   if (!Number.isInteger(pid) || pid <= 0) return 'the kernel does not name the client process (another pid namespace?)';
   const input = `/proc/${pid}/fd/0`;
@@ -54,7 +64,9 @@ export function openClientTty(pid: number): ReadStream | string {
     closeSync(fd);
     return (err as Error).message;
   }
-  const stream = new ReadStream(fd);
+  // tty.ReadStream hands its options to net.Socket, whose `onread` its typings leave out.
+  const onread: OnReadOpts | undefined = onKeys && { buffer: Buffer.allocUnsafe(KEYS_READ_BYTES), callback: (n, buf) => (onKeys(Buffer.from(buf.subarray(0, n))), true) };
+  const stream = new ReadStream(fd, onread && ({ onread } as SocketConstructorOpts));
   // libuv reopens a tty by its name (in this process's /dev) so that non-blocking mode is this
   // process's alone, and leaves the fd it was given open beside its own: close that one, and make
   // sure the name led to the same terminal.
@@ -75,7 +87,7 @@ function sameFile(fd: number, want: { dev: number; ino: number; rdev: number }):
 }
 
 /** The descriptor under a stream's libuv handle (node keeps it there, untyped), if any. */
-function handleFd(stream: ReadStream): number | undefined {
+export function handleFd(stream: ReadStream): number | undefined {
   const fd = (stream as unknown as { _handle?: { fd?: unknown } })._handle?.fd;
   return typeof fd === 'number' && Number.isInteger(fd) && fd >= 0 ? fd : undefined;
 }

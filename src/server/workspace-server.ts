@@ -159,9 +159,9 @@ class WorkspaceServer {
       socket,
       version: packageVersion(),
       refusal: () => this.refusal(socket),
-      openTty: () => {
+      openTty: (onKeys) => {
         const peer = peerOf(socket);
-        return peer ? openClientTty(peer.pid) : 'the kernel does not name the client process';
+        return peer ? openClientTty(peer.pid, onKeys) : 'the kernel does not name the client process';
       },
       open: (hello, terminal, conn) => this.openDashboard(hello, terminal, conn),
       onClose: (c) => {

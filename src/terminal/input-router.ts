@@ -44,6 +44,29 @@ function holdsAny(chunk: Uint8Array, marked: Uint8Array): boolean {
 export interface AttachTarget {
   /** Raw bytes, exactly as the terminal sent them. */
   write(data: Buffer): void;
+  /** The descriptor keys may go to straight, while nothing waits to be written before them (else undefined). */
+  directFd?(): number | undefined;
+}
+
+/** What a key path reports (KeyPath.start). */
+export interface KeyPathHandlers {
+  /** Keys went straight to the row (told a little later, once for a burst). */
+  typed(): void;
+  /** The path stopped on its own, on a read it did not write all of: the router routes it next. */
+  held(chunk: Buffer): void;
+}
+
+/**
+ * Carries the operator's plain keys (reads with none of the detach keys' first bytes) to an
+ * attached row's descriptor without the router, off the event loop: a terminal the server reads
+ * itself has one (server/tty-key-relay.ts). While it runs, the terminal's input event is quiet.
+ */
+export interface KeyPath {
+  readonly running: boolean;
+  /** From now on reads with none of the bytes `screened` marks go straight to `fd`; false if it cannot. */
+  start(fd: number, screened: Uint8Array, on: KeyPathHandlers): boolean;
+  /** Stops at once; gives back a read it had taken and not written (route it next), or null. */
+  stop(): Buffer | null;
 }
 
 export class InputRouter implements Disposable {
@@ -66,26 +89,53 @@ export class InputRouter implements Disposable {
     private readonly onTypedIntoRow: () => void = () => {},
     /** Mouse reports on the dashboard (while attached they are the row's, as the rest of the input). */
     private readonly onMouse: ((e: MouseEvent) => void) | null = null,
+    /** Takes plain keys to the attached row while it can (see KeyPath). */
+    private readonly keyPath: KeyPath | null = null,
   ) {
     this.detachStarts = detachStartBytes(detachSequences);
     this.subscription = input((chunk) => this.received(chunk));
   }
 
-  private received(chunk: Buffer): void {
+  private readonly keysTyped: KeyPathHandlers = {
+    typed: () => this.onTypedIntoRow(),
+    held: (chunk) => this.received(chunk),
+  };
+
+  /** `resume`: hand the keys back to the key path after this read (not while it is being stopped). */
+  private received(chunk: Buffer, resume = true): void {
     // The common case while attached — keys without the detach key — goes through as it came.
     if (this.target && (this.detachStarts ? !holdsAny(chunk, this.detachStarts) : !findRawKey(chunk.toString('latin1'), this.detachSequences))) {
       this.target.write(chunk);
       this.onTypedIntoRow();
-      return;
+    } else {
+      this.route(chunk.toString('latin1'));
     }
-    this.route(chunk.toString('latin1'));
+    if (resume) this.startKeyPath();
+  }
+
+  /** Hands the plain keys to the key path, when there is one and the attached row takes keys straight. */
+  private startKeyPath(): void {
+    const path = this.keyPath;
+    if (!path || path.running || !this.target || !this.detachStarts) return;
+    const fd = this.target.directFd?.();
+    if (fd !== undefined) path.start(fd, this.detachStarts, this.keysTyped);
+  }
+
+  /** Takes the keys back from the key path; a read it held goes the router's way, in order. */
+  private stopKeyPath(): void {
+    const held = this.keyPath?.stop();
+    if (held) this.received(held, false);
   }
 
   attach(target: AttachTarget): void {
+    this.stopKeyPath();
     this.target = target;
+    this.startKeyPath();
   }
 
   detach(): void {
+    // A read the path held back was typed while attached: it goes to the row it was typed for.
+    this.stopKeyPath();
     this.target = null;
   }
 
@@ -122,6 +172,7 @@ export class InputRouter implements Disposable {
   }
 
   dispose(): void {
+    this.keyPath?.stop();
     this.subscription.dispose();
   }
 }

@@ -3,25 +3,15 @@
 import { spawn as spawnChild } from 'node:child_process';
 import { readlinkSync, statSync } from 'node:fs';
 import type { ReadStream } from 'node:tty';
-import { spawn } from 'node-pty';
 import { afterEach, describe, expect, test } from 'vitest';
 import { readProcStat } from '../../../src/rows/process-tree.js';
 import { openClientTty, ttyWriter } from '../../../src/server/client-tty.js';
 import { deferCleanup, runCleanups } from '../../helpers/cleanup.js';
 import { descriptorsTo } from '../../helpers/processes.js';
+import { inPty } from '../../helpers/in-pty.js';
 import { waitUntil } from '../../helpers/wait-until.js';
 
 afterEach(runCleanups);
-
-/** A process in a fresh pty that prints READY once it runs, then waits. */
-async function inPty(script: string) {
-  const p = spawn('/bin/sh', ['-c', script], { cols: 80, rows: 24 });
-  let out = '';
-  p.onData((d) => (out += d));
-  deferCleanup('pty program', () => p.kill('SIGKILL'));
-  await waitUntil(() => out.includes('READY'), { what: 'the program in the pty to start' });
-  return { pty: p, output: () => out };
-}
 
 function expectTty(opened: ReadStream | string): ReadStream {
   if (typeof opened === 'string') throw new Error(`refused: ${opened}`);
