@@ -253,6 +253,17 @@ static napi_value relay_start(napi_env env, napi_callback_info info) {
     close_fds(r);
     return throw_errno(env, "dup pty", e);
   }
+  // Both are non-blocking already (libuv's terminal, node-pty's master); made sure of here, since a
+  // write that blocked would hold the thread, and stop() with it, until the program read its input.
+  int set_flags[] = {r->tty_fd, r->pty_fd};
+  for (size_t i = 0; i < 2; i++) {
+    int flags = fcntl(set_flags[i], F_GETFL);
+    if (flags < 0 || (!(flags & O_NONBLOCK) && fcntl(set_flags[i], F_SETFL, flags | O_NONBLOCK) != 0)) {
+      int e = errno;
+      close_fds(r);
+      return throw_errno(env, "non-blocking", e);
+    }
+  }
   struct pollfd hup = {r->pty_fd, 0, 0};
   if (poll(&hup, 1, 0) != 0) {
     close_fds(r);
