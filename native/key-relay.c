@@ -306,7 +306,7 @@ static const char *errno_name(int e) {
     case EINVAL: return "EINVAL";
     case ENXIO: return "ENXIO";
     case ENOMEM: return "ENOMEM";
-    default: return "EIO";
+    default: return "EUNKNOWN";
   }
 }
 

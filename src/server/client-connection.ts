@@ -7,7 +7,6 @@
 // wait for it.
 import type { Socket } from 'node:net';
 import type { ReadStream } from 'node:tty';
-import { ttyKeyRelay, type TtyKeyRelay } from './tty-key-relay.js';
 import {
   CLIENT_WIRE,
   encodeFrame,
@@ -25,6 +24,7 @@ import {
 import { Emitter } from '../util/event.js';
 import type { ClientSession, ClientTerminal } from './client-session.js';
 import { ttyWriter } from './client-tty.js';
+import { ttyKeyRelay, type TtyKeyRelay } from './tty-key-relay.js';
 
 /** Output a client may leave unread before the server stops writing to it (then redraws once it reads). */
 export const CLIENT_BACKLOG_BYTES = 2 * 1024 * 1024;

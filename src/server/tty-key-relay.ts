@@ -117,9 +117,7 @@ export class TtyKeyRelay implements KeyPath {
     if (news.held === null && news.ended === null) return;
     // The thread has ended: the stream reads again (and meets the terminal's end itself), and the
     // read it held back is routed next, before anything the stream reads from now on.
-    this.on = null;
-    this.relay.stop();
-    this.tty.resume();
+    this.stop();
     if (news.held !== null) on.held(news.held);
   }
 }
