@@ -1,19 +1,30 @@
 // KeyRelay: a thread that carries the operator's keystrokes from their terminal to the attached
-// row's pty, as tmux's server does in C, without waking the JavaScript event loop first.
+// row's pty, and the program's echo back onto the terminal, as tmux's server does in C, without
+// waking the JavaScript event loop first.
 //
 // Under load the main thread is not the problem so much as everything it touches: a keystroke
 // through libuv, a stream, the input router, the row and the pty writer runs cold after the other
-// rows' parsing, ~100 us on these machines against tmux's ~70 (npm run bench:render --
-// --only=echo-under-load --sched). This thread does poll, read, write and nothing else.
+// rows' parsing, ~100 us on these machines against tmux's ~70, and the echo's way back as long
+// again (npm run bench:render -- --only=echo-under-load --sched). This thread does poll, read,
+// write and nothing else: ~20 us a way.
 //
-// It only ever handles the plain case. A read holding any byte of `screened` (the first bytes of
-// the detach keys), a pty that does not take the whole read, a pty that hangs up (the row's
-// program is gone: the kernel would still take writes nobody reads), or the end of the terminal
-// stops the thread with what it did not write held back, untouched, for JavaScript
-// to route as before (take()). Every read it writes is counted; JavaScript hears of them
+// Keys: it only ever handles the plain case. A read holding any byte of `screened` (the first
+// bytes of the detach keys), a pty that does not take the whole read, a pty that hangs up (the
+// row's program is gone: the kernel would still take writes nobody reads), or the end of the
+// terminal stops the thread with what it did not write held back, untouched, for JavaScript to
+// route as before (take()). Every read it writes is counted; JavaScript hears of them
 // NEWS_DELAY_MS after the first (at once for a hand-back), so the bookkeeping of a keystroke (who
 // decides the row's size, when the operator last typed) follows without waking the event loop
 // while the keystroke's echo is on its way.
+//
+// Echo: after a paint that left the terminal's cursor where the program has it, JavaScript arms
+// the thread with the columns left on that line (arm()) and stops reading the row's output itself
+// (src/rows/pty-output-loan.ts). The thread then reads that output; when it can only mean "print
+// these characters here" (plain ASCII that fits: Compositor.echoAhead's rule) it writes it onto
+// the terminal at once, and holds every read for JavaScript (output()), which records the echo in
+// its painted snapshot and parses and paints as usual, so a wrong guess is put right by that paint.
+// Any other output ends the arming. JavaScript disarms it before it writes to the terminal itself,
+// under the same lock, so the two never interleave.
 //
 // Both descriptors are the relay's own duplicates, closed when it stops: the originals can be
 // closed (a row that exits) without this thread ever reading or writing a number reused since.
@@ -23,6 +34,8 @@
 //   relay.take() -> { typed, held, ended }   typed: reads written since the last take; held: the
 //                                            read handed back (Buffer) or null; ended: null, 'EOF' or
 //                                            an errno name (the terminal), or 'ROW_GONE' (the pty)
+//   relay.arm(columns) -> bool               read the row's output on the thread, echo what fits
+//   relay.output(disarm) -> { chunks, armed, rest }   what it read (chunks: [{ data, echoed }])
 //   relay.stop()                             joins the thread (synchronous); take() after it
 //   relay.close()                            stop, and let the process exit without it
 #ifndef _GNU_SOURCE
@@ -50,6 +63,12 @@
 
 #define READ_BYTES 4096
 #define NEWS_DELAY_MS 20
+/* The most an echo sent ahead may have (Compositor.echoAhead's ECHO_AHEAD_MAX), after its SGR reset. */
+#define ECHO_MAX 64
+#define SGR_RESET "\x1b[0m"
+#define SGR_RESET_LEN 4
+/* Reads held for JavaScript at most (then it re-arms once it has taken them). */
+#define OUT_SLOTS 8
 /* ended_errno beside the errnos: the pty hung up (the row's program is gone). */
 #define ENDED_ROW_GONE (-2)
 #define NOT_ENDED (-1)
@@ -80,6 +99,24 @@ typedef struct {
   size_t held_len;
   bool has_held;
   int ended_errno; /* NOT_ENDED, ENDED_ROW_GONE, 0 (the terminal's end of file) or the errno it failed with */
+  /* Under lock: the echo ahead. Armed by JavaScript after a paint that left the terminal's cursor
+     where the row's program has it, with `columns` left on its line; the thread then reads the
+     row's next output itself (JavaScript's stream has stopped reading it) and, when it can only
+     mean "print these characters here", writes it to the terminal before handing it over. */
+  bool armed;
+  uint32_t columns;
+  /* What it read, oldest first, until JavaScript takes it; while each read was an echo that fit,
+     it stays armed (a typist's next key needs no new paint first), with the columns left. */
+  struct {
+    uint8_t data[READ_BYTES];
+    size_t len;
+    bool echoed;
+  } out[OUT_SLOTS];
+  size_t out_count;
+  /* What of an echo the terminal did not take at once (JavaScript writes it before anything else;
+     nothing more is echoed meanwhile). */
+  uint8_t echo_rest[SGR_RESET_LEN + ECHO_MAX];
+  size_t echo_rest_len;
   atomic_bool notify_pending;
   napi_threadsafe_function tsfn;
   bool tsfn_gone; /* its finalizer ran (a release, or the environment's teardown) */
@@ -111,15 +148,84 @@ static int64_t now_ms(void) {
   return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
 }
 
+/* Drains the control pipe: true when a stop is among what was sent (else it was a poke to poll anew). */
+static bool stop_requested(Relay *r) {
+  char cmd[16];
+  bool stop = false;
+  ssize_t n;
+  while ((n = read(r->stop_read, cmd, sizeof cmd)) > 0) {
+    for (ssize_t i = 0; i < n; i++) stop = stop || cmd[i] == 's';
+  }
+  return stop;
+}
+
+/* Whether the row's output can only mean "print these characters here": plain ASCII, few of them. */
+static bool echoable(const uint8_t *data, size_t len, uint32_t columns) {
+  if (len == 0 || len > ECHO_MAX || len >= columns) return false;
+  for (size_t i = 0; i < len; i++) {
+    if (data[i] < 0x20 || data[i] > 0x7e) return false;
+  }
+  return true;
+}
+
+/* The row's output, read while armed: echoed ahead when it can only be printed at the cursor, and
+   held for JavaScript either way. Anything else, or a full hold, ends the arming. */
+static void read_output(Relay *r) {
+  pthread_mutex_lock(&r->lock);
+  if (!r->armed || r->out_count == OUT_SLOTS) {
+    pthread_mutex_unlock(&r->lock);
+    return;
+  }
+  __typeof__(r->out[0]) *slot = &r->out[r->out_count];
+  ssize_t got = read(r->pty_fd, slot->data, sizeof slot->data);
+  if (got < 0 && (errno == EAGAIN || errno == EINTR)) {
+    pthread_mutex_unlock(&r->lock);
+    return;
+  }
+  if (got <= 0) {
+    /* End of file or an error (EIO: the program's side is closed): JavaScript's stream meets it. */
+    r->armed = false;
+    pthread_mutex_unlock(&r->lock);
+    notify(r);
+    return;
+  }
+  r->out_count++;
+  slot->len = (size_t)got;
+  slot->echoed = false;
+  bool keep = false;
+  if (echoable(slot->data, slot->len, r->columns)) {
+    uint8_t echo[SGR_RESET_LEN + ECHO_MAX];
+    memcpy(echo, SGR_RESET, SGR_RESET_LEN);
+    memcpy(echo + SGR_RESET_LEN, slot->data, slot->len);
+    size_t total = SGR_RESET_LEN + slot->len;
+    ssize_t w;
+    do w = write(r->tty_fd, echo, total);
+    while (w < 0 && errno == EINTR);
+    if (w > 0) {
+      slot->echoed = true;
+      r->columns -= (uint32_t)slot->len;
+      r->echo_rest_len = total - (size_t)w;
+      memcpy(r->echo_rest, echo + w, r->echo_rest_len);
+      keep = r->echo_rest_len == 0;
+    }
+  }
+  if (!keep || r->out_count == OUT_SLOTS) r->armed = false;
+  pthread_mutex_unlock(&r->lock);
+  notify(r);
+}
+
 static void *relay_main(void *arg) {
   Relay *r = (Relay *)arg;
   uint8_t buf[READ_BYTES];
   /* When JavaScript hears of the keys written since it last did (0: none waiting). */
   int64_t news_at = 0;
   for (;;) {
-    /* The pty is watched for its hang-up only (the row's program and all it started are gone):
-       the kernel still takes writes there, which nobody would ever read. */
-    struct pollfd p[3] = {{r->tty_fd, POLLIN, 0}, {r->stop_read, POLLIN, 0}, {r->pty_fd, 0, 0}};
+    /* The pty is watched for its hang-up (the row's program and all it started are gone: the
+       kernel still takes writes there, which nobody would ever read), and read while armed. */
+    pthread_mutex_lock(&r->lock);
+    short pty_events = r->armed ? POLLIN : 0;
+    pthread_mutex_unlock(&r->lock);
+    struct pollfd p[3] = {{r->tty_fd, POLLIN, 0}, {r->stop_read, POLLIN, 0}, {r->pty_fd, pty_events, 0}};
     int timeout = -1;
     if (news_at != 0) {
       int64_t left = news_at - now_ms();
@@ -130,11 +236,12 @@ static void *relay_main(void *arg) {
       hand_back(r, NULL, 0, errno);
       return NULL;
     }
-    if (n > 0 && p[1].revents) return NULL;
-    if (n > 0 && p[2].revents) {
+    if (n > 0 && p[1].revents && stop_requested(r)) return NULL;
+    if (n > 0 && (p[2].revents & (POLLHUP | POLLERR | POLLNVAL))) {
       hand_back(r, NULL, 0, ENDED_ROW_GONE);
       return NULL;
     }
+    if (n > 0 && (p[2].revents & POLLIN)) read_output(r);
     if (news_at != 0 && now_ms() >= news_at) {
       news_at = 0;
       notify(r);
@@ -184,8 +291,8 @@ static void close_fds(Relay *r) {
 
 static void stop_thread(Relay *r) {
   if (!r->running) return;
-  char one = 1;
-  while (write(r->stop_write, &one, 1) < 0 && errno == EINTR) {
+  char stop = 's';
+  while (write(r->stop_write, &stop, 1) < 0 && errno == EINTR) {
   }
   pthread_join(r->thread, NULL);
   r->running = false;
@@ -270,7 +377,7 @@ static napi_value relay_start(napi_env env, napi_callback_info info) {
     napi_throw_error(env, "ROW_GONE", "key-relay: the row's program is gone (its pty hung up)");
     return NULL;
   }
-  if (pipe2(fds, O_CLOEXEC) != 0) {
+  if (pipe2(fds, O_CLOEXEC | O_NONBLOCK) != 0) {
     int e = errno;
     close_fds(r);
     return throw_errno(env, "pipe", e);
@@ -281,6 +388,9 @@ static napi_value relay_start(napi_env env, napi_callback_info info) {
   r->has_held = false;
   r->held_len = 0;
   r->ended_errno = NOT_ENDED;
+  r->armed = false;
+  r->out_count = 0;
+  r->echo_rest_len = 0;
   pthread_mutex_unlock(&r->lock);
   int e = pthread_create(&r->thread, NULL, relay_main, r);
   if (e != 0) {
@@ -289,6 +399,86 @@ static napi_value relay_start(napi_env env, napi_callback_info info) {
   }
   r->running = true;
   return NULL;
+}
+
+/* arm(columns) -> bool: read the row's next output on the thread, and echo it ahead if it can only be
+   printed at the cursor with `columns` left on its line. False when not running, or when output it
+   read waits for JavaScript (output() first). */
+static napi_value relay_arm(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  Relay *r = unwrap(env, info, &argc, argv);
+  if (r == NULL) return NULL;
+  uint32_t columns;
+  NAPI_CALL(env, napi_get_value_uint32(env, argv[0], &columns));
+  bool armed = false;
+  if (r->running) {
+    pthread_mutex_lock(&r->lock);
+    if (r->out_count == 0) {
+      r->armed = true;
+      r->columns = columns;
+      armed = true;
+    }
+    pthread_mutex_unlock(&r->lock);
+  }
+  if (armed) {
+    // Wakes the thread to poll the pty too.
+    char poke = 'a';
+    while (write(r->stop_write, &poke, 1) < 0 && errno == EINTR) {
+    }
+  }
+  napi_value v;
+  NAPI_CALL(env, napi_get_boolean(env, armed, &v));
+  return v;
+}
+
+/* output(disarm) -> { chunks, armed, rest }: the output the thread read while armed, oldest first
+   (chunks: [{ data, echoed }], echoed: it went to the terminal ahead), whether it is armed still,
+   and the part of an echo the terminal has not taken yet (written before anything else), or null.
+   With disarm, the thread reads no more. */
+static napi_value relay_output(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  Relay *r = unwrap(env, info, &argc, argv);
+  if (r == NULL) return NULL;
+  bool disarm = false;
+  NAPI_CALL(env, napi_get_value_bool(env, argv[0], &disarm));
+  napi_value out, chunks, v;
+  NAPI_CALL(env, napi_create_object(env, &out));
+  NAPI_CALL(env, napi_create_array(env, &chunks));
+  uint8_t rest[SGR_RESET_LEN + ECHO_MAX];
+  size_t rest_len;
+  bool armed;
+  pthread_mutex_lock(&r->lock);
+  if (disarm) r->armed = false;
+  armed = r->armed;
+  for (size_t i = 0; i < r->out_count; i++) {
+    napi_value chunk;
+    void *copy;
+    if (napi_create_object(env, &chunk) != napi_ok || napi_create_buffer_copy(env, r->out[i].len, r->out[i].data, &copy, &v) != napi_ok ||
+        napi_set_named_property(env, chunk, "data", v) != napi_ok || napi_get_boolean(env, r->out[i].echoed, &v) != napi_ok ||
+        napi_set_named_property(env, chunk, "echoed", v) != napi_ok || napi_set_element(env, chunks, (uint32_t)i, chunk) != napi_ok) {
+      pthread_mutex_unlock(&r->lock);
+      napi_throw_error(env, NULL, "key-relay: N-API call failed");
+      return NULL;
+    }
+  }
+  r->out_count = 0;
+  rest_len = r->echo_rest_len;
+  memcpy(rest, r->echo_rest, rest_len);
+  r->echo_rest_len = 0;
+  pthread_mutex_unlock(&r->lock);
+  NAPI_CALL(env, napi_set_named_property(env, out, "chunks", chunks));
+  NAPI_CALL(env, napi_get_boolean(env, armed, &v));
+  NAPI_CALL(env, napi_set_named_property(env, out, "armed", v));
+  if (rest_len > 0) {
+    void *copy;
+    NAPI_CALL(env, napi_create_buffer_copy(env, rest_len, rest, &copy, &v));
+  } else {
+    NAPI_CALL(env, napi_get_null(env, &v));
+  }
+  NAPI_CALL(env, napi_set_named_property(env, out, "rest", v));
+  return out;
 }
 
 static napi_value relay_stop(napi_env env, napi_callback_info info) {
@@ -434,6 +624,8 @@ static napi_value init(napi_env env, napi_value exports) {
       {"stop", NULL, relay_stop, NULL, NULL, NULL, napi_default, NULL},
       {"take", NULL, relay_take, NULL, NULL, NULL, napi_default, NULL},
       {"close", NULL, relay_close, NULL, NULL, NULL, napi_default, NULL},
+      {"arm", NULL, relay_arm, NULL, NULL, NULL, napi_default, NULL},
+      {"output", NULL, relay_output, NULL, NULL, NULL, napi_default, NULL},
   };
   napi_value cls;
   NAPI_CALL(env, napi_define_class(env, "KeyRelay", NAPI_AUTO_LENGTH, relay_new, NULL, sizeof methods / sizeof methods[0], methods, &cls));

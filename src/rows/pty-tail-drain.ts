@@ -56,6 +56,8 @@ export function installTailDrain(
   deliver: (chunk: Buffer) => void,
   wanted: () => boolean = () => true,
   maxBytes: number = DEFAULT_MAX_DRAIN_BYTES,
+  /** Runs first: output someone else read meanwhile (RowProcess.lendOutput) goes before the drain's. */
+  beforeDrain: () => void = () => {},
 ): TailDrain {
   const socket = socketOf(pty);
   const fd = fdOf(pty);
@@ -66,6 +68,7 @@ export function installTailDrain(
   socket.destroy = function destroyAfterDrain(this: PtySocket, ...args: unknown[]): unknown {
     if (!state.finished) {
       state.finished = true;
+      beforeDrain();
       if (!socket.destroyed && wanted()) drain(socket, fd, deliver, maxBytes);
     }
     return originalDestroy.apply(this, args);

@@ -12,6 +12,7 @@ import { isolatedCommand } from './isolated-command.js';
 import { identifyProcessTree, processTreeAlive, signalProcessTree, type ProcessTree } from './process-tree.js';
 import { installTailDrain } from './pty-tail-drain.js';
 import { ptyWriter, type PtyWriter } from './pty-direct-write.js';
+import { resumePtyReads, stopPtyReads, type OutputLoan } from './pty-output-loan.js';
 
 /**
  * A simple command line (one program and its words, no operators) is exec'd by the shell, so the
@@ -102,6 +103,9 @@ export class RowProcess implements Disposable {
   private readonly killGraceMs: number;
   private exitValue: RowExit | undefined;
   private pausedFlag = false;
+  private readonly deliver: (chunk: Buffer) => void;
+  /** Set while the output is lent (lendOutput): takes it back, synchronously. */
+  private loanRecall: (() => void) | undefined;
   private colsValue: number;
   private rowsValue: number;
 
@@ -130,7 +134,9 @@ export class RowProcess implements Disposable {
     const deliver = (chunk: Buffer): void => {
       if (!this.store.disposed) this.dataEmitter.fire(chunk);
     };
-    this.tailDrainInstalled = installTailDrain(this.pty, deliver, () => !this.store.disposed).installed;
+    this.deliver = deliver;
+    // A borrower's output goes first: the drain reads what follows it.
+    this.tailDrainInstalled = installTailDrain(this.pty, deliver, () => !this.store.disposed, undefined, () => this.loanRecall?.()).installed;
     // With `encoding: null` node-pty hands out Buffers although its typings say string.
     this.store.add(
       this.pty.onData((data: string | Buffer) => deliver(typeof data === 'string' ? Buffer.from(data, 'utf8') : data)),
@@ -201,13 +207,39 @@ export class RowProcess implements Disposable {
   pause(): void {
     if (this.pausedFlag || this.store.disposed) return;
     this.pausedFlag = true;
-    this.pty.pause();
+    if (!this.loanRecall) this.pty.pause();
   }
 
   resume(): void {
     if (!this.pausedFlag || this.store.disposed) return;
     this.pausedFlag = false;
-    this.pty.resume();
+    // Lent: node-pty reads again when the loan ends.
+    if (this.loanRecall) return;
+    // After a loan the stream's own resume() would not restart its read (see resumePtyReads).
+    resumePtyReads(this.pty);
+  }
+
+  /**
+   * Lends the reading of the output (pty-output-loan.ts): node-pty stops reading until the loan
+   * ends, and what the borrower read goes on through `deliver`, in order. `recall` must end the
+   * loan synchronously (delivering what was read); it is called when the pty is about to close.
+   * Undefined when the output cannot be lent: not running, paused, lent already.
+   */
+  lendOutput(recall: () => void): OutputLoan | undefined {
+    if (this.store.disposed || this.exitValue !== undefined || this.pausedFlag || this.loanRecall || !stopPtyReads(this.pty)) return undefined;
+    this.loanRecall = recall;
+    let ended = false;
+    return {
+      deliver: (chunk) => {
+        if (!ended) this.deliver(chunk);
+      },
+      end: () => {
+        if (ended) return;
+        ended = true;
+        this.loanRecall = undefined;
+        if (!this.pausedFlag && !this.store.disposed) resumePtyReads(this.pty);
+      },
+    };
   }
 
   /** Signals the program's process group and session (default SIGHUP, like closing a terminal). */

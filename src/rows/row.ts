@@ -7,6 +7,7 @@ import { DisposableStore, toDisposable, type Disposable } from '../util/lifecycl
 import { ByteRing } from './byte-ring.js';
 import { buildRowEnv } from './row-env.js';
 import { RowProcess, type RowCommand, type RowExit } from './row-process.js';
+import type { OutputLoan } from './pty-output-loan.js';
 import { RowScreen } from './row-screen.js';
 import { foregroundJobOf, type ForegroundJob } from './foreground-job.js';
 
@@ -189,6 +190,11 @@ export class Row implements Disposable {
   /** Where the operator's keys may be written straight (RowProcess.directInputFd), or undefined. */
   get directInputFd(): number | undefined {
     return this.store.disposed ? undefined : this.current.process.directInputFd;
+  }
+
+  /** Lends the reading of the program's output (RowProcess.lendOutput), or undefined. */
+  lendOutput(recall: () => void): OutputLoan | undefined {
+    return this.store.disposed ? undefined : this.current.process.lendOutput(recall);
   }
 
   /** Resizes the screen first (it reflows), then the pty (the program gets SIGWINCH). */

@@ -114,6 +114,8 @@ export class ClientConnection {
       const size = parseSize(safeJson(payload));
       if (!size) return; // a nonsense size changes nothing
       if (size.cols === this.sizeValue.cols && size.rows === this.sizeValue.rows) return;
+      // The terminal reflows: no echo at a cursor that was.
+      this.keyRelay?.disarmEcho();
       this.sizeValue = size;
       this.resizeEmitter.fire();
     }
@@ -148,7 +150,7 @@ export class ClientConnection {
       size: () => this.sizeValue,
       onResize: this.resizeEmitter.event,
       input: this.inputEmitter.event,
-      ...(this.keyRelay ? { keyPath: this.keyRelay } : {}),
+      ...(this.keyRelay ? { keyPath: this.keyRelay, echoPath: this.keyRelay } : {}),
     };
     let opened: ClientSession | string;
     try {
@@ -169,7 +171,7 @@ export class ClientConnection {
     const tty = opened;
     this.tty = tty;
     this.writeTty = ttyWriter(tty);
-    const relay = ttyKeyRelay(tty);
+    const relay = ttyKeyRelay(tty, (data) => this.writeTty(data));
     if (typeof relay === 'string') this.o.log(`keys reach attached rows through the event loop: ${relay}`);
     else this.keyRelay = relay;
     // The keys come to openTty's onKeys; reading starts here.
@@ -182,6 +184,8 @@ export class ClientConnection {
 
   private output(data: string): void {
     if (this.closed) return;
+    // An echo armed on the key relay's thread writes at a cursor this write may move: disarmed first.
+    this.keyRelay?.disarmEcho(true);
     const pending = this.tty ? this.tty.writableLength : this.o.socket.writableLength;
     if (this.dropping || pending > CLIENT_BACKLOG_BYTES) {
       // Not reading: drop, and paint everything again once it does.

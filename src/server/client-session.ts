@@ -11,7 +11,7 @@ import { keysLabel, rawKeySequences, type Keymap } from '../config/keymap.js';
 import type { Theme } from '../config/theme.js';
 import type { LoadedConfig } from '../config/load-config.js';
 import { Compositor } from '../terminal/compositor.js';
-import { ATTACHED_STATUS_LINES, DashboardPainter } from '../terminal/dashboard-painter.js';
+import { ATTACHED_STATUS_LINES, DashboardPainter, type EchoPath } from '../terminal/dashboard-painter.js';
 import { DASHBOARD_MODES, DASHBOARD_MOUSE_MODES } from '../terminal/terminal-modes.js';
 import { ALT_SCREEN_OFF, ALT_SCREEN_ON, CLEAR_SCREEN, HIDE_CURSOR, SGR_RESET, SHOW_CURSOR } from '../terminal/escapes.js';
 import { InkStdin, InkStdout } from '../terminal/ink-surface.js';
@@ -51,6 +51,8 @@ export interface ClientTerminal {
   input: Event<Buffer>;
   /** Takes plain keys to an attached row off the event loop (a terminal the server reads itself). */
   keyPath?: KeyPath;
+  /** Echoes the attached row's output ahead off the event loop (the same thread as keyPath's). */
+  echoPath?: EchoPath;
 }
 
 /** What a client chose for itself (its command line) and the server's shared settings. */
@@ -118,6 +120,7 @@ export function openClientSession(o: ClientSessionOptions): ClientSession {
     new DashboardPainter({
       dashboardModes: look.mouse === false ? DASHBOARD_MODES : DASHBOARD_MOUSE_MODES,
       compositor,
+      ...(terminal.echoPath ? { echoPath: terminal.echoPath } : {}),
       ink: inkStdout,
       rows: core.rows,
       getState: store.getState,

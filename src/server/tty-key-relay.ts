@@ -1,10 +1,13 @@
 // The operator's plain keystrokes go from their terminal to the attached row's pty on a thread of
-// their own (native/key-relay.c), for a terminal the server reads itself (client-tty.ts): the
-// event loop is not woken on the keystroke's way in, only on its echo's way out. The input router
-// decides when the path runs (InputRouter, KeyPath); this is the terminal's half of it.
+// their own (native/key-relay.c), for a terminal the server reads itself (client-tty.ts), and
+// their echo comes back onto the terminal the same way: the event loop is woken by neither, only
+// afterwards, to parse. The input router decides when the keys run there (KeyPath), the painter
+// when an echo may (EchoPath); this is the terminal's half of both.
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { ReadStream } from 'node:tty';
+import type { OutputLender, OutputLoan } from '../rows/pty-output-loan.js';
+import type { EchoPath } from '../terminal/dashboard-painter.js';
 import type { KeyPath, KeyPathHandlers } from '../terminal/input-router.js';
 import { packageRoot } from '../util/package-root.js';
 import { handleFd } from './client-tty.js';
@@ -19,11 +22,23 @@ interface RelayNews {
   ended: string | null;
 }
 
+/** The row's output the thread read while armed (native/key-relay.c, output()). */
+interface RelayOutput {
+  /** Oldest first; echoed: it went to the terminal ahead. */
+  chunks: Array<{ data: Buffer; echoed: boolean }>;
+  /** Armed still: each read was an echo that fit. */
+  armed: boolean;
+  /** The part of an echo the terminal has not taken yet (written before anything else), or null. */
+  rest: Buffer | null;
+}
+
 interface NativeRelay {
   start(ttyFd: number, ptyFd: number, screened: Uint8Array): void;
   stop(): void;
   take(): RelayNews;
   close(): void;
+  arm(columns: number): boolean;
+  output(disarm: boolean): RelayOutput;
 }
 
 type NativeRelayClass = new (notify: () => void) => NativeRelay;
@@ -50,26 +65,86 @@ function loadRelay(): NativeRelayClass | null {
  * then stops the stream's reads at once, and the thread is the terminal's only reader while it
  * runs. A string says why there is none (the router then routes every key itself).
  */
-export function ttyKeyRelay(tty: ReadStream): TtyKeyRelay | string {
+export function ttyKeyRelay(tty: ReadStream, writeTerminal: (data: string) => void): TtyKeyRelay | string {
   const Relay = loadRelay();
   if (!Relay) return unavailable;
   const fd = handleFd(tty);
   if (fd === undefined) return 'the terminal stream has no descriptor to hand over';
-  return new TtyKeyRelay(tty, fd, Relay);
+  return new TtyKeyRelay(tty, fd, Relay, writeTerminal);
 }
 
-export class TtyKeyRelay implements KeyPath {
+/** An echo armed: the row whose output the thread reads, and who hears of it. */
+interface ArmedEcho {
+  source: OutputLender;
+  loan: OutputLoan;
+  landed: (chunk: Buffer, echoed: boolean) => void;
+}
+
+export class TtyKeyRelay implements KeyPath, EchoPath {
   private readonly relay: NativeRelay;
   /** Set while the thread runs. */
   private on: KeyPathHandlers | null = null;
+  private echo: ArmedEcho | null = null;
   private closed = false;
 
   constructor(
     private readonly tty: ReadStream,
     private readonly ttyFd: number,
     Relay: NativeRelayClass,
+    /** Writes to the terminal straight (the connection's own writer, not one that disarms). */
+    private readonly writeTerminal: (data: string) => void,
   ) {
     this.relay = new Relay(() => this.news());
+  }
+
+  /**
+   * While the keys run on the thread: it reads `source`'s next output itself (node-pty's reads
+   * stop meanwhile) and, when that can only mean "print these characters here" with `columns`
+   * left on the cursor's line, writes it onto the terminal before the event loop wakes. `landed`
+   * hears of it (echoed or not) before the row gets it. Any write to the terminal disarms it
+   * first (disarmEcho). False when it cannot be armed now.
+   */
+  arm(source: OutputLender, columns: number, landed: (chunk: Buffer, echoed: boolean) => void): boolean {
+    if (this.on === null) return false;
+    if (this.echo !== null) {
+      if (this.echo.source !== source) return false;
+      this.echo.landed = landed;
+      return this.relay.arm(columns);
+    }
+    const loan = source.lendOutput(() => this.disarmEcho());
+    if (!loan) return false;
+    if (!this.relay.arm(columns)) {
+      loan.end();
+      return false;
+    }
+    this.echo = { source, loan, landed };
+    return true;
+  }
+
+  /**
+   * The thread reads no more output; what it read lands now — or, `later`, in a microtask (a paint
+   * is being written: the row must not paint again inside it), still ahead of anything node-pty
+   * reads, since the loan ends only then. What the terminal did not take of an echo goes first.
+   */
+  disarmEcho(later = false): void {
+    const echo = this.echo;
+    if (echo === null) return;
+    this.echo = null;
+    this.land(echo, this.relay.output(true), true, later);
+  }
+
+  /** The output read lands (and goes on to the row), in order; `end`: the loan with it. */
+  private land(echo: ArmedEcho, out: RelayOutput, end: boolean, later: boolean): void {
+    if (out.rest) this.writeTerminal(out.rest.toString('latin1'));
+    const finish = (): void => {
+      for (const { data, echoed } of out.chunks) {
+        echo.landed(data, echoed);
+        echo.loan.deliver(data);
+      }
+      if (end) echo.loan.end();
+    };
+    if (later) queueMicrotask(finish);
+    else finish();
   }
 
   get running(): boolean {
@@ -94,6 +169,7 @@ export class TtyKeyRelay implements KeyPath {
     if (on === null) return null;
     this.on = null;
     this.relay.stop();
+    this.disarmEcho();
     const news = this.relay.take();
     this.tty.resume();
     if (news.typed > 0) on.typed();
@@ -114,6 +190,13 @@ export class TtyKeyRelay implements KeyPath {
     if (on === null) return; // a stop() took it already
     const news = this.relay.take();
     if (news.typed > 0) on.typed();
+    const echo = this.echo;
+    if (echo !== null) {
+      const out = this.relay.output(false);
+      // Not armed any more (output that was no echo, a full hold, the pty's end): the loan ends.
+      if (!out.armed) this.echo = null;
+      this.land(echo, out, !out.armed, false);
+    }
     if (news.held === null && news.ended === null) return;
     // The thread has ended: the stream reads again (and meets the terminal's end itself), and the
     // read it held back is routed next, before anything the stream reads from now on.

@@ -71,6 +71,8 @@ export class Compositor {
    */
   private cursorAt: { key: string; x: number; y: number; limit: number; version: number } | null = null;
   readonly stats: PaintStats = { frames: 0, bytes: 0, linesPainted: 0, echoesAhead: 0 };
+  /** The cursor an echo on the key relay's thread was armed at (echoColumns), until anything else is written. */
+  private relayArmedAt: Compositor['cursorAt'] = null;
 
   constructor(private readonly write: (data: string) => void) {}
 
@@ -202,6 +204,45 @@ export class Compositor {
   }
 
   /**
+   * The columns left on the cursor's line when the next output of the attached row may be echoed
+   * ahead off the event loop (the key relay's thread, by echoAhead's rules: plain ASCII that fits
+   * there), or null when it may not: the cursor or its line not known, output not yet parsed.
+   */
+  echoColumns(key: string, screen: RowScreen): number | null {
+    const at = this.cursorAt;
+    if (at === null || at.key !== key || screen.version !== at.version || !screen.settled) return null;
+    const cache = this.caches.get(key);
+    if (!cache || cache.screen !== screen || !cache.cells?.[at.y]) return null;
+    this.relayArmedAt = at;
+    return at.limit - at.x;
+  }
+
+  /**
+   * The key relay's thread echoed `chunk` at the cursor echoColumns gave (or after the chunks it
+   * echoed before it, still armed): the painted snapshot records it, as echoAhead does its own,
+   * and the cursor moved on. If anything was written since the arming, what the terminal shows
+   * there is not known, nor where its cursor is: the next paint compares that line and moves the
+   * cursor.
+   */
+  echoedAhead(key: string, screen: RowScreen, chunk: Uint8Array): void {
+    const at = this.cursorAt;
+    this.stats.echoesAhead++;
+    const cache = this.caches.get(key);
+    const snap = cache?.screen === screen ? cache.cells?.[at?.y ?? -1] : undefined;
+    if (at === null || at !== this.relayArmedAt || at.key !== key || !cache || !snap) {
+      if (cache && at !== null && at.key === key) cache.lines[at.y] = null;
+      this.cursorAt = null;
+      this.relayArmedAt = null;
+      return;
+    }
+    recordPrinted(snap, at.x, chunk);
+    cache.lines[at.y] = null;
+    at.x += chunk.length;
+    // Not at the screen's version any more: echoAhead must not send this chunk again once it is read.
+    at.version = -1;
+  }
+
+  /**
    * `cells`: the attached viewport, where the terminal's lines are known cell by cell and a line
    * that changed is sent from its first changed cell to its last (a keystroke's echo: a few cells).
    */
@@ -317,6 +358,7 @@ export class Compositor {
 
   private flush(out: string): void {
     if (out.length === 0) return;
+    this.relayArmedAt = null;
     const frame = BEGIN_SYNC + out + END_SYNC;
     this.stats.frames++;
     this.stats.bytes += frame.length;

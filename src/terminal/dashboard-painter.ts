@@ -11,14 +11,26 @@ import { DisposableStore, type Disposable } from '../util/lifecycle.js';
 import { QuietTimer } from '../util/quiet-timer.js';
 import { AgeClock } from './age-clock.js';
 import { ageSince, formatAge } from '../app/app-state.js';
+import type { OutputLender } from '../rows/pty-output-loan.js';
 import type { Compositor, Segment, ViewportSource } from './compositor.js';
 import type { InkStdout } from './ink-surface.js';
 import { DASHBOARD_MODES, modeTransition } from './terminal-modes.js';
+
+/**
+ * Echoes the attached row's next output onto the terminal off the event loop, when the last paint
+ * left the cursor known (the key relay's thread, server/tty-key-relay.ts). `landed` hears of that
+ * output, echoed or not, before the row gets it.
+ */
+export interface EchoPath {
+  arm(source: OutputLender, columns: number, landed: (chunk: Buffer, echoed: boolean) => void): boolean;
+}
 
 export interface PainterOptions {
   /** The terminal modes of the dashboard itself (default: everything off; with the mouse: clicks and wheel). */
   dashboardModes?: ActiveModes;
   compositor: Compositor;
+  /** Echoes ahead on a thread while keys run there (a terminal the server holds). */
+  echoPath?: EchoPath;
   ink: InkStdout;
   rows: RowManager;
   getState: () => AppState;
@@ -146,6 +158,20 @@ export class DashboardPainter implements Disposable {
     if (this.o.compositor.echoAhead(attachedKey(row.name), row.screen, chunk)) row.screen.parseAfterYield();
   }
 
+  /** After a paint of the attached row: its next output may be echoed ahead on the echo path's thread. */
+  private armEcho(row: Row): void {
+    const path = this.o.echoPath;
+    if (!path) return;
+    const key = attachedKey(row.name);
+    const columns = this.o.compositor.echoColumns(key, row.screen);
+    if (columns === null) return;
+    path.arm(row, columns, (chunk, echoed) => {
+      if (!echoed) return;
+      this.o.compositor.echoedAhead(key, row.screen, chunk);
+      row.screen.parseAfterYield();
+    });
+  }
+
   /** Chrome or layout changed (a new Ink frame, or a state change). */
   chromeChanged(): void {
     // A row that exited counts its age from then (the state says so, not its output).
@@ -234,6 +260,7 @@ export class DashboardPainter implements Disposable {
         changed,
         status === undefined ? undefined : { y: state.size.rows - 1, line: status },
       );
+      this.armEcho(attachedRow);
       this.scheduleVerify(changed !== 'all');
       return;
     }

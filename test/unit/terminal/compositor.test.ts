@@ -296,6 +296,38 @@ describe('Compositor', () => {
       expect(c.stats.echoesAhead).toBe(2);
     });
 
+    it("the key relay's echo: echoColumns says how much may go ahead where echoAhead could, echoedAhead records what went, and the paint after the parse sends nothing", async () => {
+      const { o, c, s, frames, after } = await prompt(10, 3);
+      // "$ " takes 2 of 10 columns: anything shorter than 8 fits before the last.
+      expect(c.echoColumns('x', s)).toBe(8);
+      expect(c.echoColumns('y', s)).toBeNull();
+      // The thread wrote it onto the terminal (the row's screen has not seen it yet).
+      o.write('\x1b[0mls');
+      c.echoedAhead('x', s, Buffer.from('ls'));
+      expect(c.stats.echoesAhead).toBe(1);
+      // Not sent again when the row gets it, nor armed again before a paint.
+      expect(c.echoAhead('x', s, Buffer.from('ls'))).toBe(false);
+      expect(c.echoColumns('x', s)).toBeNull();
+      frames.length = 0;
+      await after('ls');
+      expect(frames).toEqual([]);
+      expectSameCells(o.term.buffer.active, s.buffer, 10, 3);
+      expect([o.term.buffer.active.cursorX, o.term.buffer.active.cursorY]).toEqual([4, 0]);
+      expect(c.echoColumns('x', s)).toBe(6);
+    });
+
+    it("the key relay's echo landing after something else was written: the cell and the cursor are not assumed, and the next paint puts both right", async () => {
+      const { o, c, s, src, after } = await prompt(10, 3);
+      expect(c.echoColumns('x', s)).toBe(8);
+      o.write('\x1b[0ma');
+      // A status line was painted (and the cursor put back where the compositor believed it) before the echo landed.
+      c.paintAttached(src, 'none', { y: 2, line: 'status' });
+      c.echoedAhead('x', s, Buffer.from('a'));
+      await after('a');
+      expectSameCells(o.term.buffer.active, s.buffer, 10, 2);
+      expect([o.term.buffer.active.cursorX, o.term.buffer.active.cursorY]).toEqual([3, 0]);
+    });
+
     it('sends nothing after the parse when the program printed just what went ahead, and moves the cursor when it moved', async () => {
       const { o, c, s, frames, after } = await prompt();
       expect(c.echoAhead('x', s, Buffer.from('ls'))).toBe(true);
