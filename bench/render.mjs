@@ -47,8 +47,8 @@
 // median of each hop of a keystroke's round trip (lib/render/sched-chain.mjs): where swb's extra
 // time goes beside tmux's and the floor's. perf's own tracing costs every system alike in that run.
 // --compare=DIR adds another build of swb (DIR: a built checkout, e.g. a `git worktree` of another
-// commit) to echo-under-load as system swb@B, as bench:relay's --compare does: both builds take
-// their turns in the same run, so an A/B of a change is not two runs on a drifting machine.
+// commit) to the floods and echo-under-load as system swb@B, as bench:relay's --compare does: both
+// builds take their turns in the same run, so an A/B of a change is not two runs on a drifting machine.
 // --prof (or SWB_BENCH_PROF=1) runs swb under `node --cpu-prof` and prints the hot spots of each
 // measured span (the profiler's own sampling thread inflates swb's idle CPU in that mode).
 // SWB_BENCH_PROF_INTERVAL=US samples every US microseconds (node's default is 1000).
@@ -764,7 +764,7 @@ function readUsage() {
     '  --load-reps=N  echo-under-load: CPU windows per system and view, interleaved; the table shows medians (default 3)',
     "  --history=N  lines of history every system keeps (default 5000, swb's scrollback; tmux's own default is 2000)",
     "  --tmux-history=N  tmux's history-limit alone (default: --history)",
-    '  --compare=DIR  echo-under-load: also run the swb built in checkout DIR (system swb@B), turn by turn with the others',
+    '  --compare=DIR  floods and echo-under-load: also run the swb built in checkout DIR (system swb@B), turn by turn with the others',
     '  --quick   smaller flood (2 MB / seq 80000), 5 s idle, 100 echo samples, 1 first-frame run, 2 reattaches, 5 s streaming and scale windows',
     '  --sched   echo-under-load: record the echo rounds with perf sched and print each system\'s keystroke hop by hop (needs perf; see lib/render/sched-chain.mjs)',
     '  --prof    run swb under node --cpu-prof and print its hot spots (also SWB_BENCH_PROF=1)',
@@ -805,9 +805,10 @@ async function main() {
     // the table shows the medians: one run's figures swing by up to 2x on a shared machine.
     for (const kind of floods) {
       const what = kind === 'colour' ? `8 rows cat ${(colour.bytes / MB).toFixed(1)} MB coloured text` : `8 rows seq 1 ${P.seqN}`;
-      const runs = Object.fromEntries(systems.map((system) => [system, []]));
+      const floodSystems = compareBin === undefined ? systems : [...systems, 'swb@B'];
+      const runs = Object.fromEntries(floodSystems.map((system) => [system, []]));
       for (let rep = 0; rep < P.floodReps; rep++) {
-        for (const system of systems) {
+        for (const system of floodSystems) {
           const r = await attempt(`flood ${kind} ${system}`, () => runFlood(system, kind, files));
           if (!r) continue;
           runs[system].push(r);
@@ -819,16 +820,22 @@ async function main() {
           );
         }
       }
-      for (const system of systems) {
+      for (const system of floodSystems) {
         const all = runs[system];
         if (all.length === 0) continue;
-        R[system][kind] = {
+        (R[system] ??= {})[kind] = {
           ...all[all.length - 1],
           wallS: median(all.map((r) => r.wallS)),
           cpuS: median(all.map((r) => r.cpuS)),
           hwm: Math.max(...all.map((r) => r.hwm)),
           problems: [...new Set(all.flatMap((r) => r.problems))],
         };
+      }
+      const b = R['swb@B']?.[kind];
+      const base = R.tmux?.[kind];
+      if (b && base) {
+        const x = (k) => (R.swb?.[kind] ? `swb ${fmt(R.swb[kind][k] / base[k])}x, ` : '');
+        log(`  flood ${kind.padEnd(6)} swb@B (${option('compare')}) beside tmux, medians: CPU ${x('cpuS')}swb@B ${fmt(b.cpuS / base.cpuS)}x; wall ${x('wallS')}swb@B ${fmt(b.wallS / base.wallS)}x`);
       }
     }
   }
