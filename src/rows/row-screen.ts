@@ -281,6 +281,11 @@ export class RowScreen implements Disposable, ParseClient {
     return !this.store.disposed && this.pending === 0 && this.inFlight === 0 && this.emulator !== null && this.emulator.atGround();
   }
 
+  /** Output whose echo went to the terminal ahead waits for its parse (parseAfterYield). */
+  get awaitingYield(): boolean {
+    return this.yieldTimer !== undefined;
+  }
+
   /** Increases whenever the screen may have changed; compare to skip redrawing a still row. */
   get version(): number {
     return this.versionValue;

@@ -23,6 +23,8 @@ import { DASHBOARD_MODES, modeTransition } from './terminal-modes.js';
  */
 export interface EchoPath {
   arm(source: OutputLender, columns: number, landed: (chunk: Buffer, echoed: boolean) => void): boolean;
+  /** Reads no more on the thread; what it read lands now. */
+  disarmEcho(): void;
 }
 
 export interface PainterOptions {
@@ -166,8 +168,8 @@ export class DashboardPainter implements Disposable {
     const columns = this.o.compositor.echoColumns(key, row.screen);
     if (columns === null) return;
     path.arm(row, columns, (chunk, echoed) => {
-      if (!echoed) return;
-      this.o.compositor.echoedAhead(key, row.screen, chunk);
+      if (echoed) this.o.compositor.echoedAhead(key, row.screen, chunk);
+      // Parsed after a turn, never inside the paint that may be landing it.
       row.screen.parseAfterYield();
     });
   }
@@ -251,6 +253,16 @@ export class DashboardPainter implements Disposable {
       const changed = this.partialAllowed ? attachedRow.screen.takeDirtyRows() : 'all';
       if (!this.partialAllowed) attachedRow.screen.takeDirtyRows();
       const status = this.attachedStatus(state);
+      // What the echo path read lands first: the paint is computed knowing what it put on the
+      // terminal (landing inside this paint's write could only mark it unknown, and send it again).
+      this.o.echoPath?.disarmEcho();
+      if (attachedRow.screen.awaitingYield) {
+        // An echo went ahead and its output waits for its parse: painting now would compare its
+        // line against a screen without it and take it off the terminal, to send it again after.
+        // The parse's own change paints; this paint comes after it.
+        void attachedRow.screen.flush().then(() => this.paintSoon());
+        return;
+      }
       this.o.compositor.paintAttached(
         {
           key: attachedKey(attachedRow.name),
