@@ -246,6 +246,17 @@ export class DashboardPainter implements Disposable {
       this.urgentRow = attachedRow;
     }
     if (attachedRow) {
+      // What the echo path read lands first: the paint is computed knowing what it put on the
+      // terminal (landing inside this paint's write could only mark it unknown, and send it again).
+      this.o.echoPath?.disarmEcho();
+      if (attachedRow.screen.awaitingYield) {
+        // An echo went ahead and its output waits for its parse: painting now would compare its
+        // line against a screen without it and take it off the terminal, to send it again after.
+        // The parse's own change paints; this paint comes after it (the rows it would have
+        // painted stay marked dirty until then).
+        void attachedRow.screen.flush().then(() => this.paintSoon());
+        return;
+      }
       this.showOnly([attachedRow]);
       this.applyModes(attachedRow.screen.activeModes);
       // Only the rows the emulator reports changed (an echo touches one); a full comparison
@@ -253,16 +264,6 @@ export class DashboardPainter implements Disposable {
       const changed = this.partialAllowed ? attachedRow.screen.takeDirtyRows() : 'all';
       if (!this.partialAllowed) attachedRow.screen.takeDirtyRows();
       const status = this.attachedStatus(state);
-      // What the echo path read lands first: the paint is computed knowing what it put on the
-      // terminal (landing inside this paint's write could only mark it unknown, and send it again).
-      this.o.echoPath?.disarmEcho();
-      if (attachedRow.screen.awaitingYield) {
-        // An echo went ahead and its output waits for its parse: painting now would compare its
-        // line against a screen without it and take it off the terminal, to send it again after.
-        // The parse's own change paints; this paint comes after it.
-        void attachedRow.screen.flush().then(() => this.paintSoon());
-        return;
-      }
       this.o.compositor.paintAttached(
         {
           key: attachedKey(attachedRow.name),
