@@ -54,9 +54,10 @@ export function stopPtyReads(pty: IPty): boolean {
 }
 
 /**
- * node-pty reads again (after stopPtyReads, or a plain pause). The stream's resume() alone would not: it still counts
- * the read it had asked for (Readable's `reading`) as under way, and never asks again; net.Socket's
- * own resume() in `onread` mode starts the handle's read the same way.
+ * node-pty reads again (after stopPtyReads, or a plain pause). After stopPtyReads the stream's
+ * resume() alone would not: it still counts the read it had asked for (Readable's `reading`) as
+ * under way, and never asks again; net.Socket's own resume() in `onread` mode starts the handle's
+ * read the same way.
  */
 export function resumePtyReads(pty: IPty): void {
   const stream = streamOf(pty);
