@@ -14,6 +14,7 @@ interface PtyStream {
   readonly destroyed: boolean;
   readonly readableLength: number;
   readonly _handle: { reading: boolean; readStop(): number; readStart(): number } | null;
+  readonly _readableState: { reading: boolean };
 }
 
 function streamOf(pty: IPty): PtyStream | undefined {
@@ -21,6 +22,7 @@ function streamOf(pty: IPty): PtyStream | undefined {
   if (typeof s !== 'object' || s === null || typeof s.pause !== 'function' || typeof s.resume !== 'function') return undefined;
   const h = s._handle;
   if (typeof h !== 'object' || h === null || typeof h.readStop !== 'function' || typeof h.readStart !== 'function' || typeof h.reading !== 'boolean') return undefined;
+  if (typeof s._readableState !== 'object' || s._readableState === null || typeof s._readableState.reading !== 'boolean') return undefined;
   return s as PtyStream;
 }
 
@@ -45,6 +47,11 @@ export function stopPtyReads(pty: IPty): boolean {
   const stream = streamOf(pty);
   if (!stream || stream.destroyed || stream.readableLength > 0) return false;
   stream.pause();
+  // The stream counts a read as under way: nothing in it may ask the handle for one meanwhile.
+  // Between reads it would — a resume() asked for a tick earlier (a loan that just ended) reads
+  // on its turn, and net.Socket's _read starts the handle — and node-pty would read the output
+  // the borrower is reading, out of order with it.
+  stream._readableState.reading = true;
   const handle = stream._handle!;
   if (handle.reading) {
     handle.reading = false;
@@ -55,9 +62,8 @@ export function stopPtyReads(pty: IPty): boolean {
 
 /**
  * node-pty reads again (after stopPtyReads, or a plain pause). After stopPtyReads the stream's
- * resume() alone would not: it still counts the read it had asked for (Readable's `reading`) as
- * under way, and never asks again; net.Socket's own resume() in `onread` mode starts the handle's
- * read the same way.
+ * resume() alone would not: it counts a read as under way (Readable's `reading`, set there), and
+ * never asks again; net.Socket's own resume() in `onread` mode starts the handle's read the same way.
  */
 export function resumePtyReads(pty: IPty): void {
   const stream = streamOf(pty);

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, test } from 'vitest';
@@ -159,5 +159,47 @@ describe('RowProcess', () => {
     proc.write('END');
     await waitFor('all input read', () => out.text().includes('DONE'), 20_000);
     expect(readFileSync(file, 'latin1')).toBe(`k0${paste.toString('latin1')}${keys}END`);
+  });
+  test('lent, the output is read by the borrower alone, also when the loan is taken as output arrives and another ended; then it goes on in order', async () => {
+    const proc = start({ command: { file: '/bin/sh', args: ['-c', 'stty raw -echo; echo READY; exec cat'] } });
+    const out = collect(proc);
+    await waitFor('ready', () => out.text().includes('READY'));
+    const fd = proc.directInputFd!;
+    // The borrower's read: the descriptor is non-blocking (EAGAIN while there is nothing).
+    const borrowed: string[] = [];
+    const readOnce = (): void => {
+      const buf = Buffer.alloc(4096);
+      try {
+        const n = readSync(fd, buf, 0, buf.length, null);
+        if (n > 0) borrowed.push(buf.toString('latin1', 0, n));
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') throw err;
+      }
+    };
+    for (const word of ['first', 'second']) {
+      // As the painter does: output arrives, a loan ends and the next is taken in the same turn
+      // (node-pty's stream is between reads then, and the resume the first loan's end asked for
+      // is still to come).
+      let loan: ReturnType<RowProcess['lendOutput']>;
+      const sub = proc.onData((chunk) => {
+        if (!chunk.toString('latin1').endsWith(`go-${word}`)) return;
+        proc.lendOutput(() => {})!.end();
+        loan = proc.lendOutput(() => {});
+      });
+      proc.write(`go-${word}`);
+      await waitFor('the loan', () => loan !== undefined);
+      sub.dispose();
+      const seen = out.text().length;
+      proc.write(word);
+      await waitFor(`${word} read by the borrower`, () => {
+        readOnce();
+        return borrowed.join('').endsWith(word);
+      });
+      expect(out.text().length).toBe(seen); // node-pty read none of it
+      loan!.deliver(Buffer.from(borrowed.splice(0).join(''), 'latin1'));
+      loan!.end();
+      proc.write(`-${word}-after`);
+      await waitFor('node-pty to read again', () => out.text().endsWith(`go-${word}${word}-${word}-after`));
+    }
   });
 });
