@@ -139,6 +139,14 @@ export class RowScreen implements Disposable, ParseClient {
   private yieldNext = false;
   /** While set, nothing is parsed here: the event loop first blocks once (parseAfterYield). */
   private yieldTimer: NodeJS.Timeout | undefined;
+  /** Chunks written after parseAfterYield (their echo is on the terminal already) not parsed yet. */
+  private echoesUnparsed = 0;
+  private readonly echoParsed = (): void => {
+    this.echoesUnparsed--;
+  };
+  /** Set while feed() hands a turn's chunks over (each parsed at once): their changes are told once, after. */
+  private feeding = false;
+  private changedWhileFeeding = false;
   /** performance.now() of the last write(). */
   private lastWriteAt = 0;
   private skippedBytes = 0;
@@ -214,7 +222,12 @@ export class RowScreen implements Disposable, ParseClient {
         this.titleEmitter.fire(title);
       }),
     );
-    this.store.add(this.terminal.onWriteParsed(() => this.bump()));
+    this.store.add(
+      this.terminal.onWriteParsed(() => {
+        if (this.feeding) this.changedWhileFeeding = true;
+        else this.bump();
+      }),
+    );
     this.trackDirtyRows();
     this.emulator = probeEmulator(this.terminal);
     this.fastForwardOn = options.fastForward !== false;
@@ -281,9 +294,12 @@ export class RowScreen implements Disposable, ParseClient {
     return !this.store.disposed && this.pending === 0 && this.inFlight === 0 && this.emulator !== null && this.emulator.atGround();
   }
 
-  /** Output whose echo went to the terminal ahead waits for its parse (parseAfterYield). */
-  get awaitingYield(): boolean {
-    return this.yieldTimer !== undefined;
+  /**
+   * Output whose echo went to the terminal ahead (parseAfterYield) is not parsed yet: the screen
+   * does not show what the terminal does on the cursor's line until it is.
+   */
+  get echoUnparsed(): boolean {
+    return this.echoesUnparsed > 0;
   }
 
   /** Increases whenever the screen may have changed; compare to skip redrawing a still row. */
@@ -385,7 +401,8 @@ export class RowScreen implements Disposable, ParseClient {
     if (this.store.disposed || data.length === 0) return;
     const prevByte = this.lastByte;
     this.lastByte = typeof data === 'string' ? -1 : data[data.length - 1]!;
-    if (this.yieldNext) {
+    const echoed = this.yieldNext;
+    if (echoed) {
       this.yieldNext = false;
       this.yieldTimer ??= setTimeout(this.endYield, 0);
     }
@@ -396,9 +413,16 @@ export class RowScreen implements Disposable, ParseClient {
       this.terminal.write(data, this.onBatchParsed);
       return;
     }
-    const scan = this.probe && typeof data !== 'string' ? scanPlain(data, prevByte) : { plain: false, lineEnds: 0 };
+    // An echo's chunk counts as not plain: a flood behind it is neither cut nor put off while it
+    // waits, and it is told parsed (echoUnparsed) only once it is.
+    const scan = this.probe && typeof data !== 'string' && !echoed ? scanPlain(data, prevByte) : { plain: false, lineEnds: 0 };
     const now = performance.now();
-    this.queue.push({ data, at: now, plain: scan.plain, lineEnds: scan.lineEnds, prevByte });
+    const chunk: QueuedChunk = { data, at: now, plain: scan.plain, lineEnds: scan.lineEnds, prevByte };
+    if (echoed) {
+      this.echoesUnparsed++;
+      chunk.afterParse = this.echoParsed;
+    }
+    this.queue.push(chunk);
     if (scan.plain) this.queuedLineEnds += scan.lineEnds;
     else this.queuedNotPlain++;
     this.pending += data.length;
@@ -437,23 +461,36 @@ export class RowScreen implements Disposable, ParseClient {
     if (this.store.disposed || this.inFlight > 0) return;
     this.fastForward();
     if (this.deferFlood()) return;
-    let handed = 0;
-    while (this.queueHead < this.queue.length && handed < budget) {
-      const chunk = this.queue[this.queueHead]!;
-      this.queue[this.queueHead] = EMPTY_CHUNK;
-      this.queueHead++;
-      if (chunk.plain) this.queuedLineEnds -= chunk.lineEnds;
-      else this.queuedNotPlain--;
-      handed += chunk.data.length;
-      const last = this.queueHead === this.queue.length || handed >= budget;
-      // Parse now, in this scheduler turn: left alone xterm defers every write to a timer
-      // (>= 1 ms each), which made a flood's wall time mostly waiting. The turn's byte budget
-      // (ParseScheduler) still bounds how long the keyboard can wait behind parsing.
-      this.parseNow();
-      if (last) this.inFlight = handed;
-      const parsed = last ? this.onBatchParsed : undefined;
-      const after = chunk.afterParse;
-      this.terminal.write(chunk.data, after && parsed ? () => (after(), parsed()) : (after ?? parsed));
+    // A turn's chunks are parsed one after another, at once; the screen is told it changed once,
+    // after the last: one paint of the attached row per turn, not one per chunk, and none of a
+    // screen part-way through a turn (a keystroke's echo the terminal shows already, in the
+    // chunk after the one just parsed, would be taken off its line and sent again after).
+    this.feeding = true;
+    try {
+      let handed = 0;
+      while (this.queueHead < this.queue.length && handed < budget) {
+        const chunk = this.queue[this.queueHead]!;
+        this.queue[this.queueHead] = EMPTY_CHUNK;
+        this.queueHead++;
+        if (chunk.plain) this.queuedLineEnds -= chunk.lineEnds;
+        else this.queuedNotPlain--;
+        handed += chunk.data.length;
+        const last = this.queueHead === this.queue.length || handed >= budget;
+        // Parse now, in this scheduler turn: left alone xterm defers every write to a timer
+        // (>= 1 ms each), which made a flood's wall time mostly waiting. The turn's byte budget
+        // (ParseScheduler) still bounds how long the keyboard can wait behind parsing.
+        this.parseNow();
+        if (last) this.inFlight = handed;
+        const parsed = last ? this.onBatchParsed : undefined;
+        const after = chunk.afterParse;
+        this.terminal.write(chunk.data, after && parsed ? () => (after(), parsed()) : (after ?? parsed));
+      }
+    } finally {
+      this.feeding = false;
+      if (this.changedWhileFeeding) {
+        this.changedWhileFeeding = false;
+        this.bump();
+      }
     }
     if (this.queueHead === this.queue.length) {
       this.queue = [];

@@ -133,6 +133,16 @@ export class TtyKeyRelay implements KeyPath, EchoPath {
     this.land(echo, this.relay.output(true), true, later);
   }
 
+  /** What the thread read so far lands now (and goes on to the row); it reads on if still armed. */
+  landEcho(): void {
+    const echo = this.echo;
+    if (echo === null) return;
+    const out = this.relay.output(false);
+    // Not armed any more (output that was no echo, a full hold, the pty's end): the loan ends.
+    if (!out.armed) this.echo = null;
+    this.land(echo, out, !out.armed, false);
+  }
+
   /** The output read lands (and goes on to the row), in order; `end`: the loan with it. */
   private land(echo: ArmedEcho, out: RelayOutput, end: boolean, later: boolean): void {
     if (out.rest) this.writeTerminal(out.rest.toString('latin1'));
@@ -190,13 +200,7 @@ export class TtyKeyRelay implements KeyPath, EchoPath {
     if (on === null) return; // a stop() took it already
     const news = this.relay.take();
     if (news.typed > 0) on.typed();
-    const echo = this.echo;
-    if (echo !== null) {
-      const out = this.relay.output(false);
-      // Not armed any more (output that was no echo, a full hold, the pty's end): the loan ends.
-      if (!out.armed) this.echo = null;
-      this.land(echo, out, !out.armed, false);
-    }
+    this.landEcho();
     if (news.held === null && news.ended === null) return;
     // The thread has ended: the stream reads again (and meets the terminal's end itself), and the
     // read it held back is routed next, before anything the stream reads from now on.

@@ -23,6 +23,8 @@ import { DASHBOARD_MODES, modeTransition } from './terminal-modes.js';
  */
 export interface EchoPath {
   arm(source: OutputLender, columns: number, landed: (chunk: Buffer, echoed: boolean) => void): boolean;
+  /** What the thread read so far lands now; it reads on if it is still armed. */
+  landEcho(): void;
   /** Reads no more on the thread; what it read lands now. */
   disarmEcho(): void;
 }
@@ -246,15 +248,20 @@ export class DashboardPainter implements Disposable {
       this.urgentRow = attachedRow;
     }
     if (attachedRow) {
+      const screen = attachedRow.screen;
       // What the echo path read lands first: the paint is computed knowing what it put on the
       // terminal (landing inside this paint's write could only mark it unknown, and send it again).
-      this.o.echoPath?.disarmEcho();
-      if (attachedRow.screen.awaitingYield) {
+      // It is disarmed only once this paint is sure to go ahead: while it is put off (below), the
+      // path stays armed and echoes the next key too, a typist's next key often being there before
+      // the last one's parse.
+      this.o.echoPath?.landEcho();
+      if (!screen.echoUnparsed) this.o.echoPath?.disarmEcho();
+      if (screen.echoUnparsed) {
         // An echo went ahead and its output waits for its parse: painting now would compare its
         // line against a screen without it and take it off the terminal, to send it again after.
         // The parse's own change paints; this paint comes after it (the rows it would have
         // painted stay marked dirty until then).
-        void attachedRow.screen.flush().then(() => this.paintSoon());
+        void screen.flush().then(() => this.paintSoon());
         return;
       }
       this.showOnly([attachedRow]);

@@ -173,6 +173,25 @@ describe.runIf(process.platform === 'linux')('TtyKeyRelay', () => {
       expect(delivered.slice(before)).toEqual(['a', 'b', 'c', 'd']);
     });
 
+    test('landEcho lands what the thread read (once), and the thread reads on armed: the next key echoes there too', async () => {
+      const t = await setUp();
+      const { row, delivered } = await rowProcess('stty -echo raw; echo READY; exec cat');
+      t.relay.start(row.directInputFd!, t.screened, t.on);
+      const landed: string[] = [];
+      const before = delivered.length;
+      expect(t.relay.arm(row, 10, (chunk, echoed) => landed.push(`${chunk.toString('latin1')}${echoed ? '!' : ''}`))).toBe(true);
+      t.keyboard.pty.write('k');
+      await waitUntil(() => t.keyboard.output().includes('\x1b[0mk'), { what: 'the echo on the terminal' });
+      t.relay.landEcho(); // as a paint does first, whether the thread's news came already or not
+      expect(landed).toEqual(['k!']);
+      t.relay.landEcho();
+      t.keyboard.pty.write('j');
+      await waitUntil(() => landed.length === 2, { what: 'the next echo to land' });
+      expect(landed).toEqual(['k!', 'j!']);
+      expect(t.keyboard.output()).toContain('\x1b[0mj');
+      expect(delivered.slice(before)).toEqual(['k', 'j']);
+    });
+
     test('output that is not plain text, or does not fit the columns left, lands unechoed', async () => {
       const t = await setUp();
       const { row, delivered } = await rowProcess('stty -echo raw; echo READY; exec cat');

@@ -211,4 +211,46 @@ describe('RowScreen', () => {
     screen.dispose(); // its timer goes with it
     await screen.flush();
   });
+  test('an echo\u2019s chunk is told unparsed until it is parsed, and a plain flood queued behind it is not cut meanwhile', async () => {
+    const bytes = (text: string) => Buffer.from(text, 'latin1'); // strings never count as plain
+    const flood = bytes(Array.from({ length: 4000 }, (_, i) => `${i}\r\n`).join(''));
+    // Without an echo ahead of it, such a flood is cut (plain-backlog.ts): the control.
+    const control = new RowScreen({ cols: 20, rows: 4, scrollback: 100 });
+    control.write(bytes('> k'));
+    control.write(flood);
+    await control.flush();
+    expect(control.fastForwardedBytes).toBeGreaterThan(0);
+    control.dispose();
+
+    const screen = new RowScreen({ cols: 20, rows: 4, scrollback: 100 });
+    screen.urgent = true;
+    screen.write(bytes('> '));
+    expect(screen.echoUnparsed).toBe(false);
+    screen.parseAfterYield();
+    screen.write(bytes('k'));
+    screen.write(flood);
+    expect(screen.echoUnparsed).toBe(true);
+    await screen.flush();
+    expect(screen.echoUnparsed).toBe(false);
+    expect(screen.fastForwardedBytes).toBe(0);
+    expect(screen.snapshot().lines.at(-2)).toBe('3999');
+    screen.dispose();
+  });
+
+  test('the chunks a turn parses are told changed once, after the last: never with an echo on the terminal the screen lacks', async () => {
+    const screen = new RowScreen({ cols: 20, rows: 2 });
+    screen.urgent = true;
+    screen.write('> ');
+    // Two keystrokes echoed ahead (by the key relay's thread), landed together, and more output.
+    screen.parseAfterYield();
+    screen.write('q');
+    screen.parseAfterYield();
+    screen.write('x');
+    screen.write('y');
+    const told: Array<{ line: string; echoUnparsed: boolean }> = [];
+    screen.onChange(() => told.push({ line: screen.snapshot().lines[0]!, echoUnparsed: screen.echoUnparsed }));
+    await screen.flush();
+    expect(told).toEqual([{ line: '> qxy', echoUnparsed: false }]);
+    screen.dispose();
+  });
 });
