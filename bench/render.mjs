@@ -11,7 +11,9 @@
 //   flood  8 rows `cat` ~5 MB of SGR-coloured text each; then 8 rows `seq 1 200000` each. All
 //          rows start together at a FIFO barrier. CPU of the multiplexer's processes, and wall
 //          time until every row shows its last line (a DONE marker printed after the work, seen
-//          in the client's output; afterwards checked on an emulated screen of the client); the
+//          in the client's output; afterwards checked on an emulated screen of the client), and of
+//          it the end's share: from the last program's end (the time it wrote, just before its
+//          DONE) to that DONE in the client's output; the
 //          server's peak RSS (VmHWM) per row. Each flood runs --flood-reps times per system
 //          (default 3, interleaved); the table shows medians (RSS: the highest peak).
 //   idle   16 rows that printed ~1 MB each (full scrollback) and wait on input (`cat`, pty raw):
@@ -62,7 +64,7 @@ import { bestCpuS, cpuMeter, cpuSeconds, loadAverage, memory, settleIdle } from 
 import { PtyClient, sleep } from './lib/render/pty-client.mjs';
 import { COLS, HISTORY_LINES, ROWS, TMUX_HISTORY_ARGS, TMUX_HISTORY_LINES, clientEnv, killAllTmux, killTmuxServer, listProfiles, startFloor, startSwb, startTmux, swbCommand } from './lib/render/systems.mjs';
 import { childNamed, echoChain, formatChain, readSchedTrace, startSchedRecord, threadsOf } from './lib/render/sched-chain.mjs';
-import { Barrier, floodCommand, helloCommand, idleCommand, readStreamStatus, shq, streamCommand, writeColouredText, writeStreamScript } from './lib/render/workloads.mjs';
+import { Barrier, floodCommand, helloCommand, idleCommand, lastEnd, readStreamStatus, shq, streamCommand, writeColouredText, writeStreamScript } from './lib/render/workloads.mjs';
 import { formatProfile, summariseProfile } from './lib/render/cpuprofile.mjs';
 import { echoOnce, latencyStats, sampleEcho } from './lib/render/echo.mjs';
 
@@ -208,7 +210,8 @@ async function runFlood(system, kind, files) {
   const tag = kind === 'colour' ? 'c' : 's';
   const barrier = new Barrier(ctx.dir, n, `${system}-${tag}`);
   const work = kind === 'colour' ? `cat ${shq(files.colour)}` : `seq 1 ${P.seqN}`;
-  const rows = barrier.paths.map((p, i) => ({ name: `${tag}${i + 1}`, cmd: floodCommand(p, work, `${tag}${i + 1}`) }));
+  const endFiles = barrier.paths.map((p) => `${p}.end`);
+  const rows = barrier.paths.map((p, i) => ({ name: `${tag}${i + 1}`, cmd: floodCommand(p, work, `${tag}${i + 1}`, endFiles[i]) }));
   const s = await start(system, rows, `flood-${kind}`);
   try {
     // Every row drawn (its WAIT line on the client's screen) and blocked at the barrier, and the
@@ -232,11 +235,14 @@ async function runFlood(system, kind, files) {
     const fromUs = monoUs();
     barrier.release();
     const { at } = await done;
+    // From the last program's end (as it wrote it, just before its DONE) to that DONE on the client.
+    const endLagMs = Date.now() - (performance.now() - at) - lastEnd(endFiles);
     const m = meter();
     if (system === 'swb') profWindows.push({ profName: `flood-${kind}`, label: `flood ${kind} (barrier release to last DONE)`, fromUs, toUs: monoUs() });
     const harness = process.cpuUsage(harness0);
     const result = {
       wallS: (at - t0) / 1000,
+      endLagMs,
       cpuS: m.cpuS,
       per: m.per.map((p) => p.cpuS),
       outBytes: s.client.bytes - bytes0,
@@ -249,6 +255,7 @@ async function runFlood(system, kind, files) {
     return result;
   } finally {
     barrier.close();
+    for (const f of endFiles) rmSync(f, { force: true });
     await stop(s);
   }
 }
@@ -813,7 +820,7 @@ async function main() {
           if (!r) continue;
           runs[system].push(r);
           log(
-            `  flood ${kind.padEnd(6)} ${system.padEnd(5)} ${what}: ${fmt(r.wallS)} s wall, ${fmt(r.cpuS)} s CPU` +
+            `  flood ${kind.padEnd(6)} ${system.padEnd(5)} ${what}: ${fmt(r.wallS)} s wall (the last DONE ${fmt(r.endLagMs, 0)} ms after its program ended), ${fmt(r.cpuS)} s CPU` +
               (r.per.length > 1 ? ` (server ${fmt(r.per[0])} + client ${fmt(r.per[1])})` : '') +
               `, ${(r.outBytes / MB).toFixed(1)} MB to the client, peak RSS ${(r.hwm / MB).toFixed(0)} MB (${(r.hwm / MB / 8).toFixed(1)} MB per row)` +
               `, harness ${fmt(r.harnessCpuS)} s CPU${r.problems.length ? `; SCREEN CHECK: ${r.problems.join('; ')}` : ''}`,
@@ -826,6 +833,7 @@ async function main() {
         (R[system] ??= {})[kind] = {
           ...all[all.length - 1],
           wallS: median(all.map((r) => r.wallS)),
+          endLagMs: median(all.map((r) => r.endLagMs)),
           cpuS: median(all.map((r) => r.cpuS)),
           hwm: Math.max(...all.map((r) => r.hwm)),
           problems: [...new Set(all.flatMap((r) => r.problems))],
@@ -978,6 +986,8 @@ function table(R) {
     const f = floor[kind];
     add(`${label} CPU (s)`, a?.cpuS, b?.cpuS, 2, '<= 1.0x tmux', within(a?.cpuS, b?.cpuS, 1.0), fmt(refCpu), f?.cpuS ?? Number.NaN);
     add(`${label} wall (s)`, a?.wallS, b?.wallS, 2, '<= 1.0x tmux', within(a?.wallS, b?.wallS, 1.0), fmt(refWall), f?.wallS ?? Number.NaN);
+    // Of the wall time, how long the end took to show: the last program's end to its DONE on screen.
+    add(`  of it, end to screen (ms)`, a?.endLagMs, b?.endLagMs, 0, '', null, '', f?.endLagMs ?? Number.NaN);
     // The server's peak RSS (VmHWM, read once every row is done) over the 8 rows; the highest of the runs.
     const perRow = (x) => mb(x?.hwm) / 8;
     add(`  peak RSS per row (MB)`, perRow(a), perRow(b), 1, '<= 20', below(perRow(a), 20), '', perRow(f));

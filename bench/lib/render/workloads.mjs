@@ -40,10 +40,27 @@ export function printMarker(prefix, id) {
 
 /**
  * A row that prints WAIT-<id> (so the harness can see the multiplexer has drawn it), waits at
- * the barrier, does `work`, prints DONE-<id> and stays.
+ * the barrier, does `work`, writes the time it ended (ns since the epoch) to `endFile`, prints
+ * DONE-<id> and stays.
  */
-export function floodCommand(fifo, work, id) {
-  return `${printMarker('WAIT', id)}; read _ < ${shq(fifo)}; ${work}; ${printMarker('DONE', id)}; exec sleep 1000000`;
+export function floodCommand(fifo, work, id, endFile) {
+  return `${printMarker('WAIT', id)}; read _ < ${shq(fifo)}; ${work}; date +%s%N > ${shq(endFile)}; ${printMarker('DONE', id)}; exec sleep 1000000`;
+}
+
+/** When the last of `endFiles` (floodCommand) says its work ended, in Date.now() milliseconds; NaN if one is missing. */
+export function lastEnd(endFiles) {
+  let last = Number.NaN;
+  for (const f of endFiles) {
+    let ms;
+    try {
+      ms = Number(readFileSync(f, 'utf8').trim()) / 1e6;
+    } catch {
+      return Number.NaN;
+    }
+    if (!Number.isFinite(ms)) return Number.NaN;
+    last = Number.isNaN(last) ? ms : Math.max(last, ms);
+  }
+  return last;
 }
 
 /** A row that prints `preamble` (if any), READY-<id>, then waits on input: cat with the pty raw. */
