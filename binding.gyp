@@ -1,7 +1,7 @@
 {
   # npm runs `node-gyp rebuild` on install because this file exists and package.json has no
   # install script; the results are build/Release/peer_credentials.node (src/util/peer-credentials.ts)
-  # and build/Release/key_relay.node (src/server/key-relay.ts).
+  # and build/Release/key_relay.node (src/server/tty-key-relay.ts).
   "targets": [
     {
       "target_name": "peer_credentials",

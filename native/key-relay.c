@@ -42,10 +42,8 @@
 #define _GNU_SOURCE
 #endif
 
-#ifndef NAPI_VERSION
-#define NAPI_VERSION 8
-#endif
-#include <node_api.h>
+#define ADDON_NAME "key-relay"
+#include "napi-call.h"
 
 #if defined(__linux__)
 #include <errno.h>
@@ -72,16 +70,6 @@
 /* ended_errno beside the errnos: the pty hung up (the row's program is gone). */
 #define ENDED_ROW_GONE (-2)
 #define NOT_ENDED (-1)
-
-#define NAPI_CALL(env, call)                                                           \
-  do {                                                                                 \
-    if ((call) != napi_ok) {                                                           \
-      bool pending = false;                                                            \
-      napi_is_exception_pending((env), &pending);                                      \
-      if (!pending) napi_throw_error((env), NULL, "key-relay: N-API call failed");     \
-      return NULL;                                                                     \
-    }                                                                                  \
-  } while (0)
 
 typedef struct {
   int tty_fd;
@@ -436,6 +424,13 @@ static napi_value relay_arm(napi_env env, napi_callback_info info) {
    (chunks: [{ data, echoed }], echoed: it went to the terminal ahead), whether it is armed still,
    and the part of an echo the terminal has not taken yet (written before anything else), or null.
    With disarm, the thread reads no more. */
+/* A Buffer holding a copy of `len` bytes of `data`, or null when there are none. */
+static napi_status buffer_or_null(napi_env env, const uint8_t *data, size_t len, napi_value *result) {
+  if (len == 0) return napi_get_null(env, result);
+  void *copy;
+  return napi_create_buffer_copy(env, len, data, &copy, result);
+}
+
 static napi_value relay_output(napi_env env, napi_callback_info info) {
   size_t argc = 1;
   napi_value argv[1];
@@ -471,12 +466,7 @@ static napi_value relay_output(napi_env env, napi_callback_info info) {
   NAPI_CALL(env, napi_set_named_property(env, out, "chunks", chunks));
   NAPI_CALL(env, napi_get_boolean(env, armed, &v));
   NAPI_CALL(env, napi_set_named_property(env, out, "armed", v));
-  if (rest_len > 0) {
-    void *copy;
-    NAPI_CALL(env, napi_create_buffer_copy(env, rest_len, rest, &copy, &v));
-  } else {
-    NAPI_CALL(env, napi_get_null(env, &v));
-  }
+  NAPI_CALL(env, buffer_or_null(env, rest, rest_len, &v));
   NAPI_CALL(env, napi_set_named_property(env, out, "rest", v));
   return out;
 }
@@ -523,12 +513,7 @@ static napi_value relay_take(napi_env env, napi_callback_info info) {
   NAPI_CALL(env, napi_create_object(env, &out));
   NAPI_CALL(env, napi_create_uint32(env, typed, &v));
   NAPI_CALL(env, napi_set_named_property(env, out, "typed", v));
-  if (has_held) {
-    void *copy;
-    NAPI_CALL(env, napi_create_buffer_copy(env, held_len, held, &copy, &v));
-  } else {
-    NAPI_CALL(env, napi_get_null(env, &v));
-  }
+  NAPI_CALL(env, buffer_or_null(env, held, has_held ? held_len : 0, &v));
   NAPI_CALL(env, napi_set_named_property(env, out, "held", v));
   if (ended == NOT_ENDED) {
     NAPI_CALL(env, napi_get_null(env, &v));

@@ -3,17 +3,14 @@
 // connecting side). Node exposes no API for this; the hub and the client use it to check each
 // other without trusting anything the peer says about itself.
 //
-// Plain node_api.h (no node-addon-api) so the addon needs no npm dependency and, being N-API,
-// keeps working across Node versions without a rebuild.
+// Plain node_api.h (napi-call.h).
 // glibc declares struct ucred only under _GNU_SOURCE; it must precede every system header.
 #if defined(__linux__) && !defined(_GNU_SOURCE)
 #define _GNU_SOURCE
 #endif
 
-#ifndef NAPI_VERSION
-#define NAPI_VERSION 8
-#endif
-#include <node_api.h>
+#define ADDON_NAME "peer-credentials"
+#include "napi-call.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -27,17 +24,6 @@
 #include <sys/un.h>
 #include <unistd.h>
 #endif
-
-#define NAPI_CALL(env, call)                                                         \
-  do {                                                                               \
-    if ((call) != napi_ok) {                                                         \
-      /* A failing napi_* call usually leaves an exception pending; throw one if not. */ \
-      bool pending = false;                                                          \
-      napi_is_exception_pending((env), &pending);                                    \
-      if (!pending) napi_throw_error((env), NULL, "peer-credentials: N-API call failed"); \
-      return NULL;                                                                   \
-    }                                                                                \
-  } while (0)
 
 #ifdef PC_SUPPORTED
 // Callers branch on err.code, the way they do for Node's own system errors, so the code must be

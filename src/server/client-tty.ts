@@ -15,6 +15,7 @@ import { closeSync, constants, fstatSync, openSync, readlinkSync, statSync } fro
 import type { OnReadOpts, SocketConstructorOpts } from 'node:net';
 import { isatty, ReadStream } from 'node:tty';
 import { readProcStat } from '../rows/process-tree.js';
+import { handleFd } from '../util/native-addon.js';
 import { myUid } from '../util/private-path.js';
 import { writeThrough } from '../util/write-through.js';
 
@@ -84,12 +85,6 @@ export function openClientTty(pid: number, onKeys?: (chunk: Buffer) => void): Re
 function sameFile(fd: number, want: { dev: number; ino: number; rdev: number }): boolean {
   const st = fstatSync(fd);
   return st.isCharacterDevice() && st.dev === want.dev && st.ino === want.ino && st.rdev === want.rdev;
-}
-
-/** The descriptor under a stream's libuv handle (node keeps it there, untyped), if any. */
-export function handleFd(stream: ReadStream): number | undefined {
-  const fd = (stream as unknown as { _handle?: { fd?: unknown } })._handle?.fd;
-  return typeof fd === 'number' && Number.isInteger(fd) && fd >= 0 ? fd : undefined;
 }
 
 /**

@@ -3,14 +3,11 @@
 // their echo comes back onto the terminal the same way: the event loop is woken by neither, only
 // afterwards, to parse. The input router decides when the keys run there (KeyPath), the painter
 // when an echo may (EchoPath); this is the terminal's half of both.
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import type { ReadStream } from 'node:tty';
 import type { OutputLender, OutputLoan } from '../rows/pty-output-loan.js';
 import type { EchoPath } from '../terminal/dashboard-painter.js';
 import type { KeyPath, KeyPathHandlers } from '../terminal/input-router.js';
-import { packageRoot } from '../util/package-root.js';
-import { handleFd } from './client-tty.js';
+import { handleFd, requireNativeAddon } from '../util/native-addon.js';
 
 /** What the thread did since the last look (native/key-relay.c, take()). */
 interface RelayNews {
@@ -49,14 +46,10 @@ let unavailable = '';
 
 function loadRelay(): NativeRelayClass | null {
   if (relayClass !== undefined) return relayClass;
-  const path = join(packageRoot(), 'build', 'Release', 'key_relay.node');
-  try {
-    relayClass = (createRequire(import.meta.url)(path) as { KeyRelay?: NativeRelayClass }).KeyRelay ?? null;
-    if (!relayClass) unavailable = `the key relay is not built for ${process.platform}`;
-  } catch (err) {
-    unavailable = `cannot load the key relay (${path}): ${(err as Error).message.split('\n')[0]}`;
-    relayClass = null;
-  }
+  const loaded = requireNativeAddon<{ KeyRelay?: NativeRelayClass }>('key_relay.node', 'the key relay');
+  if (typeof loaded === 'string') unavailable = loaded;
+  else if (!loaded.KeyRelay) unavailable = `the key relay is not built for ${process.platform}`;
+  relayClass = typeof loaded === 'string' ? null : (loaded.KeyRelay ?? null);
   return relayClass;
 }
 

@@ -256,6 +256,7 @@ export class DashboardPainter implements Disposable {
       // the last one's parse.
       this.o.echoPath?.landEcho();
       if (!screen.echoUnparsed) this.o.echoPath?.disarmEcho();
+      // (Asked again: what the disarm landed, read since, may be an echo too.)
       if (screen.echoUnparsed) {
         // An echo went ahead and its output waits for its parse: painting now would compare its
         // line against a screen without it and take it off the terminal, to send it again after.

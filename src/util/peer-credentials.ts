@@ -2,10 +2,8 @@
 // to check that the hub runs as its own uid before sending anything, the hub to tell an operator's
 // process from one inside an agent row's process tree. Backed by the native addon built from
 // native/peer-credentials.c (binding.gyp; npm builds it on install).
-import { createRequire } from 'node:module';
 import type { Socket } from 'node:net';
-import { join } from 'node:path';
-import { packageRoot } from './package-root.js';
+import { handleFd, requireNativeAddon } from './native-addon.js';
 
 export interface PeerCredentials {
   pid: number;
@@ -30,18 +28,12 @@ function load(): Addon | null {
     unavailableReason = `peer credentials are not supported on ${process.platform}`;
     return (addon = null);
   }
-  // Relative to the package root rather than to this module: this code also runs from the esbuild
-  // bundles (dist/cli-bundle/chunks/, dist/server.bundle.mjs), which sit at other depths than
-  // dist/src/util/. A computed path also keeps esbuild from trying to bundle the .node file.
-  let path: string | undefined;
-  try {
-    path = join(packageRoot(), 'build', 'Release', 'peer_credentials.node');
-    addon = createRequire(import.meta.url)(path) as Addon;
-  } catch (err) {
-    // First line only: require() appends a multi-line "Require stack" that says nothing useful here.
-    unavailableReason = `cannot load the peer-credentials addon${path ? ` (${path})` : ''}: ${(err as Error).message.split('\n')[0]}`;
-    addon = null;
+  const loaded = requireNativeAddon<Addon>('peer_credentials.node', 'the peer-credentials addon');
+  if (typeof loaded === 'string') {
+    unavailableReason = loaded;
+    return (addon = null);
   }
+  addon = loaded;
   return addon;
 }
 
@@ -58,11 +50,8 @@ function load(): Addon | null {
 export function peerCredentialsOf(socket: Socket): PeerCredentials | null {
   const native = load();
   if (!native) return null;
-  // Node offers no public fd for a net.Socket (socket.fd does not exist; only the libuv handle
-  // knows it), so read the handle's fd getter. It is null once the socket is destroyed and -1
-  // where libuv has no fd (Windows pipes).
-  const fd = (socket as unknown as { _handle?: { fd?: unknown } | null })._handle?.fd;
-  if (typeof fd !== 'number' || fd < 0) {
+  const fd = handleFd(socket);
+  if (fd === undefined) {
     throw Object.assign(new Error('peerCredentialsOf: the socket has no file descriptor (closed or not yet opened)'), { code: 'EBADF' });
   }
   try {
