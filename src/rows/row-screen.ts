@@ -459,8 +459,11 @@ export class RowScreen implements Disposable, ParseClient {
   feed(budget: number): void {
     this.turnRequested = false;
     if (this.store.disposed || this.inFlight > 0) return;
-    this.fastForward();
+    // A flood that is still coming waits (deferFlood), and is cut once its wait ends. Not at each
+    // turn meanwhile: a cut that spills history queues an erase, which is no plain output, so the
+    // wait ended there and the tail (a screenful and more) was parsed after every cut.
     if (this.deferFlood()) return;
+    this.fastForward();
     // A turn's chunks are parsed one after another, at once; the screen is told it changed once,
     // after the last: one paint of the attached row per turn, not one per chunk, and none of a
     // screen part-way through a turn (a keystroke's echo the terminal shows already, in the

@@ -401,6 +401,32 @@ describe('fast-forward through plain floods', () => {
     screen.dispose();
   });
 
+  it('cuts a flood that keeps coming once, when its wait ends, not at every turn meanwhile', async () => {
+    // Each cut that spills history ends the wait (the erase it queues is parsed at once, with the
+    // screenful and more after it): cutting at every turn redrew a flooding row every few ms and
+    // parsed a tail each time, most of a `seq` flood's cost.
+    const scheduler = new ManualScheduler();
+    const screen = new RowScreen({ cols: 40, rows: 10, scrollback: 300, emulatorScrollback: 20, scheduler, maxDeferMs: 60_000, highWatermark: 1 << 30 });
+    const flood = bytes(lines(1, 20_000));
+    const version = screen.version;
+    for (let at = 0; at < flood.length; at += 4096) {
+      screen.write(flood.subarray(at, at + 4096));
+      scheduler.run(1 << 30);
+    }
+    expect(screen.version).toBe(version);
+    expect(screen.pendingBytes).toBe(flood.length);
+    expect(screen.fastForwardedBytes).toBe(0);
+    // Its output paused: it is cut (its history spilled as text) and its last lines shown.
+    screen.urgent = true;
+    scheduler.run(1 << 30);
+    await screen.flush();
+    expect(screen.spilledAsTextBytes).toBeGreaterThan(0);
+    expect(screen.fastForwardedBytes).toBeGreaterThan(flood.length * 0.9);
+    expect(screen.snapshot().lines[8]).toBe('20000');
+    expect(screen.historyLines().slice(-3)).toEqual(['19998', '19999', '20000']);
+    screen.dispose();
+  });
+
   it('parses a deferred flood as soon as its output pauses', async () => {
     const screen = new RowScreen({ cols: 40, rows: 10, scrollback: 100, maxDeferMs: 60_000 });
     screen.write(bytes(lines(1, 50)));
