@@ -311,6 +311,14 @@ export class RowScreen implements Disposable, ParseClient {
     return this.titleValue;
   }
 
+  /**
+   * Everything written is parsed and nothing more came for FLOOD_GAP_MS: the program paused (a
+   * flood ended), so what the screen shows now is its output's end, worth showing at once.
+   */
+  get quiet(): boolean {
+    return this.pending === 0 && performance.now() - this.lastWriteAt >= FLOOD_GAP_MS;
+  }
+
   /** Bytes handed to write() that the parser has not processed yet. */
   get pendingBytes(): number {
     return this.pending;
@@ -407,6 +415,7 @@ export class RowScreen implements Disposable, ParseClient {
       this.yieldTimer ??= setTimeout(this.endYield, 0);
     }
     if (this.urgent && this.inFlight === 0 && this.queueHead === this.queue.length && this.yieldTimer === undefined) {
+      this.lastWriteAt = performance.now();
       this.pending += data.length;
       this.inFlight = data.length;
       this.parseNow();

@@ -1,6 +1,7 @@
 // Decides when the real terminal is painted. Row output is coalesced to a frame cap (leading
 // edge: the first change after a quiet spell paints at once, a stream of changes paints at most
-// every `frameMs`), and nothing is painted while nothing changed, so idle rows cost nothing.
+// every `frameMs`; a row whose output paused, a flood's end, paints at once), and nothing is
+// painted while nothing changed, so idle rows cost nothing.
 // While attached, changes paint on the next turn of the event loop for the lowest echo latency.
 import type { AppState, RowView } from '../app/app-state.js';
 import { computeLayout, type Layout } from '../app/layout.js';
@@ -149,7 +150,10 @@ export class DashboardPainter implements Disposable {
     }
     if (state.overlay !== null) return;
     if (!this.layout?.rows.some((p) => p.name === row.name && p.viewport.height > 0)) return;
-    this.schedule();
+    // A row whose output paused (a flood's end, parsed once it paused) paints now rather than at
+    // the next frame: its last lines are what the operator waits for. At most once a pause.
+    if (row.screen.quiet) this.paintSoon();
+    else this.schedule();
   }
 
   /**

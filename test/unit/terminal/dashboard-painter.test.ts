@@ -1,0 +1,69 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { initialState, type AppState } from '../../../src/app/app-state.js';
+import { RowScreen } from '../../../src/rows/row-screen.js';
+import type { Row } from '../../../src/rows/row.js';
+import type { RowManager } from '../../../src/rows/row-manager.js';
+import { Compositor } from '../../../src/terminal/compositor.js';
+import { DashboardPainter } from '../../../src/terminal/dashboard-painter.js';
+import { InkStdout } from '../../../src/terminal/ink-surface.js';
+import { toDisposable } from '../../../src/util/lifecycle.js';
+import { waitUntil } from '../../helpers/wait-until.js';
+import { row as rowView } from '../app/fixtures.js';
+
+/** What a Row gives the painter: its name, screen, last output and show/attach handles. */
+function fakeRow(name: string, screen: RowScreen): Row {
+  return { name, screen, lastOutputAt: Date.now(), show: () => toDisposable(() => {}), attach: () => toDisposable(() => {}) } as unknown as Row;
+}
+
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+const lines = (from: number, to: number) => {
+  let out = '';
+  for (let i = from; i <= to; i++) out += `${i}\r\n`;
+  return out;
+};
+
+describe('DashboardPainter', () => {
+  const cleanup: Array<() => void> = [];
+  afterEach(() => {
+    while (cleanup.length > 0) cleanup.pop()!();
+  });
+
+  /** A dashboard of one row, painted once; frames capped far apart (a minute). */
+  function dashboard() {
+    let out = '';
+    const screen = new RowScreen({ cols: 40, rows: 8 });
+    const row = fakeRow('r1', screen);
+    const state: AppState = { ...initialState({ cols: 40, rows: 12 }, 'grid', 'default'), rows: [rowView('r1')], focused: 'r1' };
+    const painter = new DashboardPainter({
+      compositor: new Compositor((data) => (out += data)),
+      ink: new InkStdout({ cols: 40, rows: 12 }, () => {}),
+      rows: { get: (name: string) => (name === 'r1' ? row : undefined) } as unknown as RowManager,
+      getState: () => state,
+      chromeHeight: 1,
+      writeModes: () => {},
+      renderHeader: (view, width) => view.name.padEnd(width),
+      separatorStyle: () => '',
+      frameMs: 60_000,
+    });
+    cleanup.push(() => painter.dispose(), () => screen.dispose());
+    painter.paint();
+    return { screen, row, painter, output: () => out, clear: () => (out = '') };
+  }
+
+  it('a row whose output stopped paints at once; one still printing waits for the frame cap', async () => {
+    const d = dashboard();
+    // A row still printing: its change waits for the next frame (a minute away here).
+    d.screen.write('still printing\r\n');
+    await d.screen.flush();
+    d.clear();
+    d.painter.rowChanged(d.row);
+    await turn();
+    await turn();
+    expect(d.output()).not.toContain('still printing');
+    // A flood whose output paused: parsed once it paused (RowScreen's flood wait), and shown then.
+    d.screen.write(lines(1, 400));
+    await waitUntil(() => d.screen.quiet, { timeoutMs: 5000 });
+    d.painter.rowChanged(d.row);
+    await waitUntil(() => d.output().includes('400'), { timeoutMs: 5000 });
+  });
+});
