@@ -7,7 +7,7 @@ import { OPERATOR } from '../protocol/handle.js';
 import type { Row } from '../rows/row.js';
 import type { RowManager } from '../rows/row-manager.js';
 import type { RowSpec } from '../rows/row.js';
-import { describeCommand, type RowFleet } from '../supervisor/row-fleet.js';
+import { describeCommand, restoredMark, type RowFleet } from '../supervisor/row-fleet.js';
 import { sanitize } from '../text/sanitize.js';
 import { DisposableStore, toDisposable, type Disposable } from '../util/lifecycle.js';
 import type { AgentSupervisor } from '../supervisor/agent-supervisor.js';
@@ -155,6 +155,7 @@ export class DashboardController implements Intents, Disposable {
     this.lifetime.add(fleet.onRemoved(({ row, closed }) => this.hide(row, closed.at)));
     this.lifetime.add(fleet.onReopened((name) => store.rowReopened(name)));
     this.lifetime.add(fleet.onPolicy((p) => store.updateRow(p.row, { wakePolicy: p.policy })));
+    this.lifetime.add(fleet.onNotice((n) => this.note(n.kind, n.text, n.row)));
     if (o.worktrees) this.lifetime.add(o.worktrees.onStatus((s) => store.updateRow(s.row, { git: s.status })));
     this.lifetime.add(fleet.onSizeOwner(() => this.applySizes()));
     for (const c of [...fleet.closed()].reverse()) store.rowClosed(closedView(c.spec, c.at));
@@ -263,7 +264,7 @@ export class DashboardController implements Intents, Disposable {
       wakePolicy: this.o.fleet.policyOf(row.name) ?? 'notify',
       wakeFailed: false,
       incarnation: row.incarnation,
-      restored: origin.kind === 'restored' ? (origin.resumed ? 'resumed' : 'fresh') : null,
+      restored: restoredMark(origin),
       git: this.o.worktrees?.statusOf(row.name) ?? null,
       ...(row.state === 'exited' ? { exitedAt: row.lastOutputAt || Date.now() } : {}),
     };
@@ -310,7 +311,8 @@ export class DashboardController implements Intents, Disposable {
           agentState: null,
           incarnation: row.incarnation,
           command: describeCommand(row.spec),
-          restored: null,
+          // Still "restored" when the fleet started a restored row again fresh (its resume failed).
+          restored: restoredMark(this.o.fleet.originOf(row.name)),
         });
       }),
     );

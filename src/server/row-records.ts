@@ -5,8 +5,10 @@
 // arguments go after the row's command, an argv or a shell line alike.
 //
 // On start, every recorded row is relaunched and marked restored: resumed when its agent's session
-// is known, fresh otherwise. A fresh relaunch is a new conversation: the unread mail of the one
-// before is parked for the operator's review instead of being handed to a context that never saw it.
+// is known, fresh otherwise; a resume the agent refuses (it knows no such session: the row was
+// never used) is started again fresh (RowFleet's resumeFailed). A fresh relaunch is a new
+// conversation: the unread mail of the one before is parked for the operator's review instead of
+// being handed to a context that never saw it.
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { resolveProfile } from '../agents/load-profiles.js';
@@ -17,7 +19,7 @@ import type { Hub } from '../hub/hub.js';
 import { sessionMembers, readProcStat } from '../rows/process-tree.js';
 import type { Row, RowSpec } from '../rows/row.js';
 import { RowRecordStore, type ServerRun } from '../store/row-record-store.js';
-import type { FleetHooks, RowOrigin } from '../supervisor/row-fleet.js';
+import { parkedMailNote, type FleetHooks, type RowOrigin } from '../supervisor/row-fleet.js';
 import { shellQuote } from '../util/shell-quote.js';
 
 const WAKE_POLICIES: readonly string[] = ['auto', 'notify', 'off'];
@@ -74,6 +76,7 @@ export class RowRecords {
     return {
       prepareLaunch: (spec) => this.launchSpec(spec),
       prepareRestart: (row) => this.resumeSpec(row),
+      resumeFailed: (row) => this.freshSpec(row),
       recorded: (row, wake) => {
         const k = this.known.get(row.name);
         if (k && row.state === 'running') {
@@ -111,6 +114,20 @@ export class RowRecords {
     if (!k?.recipe) return null;
     if (!k.sessionId && k.recipe.openFile) this.discover(row, k);
     return k.sessionId ? withArgs(k.base, k.recipe.resumeArgs, k.sessionId) : null;
+  }
+
+  /**
+   * The row's resume failed (its agent knew no such session): the spec that starts a new
+   * conversation, with a new session id when swb mints them. The old conversation's unread mail is
+   * parked for the operator, as for any fresh relaunch.
+   */
+  private freshSpec(row: Row): { spec: RowSpec; parked: number } | null {
+    const k = this.known.get(row.name);
+    if (!k?.recipe) return null;
+    this.log(`row ${row.name}: its agent did not resume session ${k.sessionId ?? '(unknown)'}; starting a new conversation`);
+    k.sessionId = k.recipe.mint ? randomUUID() : null;
+    const spec = k.sessionId ? withArgs(k.base, k.recipe.launchArgs, k.sessionId) : k.base;
+    return { spec, parked: this.park(row.name) };
   }
 
   private save(name: string, wake: WakePolicy | undefined): void {
@@ -181,7 +198,7 @@ export class RowRecords {
       let note = `@${r.name} restored after ${after === 'stop' ? 'the server stopped' : after === 'crash' ? 'the server crashed' : 'a reboot'}: ${why}`;
       if (!resumed) {
         const parked = this.park(r.name);
-        if (parked > 0) note += `; ${parked} unread message${parked === 1 ? '' : 's'} from before wait for your review (V)`;
+        if (parked > 0) note += `; ${parkedMailNote(parked)}`;
       }
       // Recorded again (with its new session id and pid) by the fleet's hook when it starts.
       out.push({ spec, base, ...(wake ? { wake } : {}), origin: { kind: 'restored', after, resumed, note } });

@@ -10,7 +10,7 @@ import { planNewRow } from './new-row.js';
 import { startWorktreeRow } from './worktree-rows.js';
 import { mergeWorktree, removeWorktree, reviewWorktree, type WorktreeInfo } from '../worktree/worktree.js';
 import type { SwbErrorValue } from '../protocol/error-codes.js';
-import { describeCommand } from '../supervisor/row-fleet.js';
+import { describeCommand, restoredMark } from '../supervisor/row-fleet.js';
 import type { ServerCore } from './server-core.js';
 import { shellQuote } from '../util/shell-quote.js';
 
@@ -40,7 +40,6 @@ export function serverControl(o: {
     rows() {
       const attached = o.attachedRows();
       const rows: RowListing[] = fleet.list().map((row) => {
-        const origin = fleet.originOf(row.name);
         return {
           name: row.name,
           profile: row.spec.profile ?? null,
@@ -52,7 +51,7 @@ export function serverControl(o: {
           unread: port.unreadCount(row.name),
           wake: fleet.policyOf(row.name) ?? null,
           startedAt: row.startedAt,
-          restored: origin.kind === 'restored' ? (origin.resumed ? 'resumed' : 'fresh') : null,
+          restored: restoredMark(fleet.originOf(row.name)),
           attached: attached.has(row.name),
         };
       });

@@ -5,9 +5,13 @@
 // settled here too: a row is attached while any client is attached to it; an attached row takes the
 // size of the attached client that typed last, every other row the size the last typing client's
 // dashboard gives it (as tmux's "latest" window-size), so two terminals do not fight.
+// A launch that resumed an agent's conversation and failed at once (the agent finds no such session:
+// Claude Code and Gemini CLI exit non-zero when asked to resume one that never had a turn) is started
+// again fresh, as a new conversation, and every client is told why.
 import type { OperatorPort } from '../hub/operator-port.js';
 import type { Row, RowSpec } from '../rows/row.js';
 import type { RowManager } from '../rows/row-manager.js';
+import type { RowExit } from '../rows/row-process.js';
 import { Emitter, type Event } from '../util/event.js';
 import { DisposableStore, toDisposable, type Disposable } from '../util/lifecycle.js';
 import type { WakePolicy } from '../agents/wake-controller.js';
@@ -17,6 +21,16 @@ import type { AgentSupervisor } from './agent-supervisor.js';
 export type RowOrigin =
   | { kind: 'new' }
   | { kind: 'restored'; after: 'stop' | 'crash' | 'reboot'; resumed: boolean; note?: string };
+
+/** How a row's header and `swb ls` mark its origin: restored with its conversation resumed, or fresh. */
+export function restoredMark(origin: RowOrigin): 'resumed' | 'fresh' | null {
+  return origin.kind === 'restored' ? (origin.resumed ? 'resumed' : 'fresh') : null;
+}
+
+/** What a note says of the unread mail a fresh relaunch parked for the operator. */
+export function parkedMailNote(count: number): string {
+  return `${count} unread message${count === 1 ? ' from before waits' : 's from before wait'} for your review (V)`;
+}
 
 export interface ClosedRowRecord {
   spec: RowSpec;
@@ -31,6 +45,11 @@ export interface FleetHooks {
   prepareRestart?: (row: Row) => RowSpec | null;
   /** Every launch, first or not (restarts, restores): the agent's own swb tools (its profile's `native`). */
   everyLaunch?: (spec: RowSpec) => RowSpec;
+  /**
+   * A launch that resumed the row's conversation failed at once: the spec that starts it fresh (a
+   * new conversation; the hook parks the old one's unread mail and says how much), or null.
+   */
+  resumeFailed?: (row: Row) => { spec: RowSpec; parked: number } | null;
   /** A row started, changed or ended: persist it (the server's restore record). */
   recorded?: (row: Row, wake: WakePolicy | undefined) => void;
   forgotten?: (name: string) => void;
@@ -46,6 +65,19 @@ export interface RowFleetOptions {
 }
 
 const MAX_CLOSED = 20;
+/**
+ * A resumed launch whose program exits unsuccessfully this soon did not resume (an agent that finds
+ * no such session exits within a second or two; one that resumed and then failed later is left
+ * as it is, exited, for the operator to see).
+ */
+export const RESUME_PROBATION_MS = 20_000;
+
+/** Something every client should hear about a row (the fleet acted on its own). */
+export interface FleetNotice {
+  kind: 'info' | 'error';
+  text: string;
+  row: string;
+}
 
 export class RowFleet implements Disposable {
   private readonly lifetime = new DisposableStore();
@@ -54,6 +86,8 @@ export class RowFleet implements Disposable {
   /** Each row's spec as given, before a resume recipe added its session arguments (closing keeps this one). */
   private readonly bases = new Map<string, RowSpec>();
   private readonly closedRows: ClosedRowRecord[] = [];
+  /** Rows whose running incarnation was launched to resume a conversation, with that incarnation. */
+  private readonly resumedLaunch = new Map<string, number>();
   /** The clients attached to each row. */
   private readonly attachedBy = new Map<string, Set<object>>();
   /** Of the clients attached to a row, the one whose keys came last: the row takes its size. */
@@ -64,6 +98,7 @@ export class RowFleet implements Disposable {
   private readonly reopenedEmitter = this.lifetime.add(new Emitter<string>());
   private readonly sizeOwnerEmitter = this.lifetime.add(new Emitter<object | null>());
   private readonly policyEmitter = this.lifetime.add(new Emitter<{ row: string; policy: WakePolicy }>());
+  private readonly noticeEmitter = this.lifetime.add(new Emitter<FleetNotice>());
 
   /** A row started (or was reopened). */
   readonly onAdded: Event<Row> = this.addedEmitter.event;
@@ -75,6 +110,8 @@ export class RowFleet implements Disposable {
   readonly onSizeOwner: Event<object | null> = this.sizeOwnerEmitter.event;
   /** A client changed a row's wake policy: every client's header shows it. */
   readonly onPolicy: Event<{ row: string; policy: WakePolicy }> = this.policyEmitter.event;
+  /** The fleet did something to a row on its own (a failed resume started fresh): every client says so. */
+  readonly onNotice: Event<FleetNotice> = this.noticeEmitter.event;
 
   constructor(private readonly o: RowFleetOptions) {}
 
@@ -115,6 +152,7 @@ export class RowFleet implements Disposable {
     const row = this.o.rows.create(launch, size);
     this.bases.set(row.name, opts.base ?? spec);
     this.origins.set(row.name, opts.origin ?? { kind: 'new' });
+    if (opts.origin?.kind === 'restored' && opts.origin.resumed) this.resumedLaunch.set(row.name, row.incarnation);
     const configured = opts.wake ?? this.o.configuredWakePolicy?.(spec);
     this.o.agents?.track(row, { ...(spec.profile !== undefined ? { profile: spec.profile } : {}), ...(configured ? { wake: configured } : {}) });
     this.follow(row);
@@ -132,6 +170,40 @@ export class RowFleet implements Disposable {
     d.add(toDisposable(() => port.rowRunning(row.name, false)));
     d.add(row.onExit(() => port.rowRunning(row.name, false)));
     d.add(row.onRestart(() => port.rowRunning(row.name, true)));
+    d.add(row.onExit((exit) => this.checkResume(row, exit)));
+  }
+
+  /**
+   * A resumed launch that ended unsuccessfully within RESUME_PROBATION_MS did not resume: start the
+   * row again fresh, after every other listener has heard of the exit (a restart inside the exit's
+   * own event would be undone by the ones after it, which mark the row exited).
+   */
+  private checkResume(row: Row, exit: RowExit): void {
+    const incarnation = this.resumedLaunch.get(row.name);
+    this.resumedLaunch.delete(row.name);
+    if (incarnation !== row.incarnation || exit.exitCode === 0 || exit.signal !== null) return;
+    const ranMs = Date.now() - row.startedAt;
+    if (ranMs > RESUME_PROBATION_MS) return;
+    setImmediate(() => {
+      // Closed, or started again by someone meanwhile: theirs is the newer decision.
+      if (this.o.rows.get(row.name) !== row || row.state !== 'exited' || row.incarnation !== incarnation) return;
+      const fresh = this.o.hooks?.resumeFailed?.(row) ?? null;
+      if (!fresh) return;
+      const why = `its agent exited with status ${exit.exitCode} ${(ranMs / 1000).toFixed(1)} s after it was asked to resume`;
+      const parked = fresh.parked > 0 ? `; ${parkedMailNote(fresh.parked)}` : '';
+      let notice: FleetNotice;
+      try {
+        row.restart(this.o.hooks?.everyLaunch?.(fresh.spec) ?? fresh.spec);
+        this.o.hooks?.recorded?.(row, this.policyOf(row.name));
+        notice = { kind: 'info', text: `@${row.name} could not resume its conversation (${why}): started a new one${parked}`, row: row.name };
+      } catch (err) {
+        notice = { kind: 'error', text: `@${row.name} could not resume its conversation (${why}), and a new one did not start: ${(err as Error).message}`, row: row.name };
+      }
+      // A restore happens before any client is there: its note is what a client shows when it comes.
+      const origin = this.origins.get(row.name);
+      if (origin?.kind === 'restored') this.origins.set(row.name, { ...origin, resumed: false, note: notice.text });
+      this.noticeEmitter.fire(notice);
+    });
   }
 
   /** The wake policy the agent supervisor applies to a row (undefined: it has no agent profile). */
@@ -155,6 +227,10 @@ export class RowFleet implements Disposable {
     // Without a resume, the spec as given (not a first launch's extras, such as a worktree's setup).
     const next = resume ?? this.bases.get(name);
     row.restart(next ? (this.o.hooks?.everyLaunch?.(next) ?? next) : undefined);
+    // The operator's restart is a launch of its own: no longer the restored one.
+    this.origins.set(name, { kind: 'new' });
+    if (resume) this.resumedLaunch.set(name, row.incarnation);
+    else this.resumedLaunch.delete(name);
     this.o.hooks?.recorded?.(row, this.policyOf(name));
     return { resumed: resume !== null };
   }
@@ -169,6 +245,7 @@ export class RowFleet implements Disposable {
     this.attachedBy.delete(name);
     this.rowSizeOwner.delete(name);
     this.origins.delete(name);
+    this.resumedLaunch.delete(name);
     const base = this.bases.get(name) ?? row.spec;
     this.bases.delete(name);
     this.o.rows.close(name);

@@ -132,6 +132,23 @@ function writeFakeProfile(home: TempHome, log: string): void {
 }
 
 /**
+ * A user profile "picky" with a minted session that cannot be resumed: asked to, it says there is
+ * no such conversation and exits 3, as Claude Code and Gemini CLI do for a session that never had
+ * a turn. Returns the launch log.
+ */
+function writePickyProfile(home: TempHome): string {
+  const log = join(home.workspace, 'picky-launches.log');
+  const script = [
+    `echo "$$ $*" >> '${log}'`,
+    'if [ "$1" = --resume ]; then echo "No conversation found with session ID: $2"; exit 3; fi',
+    'echo PICKY-UP',
+    'exec sleep 600',
+  ].join('; ');
+  writeProfile(home, 'picky', ['sh', '-c', script, 'picky'], { mint: true, launchArgs: ['--session-id', '{id}'], resumeArgs: ['--resume', '{id}'] });
+  return log;
+}
+
+/**
  * A user profile "opener" shaped like Codex: a new conversation gets an id of the agent's own
  * making, kept open in a file named after it; `resume ID` continues it. Returns the launch log.
  */
@@ -200,8 +217,8 @@ describe('the server relaunches its recorded rows', () => {
     // Both notes are kept in the notification list (the strip shows the last).
     await second.waitForText(/restored after the server crashed/);
     second.write('n');
-    await second.waitForText(/@one restored after the server crashed: it has no resume recipe, so it starts fresh; 1 unread message from before wait for your review/);
-    await second.waitForText(/@two restored after the server crashed: it has no resume recipe, so it starts fresh; 1 unread message from before wait for your review/);
+    await second.waitForText(/@one restored after the server crashed: it has no resume recipe, so it starts fresh; 1 unread message from before waits for your review/);
+    await second.waitForText(/@two restored after the server crashed: it has no resume recipe, so it starts fresh; 1 unread message from before waits for your review/);
 
     const after = await ls(home);
     expect(after.pid).not.toBe(before.pid);
@@ -274,6 +291,42 @@ describe('the server relaunches its recorded rows', () => {
     expect((await rowInbox(home, relaunch.pid)).map((m) => [m.id, m.text])).toEqual([[id, 'before-stop']]);
   });
 
+  test('after swb kill-server: an agent that cannot resume its session (it never had a turn) is started again fresh, with a new id, and its unread mail is parked', async () => {
+    // Claude Code and Gemini CLI both do this: asked to resume a session they have no record of
+    // (the row was started but never used), they say so and exit non-zero at once.
+    const home = createTempHome();
+    const log = writePickyProfile(home);
+    const first = startSwb({ home, args: ['picky'] });
+    await first.waitForText('PICKY-UP');
+    const before = await ls(home);
+    await waitUntil(() => launches(log).length === 1, { what: 'the first launch to be logged' });
+    const minted = new RegExp(`^--session-id (${UUID})$`).exec(launches(log)[0]!.args)?.[1];
+    expect(minted).toBeDefined();
+    await waitUntil(() => recordedRows(home).find((r) => r.name === 'picky')?.session_id === minted, { what: 'the row recorded with its session id' });
+    const id = await send(home, 'picky', 'before-stop');
+
+    await killServer(home, first, before.pid);
+
+    const second = startSwb({ home, args: [], cols: 200 });
+    await second.waitForText(/@picky could not resume its conversation \(its agent exited with status 3 [\d.]+ s after it was asked to resume\): started a new one; 1 unread message from before waits for your review/);
+    await waitUntil(() => launches(log).length === 3, { what: 'the resume, then the fresh launch, to be logged' });
+    const [, resume, fresh] = launches(log);
+    expect(resume!.args).toBe(`--resume ${minted}`);
+    const renewed = new RegExp(`^--session-id (${UUID})$`).exec(fresh!.args)?.[1];
+    expect(renewed, `fresh launch arguments: ${fresh!.args}`).toBeDefined();
+    expect(renewed).not.toBe(minted);
+    await second.waitForText('PICKY-UP');
+    expect(await header(second, 'picky')).toMatch(/^ \S picky · .* · restored$/);
+    const after = rowOf(await ls(home), 'picky');
+    expect(after).toMatchObject({ running: true, restored: 'fresh', pid: fresh!.pid, unread: 0 });
+    // The new conversation is what the next restore resumes; the mail from before waits for the operator.
+    await waitUntil(() => recordedRows(home).find((r) => r.name === 'picky')?.session_id === renewed, { what: 'the new session id to be recorded' });
+    expect(await rowInbox(home, fresh!.pid)).toEqual([]);
+    const redelivered = await asOperator(home, 'server.parked', { row: 'picky', action: 'redeliver' });
+    expect(redelivered.result).toMatchObject({ messages: 1 });
+    expect((await rowInbox(home, fresh!.pid)).map((m) => [m.id, m.text])).toEqual([[id, 'before-stop']]);
+  });
+
   test('swb --fresh after a stop relaunches none of the recorded rows: the default row comes instead, and nothing is restored', async () => {
     const home = createTempHome();
     const starts = join(home.workspace, 'starts.log');
@@ -318,6 +371,29 @@ describe('the server relaunches its recorded rows', () => {
     expect(second.args).toBe(`--resume ${minted}`);
     expect(second.pid).not.toBe(first.pid);
     expect(rowOf(await ls(home), 'fake')).toMatchObject({ running: true, pid: second.pid });
+  });
+
+  test('R on a row whose agent cannot resume (it never had a turn) starts it again fresh, with a new id, and says so', async () => {
+    const home = createTempHome();
+    const log = writePickyProfile(home);
+    const t = startSwb({ home, args: ['picky'], cols: 200 });
+    await t.waitForText('PICKY-UP');
+    await waitUntil(() => launches(log).length === 1, { what: 'the first launch to be logged' });
+    const minted = new RegExp(`^--session-id (${UUID})$`).exec(launches(log)[0]!.args)?.[1];
+    expect(minted).toBeDefined();
+
+    t.write('R');
+    await t.waitForText('Restart @picky?');
+    t.write('y');
+    await t.waitForText(/@picky could not resume its conversation \(its agent exited with status 3 [\d.]+ s after it was asked to resume\): started a new one/);
+    await waitUntil(() => launches(log).length === 3, { what: 'the resume, then the fresh launch, to be logged' });
+    const [, resume, fresh] = launches(log);
+    expect(resume!.args).toBe(`--resume ${minted}`);
+    const renewed = new RegExp(`^--session-id (${UUID})$`).exec(fresh!.args)?.[1];
+    expect(renewed).toBeDefined();
+    expect(renewed).not.toBe(minted);
+    await waitUntil(async () => rowOf(await ls(home), 'picky').pid === fresh!.pid, { what: 'the fresh launch to be the row' });
+    expect(rowOf(await ls(home), 'picky')).toMatchObject({ running: true, restored: null });
   });
 
   test('an agent that makes its own session id has it read from the file it holds open, and resumes it after kill-server', async () => {
