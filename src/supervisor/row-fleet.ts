@@ -189,19 +189,21 @@ export class RowFleet implements Disposable {
       if (this.o.rows.get(row.name) !== row || row.state !== 'exited' || row.incarnation !== incarnation) return;
       const fresh = this.o.hooks?.resumeFailed?.(row) ?? null;
       if (!fresh) return;
-      const why = `its agent exited with status ${exit.exitCode} ${(ranMs / 1000).toFixed(1)} s after it was asked to resume`;
+      const why = `its agent exited with status ${exit.exitCode} after ${(ranMs / 1000).toFixed(1)} s`;
       const parked = fresh.parked > 0 ? `; ${parkedMailNote(fresh.parked)}` : '';
-      let notice: FleetNotice;
+      // Set before the restart, whose listeners read it for the header's mark; a restore happens
+      // before any client is there, so its note is what a client shows when it comes.
+      const origin = this.origins.get(row.name);
+      const restored = origin?.kind === 'restored' ? origin : null;
+      let notice: FleetNotice = { kind: 'info', text: `@${row.name} could not resume its conversation (${why}): started a new one${parked}`, row: row.name };
+      if (restored) this.origins.set(row.name, { ...restored, resumed: false, note: notice.text });
       try {
         row.restart(this.o.hooks?.everyLaunch?.(fresh.spec) ?? fresh.spec);
         this.o.hooks?.recorded?.(row, this.policyOf(row.name));
-        notice = { kind: 'info', text: `@${row.name} could not resume its conversation (${why}): started a new one${parked}`, row: row.name };
       } catch (err) {
         notice = { kind: 'error', text: `@${row.name} could not resume its conversation (${why}), and a new one did not start: ${(err as Error).message}`, row: row.name };
+        if (restored) this.origins.set(row.name, { ...restored, resumed: false, note: notice.text });
       }
-      // A restore happens before any client is there: its note is what a client shows when it comes.
-      const origin = this.origins.get(row.name);
-      if (origin?.kind === 'restored') this.origins.set(row.name, { ...origin, resumed: false, note: notice.text });
       this.noticeEmitter.fire(notice);
     });
   }

@@ -308,7 +308,7 @@ describe('the server relaunches its recorded rows', () => {
     await killServer(home, first, before.pid);
 
     const second = startSwb({ home, args: [], cols: 200 });
-    await second.waitForText(/@picky could not resume its conversation \(its agent exited with status 3 [\d.]+ s after it was asked to resume\): started a new one; 1 unread message from before waits for your review/);
+    await second.waitForText(/@picky could not resume its conversation \(its agent exited with status 3 after [\d.]+ s\): started a new one; 1 unread message from before waits for your review/);
     await waitUntil(() => launches(log).length === 3, { what: 'the resume, then the fresh launch, to be logged' });
     const [, resume, fresh] = launches(log);
     expect(resume!.args).toBe(`--resume ${minted}`);
@@ -385,7 +385,7 @@ describe('the server relaunches its recorded rows', () => {
     t.write('R');
     await t.waitForText('Restart @picky?');
     t.write('y');
-    await t.waitForText(/@picky could not resume its conversation \(its agent exited with status 3 [\d.]+ s after it was asked to resume\): started a new one/);
+    await t.waitForText(/@picky could not resume its conversation \(its agent exited with status 3 after [\d.]+ s\): started a new one/);
     await waitUntil(() => launches(log).length === 3, { what: 'the resume, then the fresh launch, to be logged' });
     const [, resume, fresh] = launches(log);
     expect(resume!.args).toBe(`--resume ${minted}`);

@@ -5,7 +5,8 @@
 // which relaunches the recorded row with `--resume UUID` (never --session-id again, never
 // --continue); the header says "restored (resumed)", the resumed conversation carries the turn from
 // before, and mail still reaches it: the wake line is typed once the prompt is free, the scripted
-// model runs `swb inbox` and `swb reply`, and the sender gets the reply.
+// model runs `swb inbox` and `swb reply`, and the sender gets the reply. A row that never had a turn
+// has no conversation to resume (Claude exits 1, "No conversation found"): swb starts it again fresh.
 import Database from 'better-sqlite3';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -17,7 +18,7 @@ import { runCleanups } from '../helpers/cleanup.js';
 import { processFamily, startTimeOf } from '../helpers/process-descendants.js';
 import { isProcessAlive } from '../helpers/processes.js';
 import { ls } from '../helpers/swb-ls.js';
-import { spawnSwb } from '../helpers/run-swb.js';
+import { runSwb, spawnSwb } from '../helpers/run-swb.js';
 import { operate, typedIntoRows } from '../helpers/swb-operator.js';
 import { createTempHome, type TempHome } from '../helpers/temp-home.js';
 import { startSwb, type TerminalHarness } from '../helpers/terminal-harness.js';
@@ -275,5 +276,34 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('real Claude Code restored by the swb
       ['claude', '\r'],
     ]);
     await second.waitForText('claude · idle', { timeoutMs: 20_000 });
+  }, 240_000);
+
+  it('a Claude row that never had a turn cannot be resumed ("No conversation found"): the next server starts it fresh, with a new id, and says so', async () => {
+    const home = createTempHome();
+    const { config } = writeConfig(home);
+    const first = dashboard(home, config);
+    await first.waitForText('claude · idle', { timeoutMs: 60_000 });
+    const launched = await runningClaude(home, first);
+    const minted = launched.argv[launched.argv.indexOf('--session-id') + 1]!;
+    expect(minted).toMatch(UUID);
+    await waitUntil(() => recordedSession(home, 'claude') === minted, { timeoutMs: 10_000, what: 'the row recorded with its session id' });
+    const stopped = await runSwb(['kill-server', '--force'], { home });
+    expect(stopped.status).toBe(0);
+    await first.waitForExit({ timeoutMs: 15_000 });
+
+    const second = dashboard(home, config);
+    await second
+      .waitForText(/@claude could not resume its conversation \(its agent exited with status 1 after [\d.]+ s\): started a new one/, { timeoutMs: 60_000 })
+      .catch((err: Error) => {
+        throw new Error(`${err.message}\n${serverLogs(home)}`);
+      });
+    await second.waitForText(/claude · idle\b.* · restored(?! \()/, { timeoutMs: 60_000 });
+    const fresh = await runningClaude(home, second);
+    const at = fresh.argv.indexOf('--session-id');
+    expect(at, `relaunch argv: ${JSON.stringify(fresh.argv)}`).toBeGreaterThan(0);
+    expect(fresh.argv[at + 1]).toMatch(UUID);
+    expect(fresh.argv[at + 1]).not.toBe(minted);
+    expect(fresh.argv).not.toContain('--resume');
+    expect(fresh.row).toMatchObject({ running: true, restored: 'fresh' });
   }, 240_000);
 });

@@ -23,6 +23,8 @@ export interface GeminiRequest {
   action: string;
   side: boolean;
   lastUser: string;
+  /** The conversation the request carries: "role: text" per content with typed text (the CLI's session context left out). */
+  history: string[];
   /** The newest functionResponse's output text (up to 4000 chars), when the newest user turn is one. */
   toolResult?: string;
 }

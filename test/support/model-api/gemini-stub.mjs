@@ -51,6 +51,21 @@ function lastTyped(body) {
   return '';
 }
 
+/**
+ * The conversation a request carries, one "role: text" line per content with typed text (the CLI's
+ * own `<session_context>` left out, each cut to 200 characters): what a resumed conversation was
+ * given of its history.
+ */
+function historyOf(body) {
+  const contents = Array.isArray(body.contents) ? body.contents : [];
+  const out = [];
+  for (const c of contents) {
+    const text = partsText(c?.parts);
+    if (text.trim() !== '') out.push(`${c.role}: ${text.slice(0, 200)}`);
+  }
+  return out;
+}
+
 const isFnResponse = (c) => c && c.role === 'user' && Array.isArray(c.parts) && c.parts.some((p) => p && p.functionResponse);
 
 /** The output text of one functionResponse part (`response.output`, `response.error`, or its JSON). */
@@ -127,7 +142,7 @@ export function startGeminiStub({ script = {}, port = 0, logFile } = {}) {
     logFile,
     describe: (_req, url, body) => {
       const toolResult = toolResultText(body);
-      return { action: actionOf(url), side: isSideCall(body), lastUser: lastTyped(body).slice(0, 200), ...(toolResult !== undefined ? { toolResult: toolResult.slice(0, 4000) } : {}) };
+      return { action: actionOf(url), side: isSideCall(body), lastUser: lastTyped(body).slice(0, 200), history: historyOf(body), ...(toolResult !== undefined ? { toolResult: toolResult.slice(0, 4000) } : {}) };
     },
     async handle(req, res, url, body, closed) {
       const action = actionOf(url);
