@@ -185,8 +185,9 @@ export class RowFleet implements Disposable {
     const ranMs = Date.now() - row.startedAt;
     if (ranMs > RESUME_PROBATION_MS) return;
     setImmediate(() => {
-      // Closed, or started again by someone meanwhile: theirs is the newer decision.
-      if (this.o.rows.get(row.name) !== row || row.state !== 'exited' || row.incarnation !== incarnation) return;
+      // The server stopping, the row closed, or started again by someone meanwhile: theirs is the
+      // newer decision.
+      if (this.lifetime.disposed || this.o.rows.get(row.name) !== row || row.state !== 'exited' || row.incarnation !== incarnation) return;
       const fresh = this.o.hooks?.resumeFailed?.(row) ?? null;
       if (!fresh) return;
       const why = `its agent exited with status ${exit.exitCode} after ${(ranMs / 1000).toFixed(1)} s`;
