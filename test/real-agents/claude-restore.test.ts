@@ -7,7 +7,6 @@
 // before, and mail still reaches it: the wake line is typed once the prompt is free, the scripted
 // model runs `swb inbox` and `swb reply`, and the sender gets the reply. A row that never had a turn
 // has no conversation to resume (Claude exits 1, "No conversation found"): swb starts it again fresh.
-import Database from 'better-sqlite3';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +14,7 @@ import { loadProfiles } from '../../src/agents/load-profiles.js';
 import type { RowListing } from '../../src/protocol/methods.js';
 import { writeClaudeConfig } from '../helpers/claude-config.js';
 import { runCleanups } from '../helpers/cleanup.js';
+import { argvOf, recordedSession, serverLogs } from '../helpers/server-records.js';
 import { processFamily, startTimeOf } from '../helpers/process-descendants.js';
 import { isProcessAlive } from '../helpers/processes.js';
 import { ls } from '../helpers/swb-ls.js';
@@ -43,16 +43,6 @@ async function claudeRow(home: TempHome): Promise<RowListing> {
   return row;
 }
 
-/** A live process's argv (Linux), or null. */
-function argvOf(pid: number): string[] | null {
-  try {
-    const raw = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-    return raw.split('\0').slice(0, raw.endsWith('\0') ? -1 : undefined);
-  } catch {
-    return null;
-  }
-}
-
 /** The Claude Code process of a row: the row's program or one of its descendants running the CLI. */
 function claudeProcess(rowPid: number): { pid: number; argv: string[] } | null {
   for (const pid of [rowPid, ...processFamily(rowPid)]) {
@@ -72,18 +62,6 @@ function rowProcesses(rowPid: number): Map<number, string> {
   return out;
 }
 
-/** The session id the server recorded for a row, read from its store from the outside. */
-function recordedSession(home: TempHome, name: string): string | null | undefined {
-  if (!existsSync(home.paths.dbFile)) return undefined;
-  const db = new Database(home.paths.dbFile, { readonly: true, fileMustExist: true });
-  try {
-    const row = db.prepare('SELECT session_id FROM row_records WHERE name = ?').get(name) as { session_id: string | null } | undefined;
-    return row?.session_id;
-  } finally {
-    db.close();
-  }
-}
-
 /** Claude Code's transcript of session `id` under its HOME (~/.claude/projects/<project>/<id>.jsonl), or null. */
 function transcript(claudeHome: string, id: string): string | null {
   const projects = join(claudeHome, '.claude', 'projects');
@@ -98,12 +76,6 @@ function transcript(claudeHome: string, id: string): string | null {
     if (existsSync(file)) return readFileSync(file, 'utf8');
   }
   return null;
-}
-
-/** What the server wrote about itself, for failure messages. */
-function serverLogs(home: TempHome): string {
-  const read = (f: string) => (existsSync(join(home.paths.runDir, f)) ? readFileSync(join(home.paths.runDir, f), 'utf8').slice(-4000) : '(none)');
-  return `server.log:\n${read('server.log')}\nserver.out:\n${read('server.out')}`;
 }
 
 describe.skipIf(!cliInstalled(CLAUDE_BIN))('real Claude Code restored by the swb server', () => {

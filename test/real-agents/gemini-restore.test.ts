@@ -5,14 +5,14 @@
 // folder). The header says "restored (resumed)" and the resumed conversation carries the turn from
 // before. A row that never had a turn cannot be resumed (Gemini exits 42, "Invalid session
 // identifier"): swb starts it again as a new conversation, with a new id, and says so.
-import Database from 'better-sqlite3';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadProfiles } from '../../src/agents/load-profiles.js';
 import type { RowListing } from '../../src/protocol/methods.js';
 import { runCleanups } from '../helpers/cleanup.js';
+import { argvOf, recordedSession, serverLogs } from '../helpers/server-records.js';
 import { processFamily } from '../helpers/process-descendants.js';
 import { isProcessAlive } from '../helpers/processes.js';
 import { runSwb } from '../helpers/run-swb.js';
@@ -32,34 +32,6 @@ const FIRST_ANSWER = 'Noted: the word is avocado.';
 const SECOND_PROMPT = 'which word';
 
 afterEach(runCleanups);
-
-/** A live process's argv (Linux), or null. */
-function argvOf(pid: number): string[] | null {
-  try {
-    const raw = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-    return raw.split('\0').slice(0, raw.endsWith('\0') ? -1 : undefined);
-  } catch {
-    return null;
-  }
-}
-
-/** The session id the server recorded for a row, read from its store from the outside. */
-function recordedSession(home: TempHome, name: string): string | null | undefined {
-  if (!existsSync(home.paths.dbFile)) return undefined;
-  const db = new Database(home.paths.dbFile, { readonly: true, fileMustExist: true });
-  try {
-    const row = db.prepare('SELECT session_id FROM row_records WHERE name = ?').get(name) as { session_id: string | null } | undefined;
-    return row?.session_id;
-  } finally {
-    db.close();
-  }
-}
-
-/** What the server wrote about itself, for failure messages. */
-function serverLogs(home: TempHome): string {
-  const read = (f: string) => (existsSync(join(home.paths.runDir, f)) ? readFileSync(join(home.paths.runDir, f), 'utf8').slice(-4000) : '(none)');
-  return `server.log:\n${read('server.log')}\nserver.out:\n${read('server.out')}`;
-}
 
 describe.skipIf(!cliInstalled(GEMINI_JS))('real Gemini CLI restored by the swb server', () => {
   let stub: GeminiStub;
