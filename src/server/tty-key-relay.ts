@@ -47,9 +47,12 @@ let unavailable = '';
 function loadRelay(): NativeRelayClass | null {
   if (relayClass !== undefined) return relayClass;
   const loaded = requireNativeAddon<{ KeyRelay?: NativeRelayClass }>('key_relay.node', 'the key relay');
-  if (typeof loaded === 'string') unavailable = loaded;
-  else if (!loaded.KeyRelay) unavailable = `the key relay is not built for ${process.platform}`;
-  relayClass = typeof loaded === 'string' ? null : (loaded.KeyRelay ?? null);
+  if (typeof loaded === 'string') {
+    unavailable = loaded;
+    return (relayClass = null);
+  }
+  relayClass = loaded.KeyRelay ?? null;
+  if (!relayClass) unavailable = `the key relay is not built for ${process.platform}`;
   return relayClass;
 }
 

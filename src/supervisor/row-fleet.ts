@@ -12,6 +12,7 @@ import type { OperatorPort } from '../hub/operator-port.js';
 import type { Row, RowSpec } from '../rows/row.js';
 import type { RowManager } from '../rows/row-manager.js';
 import type { RowExit } from '../rows/row-process.js';
+import { sanitize } from '../text/sanitize.js';
 import { Emitter, type Event } from '../util/event.js';
 import { DisposableStore, toDisposable, type Disposable } from '../util/lifecycle.js';
 import type { WakePolicy } from '../agents/wake-controller.js';
@@ -192,19 +193,21 @@ export class RowFleet implements Disposable {
       if (!fresh) return;
       const why = `its agent exited with status ${exit.exitCode} after ${(ranMs / 1000).toFixed(1)} s`;
       const parked = fresh.parked > 0 ? `; ${parkedMailNote(fresh.parked)}` : '';
-      // Set before the restart, whose listeners read it for the header's mark; a restore happens
-      // before any client is there, so its note is what a client shows when it comes.
+      // No longer resumed before the restart, whose listeners read it for the header's mark.
       const origin = this.origins.get(row.name);
       const restored = origin?.kind === 'restored' ? origin : null;
-      let notice: FleetNotice = { kind: 'info', text: `@${row.name} could not resume its conversation (${why}): started a new one${parked}`, row: row.name };
-      if (restored) this.origins.set(row.name, { ...restored, resumed: false, note: notice.text });
+      if (restored) this.origins.set(row.name, { ...restored, resumed: false });
+      let notice: FleetNotice;
       try {
         row.restart(this.o.hooks?.everyLaunch?.(fresh.spec) ?? fresh.spec);
         this.o.hooks?.recorded?.(row, this.policyOf(row.name));
+        notice = { kind: 'info', text: `@${row.name} could not resume its conversation (${why}): started a new one${parked}`, row: row.name };
       } catch (err) {
-        notice = { kind: 'error', text: `@${row.name} could not resume its conversation (${why}), and a new one did not start: ${(err as Error).message}`, row: row.name };
-        if (restored) this.origins.set(row.name, { ...restored, resumed: false, note: notice.text });
+        const problem = sanitize(String((err as Error).message ?? err), { singleLine: true, maxChars: 200 });
+        notice = { kind: 'error', text: `@${row.name} could not resume its conversation (${why}), and a new one did not start: ${problem}`, row: row.name };
       }
+      // A restore happens before any client is there: its note is what a client shows when it comes.
+      if (restored) this.origins.set(row.name, { ...restored, resumed: false, note: notice.text });
       this.noticeEmitter.fire(notice);
     });
   }

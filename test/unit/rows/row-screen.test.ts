@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { RowScreen } from '../../../src/rows/row-screen.js';
+import { waitUntil } from '../../helpers/wait-until.js';
 
 async function screenWith(data: string | Uint8Array, cols = 40, rows = 6): Promise<RowScreen> {
   const screen = new RowScreen({ cols, rows });
@@ -252,5 +253,20 @@ describe('RowScreen', () => {
     await screen.flush();
     expect(told).toEqual([{ line: '> qxy', echoUnparsed: false }]);
     screen.dispose();
+  });
+
+  test('quiet: everything parsed and nothing written for a while, an attached row\u2019s output included', async () => {
+    for (const urgent of [false, true]) {
+      const screen = new RowScreen({ cols: 20, rows: 4 });
+      screen.urgent = urgent;
+      expect(screen.quiet).toBe(true);
+      screen.write('output\r\n');
+      // Just written: not quiet, parsed or not (an attached row parses it at once).
+      expect(screen.quiet).toBe(false);
+      await screen.flush();
+      expect(screen.pendingBytes).toBe(0);
+      await waitUntil(() => screen.quiet, { timeoutMs: 2000 });
+      screen.dispose();
+    }
   });
 });
