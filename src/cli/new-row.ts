@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { HANDLE_HINT, isValidHandle } from '../protocol/handle.js';
+import { describeSkipped, type SkippedFile } from '../worktree/copy-included.js';
 import { UsageError, type CommandDescriptor } from './command.js';
 
 export const newRowCommand: CommandDescriptor = {
@@ -30,7 +31,7 @@ export const newRowCommand: CommandDescriptor = {
       throw new UsageError('--branch, --base and --reuse-branch go with --worktree');
     }
     const client = await ctx.connect({ autoStart: false, server: true });
-    const r = await client.request<{ name: string; worktree?: { path: string; branch: string; base: { ref: string | null; commit: string } }; copied?: string[] }>('server.newRow', {
+    const r = await client.request<{ name: string; worktree?: { path: string; branch: string; base: { ref: string | null; commit: string } }; copied?: string[]; skipped?: SkippedFile[] }>('server.newRow', {
       ...(ctx.flags.name !== undefined ? { name: ctx.flags.name } : {}),
       ...(profile !== undefined ? { profile } : {}),
       ...(command.length > 0 ? { command } : {}),
@@ -50,6 +51,7 @@ export const newRowCommand: CommandDescriptor = {
     if (r.worktree) {
       const from = r.worktree.base.ref ?? r.worktree.base.commit.slice(0, 12);
       ctx.print(`  worktree ${r.worktree.path} on branch ${r.worktree.branch}, from ${from}${r.copied?.length ? `; copied ${r.copied.length} untracked file${r.copied.length === 1 ? '' : 's'} (.worktreeinclude)` : ''}`);
+      if (r.skipped?.length) ctx.print(`  ${describeSkipped(r.skipped)}`);
     }
     return 0;
   },

@@ -19,6 +19,7 @@ import type { HelloFrame } from '../protocol/client-wire.js';
 import { ClientConnection } from './client-connection.js';
 import { openClientTty } from './client-tty.js';
 import { openClientSession, type ClientSession } from './client-session.js';
+import { describeSkipped } from '../worktree/copy-included.js';
 import { startWorktreeRow } from './worktree-rows.js';
 import { startServerCore, type ServerCore } from './server-core.js';
 import { RowRecords } from './row-records.js';
@@ -205,6 +206,7 @@ class WorkspaceServer {
         size: { cols: hello.cols, rows: Math.max(1, hello.rows - 3) },
       }).then((started) => {
         if ('error' in started) session?.note('error', `row ${r.spec.name} did not start: ${started.error.code}: ${started.error.message}`, null);
+        else if (started.ok.skipped.length) session?.note('error', `@${r.spec.name}: ${describeSkipped(started.ok.skipped)}`, r.spec.name);
       });
     }
     if (hello.version !== packageVersion()) {
