@@ -246,9 +246,17 @@ class WorkspaceServer {
     });
   }
 
-  /** A server with no rows and nobody attached has nothing to do. */
+  /**
+   * A server with no rows and nobody attached has nothing to do. Checked again a turn later: the
+   * request that closed the last row (`swb kill`, `swb rm`) is answered first, else the hub would
+   * close its connection with the answer still unsent and a kill that worked would read as failed.
+   */
   private stopIfEmpty(): void {
-    if (this.core.fleet.list().length === 0 && this.attachedCount() === 0) void this.stop('no rows and no clients');
+    const empty = () => this.core.fleet.list().length === 0 && this.attachedCount() === 0;
+    if (!empty()) return;
+    setImmediate(() => {
+      if (empty()) void this.stop('no rows and no clients');
+    });
   }
 
   async stop(why: string): Promise<void> {
