@@ -6,6 +6,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { ErrorCode } from '../protocol/error-codes.js';
+import { normalizeBranch } from './branch-name.js';
 import { copyIncluded, type IncludedCopy } from './copy-included.js';
 import { git, GitError } from './git.js';
 
@@ -56,9 +57,13 @@ export async function planWorktree(r: WorktreeRequest): Promise<Outcome<Worktree
     // From inside a linked worktree, the main checkout is the common dir's parent.
     const common = (await git(repo, ['rev-parse', '--path-format=absolute', '--git-common-dir'], { allowFail: true })).stdout.trim();
     if (common && basename(common) === '.git') repo = dirname(common);
-    const branch = r.branch ?? `swb/${r.name}`;
+    const asked = normalizeBranch(r.branch ?? `swb/${r.name}`);
+    if ('problem' in asked) return fail('BAD_REQUEST', asked.problem);
+    const branch = asked.ok;
+    // git refuses a name starting with "-" itself; one it would expand (@{-1}) is refused too: the
+    // branch is the name given, never one git looks up.
     const valid = await git(repo, ['check-ref-format', '--branch', branch], { allowFail: true });
-    if (valid.status !== 0) return fail('BAD_REQUEST', `${JSON.stringify(branch)} is not a valid branch name`);
+    if (valid.status !== 0 || valid.stdout.trim() !== branch) return fail('BAD_REQUEST', `${JSON.stringify(branch)} is not a valid branch name`);
     const exists = (await git(repo, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`], { allowFail: true })).status === 0;
     if (exists && !r.reuseBranch) return fail('BRANCH_EXISTS', `the branch ${branch} exists already: reuse it (--reuse-branch) or name another (--worktree BRANCH)`);
     let baseRef: string | null;

@@ -206,6 +206,25 @@ describe('planWorktree', () => {
     expect(head(r.repo, 'refs/heads/swb/agent')).toBe(tip); // not moved
   });
 
+  test('a full ref refs/heads/x is the branch x (never a branch named "refs/heads/x"); any other refs/... or a name git would expand is refused', async () => {
+    const r = makeRepo();
+    const wt = await makeWorktree(r.repo, 'agent', { branch: 'refs/heads/feature/x' });
+    expect(wt.branch).toBe('feature/x');
+    expect(git(wt.path, 'symbolic-ref', '--short', 'HEAD')).toBe('feature/x');
+    expect(gitStatus(r.repo, 'rev-parse', '--verify', '--quiet', 'refs/heads/feature/x')).toBe(0);
+    expect(git(r.repo, 'for-each-ref', '--format=%(refname)', 'refs/heads/refs')).toBe('');
+    // Reusing it by its full ref finds the same branch.
+    git(r.repo, 'worktree', 'remove', wt.path);
+    const again = ok(await planWorktree({ cwd: r.repo, name: 'agent', branch: 'refs/heads/feature/x', reuseBranch: true }));
+    expect(again).toMatchObject({ branch: 'feature/x', reuse: true });
+
+    for (const branch of ['refs/tags/v1', 'refs/remotes/origin/main', 'refs/heads/refs/heads/x', 'refs/heads/', '@{-1}']) {
+      const bad = refusal(await planWorktree({ cwd: r.repo, name: 'other', branch }));
+      expect(bad, branch).toMatchObject({ code: 'BAD_REQUEST' });
+    }
+    expect(git(r.repo, 'for-each-ref', '--format=%(refname)', 'refs/heads/')).toBe('refs/heads/feature/x\nrefs/heads/main');
+  });
+
   test('a base that does not resolve, an invalid branch name, an existing directory, a root inside the checkout, no commit yet: BAD_REQUEST', async () => {
     const r = makeRepo();
     const noBase = refusal(await planWorktree({ cwd: r.repo, name: 'agent', base: 'no-such-ref' }));
