@@ -9,7 +9,7 @@ import type { RowManager } from '../rows/row-manager.js';
 import type { RowSpec } from '../rows/row.js';
 import { describeCommand, restoredMark, type RowFleet } from '../supervisor/row-fleet.js';
 import { sanitize } from '../text/sanitize.js';
-import { describeSkipped, type SkippedFile } from '../worktree/copy-included.js';
+import { describeSkipped, type SkippedFile } from '../worktree/skipped-files.js';
 import { DisposableStore, toDisposable, type Disposable } from '../util/lifecycle.js';
 import type { AgentSupervisor } from '../supervisor/agent-supervisor.js';
 import { runningCount, type ClosedRow, type NoteKind, type RowView, type WakePolicy } from './app-state.js';

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { HANDLE_HINT, isValidHandle } from '../protocol/handle.js';
 import { normalizeBranch } from '../worktree/branch-name.js';
-import { describeSkipped, type SkippedFile } from '../worktree/copy-included.js';
+import { describeSkipped, type SkippedFile } from '../worktree/skipped-files.js';
 import { UsageError, type CommandDescriptor } from './command.js';
 
 export const newRowCommand: CommandDescriptor = {

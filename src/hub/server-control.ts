@@ -3,7 +3,7 @@
 // then answers NO_SERVER. The hub only routes these; the server (src/server/server-control.ts) acts.
 import { swbError, type SwbErrorValue } from '../protocol/error-codes.js';
 import type { NewRowParams, RowListing } from '../protocol/methods.js';
-import type { SkippedFile } from '../worktree/copy-included.js';
+import type { SkippedFile } from '../worktree/skipped-files.js';
 import type { Review, WorktreeInfo } from '../worktree/worktree.js';
 
 export type ControlResult<T> = { ok: T } | { error: SwbErrorValue };

@@ -19,7 +19,7 @@ import type { HelloFrame } from '../protocol/client-wire.js';
 import { ClientConnection } from './client-connection.js';
 import { openClientTty } from './client-tty.js';
 import { openClientSession, type ClientSession } from './client-session.js';
-import { describeSkipped } from '../worktree/copy-included.js';
+import { describeSkipped } from '../worktree/skipped-files.js';
 import { startWorktreeRow } from './worktree-rows.js';
 import { startServerCore, type ServerCore } from './server-core.js';
 import { RowRecords } from './row-records.js';

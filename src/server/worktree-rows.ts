@@ -7,7 +7,7 @@ import type { Row, RowSpec } from '../rows/row.js';
 import type { RowCommand } from '../rows/row-process.js';
 import type { WakePolicy } from '../agents/wake-controller.js';
 import { checkGitVersion, GitError } from '../worktree/git.js';
-import type { SkippedFile } from '../worktree/copy-included.js';
+import type { SkippedFile } from '../worktree/skipped-files.js';
 import { createWorktree, planWorktree, type Outcome } from '../worktree/worktree.js';
 import type { RowFleet } from '../supervisor/row-fleet.js';
 

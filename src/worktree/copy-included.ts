@@ -16,15 +16,8 @@
 import { constants, type Stats } from 'node:fs';
 import { lstat, mkdir, chmod, open, type FileHandle } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
-import { sanitize } from '../text/sanitize.js';
 import { git } from './git.js';
-
-export interface SkippedFile {
-  /** The path relative to the repository, as git listed it. */
-  file: string;
-  /** Why it was not copied, as a phrase ("a symlink in the main checkout"). */
-  reason: string;
-}
+import type { SkippedFile } from './skipped-files.js';
 
 export interface IncludedCopy {
   copied: string[];
@@ -151,11 +144,4 @@ async function lstatOrNull(path: string): Promise<Stats | null> {
 function errnoOf(err: unknown): string | undefined {
   const code = (err as NodeJS.ErrnoException | null)?.code;
   return typeof code === 'string' ? code : undefined;
-}
-
-/** One line for the operator naming what was not copied and why (file names sanitized: the repository chose them). */
-export function describeSkipped(skipped: readonly SkippedFile[], max = 5): string {
-  const shown = skipped.slice(0, max).map((s) => `${sanitize(s.file, { singleLine: true, maxChars: 120 })} (${s.reason})`);
-  const more = skipped.length > max ? `, and ${skipped.length - max} more` : '';
-  return `.worktreeinclude: not copied: ${shown.join(', ')}${more}`;
 }
