@@ -95,8 +95,7 @@ export class BoundedStdioTransport implements Transport {
   private take(piece: Buffer, ends: boolean): void {
     if (this.oversized === null && this.partBytes + piece.length > this.maxLineBytes) {
       // Keep only the head (to find the id in), and drop the rest of the line as it comes.
-      const held = Buffer.concat([...this.parts, piece.subarray(0, HEAD_BYTES)]);
-      this.oversized = Buffer.from(held.subarray(0, HEAD_BYTES));
+      this.oversized = headOf([...this.parts, piece]);
       this.parts = [];
       this.partBytes = 0;
     }
@@ -198,4 +197,17 @@ export class BoundedStdioTransport implements Transport {
       this.output.write(`${JSON.stringify(message)}\n`, () => resolve());
     });
   }
+}
+
+/** The first HEAD_BYTES of these pieces, copied (without joining what lies beyond). */
+function headOf(pieces: readonly Buffer[]): Buffer {
+  const head: Buffer[] = [];
+  let bytes = 0;
+  for (const p of pieces) {
+    if (bytes >= HEAD_BYTES) break;
+    const take = p.subarray(0, HEAD_BYTES - bytes);
+    head.push(take);
+    bytes += take.length;
+  }
+  return Buffer.from(Buffer.concat(head));
 }
