@@ -7,7 +7,8 @@
 // lstat, a symlink anywhere is refused, missing directories are made one at a time (so nothing is made
 // through a link), files are opened with O_NOFOLLOW (the destination also O_EXCL: a file the branch
 // already has is the branch's, never overwritten), and the opened source is checked to be the file
-// lstat saw. Modes are kept (a 0600 `.env` stays 0600; a directory made here takes its source's mode).
+// lstat saw. Modes are kept (a 0600 `.env` stays 0600; a directory made here takes its source's mode,
+// with rwx for the owner).
 // Whatever is not copied is reported with the reason, for the caller to say.
 //
 // What is left: a directory of the main checkout swapped for a link between its lstat and the open
@@ -42,7 +43,13 @@ export async function copyIncluded(repo: string, worktree: string): Promise<Incl
   }
   const r = await git(repo, ['ls-files', '-z', '--others', '--ignored', `--exclude-from=${list}`]);
   for (const file of r.stdout.split('\0').filter(Boolean)) {
-    const reason = await copyOne(repo, worktree, file);
+    let reason: string | null;
+    try {
+      reason = await copyOne(repo, worktree, file);
+    } catch (err) {
+      // A full disk, a directory we may not read: that file is said, the others are still copied.
+      reason = `it could not be copied (${errnoOf(err) ?? (err as Error).message})`;
+    }
     if (reason === null) result.copied.push(file);
     else result.skipped.push({ file, reason });
   }
@@ -61,7 +68,8 @@ async function copyOne(repo: string, worktree: string, file: string): Promise<st
     if (st.isSymbolicLink()) return i === parts.length - 1 ? 'a symlink in the main checkout' : `${parts.slice(0, i + 1).join('/')} is a symlink in the main checkout`;
     if (i < parts.length - 1) {
       if (!st.isDirectory()) return 'it is gone from the main checkout';
-      dirModes.push(st.mode & 0o777);
+      // The owner keeps rwx on a directory made here (else a 0555 one could not take its file).
+      dirModes.push((st.mode & 0o777) | 0o700);
     } else if (!st.isFile()) return 'not a regular file';
   }
   const destinationDir = await makeDirs(worktree, parts.slice(0, -1), dirModes);
