@@ -9,6 +9,7 @@ import type { RowManager } from '../rows/row-manager.js';
 import type { RowSpec } from '../rows/row.js';
 import { describeCommand, restoredMark, type RowFleet } from '../supervisor/row-fleet.js';
 import { sanitize } from '../text/sanitize.js';
+import { describeSkipped, type SkippedFile } from '../worktree/skipped-files.js';
 import { DisposableStore, toDisposable, type Disposable } from '../util/lifecycle.js';
 import type { AgentSupervisor } from '../supervisor/agent-supervisor.js';
 import { runningCount, type ClosedRow, type NoteKind, type RowView, type WakePolicy } from './app-state.js';
@@ -66,7 +67,7 @@ export interface ControllerOptions {
   /** Worktree rows' git state (the server's board), for their headers. */
   worktrees?: { statusOf(name: string): RowView['git']; onStatus: Event<{ row: string; status: NonNullable<RowView['git']> }> };
   /** Starts a row in a worktree of its own (`branch` '' for the default swb/<name>). */
-  startWorktree?: (spec: RowSpec, branch: string, size: { cols: number; rows: number }) => Promise<{ path: string; branch: string } | { problem: string }>;
+  startWorktree?: (spec: RowSpec, branch: string, size: { cols: number; rows: number }) => Promise<{ path: string; branch: string; skipped?: SkippedFile[] } | { problem: string }>;
   /** Keys for Ink as if typed (the mouse wheel over a scrolling overlay). */
   injectKeys?: (keys: string) => void;
   /** Copies text for the operator: to the terminal's clipboard (OSC 52) when allowed, else to a file. */
@@ -517,6 +518,7 @@ export class DashboardController implements Intents, Disposable {
         if (store.getState().overlay === 'newRow') store.openOverlay(null);
         store.focus(name);
         this.note('info', `@${name} started in ${sanitize(r.path, { singleLine: true, maxChars: 200 })} on ${sanitize(r.branch, { singleLine: true, maxChars: 100 })}`, name);
+        if (r.skipped?.length) this.note('error', `@${name}: ${describeSkipped(r.skipped)}`, name);
       });
       return;
     }

@@ -8,6 +8,7 @@ import { federationFromFlags, resolveFederationPaths } from '../federation/feder
 import { Hub } from '../hub/hub.js';
 import { SwbError } from '../protocol/error-codes.js';
 import type { HubLimits } from '../protocol/limits.js';
+import { logLine } from '../text/log-line.js';
 import { RotatingLog } from '../util/rotating-log.js';
 import type { CommandDescriptor } from './command.js';
 
@@ -56,7 +57,7 @@ export const hubCommand: CommandDescriptor = {
     const log = (line: string) => {
       const stamped = `${new Date().toISOString()} ${line}`;
       if (file) file.append(stamped);
-      else process.stderr.write(`${stamped}\n`);
+      else process.stderr.write(`${logLine(stamped)}\n`); // a terminal, most likely: as safe as the file
     };
     let hub: Hub;
     try {

@@ -1,5 +1,7 @@
 import { resolve } from 'node:path';
 import { HANDLE_HINT, isValidHandle } from '../protocol/handle.js';
+import { normalizeBranch } from '../worktree/branch-name.js';
+import { describeSkipped, type SkippedFile } from '../worktree/skipped-files.js';
 import { UsageError, type CommandDescriptor } from './command.js';
 
 export const newRowCommand: CommandDescriptor = {
@@ -8,7 +10,7 @@ export const newRowCommand: CommandDescriptor = {
   usage: '[--name N] [--profile P] [--cwd DIR] [--worktree [--branch B] [--base REF] [--reuse-branch]] [-- CMD ...]',
   flags: [
     { name: 'worktree', type: 'boolean', description: 'run it in a git worktree of its own, beside the repository (branch swb/<name>, from HEAD)' },
-    { name: 'branch', type: 'string', value: 'B', description: "the worktree's branch (default swb/<name>)" },
+    { name: 'branch', type: 'string', value: 'B', description: "the worktree's branch (default swb/<name>; refs/heads/B is B, other refs/... are refused)" },
     { name: 'base', type: 'string', value: 'REF', description: 'what the branch starts from (default: the current branch HEAD)' },
     { name: 'reuse-branch', type: 'boolean', description: 'the branch exists: check it out as it is' },
     { name: 'name', type: 'string', value: 'N', description: "the row's name (default: the profile or the program)" },
@@ -29,8 +31,15 @@ export const newRowCommand: CommandDescriptor = {
     if (!worktree && (ctx.flags.branch !== undefined || ctx.flags.base !== undefined || ctx.flags['reuse-branch'] === true)) {
       throw new UsageError('--branch, --base and --reuse-branch go with --worktree');
     }
+    // A full ref is the branch's short name (refs/heads/x is x); any other refs/... is not a branch.
+    let branch = ctx.flags.branch as string | undefined;
+    if (branch !== undefined) {
+      const normal = normalizeBranch(branch);
+      if ('problem' in normal) throw new UsageError(`--branch: ${normal.problem}`);
+      branch = normal.ok;
+    }
     const client = await ctx.connect({ autoStart: false, server: true });
-    const r = await client.request<{ name: string; worktree?: { path: string; branch: string; base: { ref: string | null; commit: string } }; copied?: string[] }>('server.newRow', {
+    const r = await client.request<{ name: string; worktree?: { path: string; branch: string; base: { ref: string | null; commit: string } }; copied?: string[]; skipped?: SkippedFile[] }>('server.newRow', {
       ...(ctx.flags.name !== undefined ? { name: ctx.flags.name } : {}),
       ...(profile !== undefined ? { profile } : {}),
       ...(command.length > 0 ? { command } : {}),
@@ -38,7 +47,7 @@ export const newRowCommand: CommandDescriptor = {
       ...(worktree
         ? {
             worktree: {
-              ...(ctx.flags.branch !== undefined ? { branch: ctx.flags.branch } : {}),
+              ...(branch !== undefined ? { branch } : {}),
               ...(ctx.flags.base !== undefined ? { base: ctx.flags.base } : {}),
               ...(ctx.flags['reuse-branch'] === true ? { reuseBranch: true } : {}),
             },
@@ -50,6 +59,7 @@ export const newRowCommand: CommandDescriptor = {
     if (r.worktree) {
       const from = r.worktree.base.ref ?? r.worktree.base.commit.slice(0, 12);
       ctx.print(`  worktree ${r.worktree.path} on branch ${r.worktree.branch}, from ${from}${r.copied?.length ? `; copied ${r.copied.length} untracked file${r.copied.length === 1 ? '' : 's'} (.worktreeinclude)` : ''}`);
+      if (r.skipped?.length) ctx.print(`  ${describeSkipped(r.skipped)}`);
     }
     return 0;
   },

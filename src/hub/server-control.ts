@@ -3,13 +3,14 @@
 // then answers NO_SERVER. The hub only routes these; the server (src/server/server-control.ts) acts.
 import { swbError, type SwbErrorValue } from '../protocol/error-codes.js';
 import type { NewRowParams, RowListing } from '../protocol/methods.js';
+import type { SkippedFile } from '../worktree/skipped-files.js';
 import type { Review, WorktreeInfo } from '../worktree/worktree.js';
 
 export type ControlResult<T> = { ok: T } | { error: SwbErrorValue };
 
 export interface ServerControl {
   rows(): ControlResult<{ rows: RowListing[]; clients: number; pid: number; version: string }>;
-  newRow(params: NewRowParams): Promise<ControlResult<{ name: string; worktree?: WorktreeInfo; copied?: string[] }>>;
+  newRow(params: NewRowParams): Promise<ControlResult<{ name: string; worktree?: WorktreeInfo; copied?: string[]; skipped?: SkippedFile[] }>>;
   review(row: string): Promise<ControlResult<Review & { worktree: WorktreeInfo }>>;
   merge(row: string, opts: { mode: 'merge' | 'rebase' | 'squash'; into?: string; commitAll?: boolean }): Promise<ControlResult<{ into: string; commit: string; fastForward: boolean; committedFirst: boolean }>>;
   removeRow(row: string, opts: { force: boolean; deleteBranch: boolean }): Promise<ControlResult<{ closed: boolean; removed: boolean; pruned: boolean; branchDeleted: boolean }>>;

@@ -175,7 +175,7 @@ export function openClientSession(o: ClientSessionOptions): ClientSession {
       startWorktree: async (spec, branch, size) => {
         const r = await startWorktreeRow(core.fleet, o.worktreeSettings, { spec, ...(branch ? { branch } : {}), size });
         if ('error' in r) return { problem: `${r.error.code}: ${r.error.message}` };
-        return { path: r.ok.row.spec.worktree!.path, branch: r.ok.row.spec.worktree!.branch };
+        return { path: r.ok.row.spec.worktree!.path, branch: r.ok.row.spec.worktree!.branch, skipped: r.ok.skipped };
       },
       removeWorktree: async (row) => {
         const info = core.fleet.get(row)?.spec.worktree;

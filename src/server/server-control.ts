@@ -78,7 +78,7 @@ export function serverControl(o: {
           size: HEADLESS_SIZE,
         });
         if ('error' in started) return { error: swbError(started.error.code, sentence(started.error.message)) };
-        return { ok: { name: started.ok.row.name, worktree: started.ok.row.spec.worktree!, copied: started.ok.copied } };
+        return { ok: { name: started.ok.row.name, worktree: started.ok.row.spec.worktree!, copied: started.ok.copied, skipped: started.ok.skipped } };
       }
       try {
         const row = fleet.add(planned.spec, HEADLESS_SIZE);

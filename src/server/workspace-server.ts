@@ -19,6 +19,7 @@ import type { HelloFrame } from '../protocol/client-wire.js';
 import { ClientConnection } from './client-connection.js';
 import { openClientTty } from './client-tty.js';
 import { openClientSession, type ClientSession } from './client-session.js';
+import { describeSkipped } from '../worktree/skipped-files.js';
 import { startWorktreeRow } from './worktree-rows.js';
 import { startServerCore, type ServerCore } from './server-core.js';
 import { RowRecords } from './row-records.js';
@@ -205,6 +206,7 @@ class WorkspaceServer {
         size: { cols: hello.cols, rows: Math.max(1, hello.rows - 3) },
       }).then((started) => {
         if ('error' in started) session?.note('error', `row ${r.spec.name} did not start: ${started.error.code}: ${started.error.message}`, null);
+        else if (started.ok.skipped.length) session?.note('error', `@${r.spec.name}: ${describeSkipped(started.ok.skipped)}`, r.spec.name);
       });
     }
     if (hello.version !== packageVersion()) {
@@ -244,9 +246,17 @@ class WorkspaceServer {
     });
   }
 
-  /** A server with no rows and nobody attached has nothing to do. */
+  /**
+   * A server with no rows and nobody attached has nothing to do. Checked again a turn later: the
+   * request that closed the last row (`swb kill`, `swb rm`) is answered first, else the hub would
+   * close its connection with the answer still unsent and a kill that worked would read as failed.
+   */
   private stopIfEmpty(): void {
-    if (this.core.fleet.list().length === 0 && this.attachedCount() === 0) void this.stop('no rows and no clients');
+    const empty = () => this.core.fleet.list().length === 0 && this.attachedCount() === 0;
+    if (!empty()) return;
+    setImmediate(() => {
+      if (empty()) void this.stop('no rows and no clients');
+    });
   }
 
   async stop(why: string): Promise<void> {

@@ -7,6 +7,7 @@ import type { Row, RowSpec } from '../rows/row.js';
 import type { RowCommand } from '../rows/row-process.js';
 import type { WakePolicy } from '../agents/wake-controller.js';
 import { checkGitVersion, GitError } from '../worktree/git.js';
+import type { SkippedFile } from '../worktree/skipped-files.js';
 import { createWorktree, planWorktree, type Outcome } from '../worktree/worktree.js';
 import type { RowFleet } from '../supervisor/row-fleet.js';
 
@@ -22,7 +23,7 @@ export interface WorktreeRowRequest {
   size: { cols: number; rows: number };
 }
 
-export async function startWorktreeRow(fleet: RowFleet, settings: WorktreesConfig | undefined, r: WorktreeRowRequest): Promise<Outcome<{ row: Row; copied: string[] }>> {
+export async function startWorktreeRow(fleet: RowFleet, settings: WorktreesConfig | undefined, r: WorktreeRowRequest): Promise<Outcome<{ row: Row; copied: string[]; skipped: SkippedFile[] }>> {
   try {
     await checkGitVersion();
   } catch (err) {
@@ -51,7 +52,7 @@ export async function startWorktreeRow(fleet: RowFleet, settings: WorktreesConfi
       ...(r.wake ? { wake: r.wake } : {}),
       ...(setup ? { firstLaunch: (launch: RowSpec) => withSetup(launch, setup, settings?.setupTimeoutS ?? DEFAULT_SETUP_TIMEOUT_S) } : {}),
     });
-    return { ok: { row, copied: made.ok.copied } };
+    return { ok: { row, copied: made.ok.copied, skipped: made.ok.skipped } };
   } catch (err) {
     return { error: { code: 'BAD_REQUEST', message: `the row did not start in ${path}: ${(err as Error).message}` } };
   }

@@ -2,7 +2,11 @@
 // renamed to FILE.1 (the previous FILE.1 is dropped) and a new one begins, so a flood of lines
 // costs at most twice `maxBytes` of disk. A line is cut at `maxLineBytes`. Writing never throws:
 // logging must not take down what it logs.
+//
+// Every line passes src/text/log-line.ts here, at the one place all of server.log and hub.log is
+// written, so no call site can forget to sanitize what came from a file or a peer (issue #34.3).
 import { appendFileSync, renameSync, statSync } from 'node:fs';
+import { logLine } from '../text/log-line.js';
 
 export class RotatingLog {
   private size: number;
@@ -20,7 +24,7 @@ export class RotatingLog {
   }
 
   append(line: string): void {
-    const text = `${line.length > this.maxLineBytes ? `${line.slice(0, this.maxLineBytes)}…` : line}\n`;
+    const text = `${logLine(line, this.maxLineBytes)}\n`;
     const bytes = Buffer.byteLength(text);
     try {
       if (this.size + bytes > this.maxBytes && this.size > 0) {

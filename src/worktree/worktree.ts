@@ -3,9 +3,11 @@
 // `.worktreeinclude` names copied in; reviewed against the base as of its start; merged back into
 // the base branch in the main checkout only when nothing would be lost; removed only when its work
 // is reachable from another branch and its tree is clean. Every refusal says what is in the way.
-import { copyFileSync, existsSync, mkdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { ErrorCode } from '../protocol/error-codes.js';
+import { normalizeBranch } from './branch-name.js';
+import { copyIncluded, type IncludedCopy } from './copy-included.js';
 import { git, GitError } from './git.js';
 
 export interface WorktreeInfo {
@@ -55,9 +57,13 @@ export async function planWorktree(r: WorktreeRequest): Promise<Outcome<Worktree
     // From inside a linked worktree, the main checkout is the common dir's parent.
     const common = (await git(repo, ['rev-parse', '--path-format=absolute', '--git-common-dir'], { allowFail: true })).stdout.trim();
     if (common && basename(common) === '.git') repo = dirname(common);
-    const branch = r.branch ?? `swb/${r.name}`;
+    const asked = normalizeBranch(r.branch ?? `swb/${r.name}`);
+    if ('problem' in asked) return fail('BAD_REQUEST', asked.problem);
+    const branch = asked.ok;
+    // git refuses a name starting with "-" itself; one it would expand (@{-1}) is refused too: the
+    // branch is the name given, never one git looks up.
     const valid = await git(repo, ['check-ref-format', '--branch', branch], { allowFail: true });
-    if (valid.status !== 0) return fail('BAD_REQUEST', `${JSON.stringify(branch)} is not a valid branch name`);
+    if (valid.status !== 0 || valid.stdout.trim() !== branch) return fail('BAD_REQUEST', `${JSON.stringify(branch)} is not a valid branch name`);
     const exists = (await git(repo, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`], { allowFail: true })).status === 0;
     if (exists && !r.reuseBranch) return fail('BRANCH_EXISTS', `the branch ${branch} exists already: reuse it (--reuse-branch) or name another (--worktree BRANCH)`);
     let baseRef: string | null;
@@ -90,37 +96,16 @@ export async function planWorktree(r: WorktreeRequest): Promise<Outcome<Worktree
   }
 }
 
-/** Makes the worktree and copies the untracked files `.worktreeinclude` lists into it. */
-export async function createWorktree(plan: WorktreePlan): Promise<Outcome<{ copied: string[] }>> {
+/** Makes the worktree and copies the untracked files `.worktreeinclude` lists into it (saying what it skipped). */
+export async function createWorktree(plan: WorktreePlan): Promise<Outcome<IncludedCopy>> {
   try {
     mkdirSync(dirname(plan.path), { recursive: true });
     const args = plan.reuse ? ['worktree', 'add', plan.path, plan.branch] : ['worktree', 'add', '-b', plan.branch, plan.path, plan.base.commit];
     await git(plan.repo, args);
-    return { ok: { copied: await copyIncluded(plan.repo, plan.path) } };
+    return { ok: await copyIncluded(plan.repo, plan.path) };
   } catch (err) {
     return gitFailure(err);
   }
-}
-
-/**
- * Files git does not track that the agent still needs (`.env`, local config): `.worktreeinclude` in
- * the main checkout lists them in gitignore syntax, and git itself says which untracked files match.
- * Only files git ignores or does not track are copied; tracked ones come with the checkout.
- */
-export async function copyIncluded(repo: string, path: string): Promise<string[]> {
-  const list = join(repo, '.worktreeinclude');
-  if (!existsSync(list)) return [];
-  const r = await git(repo, ['ls-files', '-z', '--others', '--ignored', `--exclude-from=${list}`]);
-  const copied: string[] = [];
-  for (const file of r.stdout.split('\0').filter(Boolean)) {
-    const from = join(repo, file);
-    const to = join(path, file);
-    if (!isInside(to, path) || !statSync(from, { throwIfNoEntry: false })?.isFile()) continue;
-    mkdirSync(dirname(to), { recursive: true });
-    copyFileSync(from, to);
-    copied.push(file);
-  }
-  return copied;
 }
 
 export interface WorktreeStatus {

@@ -5,7 +5,7 @@
 // removes the worktree only when no work would be lost. The workspace is itself the repository, so
 // worktrees go to <base>/workspace.swb/NAME, inside the temp dir the home removes.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { RowListing } from '../../src/protocol/methods.js';
@@ -415,5 +415,32 @@ describe('worktree rows', () => {
     expect(existsSync(dir)).toBe(true);
     expect(rm.status).not.toBe(0);
     expect(rm.stderr).toMatch(/UNMERGED: .*1 commit no other branch has/);
+  });
+
+  test('swb new --worktree says which .worktreeinclude files it did not copy and why: a symlink the base branch committed is not written through', async () => {
+    const home = createTempHome();
+    const repo = makeRepo(home, ['.env', 'local.json']);
+    const outside = join(dirname(home.workspace), 'victim.txt');
+    writeFileSync(outside, 'untouched\n');
+    write(repo, '.worktreeinclude', '.env\nlocal.json\n');
+    git(repo, 'add', '.worktreeinclude');
+    git(repo, 'commit', '-q', '-m', 'worktree includes');
+    // A branch (from a pull request, say) commits .env as a link out of the worktree.
+    git(repo, 'checkout', '-q', '-b', 'pr');
+    symlinkSync(outside, join(repo, '.env'));
+    git(repo, 'add', '-f', '.env');
+    git(repo, 'commit', '-q', '-m', '.env is a link');
+    git(repo, 'checkout', '-q', 'main');
+    write(repo, '.env', 'TOKEN=operator\n');
+    write(repo, 'local.json', '{}\n');
+    const t = startSwb({ home, args: ['base=echo BASE-UP; exec sleep 600'] });
+    await t.waitForText('BASE-UP');
+
+    const made = await newWorktreeRow(home, 'agent', 'echo AGENT-UP', ['--base', 'pr']);
+    expectOk(made, 'swb new --worktree --base pr');
+    expect(made.stdout).toMatch(/copied 1 untracked file \(\.worktreeinclude\)/);
+    expect(made.stdout).toContain('  .worktreeinclude: not copied: .env (the branch has a symlink there)\n');
+    expect(readFileSync(outside, 'utf8')).toBe('untouched\n');
+    expect(readFileSync(join(worktreeDir(home, 'agent'), 'local.json'), 'utf8')).toBe('{}\n');
   });
 });

@@ -19,8 +19,10 @@ export interface SwbRunOptions {
   home: TempHome;
   /** Extra environment (e.g. a row's SWB_SESSION/SWB_TOKEN/SWB_SOCKET). */
   env?: Record<string, string>;
-  /** Written to stdin, which is then closed (stdin is always closed, so nothing waits on it). */
+  /** Written to stdin, which is then closed (stdin is closed unless `stdinOpen`, so nothing waits on it). */
   input?: string | Buffer;
+  /** Leave stdin open after `input` (spawnSwb only): the test writes more and ends it itself. */
+  stdinOpen?: boolean;
   /** Defaults to the home's workspace dir. */
   cwd?: string;
   /** Kill the process and fail after this long (default 15 s). */
@@ -60,7 +62,8 @@ export function spawnSwb(args: readonly string[], opts: SwbRunOptions): SwbProce
   child.stdout!.on('data', (b: Buffer) => out.push(b));
   child.stderr!.on('data', (b: Buffer) => err.push(b));
   child.stdin!.on('error', () => undefined); // the child may exit before reading its input
-  child.stdin!.end(opts.input ?? '');
+  if (!opts.stdinOpen) child.stdin!.end(opts.input ?? '');
+  else if (opts.input !== undefined) child.stdin!.write(opts.input);
   let done = false;
   const exited = new Promise<SwbResult>((resolve) => {
     child.once('close', (status, signal) => {

@@ -164,7 +164,8 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('real Claude Code with swb native too
       permissions: { allow: string[] };
       hooks: { Stop: Array<{ hooks: Array<{ type: string; command: string; timeout?: number }> }> };
     };
-    expect([...settings.permissions.allow].sort()).toEqual(SWB_TOOLS);
+    // The MCP tools, and the one command the wake line asks for (issue #31.15).
+    expect([...settings.permissions.allow].sort()).toEqual(['Bash(swb inbox:*)', ...SWB_TOOLS]);
     expect(settings.hooks.Stop).toEqual([{ hooks: [{ type: 'command', command: `${shellQuote(server.command)} hook stop`, timeout: 30 }] }]);
     // Nothing of the user's own Claude config was touched.
     expect(existsSync(join(home.home, 'claude-home', '.claude', 'settings.json'))).toBe(false);

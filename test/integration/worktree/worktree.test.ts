@@ -3,10 +3,11 @@
 // the review against the start commit, every merge mode with its refusals (leaving both trees as
 // they were), and removal that refuses to lose work, by real ancestry.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
+import type { IncludedCopy } from '../../../src/worktree/copy-included.js';
 import { checkGitVersion } from '../../../src/worktree/git.js';
 import {
   commitsOnlyOn,
@@ -96,10 +97,10 @@ function refusal<T>(o: Outcome<T>): { code: string; message: string } {
 }
 
 /** Plans and makes the worktree of row `name` (defaults unless `req` says otherwise). */
-async function makeWorktree(repo: string, name = 'agent', req: Partial<WorktreeRequest> = {}): Promise<WorktreePlan & { copied: string[] }> {
+async function makeWorktree(repo: string, name = 'agent', req: Partial<WorktreeRequest> = {}): Promise<WorktreePlan & IncludedCopy> {
   const plan = ok(await planWorktree({ cwd: repo, name, ...req }));
   const made = ok(await createWorktree(plan));
-  return { ...plan, copied: made.copied };
+  return { ...plan, ...made };
 }
 
 /** The info the row keeps (a plan without `reuse`). */
@@ -205,6 +206,25 @@ describe('planWorktree', () => {
     expect(head(r.repo, 'refs/heads/swb/agent')).toBe(tip); // not moved
   });
 
+  test('a full ref refs/heads/x is the branch x (never a branch named "refs/heads/x"); any other refs/... or a name git would expand is refused', async () => {
+    const r = makeRepo();
+    const wt = await makeWorktree(r.repo, 'agent', { branch: 'refs/heads/feature/x' });
+    expect(wt.branch).toBe('feature/x');
+    expect(git(wt.path, 'symbolic-ref', '--short', 'HEAD')).toBe('feature/x');
+    expect(gitStatus(r.repo, 'rev-parse', '--verify', '--quiet', 'refs/heads/feature/x')).toBe(0);
+    expect(git(r.repo, 'for-each-ref', '--format=%(refname)', 'refs/heads/refs')).toBe('');
+    // Reusing it by its full ref finds the same branch.
+    git(r.repo, 'worktree', 'remove', wt.path);
+    const again = ok(await planWorktree({ cwd: r.repo, name: 'agent', branch: 'refs/heads/feature/x', reuseBranch: true }));
+    expect(again).toMatchObject({ branch: 'feature/x', reuse: true });
+
+    for (const branch of ['refs/tags/v1', 'refs/remotes/origin/main', 'refs/heads/refs/heads/x', 'refs/heads/', '@{-1}']) {
+      const bad = refusal(await planWorktree({ cwd: r.repo, name: 'other', branch }));
+      expect(bad, branch).toMatchObject({ code: 'BAD_REQUEST' });
+    }
+    expect(git(r.repo, 'for-each-ref', '--format=%(refname)', 'refs/heads/')).toBe('refs/heads/feature/x\nrefs/heads/main');
+  });
+
   test('a base that does not resolve, an invalid branch name, an existing directory, a root inside the checkout, no commit yet: BAD_REQUEST', async () => {
     const r = makeRepo();
     const noBase = refusal(await planWorktree({ cwd: r.repo, name: 'agent', base: 'no-such-ref' }));
@@ -281,6 +301,88 @@ describe('createWorktree', () => {
     const wt = await makeWorktree(r.repo);
     expect(wt.copied).toEqual([]);
     expect(existsSync(join(wt.path, '.env'))).toBe(false);
+  });
+
+  test('a directory the base branch made a symlink is not written through: the file is skipped and said, nothing lands outside', async () => {
+    const r = makeRepo();
+    const outside = join(r.base, 'outside');
+    mkdirSync(outside);
+    // The base branch (say, from a pull request) commits `config` as a link to a directory of its choosing.
+    git(r.repo, 'checkout', '-q', '-b', 'pr');
+    symlinkSync(outside, join(r.repo, 'config'));
+    write(r.repo, '.worktreeinclude', 'config/local.json\n.env\n');
+    git(r.repo, 'add', 'config', '.worktreeinclude');
+    git(r.repo, 'commit', '-q', '-m', 'config is a link');
+    git(r.repo, 'checkout', '-q', 'main');
+    // The operator's main checkout has the real, untracked directory and file.
+    rmSync(join(r.repo, 'config'), { force: true });
+    write(r.repo, 'config/local.json', 'SECRET=operator\n');
+    write(r.repo, '.worktreeinclude', 'config/local.json\n.env\n');
+    write(r.repo, '.env', 'API_KEY=x\n');
+
+    const wt = await makeWorktree(r.repo, 'agent', { base: 'pr' });
+    expect(lstatSync(join(wt.path, 'config')).isSymbolicLink()).toBe(true);
+    expect(readdirSync(outside)).toEqual([]);
+    expect(wt.copied).toEqual(['.env']);
+    expect(wt.skipped).toEqual([{ file: 'config/local.json', reason: 'config is a symlink in the worktree' }]);
+  });
+
+  test('a file the base branch made a symlink is not written through either', async () => {
+    const r = makeRepo();
+    const target = join(r.base, 'victim.txt');
+    writeFileSync(target, 'untouched\n');
+    git(r.repo, 'checkout', '-q', '-b', 'pr');
+    symlinkSync(target, join(r.repo, '.env'));
+    git(r.repo, 'add', '.env');
+    git(r.repo, 'commit', '-q', '-m', '.env is a link');
+    git(r.repo, 'checkout', '-q', 'main');
+    write(r.repo, '.worktreeinclude', '.env\n');
+    write(r.repo, '.env', 'API_KEY=operator\n');
+
+    const wt = await makeWorktree(r.repo, 'agent', { base: 'pr' });
+    expect(readFileSync(target, 'utf8')).toBe('untouched\n');
+    expect(wt.copied).toEqual([]);
+    expect(wt.skipped).toEqual([{ file: '.env', reason: 'the branch has a symlink there' }]);
+  });
+
+  test('an untracked symlink in the main checkout is not followed: no copy of its target appears in the worktree', async () => {
+    const r = makeRepo();
+    const secret = join(r.base, 'shadow');
+    writeFileSync(secret, 'root:hash\n');
+    mkdirSync(join(r.base, 'secret-dir'));
+    writeFileSync(join(r.base, 'secret-dir', 'key'), 'k\n');
+    write(r.repo, '.worktreeinclude', 'link\nlinked-dir/\n.env\n');
+    symlinkSync(secret, join(r.repo, 'link'));
+    symlinkSync(join(r.base, 'secret-dir'), join(r.repo, 'linked-dir'));
+    write(r.repo, '.env', 'ok\n');
+
+    const wt = await makeWorktree(r.repo);
+    expect(existsSync(join(wt.path, 'link'))).toBe(false);
+    expect(existsSync(join(wt.path, 'linked-dir'))).toBe(false);
+    expect(wt.copied).toEqual(['.env']);
+    expect(wt.skipped).toContainEqual({ file: 'link', reason: 'a symlink in the main checkout' });
+  });
+
+  test('copies keep their modes: a 0600 file stays 0600, an executable stays executable, a 0700 directory stays 0700', async () => {
+    const r = makeRepo();
+    write(r.repo, '.worktreeinclude', '.env\nbin/\nprivate/\n');
+    write(r.repo, '.env', 'API_KEY=x\n');
+    chmodSync(join(r.repo, '.env'), 0o600);
+    write(r.repo, 'bin/tool', '#!/bin/sh\n');
+    chmodSync(join(r.repo, 'bin/tool'), 0o755);
+    write(r.repo, 'private/key', 'k\n');
+    chmodSync(join(r.repo, 'private/key'), 0o640);
+    chmodSync(join(r.repo, 'private'), 0o700);
+
+    const wt = await makeWorktree(r.repo);
+    expect([...wt.copied].sort()).toEqual(['.env', 'bin/tool', 'private/key']);
+    expect(wt.skipped).toEqual([]);
+    const mode = (f: string) => statSync(join(wt.path, f)).mode & 0o777;
+    expect(mode('.env')).toBe(0o600);
+    expect(mode('bin/tool')).toBe(0o755);
+    expect(mode('private/key')).toBe(0o640);
+    expect(mode('private')).toBe(0o700);
+    expect(readFileSync(join(wt.path, 'bin/tool'), 'utf8')).toBe('#!/bin/sh\n');
   });
 });
 
