@@ -3,7 +3,7 @@
 // for its rows, so a hub a row's CLI starts after a crash reads the same file), `./switchboard.json`,
 // `<config dir>/config.json` (`$XDG_CONFIG_HOME/switchboard` or `~/.config/switchboard`); with none
 // of them, the defaults apply.
-// Every problem comes back as one CONFIG_INVALID value whose message names the file and the field.
+// Every problem comes back in one CONFIG_INVALID value, one line each, naming the file and the field.
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { HubLimits } from '../protocol/limits.js';
@@ -67,31 +67,49 @@ export function loadConfig(opts: LoadConfigOptions = {}): LoadConfigResult {
   const flag = opts.configPath !== undefined ? '--config' : 'SWB_CONFIG';
   const path = findConfigFile(opts);
 
-  let config: SwitchboardConfig;
-  if (path === null) config = { rows: [] };
-  else {
+  let raw: unknown = {};
+  if (path !== null) {
     const read = readJsonFile(path, MAX_CONFIG_BYTES);
     if (!read.ok) return fail(read.missing && explicit !== undefined ? `${flag} ${path}: no such file` : read.message);
-    const parsed = checkConfig(read.value);
-    if (!parsed.ok) return fail(`${path}: ${parsed.error.message}`);
-    config = parsed.value;
+    raw = read.value;
   }
   const label = path ?? 'defaults';
+  const problems: string[] = [];
+  const parsed = checkConfig(raw);
+  // Schema problems, then what the other checks find in the parts the schema let through, so a
+  // file with several mistakes hears of all of them at once.
+  const badPaths = parsed.ok ? [] : parsed.error.all.map((p) => p.path);
+  const clean = (field: string) => !badPaths.some((p) => p === field || p.startsWith(`${field}.`) || p.startsWith(`${field}[`) || p === '');
+  if (!parsed.ok) for (const p of parsed.error.all) problems.push(`${label}: ${p.path || '(root)'}: ${p.problem}`);
+  const given = (parsed.ok ? parsed.value : typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? raw : {}) as Partial<SwitchboardConfig>;
 
-  if (opts.knownProfiles) {
+  if (opts.knownProfiles && Array.isArray(given.rows)) {
     const known = opts.knownProfiles;
-    const bad = config.rows.findIndex((r) => r.profile !== undefined && !known.includes(r.profile));
-    if (bad >= 0) {
-      return fail(`${label}: rows[${bad}].profile: unknown profile "${config.rows[bad]?.profile}" (known: ${known.join(', ')})`);
-    }
+    given.rows.forEach((row, i) => {
+      const profile = typeof row === 'object' && row !== null ? (row as { profile?: unknown }).profile : undefined;
+      if (typeof profile === 'string' && !known.includes(profile) && clean(`rows[${i}].profile`)) {
+        problems.push(`${label}: rows[${i}].profile: unknown profile "${profile}" (known: ${known.join(', ')})`);
+      }
+    });
   }
 
-  const keys = buildKeymap(config.keys ?? {}, config.detachKey);
-  if (!keys.ok) return fail(keys.problems.map((p) => `${label}: ${p.message}`).join('\n'));
+  let keymap: Keymap | null = null;
+  if (clean('keys') && clean('detachKey')) {
+    const keys = buildKeymap(given.keys ?? {}, given.detachKey);
+    if (keys.ok) keymap = keys.keymap;
+    else for (const p of keys.problems) problems.push(`${label}: ${p.message}`);
+  }
 
-  const themeName = config.theme ?? DEFAULT_THEME;
-  const theme = loadTheme(themeName, { ...(opts.env && { env: opts.env }), ...(opts.themeDirs && { dirs: opts.themeDirs }) });
-  if (!theme.ok) return fail(config.theme !== undefined ? `${label}: theme: ${theme.error.message}` : theme.error.message);
+  let theme: Theme | null = null;
+  if (clean('theme')) {
+    const themeName = typeof given.theme === 'string' ? given.theme : DEFAULT_THEME;
+    const loaded = loadTheme(themeName, { ...(opts.env && { env: opts.env }), ...(opts.themeDirs && { dirs: opts.themeDirs }) });
+    if (loaded.ok) theme = loaded.theme;
+    else problems.push(given.theme !== undefined ? `${label}: theme: ${loaded.error.message}` : loaded.error.message);
+  }
+
+  if (problems.length > 0 || !parsed.ok || !keymap || !theme) return fail(problems.join('\n'));
+  const config = parsed.value;
 
   return {
     ok: true,
@@ -99,8 +117,8 @@ export function loadConfig(opts: LoadConfigOptions = {}): LoadConfigResult {
       config,
       path,
       baseDir: path ? dirname(path) : cwd,
-      keymap: keys.keymap,
-      theme: theme.theme,
+      keymap,
+      theme,
       limits: resolveHubLimits(config.limits),
     },
   };

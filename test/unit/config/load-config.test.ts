@@ -140,6 +140,38 @@ describe('errors name the file and the field', () => {
   });
 });
 
+describe('a config with several mistakes', () => {
+  it('reports every one of them at once, each naming the file and the field', () => {
+    const path = write(join(cwd, 'switchboard.json'), {
+      rows: [{ command: 'x', wake: 'sometimes' }, { profile: 'nope' }, { name: 'b', colour: 'red', command: 'y' }],
+      layout: 'tiles',
+      limits: { maxUnread: -1 },
+      theme: 'missing',
+      keys: { compose: 'x', mailView: 'x' },
+    });
+    const lines = errorOf(opts()).split('\n');
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        `${path}: rows[2].colour: unknown field (expected one of: name, command, profile, cwd, env, wake, worktree, nativeTools)`,
+        `${path}: rows[0].wake: must be one of "auto", "notify", "off"`,
+        `${path}: layout: must be one of "stack", "grid"`,
+        `${path}: limits.maxUnread: must be >= 0`,
+        `${path}: rows[1].profile: unknown profile "nope" (known: claude, codex, gemini, aider, bash, sh)`,
+        expect.stringMatching(/^.*switchboard\.json: keys\.mailView: "x" is already bound to compose$/),
+        expect.stringMatching(/^.*switchboard\.json: theme: theme "missing" not found/),
+      ]),
+    );
+    expect(lines).toHaveLength(7);
+  });
+
+  it('a bad value and a bad key binding in one file: both named', () => {
+    const path = write(join(cwd, 'switchboard.json'), { scrollback: -1, keys: { fly: 'f' } });
+    const message = errorOf(opts());
+    expect(message).toContain(`${path}: scrollback: must be >= 0`);
+    expect(message).toContain(`${path}: keys.fly: unknown action`);
+  });
+});
+
 describe('a full config', () => {
   it('loads into typed values with keymap, theme and limits resolved', () => {
     const path = write(join(cwd, 'switchboard.json'), {
