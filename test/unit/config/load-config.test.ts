@@ -1,8 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import { recordTrust, trustStorePath } from '../../../src/config/config-trust-store.js';
 import { findConfigFile, loadConfig, MAX_CONFIG_BYTES, type LoadConfigOptions } from '../../../src/config/load-config.js';
 import { parseConfig, resolveHubLimits } from '../../../src/config/config-schema.js';
 import { DEFAULT_LIMITS } from '../../../src/protocol/limits.js';
@@ -21,7 +23,7 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const opts = (more: Partial<LoadConfigOptions> = {}): LoadConfigOptions => ({
   cwd,
-  env: { XDG_CONFIG_HOME: xdg, HOME: join(dir, 'home') },
+  env: { XDG_CONFIG_HOME: xdg, HOME: join(dir, 'home'), SWB_HOME: join(dir, 'swb-home') },
   knownProfiles: ['claude', 'codex', 'gemini', 'aider', 'bash', 'sh'],
   ...more,
 });
@@ -188,6 +190,8 @@ describe('a full config', () => {
       notifications: { bell: true, desktop: false },
       scrollback: 5000,
     });
+    // The file is trusted (as `swb trust` records it), so its rows apply too.
+    expect(recordTrust(trustStorePath(opts().env), path, createHash('sha256').update(readFileSync(path)).digest('hex')).ok).toBe(true);
     const r = loadConfig(opts());
     if (!r.ok) throw new Error(r.error.message);
     const v = r.value;
@@ -219,11 +223,13 @@ describe('JSONC config files', () => {
     const dir = mkdtempSync(join(tmpdir(), 'swb-jsonc-'));
     try {
       writeFileSync(join(dir, 'switchboard.jsonc'), '// rows for this repo\n{\n  "layout": "grid", /* two up */\n  "rows": [{ "command": "make watch" },],\n}\n');
-      const r = loadConfig({ cwd: dir, env: { HOME: dir, XDG_CONFIG_HOME: join(dir, 'cfg') } });
+      const r = loadConfig({ cwd: dir, env: { HOME: dir, XDG_CONFIG_HOME: join(dir, 'cfg'), SWB_HOME: join(dir, 'swb') } });
       expect(r.ok).toBe(true);
       if (r.ok) {
         expect(r.value.path).toBe(join(dir, 'switchboard.jsonc'));
-        expect(r.value.config).toMatchObject({ layout: 'grid', rows: [{ command: 'make watch' }] });
+        // Found in the workspace and not trusted: its layout applies, its row is held back.
+        expect(r.value.config).toMatchObject({ layout: 'grid', rows: [] });
+        expect(r.value.withheld).toMatchObject({ rows: [{ command: 'make watch' }] });
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });
