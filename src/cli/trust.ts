@@ -28,9 +28,11 @@ export const trustCommand: CommandDescriptor = {
   async run(ctx) {
     const path = configToTrust(ctx.args[0], process.cwd(), ctx.paths.explicitWorkspace ? null : ctx.paths.workspace);
     const read = readJsonFile(path, MAX_CONFIG_BYTES);
-    if (!read.ok) throw new SwbError('CONFIG_INVALID', read.message);
+    // The file's own words (and its path: a directory name may hold anything) reach the terminal sanitized.
+    const invalid = (message: string) => new SwbError('CONFIG_INVALID', sanitize(message, { maxLines: 200, maxChars: 20_000 }));
+    if (!read.ok) throw invalid(read.message);
     const checked = checkConfig(read.value);
-    if (!checked.ok) throw new SwbError('CONFIG_INVALID', checked.error.all.map((p) => `${path}: ${p.path || '(root)'}: ${p.problem}`).join('\n'));
+    if (!checked.ok) throw invalid(checked.error.all.map((p) => `${path}: ${p.path || '(root)'}: ${p.problem}`).join('\n'));
     const runs = describeRunnableParts(runnableParts(checked.value));
     if (userConfigFiles(ctx.env).includes(path)) {
       ctx.result({ path, sha256: read.sha256, trusted: true, own: true, runs });

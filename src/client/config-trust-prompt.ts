@@ -45,14 +45,14 @@ export async function askToTrustConfig(o: TrustPromptOptions): Promise<TrustProm
   if (!hasRunnableParts(parts)) return 'no-question';
 
   const path = sanitize(found.path, { singleLine: true, maxChars: 1000 });
-  const howTo = `swb trust ${shellQuote(found.path)}`;
+  const howTo = sanitize(`swb trust ${shellQuote(found.path)}`, { singleLine: true, maxChars: 1000 });
   if (!o.interactive) {
     o.write(`swb: ${path} is not trusted: its ${summarizeRunnableParts(parts)} will not run (to trust it: ${howTo})\n`);
     return 'not-asked';
   }
   const lines = describeRunnableParts(parts);
   o.write(
-    `swb: ${path} came with this directory${found.origin === 'env' ? ' (named by $SWB_CONFIG)' : ''} and is not trusted yet. It would run, as you:\n` +
+    `swb: ${path} ${found.origin === 'env' ? '(named by $SWB_CONFIG)' : 'came with this directory and'} is not trusted yet. It would run, as you:\n` +
       lines.map((l) => `  ${l}\n`).join(''),
   );
   const yes = await (o.ask ?? askYesNo)('Trust this file and run them? [y/N] ');
@@ -62,7 +62,7 @@ export async function askToTrustConfig(o: TrustPromptOptions): Promise<TrustProm
   }
   const recorded = recordTrust(trustStorePath(o.env), found.path, read.sha256);
   if (!recorded.ok) {
-    o.write(`swb: ${recorded.code}: ${recorded.message} Starting without them.\n`);
+    o.write(`swb: ${recorded.code}: ${sanitize(recorded.message, { singleLine: true, maxChars: 1000 })} Starting without them.\n`);
     return 'declined';
   }
   return 'trusted';

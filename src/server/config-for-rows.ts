@@ -6,6 +6,7 @@
 // (as `swb trust FILE` would, for this content), so the rows' hub trusts it too.
 import { isTrustedIn, recordTrust, trustStorePath } from '../config/config-trust-store.js';
 import type { LaunchPlan } from '../app/launch-plan.js';
+import { sanitize } from '../text/sanitize.js';
 
 export function configEnvForRows(
   plan: Pick<LaunchPlan, 'env' | 'configPath' | 'configOrigin' | 'configSha256'>,
@@ -16,7 +17,7 @@ export function configEnvForRows(
     const store = trustStorePath(plan.env);
     if (!isTrustedIn(store, plan.configPath, plan.configSha256)) {
       const recorded = recordTrust(store, plan.configPath, plan.configSha256);
-      if (!recorded.ok) log(`--config ${plan.configPath} could not be recorded as trusted for the rows' hub: ${recorded.message}`);
+      if (!recorded.ok) log(sanitize(`--config ${plan.configPath} could not be recorded as trusted for the rows' hub: ${recorded.message}`, { singleLine: true }));
     }
   }
   return { SWB_CONFIG: plan.configPath };
