@@ -61,7 +61,7 @@ export async function startServerCore(plan: LaunchPlan, hooks: (hub: Hub) => Fle
         return r.token;
       },
       binDir,
-      // A hub a row's CLI starts (after this server crashed) reads the same config, so the same limits.
+      // A hub a row's CLI starts (after this server crashed) reads the same config, with the same trust (config-for-rows.ts).
       baseEnv: { ...plan.env, ...rowsConfig },
       ...(plan.scrollback !== undefined ? { scrollback: plan.scrollback } : {}),
     }),

@@ -94,6 +94,25 @@ describe('a workspace config the operator has not trusted', () => {
     expect(fifth.output).not.toContain(QUESTION);
   });
 
+  test('the rows the operator started there are restored as ever: they are the server\u2019s record, not the file\u2019s', async () => {
+    const home = createTempHome();
+    const marker = join(home.home, 'EVIL-MARKER');
+    writeFileSync(join(home.workspace, 'switchboard.json'), JSON.stringify({ rows: [{ name: 'evil', command: `touch ${marker}; exec sleep 600` }] }));
+    const first = dashboard(home, ["mine=printf '%s-UP\\n' MINE; exec sleep 600"]);
+    await first.waitForText(QUESTION);
+    first.write('\r');
+    await first.waitForText('MINE-UP');
+    await killServer(home, first);
+
+    const second = dashboard(home);
+    await second.waitForText(QUESTION);
+    second.write('\r');
+    await second.waitForText('MINE-UP');
+    await second.waitForText(/mine · .*restored/);
+    expect(await rowNames(home)).toEqual(['mine']);
+    expect(existsSync(marker)).toBe(false);
+  });
+
   test('its worktrees.setup never runs; the row\u2019s own program does', async () => {
     const home = createTempHome();
     const repo = home.workspace;
