@@ -90,6 +90,13 @@ describe('swb trust and swb untrust', () => {
     expect(device.status).toBe(1);
     expect(device.stderr).toMatch(/^swb trust: CONFIG_INVALID: \/dev\/null: is not a regular file/);
 
+    // The operator's own config needs no trust, and swb trust says so rather than recording it.
+    const own = join(cleanEnv(home).XDG_CONFIG_HOME, 'switchboard', 'config.json');
+    mkdirSync(join(cleanEnv(home).XDG_CONFIG_HOME, 'switchboard'), { recursive: true });
+    writeFileSync(own, JSON.stringify({ rows: [{ command: 'make' }] }));
+    const mine = await swb(home, ['trust', own]);
+    expect([mine.status, mine.stdout]).toEqual([0, `${own} is your own config: it is trusted without asking.\n`]);
+
     const usage = await swb(home, ['trust', 'a', 'b']);
     expect(usage.status).toBe(2);
     const help = await swb(home, ['trust', '--help']);
