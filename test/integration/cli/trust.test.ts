@@ -14,7 +14,7 @@ import { waitUntil } from '../../helpers/wait-until.js';
 afterEach(runCleanups);
 
 /** A clean HOME and config dir inside the temp home: nothing of the machine's own swb config. */
-function cleanEnv(home: TempHome): Record<string, string> {
+function cleanEnv(home: TempHome): { HOME: string; XDG_CONFIG_HOME: string } {
   mkdirSync(join(home.home, 'user'), { recursive: true });
   return { HOME: join(home.home, 'user'), XDG_CONFIG_HOME: join(home.home, 'user', '.config') };
 }
