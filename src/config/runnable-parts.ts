@@ -37,8 +37,11 @@ export function withoutRunnableParts(config: SwitchboardConfig): SwitchboardConf
 }
 
 const shown = (text: string) => sanitize(text, { singleLine: true, maxChars: 300 });
+// What the operator is asked to trust is shown whole: a payload past a cut ("npm run dev;" then
+// spaces, then the real command) would otherwise be trusted unseen. Bounded by the schema's limits.
+const whole = (text: string) => sanitize(text, { singleLine: true, maxChars: 64 * 1024 });
 
-/** One line per thing the file would run, for the operator to judge (sanitized). */
+/** One line per thing the file would run, for the operator to judge (sanitized, never cut). */
 export function describeRunnableParts(parts: RunnableParts): string[] {
   const lines: string[] = [];
   parts.rows.forEach((row, i) => {
@@ -46,17 +49,17 @@ export function describeRunnableParts(parts: RunnableParts): string[] {
       row.profile !== undefined ? `profile ${row.profile}` : null,
       row.command !== undefined ? `runs: ${row.command}` : null,
       row.cwd !== undefined ? `in ${row.cwd}` : null,
-      row.env !== undefined ? `env ${Object.keys(row.env).join(', ')}` : null,
+      row.env !== undefined ? `env ${Object.entries(row.env).map(([k, v]) => `${k}=${v}`).join(' ')}` : null,
       row.worktree ? 'in a worktree of its own' : null,
     ].filter((x) => x !== null);
-    lines.push(shown(`row ${row.name ?? `rows[${i}]`}: ${what.join('; ')}`));
+    lines.push(whole(`row ${row.name ?? `rows[${i}]`}: ${what.join('; ')}`));
   });
-  if (parts.setup !== undefined) lines.push(shown(`worktrees.setup (a shell command in each new worktree): ${parts.setup}`));
-  if (parts.worktreeRoot !== undefined) lines.push(shown(`worktrees.root (where new worktrees are written): ${parts.worktreeRoot}`));
+  if (parts.setup !== undefined) lines.push(whole(`worktrees.setup (a shell command in each new worktree): ${parts.setup}`));
+  if (parts.worktreeRoot !== undefined) lines.push(whole(`worktrees.root (where new worktrees are written): ${parts.worktreeRoot}`));
   if (parts.federation) {
     const f = parts.federation;
     const creds = [f.credentials, f.passwordFile, f.tls?.cert, f.tls?.key].filter((x) => x !== undefined);
-    lines.push(shown(`federation: connects to ${f.url} as node ${f.node}${creds.length > 0 ? `, presenting ${creds.join(', ')}` : ''}`));
+    lines.push(whole(`federation: connects to ${f.url} as node ${f.node}${creds.length > 0 ? `, presenting ${creds.join(', ')}` : ''}`));
   }
   return lines;
 }

