@@ -128,13 +128,14 @@ async function openServer(paths: RuntimePaths, o: AttachOptions, split: SplitArg
   // About to start a server: a config that came with this directory is asked about first (the
   // server holds back an untrusted file's rows itself; this is where the operator can say yes).
   const { askToTrustConfig } = await import('./config-trust-prompt.js');
-  await askToTrustConfig({
+  const trust = await askToTrustConfig({
     cwd: o.cwd,
     env: o.env,
     ...(split.config !== undefined ? { configFlag: split.config } : {}),
     write: (text) => process.stderr.write(text),
     interactive: Boolean(process.stdin.isTTY && process.stderr.isTTY) && !o.env.CI,
   });
+  if (trust === 'interrupted') throw new LaunchError('swb: interrupted at the question; nothing was started.');
   const flags = [
     ...(split.config ? ['--config', split.config] : []),
     ...(split.workspace ? ['--workspace', split.workspace] : []),

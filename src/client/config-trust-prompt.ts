@@ -12,7 +12,7 @@ import { recordTrust, trustStorePath } from '../config/config-trust-store.js';
 import { findConfig, MAX_CONFIG_BYTES } from '../config/find-config-file.js';
 import { readJsonFile } from '../config/read-json-file.js';
 import { describeRunnableParts, hasRunnableParts, runnableParts, summarizeRunnableParts } from '../config/runnable-parts.js';
-import { askYesNo } from '../cli/ask-yes-no.js';
+import { createInterface } from 'node:readline';
 import { sanitize } from '../text/sanitize.js';
 import { shellQuote } from '../util/shell-quote.js';
 
@@ -25,10 +25,12 @@ export interface TrustPromptOptions {
   write: (text: string) => void;
   /** Whether there is a terminal to ask on. */
   interactive: boolean;
-  ask?: (question: string) => Promise<boolean>;
+  /** The y/N question: true for yes, null when the operator interrupted it (Ctrl-C). */
+  ask?: (question: string) => Promise<boolean | null>;
 }
 
-export type TrustPromptOutcome = 'no-question' | 'trusted' | 'declined' | 'not-asked';
+/** `interrupted`: Ctrl-C at the question; the caller starts nothing. */
+export type TrustPromptOutcome = 'no-question' | 'trusted' | 'declined' | 'not-asked' | 'interrupted';
 
 export async function askToTrustConfig(o: TrustPromptOptions): Promise<TrustPromptOutcome> {
   if (o.configFlag !== undefined) return 'no-question';
@@ -55,7 +57,8 @@ export async function askToTrustConfig(o: TrustPromptOptions): Promise<TrustProm
     `swb: ${path} ${found.origin === 'env' ? '(named by $SWB_CONFIG)' : 'came with this directory and'} is not trusted yet. It would run, as you:\n` +
       lines.map((l) => `  ${l}\n`).join(''),
   );
-  const yes = await (o.ask ?? askYesNo)('Trust this file and run them? [y/N] ');
+  const yes = await (o.ask ?? askOnTerminal)('Trust this file and run them? [y/N] ');
+  if (yes === null) return 'interrupted';
   if (!yes) {
     o.write(`swb: starting without them (to trust it later: ${howTo})\n`);
     return 'declined';
@@ -66,4 +69,20 @@ export async function askToTrustConfig(o: TrustPromptOptions): Promise<TrustProm
     return 'declined';
   }
   return 'trusted';
+}
+
+/** y or yes is yes, anything else no; Ctrl-C (readline's SIGINT on a raw terminal) is null. */
+async function askOnTerminal(question: string): Promise<boolean | null> {
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return await new Promise<boolean | null>((resolve) => {
+      rl.once('SIGINT', () => {
+        process.stderr.write('\n');
+        resolve(null);
+      });
+      rl.question(question, (answer) => resolve(/^\s*y(es)?\s*$/i.test(answer)));
+    });
+  } finally {
+    rl.close();
+  }
 }

@@ -94,6 +94,18 @@ describe('a workspace config the operator has not trusted', () => {
     expect(fifth.output).not.toContain(QUESTION);
   });
 
+  test('Ctrl-C at the question starts nothing: the client says so and exits 1', async () => {
+    const home = createTempHome();
+    writeFileSync(join(home.workspace, 'switchboard.json'), JSON.stringify({ rows: [{ name: 'evil', command: 'exec sleep 600' }] }));
+    const t = dashboard(home);
+    await t.waitForText(QUESTION);
+    t.write('\x03');
+    expect((await t.waitForExit()).exitCode).toBe(1);
+    expect(t.output).toContain('swb: interrupted at the question; nothing was started.');
+    const after = await runSwb(['ls'], { home });
+    expect(after.stderr).toMatch(/NO_SERVER/);
+  });
+
   test('the rows the operator started there are restored as ever: they are the server\u2019s record, not the file\u2019s', async () => {
     const home = createTempHome();
     const marker = join(home.home, 'EVIL-MARKER');

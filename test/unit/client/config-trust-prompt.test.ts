@@ -72,6 +72,13 @@ describe('the question before a server starts', () => {
     expect(again).toMatchObject({ outcome: 'no-question', asked: [], written: '' });
   });
 
+  it('Ctrl-C at the question is neither yes nor no: interrupted, nothing recorded', async () => {
+    writeFileSync(join(cwd, 'switchboard.json'), JSON.stringify(HOSTILE));
+    const r = await run({ ask: async () => null });
+    expect(r.outcome).toBe('interrupted');
+    expect(trusted()).toEqual([]);
+  });
+
   it('without a terminal (CI): not asked, one line saying how to trust', async () => {
     writeFileSync(join(cwd, 'switchboard.json'), JSON.stringify(HOSTILE));
     const r = await run({ interactive: false });
