@@ -150,5 +150,8 @@ describe('a hub a mail command starts in the background', () => {
     expect((await swb(home, ['send', '--as', 'agent', '@agent', 'hi'], { timeoutMs: 20_000 })).status).toBe(0);
     await waitUntil(() => nats.connections() > 0, { what: 'the trusted hub to connect', timeoutMs: 10_000 });
     expect(readFileSync(hubLog, 'utf8')).toContain('federation: node evil');
+    // Its first connect gives up on a listener that speaks no NATS, then it listens and logs its pid: stop it.
+    await waitUntil(() => readFileSync(hubLog, 'utf8').includes('listening on'), { what: 'the trusted hub to say it listens', timeoutMs: 15_000 });
+    await stop();
   });
 });
