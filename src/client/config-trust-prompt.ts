@@ -3,16 +3,16 @@
 // worktrees.setup and its federation as the operator, so swb shows what they are and asks, default
 // no, as direnv and VS Code's Workspace Trust do. Yes records trust (the store: src/config/
 // config-trust-store.ts). No, or no terminal to ask on (CI), goes on untrusted with one line saying
-// how to trust. The question is a convenience: the server decides for itself whatever started it
+// how to trust; Ctrl-C starts nothing. The question is a convenience: the server decides for itself whatever started it
 // (src/config/load-config.ts withholds an untrusted file's rows, setup and federation).
 // Loaded by the thin client only when it is about to start a server, so `swb attach` to a running
 // one pays nothing for it; it reads and hashes the file, and parses it only when it is untrusted.
+import { createInterface } from 'node:readline';
 import { isConfigTrusted } from '../config/config-trust.js';
 import { recordTrust, trustStorePath } from '../config/config-trust-store.js';
 import { findConfig, MAX_CONFIG_BYTES } from '../config/find-config-file.js';
 import { readJsonFile } from '../config/read-json-file.js';
 import { describeRunnableParts, hasRunnableParts, runnableParts, summarizeRunnableParts } from '../config/runnable-parts.js';
-import { createInterface } from 'node:readline';
 import { sanitize } from '../text/sanitize.js';
 import { shellQuote } from '../util/shell-quote.js';
 
