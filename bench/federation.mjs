@@ -78,7 +78,8 @@ async function startNode(name) {
   const env = { ...process.env, SWB_HOME: home };
   for (const k of ['SWB_SOCKET', 'SWB_SESSION', 'SWB_TOKEN', 'SWB_CONFIG']) delete env[k];
   const prof = process.env.BENCH_PROF_DIR ? ['--cpu-prof', '--cpu-prof-dir', join(process.env.BENCH_PROF_DIR, name)] : [];
-  const child = spawn(process.execPath, [...prof, swb, 'hub'], { cwd: ws, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  // --config: the node's own file (a workspace's switchboard.json joins no federation until trusted).
+  const child = spawn(process.execPath, [...prof, swb, 'hub', '--config', join(ws, 'switchboard.json')], { cwd: ws, env, stdio: ['ignore', 'ignore', 'pipe'] });
   children.push(child);
   child.stderr.setEncoding('utf8');
   await waitFor(child, /listening on/, `node ${name}`);

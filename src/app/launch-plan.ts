@@ -20,6 +20,7 @@ import type { RowSpec } from '../rows/row.js';
 import type { WakePolicy } from './app-state.js';
 import type { LayoutMode } from './layout.js';
 import { launchWarnings } from './launch-warnings.js';
+import { untrustedNote, type RunnableParts } from '../config/runnable-parts.js';
 
 export const DASHBOARD_FLAGS = [
   { name: 'config', type: 'string' as const, value: 'FILE', description: 'config file' },
@@ -54,6 +55,11 @@ export interface LaunchPlan {
   layoutMode: LayoutMode;
   /** The config file read (rows get it as SWB_CONFIG), or null. */
   configPath: string | null;
+  /** Where it was found, and its content's SHA-256 (src/server/config-for-rows.ts records a --config file as trusted). */
+  configOrigin: LoadedConfig['origin'];
+  configSha256: string | null;
+  /** What the file would have run, held back because it is not trusted (rows, setup, federation), or null. */
+  configWithheld: RunnableParts | null;
   scrollback?: number;
   notifications: LoadedConfig['config']['notifications'];
   /** A status line under an attached row. */
@@ -135,6 +141,8 @@ export function planLaunch(argv: readonly string[], env: NodeJS.ProcessEnv, cwd:
     for (const w of launchWarnings({ name: spec.name, profile: spec.profile, command })) warnings.push({ text: w, row: spec.name });
   }
   for (const e of profiles.errors) warnings.push({ text: `profile ${e.file}: ${e.message}`.slice(0, 300), row: null });
+  // An untrusted config's rows, setup and federation were left out by the loader: say so, and how to trust it.
+  if (loaded.value.withheld && loaded.value.path) warnings.push({ text: untrustedNote(loaded.value.path, loaded.value.withheld), row: null });
 
   return {
     plan: {
@@ -154,6 +162,9 @@ export function planLaunch(argv: readonly string[], env: NodeJS.ProcessEnv, cwd:
       themeName,
       layoutMode: (layoutFlag as LayoutMode | undefined) ?? config.layout ?? 'stack',
       configPath: loaded.value.path,
+      configOrigin: loaded.value.origin,
+      configSha256: loaded.value.sha256,
+      configWithheld: loaded.value.withheld,
       ...(config.scrollback !== undefined ? { scrollback: config.scrollback } : {}),
       notifications: config.notifications,
       attachedStatus: config.attachedStatus ?? true,

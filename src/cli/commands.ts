@@ -26,5 +26,7 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<Com
   hook: { summary: "an agent's end-of-turn hook", load: async () => (await import('./hook.js')).hookCommand },
   mcp: { summary: 'serve swb mail as MCP tools (stdio)', load: async () => (await import('./mcp.js')).mcpCommand },
   hub: { summary: 'run the hub headless', load: async () => (await import('./hub.js')).hubCommand },
+  trust: { summary: "trust a workspace's switchboard.json", load: async () => (await import('./trust.js')).trustCommand },
+  untrust: { summary: "take back a config's trust", load: async () => (await import('./untrust.js')).untrustCommand },
   schema: { summary: 'the JSON Schema of a config, theme or profile', load: async () => (await import('./schema.js')).schemaCommand },
 };

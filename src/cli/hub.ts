@@ -1,9 +1,11 @@
 // `swb hub`: a headless hub. Its limits come from the same config file the dashboard reads (the
 // same search: --config, $SWB_CONFIG, ./switchboard.json in the workspace, the user's config), and
-// flags override them, so a hub a CLI command starts after a crash runs the operator's limits.
+// flags override them, so a hub a CLI command starts after a crash runs the operator's limits. A
+// file the operator has not trusted gives its limits only: never its federation (load-config.ts).
 import { join } from 'node:path';
 import { EXIT_HUB_RUNNING } from '../client/connect.js';
 import { loadConfig } from '../config/load-config.js';
+import { untrustedNote } from '../config/runnable-parts.js';
 import { federationFromFlags, resolveFederationPaths } from '../federation/federation-config.js';
 import { Hub } from '../hub/hub.js';
 import { SwbError } from '../protocol/error-codes.js';
@@ -73,6 +75,8 @@ export const hubCommand: CommandDescriptor = {
       }
       throw err;
     }
+    // A workspace file nobody trusted: its federation was left out by the loader; say so where the operator looks.
+    if (loaded.value.withheld && loaded.value.path) log(untrustedNote(loaded.value.path, loaded.value.withheld));
     log(`hub for ${ctx.paths.workspaceId} listening on ${ctx.paths.socketPath} (pid ${process.pid}); limits from ${loaded.value.path ?? 'defaults'}${Object.keys(ctx.flags).some((f) => f !== 'detached' && f !== 'config') ? ' and flags' : ''}`);
     await new Promise<void>((resolve) => {
       const stop = () => void hub.stop();

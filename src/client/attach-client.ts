@@ -125,6 +125,17 @@ async function openServer(paths: RuntimePaths, o: AttachOptions, split: SplitArg
     if (err instanceof SwbError || (code !== 'ENOENT' && code !== 'ECONNREFUSED')) throw err;
     if (!o.create) throw new SwbError('NO_SERVER', `No swb server runs for workspace ${paths.workspaceId}; swb starts one.`);
   }
+  // About to start a server: a config that came with this directory is asked about first (the
+  // server holds back an untrusted file's rows itself; this is where the operator can say yes).
+  const { askToTrustConfig } = await import('./config-trust-prompt.js');
+  const trust = await askToTrustConfig({
+    cwd: o.cwd,
+    env: o.env,
+    ...(split.config !== undefined ? { configFlag: split.config } : {}),
+    write: (text) => process.stderr.write(text),
+    interactive: Boolean(process.stdin.isTTY && process.stderr.isTTY) && !o.env.CI,
+  });
+  if (trust === 'interrupted') throw new LaunchError('swb: interrupted at the question; nothing was started.');
   const flags = [
     ...(split.config ? ['--config', split.config] : []),
     ...(split.workspace ? ['--workspace', split.workspace] : []),

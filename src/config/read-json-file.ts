@@ -1,11 +1,13 @@
 // Reads a small JSON file the operator wrote (config, theme): bounded before parsing, regular files only,
 // strict UTF-8, comments and trailing commas allowed (JSONC), and syntax errors reported as
-// file:line:column with a reason.
+// file:line:column with a reason. The SHA-256 of the bytes parsed comes back with the value, so a
+// trust decision (config-trust.ts) is about exactly what was read, never a second read of the file.
+import { createHash } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { parseJsonc } from './parse-jsonc.js';
 
 export type JsonFileResult =
-  | { ok: true; value: unknown }
+  | { ok: true; value: unknown; sha256: string }
   | { ok: false; missing: boolean; message: string };
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -53,6 +55,6 @@ export function readJsonFile(path: string, maxBytes: number): JsonFileResult {
   }
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   const parsed = parseJsonc(text);
-  if (parsed.ok) return { ok: true, value: parsed.value };
+  if (parsed.ok) return { ok: true, value: parsed.value, sha256: createHash('sha256').update(bytes).digest('hex') };
   return { ok: false, missing: false, message: `${path}:${parsed.line}:${parsed.column}: ${parsed.problem}` };
 }

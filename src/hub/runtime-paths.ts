@@ -1,9 +1,10 @@
 // Where a workspace's hub lives (DESIGN §3): a private runtime dir for the socket and the election
 // lock, a data dir for mail.db. SWB_HOME=DIR puts both under DIR (every test uses its own).
 import { existsSync, statSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fnvHex } from '../util/fnv-hash.js';
+import { operatorStateRoot } from '../util/state-root.js';
 
 export interface RuntimePaths {
   /** The workspace's directory (found from the cwd or a --workspace directory), or the name given with --workspace. */
@@ -77,15 +78,9 @@ export function resolveRuntimePaths(opts: { cwd?: string; workspace?: string; en
   const workspace = named ?? findWorkspaceRoot(opts.workspace ? resolve(cwd, opts.workspace) : cwd);
   const workspaceId = workspaceIdFor(workspace, named);
   let runDir: string;
-  let dataDir: string;
-  if (env.SWB_HOME) {
-    const home = resolve(env.SWB_HOME);
-    runDir = join(home, 'run', workspaceId);
-    dataDir = join(home, 'data', workspaceId);
-  } else {
-    runDir = join(env.XDG_RUNTIME_DIR || tmpdir(), `switchboard-${uid()}`, workspaceId);
-    dataDir = join(env.XDG_STATE_HOME || join(homedir(), '.local', 'state'), 'switchboard', workspaceId);
-  }
+  if (env.SWB_HOME) runDir = join(resolve(env.SWB_HOME), 'run', workspaceId);
+  else runDir = join(env.XDG_RUNTIME_DIR || tmpdir(), `switchboard-${uid()}`, workspaceId);
+  const dataDir = join(operatorStateRoot(env), workspaceId);
   let socketDir = runDir;
   if (Buffer.byteLength(join(runDir, 'hub.sock')) > MAX_SOCKET_PATH_BYTES) {
     // A long SWB_HOME or XDG_RUNTIME_DIR: keep the socket in a short private dir named after the

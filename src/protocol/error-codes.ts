@@ -42,6 +42,9 @@ export const ERROR_CODES = [
   'GIT_FAILED', // git refused, is missing, or is too old
   'NODE_COLLISION', // another swb server holds this federation node name (its claim is fresh)
   'FEDERATION_OFF', // mail to handle@node, but this server is not federated
+  'NO_CONFIG', // `swb trust`: no switchboard.json where it looked
+  'CONFIG_INVALID', // a config file that does not parse or check (its problems name the file and field)
+  'TRUST_STORE_UNSAFE', // the operator's trust store could not be written privately
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -19,6 +19,7 @@ import { DisposableStore, toDisposable } from '../util/lifecycle.js';
 import { RotatingLog } from '../util/rotating-log.js';
 import { WorktreeBoard } from '../worktree/worktree-board.js';
 import { withNativeTools } from './native-tools.js';
+import { configEnvForRows } from './config-for-rows.js';
 import { writeSwbLauncher } from '../util/swb-launcher.js';
 import type { LaunchPlan } from '../app/launch-plan.js';
 
@@ -50,6 +51,7 @@ export async function startServerCore(plan: LaunchPlan, hooks: (hub: Hub) => Fle
   // Everything above the seam reaches the mail core through this one port.
   const port = operatorPort(hub);
   const binDir = writeSwbLauncher(join(paths.runDir, 'bin'));
+  const rowsConfig = configEnvForRows(plan, (line) => hub.log(line));
   const rows = owner.add(
     new RowManager({
       socketPath: paths.socketPath,
@@ -59,8 +61,8 @@ export async function startServerCore(plan: LaunchPlan, hooks: (hub: Hub) => Fle
         return r.token;
       },
       binDir,
-      // A hub a row's CLI starts (after this server crashed) reads the same config, so the same limits.
-      baseEnv: plan.configPath ? { ...plan.env, SWB_CONFIG: plan.configPath } : plan.env,
+      // A hub a row's CLI starts (after this server crashed) reads the same config, with the same trust (config-for-rows.ts).
+      baseEnv: { ...plan.env, ...rowsConfig },
       ...(plan.scrollback !== undefined ? { scrollback: plan.scrollback } : {}),
     }),
   );

@@ -99,6 +99,27 @@ export function reportedIssue(issues: readonly z.core.$ZodIssue[]): { path: stri
   return { path: formatPath(path), problem };
 }
 
+/**
+ * Every problem, for a file whose author wants to fix them all in one go: one per path (z.int()'s
+ * two bounds on one value are one problem), unknown fields first (they explain the missing ones).
+ */
+export function reportedIssues(issues: readonly z.core.$ZodIssue[]): Array<{ path: string; problem: string }> {
+  const ordered = [...issues.filter((i) => i.code === 'unrecognized_keys'), ...issues.filter((i) => i.code !== 'unrecognized_keys')];
+  const out: Array<{ path: string; problem: string }> = [];
+  const seen = new Set<string>();
+  for (const issue of ordered) {
+    const keys = issue.code === 'unrecognized_keys' ? issue.keys : [null];
+    for (const key of keys) {
+      const one = key === null ? pick([tighterBound(issue, issues)]) : { path: [...issue.path, key], problem: issue.message };
+      const path = formatPath(one.path);
+      if (seen.has(path)) continue;
+      seen.add(path);
+      out.push({ path, problem: one.problem });
+    }
+  }
+  return out;
+}
+
 function pick(issues: readonly z.core.$ZodIssue[]): { path: PropertyKey[]; problem: string } {
   const first = issues[0];
   if (!first) return { path: [], problem: 'is not valid' };

@@ -4,12 +4,14 @@
 // (`z.strictObject`) throughout, so a typo never passes silently. Never on the `swb send` path: the
 // CLI client does not load zod (test/unit/architecture.test.ts).
 import * as z from 'zod';
-import { issueMessage, reportedIssue } from './schema-wording.js';
+import { issueMessage, reportedIssue, reportedIssues } from './schema-wording.js';
 
 export class SchemaError extends Error {
   constructor(
     readonly path: string,
     readonly problem: string,
+    /** Every problem found (a file's, parsed once); the first is this error's own. */
+    readonly all: ReadonlyArray<{ path: string; problem: string }> = [{ path, problem }],
   ) {
     super(`${path || '(root)'}: ${problem}`);
     this.name = 'SchemaError';
@@ -39,7 +41,10 @@ const ONCE_IN_SWB_WORDS = { jitless: true, error: issueMessage } as const;
 /** Parses a file read once (a config, theme or agent profile). */
 export function checkFile<S extends z.ZodType>(schema: S, value: unknown): Checked<z.output<S>> {
   const result = schema.safeParse(value, ONCE_IN_SWB_WORDS);
-  return result.success ? { ok: true, value: result.data } : refused(result.error.issues);
+  if (result.success) return { ok: true, value: result.data };
+  const first = reportedIssue(result.error.issues);
+  const all = reportedIssues(result.error.issues);
+  return { ok: false, error: new SchemaError(first.path, first.problem, [first, ...all.filter((p) => p.path !== first.path)]) };
 }
 
 function refused(issues: readonly z.core.$ZodIssue[]): { ok: false; error: SchemaError } {

@@ -242,6 +242,8 @@ describe('worktree rows', () => {
     write(repo, '.env', 'TOKEN=copied-in\n');
     const setup = 'case "$(basename "$PWD")" in slow) exec sleep 30;; broken) exit 3;; *) echo "SETUP-RAN in $(basename "$PWD") with $(cat .env)";; esac';
     writeFileSync(join(repo, 'switchboard.json'), JSON.stringify({ worktrees: { setup, setupTimeoutS: 1 } }));
+    // The repository's config runs a setup command: the operator trusts it first (docs/SECURITY.md).
+    expectOk(await runSwb(['trust'], { home, cwd: repo }), 'swb trust');
     const t = startSwb({ home, args: ['base=echo BASE-UP; exec sleep 600'] });
     await t.waitForText('BASE-UP');
 
@@ -271,6 +273,7 @@ describe('worktree rows', () => {
       join(repo, 'switchboard.json'),
       JSON.stringify({ worktrees: { setup: 'echo SETUP-RAN in "$(basename "$PWD")"' }, rows: [{ name: 'cfg', command: 'echo CFG-UP in "$PWD"; exec sleep 600', worktree: true }] }),
     );
+    expectOk(await runSwb(['trust'], { home, cwd: repo }), 'swb trust');
     const t = startSwb({ home, args: [] });
     await t.waitForText(`CFG-UP in ${worktreeDir(home, 'cfg')}`);
     await t.waitForText('SETUP-RAN in cfg');

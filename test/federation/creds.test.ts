@@ -79,7 +79,7 @@ describe('federation with .creds files (NATS operator mode, permissions in the u
 
   it('a .creds file that others may read refuses the start, saying so', async () => {
     const node = new FedNode('delta', nats, { credentials: creds('delta', { mode: 0o644 }) });
-    const r = await runSwb(['hub'], { home: node.home, timeoutMs: 15_000 });
+    const r = await runSwb(['hub', '--config', node.configPath], { home: node.home, timeoutMs: 15_000 });
     expect(r.status).not.toBe(0);
     expect(r.stderr).toMatch(/federation\.credentials: .*delta\.creds may be read by others \(mode 644\); chmod 600 it\./);
   });

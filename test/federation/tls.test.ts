@@ -102,7 +102,7 @@ describe('federation over TLS (mutual, with the shipped users and permissions)',
     const delta = pki.cert('delta');
     chmodSync(delta.key, 0o644);
     const node = new FedNode('delta', nats, { federation: { tls: { ca: pki.ca, ...delta } } });
-    const r = await runSwb(['hub'], { home: node.home, timeoutMs: 15_000 });
+    const r = await runSwb(['hub', '--config', node.configPath], { home: node.home, timeoutMs: 15_000 });
     expect(r.status).not.toBe(0);
     expect(r.stderr).toMatch(/federation\.tls\.key: .* may be read by others \(mode 644\); chmod 600 it\./);
   });

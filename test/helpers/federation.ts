@@ -137,7 +137,8 @@ export class FedNode {
   }
 
   async start(): Promise<void> {
-    const proc = spawnSwb(['hub'], { home: this.home });
+    // Named with --config: the operator's own file (a workspace's switchboard.json would need swb trust first).
+    const proc = spawnSwb(['hub', '--config', this.configPath], { home: this.home });
     this.proc = proc;
     await waitUntil(() => /listening on/.test(proc.stderr()) || proc.hasExited(), { timeoutMs: 15_000, what: `node ${this.name} to listen` });
     if (proc.hasExited()) throw new Error(`node ${this.name} exited: ${proc.stderr().slice(-2000)}`);

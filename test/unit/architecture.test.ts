@@ -15,10 +15,11 @@ function sourceFiles(dir: string): string[] {
   );
 }
 
-/** Static imports, plus dynamic ones unless `staticOnly`. */
+/** Static imports (those that load something), plus dynamic ones unless `staticOnly`. */
 function importsOf(file: string, staticOnly = false): string[] {
   const text = readFileSync(join(root, file), 'utf8');
-  const re = staticOnly ? /^\s*import\s[^;]*?from\s+'([^']+)'/gm : /(?:from\s+|import\()\s*'([^']+)'/g;
+  // `import type` is erased by tsc: it loads nothing.
+  const re = staticOnly ? /^\s*import\s(?!type\s)[^;]*?from\s+'([^']+)'/gm : /(?:from\s+|import\()\s*'([^']+)'/g;
   return [...text.matchAll(re)].map((m) => m[1]!);
 }
 
@@ -67,6 +68,12 @@ describe('architecture', () => {
   it('keeps the thin client (`swb`, `swb attach`) free of Ink, React, string-width and zod', () => {
     const seen = staticClosure(['src/cli/main.ts', 'src/client/attach-client.ts']);
     expect([...seen].filter((f) => f === 'ink' || f === 'react' || f === 'string-width' || f.startsWith('src/text/ink-') || f === 'zod')).toEqual([]);
+  });
+
+  it('keeps the trust question a server launch asks free of zod: a trusted or absent config costs a read and a hash', () => {
+    const seen = staticClosure(['src/client/config-trust-prompt.ts']);
+    expect([...seen].filter((f) => f === 'zod' || f.startsWith('zod/') || f === 'ink' || f === 'react')).toEqual([]);
+    expect(seen.has('src/config/config-trust-store.ts')).toBe(true);
   });
 
   it('bundles `swb send` without zod: no chunk it loads holds zod code (checks dist/: npm run build first)', () => {

