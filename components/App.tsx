@@ -75,7 +75,8 @@ export function App() {
         return;
       }
       const action = matchInkInput(keymap, input, key);
-      if (action) intents.action(action);
+      if (action === 'compose' && input === '@') intents.composeMention();
+      else if (action) intents.action(action);
       else if (key.escape && state.strip) intents.closeOverlay();
     },
     { isActive: state.attached === null && !composing && !ownKeys },

@@ -710,6 +710,10 @@ export class DashboardController implements Intents, Disposable {
     this.composer.open();
   }
 
+  composeMention(): void {
+    this.composer.openAtMention();
+  }
+
   cycleMailFilter(step: number): void {
     this.mailView.cycleFilter(step);
   }
