@@ -134,6 +134,7 @@ export class AgentRowBinding implements Disposable {
     const key = this.o.profile.interruptKey;
     this.o.audit({ at: this.o.clock.now(), row: this.o.row.name, bytes: key, purpose: 'interrupt', messageIds: [], attempt: 1 });
     this.o.row.write(key);
+    this.agentValue.interrupted();
     return key;
   }
 
