@@ -116,10 +116,6 @@ export class RowAgent implements Disposable {
     this.wake.toldByHook(maxSeq);
   }
 
-  setAttached(attached: boolean): void {
-    this.wake.setAttached(attached);
-  }
-
   setUnread(mail: UnreadMail): void {
     this.wake.setUnread(mail);
   }

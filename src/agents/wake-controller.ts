@@ -80,10 +80,12 @@ export interface WakeControllerOptions {
   renudgeMs?: number;
   /** Automatic wakes allowed per row per rolling hour (default 6). */
   maxWakesPerHour?: number;
-  /** Operator keystrokes in the row block wakes for this long (default 5 s). */
+  /**
+   * The typing quiet time: the operator's keystrokes into the row (attached, or through the composer)
+   * hold wakes for this long after the last one (default 5 s). Being attached alone holds nothing: an
+   * operator who reads an attached row without typing does not keep its mail from it.
+   */
   operatorGraceMs?: number;
-  /** While attached, keystrokes block wakes for this long (default 30 s). */
-  attachedGraceMs?: number;
   /** After the operator interrupted the turn a wake started, the wake waits this long to try again (default 30 s). */
   interruptHoldMs?: number;
 }
@@ -121,7 +123,6 @@ export class WakeController implements Disposable {
   private wakeStartedAt = 0;
   private readonly wakeTimes: number[] = [];
   private operatorTypedAt: number | null = null;
-  private attached = false;
   private lastReason = '';
   /**
    * The turn the last wake started, while it may still run: what was handled before that wake (to
@@ -151,7 +152,6 @@ export class WakeController implements Disposable {
       renudgeMs: opts.renudgeMs ?? 10 * 60 * 1000,
       maxWakesPerHour: opts.maxWakesPerHour ?? 6,
       operatorGraceMs: opts.operatorGraceMs ?? 5000,
-      attachedGraceMs: opts.attachedGraceMs ?? 30_000,
       interruptHoldMs: opts.interruptHoldMs ?? 30_000,
     };
     this.policyValue = opts.policy ?? 'auto';
@@ -226,11 +226,6 @@ export class WakeController implements Disposable {
   operatorTyped(now: number = this.o.clock.now()): void {
     this.operatorTypedAt = now;
     if (this.phaseValue === 'pending') this.recheck();
-  }
-
-  setAttached(attached: boolean): void {
-    this.attached = attached;
-    this.recheck();
   }
 
   /** The tracker's state changed. */
@@ -333,13 +328,10 @@ export class WakeController implements Disposable {
   private verdict(): FreePromptVerdict {
     const s = this.o.promptStatus();
     const now = this.now();
-    const attachedAndTyping =
-      this.attached && this.operatorTypedAt !== null && now - this.operatorTypedAt < this.o.attachedGraceMs;
     return isPromptFree({
       state: s.state,
       input: s.input,
       operatorTypedAt: this.operatorTypedAt,
-      attachedAndTyping,
       now,
       stillForMs: s.stillForMs,
       quietMs: s.quietMs,
@@ -371,10 +363,7 @@ export class WakeController implements Disposable {
     const v = this.verdict();
     if (!v.free) {
       this.lastReason = v.detail;
-      let retryInMs = v.retryInMs;
-      if (v.reason === 'operator-attached' && this.operatorTypedAt !== null)
-        retryInMs = this.operatorTypedAt + this.o.attachedGraceMs - now;
-      if (retryInMs !== undefined) this.recheckIn(retryInMs);
+      if (v.retryInMs !== undefined) this.recheckIn(v.retryInMs);
       return;
     }
     this.wakeTimes.push(now);

@@ -292,7 +292,6 @@ export class RowFleet implements Disposable {
         else this.rowSizeOwner.delete(name);
       }
     }
-    this.o.agents?.setAttached(name, this.attachedBy.has(name));
     // Whoever sizes the row now (the dashboards' owner, or another attached client) applies it.
     this.sizeOwnerEmitter.fire(this.sizeOwnerValue);
   }

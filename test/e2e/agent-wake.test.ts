@@ -140,4 +140,22 @@ describe('agent state and wake', () => {
     await waitUntil(() => submits(log).length === 3, { timeoutMs: 12_000, what: 'the held wake' });
     expect(submits(log)[2]!.line).toBe(WAKE_LINE);
   }, 60_000);
+
+  test('an operator attached to the row but not typing does not hold its wake: the typing quiet time does', async () => {
+    const home = createTempHome();
+    const { t, log } = start(home);
+    await t.waitForText('agent · claude · idle');
+    t.write(ATTACH);
+    await t.waitForNoText(/enter attach/);
+    // A key and its erasure: the input is empty again, and the operator stops typing.
+    t.write('x');
+    t.write('\x7f');
+    const typedAt = Date.now();
+    await send(home, 'mail while attached');
+    await waitUntil(() => submits(log).length === 1, { timeoutMs: 15_000, what: 'the wake, still attached' });
+    expect(submits(log)[0]!.line).toBe(WAKE_LINE);
+    // Not before the typing quiet time (5 s) had passed since the last key.
+    expect(submits(log)[0]!.at - typedAt).toBeGreaterThanOrEqual(4500);
+    expect(t.find('enter attach')).toBeNull();
+  }, 40_000);
 });

@@ -313,15 +313,17 @@ describe('WakeController', () => {
     expect(t.agent.explainRow().wake.reason).toBe('');
   });
 
-  it('operator keystrokes while attached hold the wake back', () => {
+  it('operator keystrokes hold the wake for the typing quiet time after the last one, then it goes ahead', () => {
     const t = setup();
     t.clock.advance(2000);
-    t.agent.setAttached(true);
     t.agent.operatorTyped();
     t.agent.setUnread({ messageIds: ['m1'], maxSeq: 1 });
-    t.clock.advance(20_000);
+    t.clock.advance(3000);
+    t.agent.operatorTyped();
+    t.clock.advance(4000);
     expect(t.writes).toEqual([]);
-    t.clock.advance(15_000);
+    expect(t.agent.explainRow().prompt).toMatchObject({ free: false, reason: 'operator-typing', detail: expect.stringMatching(/^the operator typed here 4000 ms ago/) });
+    t.clock.advance(1500);
     expect(t.writes[0]).toBe(LINE);
   });
 
