@@ -217,6 +217,16 @@ export class AppStore implements Disposable {
     return note;
   }
 
+  /**
+   * A note about something that happened at `at`, before this client came: listed with its own time,
+   * never shown on the strip nor counted as unseen (it is history to this client, not news).
+   */
+  notifyPast(kind: NoteKind, text: string, row: string | null, at: number): void {
+    const note: Note = { id: this.nextNoteId++, at, kind, text, row };
+    const notes = [...this.state.notes, note].sort((a, b) => b.at - a.at).slice(0, MAX_NOTES);
+    this.set({ ...this.state, notes });
+  }
+
   /** Clears the strip (or only note `id`, if it is still the one shown: an aged-out note). */
   dismissStrip(id?: number): void {
     if (this.state.strip && (id === undefined || this.state.strip.id === id)) this.set({ ...this.state, strip: null });

@@ -270,7 +270,13 @@ export class DashboardController implements Intents, Disposable {
     };
     this.o.store.addRow(view);
     this.follow(row);
-    if (origin.kind === 'restored' && origin.note) this.note('info', origin.note, row.name);
+    if (origin.kind === 'restored' && origin.note) this.originNote(origin.note, origin.noteAt ?? Date.now(), row.name);
+  }
+
+  /** The note about how a row came back: news to a client there when it happened, history to a later one. */
+  private originNote(text: string, at: number, row: string): void {
+    if (Date.now() - at < (this.o.stripAgeMs ?? STRIP_AGE_MS).info) this.note('info', text, row);
+    else this.o.store.notifyPast('info', text, row, at);
   }
 
   private hide(row: Row, at: number): void {

@@ -21,7 +21,7 @@ import type { AgentSupervisor } from './agent-supervisor.js';
 /** Why a row came up: started by someone now, or relaunched from the record after the server stopped. */
 export type RowOrigin =
   | { kind: 'new' }
-  | { kind: 'restored'; after: 'stop' | 'crash' | 'reboot'; resumed: boolean; note?: string };
+  | { kind: 'restored'; after: 'stop' | 'crash' | 'reboot'; resumed: boolean; note?: string; /** when the note's news happened (ms) */ noteAt?: number };
 
 /** How a row's header and `swb ls` mark its origin: restored with its conversation resumed, or fresh. */
 export function restoredMark(origin: RowOrigin): 'resumed' | 'fresh' | null {
@@ -207,7 +207,7 @@ export class RowFleet implements Disposable {
         notice = { kind: 'error', text: `@${row.name} could not resume its conversation (${why}), and a new one did not start: ${problem}`, row: row.name };
       }
       // A restore happens before any client is there: its note is what a client shows when it comes.
-      if (restored) this.origins.set(row.name, { ...restored, resumed: false, note: notice.text });
+      if (restored) this.origins.set(row.name, { ...restored, resumed: false, note: notice.text, noteAt: Date.now() });
       this.noticeEmitter.fire(notice);
     });
   }
@@ -232,9 +232,10 @@ export class RowFleet implements Disposable {
     const resume = this.o.hooks?.prepareRestart?.(row) ?? null;
     // Without a resume, the spec as given (not a first launch's extras, such as a worktree's setup).
     const next = resume ?? this.bases.get(name);
-    row.restart(next ? (this.o.hooks?.everyLaunch?.(next) ?? next) : undefined);
-    // The operator's restart is a launch of its own: no longer the restored one.
+    // The operator's restart is a launch of its own: no longer the restored one. Set before the
+    // restart, whose listeners (every client's header) read the origin.
     this.origins.set(name, { kind: 'new' });
+    row.restart(next ? (this.o.hooks?.everyLaunch?.(next) ?? next) : undefined);
     if (resume) this.resumedLaunch.set(name, row.incarnation);
     else this.resumedLaunch.delete(name);
     this.o.hooks?.recorded?.(row, this.policyOf(name));
