@@ -141,6 +141,7 @@ export function App() {
         onClose={() => intents.closeOverlay()}
         onCopy={(text) => intents.copyFromHistory(text)}
         onSave={() => intents.saveHistory()}
+        done={state.history.done ?? null}
       />
     );
   }

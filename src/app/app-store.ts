@@ -184,6 +184,13 @@ export class AppStore implements Disposable {
     this.set({ ...this.state, overlay: 'history', history });
   }
 
+  /** The history view's y or s went through: the view says where the text went. */
+  historyDone(text: string): void {
+    const h = this.state.history;
+    if (!h) return;
+    this.set({ ...this.state, history: { ...h, done: { text, seq: (h.done?.seq ?? 0) + 1 } } });
+  }
+
   /** Shows a worktree row's review. */
   showReview(review: NonNullable<AppState['review']>): void {
     this.set({ ...this.state, overlay: 'review', review });

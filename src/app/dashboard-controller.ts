@@ -70,7 +70,7 @@ export interface ControllerOptions {
   /** Keys for Ink as if typed (the mouse wheel over a scrolling overlay). */
   injectKeys?: (keys: string) => void;
   /** Copies text for the operator: to the terminal's clipboard (OSC 52) when allowed, else to a file. */
-  copyText?: (text: string, what: string) => void;
+  copyText?: (text: string) => string;
   /** Removes a worktree row's worktree and closes the row, or says what would be lost. */
   removeWorktree?: (row: string) => Promise<{ ok: true } | { problem: string }>;
   /** A worktree row's changes, ready to show (the server reads them with git). */
@@ -572,13 +572,23 @@ export class DashboardController implements Intents, Disposable {
   /** The history view's y: what is on its screen, copied. */
   copyFromHistory(text: string): void {
     const row = this.o.store.getState().history?.row ?? '';
-    this.o.copyText?.(text, `${text.split('\n').length} lines of @${row}`);
+    const n = text.split('\n').length;
+    this.copiedFromHistory('copied', text, `${n} line${n === 1 ? '' : 's'} of @${row}`);
   }
 
   /** The history view's s: the whole history, to a file. */
   saveHistory(): void {
     const h = this.o.store.getState().history;
-    if (h) this.o.copyText?.(h.lines.join('\n'), `the history of @${h.row}`);
+    if (h) this.copiedFromHistory('saved', h.lines.join('\n'), `the history of @${h.row}`);
+  }
+
+  /** Says where a copy went: in the history view at once, and in the notification list for later. */
+  private copiedFromHistory(verb: 'copied' | 'saved', text: string, what: string): void {
+    const where = this.o.copyText?.(text);
+    if (where === undefined) return;
+    const said = `${verb} ${what} ${where}`;
+    this.o.store.historyDone(said);
+    this.note('info', said, null);
   }
 
   /** From the review: write to the reviewed row (the composer, addressed to it). */
