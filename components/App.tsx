@@ -84,7 +84,16 @@ export function App() {
 
   if (state.attached !== null) return null;
   const composer = composing ? (
-    <Composer composer={state.composer} rows={state.rows} peers={state.peers} strip={state.strip} theme={theme} width={cols} intents={intents} />
+    <Composer
+      composer={state.composer}
+      rows={state.rows}
+      peers={state.peers}
+      strip={state.strip}
+      theme={theme}
+      width={cols}
+      intents={intents}
+      pasteText={state.pasteBuffer}
+    />
   ) : null;
   if (state.overlay === 'mail') {
     const height = Math.max(3, rows - (composer ? chromeHeight : 0));

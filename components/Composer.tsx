@@ -25,16 +25,18 @@ export interface ComposerProps {
   intents: ComposerIntents;
   /** Takes the keyboard (false while something else has it). */
   active?: boolean;
+  /** The paste buffer's text, which Ctrl-Y pastes into the line. */
+  pasteText?: string | null;
 }
 
-const HINT = 'Enter send · @ + Tab complete · ↑↓ history · Esc close (draft kept)';
+const HINT = 'Enter send · @ + Tab complete · ↑↓ history · Ctrl-Y paste · Esc close (draft kept)';
 
 /**
  * The shared composer, two lines over the chrome: the input line, then completions, a refusal, news
  * newer than the last send, the last send's live receipts, or a hint. The line is edited locally (typing does not go through the app
  * store) and handed to the store on send, close and unmount.
  */
-export const Composer = React.memo(function Composer({ composer, rows, peers, strip = null, theme, width, intents, active = true }: ComposerProps) {
+export const Composer = React.memo(function Composer({ composer, rows, peers, strip = null, theme, width, intents, active = true, pasteText = null }: ComposerProps) {
   const editor = useRef<EditorState>(editorFor(composer.draft));
   const version = useRef(composer.draftVersion);
   if (version.current !== composer.draftVersion) {
@@ -44,7 +46,7 @@ export const Composer = React.memo(function Composer({ composer, rows, peers, st
   }
   const [, redraw] = useReducer((n: number) => n + 1, 0);
   const env = useRef<EditorEnv>({ history: [], candidates: () => [] });
-  env.current = { history: composer.history, candidates: (prefix) => completionCandidates(prefix, rows, peers) };
+  env.current = { history: composer.history, candidates: (prefix) => completionCandidates(prefix, rows, peers), paste: pasteText };
   const intentsRef = useRef(intents);
   intentsRef.current = intents;
 

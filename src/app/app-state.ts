@@ -116,6 +116,8 @@ export interface AppState {
   } | null;
   /** The 'review' overlay: a worktree row's changes, ready to paint. */
   review: { row: string; title: string; lines: readonly string[] } | null;
+  /** The server's paste buffer (already plain text), for the composer's Ctrl-Y; null when empty. */
+  pasteBuffer: string | null;
 }
 
 export const MAX_NOTES = 200;
@@ -145,6 +147,7 @@ export function initialState(size: { cols: number; rows: number }, layoutMode: L
     parked: null,
     review: null,
     history: null,
+    pasteBuffer: null,
   };
 }
 

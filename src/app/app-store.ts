@@ -184,6 +184,10 @@ export class AppStore implements Disposable {
     this.set({ ...this.state, overlay: 'history', history });
   }
 
+  setPasteBuffer(text: string | null): void {
+    if (this.state.pasteBuffer !== text) this.set({ ...this.state, pasteBuffer: text });
+  }
+
   /** The history view's y or s went through: the view says where the text went. */
   historyDone(text: string): void {
     const h = this.state.history;

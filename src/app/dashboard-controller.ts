@@ -14,6 +14,7 @@ import type { AgentSupervisor } from '../supervisor/agent-supervisor.js';
 import { runningCount, type ClosedRow, type NoteKind, type RowView, type WakePolicy } from './app-state.js';
 import type { AppStore } from './app-store.js';
 import { ComposerController } from './composer-controller.js';
+import { PasteController, pasteTargetIn, type PasteBufferPort } from './paste-controller.js';
 import type { MentionBinding } from './composer-state.js';
 import type { Intents, NewRowRequest } from './intents.js';
 import type { Event } from '../util/event.js';
@@ -71,6 +72,10 @@ export interface ControllerOptions {
   injectKeys?: (keys: string) => void;
   /** Copies text for the operator: to the terminal's clipboard (OSC 52) when allowed, else to a file. */
   copyText?: (text: string) => string;
+  /** The server's paste buffer: y in the history view fills it, p pastes it into the focused row. */
+  pasteBuffer?: PasteBufferPort;
+  /** The key that pastes (for the words that say so); default "p". */
+  pasteKey?: string;
   /** Removes a worktree row's worktree and closes the row, or says what would be lost. */
   removeWorktree?: (row: string) => Promise<{ ok: true } | { problem: string }>;
   /** A worktree row's changes, ready to show (the server reads them with git). */
@@ -95,6 +100,7 @@ export class DashboardController implements Intents, Disposable {
   private agingNote: number | null = null;
   private readonly composer: ComposerController;
   private readonly mailView: MailViewController;
+  private readonly paste: PasteController | null;
   private readonly rows: RowManager;
   private readonly agents: AgentSupervisor | undefined;
   /** The last click on a row, to tell a double click. */
@@ -110,6 +116,9 @@ export class DashboardController implements Intents, Disposable {
     this.composer = new ComposerController({ store, port, note, ...(o.composerCloseAfterSend ? { closeAfterSend: true } : {}) });
     this.lifetime.add(toDisposable(() => this.composer.dispose()));
     this.mailView = new MailViewController({ store, port, composer: this.composer, note });
+    const operatorTyped = (name: string) => this.agents?.operatorTyped(name);
+    const buffer = o.pasteBuffer;
+    this.paste = buffer ? this.lifetime.add(new PasteController({ store, buffer, target: pasteTargetIn(this.rows), operatorTyped, note, pasteKey: o.pasteKey ?? 'p' })) : null;
     this.lifetime.add(port.onUnreadMaybeChanged((handles) => handles.forEach((h) => this.refreshUnread(h))));
     this.lifetime.add(port.onMail((m) => {
       const rows = m.to.filter((t) => this.rows.has(t) || t === OPERATOR);
@@ -398,6 +407,8 @@ export class DashboardController implements Intents, Disposable {
         return store.openOverlay('notifications');
       case 'compose':
         return this.composer.open();
+      case 'paste':
+        return this.paste?.pasteInto(focused?.name ?? null);
       case 'mailView':
         return this.mailView.open(null);
       case 'rowInbox':
@@ -573,7 +584,8 @@ export class DashboardController implements Intents, Disposable {
   copyFromHistory(text: string): void {
     const row = this.o.store.getState().history?.row ?? '';
     const n = text.split('\n').length;
-    this.copiedFromHistory('copied', text, `${n} line${n === 1 ? '' : 's'} of @${row}`);
+    const buffered = this.paste?.keep(text);
+    this.copiedFromHistory('copied', text, `${n} line${n === 1 ? '' : 's'} of @${row}`, buffered);
   }
 
   /** The history view's s: the whole history, to a file. */
@@ -583,10 +595,10 @@ export class DashboardController implements Intents, Disposable {
   }
 
   /** Says where a copy went: in the history view at once, and in the notification list for later. */
-  private copiedFromHistory(verb: 'copied' | 'saved', text: string, what: string): void {
+  private copiedFromHistory(verb: 'copied' | 'saved', text: string, what: string, also?: string): void {
     const where = this.o.copyText?.(text);
     if (where === undefined) return;
-    const said = `${verb} ${what} ${where}`;
+    const said = `${verb} ${what} ${where}${also ? ` · ${also}` : ''}`;
     this.o.store.historyDone(said);
     this.note('info', said, null);
   }
