@@ -231,8 +231,11 @@ export class WakeController implements Disposable {
   /** The tracker's state changed. */
   onStateChange(state: AgentState): void {
     if (this.wakeTurn) {
-      // The wake's turn ran and ended on its own: an interrupt from now on is about another turn.
-      if (state === 'busy') this.wakeTurn.sawBusy = true;
+      // The wake's turn ran and ended on its own (or never began while the wake verified it): an
+      // interrupt from now on is about another turn.
+      const late = this.now() - this.wakeStartedAt > this.o.echoTimeoutMs + this.o.verifyTimeoutMs;
+      if (state === 'busy' && !this.wakeTurn.sawBusy && late) this.wakeTurn = null;
+      else if (state === 'busy') this.wakeTurn.sawBusy = true;
       else if (this.wakeTurn.sawBusy) this.wakeTurn = null;
     }
     this.recheck();

@@ -15,6 +15,8 @@ class SimAgent {
   input = '';
   echo = true;
   enterWorks = true;
+  /** Enter takes the line without starting a turn (an agent that answers at once). */
+  noTurn = false;
   turnMs = 3000;
   private spin = 0;
   constructor(
@@ -69,7 +71,8 @@ class SimAgent {
       if (this.mode === 'idle' && this.input !== '' && this.enterWorks) {
         this.submitted = this.input;
         this.input = '';
-        this.startTurn();
+        if (this.noTurn) this.show();
+        else this.startTurn();
       }
     } else if (this.echo && this.mode === 'idle') {
       this.input += bytes;
@@ -349,6 +352,26 @@ describe('WakeController', () => {
     t.clock.advance(6000);
     expect(t.writes.slice(3)).toEqual([LINE, '\r']);
     expect(t.events).toEqual(['woken:m1:1', 'woken:m1:1']);
+  });
+
+  it('a wake taken without a turn: the next turn, started long after, is not the wake\u2019s to give back', () => {
+    const t = setup();
+    t.sim.noTurn = true;
+    t.clock.advance(2000);
+    t.agent.setUnread({ messageIds: ['m1'], maxSeq: 1 });
+    t.clock.advance(1000);
+    expect(t.events).toEqual(['woken:m1:1']);
+    t.clock.advance(60_000);
+    t.sim.noTurn = false;
+    t.sim.type('mine');
+    t.sim.type('\r');
+    t.clock.advance(100);
+    t.agent.interrupted();
+    t.clock.setTimer(() => t.sim.interrupt(), 5);
+    t.clock.advance(60_000);
+    expect(t.writes).toEqual([LINE, '\r']);
+    expect(t.sim.input).toBe('mine');
+    expect(t.agent.explainRow().wake.phase).toBe('done');
   });
 
   it("interrupting a turn the wake did not start changes nothing about the mail (and erases nothing)", () => {
