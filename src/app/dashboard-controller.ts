@@ -164,6 +164,7 @@ export class DashboardController implements Intents, Disposable {
     this.lifetime.add(fleet.onRemoved(({ row, closed }) => this.hide(row, closed.at)));
     this.lifetime.add(fleet.onReopened((name) => store.rowReopened(name)));
     this.lifetime.add(fleet.onPolicy((p) => store.updateRow(p.row, { wakePolicy: p.policy })));
+    this.lifetime.add(fleet.onOrigin((name) => this.rows.has(name) && store.updateRow(name, { restored: restoredMark(fleet.originOf(name)) })));
     this.lifetime.add(fleet.onNotice((n) => this.note(n.kind, n.text, n.row)));
     if (o.worktrees) this.lifetime.add(o.worktrees.onStatus((s) => store.updateRow(s.row, { git: s.status })));
     this.lifetime.add(fleet.onSizeOwner(() => this.applySizes()));
@@ -326,8 +327,7 @@ export class DashboardController implements Intents, Disposable {
           agentState: null,
           incarnation: row.incarnation,
           command: describeCommand(row.spec),
-          // Still "restored" when the fleet started a restored row again fresh (its resume failed).
-          restored: restoredMark(this.o.fleet.originOf(row.name)),
+          // (Its restored mark follows the fleet's onOrigin, told before the restart.)
         });
       }),
     );

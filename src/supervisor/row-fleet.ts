@@ -100,6 +100,7 @@ export class RowFleet implements Disposable {
   private readonly sizeOwnerEmitter = this.lifetime.add(new Emitter<object | null>());
   private readonly policyEmitter = this.lifetime.add(new Emitter<{ row: string; policy: WakePolicy }>());
   private readonly noticeEmitter = this.lifetime.add(new Emitter<FleetNotice>());
+  private readonly originEmitter = this.lifetime.add(new Emitter<string>());
 
   /** A row started (or was reopened). */
   readonly onAdded: Event<Row> = this.addedEmitter.event;
@@ -113,6 +114,8 @@ export class RowFleet implements Disposable {
   readonly onPolicy: Event<{ row: string; policy: WakePolicy }> = this.policyEmitter.event;
   /** The fleet did something to a row on its own (a failed resume started fresh): every client says so. */
   readonly onNotice: Event<FleetNotice> = this.noticeEmitter.event;
+  /** A running row's origin changed (restarted, or its resume failed): every client's marker follows originOf. */
+  readonly onOrigin: Event<string> = this.originEmitter.event;
 
   constructor(private readonly o: RowFleetOptions) {}
 
@@ -138,6 +141,12 @@ export class RowFleet implements Disposable {
 
   originOf(name: string): RowOrigin {
     return this.origins.get(name) ?? { kind: 'new' };
+  }
+
+  /** The one place a running row's origin changes after it was added: told to every client once. */
+  private setOrigin(name: string, origin: RowOrigin): void {
+    this.origins.set(name, origin);
+    this.originEmitter.fire(name);
   }
 
   /** Starts a row. Throws (a plain Error) on a bad or taken name, or a program that cannot start. */
@@ -196,7 +205,7 @@ export class RowFleet implements Disposable {
       // No longer resumed before the restart, whose listeners read it for the header's mark.
       const origin = this.origins.get(row.name);
       const restored = origin?.kind === 'restored' ? origin : null;
-      if (restored) this.origins.set(row.name, { ...restored, resumed: false });
+      if (restored) this.setOrigin(row.name, { ...restored, resumed: false });
       let notice: FleetNotice;
       try {
         row.restart(this.o.hooks?.everyLaunch?.(fresh.spec) ?? fresh.spec);
@@ -207,7 +216,7 @@ export class RowFleet implements Disposable {
         notice = { kind: 'error', text: `@${row.name} could not resume its conversation (${why}), and a new one did not start: ${problem}`, row: row.name };
       }
       // A restore happens before any client is there: its note is what a client shows when it comes.
-      if (restored) this.origins.set(row.name, { ...restored, resumed: false, note: notice.text, noteAt: Date.now() });
+      if (restored) this.origins.set(row.name, { ...restored, resumed: false, note: notice.text, noteAt: Date.now() }); // the mark is told already
       this.noticeEmitter.fire(notice);
     });
   }
@@ -234,7 +243,7 @@ export class RowFleet implements Disposable {
     const next = resume ?? this.bases.get(name);
     // The operator's restart is a launch of its own: no longer the restored one. Set before the
     // restart, whose listeners (every client's header) read the origin.
-    this.origins.set(name, { kind: 'new' });
+    this.setOrigin(name, { kind: 'new' });
     row.restart(next ? (this.o.hooks?.everyLaunch?.(next) ?? next) : undefined);
     if (resume) this.resumedLaunch.set(name, row.incarnation);
     else this.resumedLaunch.delete(name);
