@@ -75,7 +75,8 @@ export function App() {
         return;
       }
       const action = matchInkInput(keymap, input, key);
-      if (action) intents.action(action);
+      if (action === 'compose' && input === '@') intents.composeMention();
+      else if (action) intents.action(action);
       else if (key.escape && state.strip) intents.closeOverlay();
     },
     { isActive: state.attached === null && !composing && !ownKeys },
@@ -83,7 +84,16 @@ export function App() {
 
   if (state.attached !== null) return null;
   const composer = composing ? (
-    <Composer composer={state.composer} rows={state.rows} peers={state.peers} strip={state.strip} theme={theme} width={cols} intents={intents} />
+    <Composer
+      composer={state.composer}
+      rows={state.rows}
+      peers={state.peers}
+      strip={state.strip}
+      theme={theme}
+      width={cols}
+      intents={intents}
+      pasteText={state.pasteBuffer}
+    />
   ) : null;
   if (state.overlay === 'mail') {
     const height = Math.max(3, rows - (composer ? chromeHeight : 0));
@@ -140,6 +150,7 @@ export function App() {
         onClose={() => intents.closeOverlay()}
         onCopy={(text) => intents.copyFromHistory(text)}
         onSave={() => intents.saveHistory()}
+        done={state.history.done ?? null}
       />
     );
   }

@@ -5,6 +5,7 @@ import type { Note, RowView } from '../src/app/app-state.js';
 import { bindingFor, completionCandidates, type Candidate } from '../src/app/composer-completion.js';
 import { activeCompletion, editorFor, editorKey, type EditorEnv, type EditorState } from '../src/app/composer-editor.js';
 import { lineWindow } from '../src/app/composer-line-edit.js';
+import { splitKeyBurst } from '../src/app/key-burst.js';
 import { summarizeSend } from '../src/app/composer-receipts.js';
 import type { ComposerState, PeerView } from '../src/app/composer-state.js';
 import type { ComposerIntents } from '../src/app/intents.js';
@@ -24,16 +25,18 @@ export interface ComposerProps {
   intents: ComposerIntents;
   /** Takes the keyboard (false while something else has it). */
   active?: boolean;
+  /** The paste buffer's text, which Ctrl-Y pastes into the line. */
+  pasteText?: string | null;
 }
 
-const HINT = 'Enter send · @ + Tab complete · ↑↓ history · Esc close (draft kept)';
+const HINT = 'Enter send · @ + Tab complete · ↑↓ history · Ctrl-Y paste · Esc close (draft kept)';
 
 /**
  * The shared composer, two lines over the chrome: the input line, then completions, a refusal, news
  * newer than the last send, the last send's live receipts, or a hint. The line is edited locally (typing does not go through the app
  * store) and handed to the store on send, close and unmount.
  */
-export const Composer = React.memo(function Composer({ composer, rows, peers, strip = null, theme, width, intents, active = true }: ComposerProps) {
+export const Composer = React.memo(function Composer({ composer, rows, peers, strip = null, theme, width, intents, active = true, pasteText = null }: ComposerProps) {
   const editor = useRef<EditorState>(editorFor(composer.draft));
   const version = useRef(composer.draftVersion);
   if (version.current !== composer.draftVersion) {
@@ -43,7 +46,7 @@ export const Composer = React.memo(function Composer({ composer, rows, peers, st
   }
   const [, redraw] = useReducer((n: number) => n + 1, 0);
   const env = useRef<EditorEnv>({ history: [], candidates: () => [] });
-  env.current = { history: composer.history, candidates: (prefix) => completionCandidates(prefix, rows, peers) };
+  env.current = { history: composer.history, candidates: (prefix) => completionCandidates(prefix, rows, peers), paste: pasteText };
   const intentsRef = useRef(intents);
   intentsRef.current = intents;
 
@@ -52,18 +55,9 @@ export const Composer = React.memo(function Composer({ composer, rows, peers, st
 
   useInput(
     (input, key) => {
-      // A burst (the composer takes one whole) whose only line break is an Enter at its end is the
-      // text, then a send, as if typed slowly ("hi there\r": a fast typist, tmux send-keys). Other
-      // line breaks in a burst are a paste (the dashboard does not ask for bracketed paste): they
-      // become spaces, and nothing is sent.
-      const burst = input.length > 1;
-      const enterAtEnd = burst && input.endsWith('\r') && !/[\r\n]/.test(input.slice(0, -1));
-      const body = enterAtEnd ? input.slice(0, -1) : input;
-      const text = burst ? body.replace(/[\r\n]+/g, ' ') : body;
-      // (Ink may mark such a burst as a return already: the text goes in as text first either way.)
-      const steps: Array<[string, typeof key]> = enterAtEnd
-        ? [[text, { ...key, return: false }], ['', { ...key, return: true }]]
-        : [[text, burst ? { ...key, return: false } : key]];
+      // A burst of keys in one read is taken key by key, as if typed slowly (a fast typist, tmux
+      // send-keys); one with line breaks inside is a paste and goes in as text (key-burst.ts).
+      const steps = splitKeyBurst(input, key);
       for (const [text, k] of steps) {
         // The ref (not this render's closure) is the truth, so keys arriving in one burst all count.
         const { state, effects } = editorKey(editor.current, text, k, env.current);

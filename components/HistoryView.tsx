@@ -1,9 +1,10 @@
 // A row's kept history, full screen (`[` or PgUp on the dashboard): scroll with ↑↓ PgUp PgDn g G,
 // search with / (newest match first), n and N for the next older and newer one, matches shown
 // inverse; v selects the screen and scrolling either way extends the selection, y copies the selection or else what is on screen (to the clipboard by OSC 52 when the
-// config allows it, else to a file), s saves the whole history to a file, Esc goes back.
+// config allows it, else to a file), s saves the whole history to a file, Esc goes back. Where a copy
+// or a save went shows on the status line at once, until the next key.
 import { Box, Text, useInput } from 'ink';
-import { useMemo, useRef, useState, type ReactNode } from 'react';
+import { useMemo, useReducer, useRef, useState, type ReactNode } from 'react';
 import { findHits, nextHit } from '../src/app/history-search.js';
 import { clampOffset } from '../src/app/scroll-window.js';
 import type { Theme } from '../src/config/theme.js';
@@ -18,9 +19,11 @@ export interface HistoryViewProps {
   onClose: () => void;
   onCopy: (text: string) => void;
   onSave: () => void;
+  /** Where the last y or s put its text (from the store, once it went through). */
+  done?: { text: string; seq: number } | null;
 }
 
-export function HistoryView({ row, lines, theme, width, height, onClose, onCopy, onSave }: HistoryViewProps) {
+export function HistoryView({ row, lines, theme, width, height, onClose, onCopy, onSave, done = null }: HistoryViewProps) {
   const visible = Math.max(1, height - 3);
   // The scroll offset and the mark live in refs as well as state: keys that arrive before the next
   // render ("kky", "y" then Esc) must each see what the keys before them did.
@@ -43,6 +46,12 @@ export function HistoryView({ row, lines, theme, width, height, onClose, onCopy,
   const draft = useRef('');
   const [draftShown, setDraftShown] = useState('');
   const hits = useMemo(() => findHits(lines, query), [lines, query]);
+  // A copy's news stays on the status line until the key after the one that made it.
+  const keys = useRef(0);
+  const doneShown = useRef<{ seq: number; atKey: number } | null>(null);
+  if (done && done.seq !== doneShown.current?.seq) doneShown.current = { seq: done.seq, atKey: keys.current };
+  const news = done && doneShown.current?.atKey === keys.current ? done.text : null;
+  const [, redraw] = useReducer((n: number) => n + 1, 0);
   const at = clampOffset(top, lines.length, visible);
   const selectionOf = (m: typeof mark, from: number) => (m === null ? null : { from: Math.min(m.top, from), to: Math.min(lines.length - 1, Math.max(m.bottom, from + visible - 1)) });
   const selection = selectionOf(mark, at);
@@ -82,6 +91,8 @@ export function HistoryView({ row, lines, theme, width, height, onClose, onCopy,
   };
 
   useInput((input, key) => {
+    keys.current += 1;
+    if (news) redraw(); // even a key that changes nothing else takes the news away
     if (typingRef.current) return typeQuery(input, key);
     const atNow = clampOffset(topRef.current, lines.length, visible);
     const markNow = markRef.current;
@@ -121,13 +132,15 @@ export function HistoryView({ row, lines, theme, width, height, onClose, onCopy,
   const current = hitIndex >= 0 ? hits[hitIndex] : undefined;
   const status = typing
     ? null
-    : query
-      ? hits.length === 0
-        ? `/${query}: no match`
-        : `/${query}: ${hitIndex + 1} of ${hits.length}${hits.length >= 10_000 ? '+' : ''} · n older N newer`
-      : selection
-        ? `selected ${selection.to - selection.from + 1} lines (the marked screen, extended by scrolling) · y copy · v or Esc drop the mark`
-        : `${lines.length === 0 ? 0 : at + 1}–${at + shown.length} of ${lines.length} lines · ↑↓ PgUp PgDn g G · / search · v mark · y copy · s save · Esc back`;
+    : news
+      ? `✓ ${news} · Esc back`
+      : query
+        ? hits.length === 0
+          ? `/${query}: no match`
+          : `/${query}: ${hitIndex + 1} of ${hits.length}${hits.length >= 10_000 ? '+' : ''} · n older N newer`
+        : selection
+          ? `selected ${selection.to - selection.from + 1} lines (the marked screen, extended by scrolling) · y copy · v or Esc drop the mark`
+          : `${lines.length === 0 ? 0 : at + 1}–${at + shown.length} of ${lines.length} lines · ↑↓ PgUp PgDn g G · / search · v mark · y copy · s save · Esc back`;
   return (
     <Box flexDirection="column" width={width} height={height}>
       <Text bold color={theme.help.fg} wrap="truncate">

@@ -94,7 +94,7 @@ export function MailView({ mailView, theme, width, height, intents, keymap = DEF
         case 'mailFilterPrev':
           return intents.cycleMailFilter(-1);
         case 'mailCompose':
-          return intents.composeMail();
+          return input === '@' ? intents.composeMention() : intents.composeMail();
         case 'mailOpen':
           if (current) intents.toggleMail(current.entry.id);
           return;

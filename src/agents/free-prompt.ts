@@ -11,7 +11,6 @@ export type NotFreeReason =
   | 'draft'
   | 'screen-not-quiet'
   | 'operator-typing'
-  | 'operator-attached'
   | 'full-screen'
   | 'foreground-job';
 
@@ -19,15 +18,13 @@ export interface FreePromptFacts {
   /** The tracker's reported state (already quiet-time filtered). */
   state: AgentState;
   input: PromptInput;
-  /** When the operator last typed into this row (ms, same clock as `now`), or null. */
+  /** When the operator last typed into this row, attached or through the composer (ms, same clock as `now`), or null. */
   operatorTypedAt: number | null;
-  /** The operator is attached to this row and has typed within the grace period. */
-  attachedAndTyping: boolean;
   now: number;
   /** How long the screen has been unchanged. */
   stillForMs: number;
   quietMs: number;
-  /** Operator typing blocks wakes for this long (default 5 s). */
+  /** The typing quiet time: the operator's last key blocks wakes for this long (default 5 s), attached or not. */
   operatorGraceMs?: number;
   /** A full-screen program is up (alternate screen) and the profile's prompt is only on the normal screen. */
   fullScreen?: boolean;
@@ -43,10 +40,10 @@ export const DEFAULT_OPERATOR_GRACE_MS = 5000;
 
 export function isPromptFree(f: FreePromptFacts): FreePromptVerdict {
   const grace = f.operatorGraceMs ?? DEFAULT_OPERATOR_GRACE_MS;
-  if (f.attachedAndTyping) return { free: false, reason: 'operator-attached', detail: 'the operator is attached and typing' };
   if (f.operatorTypedAt !== null && f.now - f.operatorTypedAt < grace) {
     const retryInMs = grace - (f.now - f.operatorTypedAt);
-    return { free: false, reason: 'operator-typing', detail: `the operator typed here ${f.now - f.operatorTypedAt} ms ago`, retryInMs };
+    const ago = f.now - f.operatorTypedAt;
+    return { free: false, reason: 'operator-typing', detail: `the operator typed here ${ago} ms ago (wakes wait until ${grace} ms pass without a key)`, retryInMs };
   }
   // Whatever the screen looks like: a line of a file in vim can look exactly like a prompt.
   if (f.fullScreen) return { free: false, reason: 'full-screen', detail: 'a full-screen program is up (alternate screen)' };

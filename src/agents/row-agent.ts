@@ -101,6 +101,11 @@ export class RowAgent implements Disposable {
     this.wake.operatorTyped(this.clock.now());
   }
 
+  /** The operator sent the profile's interrupt key: a wake whose turn that cancels is given back. */
+  interrupted(): void {
+    this.wake.turnInterrupted();
+  }
+
   /** The agent's own hook gave up telling it (the loop guard): wake it the typed way. */
   hookGaveUp(): void {
     this.wake.hookGaveUp();
@@ -109,10 +114,6 @@ export class RowAgent implements Disposable {
   /** The agent's own hook told it of its mail up to maxSeq. */
   toldByHook(maxSeq: number): void {
     this.wake.toldByHook(maxSeq);
-  }
-
-  setAttached(attached: boolean): void {
-    this.wake.setAttached(attached);
   }
 
   setUnread(mail: UnreadMail): void {

@@ -10,6 +10,7 @@ import type { Clock } from './clock.js';
 import { isPromptFree, type FreePromptVerdict } from './free-prompt.js';
 import type { AgentProfile, AgentState } from './profile-schema.js';
 import type { PromptInput } from './prompt-input.js';
+import { eraseRestoredWakeLine } from './restored-wake-line.js';
 
 export type WakePolicy = 'auto' | 'notify' | 'off';
 export type WakeOutcome = 'woken' | 'failed' | 'notified';
@@ -38,7 +39,7 @@ export interface AuditEntry {
   row: string;
   /** Exactly the bytes written to the row. */
   bytes: string;
-  purpose: 'wake-line' | 'wake-submit' | 'interrupt';
+  purpose: 'wake-line' | 'wake-submit' | 'wake-erase' | 'interrupt';
   messageIds: string[];
   attempt: number;
 }
@@ -79,10 +80,14 @@ export interface WakeControllerOptions {
   renudgeMs?: number;
   /** Automatic wakes allowed per row per rolling hour (default 6). */
   maxWakesPerHour?: number;
-  /** Operator keystrokes in the row block wakes for this long (default 5 s). */
+  /**
+   * The typing quiet time: the operator's keystrokes into the row (attached, or through the composer)
+   * hold wakes for this long after the last one (default 5 s). Being attached alone holds nothing: an
+   * operator who reads an attached row without typing does not keep its mail from it.
+   */
   operatorGraceMs?: number;
-  /** While attached, keystrokes block wakes for this long (default 30 s). */
-  attachedGraceMs?: number;
+  /** After the operator interrupted the turn a wake started, the wake waits this long to try again (default 30 s). */
+  interruptHoldMs?: number;
 }
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -118,8 +123,16 @@ export class WakeController implements Disposable {
   private wakeStartedAt = 0;
   private readonly wakeTimes: number[] = [];
   private operatorTypedAt: number | null = null;
-  private attached = false;
   private lastReason = '';
+  /**
+   * The turn the last wake started, while it may still run: what was handled before that wake (to
+   * give the batch back if the operator interrupts the turn) and whether the agent went busy yet.
+   */
+  private wakeTurn: { handledBefore: number; sawBusy: boolean } | null = null;
+  /** When the operator interrupted a wake's turn (the wake holds off a while), or null. */
+  private interruptedAt: number | null = null;
+  /** The interrupted agent may give the wake line back as a draft: erase it (once) when it shows. */
+  private erasePending = false;
   private phaseTimer: Disposable | null = null;
   private recheckTimer: Disposable | null = null;
   private renudgeTimer: Disposable | null = null;
@@ -139,7 +152,7 @@ export class WakeController implements Disposable {
       renudgeMs: opts.renudgeMs ?? 10 * 60 * 1000,
       maxWakesPerHour: opts.maxWakesPerHour ?? 6,
       operatorGraceMs: opts.operatorGraceMs ?? 5000,
-      attachedGraceMs: opts.attachedGraceMs ?? 30_000,
+      interruptHoldMs: opts.interruptHoldMs ?? 30_000,
     };
     this.policyValue = opts.policy ?? 'auto';
   }
@@ -215,13 +228,46 @@ export class WakeController implements Disposable {
     if (this.phaseValue === 'pending') this.recheck();
   }
 
-  setAttached(attached: boolean): void {
-    this.attached = attached;
+  /** The tracker's state changed. */
+  onStateChange(state: AgentState): void {
+    if (this.wakeTurn) {
+      // The wake's turn ran and ended on its own (or never began while the wake verified it): an
+      // interrupt from now on is about another turn.
+      const late = this.now() - this.wakeStartedAt > this.o.echoTimeoutMs + this.o.verifyTimeoutMs;
+      if (state === 'busy' && !this.wakeTurn.sawBusy && late) this.wakeTurn = null;
+      else if (state === 'busy') this.wakeTurn.sawBusy = true;
+      else if (this.wakeTurn.sawBusy) this.wakeTurn = null;
+    }
     this.recheck();
   }
 
-  /** The tracker's state changed. */
-  onStateChange(_state: AgentState): void {
+  /**
+   * The operator interrupted the agent's turn. When a wake started that turn (or is typing it), the
+   * agent never got to read its mail: the batch goes back to pending, held a while so the operator
+   * can act, and the wake line the agent may give back as a draft is erased (swb's own text only).
+   */
+  turnInterrupted(): void {
+    if (this.disposed) return;
+    const inFlight = this.phaseValue === 'typing' || this.phaseValue === 'submitting' || this.phaseValue === 'verifying';
+    if (!inFlight && !this.wakeTurn) return;
+    if (inFlight) {
+      this.phaseTimer?.dispose();
+      this.phaseTimer = null;
+    } else {
+      this.handledSeq = this.wakeTurn!.handledBefore;
+    }
+    this.wakeTurn = null;
+    this.interruptedAt = this.now();
+    this.erasePending = true;
+    this.renudgeTimer?.dispose();
+    this.renudgeTimer = null;
+    this.lastReason = 'the operator interrupted the turn the wake started: it waits, then wakes again';
+    if (this.policyValue !== 'auto' || this.unread.messageIds.length === 0) {
+      this.setPhase('done');
+      return;
+    }
+    this.batch = { messageIds: [...this.unread.messageIds], maxSeq: this.unread.maxSeq };
+    this.setPhase('pending');
     this.recheck();
   }
 
@@ -285,13 +331,10 @@ export class WakeController implements Disposable {
   private verdict(): FreePromptVerdict {
     const s = this.o.promptStatus();
     const now = this.now();
-    const attachedAndTyping =
-      this.attached && this.operatorTypedAt !== null && now - this.operatorTypedAt < this.o.attachedGraceMs;
     return isPromptFree({
       state: s.state,
       input: s.input,
       operatorTypedAt: this.operatorTypedAt,
-      attachedAndTyping,
       now,
       stillForMs: s.stillForMs,
       quietMs: s.quietMs,
@@ -313,26 +356,49 @@ export class WakeController implements Disposable {
       this.armRenudge();
       return;
     }
+    if (this.eraseRestoredLine()) return;
+    if (this.interruptedAt !== null && now - this.interruptedAt < this.o.interruptHoldMs) {
+      const left = this.interruptedAt + this.o.interruptHoldMs - now;
+      this.lastReason = `the operator interrupted the turn the wake started: it waits ${Math.ceil(left / 1000)} s, then wakes again`;
+      this.recheckIn(left);
+      return;
+    }
     const v = this.verdict();
     if (!v.free) {
       this.lastReason = v.detail;
-      let retryInMs = v.retryInMs;
-      if (v.reason === 'operator-attached' && this.operatorTypedAt !== null)
-        retryInMs = this.operatorTypedAt + this.o.attachedGraceMs - now;
-      if (retryInMs !== undefined) {
-        this.recheckTimer?.dispose();
-        this.recheckTimer = this.o.clock.setTimer(() => {
-          this.recheckTimer = null;
-          this.recheck();
-        }, retryInMs + 1);
-      }
+      if (v.retryInMs !== undefined) this.recheckIn(v.retryInMs);
       return;
     }
     this.wakeTimes.push(now);
     this.wakeStartedAt = now;
+    this.interruptedAt = null;
     this.attempt = 1;
     this.lastReason = ''; // whatever held the wake back no longer does
     this.typeLine();
+  }
+
+  private recheckIn(ms: number): void {
+    this.recheckTimer?.dispose();
+    this.recheckTimer = this.o.clock.setTimer(() => {
+      this.recheckTimer = null;
+      this.recheck();
+    }, ms + 1);
+  }
+
+  /**
+   * After an interrupt: erases the wake line the agent gave back as a draft, once the turn is over.
+   * True when it typed (the screen change brings the next check). Never over the operator's keys.
+   */
+  private eraseRestoredLine(): boolean {
+    if (!this.erasePending) return false;
+    const s = this.o.promptStatus();
+    if (s.state === 'busy') return false; // the draft comes back when the turn has stopped
+    this.erasePending = false;
+    if (this.operatorTypedAt !== null && this.interruptedAt !== null && this.operatorTypedAt > this.interruptedAt) return false;
+    const keys = eraseRestoredWakeLine(s.input, this.o.profile.wakeLine);
+    if (keys === null) return false;
+    this.write(keys, 'wake-erase');
+    return true;
   }
 
   private write(bytes: string, purpose: AuditEntry['purpose']): void {
@@ -379,6 +445,7 @@ export class WakeController implements Disposable {
       return;
     }
     this.setPhase('verifying');
+    this.wakeTurn = { handledBefore: this.handledSeq, sawBusy: false };
     this.write(this.o.profile.wakeSubmit, 'wake-submit');
     this.armPhaseTimer(this.o.verifyTimeoutMs, () => this.verifyTimedOut());
     this.recheck();
@@ -420,6 +487,7 @@ export class WakeController implements Disposable {
   }
 
   private fail(reason: string): void {
+    this.wakeTurn = null;
     this.finish();
     this.lastReason = reason;
     this.o.recordWakeEvent(this.batch.messageIds, 'failed');

@@ -108,9 +108,16 @@ export interface AppState {
   /** What the 'parked' overlay asks about. */
   parked: ParkedReview | null;
   /** The 'history' overlay: a row's kept lines (sanitized), oldest first. */
-  history: { row: string; lines: readonly string[] } | null;
+  history: {
+    row: string;
+    lines: readonly string[];
+    /** Where the last y or s put its text, said in the view at once (seq tells two alike apart). */
+    done?: { text: string; seq: number } | null;
+  } | null;
   /** The 'review' overlay: a worktree row's changes, ready to paint. */
   review: { row: string; title: string; lines: readonly string[] } | null;
+  /** The server's paste buffer (already plain text), for the composer's Ctrl-Y; null when empty. */
+  pasteBuffer: string | null;
 }
 
 export const MAX_NOTES = 200;
@@ -140,6 +147,7 @@ export function initialState(size: { cols: number; rows: number }, layoutMode: L
     parked: null,
     review: null,
     history: null,
+    pasteBuffer: null,
   };
 }
 

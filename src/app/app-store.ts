@@ -184,6 +184,17 @@ export class AppStore implements Disposable {
     this.set({ ...this.state, overlay: 'history', history });
   }
 
+  setPasteBuffer(text: string | null): void {
+    if (this.state.pasteBuffer !== text) this.set({ ...this.state, pasteBuffer: text });
+  }
+
+  /** The history view's y or s went through: the view says where the text went. */
+  historyDone(text: string): void {
+    const h = this.state.history;
+    if (!h) return;
+    this.set({ ...this.state, history: { ...h, done: { text, seq: (h.done?.seq ?? 0) + 1 } } });
+  }
+
   /** Shows a worktree row's review. */
   showReview(review: NonNullable<AppState['review']>): void {
     this.set({ ...this.state, overlay: 'review', review });
@@ -215,6 +226,16 @@ export class AppStore implements Disposable {
     const notes = [note, ...this.state.notes].slice(0, MAX_NOTES);
     this.set({ ...this.state, notes, strip: strip ? note : this.state.strip, unseen: this.state.unseen + (strip ? 1 : 0) });
     return note;
+  }
+
+  /**
+   * A note about something that happened at `at`, before this client came: listed with its own time,
+   * never shown on the strip nor counted as unseen (it is history to this client, not news).
+   */
+  notifyPast(kind: NoteKind, text: string, row: string | null, at: number): void {
+    const note: Note = { id: this.nextNoteId++, at, kind, text, row };
+    const notes = [...this.state.notes, note].sort((a, b) => b.at - a.at).slice(0, MAX_NOTES);
+    this.set({ ...this.state, notes });
   }
 
   /** Clears the strip (or only note `id`, if it is still the one shown: an aged-out note). */

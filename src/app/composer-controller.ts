@@ -51,6 +51,17 @@ export class ComposerController {
     this.o.store.openComposer();
   }
 
+  /**
+   * `@` pressed where it opens the composer: the key is the start of a mention, not only a way in,
+   * so it lands in the draft (after what was kept there) and the completion list shows at once.
+   */
+  openAtMention(): void {
+    const c = this.o.store.getState().composer;
+    const draft = c.draft === '' || /\s$/.test(c.draft) ? `${c.draft}@` : `${c.draft} @`;
+    this.refreshPeers();
+    this.o.store.openComposer({ draft, replyTo: c.replyTo, bindings: c.bindings });
+  }
+
   close(draft: string): void {
     this.o.store.closeComposer(draft);
   }

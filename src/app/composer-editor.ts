@@ -1,10 +1,11 @@
 // The composer's key handling as a pure reducer: line editing, '@' completion (Up/Down choose,
-// Tab or Enter take, Esc dismisses), history (Up/Down when not completing), Enter sends, Esc closes.
+// Tab or Enter take, Esc dismisses), history (Up/Down when not completing), Enter sends, Esc closes,
+// Ctrl-Y pastes the paste buffer (as one line: its line breaks become spaces).
 // Side effects come back as data for the component to carry out through intents.
 import type { InkKeyLike } from '../config/keymap.js';
 import { completeMention, mentionAt, type MentionAtCursor } from '../text/mentions.js';
 import type { Candidate } from './composer-completion.js';
-import { editLine, type Line } from './composer-line-edit.js';
+import { editLine, insertText, type Line } from './composer-line-edit.js';
 
 export interface EditorState {
   line: Line;
@@ -24,6 +25,8 @@ export interface EditorEnv {
   /** Sent texts, oldest first. */
   history: readonly string[];
   candidates: (prefix: string) => Candidate[];
+  /** The paste buffer's text (Ctrl-Y), or null when it is empty. */
+  paste?: string | null;
 }
 
 export interface Completion {
@@ -88,7 +91,7 @@ export function editorKey(state: EditorState, input: string, key: InkKeyLike, en
       effects: [],
     };
   }
-  const line = editLine(state.line, input, key);
+  const line = key.ctrl && input === 'y' ? (env.paste ? insertText(state.line, env.paste) : null) : editLine(state.line, input, key);
   if (!line || (line.text === state.line.text && line.cursor === state.line.cursor)) return same;
   const edited = line.text !== state.line.text;
   return {

@@ -15,6 +15,7 @@ import type { AgentSupervisor } from '../supervisor/agent-supervisor.js';
 import { runningCount, type ClosedRow, type NoteKind, type RowView, type WakePolicy } from './app-state.js';
 import type { AppStore } from './app-store.js';
 import { ComposerController } from './composer-controller.js';
+import { PasteController, pasteTargetIn, type PasteBufferPort } from './paste-controller.js';
 import type { MentionBinding } from './composer-state.js';
 import type { Intents, NewRowRequest } from './intents.js';
 import type { Event } from '../util/event.js';
@@ -71,7 +72,11 @@ export interface ControllerOptions {
   /** Keys for Ink as if typed (the mouse wheel over a scrolling overlay). */
   injectKeys?: (keys: string) => void;
   /** Copies text for the operator: to the terminal's clipboard (OSC 52) when allowed, else to a file. */
-  copyText?: (text: string, what: string) => void;
+  copyText?: (text: string) => string;
+  /** The server's paste buffer: y in the history view fills it, p pastes it into the focused row. */
+  pasteBuffer?: PasteBufferPort;
+  /** The key that pastes (for the words that say so); default "p". */
+  pasteKey?: string;
   /** Removes a worktree row's worktree and closes the row, or says what would be lost. */
   removeWorktree?: (row: string) => Promise<{ ok: true } | { problem: string }>;
   /** A worktree row's changes, ready to show (the server reads them with git). */
@@ -96,6 +101,7 @@ export class DashboardController implements Intents, Disposable {
   private agingNote: number | null = null;
   private readonly composer: ComposerController;
   private readonly mailView: MailViewController;
+  private readonly paste: PasteController | null;
   private readonly rows: RowManager;
   private readonly agents: AgentSupervisor | undefined;
   /** The last click on a row, to tell a double click. */
@@ -111,6 +117,9 @@ export class DashboardController implements Intents, Disposable {
     this.composer = new ComposerController({ store, port, note, ...(o.composerCloseAfterSend ? { closeAfterSend: true } : {}) });
     this.lifetime.add(toDisposable(() => this.composer.dispose()));
     this.mailView = new MailViewController({ store, port, composer: this.composer, note });
+    const operatorTyped = (name: string) => this.agents?.operatorTyped(name);
+    const buffer = o.pasteBuffer;
+    this.paste = buffer ? this.lifetime.add(new PasteController({ store, buffer, target: pasteTargetIn(this.rows), operatorTyped, note, pasteKey: o.pasteKey ?? 'p' })) : null;
     this.lifetime.add(port.onUnreadMaybeChanged((handles) => handles.forEach((h) => this.refreshUnread(h))));
     this.lifetime.add(port.onMail((m) => {
       const rows = m.to.filter((t) => this.rows.has(t) || t === OPERATOR);
@@ -156,6 +165,7 @@ export class DashboardController implements Intents, Disposable {
     this.lifetime.add(fleet.onRemoved(({ row, closed }) => this.hide(row, closed.at)));
     this.lifetime.add(fleet.onReopened((name) => store.rowReopened(name)));
     this.lifetime.add(fleet.onPolicy((p) => store.updateRow(p.row, { wakePolicy: p.policy })));
+    this.lifetime.add(fleet.onOrigin((name) => this.rows.has(name) && store.updateRow(name, { restored: restoredMark(fleet.originOf(name)) })));
     this.lifetime.add(fleet.onNotice((n) => this.note(n.kind, n.text, n.row)));
     if (o.worktrees) this.lifetime.add(o.worktrees.onStatus((s) => store.updateRow(s.row, { git: s.status })));
     this.lifetime.add(fleet.onSizeOwner(() => this.applySizes()));
@@ -271,7 +281,13 @@ export class DashboardController implements Intents, Disposable {
     };
     this.o.store.addRow(view);
     this.follow(row);
-    if (origin.kind === 'restored' && origin.note) this.note('info', origin.note, row.name);
+    if (origin.kind === 'restored' && origin.note) this.originNote(origin.note, origin.noteAt ?? Date.now(), row.name);
+  }
+
+  /** The note about how a row came back: news to a client there when it happened, history to a later one. */
+  private originNote(text: string, at: number, row: string): void {
+    if (Date.now() - at < (this.o.stripAgeMs ?? STRIP_AGE_MS).info) this.note('info', text, row);
+    else this.o.store.notifyPast('info', text, row, at);
   }
 
   private hide(row: Row, at: number): void {
@@ -312,8 +328,7 @@ export class DashboardController implements Intents, Disposable {
           agentState: null,
           incarnation: row.incarnation,
           command: describeCommand(row.spec),
-          // Still "restored" when the fleet started a restored row again fresh (its resume failed).
-          restored: restoredMark(this.o.fleet.originOf(row.name)),
+          // (Its restored mark follows the fleet's onOrigin, told before the restart.)
         });
       }),
     );
@@ -393,6 +408,8 @@ export class DashboardController implements Intents, Disposable {
         return store.openOverlay('notifications');
       case 'compose':
         return this.composer.open();
+      case 'paste':
+        return this.paste?.pasteInto(focused?.name ?? null);
       case 'mailView':
         return this.mailView.open(null);
       case 'rowInbox':
@@ -568,13 +585,24 @@ export class DashboardController implements Intents, Disposable {
   /** The history view's y: what is on its screen, copied. */
   copyFromHistory(text: string): void {
     const row = this.o.store.getState().history?.row ?? '';
-    this.o.copyText?.(text, `${text.split('\n').length} lines of @${row}`);
+    const n = text.split('\n').length;
+    const buffered = this.paste?.keep(text);
+    this.copiedFromHistory('copied', text, `${n} line${n === 1 ? '' : 's'} of @${row}`, buffered);
   }
 
   /** The history view's s: the whole history, to a file. */
   saveHistory(): void {
     const h = this.o.store.getState().history;
-    if (h) this.o.copyText?.(h.lines.join('\n'), `the history of @${h.row}`);
+    if (h) this.copiedFromHistory('saved', h.lines.join('\n'), `the history of @${h.row}`);
+  }
+
+  /** Says where a copy went: in the history view at once, and in the notification list for later. */
+  private copiedFromHistory(verb: 'copied' | 'saved', text: string, what: string, also?: string): void {
+    const where = this.o.copyText?.(text);
+    if (where === undefined) return;
+    const said = `${verb} ${what} ${where}${also ? ` · ${also}` : ''}`;
+    this.o.store.historyDone(said);
+    this.note('info', said, null);
   }
 
   /** From the review: write to the reviewed row (the composer, addressed to it). */
@@ -710,6 +738,10 @@ export class DashboardController implements Intents, Disposable {
 
   composeMail(): void {
     this.composer.open();
+  }
+
+  composeMention(): void {
+    this.composer.openAtMention();
   }
 
   cycleMailFilter(step: number): void {

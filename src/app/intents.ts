@@ -30,6 +30,8 @@ export interface MailViewIntents {
   replyToMail(id: number): void;
   /** Open the composer for a new message. */
   composeMail(): void;
+  /** `@` pressed to open the composer: open it with `@` typed, so the peers are offered at once. */
+  composeMention(): void;
   /** Next (+1) or previous (-1) filter: all mail, the focused row, other rows, other handles. */
   cycleMailFilter(step: number): void;
   closeOverlay(): void;

@@ -168,10 +168,9 @@ export function openClientSession(o: ClientSessionOptions): ClientSession {
       composerCloseAfterSend: look.composerCloseAfterSend ?? true,
       review: (row) => reviewLines(core, row),
       injectKeys: (keys) => pacer?.push(keys),
-      copyText: (text, what) => {
-        const where = copyOut(text, look.clipboard ?? 'file', write, join(core.hub.paths.runDir, 'copies'));
-        store.notify('info', `copied ${what} ${where}`, null);
-      },
+      pasteBuffer: core.pasteBuffer,
+      pasteKey: keysLabel(keymap, 'paste', 1),
+      copyText: (text) => copyOut(text, look.clipboard ?? 'file', write, join(core.hub.paths.runDir, 'copies')),
       startWorktree: async (spec, branch, size) => {
         const r = await startWorktreeRow(core.fleet, o.worktreeSettings, { spec, ...(branch ? { branch } : {}), size });
         if ('error' in r) return { problem: `${r.error.code}: ${r.error.message}` };

@@ -201,7 +201,7 @@ export class RowRecords {
         if (parked > 0) note += `; ${parkedMailNote(parked)}`;
       }
       // Recorded again (with its new session id and pid) by the fleet's hook when it starts.
-      out.push({ spec, base, ...(wake ? { wake } : {}), origin: { kind: 'restored', after, resumed, note } });
+      out.push({ spec, base, ...(wake ? { wake } : {}), origin: { kind: 'restored', after, resumed, note, noteAt: Date.now() } });
     }
     return out;
   }

@@ -15,6 +15,7 @@ import { RowManager } from '../rows/row-manager.js';
 import { AgentAuditTrail } from '../supervisor/agent-audit-trail.js';
 import { AgentSupervisor } from '../supervisor/agent-supervisor.js';
 import { RowFleet, type FleetHooks } from '../supervisor/row-fleet.js';
+import { PasteBuffer } from './paste-buffer.js';
 import { DisposableStore, toDisposable } from '../util/lifecycle.js';
 import { RotatingLog } from '../util/rotating-log.js';
 import { WorktreeBoard } from '../worktree/worktree-board.js';
@@ -34,6 +35,8 @@ export interface ServerCore {
   fleet: RowFleet;
   /** The git state of worktree rows, for their headers. */
   worktrees: WorktreeBoard;
+  /** The paste buffer every client shares (y in a history view, p on a dashboard). */
+  pasteBuffer: PasteBuffer;
   auditLogPath: string;
   /**
    * Runs `work` (synchronous: rows added one after another) with the store writes of every launch
@@ -100,6 +103,7 @@ export async function startServerCore(plan: LaunchPlan, hooks: (hub: Hub) => Fle
   owner.add(agents.onStateChange((e) => hub.events.publish({ kind: 'state', at: Date.now(), row: e.row, state: e.state, rule: e.rule ?? null })));
   owner.add(agents.onWakeResult((e) => hub.events.publish({ kind: 'wake', at: Date.now(), row: e.row, ok: e.ok, messageIds: e.messageIds ?? [], reason: e.reason ?? '' })));
   owner.add(fleet.onRemoved(({ row }) => worktrees.forget(row.name)));
+  const pasteBuffer = owner.add(new PasteBuffer());
   let stopped: Promise<void> | null = null;
   return {
     hub,
@@ -108,6 +112,7 @@ export async function startServerCore(plan: LaunchPlan, hooks: (hub: Hub) => Fle
     agents,
     fleet,
     worktrees,
+    pasteBuffer,
     auditLogPath,
     launchTogether: (work) => hub.gate.batch(work),
     stop() {

@@ -1,7 +1,7 @@
 // Binds one row to its RowAgent across incarnations: screen changes become snapshots for the state
 // tracker (at most one per `snapshotEveryMs`, so a flooding row costs a bounded amount), an exit is
 // final for that incarnation, and a restart starts a fresh RowAgent that is told the current unread
-// mail. The wake policy and "attached" survive restarts. The agent's own events come out typed.
+// mail. The wake policy survives restarts. The agent's own events come out typed.
 import type { Clock } from '../agents/clock.js';
 import type { AgentProfile, AgentState } from '../agents/profile-schema.js';
 import { RowAgent, type RowAgentOptions } from '../agents/row-agent.js';
@@ -77,7 +77,6 @@ export class AgentRowBinding implements Disposable {
   private agentValue!: RowAgent;
   private snapshotTimer: Disposable | null = null;
   private policyValue: WakePolicy;
-  private attached = false;
   private disposed = false;
 
   constructor(private readonly o: AgentRowBindingOptions) {
@@ -115,12 +114,6 @@ export class AgentRowBinding implements Disposable {
     this.agentValue.setPolicy(policy);
   }
 
-  setAttached(attached: boolean): void {
-    if (attached === this.attached) return;
-    this.attached = attached;
-    this.agentValue.setAttached(attached);
-  }
-
   operatorTyped(): void {
     this.agentValue.operatorTyped();
   }
@@ -134,6 +127,7 @@ export class AgentRowBinding implements Disposable {
     const key = this.o.profile.interruptKey;
     this.o.audit({ at: this.o.clock.now(), row: this.o.row.name, bytes: key, purpose: 'interrupt', messageIds: [], attempt: 1 });
     this.o.row.write(key);
+    this.agentValue.interrupted();
     return key;
   }
 
@@ -191,7 +185,6 @@ export class AgentRowBinding implements Disposable {
         this.heldEmitter.fire({ row: row.name, messageIds: e.messageIds, reason: e.reason, detail: e.reason === 'loop-guard' ? agent.wake.reason : `wake policy ${this.policyValue}` }),
       ),
     );
-    if (this.attached) agent.setAttached(true);
     this.stateEmitter.fire({ row: row.name, state: agent.state, rule: null });
     this.feed();
     agent.setUnread(this.o.unread());

@@ -55,8 +55,6 @@ export class AgentSupervisor implements Disposable {
   private readonly clock: Clock;
   private readonly unreadDirty = new Set<string>();
   private unreadQueued = false;
-  /** Rows some client is attached to (the operator's keystrokes go straight to their programs). */
-  private readonly attached = new Set<string>();
   private disposed = false;
 
   constructor(private readonly o: AgentSupervisorOptions) {
@@ -93,7 +91,6 @@ export class AgentSupervisor implements Disposable {
     store.add(binding.onWakeResult((e) => this.wakeEmitter.fire(e)));
     store.add(binding.onWakeHeld((e) => this.held(e)));
     this.bindings.set(row.name, { binding, store });
-    if (this.attached.has(row.name)) binding.setAttached(true);
     if (resolved.warning) this.noticeEmitter.fire({ kind: 'error', text: line(`${row.name}: ${resolved.warning}`, 300), row: row.name });
     return { policy };
   }
@@ -107,14 +104,6 @@ export class AgentSupervisor implements Disposable {
 
   has(name: string): boolean {
     return this.bindings.has(name);
-  }
-
-  /** The row the operator is attached to (its keystrokes go straight to the program), or null. */
-  setAttached(name: string, attached: boolean): void {
-    if (attached === this.attached.has(name)) return;
-    if (attached) this.attached.add(name);
-    else this.attached.delete(name);
-    this.bindings.get(name)?.binding.setAttached(attached);
   }
 
   /**
@@ -136,7 +125,7 @@ export class AgentSupervisor implements Disposable {
     return { key, sent: true, before, after, leftBusy: after !== 'busy' };
   }
 
-  /** The operator typed into this row (attached): wakes hold off. */
+  /** The operator typed into this row (attached): wakes hold off for the typing quiet time since their last key. */
   operatorTyped(name: string): void {
     this.bindings.get(name)?.binding.operatorTyped();
   }

@@ -21,7 +21,7 @@ import type { AgentSupervisor } from './agent-supervisor.js';
 /** Why a row came up: started by someone now, or relaunched from the record after the server stopped. */
 export type RowOrigin =
   | { kind: 'new' }
-  | { kind: 'restored'; after: 'stop' | 'crash' | 'reboot'; resumed: boolean; note?: string };
+  | { kind: 'restored'; after: 'stop' | 'crash' | 'reboot'; resumed: boolean; note?: string; /** when the note's news happened (ms) */ noteAt?: number };
 
 /** How a row's header and `swb ls` mark its origin: restored with its conversation resumed, or fresh. */
 export function restoredMark(origin: RowOrigin): 'resumed' | 'fresh' | null {
@@ -100,6 +100,7 @@ export class RowFleet implements Disposable {
   private readonly sizeOwnerEmitter = this.lifetime.add(new Emitter<object | null>());
   private readonly policyEmitter = this.lifetime.add(new Emitter<{ row: string; policy: WakePolicy }>());
   private readonly noticeEmitter = this.lifetime.add(new Emitter<FleetNotice>());
+  private readonly originEmitter = this.lifetime.add(new Emitter<string>());
 
   /** A row started (or was reopened). */
   readonly onAdded: Event<Row> = this.addedEmitter.event;
@@ -113,6 +114,8 @@ export class RowFleet implements Disposable {
   readonly onPolicy: Event<{ row: string; policy: WakePolicy }> = this.policyEmitter.event;
   /** The fleet did something to a row on its own (a failed resume started fresh): every client says so. */
   readonly onNotice: Event<FleetNotice> = this.noticeEmitter.event;
+  /** A running row's origin changed (restarted, or its resume failed): every client's marker follows originOf. */
+  readonly onOrigin: Event<string> = this.originEmitter.event;
 
   constructor(private readonly o: RowFleetOptions) {}
 
@@ -138,6 +141,12 @@ export class RowFleet implements Disposable {
 
   originOf(name: string): RowOrigin {
     return this.origins.get(name) ?? { kind: 'new' };
+  }
+
+  /** The one place a running row's origin changes after it was added: told to every client once. */
+  private setOrigin(name: string, origin: RowOrigin): void {
+    this.origins.set(name, origin);
+    this.originEmitter.fire(name);
   }
 
   /** Starts a row. Throws (a plain Error) on a bad or taken name, or a program that cannot start. */
@@ -196,7 +205,7 @@ export class RowFleet implements Disposable {
       // No longer resumed before the restart, whose listeners read it for the header's mark.
       const origin = this.origins.get(row.name);
       const restored = origin?.kind === 'restored' ? origin : null;
-      if (restored) this.origins.set(row.name, { ...restored, resumed: false });
+      if (restored) this.setOrigin(row.name, { ...restored, resumed: false });
       let notice: FleetNotice;
       try {
         row.restart(this.o.hooks?.everyLaunch?.(fresh.spec) ?? fresh.spec);
@@ -207,7 +216,7 @@ export class RowFleet implements Disposable {
         notice = { kind: 'error', text: `@${row.name} could not resume its conversation (${why}), and a new one did not start: ${problem}`, row: row.name };
       }
       // A restore happens before any client is there: its note is what a client shows when it comes.
-      if (restored) this.origins.set(row.name, { ...restored, resumed: false, note: notice.text });
+      if (restored) this.origins.set(row.name, { ...restored, resumed: false, note: notice.text, noteAt: Date.now() }); // the mark is told already
       this.noticeEmitter.fire(notice);
     });
   }
@@ -232,9 +241,10 @@ export class RowFleet implements Disposable {
     const resume = this.o.hooks?.prepareRestart?.(row) ?? null;
     // Without a resume, the spec as given (not a first launch's extras, such as a worktree's setup).
     const next = resume ?? this.bases.get(name);
+    // The operator's restart is a launch of its own: no longer the restored one. Set before the
+    // restart, whose listeners (every client's header) read the origin.
+    this.setOrigin(name, { kind: 'new' });
     row.restart(next ? (this.o.hooks?.everyLaunch?.(next) ?? next) : undefined);
-    // The operator's restart is a launch of its own: no longer the restored one.
-    this.origins.set(name, { kind: 'new' });
     if (resume) this.resumedLaunch.set(name, row.incarnation);
     else this.resumedLaunch.delete(name);
     this.o.hooks?.recorded?.(row, this.policyOf(name));
@@ -292,7 +302,6 @@ export class RowFleet implements Disposable {
         else this.rowSizeOwner.delete(name);
       }
     }
-    this.o.agents?.setAttached(name, this.attachedBy.has(name));
     // Whoever sizes the row now (the dashboards' owner, or another attached client) applies it.
     this.sizeOwnerEmitter.fire(this.sizeOwnerValue);
   }

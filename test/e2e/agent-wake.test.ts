@@ -140,4 +140,48 @@ describe('agent state and wake', () => {
     await waitUntil(() => submits(log).length === 3, { timeoutMs: 12_000, what: 'the held wake' });
     expect(submits(log)[2]!.line).toBe(WAKE_LINE);
   }, 60_000);
+
+  test('an operator attached to the row but not typing does not hold its wake: the typing quiet time does', async () => {
+    const home = createTempHome();
+    const { t, log } = start(home);
+    await t.waitForText('agent · claude · idle');
+    t.write(ATTACH);
+    await t.waitForNoText(/enter attach/);
+    // A key and its erasure: the input is empty again, and the operator stops typing.
+    t.write('x');
+    t.write('\x7f');
+    const typedAt = Date.now();
+    await send(home, 'mail while attached');
+    await waitUntil(() => submits(log).length === 1, { timeoutMs: 15_000, what: 'the wake, still attached' });
+    expect(submits(log)[0]!.line).toBe(WAKE_LINE);
+    // Not before the typing quiet time (5 s) had passed since the last key.
+    expect(submits(log)[0]!.at - typedAt).toBeGreaterThanOrEqual(4500);
+    expect(t.find('enter attach')).toBeNull();
+  }, 40_000);
+
+  test('K during the turn a wake started: the wake line the agent gives back as a draft is erased, and the mail waits to be woken again', async () => {
+    const home = createTempHome();
+    const log = join(home.home, 'agent-events.ndjson');
+    const script = { rules: [{ match: '^You have new mail', busyMs: 60_000, reply: 'Read it.', restoreOnInterrupt: true }], default: { busyMs: 300, reply: 'Done.' } };
+    const config = join(home.workspace, 'swb.json');
+    writeFileSync(
+      config,
+      JSON.stringify({
+        rows: [{ name: 'agent', command: `${process.execPath} ${FAKE_AGENT}`, profile: 'claude', env: { FAKE_AGENT_SCRIPT_JSON: JSON.stringify(script), FAKE_AGENT_LOG: log } }],
+      }),
+    );
+    const t = startSwb({ home, args: ['--config', config] });
+    await t.waitForText('agent · claude · idle');
+    await send(home, 'read me');
+    await waitUntil(() => submits(log).length === 1, { timeoutMs: 15_000, what: 'the wake line submitted' });
+    await t.waitForText(/agent · claude · busy/);
+    t.write('K');
+    await waitUntil(() => agentEvents(log).some((e) => e.event === 'interrupt'), { what: 'the interrupt' });
+    const audit = () => readFileSync(join(home.paths.runDir, 'audit.log'), 'utf8');
+    await waitUntil(() => /"purpose":"wake-erase"/.test(audit()), { timeoutMs: 10_000, what: 'the restored wake line erased' });
+    await t.waitForText(/agent · claude · idle .*✉ 1/);
+    const why = await explain(home);
+    expect(why.wake).toMatchObject({ phase: 'pending', reason: expect.stringContaining('the operator interrupted the turn the wake started') });
+    expect(why.prompt.reason).not.toBe('draft');
+  }, 60_000);
 });

@@ -60,6 +60,21 @@ describe('the history view', () => {
     expect(Buffer.from(osc[1]!, 'base64').toString('utf8')).toContain('alpha beta');
   });
 
+  test('y and s say where the text went on the history view\u2019s own status line at once; the next key takes it away', async () => {
+    const home = createTempHome();
+    const t = startSwb({ home, args: ['words=echo alpha beta; sleep 600'], cols: 100, rows: 20 });
+    await t.waitForText('alpha beta');
+    t.write('[');
+    await t.waitForText(/History of @words/);
+    t.write('y');
+    await t.waitForText(/✓ copied \d+ lines? of @words to \/\S+copies\/copy-/);
+    expect(t.find('History of @words')).not.toBeNull();
+    t.write('s');
+    await t.waitForText(/✓ saved the history of @words to \//);
+    t.write('k');
+    await t.waitForText(/lines · ↑↓ PgUp PgDn/);
+  });
+
   test('v marks a selection that runs to the screen\u2019s edge as you scroll; y copies exactly those lines', async () => {
     const home = createTempHome();
     const t = startSwb({ home, args: ['nums=seq 1 400; echo SEQ-DONE; sleep 600'], cols: 80, rows: 20 });

@@ -10,19 +10,20 @@ import { startSwb, type TerminalHarness } from '../helpers/terminal-harness.js';
 
 afterEach(runCleanups);
 
-/** Opens the dialog and waits until its command field has the focus (its label is bold). */
+/** Opens the dialog and waits until its first field, the name, has the focus (its label is bold). */
 async function openDialog(t: TerminalHarness): Promise<void> {
   t.write('N');
   await t.waitFor(() => {
-    const at = t.find('Profile or command');
+    const at = t.find('Name (optional)');
     return at !== null && t.cellAt(at.x, at.y).bold;
-  }, 'the dialog, on its command field');
+  }, 'the dialog, on its name field');
 }
 
 describe('the new-row dialog, typed fast', () => {
-  // Fields in Tab order from the command: working directory, worktree, name.
+  // Fields in Tab order: name, command, working directory, worktree.
   // The row prints FORM-42-NAME: the typed text ($((40+2))) cannot be mistaken for it.
-  const form = (dir: string, name: string) => `sh -c "pwd; echo FORM-$((40+2))-${name}; exec sleep 600"\t${dir}\t\t${name}\r`;
+  // A Ctrl-U in the command clears what was typed there before it, as in the composer.
+  const form = (dir: string, name: string) => `${name}\tno such thing\x15sh -c "pwd; echo FORM-$((40+2))-${name}; exec sleep 600"\t${dir}\r`;
 
   /** A dashboard with one row, the dialog open on it, and a directory for the new row. */
   async function dashboardWithDialog() {

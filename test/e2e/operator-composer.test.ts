@@ -69,6 +69,20 @@ describe('the composer', () => {
     expect(t.screenText()[SECOND]).toMatch(/Enter send/);
   });
 
+  test('@ on the dashboard opens the composer with @ typed and the peers offered; "wo" and Tab in one read complete it', async () => {
+    const home = createTempHome();
+    const t = startSwb({ home, args: ['worker=echo WORKER-READY; sleep 60', 'other=echo OTHER-READY; sleep 60'], rows: ROWS });
+    await t.waitForText('OTHER-READY');
+    t.write('@');
+    await t.waitFor(() => composerLine(t) === '@', 'the composer open with @ in it');
+    await t.waitForText(/@worker running/);
+    expect(t.screenText()[SECOND]).toMatch(/@other running/);
+    // Keys a fast typist (or tmux send-keys) sends arrive in one read: the Tab is still a Tab.
+    t.write('wo' + TAB);
+    await t.waitFor(() => composerLine(t) === '@worker ', 'the mention completed with a space after it');
+    await t.waitForText(/Enter send · @ \+ Tab complete/);
+  });
+
   test('a send reaches the row, and its receipt line moves from accepted to replied in place (composer.closeAfterSend false)', async () => {
     const home = createTempHome();
     writeFileSync(join(home.workspace, 'switchboard.json'), JSON.stringify({ composer: { closeAfterSend: false } }));

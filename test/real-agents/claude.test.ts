@@ -152,7 +152,7 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('real Claude Code', () => {
     const dialogInput = readPromptInput(dialog, claude);
     expect(dialogInput.dialogOpen).toBe(true);
     expect(
-      isPromptFree({ state: 'waiting', input: dialogInput, operatorTypedAt: null, attachedAndTyping: false, now: 0, stillForMs: 1e6, quietMs: 0 }).free,
+      isPromptFree({ state: 'waiting', input: dialogInput, operatorTypedAt: null, now: 0, stillForMs: 1e6, quietMs: 0 }).free,
     ).toBe(false);
     save('real-permission-dialog', dialog, { expect: 'waiting', 'expect-rule': 'permission_dialog', 'expect-dialog': 'true' });
     run.write('\x1b'); // "Esc to cancel": the tool does not run

@@ -13,7 +13,6 @@ function facts(snapshot: ScreenSnapshot, over: Partial<FreePromptFacts> = {}): F
     state: 'idle',
     input: readPromptInput(snapshot, claude),
     operatorTypedAt: null,
-    attachedAndTyping: false,
     now: NOW,
     stillForMs: 5000,
     quietMs: 1500,
@@ -73,7 +72,7 @@ describe('isPromptFree', () => {
   it('operator typing in the last few seconds blocks, and says when it may retry', () => {
     expect(isPromptFree(facts(idle, { operatorTypedAt: NOW - 1000 }))).toMatchObject({ free: false, reason: 'operator-typing', retryInMs: 4000 });
     expect(isPromptFree(facts(idle, { operatorTypedAt: NOW - 6000 })).free).toBe(true);
-    expect(isPromptFree(facts(idle, { attachedAndTyping: true }))).toMatchObject({ free: false, reason: 'operator-attached' });
+    expect(isPromptFree(facts(idle, { operatorTypedAt: NOW - 1000 }))).toMatchObject({ detail: 'the operator typed here 1000 ms ago (wakes wait until 5000 ms pass without a key)' });
   });
 
   it('a screen that has not been quiet for the quiet time blocks', () => {

@@ -15,6 +15,8 @@ class SimAgent {
   input = '';
   echo = true;
   enterWorks = true;
+  /** Enter takes the line without starting a turn (an agent that answers at once). */
+  noTurn = false;
   turnMs = 3000;
   private spin = 0;
   constructor(
@@ -49,11 +51,28 @@ class SimAgent {
     this.onScreen(this.render());
   }
 
+  /** The prompt the running turn was started with (Claude Code gives it back when interrupted). */
+  private submitted = '';
+  private turnEnd: { dispose(): void } | null = null;
+
+  /** Esc during a turn: the turn stops and the prompt that started it is back in the input. */
+  interrupt(): void {
+    if (this.mode !== 'busy') return;
+    this.turnEnd?.dispose();
+    this.mode = 'idle';
+    this.input = this.submitted;
+    this.show();
+  }
+
   type(bytes: string): void {
-    if (bytes === '\r') {
+    if (/^\x7f+$/.test(bytes)) {
+      if (this.mode === 'idle') this.input = [...this.input].slice(0, -bytes.length).join('');
+    } else if (bytes === '\r') {
       if (this.mode === 'idle' && this.input !== '' && this.enterWorks) {
+        this.submitted = this.input;
         this.input = '';
-        this.startTurn();
+        if (this.noTurn) this.show();
+        else this.startTurn();
       }
     } else if (this.echo && this.mode === 'idle') {
       this.input += bytes;
@@ -70,7 +89,7 @@ class SimAgent {
         this.show();
       }, t);
     }
-    this.clock.setTimer(() => {
+    this.turnEnd = this.clock.setTimer(() => {
       this.mode = 'idle';
       this.show();
     }, ms);
@@ -297,16 +316,79 @@ describe('WakeController', () => {
     expect(t.agent.explainRow().wake.reason).toBe('');
   });
 
-  it('operator keystrokes while attached hold the wake back', () => {
+  it('operator keystrokes hold the wake for the typing quiet time after the last one, then it goes ahead', () => {
     const t = setup();
     t.clock.advance(2000);
-    t.agent.setAttached(true);
     t.agent.operatorTyped();
     t.agent.setUnread({ messageIds: ['m1'], maxSeq: 1 });
-    t.clock.advance(20_000);
+    t.clock.advance(3000);
+    t.agent.operatorTyped();
+    t.clock.advance(4000);
     expect(t.writes).toEqual([]);
-    t.clock.advance(15_000);
+    expect(t.agent.explainRow().prompt).toMatchObject({ free: false, reason: 'operator-typing', detail: expect.stringMatching(/^the operator typed here 4000 ms ago/) });
+    t.clock.advance(1500);
     expect(t.writes[0]).toBe(LINE);
+  });
+
+  it('an interrupted wake turn: the wake line given back as a draft is erased, and the mail is woken again after a hold', () => {
+    const t = setup();
+    t.sim.turnMs = 20_000;
+    t.clock.advance(2000);
+    t.agent.setUnread({ messageIds: ['m1'], maxSeq: 1 });
+    t.clock.advance(1000);
+    expect(t.writes).toEqual([LINE, '\r']);
+    expect(t.agent.state).toBe('busy');
+    expect(t.events).toEqual(['woken:m1:1']);
+    // K: the supervisor writes the interrupt key and tells the agent; the screen answers a moment later.
+    t.agent.interrupted();
+    t.clock.setTimer(() => t.sim.interrupt(), 5);
+    t.clock.advance(2000);
+    expect(t.writes[2]).toBe('\x7f'.repeat(LINE.length));
+    expect(t.audits[2]).toMatchObject({ purpose: 'wake-erase', messageIds: ['m1'] });
+    expect(t.sim.input).toBe('');
+    expect(t.agent.explainRow().wake).toMatchObject({ phase: 'pending', reason: expect.stringContaining('the operator interrupted the turn the wake started') });
+    t.clock.advance(25_000);
+    expect(t.writes).toHaveLength(3);
+    t.clock.advance(6000);
+    expect(t.writes.slice(3)).toEqual([LINE, '\r']);
+    expect(t.events).toEqual(['woken:m1:1', 'woken:m1:1']);
+  });
+
+  it('a wake taken without a turn: the next turn, started long after, is not the wake\u2019s to give back', () => {
+    const t = setup();
+    t.sim.noTurn = true;
+    t.clock.advance(2000);
+    t.agent.setUnread({ messageIds: ['m1'], maxSeq: 1 });
+    t.clock.advance(1000);
+    expect(t.events).toEqual(['woken:m1:1']);
+    t.clock.advance(60_000);
+    t.sim.noTurn = false;
+    t.sim.type('mine');
+    t.sim.type('\r');
+    t.clock.advance(100);
+    t.agent.interrupted();
+    t.clock.setTimer(() => t.sim.interrupt(), 5);
+    t.clock.advance(60_000);
+    expect(t.writes).toEqual([LINE, '\r']);
+    expect(t.sim.input).toBe('mine');
+    expect(t.agent.explainRow().wake.phase).toBe('done');
+  });
+
+  it("interrupting a turn the wake did not start changes nothing about the mail (and erases nothing)", () => {
+    const t = setup();
+    t.sim.turnMs = 20_000;
+    t.clock.advance(2000);
+    t.agent.setUnread({ messageIds: ['m1'], maxSeq: 1 });
+    t.clock.advance(1000);
+    t.clock.advance(21_000); // the wake's turn ends on its own
+    t.sim.type('do the thing');
+    t.sim.type('\r');
+    t.clock.advance(100);
+    t.agent.interrupted();
+    t.clock.setTimer(() => t.sim.interrupt(), 5);
+    t.clock.advance(60_000);
+    expect(t.writes).toEqual([LINE, '\r']);
+    expect(t.sim.input).toBe('do the thing');
   });
 
   it('explains the row: state, whether the prompt is free, and the wake phase', () => {

@@ -25,6 +25,16 @@ function setup(peers: PeerInfo[] = []) {
 const tick = () => new Promise((r) => setImmediate(r));
 
 describe('ComposerController', () => {
+  it('opened by @, the draft holds the @ (after a kept draft) and the peers are loaded for its completion', () => {
+    const t = setup([{ handle: 'claude', online: true, role: 'row', unread: 0 }]);
+    t.composer.openAtMention();
+    expect(t.state()).toMatchObject({ open: true, draft: '@' });
+    expect(t.store.getState().peers.map((p) => p.handle)).toEqual(['claude']);
+    t.composer.close('please look at');
+    t.composer.openAtMention();
+    expect(t.state().draft).toBe('please look at @');
+  });
+
   it('sends the text after the mentions as operator and shows the receipts live', async () => {
     const t = setup();
     t.store.addRow(row('alice'));

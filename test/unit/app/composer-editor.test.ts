@@ -14,6 +14,13 @@ function typeText(state: EditorState, text: string, e = env()): EditorState {
 }
 
 describe('editorKey', () => {
+  it('Ctrl-Y pastes the paste buffer at the cursor, its line breaks as spaces; with an empty buffer it types nothing', () => {
+    const s = typeText(editorFor(''), '@bob see ');
+    const pasted = editorKey(s, 'y', key({ ctrl: true }), { ...env(), paste: 'line one\nline two' }).state;
+    expect(pasted.line.text).toBe('@bob see line one line two');
+    expect(editorKey(s, 'y', key({ ctrl: true }), { ...env(), paste: null }).state.line.text).toBe('@bob see ');
+  });
+
   it('offers completions while the cursor is in an @mention', () => {
     const s = typeText(editorFor(''), '@al');
     const c = activeCompletion(s, env());

@@ -65,6 +65,14 @@ describe('App with the composer', () => {
     expect(m.calls).toEqual(['action "compose"', 'action "mailView"', 'action "notifications"']);
   });
 
+  it('@ opens the composer as the start of a mention (c opens it plain)', async () => {
+    const m = mount(() => undefined);
+    await settle();
+    await press(m.stdin, '@', 'c');
+    await waitUntil(() => m.calls.length === 2, 'actions');
+    expect(m.calls).toEqual(['composeMention', 'action "compose"']);
+  });
+
   it('shows the composer under the mail view for a reply, and the mail view stops taking keys', async () => {
     const m = mount((s) => {
       s.openMailView(null);

@@ -67,6 +67,19 @@ describe('Composer', () => {
     await waitUntil(() => !c.frame().includes('@bob hi'), 'cleared line');
   });
 
+  it('@bo and Tab in one read complete the mention, as typed slowly; no hidden character enters the line', async () => {
+    const c = mount();
+    await settle();
+    c.stdin.write('@bo\t');
+    await waitUntil(() => c.calls.some(([k]) => k === 'bind'), 'the completion taken');
+    expect(c.calls).toContainEqual(['bind', { handle: 'bob', target: 'row', incarnation: 1 }]);
+    c.stdin.write('ok\x7f\x7fhi');
+    await waitUntil(() => /✎ @bob hi\s*$/m.test(c.frame()), 'Backspaces in the burst erased');
+    // Ctrl-U in a burst clears the line as it does typed alone; a Tab with nothing to complete is no text.
+    c.stdin.write('\x15x\ty');
+    await waitUntil(() => /✎ xy\s*$/m.test(c.frame()), 'the line cleared, then "xy"');
+  });
+
   it('a burst that ends in Enter is the text, then a send (a fast typist, tmux send-keys "hi" Enter)', async () => {
     const c = mount();
     await settle();

@@ -25,6 +25,18 @@ function mount() {
 }
 
 describe('HistoryView', () => {
+  it('says where the last copy went on its status line, until the next key', async () => {
+    const props = { row: 'nums', lines, theme: darkTheme(), width: 60, height: 13, onClose: () => undefined, onCopy: () => undefined, onSave: () => undefined };
+    const r = render(<HistoryView {...props} />);
+    await settle();
+    r.stdin.write('y');
+    await settle();
+    r.rerender(<HistoryView {...props} done={{ text: 'copied 10 lines of @nums to the clipboard (OSC 52)', seq: 1 }} />);
+    await waitUntil(() => (r.lastFrame() ?? '').includes('✓ copied 10 lines of @nums to the clipboard (OSC 52)'), 'the news on the status line');
+    r.stdin.write('x');
+    await waitUntil(() => !(r.lastFrame() ?? '').includes('✓ copied'), 'the news gone after the next key');
+  });
+
   // Each key sees what the keys before it did, even when they all arrive before one render.
   it('keys in one burst: v, k k, y copy the grown selection and Esc then closes the view', async () => {
     const v = mount();

@@ -19,6 +19,7 @@ function fakeIntents() {
     markAllMailRead: () => void calls.push('read all'),
     replyToMail: (id) => void calls.push(`reply ${id}`),
     composeMail: () => void calls.push('compose'),
+    composeMention: () => void calls.push('compose @'),
     cycleMailFilter: (step) => void calls.push(`filter ${step}`),
     closeOverlay: () => void calls.push('close'),
   };
@@ -62,10 +63,10 @@ describe('MailView', () => {
     await settle();
     await press(m.stdin, KEYS.down);
     await waitUntil(() => m.calls.includes('select 2'), 'select');
-    await press(m.stdin, KEYS.enter, 'r', 'm', 'f', 'F', 'c');
-    await waitUntil(() => m.calls.includes('compose'), 'all intents');
+    await press(m.stdin, KEYS.enter, 'r', 'm', 'f', 'F', 'c', '@');
+    await waitUntil(() => m.calls.includes('compose @'), 'all intents');
     // The selection lives in the store; without a new state the first line stays selected.
-    expect(m.calls.filter((c) => c !== 'more')).toEqual(['select 2', 'toggle 4', 'reply 4', 'read 4', 'filter 1', 'filter -1', 'compose']);
+    expect(m.calls.filter((c) => c !== 'more')).toEqual(['select 2', 'toggle 4', 'reply 4', 'read 4', 'filter 1', 'filter -1', 'compose', 'compose @']);
   });
 
   it('follows the configured keys and shows them in its footer', async () => {

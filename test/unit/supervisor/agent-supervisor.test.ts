@@ -180,19 +180,18 @@ describe('AgentSupervisor', () => {
     expect(t.sup.explain('claude')).toMatchObject({ ok: { prompt: { free: false, reason: 'draft' } } });
   });
 
-  it('keystrokes of the attached operator hold wakes off; after detaching, the grace runs out and it wakes', async () => {
+  it('keystrokes of the attached operator hold wakes off for the typing quiet time only, not while they stay attached', async () => {
     const t = setup();
     const row = new FakeRow('claude');
     t.sup.track(row, { profile: 'claude' });
     await t.tick(claude.quietMs + 200);
-    t.sup.setAttached('claude', true);
     t.sup.operatorTyped('claude');
     t.mail.deliver('claude', [1]);
-    await t.tick(20_000);
+    await t.tick(2000);
     expect(row.writes).toEqual([]);
-    expect(t.sup.explain('claude')).toMatchObject({ ok: { wake: { phase: 'pending', reason: 'the operator is attached and typing' } } });
-    t.sup.setAttached('claude', false);
-    await t.tick(11_000);
+    expect(t.sup.explain('claude')).toMatchObject({ ok: { wake: { phase: 'pending', reason: expect.stringMatching(/^the operator typed here \d+ ms ago/) } } });
+    // Still attached, no key for more than the quiet time: the wake goes in.
+    await t.tick(5000);
     expect(row.writes).toEqual([WAKE, '\r']);
   });
 
