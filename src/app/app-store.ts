@@ -1,6 +1,7 @@
 // The UI state store: named actions produce new immutable states; subscribers (the Ink tree via
 // useAppState) are told at most once per `minIntervalMs`, so a burst of row events costs one
 // chrome render, not one per event.
+import { sanitize } from '../text/sanitize.js';
 import { Emitter } from '../util/event.js';
 import type { Disposable } from '../util/lifecycle.js';
 import type { ReceiptState, SendResult } from '../protocol/methods.js';
@@ -32,6 +33,9 @@ import {
   type MailEntry,
   type MailViewState,
 } from './mail-view-state.js';
+
+/** A note longer than this is cut (the strip shows one line of it; the list a few). */
+const NOTE_MAX_CHARS = 2000;
 
 export class AppStore implements Disposable {
   private state: AppState;
@@ -222,7 +226,9 @@ export class AppStore implements Disposable {
 
   /** Adds a note to the list and (unless `strip` is false) shows it in the strip. */
   notify(kind: NoteKind, text: string, row: string | null = null, strip = true, replyTo: number | null = null, mailId: number | null = null): Note {
-    const note: Note = { id: this.nextNoteId++, at: this.now(), kind, text, row, ...(replyTo !== null ? { replyTo } : {}), ...(mailId !== null ? { mailId } : {}) };
+    // Once more here, whoever wrote the note: many carry text from a file, git or a peer (a path, a
+    // branch, an error message), and the strip and the list draw it as is. Clean text passes untouched.
+    const note: Note = { id: this.nextNoteId++, at: this.now(), kind, text: sanitize(text, { maxChars: NOTE_MAX_CHARS }), row, ...(replyTo !== null ? { replyTo } : {}), ...(mailId !== null ? { mailId } : {}) };
     const notes = [note, ...this.state.notes].slice(0, MAX_NOTES);
     this.set({ ...this.state, notes, strip: strip ? note : this.state.strip, unseen: this.state.unseen + (strip ? 1 : 0) });
     return note;

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { HANDLE_HINT, isValidHandle } from '../protocol/handle.js';
+import { sanitize } from '../text/sanitize.js';
 import { normalizeBranch } from '../worktree/branch-name.js';
 import { describeSkipped, type SkippedFile } from '../worktree/skipped-files.js';
 import { UsageError, type CommandDescriptor } from './command.js';
@@ -57,8 +58,10 @@ export const newRowCommand: CommandDescriptor = {
     ctx.result(r);
     ctx.print(`started row ${r.name}`);
     if (r.worktree) {
-      const from = r.worktree.base.ref ?? r.worktree.base.commit.slice(0, 12);
-      ctx.print(`  worktree ${r.worktree.path} on branch ${r.worktree.branch}, from ${from}${r.copied?.length ? `; copied ${r.copied.length} untracked file${r.copied.length === 1 ? '' : 's'} (.worktreeinclude)` : ''}`);
+      // The path, branch and base come from the server and, through git, from a repository someone else wrote.
+      const shown = (text: string) => sanitize(text, { singleLine: true, maxChars: 1000 });
+      const from = shown(r.worktree.base.ref ?? r.worktree.base.commit.slice(0, 12));
+      ctx.print(`  worktree ${shown(r.worktree.path)} on branch ${shown(r.worktree.branch)}, from ${from}${r.copied?.length ? `; copied ${r.copied.length} untracked file${r.copied.length === 1 ? '' : 's'} (.worktreeinclude)` : ''}`);
       if (r.skipped?.length) ctx.print(`  ${describeSkipped(r.skipped)}`);
     }
     return 0;
