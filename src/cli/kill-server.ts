@@ -1,5 +1,5 @@
 import { SwbError } from '../protocol/error-codes.js';
-import { askYesNo } from './ask-yes-no.js';
+import { askYesNo } from '../util/ask-yes-no.js';
 import type { CommandDescriptor } from './command.js';
 
 /** A server ends its rows (SIGHUP, SIGKILL after a grace) and then its hub: give it that long. */
@@ -42,8 +42,9 @@ export const killServerCommand: CommandDescriptor = {
         return gone ? 0 : 1;
       } catch (err) {
         if (!(err instanceof SwbError) || err.code !== 'ROWS_RUNNING' || force || !process.stdin.isTTY || ctx.json) throw err;
-        if (!(await askYesNo(`${err.message.replace(/ \(--force.*$/, '')}. End them? [y/N] `))) {
-          ctx.print('nothing stopped');
+        const yes = await askYesNo(`${err.message.replace(/ \(--force.*$/, '')}. End them? [y/N] `);
+        if (yes !== true) {
+          ctx.print(yes === null ? 'interrupted: nothing stopped' : 'nothing stopped');
           return 1;
         }
         force = true;

@@ -7,13 +7,13 @@
 // (src/config/load-config.ts withholds an untrusted file's rows, setup and federation).
 // Loaded by the thin client only when it is about to start a server, so `swb attach` to a running
 // one pays nothing for it; it reads and hashes the file, and parses it only when it is untrusted.
-import { createInterface } from 'node:readline';
 import { isConfigTrusted } from '../config/config-trust.js';
 import { recordTrust, trustStorePath } from '../config/config-trust-store.js';
 import { findConfig, MAX_CONFIG_BYTES } from '../config/find-config-file.js';
 import { readJsonFile } from '../config/read-json-file.js';
 import { describeRunnableParts, hasRunnableParts, runnableParts, summarizeRunnableParts } from '../config/runnable-parts.js';
 import { sanitize } from '../text/sanitize.js';
+import { askYesNo } from '../util/ask-yes-no.js';
 import { shellQuote } from '../util/shell-quote.js';
 
 export interface TrustPromptOptions {
@@ -57,7 +57,7 @@ export async function askToTrustConfig(o: TrustPromptOptions): Promise<TrustProm
     `swb: ${path} ${found.origin === 'env' ? '(named by $SWB_CONFIG)' : 'came with this directory and'} is not trusted yet. It would run, as you:\n` +
       lines.map((l) => `  ${l}\n`).join(''),
   );
-  const yes = await (o.ask ?? askOnTerminal)('Trust this file and run them? [y/N] ');
+  const yes = await (o.ask ?? askYesNo)('Trust this file and run them? [y/N] ');
   if (yes === null) return 'interrupted';
   if (!yes) {
     o.write(`swb: starting without them (to trust it later: ${howTo})\n`);
@@ -69,20 +69,4 @@ export async function askToTrustConfig(o: TrustPromptOptions): Promise<TrustProm
     return 'declined';
   }
   return 'trusted';
-}
-
-/** y or yes is yes, anything else no; Ctrl-C (readline's SIGINT on a raw terminal) is null. */
-async function askOnTerminal(question: string): Promise<boolean | null> {
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
-  try {
-    return await new Promise<boolean | null>((resolve) => {
-      rl.once('SIGINT', () => {
-        process.stderr.write('\n');
-        resolve(null);
-      });
-      rl.question(question, (answer) => resolve(/^\s*y(es)?\s*$/i.test(answer)));
-    });
-  } finally {
-    rl.close();
-  }
 }

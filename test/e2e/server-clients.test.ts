@@ -476,6 +476,20 @@ describe('swb server and its clients', () => {
     expect((await ls(home)).rows.map((r) => r.name)).toEqual(['lser']);
   });
 
+  test('swb kill-server on a terminal asks before ending running rows; Ctrl-C there stops nothing and exits 1', async () => {
+    const home = createTempHome();
+    const t = startSwb({ home, args: ['one=echo ONE-READY; exec sleep 600'] });
+    await t.waitForText('ONE-READY');
+    const server = await serverPid(home);
+    const asker = startProgram(process.execPath, [swbBinPath(), 'kill-server'], { cols: 120, rows: 10, cwd: home.workspace, env: swbEnv(home, { TERM: 'xterm-256color' }) });
+    await asker.waitForText('End them? [y/N]');
+    asker.write('\x03');
+    expect((await asker.waitForExit()).exitCode).toBe(1);
+    await asker.waitForText('interrupted: nothing stopped');
+    expect(isLive(server)).toBe(true);
+    expect((await ls(home)).rows).toMatchObject([{ name: 'one', running: true }]);
+  });
+
   test('swb kill-server asks for --force while rows run; with it the server, its rows and the attached client end', async () => {
     const home = createTempHome();
     const t = startSwb({ home, args: ['one=echo $$ > one.pid; echo ONE-READY; exec sleep 600'] });
