@@ -47,6 +47,7 @@ export function serverControl(o: {
           running: row.state === 'running',
           pid: row.state === 'running' ? row.pid : null,
           exitCode: row.exit?.exitCode ?? null,
+          exitReason: row.state === 'exited' ? fleet.exitReasonOf(row.name) : null,
           state: row.state === 'exited' ? 'exited' : (core.agents.stateOf(row.name)?.state ?? null),
           unread: port.unreadCount(row.name),
           wake: fleet.policyOf(row.name) ?? null,
