@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { RowListing } from '../../src/protocol/methods.js';
 import { runCleanups } from '../helpers/cleanup.js';
+import { isProcessAlive } from '../helpers/processes.js';
 import { runSwb, type SwbResult } from '../helpers/run-swb.js';
 import { createTempHome, type TempHome } from '../helpers/temp-home.js';
 import { startSwb, type TerminalHarness } from '../helpers/terminal-harness.js';
@@ -415,5 +416,46 @@ describe('worktree rows', () => {
     expect(existsSync(dir)).toBe(true);
     expect(rm.status).not.toBe(0);
     expect(rm.stderr).toMatch(/UNMERGED: .*1 commit no other branch has/);
+  });
+
+  test('swb rm finds the worktree of a row closed with swb kill (the server keeps its spec), and with no server at all (git\u2019s worktree list, by the row\u2019s name) (#31.8)', async () => {
+    const home = createTempHome();
+    makeRepo(home);
+    const t = startSwb({ home, args: ['base=echo BASE-UP; exec sleep 600'] });
+    await t.waitForText('BASE-UP');
+    for (const name of ['exp', 'other', 'late']) {
+      expectOk(await newWorktreeRow(home, name, `echo ${name.toUpperCase()}-UP`), `swb new --worktree ${name}`);
+      await t.waitForText(`${name.toUpperCase()}-UP`);
+    }
+    commitFile(worktreeDir(home, 'exp'), 'exp.txt', 'work of exp\n');
+    const beforeServer = (JSON.parse((await runSwb(['ls', '--json'], { home })).stdout) as { pid: number }).pid;
+
+    // Closed with swb kill while the server runs: found from the row's spec it keeps.
+    expectOk(await runSwb(['kill', 'exp'], { home }), 'swb kill exp');
+    const rmExp = await runSwb(['rm', 'exp', '--force', '--delete-branch'], { home });
+    expectOk(rmExp, 'swb rm exp after swb kill');
+    expect(rmExp.stdout).toMatch(/^exp: worktree removed, branch deleted/);
+    expect(existsSync(worktreeDir(home, 'exp'))).toBe(false);
+    expect(git(home.workspace, 'branch', '--list', 'swb/exp')).toBe('');
+
+    expectOk(await runSwb(['kill', 'other'], { home }), 'swb kill other');
+    expectOk(await runSwb(['kill-server', '--force'], { home }), 'swb kill-server');
+    await t.waitForExit();
+    await waitUntil(() => !isProcessAlive(beforeServer), { what: 'the server to end' });
+
+    // No server at all: swb rm asks git itself (and refuses what would lose work, as the server does).
+    commitFile(worktreeDir(home, 'late'), 'late.txt', 'work of late\n');
+    const refused = await runSwb(['rm', 'late'], { home });
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toMatch(/UNMERGED: .*1 commit no other branch has/);
+    const rmOther = await runSwb(['rm', 'other', '--delete-branch'], { home });
+    expectOk(rmOther, 'swb rm other with no server');
+    expect(rmOther.stdout).toMatch(/^other: worktree removed, branch deleted/);
+    expect(existsSync(worktreeDir(home, 'other'))).toBe(false);
+    expect(existsSync(home.paths.serverSocketPath)).toBe(false);
+    const missing = await runSwb(['rm', 'nosuch'], { home });
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toMatch(/NOT_FOUND: No row named nosuch runs, and git lists no worktree of it/);
+    expect(git(home.workspace, 'worktree', 'list', '--porcelain')).toContain(worktreeDir(home, 'late'));
   });
 });
