@@ -149,8 +149,12 @@ describe('worktree rows', () => {
 
     const review = await runSwb(['review', 'agent', '--json'], { home });
     expectOk(review, 'swb review --json');
-    const r = JSON.parse(review.stdout) as { base: string; files: Array<{ path: string; status: string; added: number; deleted: number }>; patch: string; worktree: { path: string; branch: string } };
+    const r = JSON.parse(review.stdout) as { base: string; commits: Array<{ hash: string; subject: string }>; commitCount: number; files: Array<{ path: string; status: string; added: number; deleted: number }>; patch: string; worktree: { path: string; branch: string } };
     expect(r.base).toBe(start);
+    // The commits since the base, newest first (main's own commit is not one of them).
+    expect(r.commits.map((c) => c.subject)).toEqual(['typed', 'edit outside.txt']);
+    expect(r.commits[0]!.hash).toBe(git(dir, 'rev-parse', '--short', 'HEAD'));
+    expect(r.commitCount).toBe(2);
     expect(r.worktree).toMatchObject({ path: dir, branch: 'swb/agent' });
     expect(r.files.sort((a, b) => a.path.localeCompare(b.path))).toEqual([
       { path: 'outside.txt', status: 'A', added: 1, deleted: 0, binary: false },
@@ -163,6 +167,7 @@ describe('worktree rows', () => {
     expectOk(plain, 'swb review --stat');
     expect(plain.stdout).toMatch(/^ {2}A \+2 -0 +typed\.txt$/m);
     expect(plain.stdout).toMatch(/^ {2}3 files, \+4 -0$/m);
+    expect(plain.stdout).toMatch(/^ {2}2 commits since the base:\n {4}[0-9a-f]{7,} typed\n {4}[0-9a-f]{7,} edit outside\.txt$/m);
 
     // Dirty: neither rm nor merge goes ahead.
     const dirtyRm = await runSwb(['rm', 'agent'], { home });
@@ -286,7 +291,8 @@ describe('worktree rows', () => {
     expectOk(await newWorktreeRow(home, 'agent', 'echo AGENT-UP'), 'swb new --worktree');
     await t.waitForText('AGENT-UP');
     const dir = worktreeDir(home, 'agent');
-    commitFile(dir, 'feature.txt', 'FEATURE-LINE-1\nFEATURE-LINE-2\n');
+    // The subject is the agent's text: an escape sequence in it must reach no terminal.
+    commitFile(dir, 'feature.txt', 'FEATURE-LINE-1\nFEATURE-LINE-2\n', 'add feature\x1b]0;PWNED\x07 now');
     write(dir, 'wip.txt', 'WIP-LINE\n');
     await waitForHeader(t, 'agent', / · swb\/agent ↑1 \* +\S+$/, 'the header with the commit and the dirt');
     await focus(t, 'agent', 2);
@@ -294,6 +300,10 @@ describe('worktree rows', () => {
     t.write('D');
     const overlay = (await t.waitForText('Review of @agent')).join('\n');
     expect(overlay).toMatch(/Review of @agent: swb\/agent against main at [0-9a-f]{12}/);
+    await t.waitForText('1 commit since the base:');
+    await t.waitForText(/[0-9a-f]{7,} add feature\S* now/);
+    expect(t.titles.join('\n')).not.toContain('PWNED');
+    expect(t.screenText().join('\n')).not.toContain('PWNED');
     await t.waitForText(/A \+2 -0 +feature\.txt/);
     await t.waitForText(/\? \+1 -0 +wip\.txt/);
     await t.waitForText(/^│ \+FEATURE-LINE-2 +│$/m);
