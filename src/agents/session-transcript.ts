@@ -12,8 +12,9 @@ import { join } from 'node:path';
 const MAX_ENTRIES_PER_SEGMENT = 4096;
 
 /**
- * The template with `{id}`, `~` and `${VAR}` / `${VAR:-default}` expanded (the default may itself
- * start with `~`). An unset variable without a default expands to nothing.
+ * The template with `{id}` (`{id:N}`: its first N characters, as Gemini CLI names its files), `~`
+ * and `${VAR}` / `${VAR:-default}` expanded (the default may itself start with `~`). An unset
+ * variable without a default expands to nothing.
  */
 export function expandTranscriptPath(template: string, id: string, env: Readonly<Record<string, string | undefined>>, home = homedir()): string {
   const tilde = (s: string) => (s === '~' || s.startsWith('~/') ? home + s.slice(1) : s);
@@ -21,7 +22,9 @@ export function expandTranscriptPath(template: string, id: string, env: Readonly
     const v = env[name];
     return v !== undefined && v !== '' ? v : tilde(fallback ?? '');
   });
-  return tilde(vars).replaceAll('{id}', id);
+  return tilde(vars)
+    .replaceAll('{id}', id)
+    .replace(/\{id:(\d{1,3})\}/g, (_m, n: string) => id.slice(0, Number(n)));
 }
 
 /** The existing files the expanded path names (`*` matches within one segment), bounded. */

@@ -45,3 +45,14 @@ describe('sessionHadTurns', () => {
     expect(sessionHadTurns('${CODEX_HOME}/sessions/*/*/*/rollout-*-{id}.jsonl', 'xy', { CODEX_HOME: root })).toBe(false);
   });
 });
+
+describe('Gemini CLI\u2019s chat files', () => {
+  test('{id:8} is the id\u2019s first 8 characters, as Gemini CLI names session-<time>-<short id>.json', () => {
+    const root = tempDir();
+    mkdirSync(join(root, '.gemini', 'tmp', 'abc123', 'chats'), { recursive: true });
+    writeFileSync(join(root, '.gemini', 'tmp', 'abc123', 'chats', 'session-2026-12-05T07-40-1a2b3c4d.json'), '{"messages":[{}]}');
+    const t = '${GEMINI_CLI_HOME:-~}/.gemini/tmp/*/chats/session-*-{id:8}.json';
+    expect(sessionHadTurns(t, '1a2b3c4d-0000-4000-8000-000000000000', { GEMINI_CLI_HOME: root })).toBe(true);
+    expect(sessionHadTurns(t, '9a2b3c4d-0000-4000-8000-000000000000', { GEMINI_CLI_HOME: root })).toBe(false);
+  });
+});
