@@ -62,7 +62,8 @@ export function transcriptFiles(path: string): string[] {
 
 /** Whether session `id` has a transcript with something in it. */
 export function sessionHadTurns(template: string, id: string, env: Readonly<Record<string, string | undefined>> = process.env): boolean {
-  return transcriptFiles(expandTranscriptPath(template, id, env)).some((f) => {
+  // `~` is the agent's home: the HOME its row runs with, when that is given.
+  return transcriptFiles(expandTranscriptPath(template, id, env, env.HOME || homedir())).some((f) => {
     try {
       return statSync(f).size > 0;
     } catch {
