@@ -8,8 +8,8 @@
 // A launch that resumed an agent's conversation and failed at once (the agent finds no such session:
 // Claude Code and Gemini CLI exit non-zero when asked to resume one that never had a turn) is started
 // again fresh, as a new conversation, and every client is told why. A launch that never ran (its
-// program not found or not executable: exit 127 or 126) refused nothing: the row stays exited with
-// the reason and keeps its conversation, which R resumes once the program is back.
+// program not found or not executable: exit 127 or 126; its working directory gone) refused nothing:
+// the row stays exited with the reason and keeps its conversation, which R resumes once it can run.
 import type { OperatorPort } from '../hub/operator-port.js';
 import type { Row, RowSpec } from '../rows/row.js';
 import type { RowManager } from '../rows/row-manager.js';
@@ -210,7 +210,8 @@ export class RowFleet implements Disposable {
       // The program never ran, so nobody refused the session: keep it for R.
       if (notRunReason !== null || programNotRun(exit)) {
         const reason = sanitize(notRunReason ?? `exit status ${exit.exitCode}`, { singleLine: true, maxChars: 200 });
-        this.keepConversation(row, restored, `@${row.name} could not resume its conversation: ${reason}. It keeps its conversation: R resumes it once the program is back`);
+        const back = reason.startsWith('working directory') ? 'its directory' : 'the program';
+        this.keepConversation(row, restored, `@${row.name} could not resume its conversation: ${reason}. It keeps its conversation: R resumes it once ${back} is back`);
         return;
       }
       const why = `its agent exited with status ${exit.exitCode} after ${(ranMs / 1000).toFixed(1)} s`;
