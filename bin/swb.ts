@@ -6,6 +6,7 @@
 // dashboard must draw its first frame quickly.
 import { existsSync } from 'node:fs';
 import { restoreCaCerts } from '../src/util/ca-certs-aside.js';
+import { exitQuietlyWhenStdoutCloses } from '../src/util/closed-stdout.js';
 import { withoutFetch } from '../src/util/without-fetch.js';
 
 function bundled(name: string): string | null {
@@ -16,6 +17,7 @@ function bundled(name: string): string | null {
 async function main(argv: string[]): Promise<number> {
   // Before anything copies the environment for a child (src/util/ca-certs-aside.ts says why).
   restoreCaCerts(process.env);
+  exitQuietlyWhenStdoutCloses();
   const cliBundle = bundled('cli-bundle/cli.mjs');
   const cli = (cliBundle ? await import(cliBundle) : await import('../src/cli/main.js')) as typeof import('../src/cli/main.js');
   if (argv[0] === 'server' && !argv.includes('--help')) {

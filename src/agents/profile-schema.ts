@@ -101,6 +101,13 @@ export interface ResumeRecipe {
   resumeArgs: string[];
   mint: boolean;
   openFile?: RegExp;
+  /**
+   * Where the agent keeps a conversation's transcript: a path with `{id}`, `~` and `${VAR:-default}`,
+   * in which `*` stands for any part of one path segment. A session whose transcript is there and
+   * not empty had turns, and a failed resume never starts such a row afresh (its conversation would
+   * be lost to swb). Without it, a resume the agent refuses starts the row again as a new one.
+   */
+  transcript?: string;
 }
 
 /**
@@ -315,6 +322,7 @@ const resumeSchema = z
     launchArgs: recipeArgs.default([]),
     resumeArgs: recipeArgs,
     openFile: z.optional(regexField),
+    transcript: z.optional(z.string().min(1).max(300).describe('Where the agent keeps the transcript of session {id} ({id:N}: its first N characters; `~`, `${VAR:-default}`, `*` within one segment): a resume refused while it is there and not empty keeps the session.')),
     $comment: comment,
   })
   .superRefine((r, ctx) => {
@@ -323,8 +331,9 @@ const resumeSchema = z
     else if (!r.resumeArgs.some((a) => a.includes('{id}'))) problem(['resumeArgs'], 'must use {id}');
     else if (r.mint && !r.launchArgs.some((a) => a.includes('{id}'))) problem(['launchArgs'], 'must use {id} when the id is minted');
     else if (r.openFile && !/\(\?<id>/.test(r.openFile.source)) problem(['openFile'], 'needs a named group (?<id>...)');
+    else if (r.transcript !== undefined && !/\{id(?::\d{1,3})?\}/.test(r.transcript)) problem(['transcript'], 'must use {id} (or {id:N}, its first N characters)');
   })
-  .transform(({ $comment: _note, openFile, ...r }): ResumeRecipe => ({ ...r, ...(openFile ? { openFile } : {}) }))
+  .transform(({ $comment: _note, openFile, transcript, ...r }): ResumeRecipe => ({ ...r, ...(openFile ? { openFile } : {}), ...(transcript !== undefined ? { transcript } : {}) }))
   .describe('How the agent resumes its conversation when its row is relaunched (`{id}` is the session id).');
 
 const FILE_NAME_HINT = 'a file name is letters, digits and "-"';

@@ -1,5 +1,6 @@
 // The seam between the world below (rows, hub, store) and the UI: it turns row and hub events
 // into app-store actions and carries out the UI's intents. Nothing here draws.
+import { exitReason } from '../rows/exit-reason.js';
 import type { ActionName } from '../config/keymap.js';
 import type { BudgetHeld } from '../hub/hub.js';
 import type { OperatorPort } from '../hub/operator-port.js';
@@ -316,7 +317,8 @@ export class DashboardController implements Intents, Disposable {
         this.detach();
       }
       store.updateRow(row.name, { running: false, exitCode: exit.exitCode, exitSignal: exit.signal ?? null, agentState: 'exited', exitedAt: Date.now() });
-      const how = exit.signal ? ` on signal ${exit.signal}` : ` with status ${exit.exitCode}`;
+      const reason = exitReason(exit, row.spec);
+      const how = exit.signal ? ` on signal ${exit.signal}` : ` with status ${exit.exitCode}${reason ? ` (${sanitize(reason, { singleLine: true, maxChars: 120 })})` : ''}`;
       store.notify('info', `${row.name} exited${how}${wasAttached ? '; detached, back to the dashboard' : ''}`, row.name);
     }));
     d.add(

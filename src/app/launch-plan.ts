@@ -10,8 +10,7 @@ import { parseFlags } from '../cli/parse-flags.js';
 import { resolveFederationPaths, type FederationSettings } from '../federation/federation-config.js';
 import type { Keymap } from '../config/keymap.js';
 import { loadConfig, type LoadedConfig } from '../config/load-config.js';
-import { COMMANDS } from '../cli/commands.js';
-import { missingProgram, nearest } from '../config/row-command-check.js';
+import { DASHBOARD_FLAGS, rowArgProblem } from './dashboard-args.js';
 import { assignUniqueNames, parseRowArg, rowSpecFromConfig, type RowSpec as ConfigRowSpec } from '../config/row-spec.js';
 import { listThemes, loadTheme, type Theme } from '../config/theme.js';
 import { resolveRuntimePaths, type RuntimePaths } from '../hub/runtime-paths.js';
@@ -22,13 +21,7 @@ import type { LayoutMode } from './layout.js';
 import { launchWarnings } from './launch-warnings.js';
 import { untrustedNote, type RunnableParts } from '../config/runnable-parts.js';
 
-export const DASHBOARD_FLAGS = [
-  { name: 'config', type: 'string' as const, value: 'FILE', description: 'config file' },
-  { name: 'workspace', type: 'string' as const, value: 'NAME', description: 'workspace name' },
-  { name: 'layout', type: 'string' as const, value: 'stack|grid', description: 'initial layout' },
-  { name: 'theme', type: 'string' as const, value: 'NAME', description: 'theme' },
-  { name: 'help', type: 'boolean' as const, description: 'help' },
-];
+export { DASHBOARD_FLAGS } from './dashboard-args.js';
 
 export interface PlannedRow {
   spec: RowSpec;
@@ -83,7 +76,7 @@ export function planLaunch(argv: readonly string[], env: NodeJS.ProcessEnv, cwd:
   try {
     parsed = parseFlags([...argv], DASHBOARD_FLAGS);
   } catch (err) {
-    if (err instanceof UsageError) return { exit: 2, message: `swb: ${err.message}\nTry: swb --help` };
+    if (err instanceof UsageError) return { exit: 2, message: `swb: USAGE: ${err.message}\nTry: swb --help` };
     throw err;
   }
   if (parsed.flags.help) return { help: true };
@@ -97,11 +90,10 @@ export function planLaunch(argv: readonly string[], env: NodeJS.ProcessEnv, cwd:
   // Rows: the command line's, else the config's, else one shell.
   const specs: ConfigRowSpec[] = [];
   for (const arg of parsed.args) {
+    const problem = rowArgProblem(arg, profileIds, env, cwd);
+    if (problem !== null) return { exit: 2, message: `swb: USAGE: ${problem}` };
     const r = parseRowArg(arg, profileIds);
-    if (!r.ok) return { exit: 2, message: `swb: row ${JSON.stringify(arg)}: ${r.problem}` };
-    const missing = !r.spec.nameGiven && r.spec.command !== undefined ? missingProgram(r.spec.command, env, cwd) : null;
-    if (missing !== null) return { exit: 2, message: notARow(arg, missing, profileIds) };
-    specs.push(r.spec);
+    if (r.ok) specs.push(r.spec);
   }
   if (specs.length === 0) for (const row of config.rows) specs.push(rowSpecFromConfig(row, baseDir, profileIds, env));
   if (specs.length === 0) {
@@ -133,7 +125,7 @@ export function planLaunch(argv: readonly string[], env: NodeJS.ProcessEnv, cwd:
     themes.set(themeName, t.theme);
   }
   const layoutFlag = parsed.flags.layout as string | undefined;
-  if (layoutFlag !== undefined && layoutFlag !== 'stack' && layoutFlag !== 'grid') return { exit: 2, message: 'swb: --layout must be stack or grid' };
+  if (layoutFlag !== undefined && layoutFlag !== 'stack' && layoutFlag !== 'grid') return { exit: 2, message: 'swb: USAGE: --layout must be stack or grid' };
 
   const warnings: LaunchPlan['warnings'] = [];
   for (const spec of unique) {
@@ -184,17 +176,6 @@ export function isDirectory(path: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** The usage error for a ROW whose program is nowhere: most likely a mistyped subcommand or profile. */
-function notARow(arg: string, program: string, profileIds: readonly string[]): string {
-  const command = nearest(program, Object.keys(COMMANDS));
-  const profile = nearest(program, profileIds);
-  const hint = command ? ` Did you mean \`swb ${command}\`?` : profile ? ` Did you mean the profile ${profile}?` : '';
-  return (
-    `swb: row ${JSON.stringify(arg)}: "${program}" is not a swb command, an agent profile or a program on PATH.${hint}\n` +
-    `Rows are profiles (${profileIds.join(', ')}) or command lines; name one with NAME=COMMAND to run it anyway. Try: swb --help`
-  );
 }
 
 /** The row to start for a config-level spec: its command, or its profile's. */

@@ -2,6 +2,7 @@ import { HANDLE_HINT, isValidHandle } from '../protocol/handle.js';
 import type { Review, WorktreeInfo } from '../worktree/worktree.js';
 import { UsageError, type CommandDescriptor } from './command.js';
 import { colorDiffLine } from '../worktree/diff-lines.js';
+import { commitsHeading } from '../worktree/review-text.js';
 import { sanitize } from '../text/sanitize.js';
 
 export const reviewCommand: CommandDescriptor = {
@@ -21,8 +22,16 @@ export const reviewCommand: CommandDescriptor = {
     const from = r.worktree.base.ref ? `${r.worktree.base.ref} at ${r.base.slice(0, 12)}` : r.base.slice(0, 12);
     const clean = (t: string) => sanitize(t, { singleLine: true, maxChars: 300 });
     ctx.print(`${row}: ${clean(r.worktree.branch)} in ${clean(r.worktree.path)}, against ${clean(from)}`);
+    // An older server sends no commits.
+    const commits = r.commits ?? [];
+    const count = r.commitCount ?? commits.length;
+    if (count > 0) {
+      ctx.print(`  ${commitsHeading(count)}`);
+      for (const c of commits) ctx.print(`    ${clean(c.hash)} ${clean(c.subject)}`);
+      if (count > commits.length) ctx.print(`    ... and ${count - commits.length} older`);
+    }
     if (r.files.length === 0) {
-      ctx.print('  no changes');
+      ctx.print(count > 0 ? '  no changes in the files' : '  no changes');
       return 0;
     }
     let added = 0;

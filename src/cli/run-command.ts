@@ -51,6 +51,8 @@ export async function runCommand(cmd: CommandDescriptor, argv: readonly string[]
     return status;
   };
   let client: HubClient | undefined;
+  /** The workspace whose hub a failed lookup asked (named in the error: it may not be the one meant). */
+  let reached: { id: string; dir: string; explicit: boolean } | null = null;
   try {
     const { args, flags } = parseFlags(argv, [...cmd.flags, ...globalFlagsOf(cmd)]);
     jsonOut = flags.json === true;
@@ -103,6 +105,7 @@ export async function runCommand(cmd: CommandDescriptor, argv: readonly string[]
         }
         const identity = as !== undefined ? { session: as } : row ? { session: row.session, token: row.token } : {};
         const socketPath = workspace ? undefined : row?.socket || io.env.SWB_SOCKET || undefined;
+        reached = socketPath ? null : { id: paths.workspaceId, dir: paths.workspace, explicit: paths.explicitWorkspace };
         client = await connectToHub({
           paths,
           identity,
@@ -125,11 +128,22 @@ export async function runCommand(cmd: CommandDescriptor, argv: readonly string[]
     return status;
   } catch (err) {
     if (err instanceof UsageError) return fail('USAGE', err.message, EXIT_USAGE);
-    if (err instanceof SwbError) return fail(err.code, err.message, EXIT_FAILED);
+    if (err instanceof SwbError) return fail(err.code, err.message + (reached && NAMES_MISSING.has(err.code) ? workspaceNote(reached, client?.startedHub === true) : ''), EXIT_FAILED);
     return fail('INTERNAL', err instanceof Error ? err.message : String(err), EXIT_FAILED);
   } finally {
     client?.close();
   }
+}
+
+/** Errors that say something is not in the workspace reached: they name it, since it may be the wrong one. */
+const NAMES_MISSING: ReadonlySet<string> = new Set(['UNKNOWN_PEER', 'NOT_FOUND']);
+
+function workspaceNote(w: { id: string; dir: string; explicit: boolean }, started: boolean): string {
+  const where = w.explicit ? `workspace ${w.id}` : `workspace ${w.id} (${w.dir})`;
+  const hint = started
+    ? `; this command started that hub (headless): swb kill-server --workspace ${w.explicit ? w.id : w.dir} stops it`
+    : '; run it from the workspace you meant, or give --workspace NAME|DIR';
+  return ` [asked the hub of ${where}${hint}]`;
 }
 
 function readAll(stream: NodeJS.ReadableStream, maxBytes: number): Promise<string> {

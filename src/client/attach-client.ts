@@ -7,7 +7,7 @@
 import { fstatSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { resolve } from 'node:path';
-import { packageVersion } from '../cli/top-level-help.js';
+import { packageVersion, printTopLevelHelp } from '../cli/top-level-help.js';
 import { isWorkspaceDir, resolveRuntimePaths, workspaceFlagProblem, type RuntimePaths } from '../hub/runtime-paths.js';
 import {
   CLIENT_WIRE,
@@ -89,6 +89,18 @@ export async function runAttach(given: AttachOptions): Promise<number> {
       delete split.workspace;
     }
   }
+  // The command line is checked here, before any server starts: `--help` prints the help, and a
+  // ROW that is a typo (`swb sned @x hi`) is a usage error, terminal or not.
+  const asked = helpAsked(split.hello);
+  if (asked) {
+    printTopLevelHelp();
+    return 0;
+  }
+  if (split.hello.some((a) => !a.startsWith('-'))) {
+    const { checkDashboardArgs } = await import('../app/dashboard-args.js');
+    const checked = checkDashboardArgs(split.hello, o.env, o.cwd);
+    if ('usage' in checked) return fail(2, `swb: USAGE: ${checked.usage}${/Try: swb --help$/.test(checked.usage) ? '' : '\nTry: swb --help'}`);
+  }
   if (!process.stdout.isTTY || !process.stdin.isTTY) {
     return fail(2, 'swb: the dashboard needs a terminal (stdin and stdout must be a TTY); the mail commands work anywhere (swb --help).');
   }
@@ -102,6 +114,15 @@ export async function runAttach(given: AttachOptions): Promise<number> {
     throw err;
   }
   return pipe(socket, o, split);
+}
+
+/** `--help` or `-h` among the dashboard's flags (not after `--`, where a row's own words begin). */
+function helpAsked(hello: readonly string[]): boolean {
+  for (const a of hello) {
+    if (a === '--') return false;
+    if (a === '--help' || a === '-h') return true;
+  }
+  return false;
 }
 
 /** The dashboard's command line with each --config FILE made absolute, as seen from `cwd`. */
@@ -269,7 +290,7 @@ function pipe(socket: Socket, o: AttachOptions, split: SplitArgs): Promise<numbe
         resolve(1);
       } else if (b.reason === 'refused') {
         process.stderr.write(`swb: ${b.code ?? 'REFUSED'}: ${b.message}\n`);
-        resolve(1);
+        resolve(b.code === 'USAGE' ? 2 : 1);
       } else {
         process.stderr.write(`swb: ${b.message}\n`);
         resolve(0);

@@ -68,6 +68,7 @@ export async function connectToHub(opts: ConnectOptions): Promise<HubClient> {
     const code = (err as NodeJS.ErrnoException).code ?? 'error';
     if (!opts.autoStart || !RETRYABLE.has(code)) throw connectError(opts, socketPath, code);
     client = await startAndConnect(opts, socketPath);
+    client.startedHub = true;
   }
   let identity: ReturnType<typeof resolveIdentity>;
   try {

@@ -31,6 +31,8 @@ export class HubClient {
   private pending = new Map<number, Pending>();
   /** Every request's deadline unless it names its own; 0 = none. */
   requestTimeoutMs = DEFAULT_REQUEST_TIMEOUT_MS;
+  /** This connection found no hub and started one (headless, detached), which runs on after it. */
+  startedHub = false;
   /** The last error the hub sent about no request in particular (e.g. why it closed the connection). */
   private finalError: SwbError | null = null;
   private readonly pushes = new Emitter<{ method: string; params: unknown }>();

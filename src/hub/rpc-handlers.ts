@@ -307,7 +307,8 @@ const HANDLERS = new Map<string, Handler<unknown>>(
         return { error: swbError('HUB_RUNNING', `The swb server runs for workspace ${hub.paths.workspaceId}; its hub does not stop on request (swb kill-server ends the server).`) };
       }
       setImmediate(() => void hub.stop());
-      return { ok: { stopping: true } };
+      // The pid lets `swb kill-server` wait until the process is gone, not only its socket.
+      return { ok: { stopping: true, pid: process.pid } };
     },
   }),
   }),

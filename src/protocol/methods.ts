@@ -31,6 +31,8 @@ export interface RowListing {
   running: boolean;
   pid: number | null;
   exitCode: number | null;
+  /** Why an exited row's program never ran ("command not found: claude"), else null. */
+  exitReason?: string | null;
   state: string | null;
   unread: number;
   wake: string | null;

@@ -40,7 +40,8 @@ export interface ClientConnectionOptions {
   /** Why this peer may not be a client (another uid, a process in a row), or null. */
   refusal: () => string | null;
   /** Starts the client's dashboard; a string refuses it with that sentence. */
-  open: (hello: HelloFrame, terminal: ClientTerminal, connection: ClientConnection) => ClientSession | string;
+  /** The session, or why not: a sentence (INTERNAL), or a code with its sentence (USAGE: a bad command line). */
+  open: (hello: HelloFrame, terminal: ClientTerminal, connection: ClientConnection) => ClientSession | string | { code: string; message: string };
   /** Opens the client's terminal for the server to use itself (`onKeys` gets what is typed there), or says why not (it then relays). */
   openTty?: (onKeys: (chunk: Buffer) => void) => ReadStream | string;
   onClose: (connection: ClientConnection) => void;
@@ -152,7 +153,7 @@ export class ClientConnection {
       input: this.inputEmitter.event,
       ...(this.keyRelay ? { keyPath: this.keyRelay, echoPath: this.keyRelay } : {}),
     };
-    let opened: ClientSession | string;
+    let opened: ClientSession | string | { code: string; message: string };
     try {
       opened = this.o.open(hello, terminal, this);
     } catch (err) {
@@ -160,7 +161,8 @@ export class ClientConnection {
       opened = `the dashboard could not open: ${(err as Error).message}`;
     }
     if (typeof opened === 'string') return this.bye({ reason: 'refused', code: 'INTERNAL', message: opened });
-    this.session = opened;
+    if ('code' in opened && typeof opened.code === 'string') return this.bye({ reason: 'refused', code: opened.code, message: opened.message });
+    this.session = opened as ClientSession;
   }
 
   private holdTty(opened: ReadStream | string): void {

@@ -1,6 +1,7 @@
 // A worktree row's review as the dashboard's overlay shows it: a title, the per-file stats, then the
 // diff, every line sanitized and coloured by swb (never by git: the text is the agent's).
 import { colorDiffLine } from '../worktree/diff-lines.js';
+import { commitsHeading } from '../worktree/review-text.js';
 import { reviewWorktree } from '../worktree/worktree.js';
 import { sanitize } from '../text/sanitize.js';
 import type { ServerCore } from './server-core.js';
@@ -17,12 +18,19 @@ export async function reviewLines(core: ServerCore, name: string): Promise<{ tit
   const lines: string[] = [];
   let added = 0;
   let deleted = 0;
+  // The commits first, as `git log --oneline` shows them; a branch's subjects are the agent's text.
+  if (r.ok.commitCount > 0) {
+    lines.push(commitsHeading(r.ok.commitCount));
+    for (const c of r.ok.commits) lines.push(`${clean(c.hash)} ${clean(c.subject)}`);
+    if (r.ok.commitCount > r.ok.commits.length) lines.push(`... and ${r.ok.commitCount - r.ok.commits.length} older`);
+    lines.push('');
+  }
   for (const f of r.ok.files) {
     added += f.added;
     deleted += f.deleted;
     lines.push(`${f.status} ${(f.binary ? '(binary)' : `+${f.added} -${f.deleted}`).padEnd(12)} ${clean(f.path)}`);
   }
-  lines.push(r.ok.files.length === 0 ? 'no changes' : `${r.ok.files.length} file${r.ok.files.length === 1 ? '' : 's'}, +${added} -${deleted}`, '');
+  lines.push(r.ok.files.length === 0 ? (r.ok.commitCount > 0 ? 'no changes in the files' : 'no changes') : `${r.ok.files.length} file${r.ok.files.length === 1 ? '' : 's'}, +${added} -${deleted}`, '');
   for (const line of r.ok.patch.split('\n')) {
     if (lines.length >= MAX_LINES) break;
     lines.push(colorDiffLine(line));

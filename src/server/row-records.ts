@@ -6,7 +6,9 @@
 //
 // On start, every recorded row is relaunched and marked restored: resumed when its agent's session
 // is known, fresh otherwise; a resume the agent refuses (it knows no such session: the row was
-// never used) is started again fresh (RowFleet's resumeFailed). A fresh relaunch is a new
+// never used) is started again fresh (RowFleet's resumeFailed) — unless the agent's own transcript
+// of that session (the recipe's `transcript`) is there and not empty: a conversation that had turns
+// is never given up, whatever the agent answered once. A fresh relaunch is a new
 // conversation: the unread mail of the one before is parked for the operator's review instead of
 // being handed to a context that never saw it.
 import { randomUUID } from 'node:crypto';
@@ -14,6 +16,7 @@ import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { resolveProfile } from '../agents/load-profiles.js';
 import type { ProfileSet } from '../agents/load-profiles.js';
 import type { ResumeRecipe } from '../agents/profile-schema.js';
+import { sessionHadTurns } from '../agents/session-transcript.js';
 import type { WakePolicy } from '../agents/wake-controller.js';
 import type { Hub } from '../hub/hub.js';
 import { sessionMembers, readProcStat } from '../rows/process-tree.js';
@@ -121,9 +124,13 @@ export class RowRecords {
    * conversation, with a new session id when swb mints them. The old conversation's unread mail is
    * parked for the operator, as for any fresh relaunch.
    */
-  private freshSpec(row: Row): { spec: RowSpec; parked: number } | null {
+  private freshSpec(row: Row): { spec: RowSpec; parked: number } | { keep: string } | null {
     const k = this.known.get(row.name);
     if (!k?.recipe) return null;
+    if (k.sessionId && k.recipe.transcript && sessionHadTurns(k.recipe.transcript, k.sessionId, { ...process.env, ...k.base.env })) {
+      this.log(`row ${row.name}: its agent did not resume session ${k.sessionId}, which had turns (its transcript is not empty); the session is kept`);
+      return { keep: 'its conversation had turns' };
+    }
     this.log(`row ${row.name}: its agent did not resume session ${k.sessionId ?? '(unknown)'}; starting a new conversation`);
     k.sessionId = k.recipe.mint ? randomUUID() : null;
     const spec = k.sessionId ? withArgs(k.base, k.recipe.launchArgs, k.sessionId) : k.base;

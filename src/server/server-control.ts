@@ -8,6 +8,7 @@ import { packageVersion } from '../cli/top-level-help.js';
 import type { LaunchPlan } from '../app/launch-plan.js';
 import { planNewRow } from './new-row.js';
 import { startWorktreeRow } from './worktree-rows.js';
+import { findRowWorktree } from '../worktree/find-worktree.js';
 import { mergeWorktree, removeWorktree, reviewWorktree, type WorktreeInfo } from '../worktree/worktree.js';
 import type { SwbErrorValue } from '../protocol/error-codes.js';
 import { describeCommand, restoredMark } from '../supervisor/row-fleet.js';
@@ -47,6 +48,7 @@ export function serverControl(o: {
           running: row.state === 'running',
           pid: row.state === 'running' ? row.pid : null,
           exitCode: row.exit?.exitCode ?? null,
+          exitReason: row.state === 'exited' ? fleet.exitReasonOf(row.name) : null,
           state: row.state === 'exited' ? 'exited' : (core.agents.stateOf(row.name)?.state ?? null),
           unread: port.unreadCount(row.name),
           wake: fleet.policyOf(row.name) ?? null,
@@ -109,11 +111,18 @@ export function serverControl(o: {
     },
 
     async removeRow(name, opts) {
-      const info = worktreeOf(name);
+      let info = worktreeOf(name);
+      if ('error' in info && !fleet.has(name)) {
+        // Not running (closed with swb kill, or never restored): its spec while the server
+        // remembers it, else git's own list, by the row's name.
+        const closed = fleet.closed().find((c) => c.spec.name === name)?.spec.worktree;
+        const found = closed ? { ok: closed } : await findRowWorktree(plan.paths.workspace, name, plan.worktrees?.root);
+        info = 'error' in found ? { error: swbError(found.error.code, sentence(found.error.message)) } : found;
+      }
       if ('error' in info) return info;
       const r = await removeWorktree(info.ok, { force: opts.force, deleteBranch: opts.deleteBranch });
       if ('error' in r) return { error: swbError(r.error.code, sentence(r.error.message)) };
-      return { ok: { closed: fleet.close(name), ...r.ok } };
+      return { ok: { closed: fleet.has(name) && fleet.close(name), ...r.ok } };
     },
 
     async interrupt(name) {

@@ -184,8 +184,11 @@ class WorkspaceServer {
 
   private openDashboard(hello: HelloFrame, terminal: Parameters<typeof openClientSession>[0]['terminal'], conn: ClientConnection) {
     const planned = planLaunch(hello.args, this.plan.env, hello.cwd);
-    if ('help' in planned) return 'swb --help prints the help without a server';
-    if ('exit' in planned) return planned.message.replace(/^swb: /, '');
+    if ('help' in planned) return { code: 'USAGE', message: 'swb --help prints the help without a server' };
+    if ('exit' in planned) {
+      const m = /^swb: (?:([A-Z_]+): )?([\s\S]*)$/.exec(planned.message);
+      return { code: m?.[1] ?? (planned.exit === 2 ? 'USAGE' : 'INTERNAL'), message: m?.[2] ?? planned.message };
+    }
     const look = planned.plan;
     const fleet = this.core.fleet;
     // Rows named on the command line start in the client's directory; with none, an empty server

@@ -7,11 +7,14 @@
 // dashboard gives it (as tmux's "latest" window-size), so two terminals do not fight.
 // A launch that resumed an agent's conversation and failed at once (the agent finds no such session:
 // Claude Code and Gemini CLI exit non-zero when asked to resume one that never had a turn) is started
-// again fresh, as a new conversation, and every client is told why.
+// again fresh, as a new conversation, and every client is told why. A launch that never ran (its
+// program not found or not executable: exit 127 or 126; its working directory gone) refused nothing:
+// the row stays exited with the reason and keeps its conversation, which R resumes once it can run.
 import type { OperatorPort } from '../hub/operator-port.js';
 import type { Row, RowSpec } from '../rows/row.js';
 import type { RowManager } from '../rows/row-manager.js';
 import type { RowExit } from '../rows/row-process.js';
+import { exitReason, programNotRun } from '../rows/exit-reason.js';
 import { sanitize } from '../text/sanitize.js';
 import { Emitter, type Event } from '../util/event.js';
 import { DisposableStore, toDisposable, type Disposable } from '../util/lifecycle.js';
@@ -47,10 +50,11 @@ export interface FleetHooks {
   /** Every launch, first or not (restarts, restores): the agent's own swb tools (its profile's `native`). */
   everyLaunch?: (spec: RowSpec) => RowSpec;
   /**
-   * A launch that resumed the row's conversation failed at once: the spec that starts it fresh (a
-   * new conversation; the hook parks the old one's unread mail and says how much), or null.
+   * A launch that resumed the row's conversation was refused at once: the spec that starts it fresh
+   * (a new conversation; the hook parks the old one's unread mail and says how much), `keep` with
+   * the reason the conversation must not be given up (it had turns), or null.
    */
-  resumeFailed?: (row: Row) => { spec: RowSpec; parked: number } | null;
+  resumeFailed?: (row: Row) => { spec: RowSpec; parked: number } | { keep: string } | null;
   /** A row started, changed or ended: persist it (the server's restore record). */
   recorded?: (row: Row, wake: WakePolicy | undefined) => void;
   forgotten?: (name: string) => void;
@@ -89,6 +93,8 @@ export class RowFleet implements Disposable {
   private readonly closedRows: ClosedRowRecord[] = [];
   /** Rows whose running incarnation was launched to resume a conversation, with that incarnation. */
   private readonly resumedLaunch = new Map<string, number>();
+  /** Why an exited row's program never ran (not found, not executable), for `swb ls` and the notes. */
+  private readonly exitReasons = new Map<string, string>();
   /** The clients attached to each row. */
   private readonly attachedBy = new Map<string, Set<object>>();
   /** Of the clients attached to a row, the one whose keys came last: the row takes its size. */
@@ -180,7 +186,17 @@ export class RowFleet implements Disposable {
     d.add(toDisposable(() => port.rowRunning(row.name, false)));
     d.add(row.onExit(() => port.rowRunning(row.name, false)));
     d.add(row.onRestart(() => port.rowRunning(row.name, true)));
-    d.add(row.onExit((exit) => this.checkResume(row, exit)));
+    d.add(row.onExit((exit) => {
+      const reason = exitReason(exit, row.spec);
+      if (reason) this.exitReasons.set(row.name, reason);
+      this.checkResume(row, exit, reason);
+    }));
+    d.add(row.onRestart(() => this.exitReasons.delete(row.name)));
+  }
+
+  /** Why the row's program did not run (e.g. "command not found: claude"), while it is exited so. */
+  exitReasonOf(name: string): string | null {
+    return this.exitReasons.get(name) ?? null;
   }
 
   /**
@@ -188,7 +204,7 @@ export class RowFleet implements Disposable {
    * row again fresh, after every other listener has heard of the exit (a restart inside the exit's
    * own event would be undone by the ones after it, which mark the row exited).
    */
-  private checkResume(row: Row, exit: RowExit): void {
+  private checkResume(row: Row, exit: RowExit, notRunReason: string | null): void {
     const incarnation = this.resumedLaunch.get(row.name);
     this.resumedLaunch.delete(row.name);
     if (incarnation !== row.incarnation || exit.exitCode === 0 || exit.signal !== null) return;
@@ -198,13 +214,25 @@ export class RowFleet implements Disposable {
       // The server stopping, the row closed, or started again by someone meanwhile: theirs is the
       // newer decision.
       if (this.lifetime.disposed || this.o.rows.get(row.name) !== row || row.state !== 'exited' || row.incarnation !== incarnation) return;
-      const fresh = this.o.hooks?.resumeFailed?.(row) ?? null;
-      if (!fresh) return;
-      const why = `its agent exited with status ${exit.exitCode} after ${(ranMs / 1000).toFixed(1)} s`;
-      const parked = fresh.parked > 0 ? `; ${parkedMailNote(fresh.parked)}` : '';
-      // No longer resumed before the restart, whose listeners read it for the header's mark.
       const origin = this.origins.get(row.name);
       const restored = origin?.kind === 'restored' ? origin : null;
+      // The program never ran, so nobody refused the session: keep it for R.
+      if (notRunReason !== null || programNotRun(exit)) {
+        const reason = sanitize(notRunReason ?? `exit status ${exit.exitCode}`, { singleLine: true, maxChars: 200 });
+        const back = reason.startsWith('working directory') ? 'its directory' : 'the program';
+        this.keepConversation(row, restored, `@${row.name} could not resume its conversation: ${reason}. It keeps its conversation: R resumes it once ${back} is back`);
+        return;
+      }
+      const why = `its agent exited with status ${exit.exitCode} after ${(ranMs / 1000).toFixed(1)} s`;
+      const fresh = this.o.hooks?.resumeFailed?.(row) ?? null;
+      if (!fresh) return;
+      if ('keep' in fresh) {
+        const because = sanitize(fresh.keep, { singleLine: true, maxChars: 200 });
+        this.keepConversation(row, restored, `@${row.name} could not resume its conversation (${why}); ${because}, so it is kept: R tries again`);
+        return;
+      }
+      const parked = fresh.parked > 0 ? `; ${parkedMailNote(fresh.parked)}` : '';
+      // No longer resumed before the restart, whose listeners read it for the header's mark.
       if (restored) this.setOrigin(row.name, { ...restored, resumed: false });
       let notice: FleetNotice;
       try {
@@ -219,6 +247,13 @@ export class RowFleet implements Disposable {
       if (restored) this.origins.set(row.name, { ...restored, resumed: false, note: notice.text, noteAt: Date.now() }); // the mark is told already
       this.noticeEmitter.fire(notice);
     });
+  }
+
+  /** A failed resume that gives nothing up: the row stays exited, its session kept, and everyone hears why. */
+  private keepConversation(row: Row, restored: Extract<RowOrigin, { kind: 'restored' }> | null, text: string): void {
+    // Still marked as the resume it was (nothing fresh started); the note says why it is not running.
+    if (restored) this.origins.set(row.name, { ...restored, note: text, noteAt: Date.now() });
+    this.noticeEmitter.fire({ kind: 'error', text, row: row.name });
   }
 
   /** The wake policy the agent supervisor applies to a row (undefined: it has no agent profile). */
@@ -262,6 +297,7 @@ export class RowFleet implements Disposable {
     this.rowSizeOwner.delete(name);
     this.origins.delete(name);
     this.resumedLaunch.delete(name);
+    this.exitReasons.delete(name);
     const base = this.bases.get(name) ?? row.spec;
     this.bases.delete(name);
     this.o.rows.close(name);

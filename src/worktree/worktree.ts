@@ -147,8 +147,17 @@ export interface ReviewFile {
   binary: boolean;
 }
 
+/** A commit on the row's branch since its base (the subject is the agent's text: sanitize it to show it). */
+export interface ReviewCommit {
+  hash: string;
+  subject: string;
+}
+
 export interface Review {
   base: string;
+  /** The commits since the base, newest first (at most MAX_COMMITS; `commitCount` is all of them). */
+  commits: ReviewCommit[];
+  commitCount: number;
   files: ReviewFile[];
   /** The unified diff, coloured when asked. */
   patch: string;
@@ -157,6 +166,7 @@ export interface Review {
 
 const MAX_PATCH_BYTES = 4 * 1024 * 1024;
 const MAX_UNTRACKED = 200;
+const MAX_COMMITS = 200;
 
 /** Everything the row changed since its base commit: commits, uncommitted and untracked files. */
 export async function reviewWorktree(info: WorktreeInfo, opts: { color?: boolean } = {}): Promise<Outcome<Review>> {
@@ -164,12 +174,16 @@ export async function reviewWorktree(info: WorktreeInfo, opts: { color?: boolean
   try {
     const color = opts.color ? '--color=always' : '--no-color';
     const base = info.base.commit;
-    const [numstat, names, patch, untracked] = await Promise.all([
+    const [numstat, names, patch, untracked, log, count] = await Promise.all([
       git(info.path, ['diff', '--numstat', '-z', '-M', base]),
       git(info.path, ['diff', '--name-status', '-z', '-M', base]),
       git(info.path, ['diff', color, '-M', base]),
       git(info.path, ['ls-files', '-z', '--others', '--exclude-standard']),
+      // %x00 between fields and -z between records: a subject is the agent's text, any bytes.
+      git(info.path, ['log', '-z', `--max-count=${MAX_COMMITS}`, '--format=%h%x00%s', `${base}..HEAD`]),
+      git(info.path, ['rev-list', '--count', `${base}..HEAD`]),
     ]);
+    const commits = parseLog(log.stdout);
     const status = parseNameStatus(names.stdout);
     const files: ReviewFile[] = parseNumstat(numstat.stdout).map((f) => ({ ...f, status: status.get(f.path) ?? 'M' }));
     let text = patch.stdout;
@@ -183,10 +197,21 @@ export async function reviewWorktree(info: WorktreeInfo, opts: { color?: boolean
       if (text.length < MAX_PATCH_BYTES) text += (await git(info.path, ['diff', color, '--no-index', '--', '/dev/null', file], { allowFail: true })).stdout;
     }
     const truncated = text.length > MAX_PATCH_BYTES || extra.length > MAX_UNTRACKED;
-    return { ok: { base, files, patch: text.slice(0, MAX_PATCH_BYTES), truncated } };
+    return { ok: { base, commits, commitCount: Math.max(commits.length, Number(count.stdout.trim()) || 0), files, patch: text.slice(0, MAX_PATCH_BYTES), truncated } };
   } catch (err) {
     return gitFailure(err);
   }
+}
+
+/** `git log -z --format=%h%x00%s`: hash, NUL, subject, NUL between records. */
+export function parseLog(out: string): ReviewCommit[] {
+  const parts = out.split('\0');
+  const commits: ReviewCommit[] = [];
+  for (let i = 0; i + 1 < parts.length; i += 2) {
+    const hash = parts[i]!.replace(/^\n/, '');
+    if (hash !== '') commits.push({ hash, subject: parts[i + 1]! });
+  }
+  return commits;
 }
 
 function parseNumstat(out: string): Array<Omit<ReviewFile, 'status'>> {

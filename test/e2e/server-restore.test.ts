@@ -4,7 +4,7 @@
 // (the same minted session id, with the recipe's resume arguments); a row that comes back as a new
 // conversation has its old unread mail parked for the operator, who can re-deliver it.
 import Database from 'better-sqlite3';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { MailItem, SendResult } from '../../src/protocol/methods.js';
@@ -165,6 +165,33 @@ function writeOpenerProfile(home: TempHome): string {
   ].join('; ');
   writeProfile(home, 'opener', ['sh', '-c', script, 'opener'], { openFile: '/sessions/rollout-(?<id>[a-z0-9]+)\\.jsonl$', resumeArgs: ['resume', '{id}'] });
   return log;
+}
+
+/**
+ * A user profile "mover" whose program is a script of its own (`<workspace>/agent-bin/mover`, so the
+ * test can take it away and put it back, as a reinstall does). It keeps a transcript per session
+ * (`<workspace>/transcripts/<id>.jsonl`, named in the recipe) and writes a turn into it when
+ * launched with `--session-id`; with `refuse` in the workspace, it refuses every resume (exit 3).
+ */
+function writeMoverProfile(home: TempHome): { log: string; program: string; transcripts: string } {
+  const log = join(home.workspace, 'mover-launches.log');
+  const bin = join(home.workspace, 'agent-bin');
+  const transcripts = join(home.workspace, 'transcripts');
+  mkdirSync(bin);
+  mkdirSync(transcripts);
+  const program = join(bin, 'mover');
+  const script = [
+    '#!/bin/sh',
+    `echo "$$ $*" >> '${log}'`,
+    `if [ "$1" = --resume ] && [ -e '${home.workspace}/refuse' ]; then echo "No conversation found with session ID: $2"; exit 3; fi`,
+    `if [ "$1" = --session-id ]; then echo '{"turn":1}' >> '${transcripts}'/"$2".jsonl; fi`,
+    'echo "MOVER-UP $1"',
+    'exec sleep 600',
+  ].join('\n');
+  writeFileSync(program, `${script}\n`);
+  chmodSync(program, 0o755);
+  writeProfile(home, 'mover', [program], { mint: true, launchArgs: ['--session-id', '{id}'], resumeArgs: ['--resume', '{id}'], transcript: `${transcripts}/{id}.jsonl` });
+  return { log, program, transcripts };
 }
 
 /** The lines the fake agent logged, as [pid, arguments]. */
@@ -437,6 +464,67 @@ describe('the server relaunches its recorded rows', () => {
     expect(await header(second, 'opener')).toMatch(/ · restored \(resumed\)$/);
     await waitUntil(() => launches(log).length === 2, { what: 'the relaunch to be logged' });
     expect(launches(log)[1]!.args).toBe(`resume conv${pid}`);
+  });
+});
+
+describe('a resume that cannot happen now keeps the conversation (#31.1)', () => {
+  test('a restore whose program is missing (exit 127) keeps the recorded id and shows the row exited with the reason; once the program is back, R resumes the same id', async () => {
+    const home = createTempHome();
+    const { log, program } = writeMoverProfile(home);
+    const first = startSwb({ home, args: ['mover'] });
+    await first.waitForText('MOVER-UP --session-id');
+    const before = await ls(home);
+    await waitUntil(() => launches(log).length === 1, { what: 'the first launch to be logged' });
+    const minted = new RegExp(`^--session-id (${UUID})$`).exec(launches(log)[0]!.args)?.[1];
+    expect(minted).toBeDefined();
+    await waitUntil(() => recordedRows(home).find((r) => r.name === 'mover')?.session_id === minted, { what: 'the row recorded with its session id' });
+    await killServer(home, first, before.pid);
+
+    // Being reinstalled: not there at the restore.
+    renameSync(program, `${program}.away`);
+    const second = startSwb({ home, args: [], cols: 200 });
+    await second.waitForText(/@mover could not resume its conversation: command not found: \S*mover\. It keeps its conversation: R resumes it once the program is back/);
+    const exited = rowOf(await ls(home), 'mover');
+    expect(exited).toMatchObject({ running: false, exitCode: 127, exitReason: `command not found: ${program}` });
+    const table = await runSwb(['ls'], { home });
+    expect(table.stdout).toMatch(/mover\s+mover\s+exited 127 \(command not found: \S*agent-bin\/mover\)/);
+    // Nothing new was minted or launched: the program never ran, and the record keeps the conversation.
+    expect(launches(log)).toHaveLength(1);
+    expect(recordedRows(home).find((r) => r.name === 'mover')?.session_id).toBe(minted);
+
+    renameSync(`${program}.away`, program);
+    second.write('R');
+    await second.waitForText('MOVER-UP --resume');
+    await waitUntil(() => launches(log).length === 2, { what: 'the resume to be logged' });
+    expect(launches(log)[1]!.args).toBe(`--resume ${minted}`);
+    expect(rowOf(await ls(home), 'mover')).toMatchObject({ running: true, pid: launches(log)[1]!.pid, exitReason: null });
+    expect(recordedRows(home).find((r) => r.name === 'mover')?.session_id).toBe(minted);
+  });
+
+  test('a refused resume of a session that had turns (its transcript is not empty) does not start a new conversation: the id is kept and R tries it again', async () => {
+    const home = createTempHome();
+    const { log, transcripts } = writeMoverProfile(home);
+    const first = startSwb({ home, args: ['mover'] });
+    await first.waitForText('MOVER-UP --session-id');
+    const before = await ls(home);
+    await waitUntil(() => launches(log).length === 1, { what: 'the first launch to be logged' });
+    const minted = new RegExp(`^--session-id (${UUID})$`).exec(launches(log)[0]!.args)?.[1]!;
+    expect(readFileSync(join(transcripts, `${minted}.jsonl`), 'utf8')).not.toBe('');
+    await waitUntil(() => recordedRows(home).find((r) => r.name === 'mover')?.session_id === minted, { what: 'the row recorded with its session id' });
+    await killServer(home, first, before.pid);
+
+    writeFileSync(join(home.workspace, 'refuse'), '');
+    const second = startSwb({ home, args: [], cols: 200 });
+    await second.waitForText(/@mover could not resume its conversation \(its agent exited with status 3 after [\d.]+ s\); its conversation had turns, so it is kept: R tries again/);
+    expect(launches(log).map((l) => l.args)).toEqual([`--session-id ${minted}`, `--resume ${minted}`]);
+    expect(rowOf(await ls(home), 'mover')).toMatchObject({ running: false, exitCode: 3 });
+    expect(recordedRows(home).find((r) => r.name === 'mover')?.session_id).toBe(minted);
+
+    second.write('R');
+    await waitUntil(() => launches(log).length === 3, { what: 'the second resume to be logged' });
+    expect(launches(log)[2]!.args).toBe(`--resume ${minted}`);
+    await waitUntil(async () => rowOf(await ls(home), 'mover').exitCode === 3, { what: 'the refused resume to exit' });
+    expect(recordedRows(home).find((r) => r.name === 'mover')?.session_id).toBe(minted);
   });
 });
 

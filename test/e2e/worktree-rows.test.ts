@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { RowListing } from '../../src/protocol/methods.js';
 import { runCleanups } from '../helpers/cleanup.js';
+import { isProcessAlive } from '../helpers/processes.js';
 import { runSwb, type SwbResult } from '../helpers/run-swb.js';
 import { createTempHome, type TempHome } from '../helpers/temp-home.js';
 import { startSwb, type TerminalHarness } from '../helpers/terminal-harness.js';
@@ -148,8 +149,12 @@ describe('worktree rows', () => {
 
     const review = await runSwb(['review', 'agent', '--json'], { home });
     expectOk(review, 'swb review --json');
-    const r = JSON.parse(review.stdout) as { base: string; files: Array<{ path: string; status: string; added: number; deleted: number }>; patch: string; worktree: { path: string; branch: string } };
+    const r = JSON.parse(review.stdout) as { base: string; commits: Array<{ hash: string; subject: string }>; commitCount: number; files: Array<{ path: string; status: string; added: number; deleted: number }>; patch: string; worktree: { path: string; branch: string } };
     expect(r.base).toBe(start);
+    // The commits since the base, newest first (main's own commit is not one of them).
+    expect(r.commits.map((c) => c.subject)).toEqual(['typed', 'edit outside.txt']);
+    expect(r.commits[0]!.hash).toBe(git(dir, 'rev-parse', '--short', 'HEAD'));
+    expect(r.commitCount).toBe(2);
     expect(r.worktree).toMatchObject({ path: dir, branch: 'swb/agent' });
     expect(r.files.sort((a, b) => a.path.localeCompare(b.path))).toEqual([
       { path: 'outside.txt', status: 'A', added: 1, deleted: 0, binary: false },
@@ -162,6 +167,7 @@ describe('worktree rows', () => {
     expectOk(plain, 'swb review --stat');
     expect(plain.stdout).toMatch(/^ {2}A \+2 -0 +typed\.txt$/m);
     expect(plain.stdout).toMatch(/^ {2}3 files, \+4 -0$/m);
+    expect(plain.stdout).toMatch(/^ {2}2 commits since the base:\n {4}[0-9a-f]{7,} typed\n {4}[0-9a-f]{7,} edit outside\.txt$/m);
 
     // Dirty: neither rm nor merge goes ahead.
     const dirtyRm = await runSwb(['rm', 'agent'], { home });
@@ -288,7 +294,8 @@ describe('worktree rows', () => {
     expectOk(await newWorktreeRow(home, 'agent', 'echo AGENT-UP'), 'swb new --worktree');
     await t.waitForText('AGENT-UP');
     const dir = worktreeDir(home, 'agent');
-    commitFile(dir, 'feature.txt', 'FEATURE-LINE-1\nFEATURE-LINE-2\n');
+    // The subject is the agent's text: an escape sequence in it must reach no terminal.
+    commitFile(dir, 'feature.txt', 'FEATURE-LINE-1\nFEATURE-LINE-2\n', 'add feature\x1b]0;PWNED\x07 now');
     write(dir, 'wip.txt', 'WIP-LINE\n');
     await waitForHeader(t, 'agent', / · swb\/agent ↑1 \* +\S+$/, 'the header with the commit and the dirt');
     await focus(t, 'agent', 2);
@@ -296,6 +303,10 @@ describe('worktree rows', () => {
     t.write('D');
     const overlay = (await t.waitForText('Review of @agent')).join('\n');
     expect(overlay).toMatch(/Review of @agent: swb\/agent against main at [0-9a-f]{12}/);
+    await t.waitForText('1 commit since the base:');
+    await t.waitForText(/[0-9a-f]{7,} add feature\S* now/);
+    expect(t.titles.join('\n')).not.toContain('PWNED');
+    expect(t.screenText().join('\n')).not.toContain('PWNED');
     await t.waitForText(/A \+2 -0 +feature\.txt/);
     await t.waitForText(/\? \+1 -0 +wip\.txt/);
     await t.waitForText(/^│ \+FEATURE-LINE-2 +│$/m);
@@ -445,5 +456,46 @@ describe('worktree rows', () => {
     expect(made.stdout).toContain('  .worktreeinclude: not copied: .env (the branch has a symlink there)\n');
     expect(readFileSync(outside, 'utf8')).toBe('untouched\n');
     expect(readFileSync(join(worktreeDir(home, 'agent'), 'local.json'), 'utf8')).toBe('{}\n');
+  });
+
+  test('swb rm finds the worktree of a row closed with swb kill (the server keeps its spec), and with no server at all (git\u2019s worktree list, by the row\u2019s name) (#31.8)', async () => {
+    const home = createTempHome();
+    makeRepo(home);
+    const t = startSwb({ home, args: ['base=echo BASE-UP; exec sleep 600'] });
+    await t.waitForText('BASE-UP');
+    for (const name of ['exp', 'other', 'late']) {
+      expectOk(await newWorktreeRow(home, name, `echo ${name.toUpperCase()}-UP`), `swb new --worktree ${name}`);
+      await t.waitForText(`${name.toUpperCase()}-UP`);
+    }
+    commitFile(worktreeDir(home, 'exp'), 'exp.txt', 'work of exp\n');
+    const beforeServer = (JSON.parse((await runSwb(['ls', '--json'], { home })).stdout) as { pid: number }).pid;
+
+    // Closed with swb kill while the server runs: found from the row's spec it keeps.
+    expectOk(await runSwb(['kill', 'exp'], { home }), 'swb kill exp');
+    const rmExp = await runSwb(['rm', 'exp', '--force', '--delete-branch'], { home });
+    expectOk(rmExp, 'swb rm exp after swb kill');
+    expect(rmExp.stdout).toMatch(/^exp: worktree removed, branch deleted/);
+    expect(existsSync(worktreeDir(home, 'exp'))).toBe(false);
+    expect(git(home.workspace, 'branch', '--list', 'swb/exp')).toBe('');
+
+    expectOk(await runSwb(['kill', 'other'], { home }), 'swb kill other');
+    expectOk(await runSwb(['kill-server', '--force'], { home }), 'swb kill-server');
+    await t.waitForExit();
+    await waitUntil(() => !isProcessAlive(beforeServer), { what: 'the server to end' });
+
+    // No server at all: swb rm asks git itself (and refuses what would lose work, as the server does).
+    commitFile(worktreeDir(home, 'late'), 'late.txt', 'work of late\n');
+    const refused = await runSwb(['rm', 'late'], { home });
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toMatch(/UNMERGED: .*1 commit no other branch has/);
+    const rmOther = await runSwb(['rm', 'other', '--delete-branch'], { home });
+    expectOk(rmOther, 'swb rm other with no server');
+    expect(rmOther.stdout).toMatch(/^other: worktree removed, branch deleted/);
+    expect(existsSync(worktreeDir(home, 'other'))).toBe(false);
+    expect(existsSync(home.paths.serverSocketPath)).toBe(false);
+    const missing = await runSwb(['rm', 'nosuch'], { home });
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toMatch(/NOT_FOUND: No row named nosuch runs, and git lists no worktree of it/);
+    expect(git(home.workspace, 'worktree', 'list', '--porcelain')).toContain(worktreeDir(home, 'late'));
   });
 });

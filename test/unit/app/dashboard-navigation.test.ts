@@ -61,3 +61,13 @@ describe('the notification strip', () => {
     expect(t.store.getState().notes.map((n) => n.text)).toEqual(['newer', 'news', 'brief']);
   });
 });
+
+describe('a row whose program could not run', () => {
+  it('says why in its exit note: command not found, naming the program', async () => {
+    const t = await startTestController();
+    t.controller.addRow({ name: 'gone', command: { file: '/nonexistent/swb-test-agent', args: ['--resume', 'x'] } }, { cols: 40, rows: 5 });
+    await waitUntil(() => t.store.getState().strip?.text.startsWith('gone exited') === true, { what: 'the exit note' });
+    expect(t.store.getState().strip?.text).toBe('gone exited with status 127 (command not found: /nonexistent/swb-test-agent)');
+    expect(t.fleet.exitReasonOf('gone')).toBe('command not found: /nonexistent/swb-test-agent');
+  });
+});

@@ -52,7 +52,7 @@ describe('planLaunch', () => {
   it('answers usage errors and bad configs with an exit status and a message, and --help with help', () => {
     const { cwd, env } = workspace({ limits: { maxUnread: 'lots' } });
     expect(planLaunch(['--help'], env, cwd)).toEqual({ help: true });
-    expect(planLaunch(['--layout', 'spiral'], workspace().env, workspace().cwd)).toEqual({ exit: 2, message: 'swb: --layout must be stack or grid' });
+    expect(planLaunch(['--layout', 'spiral'], workspace().env, workspace().cwd)).toEqual({ exit: 2, message: 'swb: USAGE: --layout must be stack or grid' });
     expect(planLaunch([], env, cwd)).toMatchObject({ exit: 1, message: expect.stringMatching(/switchboard\.json: limits\.maxUnread/) });
   });
 
@@ -60,7 +60,7 @@ describe('planLaunch', () => {
     const { cwd, env } = workspace();
     expect(planLaunch(['sned', '@claude', 'hello'], env, cwd)).toMatchObject({
       exit: 2,
-      message: expect.stringMatching(/^swb: row "sned": "sned" is not a swb command, an agent profile or a program on PATH\. Did you mean `swb send`\?/),
+      message: expect.stringMatching(/^swb: USAGE: row "sned": "sned" is not a swb command, an agent profile or a program on PATH\. Did you mean `swb send`\?/),
     });
     expect(planLaunch(['claud'], env, cwd)).toMatchObject({ exit: 2, message: expect.stringContaining('Did you mean the profile claude?') });
     expect(planLaunch(['./no-such-script.sh'], env, cwd)).toMatchObject({ exit: 2 });
