@@ -108,6 +108,13 @@ export interface ResumeRecipe {
    * be lost to swb). Without it, a resume the agent refuses starts the row again as a new one.
    */
   transcript?: string;
+  /**
+   * Text only a turn writes into the transcript (Claude Code's `"type":"user"`, Gemini CLI's
+   * `"type":"gemini"` — a model's answer: at start it records a metadata line and a "user" message of
+   * its own —, Codex's `user_message`): an agent that writes its file at start has a non-empty
+   * transcript before any turn, so with a marker "had turns" means "holds the marker".
+   */
+  turnMarker?: string;
 }
 
 /**
@@ -323,6 +330,7 @@ const resumeSchema = z
     resumeArgs: recipeArgs,
     openFile: z.optional(regexField),
     transcript: z.optional(z.string().min(1).max(300).describe('Where the agent keeps the transcript of session {id} ({id:N}: its first N characters; `~`, `${VAR:-default}`, `*` within one segment): a resume refused while it is there and not empty keeps the session.')),
+    turnMarker: z.optional(z.string().min(1).max(100).describe('Text only a turn writes into the transcript: with it, a transcript had turns when it holds this text, not when it is merely not empty.')),
     $comment: comment,
   })
   .superRefine((r, ctx) => {
@@ -332,8 +340,14 @@ const resumeSchema = z
     else if (r.mint && !r.launchArgs.some((a) => a.includes('{id}'))) problem(['launchArgs'], 'must use {id} when the id is minted');
     else if (r.openFile && !/\(\?<id>/.test(r.openFile.source)) problem(['openFile'], 'needs a named group (?<id>...)');
     else if (r.transcript !== undefined && !/\{id(?::\d{1,3})?\}/.test(r.transcript)) problem(['transcript'], 'must use {id} (or {id:N}, its first N characters)');
+    else if (r.turnMarker !== undefined && r.transcript === undefined) problem(['turnMarker'], 'needs "transcript" (the file it is looked for in)');
   })
-  .transform(({ $comment: _note, openFile, transcript, ...r }): ResumeRecipe => ({ ...r, ...(openFile ? { openFile } : {}), ...(transcript !== undefined ? { transcript } : {}) }))
+  .transform(({ $comment: _note, openFile, transcript, turnMarker, ...r }): ResumeRecipe => ({
+    ...r,
+    ...(openFile ? { openFile } : {}),
+    ...(transcript !== undefined ? { transcript } : {}),
+    ...(turnMarker !== undefined ? { turnMarker } : {}),
+  }))
   .describe('How the agent resumes its conversation when its row is relaunched (`{id}` is the session id).');
 
 const FILE_NAME_HINT = 'a file name is letters, digits and "-"';

@@ -1,15 +1,17 @@
 // Whether an agent's session had turns, read from the transcript the agent itself keeps (its
 // profile's `resume.transcript`, e.g. Claude Code's `${CLAUDE_CONFIG_DIR:-~/.claude}/projects/*/{id}.jsonl`).
 // swb asks this before giving up on a conversation: a resume the agent refused is started again
-// as a new conversation only when the old one has nothing to lose (no transcript, or an empty one).
+// as a new conversation only when the old one has nothing to lose (no transcript, or one without a turn).
 // The agent's own file is the truth here, not anything swb saw: turns taken while swb was not
 // watching (the agent run by hand with --resume) count too.
-import { readdirSync, statSync } from 'node:fs';
+import { closeSync, constants, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
 /** At most this many directory entries are looked at per `*` segment (a transcript folder can be large). */
 const MAX_ENTRIES_PER_SEGMENT = 4096;
+/** At most this much of a transcript is searched for a turn marker (a first turn comes early in it). */
+export const MAX_MARKER_SCAN_BYTES = 16 * 1024 * 1024;
 
 /**
  * The template with `{id}` (`{id:N}`: its first N characters, as Gemini CLI names its files), `~`
@@ -60,16 +62,40 @@ export function transcriptFiles(path: string): string[] {
   });
 }
 
-/** Whether session `id` has a transcript with something in it. */
-export function sessionHadTurns(template: string, id: string, env: Readonly<Record<string, string | undefined>> = process.env): boolean {
+/**
+ * Whether session `id` had turns: a transcript of it is there and holds `turnMarker` (without a
+ * marker: is not empty). Searched without following a symlink, at most MAX_MARKER_SCAN_BYTES a file.
+ */
+export function sessionHadTurns(template: string, id: string, env: Readonly<Record<string, string | undefined>> = process.env, turnMarker?: string): boolean {
   // `~` is the agent's home: the HOME its row runs with, when that is given.
   return transcriptFiles(expandTranscriptPath(template, id, env, env.HOME || homedir())).some((f) => {
     try {
-      return statSync(f).size > 0;
+      if (turnMarker === undefined) return statSync(f).size > 0;
+      return fileHolds(f, Buffer.from(turnMarker, 'utf8'));
     } catch {
       return false;
     }
   });
+}
+
+/** Whether the file's first MAX_MARKER_SCAN_BYTES hold `needle`, read in chunks (a match may span two). */
+function fileHolds(path: string, needle: Buffer): boolean {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  try {
+    const chunk = Buffer.alloc(64 * 1024);
+    let carry = Buffer.alloc(0);
+    for (let read = 0; read < MAX_MARKER_SCAN_BYTES; ) {
+      const n = readSync(fd, chunk, 0, chunk.length, null);
+      if (n === 0) return false;
+      read += n;
+      const window = Buffer.concat([carry, chunk.subarray(0, n)]);
+      if (window.includes(needle)) return true;
+      carry = window.subarray(Math.max(0, window.length - needle.length + 1));
+    }
+    return false;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 function escapeRegExp(s: string): string {

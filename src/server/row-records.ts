@@ -127,8 +127,8 @@ export class RowRecords {
   private freshSpec(row: Row): { spec: RowSpec; parked: number } | { keep: string } | null {
     const k = this.known.get(row.name);
     if (!k?.recipe) return null;
-    if (k.sessionId && k.recipe.transcript && sessionHadTurns(k.recipe.transcript, k.sessionId, { ...process.env, ...k.base.env })) {
-      this.log(`row ${row.name}: its agent did not resume session ${k.sessionId}, which had turns (its transcript is not empty); the session is kept`);
+    if (k.sessionId && k.recipe.transcript && sessionHadTurns(k.recipe.transcript, k.sessionId, { ...process.env, ...k.base.env }, k.recipe.turnMarker)) {
+      this.log(`row ${row.name}: its agent did not resume session ${k.sessionId}, which had turns (its transcript shows one); the session is kept`);
       return { keep: 'its conversation had turns' };
     }
     this.log(`row ${row.name}: its agent did not resume session ${k.sessionId ?? '(unknown)'}; starting a new conversation`);

@@ -11,6 +11,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadProfiles } from '../../src/agents/load-profiles.js';
+import { sessionHadTurns } from '../../src/agents/session-transcript.js';
 import type { RowListing } from '../../src/protocol/methods.js';
 import { writeClaudeConfig } from '../helpers/claude-config.js';
 import { runCleanups } from '../helpers/cleanup.js';
@@ -60,6 +61,12 @@ function rowProcesses(rowPid: number): Map<number, string> {
     if (start !== undefined) out.set(pid, start);
   }
   return out;
+}
+
+/** Whether the claude profile's resume recipe (transcript and turn marker) says session `id` had turns. */
+function hadTurns(claudeHome: string, id: string): boolean {
+  const recipe = claude.resume!;
+  return sessionHadTurns(recipe.transcript!, id, { HOME: claudeHome }, recipe.turnMarker);
 }
 
 /** Claude Code's transcript of session `id` under its HOME (~/.claude/projects/<project>/<id>.jsonl), or null. */
@@ -163,6 +170,8 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('real Claude Code restored by the swb
     ]);
     await first.waitForText('claude · idle', { timeoutMs: 30_000 });
     await waitUntil(() => transcript(claudeHome, sessionId)?.includes(FIRST_ANSWER), { timeoutMs: 20_000, what: `Claude's transcript of session ${sessionId} to hold the answer` });
+    // The profile's recipe reads the real file as swb will: this session had a turn.
+    expect(hadTurns(claudeHome, sessionId)).toBe(true);
     await waitUntil(() => recordedSession(home, 'claude') === sessionId, { timeoutMs: 10_000, what: 'the row recorded with its session id' });
 
     // The server crashes: SIGKILL. Its rows lose their pty (Claude gets SIGHUP); whatever survives
@@ -252,12 +261,14 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('real Claude Code restored by the swb
 
   it('a Claude row that never had a turn cannot be resumed ("No conversation found"): the next server starts it fresh, with a new id, and says so', async () => {
     const home = createTempHome();
-    const { config } = writeConfig(home);
+    const { config, claudeHome } = writeConfig(home);
     const first = dashboard(home, config);
     await first.waitForText('claude · idle', { timeoutMs: 60_000 });
     const launched = await runningClaude(home, first);
     const minted = launched.argv[launched.argv.indexOf('--session-id') + 1]!;
     expect(minted).toMatch(UUID);
+    // Whatever Claude wrote for it so far, the recipe sees no turn: a refused resume may start afresh.
+    expect(hadTurns(claudeHome, minted)).toBe(false);
     await waitUntil(() => recordedSession(home, 'claude') === minted, { timeoutMs: 10_000, what: 'the row recorded with its session id' });
     const stopped = await runSwb(['kill-server', '--force'], { home });
     expect(stopped.status).toBe(0);

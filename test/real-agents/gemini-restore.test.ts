@@ -10,6 +10,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadProfiles } from '../../src/agents/load-profiles.js';
+import { sessionHadTurns } from '../../src/agents/session-transcript.js';
 import type { RowListing } from '../../src/protocol/methods.js';
 import { runCleanups } from '../helpers/cleanup.js';
 import { argvOf, recordedSession, serverLogs } from '../helpers/server-records.js';
@@ -70,6 +71,9 @@ describe.skipIf(!cliInstalled(GEMINI_JS))('real Gemini CLI restored by the swb s
     return config;
   }
 
+  /** Whether the gemini profile's resume recipe (transcript and turn marker) says session `id` had turns. */
+  const hadTurns = (home: TempHome, id: string): boolean =>
+    sessionHadTurns(gemini.resume!.transcript!, id, { HOME: join(home.home, 'gemini-home') }, gemini.resume!.turnMarker);
   const dashboard = (home: TempHome, config: string): TerminalHarness => startSwb({ home, args: ['--config', config], cols: 120, rows: 40 });
   const inputShows = (text: string) => ({ waitFor: (s: string) => new RegExp(`^\\s*>\\s${text}\\s*$`, 'mu').test(s), what: `"${text}" in Gemini's input` });
   // Gemini takes an Enter right after fast typing as part of a paste (a newline, not a submit).
@@ -123,6 +127,8 @@ describe.skipIf(!cliInstalled(GEMINI_JS))('real Gemini CLI restored by the swb s
     await operate(first, [FIRST_PROMPT, inputShows(FIRST_PROMPT), ...SUBMIT, { waitFor: (s) => s.includes(FIRST_ANSWER), what: "the stub's answer on Gemini's screen" }]);
     await first.waitForText('gemini · idle', { timeoutMs: 30_000 });
     await waitUntil(() => recordedSession(home, 'gemini') === sessionId, { timeoutMs: 10_000, what: 'the row recorded with its session id' });
+    // The profile's recipe reads Gemini's real chat file as swb will: this session had a turn.
+    await waitUntil(() => hadTurns(home, sessionId), { timeoutMs: 10_000, what: "Gemini's chat file of the session to show the turn (the profile's transcript and turnMarker)" });
     await killServer(home, first);
 
     const second = dashboard(home, config);
@@ -149,6 +155,9 @@ describe.skipIf(!cliInstalled(GEMINI_JS))('real Gemini CLI restored by the swb s
     await first.waitForText('gemini · idle', { timeoutMs: 90_000 });
     const minted = argAfter((await runningGemini(home, first)).argv, '--session-id');
     await waitUntil(() => recordedSession(home, 'gemini') === minted, { timeoutMs: 10_000, what: 'the row recorded with its session id' });
+    // Gemini writes its chat file at start (metadata and a session-context message of its own): the
+    // recipe still sees no turn in it.
+    expect(hadTurns(home, minted)).toBe(false);
     await killServer(home, first);
 
     const second = dashboard(home, config);

@@ -40,7 +40,7 @@ function errorOf(json: unknown): ProfileError {
 describe('resume recipes', () => {
   it('Claude Code: swb mints the id, launches with --session-id and resumes with --resume (never --continue)', () => {
     const r = bundled('claude').resume;
-    expect(r).toEqual({ mint: true, launchArgs: ['--session-id', '{id}'], resumeArgs: ['--resume', '{id}'], transcript: '${CLAUDE_CONFIG_DIR:-~/.claude}/projects/*/{id}.jsonl' });
+    expect(r).toEqual({ mint: true, launchArgs: ['--session-id', '{id}'], resumeArgs: ['--resume', '{id}'], transcript: '${CLAUDE_CONFIG_DIR:-~/.claude}/projects/*/{id}.jsonl', turnMarker: '"type":"user"' });
     expect(JSON.stringify(r)).not.toContain('--continue');
   });
 

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -54,5 +54,34 @@ describe('Gemini CLI\u2019s chat files', () => {
     const t = '${GEMINI_CLI_HOME:-~}/.gemini/tmp/*/chats/session-*-{id:8}.json';
     expect(sessionHadTurns(t, '1a2b3c4d-0000-4000-8000-000000000000', { GEMINI_CLI_HOME: root })).toBe(true);
     expect(sessionHadTurns(t, '9a2b3c4d-0000-4000-8000-000000000000', { GEMINI_CLI_HOME: root })).toBe(false);
+  });
+});
+
+describe('a turn marker', () => {
+  test('a transcript the agent writes at start (Gemini CLI: a metadata line) had no turn until the marker shows', () => {
+    const root = tempDir();
+    const chats = join(root, '.gemini', 'tmp', 'abc123', 'chats');
+    mkdirSync(chats, { recursive: true });
+    const file = join(chats, 'session-2026-12-05T07-40-1a2b3c4d.jsonl');
+    const t = '${GEMINI_CLI_HOME:-~}/.gemini/tmp/*/chats/session-*-{id:8}.json*';
+    const id = '1a2b3c4d-0000-4000-8000-000000000000';
+    // What Gemini CLI 0.61 writes at start: metadata, and a "user" message of its own (the session context).
+    writeFileSync(file, '{"sessionId":"1a2b3c4d-0000-4000-8000-000000000000","kind":"main","startTime":"2026-12-05T07:40:00Z"}\n{"$set":{"messages":[{"id":"m0","type":"user","content":[{"text":"<session_context>..."}]}]}}\n');
+    expect(sessionHadTurns(t, id, { GEMINI_CLI_HOME: root })).toBe(true); // no marker: "not empty"
+    expect(sessionHadTurns(t, id, { GEMINI_CLI_HOME: root }, '"type":"gemini"')).toBe(false);
+    writeFileSync(file, '{"id":"m2","type":"gemini","content":"Noted."}\n', { flag: 'a' });
+    expect(sessionHadTurns(t, id, { GEMINI_CLI_HOME: root }, '"type":"gemini"')).toBe(true);
+  });
+
+  test('is found across the reader\u2019s chunks, and not through a symlink', () => {
+    const root = tempDir();
+    mkdirSync(join(root, 'p'), { recursive: true });
+    // The marker straddles the 64 KiB chunk boundary.
+    const pad = 'x'.repeat(64 * 1024 - 5);
+    writeFileSync(join(root, 'p', 'a.jsonl'), `${pad}"type":"user"\n`);
+    expect(sessionHadTurns('${R}/p/{id}.jsonl', 'a', { R: root }, '"type":"user"')).toBe(true);
+    writeFileSync(join(root, 'p', 'target.jsonl'), '"type":"user"\n');
+    symlinkSync(join(root, 'p', 'target.jsonl'), join(root, 'p', 'b.jsonl'));
+    expect(sessionHadTurns('${R}/p/{id}.jsonl', 'b', { R: root }, '"type":"user"')).toBe(false);
   });
 });
