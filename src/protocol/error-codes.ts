@@ -42,6 +42,10 @@ export const ERROR_CODES = [
   'GIT_FAILED', // git refused, is missing, or is too old
   'NODE_COLLISION', // another swb server holds this federation node name (its claim is fresh)
   'FEDERATION_OFF', // mail to handle@node, but this server is not federated
+  'RESOURCE_WAIT_TIMEOUT', // a reservation was not granted within its wait; the ticket was cancelled, nothing ran
+  'STALE_POLICY', // the resource's policy changed after this unused grant; the grant is void, ask again
+  'TICKET_LIMIT', // a holder has too many open reservation tickets
+  'TICKET_STATE', // the ticket is not in a state this operation applies to (e.g. released, or uncertain without force)
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
