@@ -2,12 +2,12 @@ import { HANDLE_HINT, isValidHandle } from '../protocol/handle.js';
 import { sanitize } from '../text/sanitize.js';
 import { UsageError, type CommandDescriptor } from './command.js';
 
-const KINDS = ['mail', 'receipt', 'state', 'wake', 'row'];
+const KINDS = ['mail', 'receipt', 'state', 'wake', 'row', 'resource'];
 
 export const eventsCommand: CommandDescriptor = {
   name: 'events',
-  summary: 'Stream what happens: mail and receipts, row states with their rule, wakes, rows added and exited.',
-  usage: '[--row ROW] [--kinds mail,receipt,state,wake,row]',
+  summary: 'Stream what happens: mail and receipts, row states with their rule, wakes, rows added and exited, reservations.',
+  usage: '[--row ROW] [--kinds mail,receipt,state,wake,row,resource]',
   maxArgs: 0,
   flags: [
     { name: 'row', type: 'string', value: 'ROW', description: 'only events about this row' },
