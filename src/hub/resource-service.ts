@@ -94,11 +94,14 @@ export class ResourceService implements Disposable {
     this.op(() => this.coordinator.sweep()).catch((err: unknown) => this.deps.log(`resources: sweep at start failed: ${String(err)}`));
   }
 
+  /** A new ticket; `waitMs` is how long it may stay queued in all (the wait itself is resource.wait's). */
   async request(conn: HubConnection, actor: Actor, resources: string[], reason: string | null, waitMs: number | undefined): Promise<Result<TicketView>> {
     const out = await this.op(() => this.coordinator.request(actor, resources, reason, waitMs));
     if ('error' in out) return out;
     this.bind(out.ok.ticket, conn);
-    return this.settle(conn, actor, out.ok, Math.min(waitMs ?? Infinity, this.deps.maxWaitMs()));
+    // Answered at once, granted or not: a client that has to wait says who holds what before it
+    // waits (swb run prints it), and knows its ticket should the connection drop during the wait.
+    return this.settle(conn, actor, out.ok, 0);
   }
 
   async wait(conn: HubConnection, actor: Actor, ticket: number, waitMs: number | undefined): Promise<Result<TicketView>> {
