@@ -30,11 +30,11 @@ type ToolResult = { isError?: boolean; content: Array<{ type: string; text?: str
 const call = async (c: Client, name: string, args: Record<string, unknown> = {}) => (await c.callTool({ name, arguments: args })) as ToolResult;
 
 describe('swb mcp', () => {
-  it('lists the seven tools with their input schemas', async () => {
+  it('lists the eight tools with their input schemas', async () => {
     const { home } = await startTestHub();
     const c = await mcpClient(home, ['--as', 'alice']);
     const { tools } = await c.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['inbox', 'peers', 'read', 'reply', 'send', 'status', 'wait']);
+    expect(tools.map((t) => t.name).sort()).toEqual(['coordinate_resource', 'inbox', 'peers', 'read', 'reply', 'send', 'status', 'wait']);
     const send = tools.find((t) => t.name === 'send')!;
     expect(send.description).toMatch(/Send a message/);
     expect(send.inputSchema).toMatchObject({ type: 'object', required: expect.arrayContaining(['to', 'text']) });
