@@ -102,4 +102,31 @@ describe('swb mcp', () => {
     const bad = await call(c, 'read', { ids: [] });
     expect(bad.isError).toBe(true);
   });
+
+  it('coordinate_resource: a row reserves as itself; others wait, time out, and may not release it; the operator\'s powers stay the operator\'s', async () => {
+    const { home, paths } = await startTestHub();
+    const op = await connectOperator(paths);
+    const reg = (await op.client.request('session.registerRow', { handle: 'worker' })) as { token: string };
+    const worker = await mcpClient(home, [], { SWB_SESSION: 'worker', SWB_TOKEN: reg.token, SWB_SOCKET: paths.socketPath });
+    const outsider = await mcpClient(home, ['--as', 'boss']);
+
+    const got = await call(worker, 'coordinate_resource', { operation: 'request', resources: ['port:3000'], reason: 'dev \x1b[31mserver' });
+    expect(got.isError).toBeFalsy();
+    expect(got.structuredContent).toMatchObject({ holder: 'worker', state: 'granted', resources: ['port:3000'] });
+    expect(got.structuredContent!.reason).not.toMatch(/\x1b/);
+    const ticket = got.structuredContent!.ticket as number;
+
+    const late = await call(outsider, 'coordinate_resource', { operation: 'request', resources: ['port:3000'], waitSeconds: 0.3 });
+    expect(late).toMatchObject({ isError: true, structuredContent: { code: 'RESOURCE_WAIT_TIMEOUT' } });
+    expect((await call(outsider, 'coordinate_resource', { operation: 'release', ticket })).structuredContent).toMatchObject({ code: 'UNAUTHENTICATED' });
+    expect((await call(worker, 'coordinate_resource', { operation: 'set_controller', name: 'port:3000', controller: 'worker' })).structuredContent).toMatchObject({
+      code: 'UNAUTHENTICATED',
+    });
+    expect((await call(worker, 'coordinate_resource', { operation: 'request' })).structuredContent).toMatchObject({ code: 'BAD_REQUEST' });
+
+    const status = await call(outsider, 'coordinate_resource', { operation: 'status', name: 'port:3000' });
+    expect(status.structuredContent!.resources[0].holders[0]).toMatchObject({ ticket, holder: 'worker', state: 'granted' });
+    expect(status.content[0]!.text).toMatch(/#\d+\s+worker\s+granted/);
+    expect((await call(worker, 'coordinate_resource', { operation: 'release', ticket })).structuredContent).toMatchObject({ state: 'released' });
+  });
 });
