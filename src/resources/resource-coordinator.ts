@@ -68,6 +68,11 @@ export class ResourceCoordinator {
     private readonly now: () => number,
     /** Whether a client is waiting for this ticket's answer right now (its grant is then "told"). */
     private readonly listening: (ticket: number) => boolean = () => false,
+    /**
+     * Whether a queued ticket's client is away (gone, not yet back within its grace): it keeps its
+     * place, but those behind it are not held up meanwhile; back, it is first again.
+     */
+    private readonly away: (ticket: number) => boolean = () => false,
   ) {}
 
   /** Asks for `resources` (all or none) as `actor`; granted at once when the rules allow. */
@@ -326,17 +331,16 @@ export class ResourceCoordinator {
     }
   }
 
-  /** The oldest queued ticket that is first in every queue it is in, where each resource has room. */
+  /** The oldest queued ticket (of a client not away) first in every queue it is in, where each resource has room. */
   private grantable(open: readonly TicketRecord[]): TicketRecord | undefined {
     const used = usage(open);
     const head = new Map<string, number>();
-    for (const t of open) {
-      if (t.state !== 'queued') continue;
+    const present = open.filter((t) => t.state === 'queued' && !this.away(t.id));
+    for (const t of present) {
       for (const c of t.claims) head.set(c.resource, Math.min(head.get(c.resource) ?? Infinity, c.position));
     }
-    return open.find(
+    return present.find(
       (t) =>
-        t.state === 'queued' &&
         t.claims.every((c) => {
           const p = this.policyOf(c.resource);
           return p.controller === null && head.get(c.resource) === c.position && (used.get(c.resource) ?? 0) < p.capacity;

@@ -193,3 +193,22 @@ describe('ResourceCoordinator', () => {
     expect(again.status('db')[0]!.queue.map((h) => h.holder)).toEqual(['bob', 'carol']);
   });
 });
+
+describe('ResourceCoordinator with a client away', () => {
+  it('passes over a queued ticket whose client is away, and puts it first again once it is back', () => {
+    const away = new Set<number>();
+    const co = new ResourceCoordinator(new ResourceStore(db), () => clock, () => false, (t) => away.has(t));
+    const a = ok(co.request(alice, ['db'], null, undefined));
+    const b = ok(co.request(bob, ['db'], null, undefined));
+    const k = ok(co.request(carol, ['db'], null, undefined));
+    away.add(b.ticket);
+    ok(co.release(alice, a.ticket, false));
+    expect(co.ticketRecord(k.ticket)!.state).toBe('granted');
+    expect(co.ticketRecord(b.ticket)!.state).toBe('queued');
+    away.delete(b.ticket);
+    const d = ok(co.request(row('dave'), ['db'], null, undefined));
+    ok(co.release(carol, k.ticket, false));
+    expect(co.ticketRecord(b.ticket)!.state).toBe('granted');
+    expect(co.ticketRecord(d.ticket)!.state).toBe('queued');
+  });
+});
