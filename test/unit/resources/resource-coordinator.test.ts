@@ -76,6 +76,18 @@ describe('ResourceCoordinator', () => {
     expect(stateOf(ba.ticket)).toBe('granted');
   });
 
+  it('never lets a younger request pass an older one in a queue they share (a wide request is not starved)', () => {
+    const x = ask(carol, ['x']);
+    const wide = ask(alice, ['x', 'y']);
+    const narrow = ask(bob, ['y']);
+    // y is free, but alice is first in its queue: bob waits behind her.
+    expect(stateOf(narrow.ticket)).toBe('queued');
+    expect(narrow.ahead).toBe(1);
+    ok(c.release(carol, x.ticket, false));
+    expect(stateOf(wide.ticket)).toBe('granted');
+    expect(stateOf(narrow.ticket)).toBe('queued');
+  });
+
   it('grants up to the capacity the policy sets', () => {
     ok(c.setPolicy(operator, 'gpu', { capacity: 2 }));
     expect([ask(alice, ['gpu']).state, ask(bob, ['gpu']).state, ask(carol, ['gpu']).state]).toEqual(['granted', 'granted', 'queued']);
