@@ -5,10 +5,11 @@
 // command's exit status through, and releases once the whole group has exited — not just the
 // direct child. INT, TERM and HUP are passed on to the group.
 //
-// Nothing runs before the ledger has it: the command is started behind a one-line gate (`sh`
-// waiting on a pipe), the hub is told the pid (which `exec` keeps, start time included), and only
-// when the hub recorded it is the gate opened. If the grant went void meanwhile (a policy change:
-// STALE_POLICY) the gate is closed instead, and the command never starts.
+// Nothing runs before the ledger has it: the command is started at once behind a one-line gate
+// (`sh` waiting on a pipe, so the spawn is off the hand-over's path); once granted, the hub is told
+// the pid (which `exec` keeps, start time included), and only when the hub recorded it is the gate
+// opened. If the grant went void meanwhile (a policy change: STALE_POLICY), the wait ran out or swb
+// run died, the gate reads end-of-file instead, and the command never starts.
 //
 // Exit status: the command's (128 + the signal's number when a signal ended it); 75 when the wait
 // ran out (RESOURCE_WAIT_TIMEOUT, nothing ran); 1 when the hub refused or failed (nothing ran); 2
@@ -54,11 +55,15 @@ export const runCommand: CommandDescriptor = {
     const waitS = ctx.flags.wait as number | undefined;
     const say = (line: string) => process.stderr.write(`swb run: ${line}\n`);
 
+    // The gate starts now, while we wait: once granted, only the ledger's round trip and an exec
+    // stand between the grant and the command (the spawn is off the hand-over's path).
+    const gated = startGated(ctx.args);
     // An interrupt while waiting withdraws the request (so nobody waits behind a ticket nobody wants).
     let ticket: number | null = null;
     let interrupted: NodeJS.Signals | null = null;
     const onWaitSignal = (signal: NodeJS.Signals) => {
       interrupted = signal;
+      gated.gate?.end();
       void cancelAndExit(ctx, ticket, signal);
     };
     for (const s of FORWARDED) process.on(s, onWaitSignal);
@@ -75,6 +80,8 @@ export const runCommand: CommandDescriptor = {
         },
       });
     } catch (err) {
+      // Nothing runs: the gate reads end-of-file and exits.
+      gated.gate?.end();
       if (err instanceof SwbError && err.code === 'RESOURCE_WAIT_TIMEOUT') {
         say(`RESOURCE_WAIT_TIMEOUT: ${err.message}`);
         return EXIT_WAIT_TIMEOUT;
@@ -83,9 +90,27 @@ export const runCommand: CommandDescriptor = {
     } finally {
       for (const s of FORWARDED) process.off(s, onWaitSignal);
     }
-    return runGranted(ctx, granted.ticket, ctx.args, say);
+    return runGranted(ctx, granted.ticket, gated, ctx.args, say);
   },
 };
+
+interface Gated {
+  child: ChildProcess;
+  /** Writing "go" lets the command run; closing it unopened ends the gate with nothing run. */
+  gate: Writable | null;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  spawnError: Promise<Error>;
+}
+
+/** The command behind its gate, in a process group (and session) of its own, with this terminal's stdio. */
+function startGated(argv: string[]): Gated {
+  const child = spawn('/bin/sh', ['-c', GATE_SCRIPT, 'swb-run', ...argv], { stdio: ['inherit', 'inherit', 'inherit', 'pipe'], detached: true });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const spawnError = new Promise<Error>((resolve) => child.once('error', resolve));
+  const gate = (child.stdio[3] as Writable | null) ?? null;
+  gate?.on('error', () => undefined);
+  return { child, gate, exited, spawnError };
+}
 
 function resourceFlag(ctx: CommandContext): string[] {
   const raw = (ctx.flags.resource as string[] | undefined) ?? [];
@@ -109,19 +134,16 @@ async function cancelAndExit(ctx: CommandContext, ticket: number | null, signal:
   process.exit(128 + (constants.signals[signal] ?? 0));
 }
 
-/** Starts the command behind the gate, records it, opens the gate, waits for the group, releases. */
-async function runGranted(ctx: CommandContext, ticket: number, argv: string[], say: (line: string) => void): Promise<number> {
-  const child = spawn('/bin/sh', ['-c', GATE_SCRIPT, 'swb-run', ...argv], { stdio: ['inherit', 'inherit', 'inherit', 'pipe'], detached: true });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-  const spawnError = new Promise<Error>((resolve) => child.once('error', resolve));
-  if (child.pid === undefined) {
+/** Records the gated command, opens the gate, waits for the group, releases. */
+async function runGranted(ctx: CommandContext, ticket: number, gated: Gated, argv: string[], say: (line: string) => void): Promise<number> {
+  const { child, exited, spawnError } = gated;
+  if (child.pid === undefined || gated.gate === null) {
     say(`${argv[0]} could not be started: ${(await spawnError).message}`);
     await release(ctx, ticket, say);
     return EXIT_NOT_STARTED;
   }
   const pgid = child.pid;
-  const gate = child.stdio[3] as Writable;
-  gate.on('error', () => undefined);
+  const gate = gated.gate;
   const forward = (signal: NodeJS.Signals) => signalGroup(pgid, signal);
   for (const s of FORWARDED) process.on(s, forward);
   try {

@@ -22,6 +22,9 @@ export type Evidence = { alive: true; why: string } | { alive: false; why: strin
 export const linuxProc: ProcReader = {
   stat: readProcStat,
   groupMembers(pgid) {
+    // The kernel answers "no such group" at once; only a group that exists (zombies included) is
+    // worth a scan of /proc, which costs milliseconds per call on a busy machine.
+    if (!groupExists(pgid)) return [];
     let entries: string[];
     try {
       entries = readdirSync('/proc');
@@ -38,6 +41,15 @@ export const linuxProc: ProcReader = {
     return members;
   },
 };
+
+function groupExists(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
 
 /** Whether any process of a launch lives: the process itself (same start time), or its group. */
 export function launchEvidence(l: LaunchIdentity, proc: ProcReader = linuxProc): Evidence {
