@@ -106,15 +106,17 @@ export class ResourceService implements Disposable {
 
   async wait(conn: HubConnection, actor: Actor, ticket: number, waitMs: number | undefined): Promise<Result<TicketView>> {
     // Back before the look, so that the look's sweep may grant it (an absent ticket is passed over).
+    // Only the holder's own connection takes the ticket on: the operator looking at it does not.
     const wasAway = this.orphans.get(ticket);
-    this.bind(ticket, conn);
+    const own = this.coordinator.ticketRecord(ticket)?.holder === actor.handle;
+    if (own) this.bind(ticket, conn);
     const out = await this.op(() => this.coordinator.look(actor, ticket));
     if ('error' in out) {
-      this.unbind(ticket);
+      if (own) this.unbind(ticket);
       if (wasAway !== undefined) this.orphans.set(ticket, wasAway);
       return out;
     }
-    if (out.ok.state !== 'queued' && out.ok.state !== 'granted') this.unbind(ticket);
+    if (own && out.ok.state !== 'queued' && out.ok.state !== 'granted') this.unbind(ticket);
     return this.settle(conn, actor, out.ok, Math.min(waitMs ?? Infinity, this.deps.maxWaitMs()));
   }
 
@@ -198,7 +200,7 @@ export class ResourceService implements Disposable {
       return { error: swbError('STALE_POLICY', `Ticket ${view.ticket} is void: ${view.why ?? 'the policy changed'}. Ask again.`, { ticket: view.ticket }) };
     }
     if (view.state === 'cancelled' && view.why?.startsWith(TIMEOUT_WHY)) {
-      const holders = this.coordinator.status().filter((s) => view.resources.includes(s.name)).flatMap((s) => s.holders);
+      const holders = this.holdersOf(view.resources);
       const held = holders.map((h) => `${h.resources.join('+')} by ${h.holder} (ticket ${h.ticket}, ${h.state})`).join(', ');
       return {
         error: swbError(
@@ -209,6 +211,15 @@ export class ResourceService implements Disposable {
       };
     }
     return { ok: view };
+  }
+
+  /** Who holds these resources now, for the timeout's sentence (nothing, if the store cannot say). */
+  private holdersOf(resources: readonly string[]): TicketView[] {
+    try {
+      return this.coordinator.status().filter((s) => resources.includes(s.name)).flatMap((s) => s.holders);
+    } catch {
+      return [];
+    }
   }
 
   private park(ticket: number, conn: HubConnection, ms: number): Promise<void> {
@@ -277,7 +288,12 @@ export class ResourceService implements Disposable {
   /** Reads /proc for every launch nobody watches; releases those whose process tree is gone. */
   private checkEvidence(): void {
     for (const ticket of this.unwatched) {
-      const t = this.coordinator.ticketRecord(ticket);
+      let t;
+      try {
+        t = this.coordinator.ticketRecord(ticket);
+      } catch {
+        continue; // the store is busy: the next check reads it
+      }
       if (!t || t.state !== 'held' || !t.launch) {
         this.unwatched.delete(ticket);
         continue;

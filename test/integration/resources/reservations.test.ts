@@ -121,6 +121,25 @@ describe('swb run --resource', () => {
     expect(existsSync(bobRan)).toBe(true);
   }, 20_000);
 
+  it('a waiting swb run that is killed holds nobody up: the next waiter gets the resource at once, the ticket keeps its place for a reconnect', async () => {
+    const { hub, home, paths } = await startTestHub();
+    const holder = await connectClient(paths, { session: 'holder' });
+    const held = await holder.client.request<TicketView>('resource.request', { resources: ['db'] });
+    const bobRan = join(home.workspace, 'bob-ran');
+    const bob = spawnSwb(['run', '--as', 'bob', '--resource', 'db', '--', 'touch', bobRan], { home });
+    await waitUntil(() => queueOf(hub, 'db').includes('bob'), { what: 'bob queued' });
+    const carol = spawnSwb(['run', '--as', 'carol', '--resource', 'db', '--', 'true'], { home });
+    await waitUntil(() => queueOf(hub, 'db').length === 2, { what: 'carol queued' });
+    bob.child.kill('SIGKILL');
+    await bob.exited;
+    await holder.client.request('resource.release', { ticket: held.ticket });
+    const started = Date.now();
+    expect((await carol.exited).status).toBe(0);
+    expect(Date.now() - started).toBeLessThan(5000); // well inside bob's 10 s grace
+    expect(queueOf(hub, 'db')).toEqual(['bob']);
+    expect(existsSync(bobRan)).toBe(false); // its gate never opened
+  }, 20_000);
+
   it('a killed swb run leaves its command the resource until the command is gone, then the hub hands over on evidence', async () => {
     const { hub, home } = await startTestHub();
     const pidFile = join(home.workspace, 'pid');
@@ -190,6 +209,27 @@ describe('resource.* over the socket', () => {
     expect((await rejection(alice.client.request('resource.wait', { ticket: t.ticket }))).code).toBe('STALE_POLICY');
     await waitUntil(() => op.pushes.of<{ event: string }>('event').some((e) => e.event === 'void'), { what: 'void event' });
     expect(op.pushes.of<{ event: string; resources: string[] }>('event').map((e) => e.event)).toEqual(['requested', 'granted', 'policy', 'void']);
+  }, 20_000);
+
+  it('swb events --kinds resource streams requests, grants, releases and timeouts, and nothing else', async () => {
+    const { home, paths } = await startTestHub();
+    const events = spawnSwb(['events', '--kinds', 'resource', '--json'], { home });
+    await waitUntil(() => events.stderr().includes('watching resource'), { what: 'events watching' });
+    const alice = await connectClient(paths, { session: 'alice' });
+    await alice.client.request('mail.send', { to: ['alice'], text: 'not a resource event' });
+    const t = await alice.client.request<TicketView>('resource.request', { resources: ['db'], reason: 'r' });
+    await rejection(alice.client.request('resource.request', { resources: ['db'], waitMs: 0 }));
+    await alice.client.request('resource.release', { ticket: t.ticket });
+    const lines = () => events.stdout().trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { kind: string; event: string; holder: string });
+    await waitUntil(() => lines().some((e) => e.event === 'released'), { what: 'the release event' });
+    expect(lines().map((e) => `${e.kind}:${e.event}`)).toEqual([
+      'resource:requested',
+      'resource:granted',
+      'resource:requested',
+      'resource:timeout',
+      'resource:released',
+    ]);
+    expect(lines().every((e) => e.holder === 'alice')).toBe(true);
   }, 20_000);
 
   it('a row can neither grant, release, force nor cancel another row\'s ticket; the operator can', async () => {
