@@ -1,6 +1,7 @@
 // The hub's side of reservations (issue #35): runs the coordinator's operations through the store
-// gate (each one transaction, committed before anyone is answered), publishes their events once
-// they committed, and keeps what only a live hub knows — which connection waits for which ticket.
+// gate (each one transaction, group-committed with the others of its turn, committed before anyone
+// is answered), publishes their events once they committed, and keeps what only a live hub knows —
+// which connection waits for which ticket.
 //
 // Waiting across reconnects: a waiting client long-polls in rounds (resource.request, then
 // resource.wait with the ticket). A ticket is bound to the connection that last asked about it.
@@ -67,6 +68,8 @@ export class ResourceService implements Disposable {
   private readonly launchers = new Map<number, HubConnection>();
   /** Held tickets with nobody to release them: their evidence decides. */
   private readonly unwatched = new Set<number>();
+  /** Operations waiting for this turn's batch. */
+  private readonly queued: Array<() => void> = [];
   private orphanTimer: NodeJS.Timeout | null = null;
   private evidenceTimer: NodeJS.Timeout | null = null;
   private disposed = false;
@@ -247,9 +250,28 @@ export class ResourceService implements Disposable {
     this.orphans.delete(ticket);
   }
 
+  /**
+   * Group commit, as for mail: operations that arrive in the same turn of the event loop run in one
+   * transaction (each in a savepoint of its own, so a refusal undoes only itself) and share its
+   * commit; each is answered once that commit returned. Under another process's lock the gate runs
+   * them one by one, in order.
+   */
+  private batched<T>(step: () => T): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.queued.push(() => this.deps.gate.run(step).then(resolve, reject));
+      if (this.queued.length > 1) return;
+      setImmediate(() => {
+        const work = this.queued.splice(0);
+        this.deps.gate.batch(() => {
+          for (const w of work) w();
+        });
+      });
+    });
+  }
+
   /** Runs one coordinator operation through the gate, then publishes what it committed. */
   private async op<T>(step: () => Outcome<T>): Promise<Result<T>> {
-    const out = await this.deps.gate.run(step);
+    const out = await this.batched(step);
     for (const e of out.events) {
       this.deps.events.publish({ ...e, ...(e.holder !== null ? { row: e.holder } : {}) }, [e.holder ?? '', e.actor]);
       if (e.ticket === null || e.event === 'requested' || e.event === 'reordered') continue;
