@@ -22,6 +22,8 @@ export interface AcquireOptions {
   waiting: (line: string) => void;
   /** Told the ticket as soon as the hub made it (to cancel it on an interrupt). */
   onTicket?: (ticket: number) => void;
+  /** swb run's gated command: recorded with the request, so the grant finds it held already. */
+  gated?: { pid: number; command: string };
 }
 
 export async function acquireResources(ctx: CommandContext, opts: AcquireOptions): Promise<TicketView> {
@@ -29,13 +31,18 @@ export async function acquireResources(ctx: CommandContext, opts: AcquireOptions
   const roundTimeout = (c: HubClient) => ({ timeoutMs: ROUND_MS + c.requestTimeoutMs });
   let view = await client.request<TicketView>(
     'resource.request',
-    { resources: opts.resources, ...(opts.reason !== undefined ? { reason: opts.reason } : {}), ...(opts.waitMs !== undefined ? { waitMs: opts.waitMs } : {}) },
+    {
+      resources: opts.resources,
+      ...(opts.reason !== undefined ? { reason: opts.reason } : {}),
+      ...(opts.waitMs !== undefined ? { waitMs: opts.waitMs } : {}),
+      ...(opts.gated ? { pid: opts.gated.pid, command: opts.gated.command } : {}),
+    },
     roundTimeout(client),
   );
   opts.onTicket?.(view.ticket);
   let said = '';
   for (;;) {
-    if (view.state === 'granted') return view;
+    if (view.state === 'granted' || view.state === 'held') return view;
     if (view.state !== 'queued') {
       throw new SwbError('TICKET_STATE', `Ticket ${view.ticket} was ${view.state}${view.why ? `: ${view.why}` : ''}; nothing ran.`, { ticket: view.ticket });
     }

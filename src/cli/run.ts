@@ -6,10 +6,13 @@
 // direct child. INT, TERM and HUP are passed on to the group.
 //
 // Nothing runs before the ledger has it: the command is started at once behind a one-line gate
-// (`sh` waiting on a pipe, so the spawn is off the hand-over's path); once granted, the hub is told
-// the pid (which `exec` keeps, start time included), and only when the hub recorded it is the gate
-// opened. If the grant went void meanwhile (a policy change: STALE_POLICY), the wait ran out or swb
-// run died, the gate reads end-of-file instead, and the command never starts.
+// (`sh` waiting on a pipe, so the spawn is off the hand-over's path), and its pid — which `exec`
+// keeps, start time included — goes with the request: the hub records it in the launch ledger then,
+// and its grant makes the ticket held at once (one commit between a release and the next command,
+// and no window in which a policy change could void a grant about to be used). Only a granted
+// answer opens the gate; if the wait runs out or swb run dies, the gate reads end-of-file instead and
+// the command never starts. (Against a hub that answers `granted`, not `held`, swb run records the
+// pid with `resource.launched` before opening the gate.)
 //
 // Exit status: the command's (128 + the signal's number when a signal ended it); 75 when the wait
 // ran out (RESOURCE_WAIT_TIMEOUT, nothing ran); 1 when the hub refused or failed (nothing ran); 2
@@ -18,7 +21,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { constants } from 'node:os';
 import type { Writable } from 'node:stream';
 import { SwbError } from '../protocol/error-codes.js';
-import { MAX_REASON_CHARS, MAX_RESOURCES_PER_REQUEST, RESOURCE_NAME_HINT, isValidResourceName } from '../protocol/resource-name.js';
+import { MAX_REASON_CHARS, MAX_RESOURCES_PER_REQUEST, RESOURCE_NAME_HINT, isValidResourceName, type TicketView } from '../protocol/resource-name.js';
 import { linuxProc } from '../resources/process-evidence.js';
 import { shellQuote } from '../util/shell-quote.js';
 import { acquireResources, reconnect } from './acquire-resources.js';
@@ -74,6 +77,7 @@ export const runCommand: CommandDescriptor = {
         ...(reason !== undefined ? { reason } : {}),
         ...(waitS !== undefined ? { waitMs: Math.round(waitS * 1000) } : {}),
         waiting: say,
+        ...(gated.child.pid !== undefined ? { gated: { pid: gated.child.pid, command: ctx.args.map(shellQuote).join(' ') } } : {}),
         onTicket: (t) => {
           ticket = t;
           if (interrupted) void cancelAndExit(ctx, t, interrupted);
@@ -90,7 +94,7 @@ export const runCommand: CommandDescriptor = {
     } finally {
       for (const s of FORWARDED) process.off(s, onWaitSignal);
     }
-    return runGranted(ctx, granted.ticket, gated, ctx.args, say);
+    return runGranted(ctx, granted, gated, ctx.args, say);
   },
 };
 
@@ -135,7 +139,8 @@ async function cancelAndExit(ctx: CommandContext, ticket: number | null, signal:
 }
 
 /** Records the gated command, opens the gate, waits for the group, releases. */
-async function runGranted(ctx: CommandContext, ticket: number, gated: Gated, argv: string[], say: (line: string) => void): Promise<number> {
+async function runGranted(ctx: CommandContext, granted: TicketView, gated: Gated, argv: string[], say: (line: string) => void): Promise<number> {
+  const ticket = granted.ticket;
   const { child, exited, spawnError } = gated;
   if (child.pid === undefined || gated.gate === null) {
     say(`${argv[0]} could not be started: ${(await spawnError).message}`);
@@ -148,8 +153,11 @@ async function runGranted(ctx: CommandContext, ticket: number, gated: Gated, arg
   for (const s of FORWARDED) process.on(s, forward);
   try {
     try {
-      const client = await ctx.connect();
-      await client.request('resource.launched', { ticket, pid: child.pid, command: argv.map(shellQuote).join(' ') });
+      // Recorded with the request already (held from its grant on); else tell the hub now.
+      if (granted.state !== 'held') {
+        const client = await ctx.connect();
+        await client.request('resource.launched', { ticket, pid: child.pid, command: argv.map(shellQuote).join(' ') });
+      }
     } catch (err) {
       // Not recorded: close the gate (the command never starts) and say why.
       gate.end();

@@ -24,7 +24,8 @@ const actorOf = (who: SessionIdentity): Actor => ({ handle: who.handle, role: wh
 export const RESOURCE_HANDLERS: Record<string, Handler<unknown>> = {
   'resource.request': handler({
     params: resourceRequestParams,
-    run: (hub, conn, p, who) => hub.resources.request(conn, actorOf(who), p.resources, p.reason ?? null, p.waitMs),
+    run: (hub, conn, p, who) =>
+      hub.resources.request(conn, actorOf(who), p.resources, p.reason ?? null, p.waitMs, p.pid === undefined ? undefined : { pid: p.pid, command: p.command }),
   }),
   'resource.wait': handler({
     params: resourceWaitParams,

@@ -24,7 +24,7 @@ import { swbError, type SwbErrorValue } from '../protocol/error-codes.js';
 import type { PeerChanged } from '../protocol/methods.js';
 import type { ResourceStatus, TicketView } from '../protocol/resource-name.js';
 import { launchEvidence } from '../resources/process-evidence.js';
-import { inspectLaunch } from '../resources/launch-check.js';
+import { inspectLaunch, type InspectedLaunch } from '../resources/launch-check.js';
 import { ResourceCoordinator, TIMEOUT_WHY, type Outcome, type PolicyChange } from '../resources/resource-coordinator.js';
 import type { Actor } from '../resources/ticket-authority.js';
 import { ResourceStore } from '../store/resource-store.js';
@@ -98,10 +98,24 @@ export class ResourceService implements Disposable {
   }
 
   /** A new ticket; `waitMs` is how long it may stay queued in all (the wait itself is resource.wait's). */
-  async request(conn: HubConnection, actor: Actor, resources: string[], reason: string | null, waitMs: number | undefined): Promise<Result<TicketView>> {
-    const out = await this.op(() => this.coordinator.request(actor, resources, reason, waitMs));
+  async request(
+    conn: HubConnection,
+    actor: Actor,
+    resources: string[],
+    reason: string | null,
+    waitMs: number | undefined,
+    gated?: { pid: number; command: string | undefined },
+  ): Promise<Result<TicketView>> {
+    let launch: InspectedLaunch | undefined;
+    if (gated) {
+      const inspected = inspectLaunch(gated.pid, conn.peer);
+      if ('error' in inspected) return inspected;
+      launch = { ...inspected.ok, ...(gated.command !== undefined ? { command: gated.command } : {}) };
+    }
+    const out = await this.op(() => this.coordinator.request(actor, resources, reason, waitMs, launch));
     if ('error' in out) return out;
     this.bind(out.ok.ticket, conn);
+    if (launch) this.watchLaunch(out.ok.ticket, conn);
     // Answered at once, granted or not: a client that has to wait says who holds what before it
     // waits (swb run prints it), and knows its ticket should the connection drop during the wait.
     return this.settle(conn, actor, out.ok, 0);
@@ -111,8 +125,10 @@ export class ResourceService implements Disposable {
     // Back before the look, so that the look's sweep may grant it (an absent ticket is passed over).
     // Only the holder's own connection takes the ticket on: the operator looking at it does not.
     const wasAway = this.orphans.get(ticket);
-    const own = this.coordinator.ticketRecord(ticket)?.holder === actor.handle;
+    const record = this.coordinator.ticketRecord(ticket);
+    const own = record?.holder === actor.handle;
     if (own) this.bind(ticket, conn);
+    if (own && record?.launch) this.watchLaunch(ticket, conn);
     const out = await this.op(() => this.coordinator.look(actor, ticket));
     if ('error' in out) {
       if (own) this.unbind(ticket);
@@ -130,9 +146,15 @@ export class ResourceService implements Disposable {
     const out = await this.op(() => this.coordinator.launched(actor, ticket, launch));
     if ('error' in out) return out;
     this.unbind(ticket);
+    this.watchLaunch(ticket, conn);
+    return out;
+  }
+
+  /** The connection that will release this launch itself; when it closes, the evidence decides. */
+  private watchLaunch(ticket: number, conn: HubConnection): void {
+    this.unwatched.delete(ticket);
     this.launchers.set(ticket, conn);
     if (conn.isClosed) this.connectionClosed(conn);
-    return out;
   }
 
   release(actor: Actor, ticket: number, force: boolean): Promise<Result<TicketView>> {
@@ -195,7 +217,7 @@ export class ResourceService implements Disposable {
   }
 
   private answer(view: TicketView): Result<TicketView> {
-    if (view.state === 'granted') {
+    if (view.state === 'granted' || view.state === 'held') {
       this.unbind(view.ticket);
       this.op(() => this.coordinator.told(view.ticket)).catch(() => undefined);
     }

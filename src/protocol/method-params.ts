@@ -125,6 +125,12 @@ export const resourceRequestParams = z.strictObject({
   reason: z.optional(z.string().max(MAX_REASON_CHARS)),
   /** How long the ticket may stay queued before it is cancelled (RESOURCE_WAIT_TIMEOUT); absent: the policy's default. */
   waitMs: z.optional(totalWaitMs),
+  /**
+   * The caller's gated process (swb run), recorded in the launch ledger with the request; the grant
+   * then makes the ticket held at once. Checked as `resource.launched` checks its pid.
+   */
+  pid: z.optional(z.int().min(2).max(4_194_304)),
+  command: z.optional(z.string().max(512)),
 });
 export const resourceWaitParams = z.strictObject({ ticket: ticketRef, waitMs: z.optional(z.int().min(0).max(86_400_000)) });
 export const resourceLaunchedParams = z.strictObject({

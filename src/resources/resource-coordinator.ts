@@ -75,8 +75,12 @@ export class ResourceCoordinator {
     private readonly away: (ticket: number) => boolean = () => false,
   ) {}
 
-  /** Asks for `resources` (all or none) as `actor`; granted at once when the rules allow. */
-  request(actor: Actor, resources: readonly string[], reason: string | null, waitMs: number | undefined): Outcome<TicketView> {
+  /**
+   * Asks for `resources` (all or none) as `actor`; granted at once when the rules allow. With a
+   * `launch` (swb run's gated command, waiting to be let go) the ledger entry is made now and the
+   * grant makes the ticket held at once: one commit, and no window for a void grant.
+   */
+  request(actor: Actor, resources: readonly string[], reason: string | null, waitMs: number | undefined, launch?: Omit<LaunchRecord, 'holder' | 'launchedAt'>): Outcome<TicketView> {
     return this.run(() => {
       const names = [...new Set(resources)].sort();
       if (this.store.openTicketCount(actor.handle) >= MAX_TICKETS_PER_HOLDER) {
@@ -85,7 +89,8 @@ export class ResourceCoordinator {
       const at = this.now();
       const wait = waitMs ?? defaultWait(names.map((n) => this.policyOf(n)));
       const id = this.store.insertTicket(actor.handle, names, reason, at, wait === null ? null : at + wait);
-      this.record('requested', this.ticket(id), actor.handle, reason ?? undefined);
+      if (launch) this.store.insertLaunch(id, { ...launch, holder: actor.handle, launchedAt: at });
+      this.record('requested', this.ticket(id), actor.handle, launch ? `${reason ?? ''}${reason ? '; ' : ''}pid ${launch.pid}: ${launch.command}` : (reason ?? undefined));
       this.pump();
       return { ok: this.view(id) };
     });
@@ -105,7 +110,7 @@ export class ResourceCoordinator {
   told(id: number): Outcome<null> {
     return this.run(() => {
       const t = this.store.ticket(id);
-      if (t && t.state === 'granted' && t.toldAt === null) this.store.updateTicket({ ...t, toldAt: this.now() });
+      if (t && (t.state === 'granted' || t.state === 'held') && t.toldAt === null) this.store.updateTicket({ ...t, toldAt: this.now() });
       return { ok: null };
     });
   }
@@ -351,8 +356,9 @@ export class ResourceCoordinator {
   private grantTicket(t: TicketRecord, by: string): void {
     const at = this.now();
     for (const c of t.claims) this.store.setClaim(t.id, { ...c, epoch: this.policyOf(c.resource).epoch });
-    this.store.updateTicket({ ...t, state: 'granted', grantedAt: at, grantedBy: by, toldAt: this.listening(t.id) ? at : null });
-    this.record('granted', this.ticket(t.id), by);
+    // A ticket whose process is recorded already is in use from its grant on (held).
+    this.store.updateTicket({ ...t, state: t.launch ? 'held' : 'granted', grantedAt: at, grantedBy: by, toldAt: this.listening(t.id) ? at : null });
+    this.record('granted', this.ticket(t.id), by, t.launch ? `held by pid ${t.launch.pid}` : undefined);
   }
 
   private finish(t: TicketRecord, state: TicketState, event: ResourceEventKind, actor: string, why: string): void {

@@ -120,6 +120,16 @@ describe('ResourceCoordinator', () => {
     expect(code(c.launched(bob, unused.ticket, { pid: 4243, startTime: '1', pgid: 4243, command: 'x' }))).toBe('STALE_POLICY');
   });
 
+  it('a request that brings its gated process is held from its grant on, so a policy change cannot void it', () => {
+    const first = ask(alice, ['db']);
+    const gated = ok(c.request(bob, ['db'], null, undefined, { pid: 777, startTime: '5', pgid: 777, command: 'npm test' }));
+    expect(gated).toMatchObject({ state: 'queued', launch: { pid: 777, command: 'npm test' } });
+    ok(c.release(alice, first.ticket, false));
+    expect(stateOf(gated.ticket)).toBe('held');
+    ok(c.setPolicy(operator, 'db', { capacity: 1 }));
+    expect(stateOf(gated.ticket)).toBe('held');
+  });
+
   it('only the operator or the controller changes a policy', () => {
     expect(code(c.setPolicy(alice, 'db', { capacity: 3 }))).toBe('UNAUTHENTICATED');
     ok(c.setPolicy(operator, 'db', { controller: 'alice' }));
