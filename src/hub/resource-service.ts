@@ -68,6 +68,8 @@ export class ResourceService implements Disposable {
   private readonly launchers = new Map<number, HubConnection>();
   /** Held tickets with nobody to release them: their evidence decides. */
   private readonly unwatched = new Set<number>();
+  /** Reservation events published so far (a waiter compares it to know whether it may have missed one). */
+  private eventCount = 0;
   /** Operations waiting for this turn's batch. */
   private readonly queued: Array<() => void> = [];
   private orphanTimer: NodeJS.Timeout | null = null;
@@ -118,9 +120,14 @@ export class ResourceService implements Disposable {
     if (launch) this.watchLaunch(out.ok.ticket, conn);
     // Answered at once, granted or not: a client that has to wait says who holds what before it
     // waits (swb run prints it), and knows its ticket should the connection drop during the wait.
-    return this.settle(conn, actor, out.ok, 0);
+    return this.answer(out.ok);
   }
 
+  /**
+   * A round of waiting for a ticket: answered once it leaves `queued`, or when the round (or the
+   * ticket's own wait) ends. Each pass notes the event count before it looks, and parks only if no
+   * event came since: a grant committed between the look and the park is never slept through.
+   */
   async wait(conn: HubConnection, actor: Actor, ticket: number, waitMs: number | undefined): Promise<Result<TicketView>> {
     // Back before the look, so that the look's sweep may grant it (an absent ticket is passed over).
     // Only the holder's own connection takes the ticket on: the operator looking at it does not.
@@ -129,14 +136,27 @@ export class ResourceService implements Disposable {
     const own = record?.holder === actor.handle;
     if (own) this.bind(ticket, conn);
     if (own && record?.launch) this.watchLaunch(ticket, conn);
-    const out = await this.op(() => this.coordinator.look(actor, ticket));
-    if ('error' in out) {
-      if (own) this.unbind(ticket);
-      if (wasAway !== undefined) this.orphans.set(ticket, wasAway);
-      return out;
+    const roundEnd = Date.now() + Math.min(waitMs ?? Infinity, this.deps.maxWaitMs());
+    for (;;) {
+      const seen = this.eventCount;
+      const out = await this.op(() => this.coordinator.look(actor, ticket));
+      if ('error' in out) {
+        if (own) this.unbind(ticket);
+        if (wasAway !== undefined) this.orphans.set(ticket, wasAway);
+        return out;
+      }
+      const view = out.ok;
+      // A closed connection's ticket stays as connectionClosed left it (away, with its grace).
+      if (conn.isClosed) return this.answer(view);
+      if (view.state !== 'queued') {
+        if (own && view.state !== 'granted' && view.state !== 'held') this.unbind(ticket);
+        return this.answer(view);
+      }
+      const untilDeadline = view.deadline === null ? Infinity : view.deadline - this.deps.now() + DEADLINE_SLACK_MS;
+      const left = Math.min(roundEnd - Date.now(), untilDeadline);
+      if (left <= 0 || !Number.isFinite(left)) return this.answer(view);
+      if (this.eventCount === seen) await this.park(ticket, conn, left);
     }
-    if (own && out.ok.state !== 'queued' && out.ok.state !== 'granted') this.unbind(ticket);
-    return this.settle(conn, actor, out.ok, Math.min(waitMs ?? Infinity, this.deps.maxWaitMs()));
   }
 
   async launched(conn: HubConnection, actor: Actor, ticket: number, pid: number, command: string | undefined): Promise<Result<TicketView>> {
@@ -204,20 +224,8 @@ export class ResourceService implements Disposable {
     if (launches) this.checkEvidence();
   }
 
-  /** The round of a long poll: answers at once unless queued, else when the ticket moves or the round ends. */
-  private async settle(conn: HubConnection, actor: Actor, view: TicketView, roundMs: number): Promise<Result<TicketView>> {
-    if (view.state === 'queued' && roundMs > 0 && !conn.isClosed) {
-      const untilDeadline = view.deadline === null ? Infinity : view.deadline - this.deps.now() + DEADLINE_SLACK_MS;
-      await this.park(view.ticket, conn, Math.max(0, Math.min(roundMs, untilDeadline)));
-      const again = await this.op(() => this.coordinator.look(actor, view.ticket));
-      if ('error' in again) return again;
-      view = again.ok;
-    }
-    return this.answer(view);
-  }
-
   private answer(view: TicketView): Result<TicketView> {
-    if (view.state === 'granted' || view.state === 'held') {
+    if ((view.state === 'granted' || view.state === 'held') && this.bound.has(view.ticket)) {
       this.unbind(view.ticket);
       this.op(() => this.coordinator.told(view.ticket)).catch(() => undefined);
     }
@@ -295,6 +303,7 @@ export class ResourceService implements Disposable {
   private async op<T>(step: () => Outcome<T>): Promise<Result<T>> {
     const out = await this.batched(step);
     for (const e of out.events) {
+      this.eventCount += 1;
       this.deps.events.publish({ ...e, ...(e.holder !== null ? { row: e.holder } : {}) }, [e.holder ?? '', e.actor]);
       if (e.ticket === null || e.event === 'requested' || e.event === 'reordered') continue;
       this.waiters.get(e.ticket)?.done();

@@ -92,6 +92,9 @@ export class ResourceCoordinator {
       if (launch) this.store.insertLaunch(id, { ...launch, holder: actor.handle, launchedAt: at });
       this.record('requested', this.ticket(id), actor.handle, launch ? `${reason ?? ''}${reason ? '; ' : ''}pid ${launch.pid}: ${launch.command}` : (reason ?? undefined));
       this.pump();
+      // Granted at once: the answer to this request tells the holder (same transaction, no second commit).
+      const t = this.ticket(id);
+      if ((t.state === 'granted' || t.state === 'held') && t.toldAt === null) this.store.updateTicket({ ...t, toldAt: this.now() });
       return { ok: this.view(id) };
     });
   }
