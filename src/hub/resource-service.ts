@@ -139,7 +139,9 @@ export class ResourceService implements Disposable {
     const roundEnd = Date.now() + Math.min(waitMs ?? Infinity, this.deps.maxWaitMs());
     for (;;) {
       const seen = this.eventCount;
-      const out = await this.op(() => this.coordinator.look(actor, ticket));
+      // Not batched: a waiter woken by its grant answers in this turn (a look writes only when the
+      // clock timed something out).
+      const out = await this.op(() => this.coordinator.look(actor, ticket), false);
       if ('error' in out) {
         if (own) this.unbind(ticket);
         if (wasAway !== undefined) this.orphans.set(ticket, wasAway);
@@ -300,8 +302,8 @@ export class ResourceService implements Disposable {
   }
 
   /** Runs one coordinator operation through the gate, then publishes what it committed. */
-  private async op<T>(step: () => Outcome<T>): Promise<Result<T>> {
-    const out = await this.batched(step);
+  private async op<T>(step: () => Outcome<T>, batch = true): Promise<Result<T>> {
+    const out = await (batch ? this.batched(step) : this.deps.gate.run(step));
     for (const e of out.events) {
       this.eventCount += 1;
       this.deps.events.publish({ ...e, ...(e.holder !== null ? { row: e.holder } : {}) }, [e.holder ?? '', e.actor]);
