@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TicketView, ResourceStatus } from '../../../src/protocol/resource-name.js';
 import type { SwbError } from '../../../src/protocol/error-codes.js';
-import { runCleanups } from '../../helpers/cleanup.js';
+import { spawn } from 'node:child_process';
+import { deferCleanup, runCleanups } from '../../helpers/cleanup.js';
 import { connectClient, connectOperator, startTestHub } from '../../helpers/hub-harness.js';
 import { killSwbProcess, loggedHubPids } from '../../helpers/processes.js';
 import { runSwb, spawnSwb } from '../../helpers/run-swb.js';
@@ -154,10 +155,11 @@ describe('swb run --resource', () => {
     alice.child.kill('SIGKILL');
     await aliceGone;
     const command = Number(readFileSync(pidFile, 'utf8'));
-    // Several evidence checks pass while the command runs: the resource stays alice's.
     const ledger = hub.resources.coordinator.status('db')[0]!.holders[0]!;
     expect(ledger).toMatchObject({ holder: 'alice', state: 'held', launch: { pid: command, pgid: command } });
-    await new Promise((r) => setTimeout(r, 600));
+    // Once the hub saw alice's connection close it checked the evidence (at once, synchronously):
+    // the command runs, so the resource stays alice's.
+    await waitUntil(() => !hub.sessions.isOnline('alice'), { what: 'the hub to see swb run gone' });
     expect(holdersOf(hub, 'db')).toEqual(['alice:held']);
     expect(existsSync(bobRan)).toBe(false);
     process.kill(command, 'SIGKILL');
@@ -261,6 +263,32 @@ describe('resource.* over the socket', () => {
     expect(holdersOf(hub, 'db')).toEqual(['rowa:granted']);
     const op = await connectOperator(paths);
     expect((await op.client.request<TicketView>('resource.release', { ticket: mine.ticket, force: true })).state).toBe('released');
+  }, 20_000);
+});
+
+describe('a hub that starts', () => {
+  it('releases a launch whose process ended while no hub ran, and keeps one whose process lives', async () => {
+    const { hub, home, paths } = await startTestHub();
+    const alice = await connectClient(paths, { session: 'alice' });
+    const spawnSleeper = () => {
+      const child = spawn('sleep', ['30'], { detached: true, stdio: 'ignore' });
+      deferCleanup('sleeper', () => void child.kill('SIGKILL'));
+      return child;
+    };
+    const [dies, lives] = [spawnSleeper(), spawnSleeper()];
+    const a = await alice.client.request<TicketView>('resource.request', { resources: ['db'] });
+    await alice.client.request('resource.launched', { ticket: a.ticket, pid: dies.pid });
+    const b = await alice.client.request<TicketView>('resource.request', { resources: ['e2e'] });
+    await alice.client.request('resource.launched', { ticket: b.ticket, pid: lives.pid });
+    await hub.stop();
+    const gone = new Promise((r) => dies.once('exit', r));
+    dies.kill('SIGKILL');
+    await gone;
+    const next = await startTestHub({ home });
+    await waitUntil(() => next.hub.resources.coordinator.ticketRecord(a.ticket)!.state === 'released', { what: 'the dead launch released' });
+    expect(next.hub.resources.coordinator.ticketRecord(a.ticket)!.why).toMatch(/process tree is gone/);
+    // The same check at start read b's process too: alive, so b is still held.
+    expect(next.hub.resources.coordinator.ticketRecord(b.ticket)!.state).toBe('held');
   }, 20_000);
 });
 
