@@ -100,11 +100,17 @@ describe('swb run --resource', () => {
     const { hub, home } = await startTestHub();
     expect((await runSwb(['run', '--as', 'a', '--resource', 'db', '--', 'sh', '-c', 'exit 7'], { home })).status).toBe(7);
     expect((await runSwb(['run', '--as', 'a', '--resource', 'db', '--', 'sh', '-c', 'kill -TERM $$'], { home })).status).toBe(128 + 15);
-    // The command exits at once; a helper it left behind in its group keeps the resource for a while.
+    // The command exits at once; a helper it left behind in its group (its stdio let go, so nothing
+    // but the group ties it to swb run) keeps the resource until it ends: the next holder sees its mark.
     const helperDone = join(home.workspace, 'helper-done');
-    const r = await runSwb(['run', '--as', 'a', '--resource', 'db', '--', 'sh', '-c', `(sleep 0.5; touch ${helperDone}) & exit 0`], { home });
-    expect(r.status).toBe(0);
+    const sawIt = join(home.workspace, 'next-saw-helper-done');
+    const a = spawnSwb(['run', '--as', 'a', '--resource', 'db', '--', 'sh', '-c', `(sleep 0.5; touch ${helperDone}) </dev/null >/dev/null 2>&1 & exit 0`], { home });
+    await waitUntil(() => holdersOf(hub, 'db')[0] === 'a:held', { what: 'a holding' });
+    const b = spawnSwb(['run', '--as', 'b', '--resource', 'db', '--', 'sh', '-c', `test -e ${helperDone} && touch ${sawIt}`], { home });
+    expect((await a.exited).status).toBe(0);
     expect(existsSync(helperDone)).toBe(true); // swb run waited for the helper
+    expect((await b.exited).status).toBe(0);
+    expect(existsSync(sawIt)).toBe(true);
     expect(holdersOf(hub, 'db')).toEqual([]);
   }, 20_000);
 
