@@ -148,7 +148,7 @@ describe('swb run --resource', () => {
   }, 20_000);
 
   it('a killed swb run leaves its command the resource until the command is gone, then the hub hands over on evidence', async () => {
-    const { hub, home } = await startTestHub();
+    const { hub, home, paths } = await startTestHub();
     const pidFile = join(home.workspace, 'pid');
     const bobRan = join(home.workspace, 'bob-ran');
     const alice = spawnSwb(['run', '--as', 'alice', '--resource', 'db', '--', 'sh', '-c', `echo $$ > ${pidFile}; exec sleep 30`], { home });
@@ -163,9 +163,12 @@ describe('swb run --resource', () => {
     const command = Number(readFileSync(pidFile, 'utf8'));
     const ledger = hub.resources.coordinator.status('db')[0]!.holders[0]!;
     expect(ledger).toMatchObject({ holder: 'alice', state: 'held', launch: { pid: command, pgid: command } });
-    // Once the hub saw alice's connection close it checked the evidence (at once, synchronously):
-    // the command runs, so the resource stays alice's.
+    // Once the hub saw alice's connection close it checked the evidence (at once); a release it
+    // decided on would be committed before any operation queued after it, such as this probe's.
+    // The command runs, so the resource stays alice's.
     await waitUntil(() => !hub.sessions.isOnline('alice'), { what: 'the hub to see swb run gone' });
+    const probe = await connectClient(paths, { session: 'probe' });
+    await probe.client.request('resource.request', { resources: ['probe'] });
     expect(holdersOf(hub, 'db')).toEqual(['alice:held']);
     expect(existsSync(bobRan)).toBe(false);
     process.kill(command, 'SIGKILL');
