@@ -4,12 +4,12 @@ import type { HubClient } from '../client/hub-client.js';
 import { SwbError } from '../protocol/error-codes.js';
 import { UsageError, type CommandContext, type CommandDescriptor } from './command.js';
 
-const KINDS = ['mail', 'receipt', 'state', 'wake', 'row'];
+const KINDS = ['mail', 'receipt', 'state', 'wake', 'row', 'resource'];
 
 export const eventsCommand: CommandDescriptor = {
   name: 'events',
-  summary: 'Stream what happens: mail and receipts, row states with their rule, wakes, rows added and exited.',
-  usage: '[--row ROW] [--kinds mail,receipt,state,wake,row] [--follow]',
+  summary: 'Stream what happens: mail and receipts, row states with their rule, wakes, rows added and exited, reservations.',
+  usage: '[--row ROW] [--kinds mail,receipt,state,wake,row,resource] [--follow]',
   maxArgs: 0,
   flags: [
     { name: 'row', type: 'string', value: 'ROW', description: 'only events about this row' },

@@ -1,5 +1,6 @@
 // `swb events` (issue #13): what happens, for scripts and other tools — mail accepted, delivered, read,
-// replied, told; row state changes with the rule that decided; wakes; rows added and exited. One
+// replied, told; row state changes with the rule that decided; wakes; rows added and exited;
+// reservations (issue #35: requests, grants, releases, timeouts, uncertain holders, policy epochs). One
 // subscription per connection with a filter (kinds, one row); events go out as `event` notifications
 // on that connection and nothing is buffered here: a subscriber that does not read is bounded (and
 // finally dropped, with a last error saying why) by its connection's own backlog limits, and never
@@ -7,7 +8,7 @@
 import { notification } from '../protocol/rpc.js';
 import type { HubConnection } from './hub-connection.js';
 
-export const EVENT_KINDS = ['mail', 'receipt', 'state', 'wake', 'row'] as const;
+export const EVENT_KINDS = ['mail', 'receipt', 'state', 'wake', 'row', 'resource'] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 
 export interface SwbEvent {

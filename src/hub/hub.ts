@@ -33,6 +33,7 @@ import type { RuntimePaths } from './runtime-paths.js';
 import { SessionRegistry } from './session-registry.js';
 import { tryAcquireWorkspaceLock } from './workspace-lock.js';
 import { MailWaiters } from './mail-waiters.js';
+import { ResourceService } from './resource-service.js';
 import type { FederationSettings } from '../federation/federation-config.js';
 import type { FederationLink, LinkStatus } from '../federation/nats-link.js';
 import { ALL_NODES, isRemoteAddress, parseRemoteAddress, remoteAddress } from '../federation/remote-address.js';
@@ -73,6 +74,8 @@ export class Hub {
   readonly gate: StoreGate;
   /** Agents' end-of-turn hooks asking whether their row has mail (delivery without typing). */
   readonly hooks: HookDelivery;
+  /** Reservations between agents (issue #35). */
+  readonly resources: ResourceService;
   /** `swb events` subscribers; the embedding server publishes row events here too. */
   readonly events = new EventStream();
   private readonly rate: RateLimiter;
@@ -183,6 +186,10 @@ export class Hub {
     this.lifetime.add(toDisposable(() => store.close()));
     this.lifetime.add(toDisposable(() => this.gate.dispose()));
     this.lifetime.add(this.waiters);
+    this.resources = this.lifetime.add(
+      new ResourceService({ db: store.db, gate: this.gate, now: this.now, events: this.events, maxWaitMs: () => this.limits.maxWaitMs, log: (l) => this.log(l) }),
+    );
+    this.lifetime.add(this.onPeer((p) => this.resources.peerChanged(p)));
     store.rememberHandle(OPERATOR, 'operator');
     this.sweep();
     const sweeper = setInterval(() => this.sweep(), 60 * 60 * 1000);
@@ -405,6 +412,7 @@ export class Hub {
     this.events.unsubscribe(conn);
     this.stalled.delete(conn);
     this.waiters.cancelConnection(conn);
+    this.resources.connectionClosed(conn);
     if (conn.identity && this.sessions.release(conn, conn.identity.handle)) {
       this.announcePeer(conn.identity.handle, false, conn.identity.role);
     }

@@ -30,14 +30,16 @@ import {
 } from '../protocol/method-params.js';
 import type { HelloResult } from '../protocol/methods.js';
 import { check } from '../util/schema.js';
+import { EVENT_KINDS } from './event-stream.js';
 import type { HubConnection } from './hub-connection.js';
 import type { Hub } from './hub.js';
+import { RESOURCE_HANDLERS } from './resource-handlers.js';
 import { noServer } from './server-control.js';
 import type { SessionIdentity } from './session-registry.js';
 
 export type HandlerResult = { ok: unknown } | { error: SwbErrorValue };
 
-interface Handler<P> {
+export interface Handler<P> {
   params: z.ZodType<P>;
   /** Methods that need no hello first. */
   anonymous?: boolean;
@@ -50,8 +52,9 @@ function handler<P>(h: Handler<P>): Handler<unknown> {
 }
 
 // A Map, not an object literal: a method named `constructor` or `__proto__` must find nothing.
-const HANDLERS = new Map<string, Handler<unknown>>(
-  Object.entries({
+const HANDLERS = new Map<string, Handler<unknown>>([
+  ...Object.entries(RESOURCE_HANDLERS),
+  ...Object.entries({
   hello: handler({
     params: helloParams,
     anonymous: true,
@@ -222,7 +225,7 @@ const HANDLERS = new Map<string, Handler<unknown>>(
       }
       const handle = who.role === 'row' ? who.handle : (p.row ?? null);
       hub.events.subscribe(conn, p.kinds ?? [], handle);
-      return { ok: { subscribed: true, kinds: p.kinds ?? ['mail', 'receipt', 'state', 'wake', 'row'], row: handle } };
+      return { ok: { subscribed: true, kinds: p.kinds ?? EVENT_KINDS, row: handle } };
     },
   }),
 
@@ -312,7 +315,7 @@ const HANDLERS = new Map<string, Handler<unknown>>(
     },
   }),
   }),
-);
+]);
 
 /** Bytes a page of messages may take in one answer, leaving room for the envelope. */
 function replyBudget(hub: Hub): number {

@@ -1,4 +1,5 @@
-// swb's mail as MCP tools (issue #13): send, inbox, read, reply, wait, peers, status — the same hub
+// swb's mail as MCP tools (issue #13): send, inbox, read, reply, wait, peers, status — and
+// coordinate_resource for reservations (issue #35, coordinate-resource.ts) — the same hub
 // methods the CLI calls, over the same kind of connection, so a message sent here is indistinguishable
 // in the store from one `swb send` sent. Identity is the connection's (the row the server runs in,
 // found as the CLI finds it), never a parameter. Every peer string in a result is sanitized: agents
@@ -12,6 +13,7 @@ import { SwbError } from '../protocol/error-codes.js';
 import { MESSAGE_KINDS, type MailItem, type PeerInfo, type ReceiptResult, type SendResult } from '../protocol/methods.js';
 import { sanitize } from '../text/sanitize.js';
 import { formatMail, formatReceipts } from '../cli/format-mail.js';
+import { registerCoordinateResourceTool } from './coordinate-resource.js';
 
 /** Opens (or reuses) the hub connection of this MCP server's caller. */
 export type Connect = () => Promise<HubClient>;
@@ -49,6 +51,7 @@ function cleanMail(m: MailItem): Record<string, unknown> {
 
 export function registerSwbTools(server: McpServer, connect: Connect): void {
   const handle = z.string().min(1).max(64);
+  registerCoordinateResourceTool(server, connect);
 
   server.registerTool(
     'send',

@@ -45,6 +45,10 @@ export const ERROR_CODES = [
   'NO_CONFIG', // `swb trust`: no switchboard.json where it looked
   'CONFIG_INVALID', // a config file that does not parse or check (its problems name the file and field)
   'TRUST_STORE_UNSAFE', // the operator's trust store could not be written privately
+  'RESOURCE_WAIT_TIMEOUT', // a reservation was not granted within its wait; the ticket was cancelled, nothing ran
+  'STALE_POLICY', // the resource's policy changed after this unused grant; the grant is void, ask again
+  'TICKET_LIMIT', // a holder has too many open reservation tickets
+  'TICKET_STATE', // the ticket is not in a state this operation applies to (e.g. released, or uncertain without force)
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -4,6 +4,7 @@
 import * as z from 'zod';
 import { HANDLE_HINT, HANDLE_PATTERN } from './handle.js';
 import { MESSAGE_ID_PATTERN, MESSAGE_KINDS } from './methods.js';
+import { MAX_CAPACITY, MAX_REASON_CHARS, MAX_RESOURCES_PER_REQUEST, RESOURCE_NAME_HINT, RESOURCE_NAME_PATTERN } from './resource-name.js';
 
 const handle = z.string().regex(HANDLE_PATTERN, { error: HANDLE_HINT });
 // Ids are SQLite integers: anything past 2^53 could not name a message and would not fit the column.
@@ -89,7 +90,7 @@ export const newRowParams = z.strictObject({
 export type NewRowParams = z.infer<typeof newRowParams>;
 export const reviewParams = z.strictObject({ row: handle });
 export const eventsParams = z.strictObject({
-  kinds: z.optional(z.array(z.enum(['mail', 'receipt', 'state', 'wake', 'row'])).max(5)),
+  kinds: z.optional(z.array(z.enum(['mail', 'receipt', 'state', 'wake', 'row', 'resource'])).max(6)),
   row: z.optional(handle),
 });
 export const mergeParams = z.strictObject({
@@ -111,3 +112,42 @@ export const grantParams = z.strictObject({ a: handle, b: handle });
 
 /** Operator only: give a row's handle back (it stays reserved for its row across restarts until then). */
 export const releaseParams = z.strictObject({ handle });
+
+// Reservations (issue #35, src/hub/resource-handlers.ts). Waits are in ms; a round of waiting is
+// capped by the hub's maxWaitMs and the client asks again with the ticket.
+const resourceName = z.string().regex(RESOURCE_NAME_PATTERN, { error: RESOURCE_NAME_HINT });
+const ticketRef = z.int().min(1);
+/** A whole wait: up to a day (the client waits in rounds of at most maxWaitMs). */
+const totalWaitMs = z.int().min(0).max(86_400_000);
+
+export const resourceRequestParams = z.strictObject({
+  resources: z.array(resourceName).min(1).max(MAX_RESOURCES_PER_REQUEST),
+  reason: z.optional(z.string().max(MAX_REASON_CHARS)),
+  /** How long the ticket may stay queued before it is cancelled (RESOURCE_WAIT_TIMEOUT); absent: the policy's default. */
+  waitMs: z.optional(totalWaitMs),
+  /**
+   * The caller's gated process (swb run), recorded in the launch ledger with the request; the grant
+   * then makes the ticket held at once. Checked as `resource.launched` checks its pid.
+   */
+  pid: z.optional(z.int().min(2).max(4_194_304)),
+  command: z.optional(z.string().max(512)),
+});
+export const resourceWaitParams = z.strictObject({ ticket: ticketRef, waitMs: z.optional(z.int().min(0).max(86_400_000)) });
+export const resourceLaunchedParams = z.strictObject({
+  ticket: ticketRef,
+  pid: z.int().min(2).max(4_194_304),
+  /** How the command reads to people (display only; the pid is what the hub checks and watches). */
+  command: z.optional(z.string().max(512)),
+});
+export const resourceReleaseParams = z.strictObject({ ticket: ticketRef, force: z.optional(z.boolean()) });
+export const resourceTicketParams = z.strictObject({ ticket: ticketRef });
+export const resourceStatusParams = z.strictObject({ name: z.optional(resourceName) });
+export const resourcePolicyParams = z.strictObject({
+  name: resourceName,
+  capacity: z.optional(z.int().min(1).max(MAX_CAPACITY)),
+  /** A handle that grants by hand; null gives control back to the hub (automatic grants in order). */
+  controller: z.optional(z.nullable(handle)),
+  /** The default wait of requests that name none; null: until granted or cancelled. */
+  waitMs: z.optional(z.nullable(totalWaitMs)),
+});
+export type ResourcePolicyParams = z.infer<typeof resourcePolicyParams>;

@@ -13,6 +13,8 @@ export interface ProcStat {
   pid: number;
   ppid: number;
   state: string;
+  /** Process group id. */
+  pgrp: number;
   session: number;
   /** The controlling terminal's device number (0: none). */
   ttyNr: number;
@@ -33,7 +35,7 @@ export function readProcStat(pid: number): ProcStat | undefined {
   const close = text.lastIndexOf(')');
   if (close < 0) return undefined;
   const fields = text.slice(close + 2).split(' ');
-  return { pid, state: fields[0] ?? '?', ppid: Number(fields[1]), session: Number(fields[3]), ttyNr: Number(fields[4]) || 0, startTime: fields[19] ?? '' };
+  return { pid, state: fields[0] ?? '?', ppid: Number(fields[1]), pgrp: Number(fields[2]), session: Number(fields[3]), ttyNr: Number(fields[4]) || 0, startTime: fields[19] ?? '' };
 }
 
 const readStat = readProcStat;

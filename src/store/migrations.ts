@@ -139,4 +139,59 @@ export const MIGRATIONS: readonly string[] = [
     FROM messages m WHERE m.id = NEW.message;
   END;
   `,
+  // 6: reservations between agents (issue #35, src/store/resource-store.ts): policies per resource
+  // (capacity, controller, default wait, epoch), tickets with the resources they claim and their place
+  // in each queue, the launch ledger of `swb run` (pid + kernel start time + process group: the
+  // evidence a ticket may be released on), and a bounded journal of what happened.
+  `
+  CREATE TABLE resource_policies (
+    name       TEXT PRIMARY KEY,
+    capacity   INTEGER NOT NULL DEFAULT 1,
+    controller TEXT,
+    wait_ms    INTEGER,
+    epoch      INTEGER NOT NULL DEFAULT 1,
+    updated_at INTEGER NOT NULL
+  ) STRICT;
+  CREATE TABLE resource_tickets (
+    id           INTEGER PRIMARY KEY AUTOINCREMENT,
+    holder       TEXT NOT NULL,
+    state        TEXT NOT NULL,
+    reason       TEXT,
+    requested_at INTEGER NOT NULL,
+    deadline     INTEGER,
+    granted_at   INTEGER,
+    granted_by   TEXT,
+    told_at      INTEGER,
+    ended_at     INTEGER,
+    why          TEXT
+  ) STRICT;
+  CREATE INDEX resource_tickets_open ON resource_tickets (state) WHERE state IN ('queued', 'granted', 'held', 'uncertain');
+  CREATE TABLE resource_claims (
+    ticket   INTEGER NOT NULL REFERENCES resource_tickets(id) ON DELETE CASCADE,
+    resource TEXT NOT NULL,
+    position INTEGER NOT NULL,
+    epoch    INTEGER,
+    PRIMARY KEY (ticket, resource)
+  ) STRICT, WITHOUT ROWID;
+  CREATE INDEX resource_claims_by_resource ON resource_claims (resource, position);
+  CREATE TABLE resource_launches (
+    ticket      INTEGER PRIMARY KEY REFERENCES resource_tickets(id) ON DELETE CASCADE,
+    pid         INTEGER NOT NULL,
+    start_time  TEXT NOT NULL,
+    pgid        INTEGER NOT NULL,
+    command     TEXT NOT NULL,
+    holder      TEXT NOT NULL,
+    launched_at INTEGER NOT NULL
+  ) STRICT;
+  CREATE TABLE resource_events (
+    id        INTEGER PRIMARY KEY AUTOINCREMENT,
+    at        INTEGER NOT NULL,
+    kind      TEXT NOT NULL,
+    ticket    INTEGER,
+    resources TEXT NOT NULL,
+    holder    TEXT,
+    actor     TEXT,
+    detail    TEXT
+  ) STRICT;
+  `,
 ];

@@ -38,7 +38,7 @@ import { AGENTS_DIR, cliInstalled, prepareCodexHome, stopCodexDaemons } from './
 const CODEX_JS = process.env.SWB_CODEX_JS ?? join(AGENTS_DIR, '@openai/codex/bin/codex.js');
 const codex = loadProfiles({ configDir: '/nonexistent-swb-config' }).profiles.get('codex')!;
 const WAKE_LINE = codex.wakeLine;
-const SWB_TOOLS = ['inbox', 'peers', 'read', 'reply', 'send', 'status', 'wait'];
+const SWB_TOOLS = ['coordinate_resource', 'inbox', 'peers', 'read', 'reply', 'send', 'status', 'wait'];
 // The id of tester's message in what the inbox tool returned: Codex hands the model the structured
 // result as JSON ({"messages":[{"id":1,"from":"tester",...}]}); the text form is matched too.
 const TESTER_MAIL_ID = '(?:#|"id":)(\\d+)(?:\\s+from tester|,"from":"tester")';

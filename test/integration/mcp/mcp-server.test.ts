@@ -30,11 +30,11 @@ type ToolResult = { isError?: boolean; content: Array<{ type: string; text?: str
 const call = async (c: Client, name: string, args: Record<string, unknown> = {}) => (await c.callTool({ name, arguments: args })) as ToolResult;
 
 describe('swb mcp', () => {
-  it('lists the seven tools with their input schemas', async () => {
+  it('lists the eight tools with their input schemas', async () => {
     const { home } = await startTestHub();
     const c = await mcpClient(home, ['--as', 'alice']);
     const { tools } = await c.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['inbox', 'peers', 'read', 'reply', 'send', 'status', 'wait']);
+    expect(tools.map((t) => t.name).sort()).toEqual(['coordinate_resource', 'inbox', 'peers', 'read', 'reply', 'send', 'status', 'wait']);
     const send = tools.find((t) => t.name === 'send')!;
     expect(send.description).toMatch(/Send a message/);
     expect(send.inputSchema).toMatchObject({ type: 'object', required: expect.arrayContaining(['to', 'text']) });
@@ -101,5 +101,32 @@ describe('swb mcp', () => {
     expect(missing).toMatchObject({ isError: true, structuredContent: { code: 'NOT_FOUND' } });
     const bad = await call(c, 'read', { ids: [] });
     expect(bad.isError).toBe(true);
+  });
+
+  it('coordinate_resource: a row reserves as itself; others wait, time out, and may not release it; the operator\'s powers stay the operator\'s', async () => {
+    const { home, paths } = await startTestHub();
+    const op = await connectOperator(paths);
+    const reg = (await op.client.request('session.registerRow', { handle: 'worker' })) as { token: string };
+    const worker = await mcpClient(home, [], { SWB_SESSION: 'worker', SWB_TOKEN: reg.token, SWB_SOCKET: paths.socketPath });
+    const outsider = await mcpClient(home, ['--as', 'boss']);
+
+    const got = await call(worker, 'coordinate_resource', { operation: 'request', resources: ['port:3000'], reason: 'dev \x1b[31mserver' });
+    expect(got.isError).toBeFalsy();
+    expect(got.structuredContent).toMatchObject({ holder: 'worker', state: 'granted', resources: ['port:3000'] });
+    expect(got.structuredContent!.reason).not.toMatch(/\x1b/);
+    const ticket = got.structuredContent!.ticket as number;
+
+    const late = await call(outsider, 'coordinate_resource', { operation: 'request', resources: ['port:3000'], waitSeconds: 0.3 });
+    expect(late).toMatchObject({ isError: true, structuredContent: { code: 'RESOURCE_WAIT_TIMEOUT' } });
+    expect((await call(outsider, 'coordinate_resource', { operation: 'release', ticket })).structuredContent).toMatchObject({ code: 'UNAUTHENTICATED' });
+    expect((await call(worker, 'coordinate_resource', { operation: 'set_controller', name: 'port:3000', controller: 'worker' })).structuredContent).toMatchObject({
+      code: 'UNAUTHENTICATED',
+    });
+    expect((await call(worker, 'coordinate_resource', { operation: 'request' })).structuredContent).toMatchObject({ code: 'BAD_REQUEST' });
+
+    const status = await call(outsider, 'coordinate_resource', { operation: 'status', name: 'port:3000' });
+    expect(status.structuredContent!.resources[0].holders[0]).toMatchObject({ ticket, holder: 'worker', state: 'granted' });
+    expect(status.content[0]!.text).toMatch(/#\d+\s+worker\s+granted/);
+    expect((await call(worker, 'coordinate_resource', { operation: 'release', ticket })).structuredContent).toMatchObject({ state: 'released' });
   });
 });
