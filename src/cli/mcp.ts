@@ -7,7 +7,7 @@ import { packageVersion } from './top-level-help.js';
 
 export const mcpCommand: CommandDescriptor = {
   name: 'mcp',
-  summary: 'Serve swb mail as MCP tools on stdio (send, inbox, read, reply, wait, peers, status).',
+  summary: 'Serve swb mail and reservations as MCP tools on stdio (send, inbox, read, reply, wait, peers, status, coordinate_resource).',
   usage: '',
   maxArgs: 0,
   json: false,
