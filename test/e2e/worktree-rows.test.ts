@@ -376,19 +376,19 @@ describe('worktree rows', () => {
       t.write('\t');
       await t.waitFor(() => onField(label), `the dialog's ${label} field to take the focus`);
     };
-    /** Opens N and fills the fields: it starts on "Profile or command"; Tab goes on to cwd, worktree, name. */
+    /** Opens N and fills the fields: it starts on "Name (optional)"; Tab goes on to command, cwd, worktree. */
     const dialog = async (what: string, worktree: string, name: string) => {
       t.write('N');
-      await t.waitFor(() => onField('Profile or command'), 'the dialog, on its command field');
+      await t.waitFor(() => onField('Name (optional)'), 'the dialog, on its name field');
+      t.write(name);
+      await t.waitForText(new RegExp(`Name \\(optional\\) +${name} `));
+      await tabTo('Profile or command');
       t.write(what);
       await t.waitForText(what.slice(0, 20));
       await tabTo('Working directory');
       await tabTo('Git worktree');
       t.write(worktree);
       await t.waitForText(new RegExp(`Git worktree +${worktree.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} `));
-      await tabTo('Name (optional)');
-      t.write(name);
-      await t.waitForText(new RegExp(`Name \\(optional\\) +${name} `));
       t.write('\r');
     };
 
