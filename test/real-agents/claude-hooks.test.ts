@@ -23,7 +23,7 @@ import { AGENTS_DIR, cliInstalled } from './agent-cli.js';
 const CLAUDE_BIN = process.env.SWB_CLAUDE_BIN ?? join(AGENTS_DIR, '@anthropic-ai/claude-code/bin/claude.exe');
 const API_KEY = 'sk-ant-stub-key-0000000000000000000000';
 const SLOW_MS = 6000;
-const SWB_TOOLS = ['mcp__swb__inbox', 'mcp__swb__peers', 'mcp__swb__read', 'mcp__swb__reply', 'mcp__swb__send', 'mcp__swb__status', 'mcp__swb__wait'];
+const SWB_TOOLS = ['mcp__swb__coordinate_resource', 'mcp__swb__inbox', 'mcp__swb__peers', 'mcp__swb__read', 'mcp__swb__reply', 'mcp__swb__send', 'mcp__swb__status', 'mcp__swb__wait'];
 // The id of tester's message in what the inbox tool returned: Claude Code hands the model an MCP
 // tool's structured result as JSON ({"messages":[{"id":1,"from":"tester",...}]}); the text form
 // ("#1  from tester ...") is matched too.
