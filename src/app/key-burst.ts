@@ -9,7 +9,8 @@ import type { InkKeyLike } from '../config/keymap.js';
 
 export type KeyStep = readonly [input: string, key: InkKeyLike];
 
-const NO_KEY: InkKeyLike = {
+/** A key record with no flag set: plain text as Ink reports it. */
+export const NO_KEY: InkKeyLike = {
   upArrow: false,
   downArrow: false,
   leftArrow: false,

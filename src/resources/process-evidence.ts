@@ -2,8 +2,7 @@
 // (a pid alone may name a stranger after reuse), and its process group (a command's helpers outlive
 // it in the group). No heartbeat, no pid file: only what /proc says now. Linux only; elsewhere there
 // is no evidence either way and the ticket waits for an explicit release.
-import { readdirSync } from 'node:fs';
-import { readProcStat, type ProcStat } from '../rows/process-tree.js';
+import { liveProcessesWhere, readProcStat, type ProcStat } from '../rows/process-tree.js';
 
 export interface LaunchIdentity {
   pid: number;
@@ -25,20 +24,7 @@ export const linuxProc: ProcReader = {
     // The kernel answers "no such group" at once; only a group that exists (zombies included) is
     // worth a scan of /proc, which costs milliseconds per call on a busy machine.
     if (!groupExists(pgid)) return [];
-    let entries: string[];
-    try {
-      entries = readdirSync('/proc');
-    } catch {
-      return [];
-    }
-    const members: number[] = [];
-    for (const entry of entries) {
-      const code = entry.charCodeAt(0);
-      if (code < 48 || code > 57) continue;
-      const s = readProcStat(Number(entry));
-      if (s !== undefined && s.pgrp === pgid && s.state !== 'Z') members.push(s.pid);
-    }
-    return members;
+    return liveProcessesWhere((s) => s.pgrp === pgid);
   },
 };
 

@@ -53,6 +53,11 @@ export function identifyProcessTree(leader: number): ProcessTree {
 
 /** Live (non-zombie) processes whose session id is `sid`; empty where /proc is unavailable. */
 export function sessionMembers(sid: number): number[] {
+  return liveProcessesWhere((stat) => stat.session === sid);
+}
+
+/** Every live (non-zombie) process whose /proc stat passes `keep`, by one scan of /proc; empty where there is none. */
+export function liveProcessesWhere(keep: (stat: ProcStat) => boolean): number[] {
   if (process.platform !== 'linux') return [];
   let entries: string[];
   try {
@@ -64,9 +69,8 @@ export function sessionMembers(sid: number): number[] {
   for (const entry of entries) {
     const code = entry.charCodeAt(0);
     if (code < 48 || code > 57) continue;
-    const pid = Number(entry);
-    const stat = readStat(pid);
-    if (stat !== undefined && stat.session === sid && stat.state !== 'Z') members.push(pid);
+    const stat = readStat(Number(entry));
+    if (stat !== undefined && stat.state !== 'Z' && keep(stat)) members.push(stat.pid);
   }
   return members;
 }
