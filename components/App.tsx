@@ -114,7 +114,6 @@ export function App() {
         view={state.resources}
         current={() => store.getState().resources}
         rows={state.rows.map((r) => r.name)}
-        now={state.now}
         theme={theme}
         width={cols}
         height={rows}

@@ -18,7 +18,6 @@ export interface ResourcesOverlayProps {
   current?: () => ResourcesViewState;
   /** The rows, in dashboard order: the controller picker numbers them. */
   rows: readonly string[];
-  now: number;
   theme: Theme;
   width: number;
   height: number;
@@ -28,7 +27,7 @@ export interface ResourcesOverlayProps {
 
 const HINTS = '↑↓ select · g grant · x release (force) · c controller · Esc close';
 
-export function ResourcesOverlay({ view, current, rows, now, theme, width, height, intents, active = true }: ResourcesOverlayProps) {
+export function ResourcesOverlay({ view, current, rows, theme, width, height, intents, active = true }: ResourcesOverlayProps) {
   const picks = rows.slice(0, 9);
   useInput(
     (input, key) => {
@@ -59,7 +58,7 @@ export function ResourcesOverlay({ view, current, rows, now, theme, width, heigh
 
   if (view.confirmRelease) {
     const t = view.confirmRelease;
-    const lines = [...releaseEvidence(t, now), 'y: release it · n / Esc: keep it'];
+    const lines = [...releaseEvidence(t), 'y: release it · n / Esc: keep it'];
     return <ConfirmBox title={`Release ticket #${t.ticket} of @${sanitize(t.holder, { singleLine: true, maxChars: 64 })}?`} lines={lines} theme={theme} width={width} height={height} />;
   }
   if (view.pickController !== null) {
@@ -90,7 +89,7 @@ export function ResourcesOverlay({ view, current, rows, now, theme, width, heigh
           const at = Math.max(0, top) + i;
           return (
             <Text key={at} color={e.kind === 'resource' ? theme.accent : theme.help.fg} bold={e.kind === 'resource'} inverse={at === selected} wrap="truncate">
-              {entryLine(view.statuses, e, now)}
+              {entryLine(view.statuses, e)}
             </Text>
           );
         })

@@ -5,17 +5,19 @@
 // passes sanitize.
 import type { ResourceStatus, TicketView } from '../protocol/resource-name.js';
 import { sanitize } from '../text/sanitize.js';
-import { formatAge } from './app-state.js';
 import type { ResourceEntry } from './resources-view-state.js';
 
 const clean = (text: string, maxChars = 120) => sanitize(text, { singleLine: true, maxChars });
 
-function clock(at: number): string {
-  return new Date(at).toISOString().slice(11, 19);
-}
-
-function since(at: number | null, now: number): string {
-  return at === null ? '?' : `${clock(at)} (${formatAge(at, now)})`;
+/**
+ * Local wall-clock time (as `swb resource status` prints it, without the date), not an age: the
+ * dashboard's coarse clock would let an age go stale while the overlay is open.
+ */
+function since(at: number | null): string {
+  if (at === null) return '?';
+  const d = new Date(at);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
 }
 
 function waitLabel(ms: number | null): string {
@@ -33,36 +35,36 @@ function processOf(t: TicketView): string {
   return 'no process recorded (taken by request)';
 }
 
-export function holderLine(t: TicketView, now: number): string {
+export function holderLine(t: TicketView): string {
   const mark = t.state === 'uncertain' ? '⚿?' : '⚿';
   const reason = t.reason ? ` · “${clean(t.reason, 80)}”` : '';
-  return `  ${mark} #${t.ticket} @${clean(t.holder, 64)} ${t.state} since ${since(t.grantedAt, now)}${reason} · ${processOf(t)}`;
+  return `  ${mark} #${t.ticket} @${clean(t.holder, 64)} ${t.state} since ${since(t.grantedAt)}${reason} · ${processOf(t)}`;
 }
 
-export function queuedLine(t: TicketView, place: number, now: number): string {
+export function queuedLine(t: TicketView, place: number): string {
   const reason = t.reason ? ` · “${clean(t.reason, 80)}”` : '';
   const wide = t.resources.length > 1 ? ` · with ${t.resources.map((r) => clean(r, 64)).join(', ')}` : '';
-  return `  ⧗ ${place}. #${t.ticket} @${clean(t.holder, 64)} waiting since ${since(t.requestedAt, now)}${reason}${wide}`;
+  return `  ⧗ ${place}. #${t.ticket} @${clean(t.holder, 64)} waiting since ${since(t.requestedAt)}${reason}${wide}`;
 }
 
-export function entryLine(statuses: readonly ResourceStatus[], e: ResourceEntry, now: number): string {
+export function entryLine(statuses: readonly ResourceStatus[], e: ResourceEntry): string {
   if (e.kind === 'resource') {
     const s = statuses.find((x) => x.name === e.resource);
     return s ? policyLine(s) : clean(e.resource, 64);
   }
-  return e.kind === 'holder' ? holderLine(e.ticket, now) : queuedLine(e.ticket, e.place, now);
+  return e.kind === 'holder' ? holderLine(e.ticket) : queuedLine(e.ticket, e.place);
 }
 
 /** What is known of a holder, shown before the operator forces its release. */
-export function releaseEvidence(t: TicketView, now: number): string[] {
+export function releaseEvidence(t: TicketView): string[] {
   const lines = [
     `@${clean(t.holder, 64)} holds ${t.resources.map((r) => clean(r, 64)).join(', ')} (ticket #${t.ticket}, ${t.state})`,
-    `granted ${since(t.grantedAt, now)}${t.grantedBy ? ` by ${clean(t.grantedBy, 64)}` : ''}; requested ${since(t.requestedAt, now)}`,
+    `granted ${since(t.grantedAt)}${t.grantedBy ? ` by ${clean(t.grantedBy, 64)}` : ''}; requested ${since(t.requestedAt)}`,
   ];
   if (t.reason) lines.push(`reason: ${clean(t.reason, 200)}`);
   if (t.launch) {
     lines.push(`process: pid ${t.launch.pid}, process group ${t.launch.pgid}, kernel start time ${clean(t.launch.startTime, 40)}`);
-    lines.push(`command: ${clean(t.launch.command, 200)} (launched ${since(t.launch.launchedAt, now)})`);
+    lines.push(`command: ${clean(t.launch.command, 200)} (launched ${since(t.launch.launchedAt)})`);
   } else {
     lines.push('process: none recorded (the ticket was taken by request, not by swb run)');
   }

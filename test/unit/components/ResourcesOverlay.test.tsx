@@ -26,7 +26,7 @@ const view = (patch: Partial<ResourcesViewState> = {}): ResourcesViewState => ({
 
 function mount(v: ResourcesViewState) {
   const r = recorder();
-  const ink = render(<ResourcesOverlay view={v} rows={['alice', 'bob', 'carol']} now={60_000} theme={darkTheme()} width={150} height={14} intents={r.intents} />);
+  const ink = render(<ResourcesOverlay view={v} rows={['alice', 'bob', 'carol']} theme={darkTheme()} width={150} height={14} intents={r.intents} />);
   return { ...ink, ...r };
 }
 
