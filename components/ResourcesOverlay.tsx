@@ -83,7 +83,7 @@ export function ResourcesOverlay({ view, current, rows, theme, width, height, in
         Resources — {HINTS}
       </Text>
       {entries.length === 0 ? (
-        <Text color={theme.muted}>No reservations: nothing is held, queued or given a policy (swb run --resource NAME -- CMD).</Text>
+        <Text color={theme.muted} wrap="truncate">No reservations: nothing is held, queued or given a policy (swb run --resource NAME -- CMD).</Text>
       ) : (
         shown.map((e, i) => {
           const at = Math.max(0, top) + i;
