@@ -9,6 +9,7 @@ import { sanitize } from '../src/text/sanitize.js';
 import { Composer } from './Composer.js';
 import { HelpOverlay } from './HelpOverlay.js';
 import { NewRowDialog } from './NewRowDialog.js';
+import { ResourcesOverlay } from './ResourcesOverlay.js';
 import { ReviewOverlay } from './ReviewOverlay.js';
 import { HistoryView } from './HistoryView.js';
 import { MailView } from './MailView.js';
@@ -29,12 +30,12 @@ const WAKE_KEYS: Readonly<Record<string, WakePolicy>> = { '1': 'auto', a: 'auto'
  * the composer, the mail view or the notification list has the keyboard (each reads its own keys).
  */
 export function App() {
-  const { intents, keymap, chromeHeight, profileIds, cwd } = useServices();
+  const { intents, keymap, chromeHeight, profileIds, cwd, resources, store } = useServices();
   const state = useAppState();
   const theme = useTheme();
   const { cols, rows } = state.size;
   const composing = state.composer.open && state.attached === null;
-  const ownKeys = state.overlay === 'mail' || state.overlay === 'notifications' || state.overlay === 'newRow' || state.overlay === 'review' || state.overlay === 'history';
+  const ownKeys = state.overlay === 'mail' || state.overlay === 'notifications' || state.overlay === 'newRow' || state.overlay === 'review' || state.overlay === 'history' || state.overlay === 'resources';
 
   useInput(
     (input, key) => {
@@ -106,6 +107,20 @@ export function App() {
   }
   if (state.overlay === 'notifications') {
     return <NotificationList notes={state.notes} theme={theme} width={cols} height={rows} intents={intents} active={!composing} />;
+  }
+  if (state.overlay === 'resources' && resources) {
+    return (
+      <ResourcesOverlay
+        view={state.resources}
+        current={() => store.getState().resources}
+        rows={state.rows.map((r) => r.name)}
+        theme={theme}
+        width={cols}
+        height={rows}
+        intents={resources}
+        active={!composing}
+      />
+    );
   }
   if (state.overlay === 'help') return <HelpOverlay keymap={keymap} theme={theme} width={cols} height={rows} />;
   if (state.overlay === 'quit') return <QuitConfirm running={runningCount(state)} detachKey={keysLabel(keymap, 'detachClient', 1)} theme={theme} width={cols} height={rows} />;

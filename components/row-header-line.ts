@@ -28,10 +28,23 @@ export function rowHeaderParts({ row, now }: Pick<RowHeaderInput, 'row' | 'now'>
   const restored = row.restored === 'resumed' ? ' · restored (resumed)' : row.restored === 'fresh' ? ' · restored' : '';
   // The profile is said once: a row named after its profile (claude) does not repeat it.
   const profile = row.profile && row.profile !== row.name ? ` · ${row.profile}` : '';
-  const left = ` ${STATE_GLYPH[state] ?? '○'} ${row.name}${profile} · ${state}${exit}${row.wakeFailed ? ' · wake failed' : ''}${policy}${restored}${gitPart(row.git)}`;
+  const left = ` ${STATE_GLYPH[state] ?? '○'} ${row.name}${profile} · ${state}${exit}${row.wakeFailed ? ' · wake failed' : ''}${policy}${restored}${reservationPart(row.reservations)}${gitPart(row.git)}`;
   const badge = row.unread > 0 ? ` ✉ ${row.unread} ` : '';
   const right = ` ${formatAge(ageSince(row), now)} `;
   return { left, badge, right, state };
+}
+
+/** Room for one mark's names: a long list is cut (…), the overlay has them all. */
+const MARK_MAX_CELLS = 24;
+
+/** ⚿ what the row holds, ⧗ what it waits for (reservations, issue #35). */
+function reservationPart(r: RowView['reservations']): string {
+  if (!r) return '';
+  // Resource names pass the hub's name rule, but they are peers' text all the same.
+  const mark = (glyph: string, names: readonly string[]) =>
+    names.length === 0 ? '' : ` ${glyph} ${truncateToWidth(sanitize(names.join(','), { singleLine: true, maxChars: 200 }), MARK_MAX_CELLS)}`;
+  const part = `${mark('⚿', r.held)}${mark('⧗', r.waiting)}`;
+  return part ? ` ·${part}` : '';
 }
 
 /** A worktree row's branch, commits ahead (↑) and behind (↓) its base branch, and * when it has uncommitted changes. */

@@ -3,11 +3,13 @@ import { createContext, useContext } from 'react';
 import type { Keymap } from '../config/keymap.js';
 import type { Theme } from '../config/theme.js';
 import type { AppStore } from './app-store.js';
-import type { Intents } from './intents.js';
+import type { Intents, ResourceIntents } from './intents.js';
 
 export interface AppServices {
   store: AppStore;
   intents: Intents;
+  /** The resources overlay's intents (absent: no hub reservations behind this dashboard). */
+  resources?: ResourceIntents;
   themes: ReadonlyMap<string, Theme>;
   keymap: Keymap;
   /** Lines at the bottom reserved for the chrome (strip and key hints). */

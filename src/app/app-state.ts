@@ -3,6 +3,8 @@
 import { initialComposer, type ComposerState, type PeerView } from './composer-state.js';
 import type { LayoutMode } from './layout.js';
 import { initialMailView, type MailViewState } from './mail-view-state.js';
+import type { RowReservations } from './row-reservations.js';
+import { initialResourcesView, type ResourcesViewState } from './resources-view-state.js';
 
 export type AgentState = 'busy' | 'idle' | 'waiting' | 'exited' | 'unknown';
 export type WakePolicy = 'auto' | 'notify' | 'off';
@@ -32,6 +34,8 @@ export interface RowView {
   exitedAt?: number;
   /** A worktree row's git state (branch, ahead/behind its base, dirty), or null. */
   git?: { branch: string; ahead: number; behind: number; dirty: boolean; missing: boolean } | null;
+  /** What it holds (⚿) and waits for (⧗) in the hub's reservations; absent: nothing. */
+  reservations?: RowReservations | null;
 }
 
 export type NoteKind = 'mail' | 'error' | 'info';
@@ -49,7 +53,7 @@ export interface Note {
   mailId?: number;
 }
 
-export type Overlay = null | 'help' | 'quit' | 'mail' | 'notifications' | 'explain' | 'audit' | 'confirm' | 'reopen' | 'wakePolicy' | 'newRow' | 'parked' | 'review' | 'history';
+export type Overlay = null | 'help' | 'quit' | 'mail' | 'notifications' | 'explain' | 'audit' | 'confirm' | 'reopen' | 'wakePolicy' | 'newRow' | 'parked' | 'review' | 'history' | 'resources';
 
 /** A question the operator answers y or n before something that ends a running program. */
 export interface PendingConfirm {
@@ -118,6 +122,8 @@ export interface AppState {
   review: { row: string; title: string; lines: readonly string[] } | null;
   /** The server's paste buffer (already plain text), for the composer's Ctrl-Y; null when empty. */
   pasteBuffer: string | null;
+  /** The hub's reservations as last read (each event reads them again), and the 'resources' overlay's selection. */
+  resources: ResourcesViewState;
 }
 
 export const MAX_NOTES = 200;
@@ -148,6 +154,7 @@ export function initialState(size: { cols: number; rows: number }, layoutMode: L
     review: null,
     history: null,
     pasteBuffer: null,
+    resources: initialResourcesView(),
   };
 }
 

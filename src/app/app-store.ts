@@ -9,6 +9,9 @@ import { MAX_NOTES, type AppState, type ClosedRow, type Note, type NoteKind, typ
 
 /** Closed rows kept for reopening. */
 const MAX_CLOSED = 9;
+import type { ResourceStatus } from '../protocol/resource-name.js';
+import { rowReservations, sameReservations } from './row-reservations.js';
+import { withStatuses, type ResourcesViewState } from './resources-view-state.js';
 import { applyReceiptToSend, applySendError, applySendResult } from './composer-receipts.js';
 import {
   bindMention,
@@ -92,7 +95,9 @@ export class AppStore implements Disposable {
   }
 
   addRow(row: RowView): void {
-    const rows = [...this.state.rows.filter((r) => r.name !== row.name), row];
+    // A row that joins while it already holds or waits (a restored server, a renamed row) shows it at once.
+    const reservations = rowReservations(this.state.resources.statuses, row.name);
+    const rows = [...this.state.rows.filter((r) => r.name !== row.name), { ...row, reservations }];
     this.set({ ...this.state, rows, focused: this.state.focused ?? row.name });
   }
 
@@ -170,7 +175,23 @@ export class AppStore implements Disposable {
       parked: overlay === 'parked' ? this.state.parked : null,
       review: overlay === 'review' ? this.state.review : null,
       history: overlay === 'history' ? this.state.history : null,
+      resources: overlay === 'resources' ? this.state.resources : { ...this.state.resources, confirmRelease: null, pickController: null, message: null },
     });
+  }
+
+  /** The hub's reservations, read again after an event: the overlay's list and every row's marks. */
+  setResourceStatuses(statuses: readonly ResourceStatus[]): void {
+    const rows = this.state.rows.map((r) => {
+      const reservations = rowReservations(statuses, r.name);
+      return sameReservations(r.reservations, reservations) ? r : { ...r, reservations };
+    });
+    this.set({ ...this.state, rows, resources: withStatuses(this.state.resources, statuses) });
+  }
+
+  /** A step of the resources overlay (selection, a question asked or answered, a message). */
+  updateResourcesView(step: (view: ResourcesViewState) => ResourcesViewState): void {
+    const resources = step(this.state.resources);
+    if (resources !== this.state.resources) this.set({ ...this.state, resources });
   }
 
   /** Opens the wake policy picker for `row`. */

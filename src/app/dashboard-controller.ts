@@ -493,6 +493,8 @@ export class DashboardController implements Intents, Disposable {
         if (!this.agents?.has(focused.name)) this.note('info', `${focused.name} has no agent profile: it is never woken`, focused.name);
         else store.pickWakePolicy(focused.name);
         return;
+      case 'resources':
+        return store.openOverlay('resources');
       case 'auditLog':
         return store.openOverlay('audit', this.auditText());
       case 'grantBudget':

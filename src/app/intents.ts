@@ -76,3 +76,19 @@ export interface Intents extends ComposerIntents, MailViewIntents, NotificationI
   /** The answer to the parked-mail review of the 'confirm' overlay: hand it over, or discard it. */
   reviewParked(redeliver: boolean | null): void;
 }
+
+/** The resources overlay (reservations, issue #35): the operator's hand on the hub's tickets. */
+export interface ResourceIntents {
+  moveResourceSelection(step: number): void;
+  /** g: grant the selected queued ticket (it moves to the front; granted if there is room). */
+  grantSelected(): void;
+  /** x: ask to force-release the selected holder (the evidence is shown first). */
+  askReleaseSelected(): void;
+  /** The answer to that question. */
+  answerRelease(yes: boolean): void;
+  /** c: pick the controller of the selected line's resource. */
+  askController(): void;
+  /** A row's handle, `operator`, null (none: the hub grants in order), or undefined (keep it). */
+  chooseController(controller: string | null | undefined): void;
+  closeOverlay(): void;
+}

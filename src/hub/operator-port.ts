@@ -8,6 +8,9 @@ import type { UnreadMail } from '../agents/wake-controller.js';
 import { OPERATOR } from '../protocol/handle.js';
 import type { SwbErrorValue } from '../protocol/error-codes.js';
 import type { MailItem, PeerChanged, PeerInfo, ReceiptChanged, ReceiptResult, SendParams, SendResult } from '../protocol/methods.js';
+import type { ResourceStatus, TicketView } from '../protocol/resource-name.js';
+import type { ResourceEvent } from '../resources/resource-coordinator.js';
+import type { Actor } from '../resources/ticket-authority.js';
 import type { StateChange } from '../store/mail-store.js';
 import type { HeldPair } from '../store/reply-budget.js';
 import type { Event } from '../util/event.js';
@@ -56,6 +59,15 @@ export interface OperatorPort {
   /** The parked mail never reaches the row; its senders' receipts say expired. */
   discardParked(handle: string): Promise<PortResult<{ messages: number }>>;
 
+  /** Reservations (issue #35), as the operator: what `swb resource status|grant|release|policy` does. */
+  resourceStatus(): Promise<PortResult<ResourceStatus[]>>;
+  grantTicket(ticket: number): Promise<PortResult<TicketView>>;
+  /** Forced: the operator frees anyone's ticket, held or uncertain. */
+  releaseTicket(ticket: number): Promise<PortResult<TicketView>>;
+  setController(resource: string, controller: string | null): Promise<PortResult<ResourceStatus>>;
+  /** A reservation changed (committed): requested, granted, released, policy ... */
+  onResource: Event<ResourceEvent>;
+
   heldPairs(): HeldPair[];
   grantBudget(a: string, b: string): Promise<PortResult<{ granted: boolean; budget: number }>>;
 
@@ -65,6 +77,9 @@ export interface OperatorPort {
   onRefused: Event<{ sender: string; to: readonly string[]; error: SwbErrorValue }>;
   onHeld: Event<BudgetHeld>;
 }
+
+/** The operator port acts as the operator, as `swb resource` run by the operator does. */
+const AS_OPERATOR: Actor = { handle: OPERATOR, role: 'operator' };
 
 /** Enough to hold every unread message of a recipient at the default limits (maxUnread 256). */
 const UNREAD_PAGE = 1000;
@@ -175,6 +190,18 @@ export function operatorPort(hub: Hub): OperatorPort {
         return failure(err, `the parked mail of ${handle} could not be discarded`);
       }
     },
+
+    async resourceStatus() {
+      try {
+        return { ok: await hub.resources.status(undefined) };
+      } catch (err) {
+        return failure(err, 'The reservations could not be read');
+      }
+    },
+    grantTicket: (ticket) => hub.resources.grant(AS_OPERATOR, ticket),
+    releaseTicket: (ticket) => hub.resources.release(AS_OPERATOR, ticket, true),
+    setController: (resource, controller) => hub.resources.setPolicy(AS_OPERATOR, resource, { controller }),
+    onResource: hub.resources.onEvent,
 
     heldPairs: () => hub.heldPairs(),
     grantBudget: (a, b) => hub.grantBudget(a, b),

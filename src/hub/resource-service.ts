@@ -25,10 +25,11 @@ import type { PeerChanged } from '../protocol/methods.js';
 import type { ResourceStatus, TicketView } from '../protocol/resource-name.js';
 import { launchEvidence } from '../resources/process-evidence.js';
 import { inspectLaunch, type InspectedLaunch } from '../resources/launch-check.js';
-import { ResourceCoordinator, TIMEOUT_WHY, type Outcome, type PolicyChange } from '../resources/resource-coordinator.js';
+import { ResourceCoordinator, TIMEOUT_WHY, type Outcome, type PolicyChange, type ResourceEvent } from '../resources/resource-coordinator.js';
 import type { Actor } from '../resources/ticket-authority.js';
 import { ResourceStore } from '../store/resource-store.js';
 import type { SqliteDatabase } from '../store/open-database.js';
+import { Emitter } from '../util/event.js';
 import type { Disposable } from '../util/lifecycle.js';
 import type { EventStream } from './event-stream.js';
 import type { HubConnection } from './hub-connection.js';
@@ -70,6 +71,9 @@ export class ResourceService implements Disposable {
   private readonly unwatched = new Set<number>();
   /** Reservation events published so far (a waiter compares it to know whether it may have missed one). */
   private eventCount = 0;
+  private readonly committed = new Emitter<ResourceEvent>();
+  /** Each reservation event once it committed (in-process listeners: the dashboard's resource board). */
+  readonly onEvent = this.committed.event;
   /** Operations waiting for this turn's batch. */
   private readonly queued: Array<() => void> = [];
   private orphanTimer: NodeJS.Timeout | null = null;
@@ -307,6 +311,7 @@ export class ResourceService implements Disposable {
     for (const e of out.events) {
       this.eventCount += 1;
       this.deps.events.publish({ ...e, ...(e.holder !== null ? { row: e.holder } : {}) }, [e.holder ?? '', e.actor]);
+      this.committed.fire(e);
       if (e.ticket === null || e.event === 'requested' || e.event === 'reordered') continue;
       this.waiters.get(e.ticket)?.done();
       if (e.event !== 'granted' && e.event !== 'launched' && e.event !== 'uncertain') {

@@ -25,6 +25,7 @@ import { initialState, type AppState } from '../app/app-state.js';
 import { AppContext, type AppServices } from '../app/app-context.js';
 import { AppStore } from '../app/app-store.js';
 import { DashboardController } from '../app/dashboard-controller.js';
+import { ResourceBoard } from '../app/resource-board.js';
 import type { LayoutMode } from '../app/layout.js';
 import { computeLayout } from '../app/layout.js';
 import type { PlannedRow } from '../app/launch-plan.js';
@@ -260,7 +261,8 @@ export function openClientSession(o: ClientSessionOptions): ClientSession {
   if (first !== undefined) store.focus(first);
   for (const n of o.notes ?? []) store.notify(n.kind, sanitize(n.text, { singleLine: true, maxChars: 300 }), n.row);
 
-  const services: AppServices = { store, intents: controller, themes, keymap, chromeHeight: CHROME_HEIGHT, profileIds: [...o.profiles.profiles.keys()], cwd: o.cwd };
+  const resources = owner.add(new ResourceBoard(core.port, store));
+  const services: AppServices = { store, intents: controller, resources, themes, keymap, chromeHeight: CHROME_HEIGHT, profileIds: [...o.profiles.profiles.keys()], cwd: o.cwd };
   const ink = render(
     React.createElement(AppContext.Provider, { value: services }, React.createElement(App)),
     { stdout: inkStdout as unknown as NodeJS.WriteStream, stdin: inkStdin as unknown as NodeJS.ReadStream, debug: true, exitOnCtrlC: false, patchConsole: false },

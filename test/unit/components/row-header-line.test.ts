@@ -66,3 +66,21 @@ describe('rowHeaderLine', () => {
     expect(left).not.toContain('\x1b');
   });
 });
+
+describe('rowHeaderLine reservations', () => {
+  it('marks what the row holds (⚿) and waits for (⧗)', () => {
+    const text = visible(rowHeaderLine({ row: { ...row, reservations: { held: ['db'], waiting: ['port:3000'] } }, width: 100, focused: false, now: 16_000, theme }));
+    expect(text).toContain('· ⚿ db ⧗ port:3000');
+    expect(cellWidth(text)).toBe(100);
+    expect(visible(rowHeaderLine({ row, width: 100, focused: false, now: 16_000, theme }))).not.toMatch(/[⚿⧗]/);
+  });
+
+  it('sanitizes the names and cuts a long list to fit', () => {
+    const names = ['a\x1b[31mred', ...Array.from({ length: 20 }, (_, i) => `resource-${i}`)];
+    const text = rowHeaderParts({ row: { ...row, reservations: { held: names, waiting: [] } }, now: 16_000 }).left;
+    expect(text).not.toContain('\x1b');
+    const mark = text.slice(text.indexOf('⚿'));
+    expect(mark).toContain('…');
+    expect(cellWidth(mark)).toBeLessThanOrEqual(2 + 24);
+  });
+});

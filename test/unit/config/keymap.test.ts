@@ -128,9 +128,10 @@ describe('buildKeymap', () => {
     const ink = (input: string) => ({ ...NO_KEY, shift: input !== input.toLowerCase() });
     expect(matchInkInput(km, 'c', ink('c'))).toBe('compose');
     expect(matchInkInput(km, 'c', ink('c'), 'mailView')).toBe('mailCompose');
-    expect(matchInkInput(km, 'r', ink('r'))).toBeUndefined();
+    expect(matchInkInput(km, 'r', ink('r'))).toBe('resources');
     expect(matchInkInput(km, 'r', ink('r'), 'mailView')).toBe('mailReply');
-    expect(matchRawInput(km, 'r')).toBeUndefined(); // raw matching is the dashboard's only
+    expect(matchInkInput(km, 'm', ink('m'))).toBeUndefined();
+    expect(matchRawInput(km, 'm')).toBeUndefined(); // raw matching is the dashboard's only
     const remapped = buildKeymap({ mailReply: 'R', mailMarkRead: 'x' });
     expect(remapped.ok).toBe(true);
     if (remapped.ok) {
@@ -268,7 +269,8 @@ describe('matchInkInput against Ink’s own key parsing', () => {
     ['k', 'k', 'focusUp'],
     ['Enter', '\r', 'attach'],
     ['R (shift+r)', 'R', 'restart'],
-    ['r (no binding)', 'r', undefined],
+    ['b (no binding)', 'b', undefined],
+    ['r', 'r', 'resources'],
     ['?', '?', 'help'],
     ['@', '@', 'compose'],
     ['q', 'q', 'quit'],
