@@ -6,9 +6,8 @@
 // The agent profiles are read only when some ROW names a program found nowhere (the one case they
 // decide), so a dashboard with no rows given, or rows that are plainly programs, reads no profile.
 import { loadProfiles } from '../agents/load-profiles.js';
-import { UsageError } from '../cli/command.js';
-import { COMMANDS } from '../cli/commands.js';
-import { parseFlags } from '../cli/parse-flags.js';
+import { parseFlags, UsageError } from '../util/parse-flags.js';
+import { COMMAND_NAMES } from '../config/command-names.js';
 import { missingProgram, nearest } from '../config/row-command-check.js';
 import { parseRowArg } from '../config/row-spec.js';
 
@@ -63,7 +62,7 @@ export function rowArgProblem(arg: string, profileIds: readonly string[], env: N
 
 /** The usage error for a ROW whose program is nowhere: most likely a mistyped subcommand or profile. */
 function notARow(arg: string, program: string, profileIds: readonly string[]): string {
-  const command = nearest(program, Object.keys(COMMANDS));
+  const command = nearest(program, COMMAND_NAMES);
   const profile = nearest(program, profileIds);
   const hint = command ? ` Did you mean \`swb ${command}\`?` : profile ? ` Did you mean the profile ${profile}?` : '';
   return (

@@ -6,7 +6,7 @@ import { SwbError } from '../protocol/error-codes.js';
 import type { TicketView } from '../protocol/resource-name.js';
 import type { HubClient } from '../client/hub-client.js';
 import type { CommandContext } from './command.js';
-import { describeWait } from './format-ticket.js';
+import { describeWait } from '../text/format-ticket.js';
 
 /** One round of waiting; the hub caps it at its maxWaitMs. */
 const ROUND_MS = 25_000;

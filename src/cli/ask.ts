@@ -1,6 +1,6 @@
 import type { MailItem } from '../protocol/methods.js';
 import { type CommandDescriptor } from './command.js';
-import { formatMail } from './format-mail.js';
+import { formatMail } from '../text/format-mail.js';
 import { idFlag, kindFlag, messageText, sendMessage } from './send.js';
 import { splitTargets } from './split-targets.js';
 

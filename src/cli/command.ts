@@ -2,19 +2,11 @@
 // (run-command.ts) parses flags, prints --help, usage errors, --json output and error lines.
 import type { HubClient } from '../client/hub-client.js';
 import type { RuntimePaths } from '../hub/runtime-paths.js';
+import type { FlagSpec, FlagValues } from '../util/parse-flags.js';
 
-export type FlagType = 'boolean' | 'string' | 'number';
-
-export interface FlagSpec {
-  name: string;
-  type: FlagType;
-  /** Placeholder shown in help, e.g. SECONDS. */
-  value?: string;
-  description: string;
-  repeatable?: boolean;
-}
-
-export type FlagValues = Record<string, string | number | boolean | string[] | undefined>;
+// The flag vocabulary and the usage error live with the flag parser, below the CLI: the dashboard's
+// argv and the server's are parsed with them too.
+export { UsageError, type FlagSpec, type FlagType, type FlagValues } from '../util/parse-flags.js';
 
 export interface CommandContext {
   args: string[];
@@ -45,14 +37,6 @@ export interface CommandDescriptor {
   /** False for commands that print no data (no --json flag advertised). */
   json?: boolean;
   run(ctx: CommandContext): Promise<number>;
-}
-
-/** A mistake in how the command was called: printed with usage, exit status 2. */
-export class UsageError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'UsageError';
-  }
 }
 
 export const EXIT_OK = 0;

@@ -1,8 +1,11 @@
 // The command table (like tmux's cmd_table): bin/swb.ts looks names up here, loading each
 // command's module only when it runs, so `swb send` never loads the hub, Ink or React.
+import type { CommandName } from '../config/command-names.js';
 import type { CommandDescriptor } from './command.js';
 
-export const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandDescriptor> }> = {
+// Typed by the names in src/config/command-names.ts: a name without an entry, or an entry without a
+// name, does not compile. Look a word up through isCommandName, never by indexing with it.
+export const COMMANDS: Record<CommandName, { summary: string; load: () => Promise<CommandDescriptor> }> = {
   send: { summary: 'send a message to peers', load: async () => (await import('./send.js')).sendCommand },
   inbox: { summary: 'show your unread mail', load: async () => (await import('./inbox.js')).inboxCommand },
   read: { summary: 'mark messages read', load: async () => (await import('./read.js')).readCommand },

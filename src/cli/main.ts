@@ -1,9 +1,11 @@
 // The CLI side of `swb`: runs a command and returns its exit status, or null when argv does not
 // name a command (then bin/swb.ts opens the dashboard). Bundled into dist/cli.bundle.mjs so that
 // `swb send` in an agent's shell loads one file, not two dozen modules.
+import { isCommandName } from '../config/command-names.js';
 import { COMMANDS } from './commands.js';
 import { runCommand } from './run-command.js';
-import { packageVersion, printTopLevelHelp } from './top-level-help.js';
+import { packageVersion } from '../util/package-root.js';
+import { printTopLevelHelp } from './top-level-help.js';
 
 export async function runCli(argv: readonly string[]): Promise<number | null> {
   const [first, ...rest] = argv;
@@ -16,7 +18,8 @@ export async function runCli(argv: readonly string[]): Promise<number | null> {
     return 0;
   }
   if (first === 'attach') return runClient(rest, false);
-  const entry = first !== undefined ? COMMANDS[first] : undefined;
+  // An own name only: `swb constructor` is a ROW to check, not Object's constructor.
+  const entry = first !== undefined && isCommandName(first) ? COMMANDS[first] : undefined;
   if (!entry) return null;
   const cmd = await entry.load();
   return runCommand(cmd, rest, {

@@ -3,7 +3,7 @@
 // and holds one hub connection, opened again when the hub went away (a server restart). Input is
 // read by src/mcp/bounded-stdio-transport.ts: bounded lines, and every call answered before it exits.
 import type { CommandDescriptor } from './command.js';
-import { packageVersion } from './top-level-help.js';
+import { packageVersion } from '../util/package-root.js';
 
 export const mcpCommand: CommandDescriptor = {
   name: 'mcp',

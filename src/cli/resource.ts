@@ -15,7 +15,7 @@ import {
 } from '../protocol/resource-name.js';
 import { acquireResources } from './acquire-resources.js';
 import { UsageError, type CommandContext, type CommandDescriptor } from './command.js';
-import { formatStatus, formatTicket } from './format-ticket.js';
+import { formatStatus, formatTicket } from '../text/format-ticket.js';
 
 const USAGE =
   'status [NAME] | request NAME[,NAME...] [--wait S] [--reason T] | release TICKET [--force] | cancel TICKET | ' +

@@ -5,7 +5,7 @@ import { resolveRuntimePaths, workspaceFlagProblem } from '../hub/runtime-paths.
 import { SwbError } from '../protocol/error-codes.js';
 import { HANDLE_HINT, isValidHandle } from '../protocol/handle.js';
 import { EXIT_FAILED, EXIT_USAGE, UsageError, type CommandContext, type CommandDescriptor, type FlagSpec } from './command.js';
-import { parseFlags } from './parse-flags.js';
+import { parseFlags } from '../util/parse-flags.js';
 import { findRowIdentity, type RowIdentity } from './row-identity.js';
 
 export const GLOBAL_FLAGS: FlagSpec[] = [

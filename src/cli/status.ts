@@ -3,7 +3,7 @@ import { sanitize } from '../text/sanitize.js';
 import type { ReceiptResult } from '../protocol/methods.js';
 import type { HeldPair } from '../store/reply-budget.js';
 import type { CommandDescriptor } from './command.js';
-import { formatReceipts, receiptSummary } from './format-mail.js';
+import { formatReceipts, receiptSummary } from '../text/format-mail.js';
 import { parseMessageId } from './parse-message-id.js';
 
 export const statusCommand: CommandDescriptor = {

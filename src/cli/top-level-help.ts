@@ -1,11 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { packageRoot } from '../util/package-root.js';
 import { COMMANDS } from './commands.js';
-
-export function packageVersion(): string {
-  return (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
-}
 
 export function printTopLevelHelp(): void {
   const lines = [

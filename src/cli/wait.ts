@@ -1,6 +1,6 @@
 import type { MailItem } from '../protocol/methods.js';
 import { UsageError, type CommandDescriptor } from './command.js';
-import { formatMail } from './format-mail.js';
+import { formatMail } from '../text/format-mail.js';
 
 export const waitCommand: CommandDescriptor = {
   name: 'wait',

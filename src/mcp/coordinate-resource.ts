@@ -10,7 +10,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { SwbError } from '../protocol/error-codes.js';
 import { HANDLE_PATTERN } from '../protocol/handle.js';
 import { MAX_REASON_CHARS, MAX_RESOURCES_PER_REQUEST, RESOURCE_NAME_PATTERN, type ResourceStatus, type TicketView } from '../protocol/resource-name.js';
-import { formatStatus, formatTicket } from '../cli/format-ticket.js';
+import { formatStatus, formatTicket } from '../text/format-ticket.js';
 import { sanitize } from '../text/sanitize.js';
 import type { Connect } from './swb-tools.js';
 

@@ -12,7 +12,7 @@ import { checkMessageSize, type HubClient } from '../client/hub-client.js';
 import { SwbError } from '../protocol/error-codes.js';
 import { MESSAGE_KINDS, type MailItem, type PeerInfo, type ReceiptResult, type SendResult } from '../protocol/methods.js';
 import { sanitize } from '../text/sanitize.js';
-import { formatMail, formatReceipts } from '../cli/format-mail.js';
+import { formatMail, formatReceipts } from '../text/format-mail.js';
 import { registerCoordinateResourceTool } from './coordinate-resource.js';
 
 /** Opens (or reuses) the hub connection of this MCP server's caller. */

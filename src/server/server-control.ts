@@ -4,7 +4,7 @@
 import { swbError } from '../protocol/error-codes.js';
 import type { RowListing } from '../protocol/methods.js';
 import type { ServerControl } from '../hub/server-control.js';
-import { packageVersion } from '../cli/top-level-help.js';
+import { packageVersion } from '../util/package-root.js';
 import type { LaunchPlan } from '../app/launch-plan.js';
 import { planNewRow } from './new-row.js';
 import { startWorktreeRow } from './worktree-rows.js';

@@ -5,9 +5,8 @@
 import { writeSync, closeSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
-import { UsageError } from '../cli/command.js';
-import { parseFlags } from '../cli/parse-flags.js';
-import { packageVersion } from '../cli/top-level-help.js';
+import { parseFlags, UsageError } from '../util/parse-flags.js';
+import { packageVersion } from '../util/package-root.js';
 import { operatorRefusal, peerOf } from '../hub/peer-guard.js';
 import { SwbError } from '../protocol/error-codes.js';
 import { checkDirectoryChain, myUid } from '../util/private-path.js';

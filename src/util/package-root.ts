@@ -24,6 +24,11 @@ export function packageRoot(): string {
   }
 }
 
+/** This package's version, from its package.json. */
+export function packageVersion(): string {
+  return (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
+}
+
 /** The compiled CLI entry (what starts a server or a headless hub). */
 export function swbBinPath(): string {
   return join(packageRoot(), 'dist', 'bin', 'swb.js');

@@ -56,6 +56,16 @@ describe('a typo in the dashboard command line starts nothing', () => {
     expect(runtimeFiles(home)).toEqual([]);
   });
 
+  test('a word that names something every object has (constructor, __proto__) is a ROW like any other: USAGE, exit 2, nothing started', async () => {
+    const home = createTempHome();
+    for (const word of ['constructor', '__proto__', 'toString']) {
+      const r = await runSwb([word], { home });
+      expect(r.stderr, word).toMatch(new RegExp(`^swb: USAGE: row "${word}": "${word}" is not a swb command, an agent profile or a program on PATH\\.`));
+      expect(r.status, word).toBe(2);
+    }
+    expect(runtimeFiles(home)).toEqual([]);
+  });
+
   test('a mistyped profile is a usage error naming the profile (the profiles are read to tell)', async () => {
     const home = createTempHome();
     const r = await runSwb(['claud'], { home });

@@ -37,6 +37,17 @@ describe('architecture', () => {
     expect(offenders).toEqual([]);
   });
 
+  it('keeps the server side (src/app, src/server, src/supervisor, src/terminal, src/mcp, components) from importing the command line (src/cli/)', () => {
+    const serverSide = ['src/app', 'src/server', 'src/supervisor', 'src/terminal', 'src/mcp', 'components'].flatMap((d) => sourceFiles(d));
+    const offenders = serverSide.flatMap((f) =>
+      importsOf(f)
+        .map((spec) => resolveLocal(f, spec))
+        .filter((target): target is string => target !== null && target.startsWith(join('src', 'cli') + '/'))
+        .map((target) => `${f} -> ${target}`),
+    );
+    expect(offenders).toEqual([]);
+  });
+
   it('never imports components/ from src/, except in the composition root', () => {
     const offenders = sourceFiles('src')
       .filter((f) => f !== join('src', 'server', 'client-session.ts'))

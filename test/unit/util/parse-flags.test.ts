@@ -2,7 +2,7 @@
 // (the runner prints them and exits 2). These pin the behaviour the hand-written parser had.
 import { describe, expect, it } from 'vitest';
 import type { FlagSpec } from '../../../src/cli/command.js';
-import { parseFlags } from '../../../src/cli/parse-flags.js';
+import { parseFlags } from '../../../src/util/parse-flags.js';
 
 const SPECS: FlagSpec[] = [
   { name: 'json', type: 'boolean', description: 'json' },

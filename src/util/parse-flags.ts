@@ -7,7 +7,27 @@
 // (`-h` alone is --help), a token like `-5` is an argument, unknown flags and missing values are
 // UsageErrors (exit 2), never silently ignored.
 import { parseArgs } from 'node:util';
-import { UsageError, type FlagSpec, type FlagValues } from './command.js';
+
+export type FlagType = 'boolean' | 'string' | 'number';
+
+export interface FlagSpec {
+  name: string;
+  type: FlagType;
+  /** Placeholder shown in help, e.g. SECONDS. */
+  value?: string;
+  description: string;
+  repeatable?: boolean;
+}
+
+export type FlagValues = Record<string, string | number | boolean | string[] | undefined>;
+
+/** A mistake in how the command was called: printed with usage, exit status 2. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
 
 export function parseFlags(argv: readonly string[], specs: readonly FlagSpec[]): { args: string[]; flags: FlagValues } {
   const byName = new Map(specs.map((s) => [s.name, s]));
