@@ -3,6 +3,7 @@
 // group's while a job runs in the foreground (vim, less, a long command). The kernel says which in
 // /proc/PID/stat (tpgid, the terminal's foreground group) — what tcgetpgrp on the pty would say.
 import { readFileSync } from 'node:fs';
+import { readProcStat } from './process-tree.js';
 
 export interface ForegroundJob {
   /** The foreground process group (its leader's pid). */
@@ -17,16 +18,9 @@ export interface ForegroundJob {
  */
 export function foregroundJobOf(leaderPid: number): ForegroundJob | null | undefined {
   if (process.platform !== 'linux' || !(leaderPid > 0)) return undefined;
-  let stat: string;
-  try {
-    stat = readFileSync(`/proc/${leaderPid}/stat`, 'latin1');
-  } catch {
-    return undefined;
-  }
-  // "pid (comm) state ppid pgrp session tty_nr tpgid ..."; comm may hold spaces and parens.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const pgrp = Number(fields[2]);
-  const tpgid = Number(fields[5]);
+  const stat = readProcStat(leaderPid);
+  if (stat === undefined) return undefined;
+  const { pgrp, tpgid } = stat;
   if (!(tpgid > 0) || !(pgrp > 0)) return undefined;
   if (tpgid === pgrp) return null;
   let name = '';

@@ -18,6 +18,8 @@ export interface ProcStat {
   session: number;
   /** The controlling terminal's device number (0: none). */
   ttyNr: number;
+  /** The process group in the foreground of that terminal (tpgid; -1 or 0: none). */
+  tpgid: number;
   /** Kernel start time: with the pid, names one process across pid reuse. */
   startTime: string;
 }
@@ -35,7 +37,7 @@ export function readProcStat(pid: number): ProcStat | undefined {
   const close = text.lastIndexOf(')');
   if (close < 0) return undefined;
   const fields = text.slice(close + 2).split(' ');
-  return { pid, state: fields[0] ?? '?', ppid: Number(fields[1]), pgrp: Number(fields[2]), session: Number(fields[3]), ttyNr: Number(fields[4]) || 0, startTime: fields[19] ?? '' };
+  return { pid, state: fields[0] ?? '?', ppid: Number(fields[1]), pgrp: Number(fields[2]), session: Number(fields[3]), ttyNr: Number(fields[4]) || 0, tpgid: Number(fields[5]), startTime: fields[19] ?? '' };
 }
 
 const readStat = readProcStat;
@@ -58,6 +60,13 @@ export function sessionMembers(sid: number): number[] {
 
 /** Every live (non-zombie) process whose /proc stat passes `keep`, by one scan of /proc; empty where there is none. */
 export function liveProcessesWhere(keep: (stat: ProcStat) => boolean): number[] {
+  return liveProcessStats()
+    .filter(keep)
+    .map((stat) => stat.pid);
+}
+
+/** The /proc stat of every live process (neither a zombie nor dead), by one scan of /proc; empty off Linux. */
+export function liveProcessStats(): ProcStat[] {
   if (process.platform !== 'linux') return [];
   let entries: string[];
   try {
@@ -65,14 +74,14 @@ export function liveProcessesWhere(keep: (stat: ProcStat) => boolean): number[] 
   } catch {
     return [];
   }
-  const members: number[] = [];
+  const stats: ProcStat[] = [];
   for (const entry of entries) {
     const code = entry.charCodeAt(0);
     if (code < 48 || code > 57) continue;
     const stat = readStat(Number(entry));
-    if (stat !== undefined && stat.state !== 'Z' && keep(stat)) members.push(stat.pid);
+    if (stat !== undefined && stat.state !== 'Z' && stat.state !== 'X') stats.push(stat);
   }
-  return members;
+  return stats;
 }
 
 /** True while `pid` exists and is not a zombie waiting to be reaped. */

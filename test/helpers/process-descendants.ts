@@ -1,35 +1,14 @@
 // Finds every process a test's child started, however deep, so a harness can end them all by pid
 // (never by name). Reads /proc (Linux): parent links for the tree, session ids for processes that
 // were started in a session of their own (a pty row) and then orphaned.
-import { readdirSync } from 'node:fs';
-import { readProcStat, type ProcStat } from '../../src/rows/process-tree.js';
-
-type Stat = ProcStat;
-const readStat = readProcStat;
-
-function allStats(): Stat[] {
-  let entries: string[];
-  try {
-    entries = readdirSync('/proc');
-  } catch {
-    return [];
-  }
-  const stats: Stat[] = [];
-  for (const e of entries) {
-    const c = e.charCodeAt(0);
-    if (c < 48 || c > 57) continue;
-    const s = readStat(Number(e));
-    if (s && s.state !== 'Z' && s.state !== 'X') stats.push(s);
-  }
-  return stats;
-}
+import { liveProcessStats, readProcStat } from '../../src/rows/process-tree.js';
 
 /**
  * Live descendants of `root` (not `root` itself), plus every live member of a session led by
  * `root` or one of them: a row's program and whatever it started, even after its parent died.
  */
 export function processFamily(root: number): number[] {
-  const stats = allStats();
+  const stats = liveProcessStats();
   const children = new Map<number, number[]>();
   for (const s of stats) {
     const list = children.get(s.ppid);
@@ -55,12 +34,12 @@ export function processFamily(root: number): number[] {
 
 /** The kernel start time of a live `pid`, to tell it from a later process given the same number. */
 export function startTimeOf(pid: number): string | undefined {
-  const s = readStat(pid);
+  const s = readProcStat(pid);
   return s && s.state !== 'Z' && s.state !== 'X' ? s.startTime : undefined;
 }
 
 /** True while `pid` runs (a zombie counts as gone). */
 export function isLive(pid: number): boolean {
-  const s = readStat(pid);
+  const s = readProcStat(pid);
   return s !== undefined && s.state !== 'Z' && s.state !== 'X';
 }

@@ -5,7 +5,7 @@ import { launchEvidence, linuxProc, type ProcReader } from '../../../src/resourc
 import type { ProcStat } from '../../../src/rows/process-tree.js';
 
 function procOf(stats: Array<Partial<ProcStat> & { pid: number }>): ProcReader {
-  const full = stats.map((s) => ({ ppid: 1, state: 'S', pgrp: s.pid, session: s.pid, ttyNr: 0, startTime: '100', ...s }));
+  const full = stats.map((s) => ({ ppid: 1, state: 'S', pgrp: s.pid, session: s.pid, ttyNr: 0, tpgid: -1, startTime: '100', ...s }));
   return {
     stat: (pid) => full.find((s) => s.pid === pid),
     groupMembers: (pgid) => full.filter((s) => s.pgrp === pgid && s.state !== 'Z').map((s) => s.pid),
