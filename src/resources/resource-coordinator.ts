@@ -14,6 +14,8 @@
 //  - Uncertain holders count against capacity until the operator or controller forces them free.
 //  - A policy change raises the epoch; granted tickets of an older epoch that are not in use (no
 //    ledger entry) become void (STALE_POLICY to their holder); a holder already running keeps it.
+// One concept, though over 450 lines: the queue's invariants hold only if every operation that moves a
+// ticket (request, grant, release, cancel, timeout, void, evidence) applies them in the same place.
 import { swbError, type SwbErrorValue } from '../protocol/error-codes.js';
 import { MAX_TICKETS_PER_HOLDER, type ResourceStatus, type TicketState, type TicketView } from '../protocol/resource-name.js';
 import type { LaunchRecord, PolicyRecord, ResourceStore, TicketRecord } from '../store/resource-store.js';
