@@ -1,7 +1,6 @@
 // The mail view as plain data: the loaded pages of history (newest first, paged from the store, never
 // loaded whole), the row filter, the selection and the opened message. Pure transitions below.
 import type { MailItem, RecipientReceipt } from '../protocol/methods.js';
-import type { RowView } from './app-state.js';
 import { advanceRecipients } from './composer-receipts.js';
 import type { PeerView, RecipientStatus } from './composer-state.js';
 
@@ -83,7 +82,7 @@ export function applyReceiptToView(mv: MailViewState, change: { id: number; to: 
 }
 
 /** The filters the view cycles through: all mail, the focused row, the other rows, other known handles. */
-export function mailFilters(rows: readonly RowView[], peers: readonly PeerView[], focused: string | null): Array<string | null> {
+export function mailFilters(rows: readonly { name: string }[], peers: readonly PeerView[], focused: string | null): Array<string | null> {
   const out: Array<string | null> = [null];
   if (focused && rows.some((r) => r.name === focused)) out.push(focused);
   for (const r of rows) if (!out.includes(r.name)) out.push(r.name);

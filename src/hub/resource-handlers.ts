@@ -13,11 +13,7 @@ import {
   resourceWaitParams,
 } from '../protocol/method-params.js';
 import type { Actor } from '../resources/ticket-authority.js';
-import type { Handler } from './rpc-handlers.js';
-
-function handler<P>(h: Handler<P>): Handler<unknown> {
-  return h as Handler<unknown>;
-}
+import { handler, type Handler } from './rpc-handler.js';
 
 const actorOf = (who: SessionIdentity): Actor => ({ handle: who.handle, role: who.role });
 

@@ -1,7 +1,6 @@
 // One handler per JSON-RPC method. Params are parsed with the method's schema first, so
 // handlers only ever see typed values; the sender is always conn.identity, never the payload.
-import type * as z from 'zod';
-import { swbError, type SwbErrorValue } from '../protocol/error-codes.js';
+import { swbError } from '../protocol/error-codes.js';
 import { PROTOCOL_VERSION } from '../protocol/limits.js';
 import {
   emptyParams,
@@ -34,22 +33,8 @@ import { EVENT_KINDS } from './event-stream.js';
 import type { HubConnection } from './hub-connection.js';
 import type { Hub } from './hub.js';
 import { RESOURCE_HANDLERS } from './resource-handlers.js';
+import { handler, type Handler, type HandlerResult } from './rpc-handler.js';
 import { noServer } from './server-control.js';
-import type { SessionIdentity } from './session-registry.js';
-
-export type HandlerResult = { ok: unknown } | { error: SwbErrorValue };
-
-export interface Handler<P> {
-  params: z.ZodType<P>;
-  /** Methods that need no hello first. */
-  anonymous?: boolean;
-  operatorOnly?: boolean;
-  run(hub: Hub, conn: HubConnection, params: P, who: SessionIdentity): HandlerResult | Promise<HandlerResult>;
-}
-
-function handler<P>(h: Handler<P>): Handler<unknown> {
-  return h as Handler<unknown>;
-}
 
 // A Map, not an object literal: a method named `constructor` or `__proto__` must find nothing.
 const HANDLERS = new Map<string, Handler<unknown>>([

@@ -12,7 +12,10 @@ import { HANDLE_PATTERN } from '../protocol/handle.js';
 import { MAX_REASON_CHARS, MAX_RESOURCES_PER_REQUEST, RESOURCE_NAME_PATTERN, type ResourceStatus, type TicketView } from '../protocol/resource-name.js';
 import { formatStatus, formatTicket } from '../text/format-ticket.js';
 import { sanitize } from '../text/sanitize.js';
-import type { Connect } from './swb-tools.js';
+import type { HubClient } from '../client/hub-client.js';
+
+/** A connection to the hub as the row (swb-tools.ts makes it once, for every tool). */
+type Connect = () => Promise<HubClient>;
 
 const OPERATIONS = ['status', 'request', 'grant', 'release', 'cancel_request', 'set_controller'] as const;
 const WAIT_ROUND_MS = 25_000;

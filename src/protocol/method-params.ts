@@ -3,7 +3,7 @@
 // result types the CLI client needs: `swb send` must not load zod.
 import * as z from 'zod';
 import { HANDLE_HINT, HANDLE_PATTERN } from './handle.js';
-import { MESSAGE_ID_PATTERN, MESSAGE_KINDS } from './methods.js';
+import { MESSAGE_ID_PATTERN, MESSAGE_KINDS } from './message-rules.js';
 import { MAX_CAPACITY, MAX_REASON_CHARS, MAX_RESOURCES_PER_REQUEST, RESOURCE_NAME_HINT, RESOURCE_NAME_PATTERN } from './resource-name.js';
 
 const handle = z.string().regex(HANDLE_PATTERN, { error: HANDLE_HINT });

@@ -2,6 +2,7 @@
 // params schemas are zod schemas in method-params.ts, which only the hub loads: this file is on the
 // `swb send` path and must stay free of zod.
 import type { HubLimits } from './limits.js';
+import type { MessageKind } from './message-rules.js';
 
 export type {
   ExplainParams,
@@ -15,10 +16,7 @@ export type {
   WaitParams,
 } from './method-params.js';
 
-export const MESSAGE_KINDS = ['msg', 'task', 'response', 'data'] as const;
-export type MessageKind = (typeof MESSAGE_KINDS)[number];
-
-export const MESSAGE_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
+export { MESSAGE_ID_PATTERN, MESSAGE_KINDS, type MessageKind } from './message-rules.js';
 
 export const RECEIPT_STATES = ['accepted', 'delivered', 'read', 'replied', 'expired'] as const;
 export type ReceiptState = (typeof RECEIPT_STATES)[number];
