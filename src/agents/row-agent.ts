@@ -4,7 +4,7 @@
 import { type Disposable, DisposableStore } from '../util/lifecycle.js';
 import type { ForegroundJob } from '../rows/foreground-job.js';
 import type { ScreenSnapshot } from '../rows/screen-snapshot.js';
-import type { Clock } from './clock.js';
+import type { Clock } from '../util/clock.js';
 import { detectState } from './detect-state.js';
 import type { FreePromptVerdict } from './free-prompt.js';
 import type { AgentProfile, AgentState } from './profile-schema.js';

@@ -4,7 +4,7 @@
 import type { ScreenSnapshot } from '../rows/screen-snapshot.js';
 import { Emitter, type Event } from '../util/event.js';
 import type { Disposable } from '../util/lifecycle.js';
-import type { Clock } from './clock.js';
+import type { Clock } from '../util/clock.js';
 import { detectState, type Detection } from './detect-state.js';
 import type { AgentProfile, AgentState } from './profile-schema.js';
 

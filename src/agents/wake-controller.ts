@@ -6,7 +6,7 @@
 // UI-free and transport-free: the row, the clock, the audit log and the store are injected.
 import { Emitter, type Event } from '../util/event.js';
 import type { Disposable } from '../util/lifecycle.js';
-import type { Clock } from './clock.js';
+import type { Clock } from '../util/clock.js';
 import { isPromptFree, type FreePromptVerdict } from './free-prompt.js';
 import type { AgentProfile, AgentState } from './profile-schema.js';
 import type { PromptInput } from './prompt-input.js';

@@ -17,6 +17,7 @@ import { AgentSupervisor } from '../supervisor/agent-supervisor.js';
 import { RowFleet, type FleetHooks } from '../supervisor/row-fleet.js';
 import { PasteBuffer } from './paste-buffer.js';
 import { DisposableStore, toDisposable } from '../util/lifecycle.js';
+import { DisposableMap } from '../util/disposable-map.js';
 import { RotatingLog } from '../util/rotating-log.js';
 import { WorktreeBoard } from '../worktree/worktree-board.js';
 import { withNativeTools } from './native-tools.js';
@@ -81,25 +82,21 @@ export async function startServerCore(plan: LaunchPlan, hooks: (hub: Hub) => Fle
   const worktrees = owner.add(new WorktreeBoard((line) => hub.log(line)));
   owner.add(fleet.onAdded((row) => worktrees.follow(row)));
   // What `swb events` says about rows: added, exited, closed; agent states with their rule; wakes.
-  const perRow = new Map<string, DisposableStore>();
+  const perRow = owner.add(new DisposableMap<string, DisposableStore>());
   owner.add(
     fleet.onAdded((row) => {
       hub.events.publish({ kind: 'row', at: Date.now(), row: row.name, event: 'added', profile: row.spec.profile ?? null, pid: row.pid, origin: fleet.originOf(row.name).kind });
-      const d = new DisposableStore();
-      perRow.get(row.name)?.dispose();
-      perRow.set(row.name, d);
+      const d = perRow.set(row.name, new DisposableStore());
       d.add(row.onExit((e) => hub.events.publish({ kind: 'row', at: Date.now(), row: row.name, event: 'exited', exitCode: e.exitCode, signal: e.signal ?? null })));
       d.add(row.onRestart(() => hub.events.publish({ kind: 'row', at: Date.now(), row: row.name, event: 'restarted', pid: row.pid })));
     }),
   );
   owner.add(
     fleet.onRemoved(({ row }) => {
-      perRow.get(row.name)?.dispose();
       perRow.delete(row.name);
       hub.events.publish({ kind: 'row', at: Date.now(), row: row.name, event: 'closed' });
     }),
   );
-  owner.add(toDisposable(() => perRow.forEach((d) => d.dispose())));
   owner.add(agents.onStateChange((e) => hub.events.publish({ kind: 'state', at: Date.now(), row: e.row, state: e.state, rule: e.rule ?? null })));
   owner.add(agents.onWakeResult((e) => hub.events.publish({ kind: 'wake', at: Date.now(), row: e.row, ok: e.ok, messageIds: e.messageIds ?? [], reason: e.reason ?? '' })));
   owner.add(fleet.onRemoved(({ row }) => worktrees.forget(row.name)));

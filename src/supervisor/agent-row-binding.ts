@@ -2,7 +2,7 @@
 // tracker (at most one per `snapshotEveryMs`, so a flooding row costs a bounded amount), an exit is
 // final for that incarnation, and a restart starts a fresh RowAgent that is told the current unread
 // mail. The wake policy survives restarts. The agent's own events come out typed.
-import type { Clock } from '../agents/clock.js';
+import type { Clock } from '../util/clock.js';
 import type { AgentProfile, AgentState } from '../agents/profile-schema.js';
 import { RowAgent, type RowAgentOptions } from '../agents/row-agent.js';
 import type { AuditEntry, UnreadMail, WakePolicy } from '../agents/wake-controller.js';

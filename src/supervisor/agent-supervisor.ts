@@ -2,7 +2,7 @@
 // rows themselves and told about unread mail by the hub; operator keystrokes and attach/detach go to
 // the right row; wake policies change live; every row's state can be explained (the `e` view and
 // `swb explain`). Knows nothing of the UI: the controller turns its typed events into app state.
-import { systemClock, type Clock } from '../agents/clock.js';
+import { systemClock, type Clock } from '../util/clock.js';
 import { formatExplanation } from '../agents/format-explanation.js';
 import { resolveProfile, type ProfileSet } from '../agents/load-profiles.js';
 import type { RowAgentOptions } from '../agents/row-agent.js';

@@ -18,6 +18,7 @@ import { exitReason, programNotRun } from '../rows/exit-reason.js';
 import { sanitize } from '../text/sanitize.js';
 import { Emitter, type Event } from '../util/event.js';
 import { DisposableStore, toDisposable, type Disposable } from '../util/lifecycle.js';
+import { DisposableMap } from '../util/disposable-map.js';
 import type { WakePolicy } from '../agents/wake-controller.js';
 import type { AgentSupervisor } from './agent-supervisor.js';
 
@@ -86,7 +87,7 @@ export interface FleetNotice {
 
 export class RowFleet implements Disposable {
   private readonly lifetime = new DisposableStore();
-  private readonly perRow = new Map<string, DisposableStore>();
+  private readonly perRow = new DisposableMap<string, DisposableStore>();
   private readonly origins = new Map<string, RowOrigin>();
   /** Each row's spec as given, before a resume recipe added its session arguments (closing keeps this one). */
   private readonly bases = new Map<string, RowSpec>();
@@ -178,8 +179,7 @@ export class RowFleet implements Disposable {
   }
 
   private follow(row: Row): void {
-    const d = new DisposableStore();
-    this.perRow.set(row.name, d);
+    const d = this.perRow.set(row.name, new DisposableStore());
     const { port } = this.o;
     // A running row is online for mail (@all reaches it) whether or not it holds a connection.
     port.rowRunning(row.name, row.state === 'running');
@@ -291,7 +291,6 @@ export class RowFleet implements Disposable {
     const row = this.o.rows.get(name);
     if (!row) return false;
     this.o.agents?.untrack(name);
-    this.perRow.get(name)?.dispose();
     this.perRow.delete(name);
     this.attachedBy.delete(name);
     this.rowSizeOwner.delete(name);
@@ -373,8 +372,7 @@ export class RowFleet implements Disposable {
   }
 
   dispose(): void {
-    for (const d of this.perRow.values()) d.dispose();
-    this.perRow.clear();
+    this.perRow.dispose();
     this.lifetime.dispose();
   }
 }

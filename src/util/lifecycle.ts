@@ -34,12 +34,6 @@ export class DisposableStore implements Disposable {
     return item;
   }
 
-  /** Registers a timer so dispose() clears it. */
-  timeout(fn: () => void, ms: number): Disposable {
-    const handle = setTimeout(fn, ms);
-    return this.add(toDisposable(() => clearTimeout(handle)));
-  }
-
   readonly dispose = (): void => {
     if (this.disposedFlag) return;
     this.disposedFlag = true;

@@ -2,7 +2,7 @@
 // as fixtures, and waking a live agent through RowAgent.
 import { writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { systemClock } from '../../src/agents/clock.js';
+import { systemClock } from '../../src/util/clock.js';
 import type { AgentProfile } from '../../src/agents/profile-schema.js';
 import { RowAgent } from '../../src/agents/row-agent.js';
 import type { ScreenSnapshot } from '../../src/rows/screen-snapshot.js';

@@ -3,7 +3,7 @@ import { formatExplanation } from '../../../src/agents/format-explanation.js';
 import { loadProfiles } from '../../../src/agents/load-profiles.js';
 import { parseProfile } from '../../../src/agents/profile-schema.js';
 import { StateTracker, type StateChange } from '../../../src/agents/state-tracker.js';
-import { FakeClock } from './fake-clock.js';
+import { FakeClock } from '../../helpers/fake-clock.js';
 import { loadScreenFixture } from '../../helpers/screen-fixture.js';
 
 const claude = loadProfiles({ configDir: '/nonexistent-swb-config' }).profiles.get('claude')!;

@@ -7,7 +7,7 @@ import { loadProfiles } from '../../../src/agents/load-profiles.js';
 import { RowAgent } from '../../../src/agents/row-agent.js';
 import type { AuditEntry, WakeOutcome } from '../../../src/agents/wake-controller.js';
 import type { ScreenSnapshot } from '../../../src/rows/screen-snapshot.js';
-import { FakeClock } from './fake-clock.js';
+import { FakeClock } from '../../helpers/fake-clock.js';
 
 const claude = loadProfiles({ configDir: '/nonexistent-swb-config' }).profiles.get('claude')!;
 const LINE = claude.wakeLine;

@@ -10,7 +10,7 @@ import { AgentSupervisor, type AgentNotice } from '../../../src/supervisor/agent
 import { defaultWakePolicy } from '../../../src/supervisor/agent-wake-policy.js';
 import type { ScreenSnapshot } from '../../../src/rows/screen-snapshot.js';
 import { Emitter } from '../../../src/util/event.js';
-import { FakeClock } from '../agents/fake-clock.js';
+import { FakeClock } from '../../helpers/fake-clock.js';
 import { loadScreenFixture } from '../../helpers/screen-fixture.js';
 
 const profiles = loadProfiles({ configDir: '/nonexistent-swb-config' });

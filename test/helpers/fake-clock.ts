@@ -1,6 +1,6 @@
 // A manual clock for timing logic: timers run only when the test advances time.
-import type { Clock } from '../../../src/agents/clock.js';
-import { toDisposable, type Disposable } from '../../../src/util/lifecycle.js';
+import type { Clock } from '../../src/util/clock.js';
+import { toDisposable, type Disposable } from '../../src/util/lifecycle.js';
 
 interface Timer {
   at: number;
