@@ -3,8 +3,13 @@
 // in a temp SWB_HOME: accept latency, throughput at 1/8/32 senders, a SIGKILL crash round that
 // counts lost and duplicated messages, `swb send` wall time beside `node -e 0`, and the MCP `send`
 // tool's round trip through `swb mcp` beside that `swb send` process.
+//
+// --compare=DIR also starts the hub built in checkout DIR (e.g. a `git worktree` of the base commit,
+// built), in a temp home of its own, and measures it turn by turn with this build's: accept latency,
+// throughput at 32 senders and `swb send`'s wall time, each reported as a ratio B/A. Both hubs answer
+// the same client (this checkout's HubClient): the wire protocol is the contract between them.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,16 +21,30 @@ const swb = join(root, 'dist', 'bin', 'swb.js');
 const { HubClient } = await import(join(root, 'dist', 'src', 'client', 'hub-client.js'));
 const { resolveRuntimePaths } = await import(join(root, 'dist', 'src', 'hub', 'runtime-paths.js'));
 
-const home = mkdtempSync(join(tmpdir(), 'swb-bench-'));
-const env = { ...process.env, SWB_HOME: home };
-delete env.SWB_SOCKET;
-delete env.SWB_SESSION;
-delete env.SWB_TOKEN;
-const paths = resolveRuntimePaths({ cwd: root, env });
+const option = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+const compareDir = option('compare');
+const compareSwb = compareDir === undefined ? undefined : join(compareDir, 'dist', 'bin', 'swb.js');
+if (compareSwb !== undefined && !existsSync(compareSwb)) {
+  process.stderr.write(`--compare: ${compareSwb} is missing (build that checkout first)\n`);
+  process.exit(2);
+}
+
+/** A hub under test: which build, its own temp home, and the paths its socket and store take there. */
+function systemAt(swbBin, label) {
+  const home = mkdtempSync(join(tmpdir(), 'swb-bench-'));
+  const env = { ...process.env, SWB_HOME: home };
+  delete env.SWB_SOCKET;
+  delete env.SWB_SESSION;
+  delete env.SWB_TOKEN;
+  return { label, swb: swbBin, home, env, paths: resolveRuntimePaths({ cwd: root, env }) };
+}
+const A = systemAt(swb, 'swb');
+const B = compareSwb === undefined ? undefined : systemAt(compareSwb, 'swb@B');
+const { home, env, paths } = A;
 const quick = process.argv.includes('--quick');
 
-function startHub() {
-  const child = spawn(process.execPath, [swb, 'hub', '--max-unread', '0', '--rate', '0'], { cwd: root, env, stdio: ['ignore', 'ignore', 'pipe'] });
+function startHub(sys = A) {
+  const child = spawn(process.execPath, [sys.swb, 'hub', '--max-unread', '0', '--rate', '0'], { cwd: root, env: sys.env, stdio: ['ignore', 'ignore', 'pipe'] });
   child.stderr.setEncoding('utf8');
   return new Promise((resolve, reject) => {
     let err = '';
@@ -37,10 +56,10 @@ function startHub() {
   });
 }
 
-async function connect(session) {
+async function connect(session, sys = A) {
   for (let i = 0; ; i++) {
     try {
-      const c = await HubClient.open(paths.socketPath);
+      const c = await HubClient.open(sys.paths.socketPath);
       await c.sayHello({ session });
       return c;
     } catch (err) {
@@ -54,8 +73,8 @@ const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((sorted
 const fmt = (n, d = 2) => n.toFixed(d);
 let seq = 0;
 
-async function latency(n) {
-  const c = await connect('lat');
+async function latency(n, sys = A) {
+  const c = await connect('lat', sys);
   const times = [];
   for (let i = 0; i < n; i++) {
     const t = process.hrtime.bigint();
@@ -67,8 +86,8 @@ async function latency(n) {
   return { p50: pct(times, 50), p99: pct(times, 99) };
 }
 
-async function throughput(senders, perSender, window) {
-  const clients = await Promise.all(Array.from({ length: senders }, (_, i) => connect(`tp${senders}-${i}`)));
+async function throughput(senders, perSender, window, sys = A) {
+  const clients = await Promise.all(Array.from({ length: senders }, (_, i) => connect(`tp${senders}-${i}`, sys)));
   const t0 = process.hrtime.bigint();
   await Promise.all(
     clients.map(async (c, i) => {
@@ -128,11 +147,11 @@ async function crashRound(hubRef, perSender) {
   return { killed, accepted: accepted.size, stored: rows.length, lost, duplicates };
 }
 
-function wallMs(cmd, args, runs, extraEnv) {
+function wallMs(cmd, args, runs, extraEnv, sys = A) {
   const times = [];
   for (let i = 0; i < runs; i++) {
     const t = process.hrtime.bigint();
-    const r = spawnSync(cmd, args, { env: { ...env, ...extraEnv }, cwd: root, stdio: 'ignore' });
+    const r = spawnSync(cmd, args, { env: { ...sys.env, ...extraEnv }, cwd: root, stdio: 'ignore' });
     if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}`);
     times.push(Number(process.hrtime.bigint() - t) / 1e6);
   }
@@ -207,8 +226,43 @@ try {
   console.log(`ratios vs that broker: p50 ${fmt(4.8 / lat.p50, 1)}x lower latency, ${fmt(piped / 245, 0)}x the throughput`);
   const ok = lat.p50 <= 1 && lat.p99 <= 3 && piped >= 20000 && crash.lost === 0 && crash.duplicates === 0 && sendMs / nodeMs <= 1.5;
   console.log(`\nall goals met: ${ok ? 'yes' : 'NO'}`);
+  if (B !== undefined) await compareRounds(runs);
 } finally {
   hubRef.hub.kill('SIGTERM');
   await new Promise((r) => setTimeout(r, 200));
   rmSync(home, { recursive: true, force: true });
+  if (B !== undefined) rmSync(B.home, { recursive: true, force: true });
+}
+
+/** This build (A) and the --compare build (B) turn by turn on the same machine, medians of the rounds. */
+async function compareRounds(runs) {
+  const hubB = await startHub(B);
+  try {
+    (await connect('sink', B)).close();
+    await latency(200, B); // warm-up, as A had
+    const rounds = quick ? 3 : 5;
+    const figures = { A: { p50: [], p99: [], tp: [], send: [] }, B: { p50: [], p99: [], tp: [], send: [] } };
+    for (let r = 0; r < rounds; r++) {
+      for (const [name, sys] of r % 2 === 0 ? [['A', A], ['B', B]] : [['B', B], ['A', A]]) {
+        const l = await latency(quick ? 500 : 2000, sys);
+        figures[name].p50.push(l.p50);
+        figures[name].p99.push(l.p99);
+        figures[name].tp.push(await throughput(32, quick ? 250 : 1000, 8, sys));
+        figures[name].send.push(wallMs(process.execPath, [sys.swb, 'send', '--as', 'cli-bench', '@sink', 'compare'], Math.ceil(runs / 3), {}, sys));
+      }
+    }
+    const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    const line = (what, key, unit, digits) => {
+      const a = median(figures.A[key]);
+      const b = median(figures.B[key]);
+      console.log(`  ${what.padEnd(34)} swb ${fmt(a, digits)} ${unit}   swb@B ${fmt(b, digits)} ${unit}   B/A ${fmt(b / a)}x`);
+    };
+    console.log(`\n--compare=${compareDir}: ${rounds} rounds turn by turn, medians (swb = this checkout, swb@B = that one)`);
+    line('accept latency p50', 'p50', 'ms', 3);
+    line('accept latency p99', 'p99', 'ms', 3);
+    line('throughput, 32 senders x 8', 'tp', 'msg/s', 0);
+    line('swb send wall time', 'send', 'ms', 1);
+  } finally {
+    hubB.kill('SIGTERM');
+  }
 }
