@@ -3,21 +3,16 @@ import { Text, useInput, type Key } from 'ink';
 import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ACTIONS, KEY_ACTIONS, KEY_SCOPES, scopeOf } from '../../../src/config/key-actions.js';
-import { comboId, formatKeyCombo, parseKeySpec, type KeyCombo } from '../../../src/config/key-grammar.js';
+import { comboId, formatKeyCombo, parseKeySpec } from '../../../src/config/key-grammar.js';
 import { buildKeymap, defaultKeymap, describeBindings } from '../../../src/config/keymap.js';
 import { combosFromInk, matchInkInput, type InkKeyLike } from '../../../src/config/match-ink-input.js';
 import { matchRawInput, rawKeySequences } from '../../../src/terminal/key-encodings.js';
+import { combo } from './key-combo.js';
 
 const NO_KEY: InkKeyLike = {
   upArrow: false, downArrow: false, leftArrow: false, rightArrow: false, pageDown: false, pageUp: false,
   return: false, escape: false, ctrl: false, shift: false, tab: false, backspace: false, delete: false, meta: false,
 };
-
-function combo(spec: string): KeyCombo {
-  const r = parseKeySpec(spec);
-  if (!r.ok) throw new Error(`${spec}: ${r.problem}`);
-  return r.combo;
-}
 
 describe('parseKeySpec', () => {
   it.each([

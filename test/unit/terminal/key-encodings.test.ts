@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseKeySpec, type KeyCombo } from '../../../src/config/key-grammar.js';
 import { defaultKeymap } from '../../../src/config/keymap.js';
 import { findRawKey, matchRawInput, rawKeySequences } from '../../../src/terminal/key-encodings.js';
-
-function combo(spec: string): KeyCombo {
-  const r = parseKeySpec(spec);
-  if (!r.ok) throw new Error(`${spec}: ${r.problem}`);
-  return r.combo;
-}
+import { combo } from '../config/key-combo.js';
 
 describe('rawKeySequences', () => {
   it.each([
