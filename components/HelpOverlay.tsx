@@ -1,5 +1,6 @@
 import { Box, Text } from 'ink';
-import { describeBindings, KEY_SCOPES, SCOPE_TITLES, type BindingHelp, type Keymap } from '../src/config/keymap.js';
+import { KEY_SCOPES, SCOPE_TITLES } from '../src/config/key-actions.js';
+import { describeBindings, type BindingHelp, type Keymap } from '../src/config/keymap.js';
 import type { Theme } from '../src/config/theme.js';
 
 export interface HelpOverlayProps {

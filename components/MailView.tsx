@@ -5,7 +5,8 @@ import type { MailViewIntents } from '../src/app/intents.js';
 import type { MailViewState } from '../src/app/mail-view-state.js';
 import { buildThreads, mailDetailLines, mailLineView, shownHandle } from '../src/app/mail-view-threads.js';
 import { followSelection } from '../src/app/scroll-window.js';
-import { defaultKeymap, keysLabel, matchInkInput, type ActionName, type Keymap } from '../src/config/keymap.js';
+import { defaultKeymap, keysLabel, type ActionName, type Keymap } from '../src/config/keymap.js';
+import { matchInkInput } from '../src/config/match-ink-input.js';
 import type { Theme } from '../src/config/theme.js';
 import { inkWidth, padToInkWidth, truncateToInkWidth } from '../src/text/ink-width.js';
 

@@ -3,7 +3,7 @@ import { Box, Text } from 'ink';
 import type { AppState } from '../src/app/app-state.js';
 import { fleetSummary, formatFleetSummary } from '../src/app/fleet-summary.js';
 import type { Keymap } from '../src/config/keymap.js';
-import { formatKeyCombo } from '../src/config/keymap.js';
+import { formatKeyCombo } from '../src/config/key-grammar.js';
 import type { Theme } from '../src/config/theme.js';
 import { inkWidth, padToInkWidth, truncateToInkWidth } from '../src/text/ink-width.js';
 import { NOTE_GLYPH } from './NotificationList.js';

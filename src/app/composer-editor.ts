@@ -2,7 +2,7 @@
 // Tab or Enter take, Esc dismisses), history (Up/Down when not completing), Enter sends, Esc closes,
 // Ctrl-Y pastes the paste buffer (as one line: its line breaks become spaces).
 // Side effects come back as data for the component to carry out through intents.
-import type { InkKeyLike } from '../config/keymap.js';
+import type { InkKeyLike } from '../config/match-ink-input.js';
 import { completeMention, mentionAt, type MentionAtCursor } from '../text/mentions.js';
 import type { Candidate } from './composer-completion.js';
 import { editLine, insertText, type Line } from './composer-line-edit.js';

@@ -3,7 +3,7 @@
 // Typed or pasted text is cleaned before it enters the line (no control characters, no escapes).
 // The window onto the line is measured with ink-width.ts (string-width, by grapheme cluster): Ink lays
 // the composer out, so the window must fit by Ink's count, not the terminal's per-code-point one.
-import type { InkKeyLike } from '../config/keymap.js';
+import type { InkKeyLike } from '../config/match-ink-input.js';
 import { inkClusters, inkWidth, truncateToInkWidth } from '../text/ink-width.js';
 import { sanitize } from '../text/sanitize.js';
 

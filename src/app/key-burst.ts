@@ -5,7 +5,7 @@
 // runs of text, then each control key (Tab, Backspace, Ctrl-letter, a final Enter) on its own.
 // A burst with line breaks inside it is a paste (the dashboard does not ask for bracketed paste): it
 // stays one text whose line breaks and tabs become spaces, and nothing in it acts as a key.
-import type { InkKeyLike } from '../config/keymap.js';
+import type { InkKeyLike } from '../config/match-ink-input.js';
 
 export type KeyStep = readonly [input: string, key: InkKeyLike];
 

@@ -3,7 +3,7 @@
 // End) so the two places the operator types text on the dashboard behave alike. Tab / Shift-Tab and
 // Down / Up move between fields, Enter submits, Esc cancels; the focus opens on the first field,
 // the name, as the fields are read from the top.
-import type { InkKeyLike } from '../config/keymap.js';
+import type { InkKeyLike } from '../config/match-ink-input.js';
 import { editLine, type Line } from './composer-line-edit.js';
 import type { NewRowRequest } from './intents.js';
 

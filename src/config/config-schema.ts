@@ -5,7 +5,7 @@ import * as z from 'zod';
 import { DEFAULT_LIMITS, type HubLimits } from '../protocol/limits.js';
 import { HANDLE_HINT, HANDLE_PATTERN } from '../protocol/handle.js';
 import { checkFile, editorSchemaField, ownRecord, parse, type Checked } from '../util/schema.js';
-import { ACTIONS, type ActionName } from './keymap.js';
+import { ACTIONS, type ActionName } from './key-actions.js';
 import { THEME_NAME_PATTERN } from './theme.js';
 import { federationSettingsSchema } from '../federation/federation-config.js';
 

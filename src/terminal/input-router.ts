@@ -3,7 +3,7 @@
 // any of the forms a terminal may send it (legacy, modifyOtherKeys, kitty). The terminal's raw
 // mode is the thin client's business; here keys are just bytes arriving.
 import { StringDecoder } from 'node:string_decoder';
-import { findRawKey } from '../config/keymap.js';
+import { findRawKey } from './key-encodings.js';
 import type { Event } from '../util/event.js';
 import type { Disposable } from '../util/lifecycle.js';
 

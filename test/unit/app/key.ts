@@ -1,5 +1,5 @@
 // Ink-style key records for reducer tests.
-import type { InkKeyLike } from '../../../src/config/keymap.js';
+import type { InkKeyLike } from '../../../src/config/match-ink-input.js';
 import { NO_KEY } from '../../../src/app/key-burst.js';
 
 export function key(patch: Partial<InkKeyLike> = {}): InkKeyLike {

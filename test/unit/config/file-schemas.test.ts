@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ACTIONS } from '../../../src/config/keymap.js';
+import { ACTIONS } from '../../../src/config/key-actions.js';
 import { FILE_SCHEMA_NAMES, jsonSchemaOf, jsonSchemaText } from '../../../src/config/file-schemas.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');

@@ -2,37 +2,17 @@ import { createElement } from 'react';
 import { Text, useInput, type Key } from 'ink';
 import { render } from 'ink-testing-library';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  ACTION_DESCRIPTIONS,
-  ACTIONS,
-  buildKeymap,
-  combosFromInk,
-  comboId,
-  DEFAULT_BINDINGS,
-  defaultKeymap,
-  describeBindings,
-  findRawKey,
-  formatKeyCombo,
-  KEY_SCOPES,
-  matchInkInput,
-  matchRawInput,
-  parseKeySpec,
-  rawKeySequences,
-  scopeOf,
-  type InkKeyLike,
-  type KeyCombo,
-} from '../../../src/config/keymap.js';
+import { ACTIONS, KEY_ACTIONS, KEY_SCOPES, scopeOf } from '../../../src/config/key-actions.js';
+import { comboId, formatKeyCombo, parseKeySpec } from '../../../src/config/key-grammar.js';
+import { buildKeymap, defaultKeymap, describeBindings } from '../../../src/config/keymap.js';
+import { combosFromInk, matchInkInput, type InkKeyLike } from '../../../src/config/match-ink-input.js';
+import { matchRawInput, rawKeySequences } from '../../../src/terminal/key-encodings.js';
+import { combo } from './key-combo.js';
 
 const NO_KEY: InkKeyLike = {
   upArrow: false, downArrow: false, leftArrow: false, rightArrow: false, pageDown: false, pageUp: false,
   return: false, escape: false, ctrl: false, shift: false, tab: false, backspace: false, delete: false, meta: false,
 };
-
-function combo(spec: string): KeyCombo {
-  const r = parseKeySpec(spec);
-  if (!r.ok) throw new Error(`${spec}: ${r.problem}`);
-  return r.combo;
-}
 
 describe('parseKeySpec', () => {
   it.each([
@@ -103,7 +83,7 @@ describe('buildKeymap', () => {
   it('gives every action a description and a default key', () => {
     const km = defaultKeymap();
     for (const action of ACTIONS) {
-      expect(ACTION_DESCRIPTIONS[action]).toBeTruthy();
+      expect(KEY_ACTIONS[action].description).toBeTruthy();
       expect(km.bindings[action].length).toBeGreaterThan(0);
     }
     expect(describeBindings(km).find((b) => b.action === 'help')?.keys).toEqual(['?']);
@@ -118,7 +98,7 @@ describe('buildKeymap', () => {
 
   it('has no collisions among the defaults within a scope', () => {
     for (const scope of KEY_SCOPES) {
-      const ids = ACTIONS.filter((a) => scopeOf(a) === scope).flatMap((a) => DEFAULT_BINDINGS[a].map((s) => comboId(combo(s))));
+      const ids = ACTIONS.filter((a) => scopeOf(a) === scope).flatMap((a) => KEY_ACTIONS[a].keys.map((s) => comboId(combo(s))));
       expect(new Set(ids).size, scope).toBe(ids.length);
     }
   });
@@ -182,7 +162,7 @@ describe('buildKeymap', () => {
 
   it('accepts detachKey as shorthand, but not together with keys.detach', () => {
     const r = buildKeymap({}, 'ctrl+]');
-    expect(r.ok && r.keymap.detachSequences).toContain('\x1d');
+    expect(r.ok && rawKeySequences(r.keymap.detach)).toContain('\x1d');
     const both = buildKeymap({ detach: 'f10' }, 'ctrl+]');
     expect(both.ok).toBe(false);
   });
@@ -195,43 +175,6 @@ describe('buildKeymap', () => {
     }
     expect(buildKeymap({ detach: [] }).ok).toBe(false);
     for (const good of ['ctrl+]', 'alt+d', 'f12', 'ctrl+space']) expect(buildKeymap({}, good).ok, good).toBe(true);
-  });
-});
-
-describe('rawKeySequences', () => {
-  it.each([
-    ['ctrl+\\', ['\x1c', '\x1b[27;5;92~', '\x1b[92;5u']],
-    ['ctrl+a', ['\x01', '\x1b[27;5;97~', '\x1b[97;5u']],
-    ['ctrl+space', ['\x00', '\x1b[32;5u']],
-    ['alt+x', ['\x1bx', '\x1b[27;3;120~', '\x1b[120;3u']],
-    ['q', ['q']],
-    ['R', ['R', '\x1b[27;2;114~', '\x1b[114;2u']],
-    ['enter', ['\r']],
-    ['shift+tab', ['\x1b[Z', '\x1b[9;2u']],
-    ['escape', ['\x1b']],
-    ['backspace', ['\x7f', '\b']],
-    ['up', ['\x1b[A', '\x1bOA']],
-    ['ctrl+up', ['\x1b[1;5A']],
-    ['home', ['\x1b[H', '\x1bOH', '\x1b[1~']],
-    ['f1', ['\x1bOP', '\x1b[11~']],
-    ['f5', ['\x1b[15~']],
-    ['shift+f5', ['\x1b[15;2~']],
-    ['delete', ['\x1b[3~']],
-    ['pagedown', ['\x1b[6~']],
-  ])('%j', (spec, seqs) => {
-    expect(rawKeySequences(combo(spec))).toEqual(seqs);
-  });
-
-  it('matches raw chunks to actions and finds the detach key inside a burst', () => {
-    const km = defaultKeymap();
-    expect(matchRawInput(km, '\x1c')).toBe('detach');
-    expect(matchRawInput(km, '\x1b[92;5u')).toBe('detach');
-    expect(matchRawInput(km, '?')).toBe('help');
-    expect(matchRawInput(km, '\x1b[Z')).toBe('focusPrev');
-    expect(matchRawInput(km, 'hello')).toBeUndefined();
-    expect(findRawKey('abc\x1cdef', km.detachSequences)).toEqual({ index: 3, length: 1 });
-    expect(findRawKey('ab\x1b[92;5u', km.detachSequences)).toEqual({ index: 2, length: 7 });
-    expect(findRawKey('plain typing', km.detachSequences)).toBeNull();
   });
 });
 

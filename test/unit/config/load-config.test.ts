@@ -8,6 +8,7 @@ import { recordTrust, trustStorePath } from '../../../src/config/config-trust-st
 import { findConfigFile, loadConfig, MAX_CONFIG_BYTES, type LoadConfigOptions } from '../../../src/config/load-config.js';
 import { parseConfig, resolveHubLimits } from '../../../src/config/config-schema.js';
 import { DEFAULT_LIMITS } from '../../../src/protocol/limits.js';
+import { rawKeySequences } from '../../../src/terminal/key-encodings.js';
 
 let dir: string;
 let cwd: string;
@@ -202,7 +203,7 @@ describe('a full config', () => {
       { command: 'npm run watch', env: { NODE_ENV: 'development' }, wake: 'off' },
     ]);
     expect(v.config.keys).toEqual({ compose: ['m', '@'], quit: 'Q' });
-    expect(v.keymap.detachSequences[0]).toBe('\x1d');
+    expect(rawKeySequences(v.keymap.detach)[0]).toBe('\x1d');
     expect(v.theme.name).toBe('light');
     expect(v.limits).toEqual({ ...DEFAULT_LIMITS, maxUnread: 0, ratePerSecond: 5, maxMessageBytes: 8192, retentionDays: 7, expiryHours: 48 });
     expect(v.config).not.toHaveProperty('$schema');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseKeySpec, rawKeySequences } from '../../../src/config/keymap.js';
+import { parseKeySpec } from '../../../src/config/key-grammar.js';
+import { rawKeySequences } from '../../../src/terminal/key-encodings.js';
 import { InputRouter, type KeyPath, type KeyPathHandlers } from '../../../src/terminal/input-router.js';
 import { Emitter } from '../../../src/util/event.js';
 
