@@ -111,6 +111,9 @@ export class RowAgent implements Disposable {
 
   private readonly lifetime = new DisposableStore();
   private readonly snapshotTimer: TimerSlot;
+  /** Made once: a screen change (the hot path) allocates nothing to ask for a snapshot. */
+  private readonly onSnapshotDue = (): void => this.snapshotDue();
+  private readonly snapshotEveryMs: number;
   /** The screen changed since the tracker's last snapshot. */
   private screenDirty = false;
   private current!: Incarnation;
@@ -119,6 +122,7 @@ export class RowAgent implements Disposable {
 
   constructor(private readonly o: RowAgentOptions) {
     this.policyValue = o.policy;
+    this.snapshotEveryMs = o.snapshotEveryMs ?? DEFAULT_SNAPSHOT_EVERY_MS;
     this.snapshotTimer = this.lifetime.add(new TimerSlot(o.clock));
     this.lifetime.add(o.row.onScreenChange(() => this.screenChanged()));
     this.lifetime.add(o.row.onExit((exit) => this.exited(exit.exitCode)));
@@ -250,7 +254,7 @@ export class RowAgent implements Disposable {
       // The first screen is kept now (the quiet time counts from it) and judged with the next one.
       tracker.observe(row.screen.snapshot());
       wake.onScreenChange();
-      this.snapshotTimer.set(() => this.snapshotDue(), this.o.snapshotEveryMs ?? DEFAULT_SNAPSHOT_EVERY_MS);
+      this.snapshotTimer.set(this.onSnapshotDue, this.snapshotEveryMs);
     }
     wake.setUnread(this.o.unread());
   }
@@ -258,7 +262,7 @@ export class RowAgent implements Disposable {
   private screenChanged(): void {
     if (this.disposed) return;
     this.screenDirty = true;
-    this.snapshotTimer.setIfIdle(() => this.snapshotDue(), this.o.snapshotEveryMs ?? DEFAULT_SNAPSHOT_EVERY_MS);
+    this.snapshotTimer.setIfIdle(this.onSnapshotDue, this.snapshotEveryMs);
   }
 
   /**
