@@ -17,8 +17,6 @@ import type { AgentMailPort } from './agent-hub-mail.js';
 import { defaultWakePolicy } from './agent-wake-policy.js';
 import { RowAgent, type AgentNotice, type AgentRow, type AgentStateEvent, type WakeTimings } from './row-agent.js';
 
-export type { AgentNotice } from './row-agent.js';
-
 export interface AgentSupervisorOptions {
   profiles: ProfileSet;
   mail: AgentMailPort;
