@@ -1,8 +1,9 @@
 // A row for a RowAgent without a pty: the test says what the screen shows (a render function) and
 // when it changed, and hears what the agent types. Also wraps a HeadlessRun (a real program in a pty
-// and an emulated screen) as such a row.
+// and an emulated screen) as such a row, and starts an agent on a row with the options a test leaves
+// out (policy auto, no mail, no audit).
 import type { ScreenSnapshot } from '../../src/rows/screen-snapshot.js';
-import type { AgentRow } from '../../src/supervisor/row-agent.js';
+import { RowAgent, type AgentRow, type RowAgentOptions } from '../../src/supervisor/row-agent.js';
 import { Emitter } from '../../src/util/event.js';
 import type { HeadlessRun } from './headless-screen.js';
 
@@ -37,4 +38,15 @@ export function headlessAgentRow(run: HeadlessRun, name: string, typed: (bytes: 
   const row = new FakeAgentRow(name, () => run.snapshot(), typed);
   run.onChange(() => row.changed());
   return row;
+}
+
+/** A RowAgent on `row`: what the test does not give is auto, no unread mail, nothing recorded. */
+export function agentOnRow(o: Pick<RowAgentOptions, 'row' | 'profile' | 'clock'> & Partial<RowAgentOptions>): RowAgent {
+  return new RowAgent({
+    policy: 'auto',
+    audit: () => {},
+    recordWakeEvent: () => {},
+    unread: () => ({ messageIds: [], maxSeq: 0 }),
+    ...o,
+  });
 }

@@ -5,8 +5,7 @@ import { basename, join } from 'node:path';
 import { systemClock } from '../../src/util/clock.js';
 import type { AgentProfile } from '../../src/agents/profile-schema.js';
 import type { ScreenSnapshot } from '../../src/rows/screen-snapshot.js';
-import { RowAgent } from '../../src/supervisor/row-agent.js';
-import { headlessAgentRow } from './fake-agent-row.js';
+import { agentOnRow, headlessAgentRow } from './fake-agent-row.js';
 import { toFixtureText, type HeadlessRun } from './headless-screen.js';
 import { SCREENS_DIR } from './screen-fixture.js';
 
@@ -40,15 +39,7 @@ export function saveFixture(
 
 /** Wakes the live agent through RowAgent with one unread message; resolves with the attempts it took. */
 export async function wakeLiveAgent(run: HeadlessRun, profile: AgentProfile): Promise<number> {
-  const agent = new RowAgent({
-    row: headlessAgentRow(run, profile.id),
-    profile,
-    clock: systemClock,
-    policy: 'auto',
-    audit: () => {},
-    recordWakeEvent: () => {},
-    unread: () => ({ messageIds: [], maxSeq: 0 }),
-  });
+  const agent = agentOnRow({ row: headlessAgentRow(run, profile.id), profile, clock: systemClock });
   try {
     const woken = new Promise<number>((resolve, reject) => {
       agent.wake.onWoken((e) => resolve(e.attempts));

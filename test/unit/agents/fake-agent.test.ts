@@ -8,8 +8,7 @@ import { systemClock } from '../../../src/util/clock.js';
 import { detectState } from '../../../src/agents/detect-state.js';
 import { loadProfiles } from '../../../src/agents/load-profiles.js';
 import { readPromptInput } from '../../../src/agents/prompt-input.js';
-import { RowAgent } from '../../../src/supervisor/row-agent.js';
-import { headlessAgentRow } from '../../helpers/fake-agent-row.js';
+import { agentOnRow, headlessAgentRow } from '../../helpers/fake-agent-row.js';
 import { runHeadless, type HeadlessRun } from '../../helpers/headless-screen.js';
 
 const claude = loadProfiles({ configDir: '/nonexistent-swb-config' }).profiles.get('claude')!;
@@ -79,17 +78,13 @@ describe('fake agent', () => {
     const { run, logFile } = start({ rules: [{ match: '^long', busyMs: 1500, reply: 'Long done.' }], default: { busyMs: 400, reply: 'Reading inbox.' } });
     await run.waitFor(has('FAKE-AGENT-READY'), 10_000, 'ready marker');
     const writes: string[] = [];
-    const agent = new RowAgent({
+    const agent = agentOnRow({
       row: headlessAgentRow(run, 'fake', (b) => {
         writes.push(b);
         run.write(b);
       }),
       profile: { ...claude, quietMs: 600 },
       clock: systemClock,
-      policy: 'auto',
-      audit: () => {},
-      recordWakeEvent: () => {},
-      unread: () => ({ messageIds: [], maxSeq: 0 }),
     });
     try {
       run.write('long task\r');

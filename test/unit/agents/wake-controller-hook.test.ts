@@ -6,8 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { loadProfiles } from '../../../src/agents/load-profiles.js';
 import type { AuditEntry, WakeOutcome } from '../../../src/agents/wake-controller.js';
 import type { ScreenSnapshot } from '../../../src/rows/screen-snapshot.js';
-import { RowAgent } from '../../../src/supervisor/row-agent.js';
-import { FakeAgentRow } from '../../helpers/fake-agent-row.js';
+import { agentOnRow, FakeAgentRow } from '../../helpers/fake-agent-row.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
 
 const claude = loadProfiles({ configDir: '/nonexistent-swb-config' }).profiles.get('claude')!;
@@ -80,15 +79,13 @@ function setup() {
     writes.push(b);
     clock.setTimer(() => sim.type(b), 5);
   });
-  const agent = new RowAgent({
+  const agent = agentOnRow({
     row,
     profile: claude,
     clock,
-    policy: 'auto',
     snapshotEveryMs: 50,
     audit: (e) => audits.push(e),
     recordWakeEvent: (ids, outcome) => records.push([ids, outcome]),
-    unread: () => ({ messageIds: [], maxSeq: 0 }),
   });
   const events: string[] = [];
   agent.wake.onWoken((e) => events.push(`woken:${e.messageIds.join(',')}`));

@@ -2,8 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { loadProfiles } from '../../../src/agents/load-profiles.js';
 import type { AuditEntry, WakeOutcome, WakePolicy } from '../../../src/agents/wake-controller.js';
 import type { ScreenSnapshot } from '../../../src/rows/screen-snapshot.js';
-import { RowAgent } from '../../../src/supervisor/row-agent.js';
-import { FakeAgentRow } from '../../helpers/fake-agent-row.js';
+import { agentOnRow, FakeAgentRow } from '../../helpers/fake-agent-row.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
 
 const claude = loadProfiles({ configDir: '/nonexistent-swb-config' }).profiles.get('claude')!;
@@ -109,7 +108,7 @@ function setup(opts: { policy?: WakePolicy; maxWakesPerHour?: number } = {}) {
     // The pty answers asynchronously.
     clock.setTimer(() => sim.type(b), 5);
   });
-  const agent = new RowAgent({
+  const agent = agentOnRow({
     row,
     profile: claude,
     clock,
@@ -117,7 +116,6 @@ function setup(opts: { policy?: WakePolicy; maxWakesPerHour?: number } = {}) {
     snapshotEveryMs: 50,
     audit: (e) => audits.push(e),
     recordWakeEvent: (ids, outcome) => records.push([ids, outcome]),
-    unread: () => ({ messageIds: [], maxSeq: 0 }),
     wake: { maxWakesPerHour: opts.maxWakesPerHour },
   });
   const events: string[] = [];

@@ -2,8 +2,8 @@
 // interval, one timer), and its events, fired once, by the agent itself.
 import { describe, expect, it } from 'vitest';
 import { loadProfiles } from '../../../src/agents/load-profiles.js';
-import { RowAgent, type AgentStateEvent } from '../../../src/supervisor/row-agent.js';
-import { FakeAgentRow } from '../../helpers/fake-agent-row.js';
+import type { AgentStateEvent } from '../../../src/supervisor/row-agent.js';
+import { agentOnRow, FakeAgentRow } from '../../helpers/fake-agent-row.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
 import { loadScreenFixture } from '../../helpers/screen-fixture.js';
 
@@ -15,16 +15,7 @@ function setup(first = idle) {
   const clock = new FakeClock();
   let screen = first;
   const row = new FakeAgentRow('alice', () => screen, () => {});
-  const agent = new RowAgent({
-    row,
-    profile: claude,
-    clock,
-    policy: 'auto',
-    snapshotEveryMs: 50,
-    audit: () => {},
-    recordWakeEvent: () => {},
-    unread: () => ({ messageIds: [], maxSeq: 0 }),
-  });
+  const agent = agentOnRow({ row, profile: claude, clock, snapshotEveryMs: 50 });
   const changes: AgentStateEvent[] = [];
   agent.onStateChange((e) => changes.push(e));
   const show = (s: typeof idle) => {
