@@ -5,7 +5,7 @@ import type { StateExplanation } from './state-tracker.js';
 import type { WakePhase, WakePolicy } from './wake-controller.js';
 
 export interface ExplainExtras {
-  /** RowAgent.freePrompt(): may swb type into this row now? */
+  /** WakeController.promptVerdict(): may swb type into this row now? */
   prompt?: FreePromptVerdict;
   wake?: { policy: WakePolicy; phase: WakePhase; reason: string };
   verbose?: boolean;

@@ -1,10 +1,13 @@
-// Per-row state over time. Fed every screen change (never polled), it coalesces bursts of output
-// (one detection per `debounceMs`), applies the profile's quiet time (a row is idle only after its
-// screen was still for `quietMs`), emits typed state changes and explains the current state.
+// Per-row state over time. Fed screen snapshots (never polled), it runs the detector on each one,
+// applies the profile's quiet time (a row is idle only after its screen was still for `quietMs`),
+// emits typed state changes and explains the current state. Bursts of output are coalesced before
+// they get here, by the row's agent (src/supervisor/row-agent.ts: one snapshot per interval), so the
+// tracker keeps no debounce of its own: one timer between a screen change and its state, not two.
 import type { ScreenSnapshot } from '../rows/screen-snapshot.js';
 import { Emitter, type Event } from '../util/event.js';
 import type { Disposable } from '../util/lifecycle.js';
 import type { Clock } from '../util/clock.js';
+import { TimerSlot } from '../util/timer-slot.js';
 import { detectState, type Detection } from './detect-state.js';
 import type { AgentProfile, AgentState } from './profile-schema.js';
 
@@ -41,8 +44,6 @@ export interface StateTrackerOptions {
   row: string;
   profile: AgentProfile;
   clock: Clock;
-  /** Screen changes within this window share one detection (default 80 ms). */
-  debounceMs?: number;
   /** Shown in explain output (e.g. from resolveProfile). */
   warning?: string;
 }
@@ -62,7 +63,6 @@ export class StateTracker implements Disposable {
   private readonly row: string;
   private readonly profile: AgentProfile;
   private readonly clock: Clock;
-  private readonly debounceMs: number;
   private readonly warning: string | null;
 
   private reported: AgentState = 'unknown';
@@ -72,15 +72,15 @@ export class StateTracker implements Disposable {
   private exitCode: number | null = null;
   /** The process ended (a rule may also say `exited`, but only a real exit is final). */
   private processExited = false;
-  private evalTimer: Disposable | null = null;
-  private quietTimer: Disposable | null = null;
+  /** Re-runs the detector once the quiet time has passed. */
+  private readonly quietTimer: TimerSlot;
   private disposed = false;
 
   constructor(opts: StateTrackerOptions) {
     this.row = opts.row;
     this.profile = opts.profile;
     this.clock = opts.clock;
-    this.debounceMs = opts.debounceMs ?? 80;
+    this.quietTimer = new TimerSlot(opts.clock);
     this.warning = opts.warning ?? null;
     this.lastChangeAt = this.clock.now();
   }
@@ -102,17 +102,20 @@ export class StateTracker implements Disposable {
     return Math.max(0, now - this.lastChangeAt);
   }
 
-  /** Call on every screen update; identical snapshots do not reset the quiet time. */
+  /** A new screen: detects its state now. Identical snapshots do not reset the quiet time. */
   onScreenChange(snapshot: ScreenSnapshot, now: number = this.clock.now()): void {
+    this.observe(snapshot, now);
+    this.evaluate();
+  }
+
+  /**
+   * Keeps the screen (its time starts the quiet time) without detecting yet: a fresh incarnation's
+   * first screen, judged when the row's snapshot interval has passed, as every later one is.
+   */
+  observe(snapshot: ScreenSnapshot, now: number = this.clock.now()): void {
     if (this.disposed || this.processExited) return;
     if (this.latest === null || !sameScreen(this.latest, snapshot)) this.lastChangeAt = now;
     this.latest = snapshot;
-    if (this.evalTimer === null) {
-      this.evalTimer = this.clock.setTimer(() => {
-        this.evalTimer = null;
-        this.evaluate();
-      }, this.debounceMs);
-    }
   }
 
   /** The row's process ended: the state is `exited` from now on. */
@@ -120,19 +123,18 @@ export class StateTracker implements Disposable {
     if (this.disposed) return;
     this.exitCode = code;
     this.processExited = true;
-    this.cancelTimers();
+    this.quietTimer.clear();
     this.report('exited', null);
   }
 
-  /** Runs the detector now on the latest snapshot (tests and `swb explain` use it to skip the debounce). */
+  /** Runs the detector on the latest snapshot (again when its quiet time has passed). */
   evaluate(): void {
     if (this.disposed || this.processExited || this.latest === null) return;
     const now = this.clock.now();
     const detection = detectState(this.latest, this.profile);
     this.lastDetection = detection;
     if (detection.state !== 'idle') {
-      this.quietTimer?.dispose();
-      this.quietTimer = null;
+      this.quietTimer.clear();
       this.report(detection.state, detection.ruleId);
       return;
     }
@@ -143,11 +145,7 @@ export class StateTracker implements Disposable {
     }
     // Idle on screen but not yet quiet: a finishing turn stays busy, anything else is unknown.
     this.report(this.reported === 'busy' || this.reported === 'waiting' ? 'busy' : 'unknown', null);
-    this.quietTimer?.dispose();
-    this.quietTimer = this.clock.setTimer(() => {
-      this.quietTimer = null;
-      this.evaluate();
-    }, this.profile.quietMs - still);
+    this.quietTimer.set(() => this.evaluate(), this.profile.quietMs - still);
   }
 
   explain(now: number = this.clock.now()): StateExplanation {
@@ -177,17 +175,10 @@ export class StateTracker implements Disposable {
     this.changes.fire({ row: this.row, from, to, at: this.clock.now(), ruleId });
   }
 
-  private cancelTimers(): void {
-    this.evalTimer?.dispose();
-    this.evalTimer = null;
-    this.quietTimer?.dispose();
-    this.quietTimer = null;
-  }
-
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    this.cancelTimers();
+    this.quietTimer.dispose();
     this.changes.dispose();
   }
 }

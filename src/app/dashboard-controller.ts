@@ -118,7 +118,7 @@ export class DashboardController implements Intents, Disposable {
     this.composer = new ComposerController({ store, port, note, ...(o.composerCloseAfterSend ? { closeAfterSend: true } : {}) });
     this.lifetime.add(toDisposable(() => this.composer.dispose()));
     this.mailView = new MailViewController({ store, port, composer: this.composer, note });
-    const operatorTyped = (name: string) => this.agents?.operatorTyped(name);
+    const operatorTyped = (name: string) => this.agents?.agentOf(name)?.operatorTyped();
     const buffer = o.pasteBuffer;
     this.paste = buffer ? this.lifetime.add(new PasteController({ store, buffer, target: pasteTargetIn(this.rows), operatorTyped, note, pasteKey: o.pasteKey ?? 'p' })) : null;
     this.lifetime.add(port.onUnreadMaybeChanged((handles) => handles.forEach((h) => this.refreshUnread(h))));
@@ -146,15 +146,8 @@ export class DashboardController implements Intents, Disposable {
       }),
     );
     this.lifetime.add(port.onHeld((h) => this.held(h)));
-    const agents = this.agents;
-    if (agents) {
-      this.lifetime.add(agents.onStateChange((e) => {
-        store.updateRow(e.row, { agentState: e.state, stateRule: e.rule });
-        if (store.getState().overlay === 'explain' && store.getState().focused === e.row) this.refreshExplain();
-      }));
-      this.lifetime.add(agents.onWakeResult((e) => this.wakeResult(e.row, e.ok, e.reason)));
-      this.lifetime.add(agents.onNotice((n) => this.note(n.kind, n.text, n.row)));
-    }
+    // Each row's agent is followed with its row (follow); the supervisor's own notes come from here.
+    if (this.agents) this.lifetime.add(this.agents.onNotice((n) => this.note(n.kind, n.text, n.row)));
     this.lifetime.add(
       store.onChange(() => {
         this.scheduleResize();
@@ -309,6 +302,15 @@ export class DashboardController implements Intents, Disposable {
     const onOutput = this.o.onRowOutput;
     if (onOutput) d.add(row.onOutput((chunk) => onOutput(row, chunk)));
     d.add(row.onTitleChange((title) => store.updateRow(row.name, { title: sanitize(title, { singleLine: true, maxChars: 120 }) })));
+    const agent = this.agents?.agentOf(row.name);
+    if (agent) {
+      d.add(agent.onStateChange((e) => {
+        store.updateRow(e.row, { agentState: e.state, stateRule: e.rule });
+        if (store.getState().overlay === 'explain' && store.getState().focused === e.row) this.refreshExplain();
+      }));
+      d.add(agent.onWakeResult((e) => this.wakeResult(e.row, e.ok, e.reason)));
+      d.add(agent.onNotice((n) => this.note(n.kind, n.text, n.row)));
+    }
     d.add(row.onExit((exit) => {
       // Keys would go to a program that is gone: back to the dashboard, and say why.
       const wasAttached = store.getState().attached === row.name;
@@ -509,12 +511,6 @@ export class DashboardController implements Intents, Disposable {
     this.o.store.detach();
     if (attached !== null) this.o.fleet.setAttached(attached, this, false);
     this.applySizes();
-  }
-
-  /** The operator's keystrokes went straight to the attached row's program: wakes there hold off. */
-  operatorTypedIntoRow(): void {
-    const attached = this.o.store.getState().attached;
-    if (attached !== null) this.agents?.operatorTyped(attached);
   }
 
   createRow(request: NewRowRequest): void {

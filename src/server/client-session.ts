@@ -153,7 +153,8 @@ export function openClientSession(o: ClientSessionOptions): ClientSession {
       onQuit: () => o.onQuit(),
       onLeave: () => o.onLeave(),
       onAttach: (row) => {
-        router?.attach({ write: (data) => row.write(data), directFd: () => row.directInputFd });
+        const agent = core.agents.agentOf(row.name);
+        router?.attach({ write: (data) => row.write(data), directFd: () => row.directInputFd, ...(agent ? { typed: () => agent.operatorTyped() } : {}) });
         drawn.invalidate();
       },
       onRowScreen: (row) => drawn.rowChanged(row),
@@ -217,10 +218,7 @@ export function openClientSession(o: ClientSessionOptions): ClientSession {
         drawn.resetModes();
         drawn.invalidate();
       },
-      () => {
-        controller.inputArrived();
-        controller.operatorTypedIntoRow();
-      },
+      () => controller.inputArrived(),
       look.mouse === false
         ? null
         : (e) => {

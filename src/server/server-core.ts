@@ -97,8 +97,11 @@ export async function startServerCore(plan: LaunchPlan, hooks: (hub: Hub) => Fle
       hub.events.publish({ kind: 'row', at: Date.now(), row: row.name, event: 'closed' });
     }),
   );
-  owner.add(agents.onStateChange((e) => hub.events.publish({ kind: 'state', at: Date.now(), row: e.row, state: e.state, rule: e.rule ?? null })));
-  owner.add(agents.onWakeResult((e) => hub.events.publish({ kind: 'wake', at: Date.now(), row: e.row, ok: e.ok, messageIds: e.messageIds ?? [], reason: e.reason ?? '' })));
+  // Each row's agent as it comes (its listeners go with it).
+  owner.add(agents.onAgent((agent) => {
+    agent.onStateChange((e) => hub.events.publish({ kind: 'state', at: Date.now(), row: e.row, state: e.state, rule: e.rule ?? null }));
+    agent.onWakeResult((e) => hub.events.publish({ kind: 'wake', at: Date.now(), row: e.row, ok: e.ok, messageIds: e.messageIds ?? [], reason: e.reason ?? '' }));
+  }));
   owner.add(fleet.onRemoved(({ row }) => worktrees.forget(row.name)));
   const pasteBuffer = owner.add(new PasteBuffer());
   let stopped: Promise<void> | null = null;

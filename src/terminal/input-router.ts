@@ -46,6 +46,8 @@ export interface AttachTarget {
   write(data: Buffer): void;
   /** The descriptor keys may go to straight, while nothing waits to be written before them (else undefined). */
   directFd?(): number | undefined;
+  /** The operator's keys reached the row (written here, or straight by the key path): its agent's bookkeeping. */
+  typed?(): void;
 }
 
 /** What a key path reports (KeyPath.start). */
@@ -97,7 +99,7 @@ export class InputRouter implements Disposable {
   }
 
   private readonly keysTyped: KeyPathHandlers = {
-    typed: () => this.onTypedIntoRow(),
+    typed: () => this.typedIntoRow(),
     held: (chunk) => this.received(chunk),
   };
 
@@ -106,11 +108,17 @@ export class InputRouter implements Disposable {
     // The common case while attached — keys without the detach key — goes through as it came.
     if (this.target && (this.detachStarts ? !holdsAny(chunk, this.detachStarts) : !findRawKey(chunk.toString('latin1'), this.detachSequences))) {
       this.target.write(chunk);
-      this.onTypedIntoRow();
+      this.typedIntoRow();
     } else {
       this.route(chunk.toString('latin1'));
     }
     if (resume) this.startKeyPath();
+  }
+
+  /** Keys reached the attached row: the row hears it first (its agent holds wakes off), then the client. */
+  private typedIntoRow(): void {
+    this.target?.typed?.();
+    this.onTypedIntoRow();
   }
 
   /** Hands the plain keys to the key path, when there is one and the attached row takes keys straight. */
@@ -161,7 +169,7 @@ export class InputRouter implements Disposable {
     const hit = findRawKey(data, this.detachSequences);
     if (!hit) {
       this.target.write(Buffer.from(data, 'latin1'));
-      this.onTypedIntoRow();
+      this.typedIntoRow();
       return;
     }
     if (hit.index > 0) this.target.write(Buffer.from(data.slice(0, hit.index), 'latin1'));

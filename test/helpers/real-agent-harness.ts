@@ -1,11 +1,11 @@
 // Shared steps of the real-agent tests (test/real-agents/*.test.ts, and the live shell test): saving captured screens
-// as fixtures, and waking a live agent through RowAgent.
+// as fixtures, and waking a live agent through its RowAgent.
 import { writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { systemClock } from '../../src/util/clock.js';
 import type { AgentProfile } from '../../src/agents/profile-schema.js';
-import { RowAgent } from '../../src/agents/row-agent.js';
 import type { ScreenSnapshot } from '../../src/rows/screen-snapshot.js';
+import { agentOnRow, headlessAgentRow } from './fake-agent-row.js';
 import { toFixtureText, type HeadlessRun } from './headless-screen.js';
 import { SCREENS_DIR } from './screen-fixture.js';
 
@@ -39,16 +39,7 @@ export function saveFixture(
 
 /** Wakes the live agent through RowAgent with one unread message; resolves with the attempts it took. */
 export async function wakeLiveAgent(run: HeadlessRun, profile: AgentProfile): Promise<number> {
-  const agent = new RowAgent({
-    row: profile.id,
-    profile,
-    clock: systemClock,
-    typeIntoRow: (b) => run.write(b),
-    audit: () => {},
-    recordWakeEvent: () => {},
-  });
-  run.onChange(() => agent.onScreenChange(run.snapshot()));
-  agent.onScreenChange(run.snapshot());
+  const agent = agentOnRow({ row: headlessAgentRow(run, profile.id), profile, clock: systemClock });
   try {
     const woken = new Promise<number>((resolve, reject) => {
       agent.wake.onWoken((e) => resolve(e.attempts));

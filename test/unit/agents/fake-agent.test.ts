@@ -8,7 +8,7 @@ import { systemClock } from '../../../src/util/clock.js';
 import { detectState } from '../../../src/agents/detect-state.js';
 import { loadProfiles } from '../../../src/agents/load-profiles.js';
 import { readPromptInput } from '../../../src/agents/prompt-input.js';
-import { RowAgent } from '../../../src/agents/row-agent.js';
+import { agentOnRow, headlessAgentRow } from '../../helpers/fake-agent-row.js';
 import { runHeadless, type HeadlessRun } from '../../helpers/headless-screen.js';
 
 const claude = loadProfiles({ configDir: '/nonexistent-swb-config' }).profiles.get('claude')!;
@@ -78,24 +78,20 @@ describe('fake agent', () => {
     const { run, logFile } = start({ rules: [{ match: '^long', busyMs: 1500, reply: 'Long done.' }], default: { busyMs: 400, reply: 'Reading inbox.' } });
     await run.waitFor(has('FAKE-AGENT-READY'), 10_000, 'ready marker');
     const writes: string[] = [];
-    const agent = new RowAgent({
-      row: 'fake',
-      profile: { ...claude, quietMs: 600 },
-      clock: systemClock,
-      typeIntoRow: (b) => {
+    const agent = agentOnRow({
+      row: headlessAgentRow(run, 'fake', (b) => {
         writes.push(b);
         run.write(b);
-      },
-      audit: () => {},
-      recordWakeEvent: () => {},
+      }),
+      profile: { ...claude, quietMs: 600 },
+      clock: systemClock,
     });
-    run.onChange(() => agent.onScreenChange(run.snapshot()));
     try {
       run.write('long task\r');
       await run.waitFor(has('esc to interrupt'), 5000, 'busy');
-      agent.onScreenChange(run.snapshot());
+      agent.flushScreen(); // the agent has seen the turn begin when the mail comes
       agent.setUnread({ messageIds: ['m1'], maxSeq: 1 });
-      const woken = new Promise<string[]>((resolve) => agent.wake.onWoken((e) => resolve(e.messageIds)));
+      const woken = new Promise<string[]>((resolve) => agent.onWakeResult((e) => e.ok && resolve(e.messageIds)));
       await run.waitFor(has('● Long done.'), 10_000, 'turn end');
       expect(writes).toEqual([]);
       expect(await woken).toEqual(['m1']);

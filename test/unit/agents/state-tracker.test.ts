@@ -13,7 +13,7 @@ const dialog = loadScreenFixture('claude', 'permission-dialog.txt').snapshot;
 
 function setup() {
   const clock = new FakeClock();
-  const tracker = new StateTracker({ row: 'alice', profile: claude, clock, debounceMs: 50 });
+  const tracker = new StateTracker({ row: 'alice', profile: claude, clock });
   const changes: StateChange[] = [];
   tracker.onStateChange((c) => changes.push(c));
   return { clock, tracker, changes };
@@ -68,13 +68,7 @@ describe('StateTracker', () => {
     expect(tracker.state).toBe('idle');
   });
 
-  it('coalesces a burst of changes into one detection', () => {
-    const { clock, tracker, changes } = setup();
-    for (let i = 0; i < 20; i++) tracker.onScreenChange(i % 2 ? busy : idle);
-    expect(clock.pendingTimers).toBe(1);
-    clock.advance(50);
-    expect(changes).toHaveLength(1);
-  });
+  // A burst of changes is coalesced before the tracker, by the row's agent: test/unit/supervisor/row-agent.test.ts.
 
   it('a dialog is waiting at once, and exit is final', () => {
     const { clock, tracker } = setup();
@@ -107,7 +101,7 @@ describe('StateTracker', () => {
       },
       'shellish.json',
     );
-    const tracker = new StateTracker({ row: 'r', profile, clock, debounceMs: 10 });
+    const tracker = new StateTracker({ row: 'r', profile, clock });
     const snap = (text: string) => ({ lines: [text], cols: 80, rows: 1, cursor: { x: 0, y: 0, visible: true }, title: '', alternateScreen: false });
     tracker.onScreenChange(snap('[Process completed]'));
     clock.advance(10);

@@ -4,9 +4,9 @@
 // Same harness as wake-controller.test.ts: a Claude-like screen model on a fake clock.
 import { describe, expect, it } from 'vitest';
 import { loadProfiles } from '../../../src/agents/load-profiles.js';
-import { RowAgent } from '../../../src/agents/row-agent.js';
 import type { AuditEntry, WakeOutcome } from '../../../src/agents/wake-controller.js';
 import type { ScreenSnapshot } from '../../../src/rows/screen-snapshot.js';
+import { agentOnRow, FakeAgentRow } from '../../helpers/fake-agent-row.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
 
 const claude = loadProfiles({ configDir: '/nonexistent-swb-config' }).profiles.get('claude')!;
@@ -73,20 +73,20 @@ function setup() {
   const writes: string[] = [];
   const audits: AuditEntry[] = [];
   const records: Array<[string[], WakeOutcome]> = [];
-  let sim!: SimAgent;
-  const agent = new RowAgent({
-    row: 'claude',
+  let row!: FakeAgentRow;
+  const sim = new SimAgent(clock, () => row.changed());
+  row = new FakeAgentRow('claude', () => sim.render(), (b) => {
+    writes.push(b);
+    clock.setTimer(() => sim.type(b), 5);
+  });
+  const agent = agentOnRow({
+    row,
     profile: claude,
     clock,
-    debounceMs: 50,
-    typeIntoRow: (b) => {
-      writes.push(b);
-      clock.setTimer(() => sim.type(b), 5);
-    },
+    snapshotEveryMs: 50,
     audit: (e) => audits.push(e),
     recordWakeEvent: (ids, outcome) => records.push([ids, outcome]),
   });
-  sim = new SimAgent(clock, (s) => agent.onScreenChange(s));
   const events: string[] = [];
   agent.wake.onWoken((e) => events.push(`woken:${e.messageIds.join(',')}`));
   agent.wake.onWakeFailed((e) => events.push(`failed:${e.reason}`));

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { loadProfiles } from '../../../src/agents/load-profiles.js';
-import { RowAgent } from '../../../src/agents/row-agent.js';
 import type { AuditEntry, WakeOutcome, WakePolicy } from '../../../src/agents/wake-controller.js';
 import type { ScreenSnapshot } from '../../../src/rows/screen-snapshot.js';
+import { agentOnRow, FakeAgentRow } from '../../helpers/fake-agent-row.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
 
 const claude = loadProfiles({ configDir: '/nonexistent-swb-config' }).profiles.get('claude')!;
@@ -101,23 +101,23 @@ function setup(opts: { policy?: WakePolicy; maxWakesPerHour?: number } = {}) {
   const writes: string[] = [];
   const audits: AuditEntry[] = [];
   const records: Array<[string[], WakeOutcome]> = [];
-  let sim!: SimAgent;
-  const agent = new RowAgent({
-    row: 'alice',
+  let row!: FakeAgentRow;
+  const sim = new SimAgent(clock, () => row.changed());
+  row = new FakeAgentRow('alice', () => sim.render(), (b) => {
+    writes.push(b);
+    // The pty answers asynchronously.
+    clock.setTimer(() => sim.type(b), 5);
+  });
+  const agent = agentOnRow({
+    row,
     profile: claude,
     clock,
-    policy: opts.policy,
-    debounceMs: 50,
-    typeIntoRow: (b) => {
-      writes.push(b);
-      // The pty answers asynchronously.
-      clock.setTimer(() => sim.type(b), 5);
-    },
+    policy: opts.policy ?? 'auto',
+    snapshotEveryMs: 50,
     audit: (e) => audits.push(e),
     recordWakeEvent: (ids, outcome) => records.push([ids, outcome]),
     wake: { maxWakesPerHour: opts.maxWakesPerHour },
   });
-  sim = new SimAgent(clock, (s) => agent.onScreenChange(s));
   const events: string[] = [];
   agent.wake.onWoken((e) => events.push(`woken:${e.messageIds.join(',')}:${e.attempts}`));
   agent.wake.onWakeFailed((e) => events.push(`failed:${e.reason}`));
@@ -214,7 +214,7 @@ describe('WakeController', () => {
     const t = setup();
     t.clock.advance(2000);
     t.agent.setUnread({ messageIds: ['m1'], maxSeq: 1 });
-    t.clock.advance(10); // line typed and echoed
+    t.clock.advance(60); // line typed, echoed, and seen by the agent (its snapshot interval is 50 ms)
     t.sim.mode = 'dialog';
     t.sim.show();
     t.clock.advance(5000);
@@ -305,6 +305,7 @@ describe('WakeController', () => {
     t.clock.advance(2000);
     t.sim.input = 'draft';
     t.sim.show();
+    t.agent.flushScreen(); // the agent has seen the draft when the mail comes
     t.agent.setUnread({ messageIds: ['m1'], maxSeq: 1 });
     t.clock.advance(100);
     expect(t.agent.explainRow().wake.reason).not.toBe('');
@@ -340,7 +341,7 @@ describe('WakeController', () => {
     expect(t.agent.state).toBe('busy');
     expect(t.events).toEqual(['woken:m1:1']);
     // K: the supervisor writes the interrupt key and tells the agent; the screen answers a moment later.
-    t.agent.interrupted();
+    t.agent.wake.turnInterrupted();
     t.clock.setTimer(() => t.sim.interrupt(), 5);
     t.clock.advance(2000);
     expect(t.writes[2]).toBe('\x7f'.repeat(LINE.length));
@@ -366,7 +367,7 @@ describe('WakeController', () => {
     t.sim.type('mine');
     t.sim.type('\r');
     t.clock.advance(100);
-    t.agent.interrupted();
+    t.agent.wake.turnInterrupted();
     t.clock.setTimer(() => t.sim.interrupt(), 5);
     t.clock.advance(60_000);
     expect(t.writes).toEqual([LINE, '\r']);
@@ -384,7 +385,7 @@ describe('WakeController', () => {
     t.sim.type('do the thing');
     t.sim.type('\r');
     t.clock.advance(100);
-    t.agent.interrupted();
+    t.agent.wake.turnInterrupted();
     t.clock.setTimer(() => t.sim.interrupt(), 5);
     t.clock.advance(60_000);
     expect(t.writes).toEqual([LINE, '\r']);
@@ -396,6 +397,7 @@ describe('WakeController', () => {
     t.clock.advance(2000);
     t.sim.input = 'draft';
     t.sim.show();
+    t.agent.flushScreen(); // the agent has seen the draft when the mail comes
     t.agent.setUnread({ messageIds: ['m1'], maxSeq: 1 });
     t.clock.advance(100);
     const r = t.agent.explainRow();

@@ -5,8 +5,8 @@ import { loadProfiles } from '../../../src/agents/load-profiles.js';
 import type { AuditEntry, UnreadMail } from '../../../src/agents/wake-controller.js';
 import { AgentAuditTrail } from '../../../src/supervisor/agent-audit-trail.js';
 import type { AgentMailPort } from '../../../src/supervisor/agent-hub-mail.js';
-import type { AgentRow, AgentStateEvent, AgentWakeEvent } from '../../../src/supervisor/agent-row-binding.js';
-import { AgentSupervisor, type AgentNotice } from '../../../src/supervisor/agent-supervisor.js';
+import { AgentSupervisor } from '../../../src/supervisor/agent-supervisor.js';
+import type { AgentNotice, AgentRow, AgentStateEvent, AgentWakeEvent } from '../../../src/supervisor/row-agent.js';
 import { defaultWakePolicy } from '../../../src/supervisor/agent-wake-policy.js';
 import type { ScreenSnapshot } from '../../../src/rows/screen-snapshot.js';
 import { Emitter } from '../../../src/util/event.js';
@@ -95,8 +95,12 @@ function setup() {
   const states: AgentStateEvent[] = [];
   const wakes: AgentWakeEvent[] = [];
   const notices: AgentNotice[] = [];
-  sup.onStateChange((e) => states.push(e));
-  sup.onWakeResult((e) => wakes.push(e));
+  // Each row's agent fires its own events; the supervisor hands the agents out as rows are tracked.
+  sup.onAgent((agent) => {
+    agent.onStateChange((e) => states.push(e));
+    agent.onWakeResult((e) => wakes.push(e));
+    agent.onNotice((n) => notices.push(n));
+  });
   sup.onNotice((n) => notices.push(n));
   const tick = async (ms: number) => {
     await Promise.resolve(); // the unread refresh runs in a microtask
@@ -185,7 +189,7 @@ describe('AgentSupervisor', () => {
     const row = new FakeRow('claude');
     t.sup.track(row, { profile: 'claude' });
     await t.tick(claude.quietMs + 200);
-    t.sup.operatorTyped('claude');
+    t.sup.agentOf('claude')!.operatorTyped();
     t.mail.deliver('claude', [1]);
     await t.tick(2000);
     expect(row.writes).toEqual([]);

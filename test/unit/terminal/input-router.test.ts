@@ -186,6 +186,18 @@ describe('InputRouter with a key path', () => {
     expect(t.p.starts[0]!.fd).toBe(9);
   });
 
+  it('the attached row hears that keys reached it, whether the router wrote them or the path did; the row attached next hears only its own', () => {
+    const t = routerWithPath();
+    const heard = { a: 0, b: 0 };
+    t.r.attach({ write: (data) => t.toRow.push(data.toString('latin1')), directFd: () => undefined, typed: () => heard.a++ });
+    t.send('x');
+    expect(heard).toEqual({ a: 1, b: 0 });
+    t.r.attach({ write: (data) => t.toRow.push(data.toString('latin1')), directFd: () => 7, typed: () => heard.b++ });
+    t.p.typed();
+    expect(heard).toEqual({ a: 1, b: 1 });
+    expect(t.typed()).toBe(2);
+  });
+
   it('dispose stops the path', () => {
     const t = routerWithPath();
     t.attach();
