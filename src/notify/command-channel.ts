@@ -51,7 +51,12 @@ export function commandEnv(from: NodeJS.ProcessEnv, payload: NotificationPayload
   return env;
 }
 
-export class CommandChannel implements Disposable {
+/** What the notifier needs of a command channel (tests give it a recorder). */
+export interface NotifyCommandRunner {
+  run(payload: NotificationPayload): void;
+}
+
+export class CommandChannel implements Disposable, NotifyCommandRunner {
   private readonly running = new Set<ChildProcess>();
   private readonly finished = new Emitter<{ payload: NotificationPayload; outcome: CommandOutcome }>();
   private idleWaiters: Array<() => void> = [];

@@ -8,7 +8,7 @@
 import { systemClock, type Clock } from '../util/clock.js';
 import type { Disposable } from '../util/lifecycle.js';
 import { BurstCoalescer } from './burst-coalescer.js';
-import { CommandChannel } from './command-channel.js';
+import { CommandChannel, type NotifyCommandRunner } from './command-channel.js';
 import type { NotifyEvent } from './notify-event.js';
 import type { NotifyPolicy } from './notify-policy.js';
 import type { NotifyChannel } from './notify-settings.js';
@@ -21,8 +21,8 @@ export interface NotifierOptions {
   policy: NotifyPolicy;
   /** Where terminal notifications go (every attached client's terminal); absent: none are made. */
   writeTerminal?: (notice: TerminalNotice) => void;
-  /** Runs notify.command; made from the policy when absent and a command is configured. */
-  commands?: CommandChannel;
+  /** Runs notify.command; made from the policy (a CommandChannel) when absent and a command is configured. */
+  commands?: NotifyCommandRunner;
   /** Failures (a command that failed or timed out), one line each. */
   log?: (line: string) => void;
   clock?: Clock;
@@ -35,20 +35,26 @@ export interface NotifierOptions {
 /** Why a notification did not go out on a channel (for `swb notify test` and explain-like views). */
 export type HeldBecause = 'not-routed' | 'muted' | 'quiet-hours';
 
+/** The id of an event's terminal notice: one per row and kind, so kitty shows a burst in one place. */
+export const terminalNoticeId = (event: NotifyEvent): string => `swb-${event.kind}-${event.row}`;
+
 export class Notifier implements Disposable {
   private readonly clock: Clock;
   private readonly minuteOfDay: (ms: number) => number;
   private readonly mutedRows = new Set<string>();
-  private readonly commands: CommandChannel | null;
+  private readonly commands: NotifyCommandRunner | null;
+  private readonly ownChannel: CommandChannel | null;
   private readonly bursts: Record<NotifyChannel, BurstCoalescer<NotifyEvent>>;
 
   constructor(private readonly o: NotifierOptions) {
     this.clock = o.clock ?? systemClock;
     this.minuteOfDay = o.minuteOfDay ?? localMinuteOfDay;
     const log = o.log ?? (() => undefined);
-    this.commands =
-      o.commands ??
-      (o.policy.command ? new CommandChannel({ argv: o.policy.command, timeoutMs: o.policy.commandTimeoutMs, log, clock: this.clock, ...(o.env ? { env: o.env } : {}) }) : null);
+    this.ownChannel =
+      !o.commands && o.policy.command
+        ? new CommandChannel({ argv: o.policy.command, timeoutMs: o.policy.commandTimeoutMs, log, clock: this.clock, ...(o.env ? { env: o.env } : {}) })
+        : null;
+    this.commands = o.commands ?? this.ownChannel;
     const window = () => o.policy.coalesceMs;
     this.bursts = {
       terminal: new BurstCoalescer(window, (e, n) => this.deliver('terminal', e, n), this.clock),
@@ -56,9 +62,9 @@ export class Notifier implements Disposable {
     };
   }
 
-  /** The command channel (its onFinished, idle()), or null when no command is configured. */
+  /** The command channel this notifier made (its onFinished, idle()), or null (none configured, or one given). */
   get commandChannel(): CommandChannel | null {
-    return this.commands;
+    return this.ownChannel;
   }
 
   notify(event: NotifyEvent): void {
@@ -93,14 +99,14 @@ export class Notifier implements Disposable {
   private deliver(channel: NotifyChannel, event: NotifyEvent, count: number): void {
     if (this.heldBecause(channel, event.row) !== null) return;
     const body = this.o.policy.body;
-    if (channel === 'terminal') this.o.writeTerminal?.({ id: `swb-${event.kind}-${event.row}`, text: notificationText(event, { body, count }) });
+    if (channel === 'terminal') this.o.writeTerminal?.({ id: terminalNoticeId(event), text: notificationText(event, { body, count }) });
     else this.commands?.run(notificationPayload(event, { body, count }));
   }
 
   dispose(): void {
     this.bursts.terminal.dispose();
     this.bursts.command.dispose();
-    // A channel given from outside belongs to its giver.
-    if (!this.o.commands) this.commands?.dispose();
+    // A runner given from outside belongs to its giver.
+    this.ownChannel?.dispose();
   }
 }

@@ -43,10 +43,10 @@ export interface TerminalNotice {
 
 /** The bytes of `notice` for a terminal of `kind`. */
 export function terminalNotificationBytes(kind: TerminalNotifyKind, notice: TerminalNotice): string {
+  // The title leads OSC 9's one text, so it never starts with a digit.
+  if (kind === 'osc9') return osc9Sequence(terminalSafeLine(`${NOTIFICATION_TITLE}: ${notice.text}`, NOTIFICATION_TITLE.length + 2 + NOTIFICATION_TEXT_MAX));
   const text = terminalSafeLine(notice.text);
   switch (kind) {
-    case 'osc9':
-      return osc9Sequence(`${NOTIFICATION_TITLE}: ${text}`);
     case 'osc777':
       return osc777Sequence(NOTIFICATION_TITLE, text);
     case 'osc99':
