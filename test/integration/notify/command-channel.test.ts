@@ -7,7 +7,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CommandChannel, type CommandOutcome } from '../../../src/notify/command-channel.js';
-import type { NotifyEvent } from '../../../src/notify/notify-event.js';
 import { resolveNotifyPolicy } from '../../../src/notify/notify-policy.js';
 import type { NotifySettings } from '../../../src/notify/notify-settings.js';
 import { notificationPayload } from '../../../src/notify/notification-payload.js';
