@@ -45,11 +45,12 @@ export class Notifier implements Disposable {
   private readonly commands: NotifyCommandRunner | null;
   private readonly ownChannel: CommandChannel | null;
   private readonly bursts: Record<NotifyChannel, BurstCoalescer<NotifyEvent>>;
+  private readonly log: (line: string) => void;
 
   constructor(private readonly o: NotifierOptions) {
     this.clock = o.clock ?? systemClock;
     this.minuteOfDay = o.minuteOfDay ?? localMinuteOfDay;
-    const log = o.log ?? (() => undefined);
+    const log = (this.log = o.log ?? (() => undefined));
     this.ownChannel =
       !o.commands && o.policy.command
         ? new CommandChannel({ argv: o.policy.command, timeoutMs: o.policy.commandTimeoutMs, log, clock: this.clock, ...(o.env ? { env: o.env } : {}) })
@@ -99,8 +100,13 @@ export class Notifier implements Disposable {
   private deliver(channel: NotifyChannel, event: NotifyEvent, count: number): void {
     if (this.heldBecause(channel, event.row) !== null) return;
     const body = this.o.policy.body;
-    if (channel === 'terminal') this.o.writeTerminal?.({ id: terminalNoticeId(event), text: notificationText(event, { body, count }) });
-    else this.commands?.run(notificationPayload(event, { body, count }));
+    try {
+      if (channel === 'terminal') this.o.writeTerminal?.({ id: terminalNoticeId(event), text: notificationText(event, { body, count }) });
+      else this.commands?.run(notificationPayload(event, { body, count }));
+    } catch (err) {
+      // A writer that failed (a client gone mid-write) must not fail the place the event came from.
+      this.log(`notify ${channel}: ${err instanceof Error ? err.message : String(err)}`);
+    }
   }
 
   dispose(): void {

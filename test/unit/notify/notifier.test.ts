@@ -125,6 +125,21 @@ describe('Notifier', () => {
     expect(t.terminal.map((n) => n.id)).toEqual(['swb-mail-api', 'swb-mail-web', 'swb-mail-api']);
   });
 
+  it('never throws at the source of an event: a failing writer is a log line', () => {
+    const logs: string[] = [];
+    const notifier = new Notifier({
+      policy: resolveNotifyPolicy({}),
+      clock: new FakeClock(),
+      log: (l) => logs.push(l),
+      writeTerminal: () => {
+        throw new Error('client went away');
+      },
+    });
+    expect(() => notifier.notify({ kind: 'mail', reason: 'to-operator', row: 'api', at: 0 })).not.toThrow();
+    expect(logs).toEqual(['notify terminal: client went away']);
+    notifier.dispose();
+  });
+
   it('leaves no timer behind when disposed', () => {
     const t = setup({});
     t.notifier.notify(t.mail('api'));
