@@ -97,6 +97,9 @@ export class CommandChannel implements Disposable, NotifyCommandRunner {
     const timer = this.clock.setTimer(() => {
       timedOut = true;
       killGroup(child);
+      // A descendant that left the group (setsid) may hold stderr open: the run still ends here.
+      child.stdin?.destroy();
+      child.stderr?.destroy();
     }, this.o.timeoutMs);
     const settle = (outcome: CommandOutcome) => {
       if (settled) return;
