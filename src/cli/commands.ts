@@ -33,5 +33,6 @@ export const COMMANDS: Record<CommandName, { summary: string; load: () => Promis
   hub: { summary: 'run the hub headless', load: async () => (await import('./hub.js')).hubCommand },
   trust: { summary: "trust a workspace's switchboard.json", load: async () => (await import('./trust.js')).trustCommand },
   untrust: { summary: "take back a config's trust", load: async () => (await import('./untrust.js')).untrustCommand },
+  notify: { summary: 'send a test notification of each kind', load: async () => (await import('./notify.js')).notifyCommand },
   schema: { summary: 'the JSON Schema of a config, theme or profile', load: async () => (await import('./schema.js')).schemaCommand },
 };

@@ -30,6 +30,7 @@ export const COMMAND_NAMES = [
   'trust',
   'untrust',
   'schema',
+  'notify',
 ] as const;
 
 export type CommandName = (typeof COMMAND_NAMES)[number];

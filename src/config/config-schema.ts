@@ -8,6 +8,9 @@ import { checkFile, editorSchemaField, ownRecord, parse, type Checked } from '..
 import { ACTIONS, type ActionName } from './key-actions.js';
 import { THEME_NAME_PATTERN } from './theme.js';
 import { federationSettingsSchema } from '../federation/federation-config.js';
+import { NOTIFY_EVENT_KINDS, type NotifyEventKind } from '../notify/notify-event.js';
+import { NOTIFY_BODY_MODES, NOTIFY_CHANNELS, NOTIFY_DEFAULTS, QUIET_HOURS_COMMAND, TERMINAL_NOTIFY_SETTINGS, type NotifySettings } from '../notify/notify-settings.js';
+import { CLOCK_TIME_PATTERN } from '../notify/quiet-hours.js';
 
 export const WAKE_POLICIES = ['auto', 'notify', 'off'] as const;
 export type WakePolicy = (typeof WAKE_POLICIES)[number];
@@ -136,6 +139,47 @@ const worktreesSchema = z
   .describe('Where worktree rows go and what prepares them.');
 export type WorktreesConfig = z.output<typeof worktreesSchema>;
 
+const clockTime = z.string().regex(CLOCK_TIME_PATTERN, { error: 'a local time "HH:MM", 00:00 to 23:59' });
+const notifyChannels = z.array(z.enum(NOTIFY_CHANNELS)).max(NOTIFY_CHANNELS.length);
+// One optional field per event kind, so an editor offers the kinds.
+const notifyEventsSchema = z
+  .strictObject(Object.fromEntries(NOTIFY_EVENT_KINDS.map((kind) => [kind, z.optional(notifyChannels)])) as Record<NotifyEventKind, z.ZodOptional<typeof notifyChannels>>, {
+    error: (iss) => (iss.code === 'unrecognized_keys' ? `unknown event kind (expected one of: ${NOTIFY_EVENT_KINDS.join(', ')})` : undefined),
+  })
+  .describe(`Per event kind, the channels it goes to ("terminal", "command"); a kind not named goes nowhere. Default: ${NOTIFY_DEFAULTS.events.join(', ')} to every channel.`);
+
+const notifySchema = z
+  .strictObject({
+    terminal: z.optional(
+      z.enum(TERMINAL_NOTIFY_SETTINGS).describe('How a notification reaches your terminal: "auto" (detected), "osc9" (iTerm2, WezTerm, Windows Terminal), "osc777" (urxvt, Ghostty, foot), "osc99" (kitty), "bell", or "off". Default "auto".'),
+    ),
+    command: z.optional(
+      z
+        .array(z.string().min(1).max(4096).refine(noNul, { error: NUL }))
+        .min(1)
+        .max(64)
+        .describe('A program and its arguments (an argv, never a shell line), run for each notification with the event as JSON on its stdin.'),
+    ),
+    events: z.optional(notifyEventsSchema),
+    body: z.optional(z.enum(NOTIFY_BODY_MODES).describe('"none" (default): a notification names the row, the event and the reason only; "first-line": the message\'s first line too.')),
+    coalesceMs: z.optional(z.int().min(0).max(600_000).describe(`A burst of one row's events of one kind within this many ms is one notification (default ${NOTIFY_DEFAULTS.coalesceMs}).`)),
+    commandTimeoutS: z.optional(z.number().min(0.1).max(600).describe(`Seconds the command may run before its process group is killed (default ${NOTIFY_DEFAULTS.commandTimeoutS}).`)),
+    quietHours: z.optional(
+      z
+        .strictObject({
+          from: clockTime.describe('Start, local time "HH:MM".'),
+          to: clockTime.describe('End, local time "HH:MM" (may be earlier than from: the span wraps past midnight).'),
+          command: z.optional(z.enum(QUIET_HOURS_COMMAND).describe('"silent" (default): the command is quiet too; "send": it still runs.')),
+        })
+        .describe('Local hours during which the terminal stays silent (and the command, unless command is "send").'),
+    ),
+  })
+  .describe('Notifications that reach you: which events, on your terminal and/or through a command (docs/CONFIG.md, "Notifications").');
+export type NotifyConfig = z.output<typeof notifySchema>;
+// The notifier reads the section as src/notify's NotifySettings: this fails to compile if they drift.
+const _notifyConfigFits: (config: NotifyConfig) => NotifySettings = (config) => config;
+void _notifyConfigFits;
+
 /** The file as written: strict, so an unknown field is an error. New sections are one more key here. */
 export const configFileSchema = z
   .strictObject({
@@ -146,7 +190,8 @@ export const configFileSchema = z
     detachKey: z.optional(z.string().min(1).max(40).describe('Shorthand for keys.detach (give one or the other).')),
     limits: z.optional(limitsSchema),
     layout: z.optional(z.enum(LAYOUTS).describe('Initial layout (default "stack").')),
-    notifications: z.optional(z.strictObject({ bell: z.optional(z.boolean()), desktop: z.optional(z.boolean()) }).describe('Ring the terminal bell, or show desktop notifications, on new mail.')),
+    notifications: z.optional(z.strictObject({ bell: z.optional(z.boolean()), desktop: z.optional(z.boolean()) }).describe('Ring the terminal bell, or show desktop notifications, on new mail (the older form of notify).')),
+    notify: z.optional(notifySchema),
     scrollback: z.optional(z.int().min(0).max(100_000).describe('Scrollback lines kept per row.')),
     attachedStatus: z.optional(z.boolean().describe('Show a status line under an attached row (row, state, news, the detach key); default true.')),
     composer: z.optional(z.strictObject({ closeAfterSend: z.optional(z.boolean()) }).describe('closeAfterSend (default true) closes the composer once a message is accepted.')),

@@ -1,9 +1,10 @@
 // The parts of a config that run something as the operator or reach out on their behalf: rows
 // (their commands, profiles, working directories and environment), `worktrees.setup` (a shell
-// command) and `worktrees.root` (where git writes new worktrees), and `federation` (a server to
-// connect to, with credentials files to present). An untrusted config (config-trust.ts) loses exactly
+// command) and `worktrees.root` (where git writes new worktrees), `federation` (a server to
+// connect to, with credentials files to present) and `notify.command` (a program run for each
+// notification). An untrusted config (config-trust.ts) loses exactly
 // these; the rest (limits, theme, keys, layout, ...) only shapes swb itself and still applies.
-// `notifications` runs no command (a bell, OSC 9), so it stays. The description is what the operator
+// `notifications` and the rest of `notify` run no command (a bell, OSC 9), so they stay. The description is what the operator
 // is shown before trusting: every string in it came from the file, so it passes sanitize.
 import { sanitize } from '../text/sanitize.js';
 import { shellQuote } from '../util/shell-quote.js';
@@ -14,6 +15,7 @@ export interface RunnableParts {
   setup?: string;
   worktreeRoot?: string;
   federation?: NonNullable<SwitchboardConfig['federation']>;
+  notifyCommand?: readonly string[];
 }
 
 export function runnableParts(config: SwitchboardConfig): RunnableParts {
@@ -22,18 +24,25 @@ export function runnableParts(config: SwitchboardConfig): RunnableParts {
     ...(config.worktrees?.setup !== undefined ? { setup: config.worktrees.setup } : {}),
     ...(config.worktrees?.root !== undefined ? { worktreeRoot: config.worktrees.root } : {}),
     ...(config.federation ? { federation: config.federation } : {}),
+    ...(config.notify?.command !== undefined ? { notifyCommand: config.notify.command } : {}),
   };
 }
 
 export function hasRunnableParts(parts: RunnableParts): boolean {
-  return parts.rows.length > 0 || parts.setup !== undefined || parts.worktreeRoot !== undefined || parts.federation !== undefined;
+  return parts.rows.length > 0 || parts.setup !== undefined || parts.worktreeRoot !== undefined || parts.federation !== undefined || parts.notifyCommand !== undefined;
 }
 
 /** The config as an untrusted file may act: nothing of it runs, connects or chooses where git writes. */
 export function withoutRunnableParts(config: SwitchboardConfig): SwitchboardConfig {
-  const { federation: _federation, worktrees, ...rest } = config;
+  const { federation: _federation, worktrees, notify, ...rest } = config;
   const { setup: _setup, root: _root, ...harmless } = worktrees ?? {};
-  return { ...rest, rows: [], ...(worktrees && Object.keys(harmless).length > 0 ? { worktrees: harmless } : {}) };
+  const { command: _command, ...silent } = notify ?? {};
+  return {
+    ...rest,
+    rows: [],
+    ...(worktrees && Object.keys(harmless).length > 0 ? { worktrees: harmless } : {}),
+    ...(notify ? { notify: silent } : {}),
+  };
 }
 
 const shown = (text: string) => sanitize(text, { singleLine: true, maxChars: 300 });
@@ -61,6 +70,7 @@ export function describeRunnableParts(parts: RunnableParts): string[] {
     const creds = [f.credentials, f.passwordFile, f.tls?.cert, f.tls?.key].filter((x) => x !== undefined);
     lines.push(whole(`federation: connects to ${f.url} as node ${f.node}${creds.length > 0 ? `, presenting ${creds.join(', ')}` : ''}`));
   }
+  if (parts.notifyCommand !== undefined) lines.push(whole(`notify.command (run for each notification): ${parts.notifyCommand.map(shellQuote).join(' ')}`));
   return lines;
 }
 
@@ -72,6 +82,7 @@ export function summarizeRunnableParts(parts: RunnableParts): string {
     parts.setup !== undefined ? 'worktrees.setup' : null,
     parts.worktreeRoot !== undefined ? 'worktrees.root' : null,
     parts.federation ? 'federation' : null,
+    parts.notifyCommand !== undefined ? 'notify.command' : null,
   ]
     .filter((x) => x !== null)
     .join(', ');
