@@ -202,7 +202,7 @@ export class Hub {
    * Its `begin` connects, and fails the start on NODE_COLLISION.
    */
   private async federate(settings: FederationSettings): Promise<FederationLink> {
-    const [{ FederationLink }, { FederationStore }] = await Promise.all([import('../federation/nats-link.js'), import('../store/federation-store.js')]);
+    const [{ FederationLink }, { FederationStore }] = await Promise.all([import('../federation/nats-link.js'), import('../federation/federation-store.js')]);
     const store = new FederationStore(this.store, settings.node);
     const link = FederationLink.create(settings, {
       store,
