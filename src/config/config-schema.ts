@@ -7,7 +7,7 @@ import { HANDLE_HINT, HANDLE_PATTERN } from '../protocol/handle.js';
 import { checkFile, editorSchemaField, ownRecord, parse, type Checked } from '../util/schema.js';
 import { ACTIONS, type ActionName } from './keymap.js';
 import { THEME_NAME_PATTERN } from './theme.js';
-import { federationSettingsSchema } from '../federation/federation-config.js';
+import { federationSettingsSchema } from './federation-config.js';
 
 export const WAKE_POLICIES = ['auto', 'notify', 'off'] as const;
 export type WakePolicy = (typeof WAKE_POLICIES)[number];

@@ -34,9 +34,9 @@ import { SessionRegistry } from './session-registry.js';
 import { tryAcquireWorkspaceLock } from './workspace-lock.js';
 import { MailWaiters } from './mail-waiters.js';
 import { ResourceService } from './resource-service.js';
-import type { FederationSettings } from '../federation/federation-config.js';
+import type { FederationSettings } from '../config/federation-config.js';
 import type { FederationLink, LinkStatus } from '../federation/nats-link.js';
-import { ALL_NODES, isRemoteAddress, parseRemoteAddress, remoteAddress } from '../federation/remote-address.js';
+import { ALL_NODES, isRemoteAddress, parseRemoteAddress, remoteAddress } from '../protocol/remote-address.js';
 import { MAX_REMOTE_TEXT_JSON } from '../federation/envelope.js';
 
 export interface HubOptions {
