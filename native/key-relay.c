@@ -44,6 +44,7 @@
 
 #define ADDON_NAME "key-relay"
 #include "napi-call.h"
+#include "errno-name.h"
 
 #if defined(__linux__)
 #include <errno.h>
@@ -477,17 +478,6 @@ static napi_value relay_stop(napi_env env, napi_callback_info info) {
   if (r == NULL) return NULL;
   stop_thread(r);
   return NULL;
-}
-
-static const char *errno_name(int e) {
-  switch (e) {
-    case EIO: return "EIO";
-    case EBADF: return "EBADF";
-    case EINVAL: return "EINVAL";
-    case ENXIO: return "ENXIO";
-    case ENOMEM: return "ENOMEM";
-    default: return "EUNKNOWN";
-  }
 }
 
 static napi_value relay_take(napi_env env, napi_callback_info info) {
