@@ -24,7 +24,8 @@
 // the terminal at once, and holds every read for JavaScript (output()), which records the echo in
 // its painted snapshot and parses and paints as usual, so a wrong guess is put right by that paint.
 // Any other output ends the arming. JavaScript disarms it before it writes to the terminal itself,
-// under the same lock, so the two never interleave.
+// and the disarm waits out a read or echo in flight, so the two never interleave. The lock guards
+// only the state the two threads share: reads, writes and N-API calls happen outside it.
 //
 // Both descriptors are the relay's own duplicates, closed when it stops: the originals can be
 // closed (a row that exits) without this thread ever reading or writing a number reused since.
@@ -44,6 +45,7 @@
 
 #define ADDON_NAME "key-relay"
 #include "napi-call.h"
+#include "errno-name.h"
 
 #if defined(__linux__)
 #include <errno.h>
@@ -70,16 +72,21 @@
 /* ended_errno beside the errnos: the pty hung up (the row's program is gone). */
 #define ENDED_ROW_GONE (-2)
 #define NOT_ENDED (-1)
+/* What the wake-up pipe carries. */
+#define WAKE_STOP 's'
+#define WAKE_ARMED 'a'
 
 typedef struct {
   int tty_fd;
   int pty_fd;
-  /* The stop request: a pipe the thread polls beside the terminal. */
-  int stop_read;
-  int stop_write;
+  /* The thread's wake-up pipe, polled beside the terminal: WAKE_STOP asks it to end, WAKE_ARMED to
+     poll the pty too (it was armed). */
+  int wake_read;
+  int wake_write;
   uint8_t screened[256];
   pthread_t thread;
   bool running;
+  /* Guards the shared state below, and only that: nothing reads, writes or calls N-API under it. */
   pthread_mutex_t lock;
   /* Under lock: the news for JavaScript. */
   uint32_t typed;
@@ -101,10 +108,23 @@ typedef struct {
     bool echoed;
   } out[OUT_SLOTS];
   size_t out_count;
+  /* Under lock: the thread is reading the row's output or writing its echo (outside the lock).
+     arm() and output() wait for `io_done` while it is, so that once output(disarm) returns the
+     thread neither reads the pty nor writes the terminal again (JavaScript writes it next), and
+     each sees the read's effect on the arming, as if the I/O had been done under the lock. */
+  bool echo_io;
+  pthread_cond_t io_done;
   /* What of an echo the terminal did not take at once (JavaScript writes it before anything else;
      nothing more is echoed meanwhile). */
   uint8_t echo_rest[SGR_RESET_LEN + ECHO_MAX];
   size_t echo_rest_len;
+  /* The main thread's own: output() copies the held reads here under the lock, then makes Buffers
+     of them outside it. */
+  struct {
+    uint8_t data[READ_BYTES];
+    size_t len;
+    bool echoed;
+  } taken[OUT_SLOTS];
   atomic_bool notify_pending;
   napi_threadsafe_function tsfn;
   bool tsfn_gone; /* its finalizer ran (a release, or the environment's teardown) */
@@ -136,15 +156,20 @@ static int64_t now_ms(void) {
   return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
 }
 
-/* Drains the control pipe: true when a stop is among what was sent (else it was a poke to poll anew). */
-static bool stop_requested(Relay *r) {
+/* Drains the wake-up pipe: true when a stop is among what was sent (else it was armed: poll anew). */
+static bool wake_says_stop(Relay *r) {
   char cmd[16];
   bool stop = false;
   ssize_t n;
-  while ((n = read(r->stop_read, cmd, sizeof cmd)) > 0) {
-    for (ssize_t i = 0; i < n; i++) stop = stop || cmd[i] == 's';
+  while ((n = read(r->wake_read, cmd, sizeof cmd)) > 0) {
+    for (ssize_t i = 0; i < n; i++) stop = stop || cmd[i] == WAKE_STOP;
   }
   return stop;
+}
+
+static void wake(Relay *r, char why) {
+  while (write(r->wake_write, &why, 1) < 0 && errno == EINTR) {
+  }
 }
 
 /* Whether the row's output can only mean "print these characters here": plain ASCII, few of them. */
@@ -157,16 +182,38 @@ static bool echoable(const uint8_t *data, size_t len, uint32_t columns) {
 }
 
 /* The row's output, read while armed: echoed ahead when it can only be printed at the cursor, and
-   held for JavaScript either way. Anything else, or a full hold, ends the arming. */
+   held for JavaScript either way. Anything else, or a full hold, ends the arming. The read and the
+   echo happen outside the lock, with `echo_io` set (see there). */
 static void read_output(Relay *r) {
   pthread_mutex_lock(&r->lock);
   if (!r->armed || r->out_count == OUT_SLOTS) {
     pthread_mutex_unlock(&r->lock);
     return;
   }
+  uint32_t columns = r->columns;
+  /* The next slot is the thread's while echo_io is set: output() waits before it touches any. */
   __typeof__(r->out[0]) *slot = &r->out[r->out_count];
-  ssize_t got = read(r->pty_fd, slot->data, sizeof slot->data);
-  if (got < 0 && (errno == EAGAIN || errno == EINTR)) {
+  uint8_t *data = slot->data;
+  r->echo_io = true;
+  pthread_mutex_unlock(&r->lock);
+
+  ssize_t got = read(r->pty_fd, data, sizeof slot->data);
+  bool again = got < 0 && (errno == EAGAIN || errno == EINTR);
+  uint8_t echo[SGR_RESET_LEN + ECHO_MAX];
+  size_t total = 0;
+  ssize_t w = 0;
+  if (got > 0 && echoable(data, (size_t)got, columns)) {
+    memcpy(echo, SGR_RESET, SGR_RESET_LEN);
+    memcpy(echo + SGR_RESET_LEN, data, (size_t)got);
+    total = SGR_RESET_LEN + (size_t)got;
+    do w = write(r->tty_fd, echo, total);
+    while (w < 0 && errno == EINTR);
+  }
+
+  pthread_mutex_lock(&r->lock);
+  r->echo_io = false;
+  pthread_cond_broadcast(&r->io_done);
+  if (again) {
     pthread_mutex_unlock(&r->lock);
     return;
   }
@@ -179,23 +226,13 @@ static void read_output(Relay *r) {
   }
   r->out_count++;
   slot->len = (size_t)got;
-  slot->echoed = false;
+  slot->echoed = w > 0;
   bool keep = false;
-  if (echoable(slot->data, slot->len, r->columns)) {
-    uint8_t echo[SGR_RESET_LEN + ECHO_MAX];
-    memcpy(echo, SGR_RESET, SGR_RESET_LEN);
-    memcpy(echo + SGR_RESET_LEN, slot->data, slot->len);
-    size_t total = SGR_RESET_LEN + slot->len;
-    ssize_t w;
-    do w = write(r->tty_fd, echo, total);
-    while (w < 0 && errno == EINTR);
-    if (w > 0) {
-      slot->echoed = true;
-      r->columns -= (uint32_t)slot->len;
-      r->echo_rest_len = total - (size_t)w;
-      memcpy(r->echo_rest, echo + w, r->echo_rest_len);
-      keep = r->echo_rest_len == 0;
-    }
+  if (w > 0) {
+    r->columns -= (uint32_t)got;
+    r->echo_rest_len = total - (size_t)w;
+    memcpy(r->echo_rest, echo + w, r->echo_rest_len);
+    keep = r->echo_rest_len == 0;
   }
   if (!keep || r->out_count == OUT_SLOTS) r->armed = false;
   pthread_mutex_unlock(&r->lock);
@@ -213,7 +250,7 @@ static void *relay_main(void *arg) {
     pthread_mutex_lock(&r->lock);
     short pty_events = r->armed ? POLLIN : 0;
     pthread_mutex_unlock(&r->lock);
-    struct pollfd p[3] = {{r->tty_fd, POLLIN, 0}, {r->stop_read, POLLIN, 0}, {r->pty_fd, pty_events, 0}};
+    struct pollfd p[3] = {{r->tty_fd, POLLIN, 0}, {r->wake_read, POLLIN, 0}, {r->pty_fd, pty_events, 0}};
     int timeout = -1;
     if (news_at != 0) {
       int64_t left = news_at - now_ms();
@@ -224,7 +261,7 @@ static void *relay_main(void *arg) {
       hand_back(r, NULL, 0, errno);
       return NULL;
     }
-    if (n > 0 && p[1].revents && stop_requested(r)) return NULL;
+    if (n > 0 && p[1].revents && wake_says_stop(r)) return NULL;
     if (n > 0 && (p[2].revents & (POLLHUP | POLLERR | POLLNVAL))) {
       hand_back(r, NULL, 0, ENDED_ROW_GONE);
       return NULL;
@@ -270,7 +307,7 @@ static void *relay_main(void *arg) {
 }
 
 static void close_fds(Relay *r) {
-  int *fds[] = {&r->tty_fd, &r->pty_fd, &r->stop_read, &r->stop_write};
+  int *fds[] = {&r->tty_fd, &r->pty_fd, &r->wake_read, &r->wake_write};
   for (size_t i = 0; i < sizeof fds / sizeof fds[0]; i++) {
     if (*fds[i] >= 0) close(*fds[i]);
     *fds[i] = -1;
@@ -279,9 +316,7 @@ static void close_fds(Relay *r) {
 
 static void stop_thread(Relay *r) {
   if (!r->running) return;
-  char stop = 's';
-  while (write(r->stop_write, &stop, 1) < 0 && errno == EINTR) {
-  }
+  wake(r, WAKE_STOP);
   pthread_join(r->thread, NULL);
   r->running = false;
   close_fds(r);
@@ -370,8 +405,8 @@ static napi_value relay_start(napi_env env, napi_callback_info info) {
     close_fds(r);
     return throw_errno(env, "pipe", e);
   }
-  r->stop_read = fds[0];
-  r->stop_write = fds[1];
+  r->wake_read = fds[0];
+  r->wake_write = fds[1];
   pthread_mutex_lock(&r->lock);
   r->has_held = false;
   r->held_len = 0;
@@ -379,6 +414,7 @@ static napi_value relay_start(napi_env env, napi_callback_info info) {
   r->armed = false;
   r->out_count = 0;
   r->echo_rest_len = 0;
+  r->echo_io = false;
   pthread_mutex_unlock(&r->lock);
   int e = pthread_create(&r->thread, NULL, relay_main, r);
   if (e != 0) {
@@ -402,6 +438,7 @@ static napi_value relay_arm(napi_env env, napi_callback_info info) {
   bool armed = false;
   if (r->running) {
     pthread_mutex_lock(&r->lock);
+    while (r->echo_io) pthread_cond_wait(&r->io_done, &r->lock);
     if (r->out_count == 0) {
       r->armed = true;
       r->columns = columns;
@@ -409,12 +446,7 @@ static napi_value relay_arm(napi_env env, napi_callback_info info) {
     }
     pthread_mutex_unlock(&r->lock);
   }
-  if (armed) {
-    // Wakes the thread to poll the pty too.
-    char poke = 'a';
-    while (write(r->stop_write, &poke, 1) < 0 && errno == EINTR) {
-    }
-  }
+  if (armed) wake(r, WAKE_ARMED); // to poll the pty too
   napi_value v;
   NAPI_CALL(env, napi_get_boolean(env, armed, &v));
   return v;
@@ -438,31 +470,36 @@ static napi_value relay_output(napi_env env, napi_callback_info info) {
   if (r == NULL) return NULL;
   bool disarm = false;
   NAPI_CALL(env, napi_get_value_bool(env, argv[0], &disarm));
-  napi_value out, chunks, v;
-  NAPI_CALL(env, napi_create_object(env, &out));
-  NAPI_CALL(env, napi_create_array(env, &chunks));
   uint8_t rest[SGR_RESET_LEN + ECHO_MAX];
-  size_t rest_len;
-  bool armed;
   pthread_mutex_lock(&r->lock);
+  while (r->echo_io) pthread_cond_wait(&r->io_done, &r->lock);
   if (disarm) r->armed = false;
-  armed = r->armed;
-  for (size_t i = 0; i < r->out_count; i++) {
-    napi_value chunk;
-    void *copy;
-    if (napi_create_object(env, &chunk) != napi_ok || napi_create_buffer_copy(env, r->out[i].len, r->out[i].data, &copy, &v) != napi_ok ||
-        napi_set_named_property(env, chunk, "data", v) != napi_ok || napi_get_boolean(env, r->out[i].echoed, &v) != napi_ok ||
-        napi_set_named_property(env, chunk, "echoed", v) != napi_ok || napi_set_element(env, chunks, (uint32_t)i, chunk) != napi_ok) {
-      pthread_mutex_unlock(&r->lock);
-      napi_throw_error(env, NULL, "key-relay: N-API call failed");
-      return NULL;
-    }
+  bool armed = r->armed;
+  size_t count = r->out_count;
+  for (size_t i = 0; i < count; i++) {
+    r->taken[i].len = r->out[i].len;
+    r->taken[i].echoed = r->out[i].echoed;
+    memcpy(r->taken[i].data, r->out[i].data, r->out[i].len);
   }
   r->out_count = 0;
-  rest_len = r->echo_rest_len;
+  size_t rest_len = r->echo_rest_len;
   memcpy(rest, r->echo_rest, rest_len);
   r->echo_rest_len = 0;
   pthread_mutex_unlock(&r->lock);
+
+  napi_value out, chunks, v;
+  NAPI_CALL(env, napi_create_object(env, &out));
+  NAPI_CALL(env, napi_create_array(env, &chunks));
+  for (size_t i = 0; i < count; i++) {
+    napi_value chunk;
+    void *copy;
+    NAPI_CALL(env, napi_create_object(env, &chunk));
+    NAPI_CALL(env, napi_create_buffer_copy(env, r->taken[i].len, r->taken[i].data, &copy, &v));
+    NAPI_CALL(env, napi_set_named_property(env, chunk, "data", v));
+    NAPI_CALL(env, napi_get_boolean(env, r->taken[i].echoed, &v));
+    NAPI_CALL(env, napi_set_named_property(env, chunk, "echoed", v));
+    NAPI_CALL(env, napi_set_element(env, chunks, (uint32_t)i, chunk));
+  }
   NAPI_CALL(env, napi_set_named_property(env, out, "chunks", chunks));
   NAPI_CALL(env, napi_get_boolean(env, armed, &v));
   NAPI_CALL(env, napi_set_named_property(env, out, "armed", v));
@@ -477,17 +514,6 @@ static napi_value relay_stop(napi_env env, napi_callback_info info) {
   if (r == NULL) return NULL;
   stop_thread(r);
   return NULL;
-}
-
-static const char *errno_name(int e) {
-  switch (e) {
-    case EIO: return "EIO";
-    case EBADF: return "EBADF";
-    case EINVAL: return "EINVAL";
-    case ENXIO: return "ENXIO";
-    case ENOMEM: return "ENOMEM";
-    default: return "EUNKNOWN";
-  }
 }
 
 static napi_value relay_take(napi_env env, napi_callback_info info) {
@@ -527,6 +553,7 @@ static napi_value relay_take(napi_env env, napi_callback_info info) {
 
 static void unref(Relay *r) {
   if (--r->refs > 0) return;
+  pthread_cond_destroy(&r->io_done);
   pthread_mutex_destroy(&r->lock);
   free(r);
 }
@@ -577,10 +604,11 @@ static napi_value relay_new(napi_env env, napi_callback_info info) {
     napi_throw_error(env, NULL, "key-relay: out of memory");
     return NULL;
   }
-  r->tty_fd = r->pty_fd = r->stop_read = r->stop_write = -1;
+  r->tty_fd = r->pty_fd = r->wake_read = r->wake_write = -1;
   r->ended_errno = NOT_ENDED;
   r->refs = 1;
   pthread_mutex_init(&r->lock, NULL);
+  pthread_cond_init(&r->io_done, NULL);
   napi_value name;
   if (napi_create_string_utf8(env, "swb-key-relay", NAPI_AUTO_LENGTH, &name) != napi_ok ||
       napi_create_threadsafe_function(env, argv[0], NULL, name, 0, 1, r, tsfn_finalize, NULL, call_js, &r->tsfn) != napi_ok) {

@@ -3,7 +3,7 @@
 // connecting side). Node exposes no API for this; the hub and the client use it to check each
 // other without trusting anything the peer says about itself.
 //
-// Plain node_api.h (napi-call.h).
+// Plain node_api.h (napi-call.h); errno names in errno-name.h, shared with the key relay.
 // glibc declares struct ucred only under _GNU_SOURCE; it must precede every system header.
 #if defined(__linux__) && !defined(_GNU_SOURCE)
 #define _GNU_SOURCE
@@ -11,6 +11,7 @@
 
 #define ADDON_NAME "peer-credentials"
 #include "napi-call.h"
+#include "errno-name.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -26,28 +27,6 @@
 #endif
 
 #ifdef PC_SUPPORTED
-// Callers branch on err.code, the way they do for Node's own system errors, so the code must be
-// the errno's symbolic name. strerrorname_np is glibc-only; this covers what getpeername,
-// getsockopt and getpeereid can report, and anything else still gets a readable message.
-static const char *errno_name(int e) {
-  switch (e) {
-    case EBADF: return "EBADF";
-    case ENOTSOCK: return "ENOTSOCK";
-    case ENOTCONN: return "ENOTCONN";
-    case EINVAL: return "EINVAL";
-    case EFAULT: return "EFAULT";
-    case ENOPROTOOPT: return "ENOPROTOOPT";
-    case ENOBUFS: return "ENOBUFS";
-    case ENOMEM: return "ENOMEM";
-    case EOPNOTSUPP: return "EOPNOTSUPP";
-    case EAFNOSUPPORT: return "EAFNOSUPPORT";
-    case EPERM: return "EPERM";
-    case EACCES: return "EACCES";
-    case EINTR: return "EINTR";
-    default: return "UNKNOWN";
-  }
-}
-
 static napi_value throw_errno(napi_env env, int e, const char *syscall) {
   char message[160];
   snprintf(message, sizeof message, "%s: %s", syscall, strerror(e));

@@ -20,7 +20,7 @@ import { PasteController, pasteTargetIn, type PasteBufferPort } from './paste-co
 import type { MentionBinding } from './composer-state.js';
 import type { Intents, NewRowRequest } from './intents.js';
 import type { Event } from '../util/event.js';
-import type { MouseEvent } from '../terminal/input-router.js';
+import type { MouseEvent } from './intents.js';
 import { MailViewController } from './mail-view-controller.js';
 import { neighbour } from './layout.js';
 import type { Layout } from './layout.js';

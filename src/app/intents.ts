@@ -92,3 +92,12 @@ export interface ResourceIntents {
   chooseController(controller: string | null | undefined): void;
   closeOverlay(): void;
 }
+
+/** A click or a wheel turn on the dashboard (SGR mouse report; cells counted from 0), as the input
+ * router reads it and the controller hit-tests it. */
+export interface MouseEvent {
+  x: number;
+  y: number;
+  button: 'left' | 'middle' | 'right' | 'wheelUp' | 'wheelDown' | 'other';
+  press: boolean;
+}

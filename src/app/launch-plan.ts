@@ -6,7 +6,7 @@ import { statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { loadProfiles, type ProfileSet } from '../agents/load-profiles.js';
 import { parseFlags, UsageError } from '../util/parse-flags.js';
-import { resolveFederationPaths, type FederationSettings } from '../federation/federation-config.js';
+import { resolveFederationPaths, type FederationSettings } from '../config/federation-config.js';
 import type { Keymap } from '../config/keymap.js';
 import { loadConfig, type LoadedConfig } from '../config/load-config.js';
 import { DASHBOARD_FLAGS, rowArgProblem } from './dashboard-args.js';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { EXIT_HUB_RUNNING } from '../client/connect.js';
 import { loadConfig } from '../config/load-config.js';
 import { untrustedNote } from '../config/runnable-parts.js';
-import { federationFromFlags, resolveFederationPaths } from '../federation/federation-config.js';
+import { federationFromFlags, resolveFederationPaths } from '../config/federation-config.js';
 import { Hub } from '../hub/hub.js';
 import { SwbError } from '../protocol/error-codes.js';
 import type { HubLimits } from '../protocol/limits.js';

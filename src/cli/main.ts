@@ -5,7 +5,7 @@ import { isCommandName } from '../config/command-names.js';
 import { COMMANDS } from './commands.js';
 import { runCommand } from './run-command.js';
 import { packageVersion } from '../util/package-root.js';
-import { printTopLevelHelp } from './top-level-help.js';
+import { printTopLevelHelp } from '../config/top-level-help.js';
 
 export async function runCli(argv: readonly string[]): Promise<number | null> {
   const [first, ...rest] = argv;

@@ -1,4 +1,4 @@
-import { FILE_SCHEMA_NAMES, isFileSchemaName, jsonSchemaOf, jsonSchemaText } from '../config/file-schemas.js';
+import { FILE_SCHEMA_NAMES, isFileSchemaName, jsonSchemaOf, jsonSchemaText } from './file-schemas.js';
 import { UsageError, type CommandDescriptor } from './command.js';
 
 export const schemaCommand: CommandDescriptor = {

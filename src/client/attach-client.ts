@@ -7,7 +7,7 @@
 import { fstatSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { resolve } from 'node:path';
-import { printTopLevelHelp } from '../cli/top-level-help.js';
+import { printTopLevelHelp } from '../config/top-level-help.js';
 import { packageVersion } from '../util/package-root.js';
 import { isWorkspaceDir, resolveRuntimePaths, workspaceFlagProblem, type RuntimePaths } from '../hub/runtime-paths.js';
 import {

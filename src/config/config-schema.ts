@@ -7,7 +7,7 @@ import { HANDLE_HINT, HANDLE_PATTERN } from '../protocol/handle.js';
 import { checkFile, editorSchemaField, ownRecord, parse, type Checked } from '../util/schema.js';
 import { ACTIONS, type ActionName } from './key-actions.js';
 import { THEME_NAME_PATTERN } from './theme.js';
-import { federationSettingsSchema } from '../federation/federation-config.js';
+import { federationSettingsSchema } from './federation-config.js';
 import { NOTIFY_EVENT_KINDS, type NotifyEventKind } from '../notify/notify-event.js';
 import { NOTIFY_BODY_MODES, NOTIFY_CHANNELS, NOTIFY_DEFAULTS, QUIET_HOURS_COMMAND, TERMINAL_NOTIFY_SETTINGS, type NotifySettings } from '../notify/notify-settings.js';
 import { CLOCK_TIME_PATTERN } from '../notify/quiet-hours.js';

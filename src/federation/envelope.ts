@@ -8,7 +8,7 @@
 // gap to wait for, and an overlapping run contributes only its new items.
 import { isValidHandle } from '../protocol/handle.js';
 import { MESSAGE_KINDS, type MessageKind } from '../protocol/methods.js';
-import { isValidNodeName } from './remote-address.js';
+import { isValidNodeName } from '../protocol/remote-address.js';
 
 export const ENVELOPE_VERSION = 1;
 /** Subjects: swb.<origin>.<destination>.<m|r>. NATS permissions let a node publish only under swb.<itself>.>. */

@@ -14,10 +14,10 @@ import { readFileSync, statSync, type Stats } from 'node:fs';
 import { connect, credsAuthenticator, type ConnectionOptions, type NatsConnection } from '@nats-io/transport-node';
 import { AckPolicy, DeliverPolicy, RetentionPolicy, StorageType, jetstream, jetstreamManager, type JetStreamClient, type JsMsg } from '@nats-io/jetstream';
 import { SwbError } from '../protocol/error-codes.js';
-import type { FederationStore, IncomingResult } from '../store/federation-store.js';
-import { groupIntoEnvelopes } from '../store/federation-store.js';
+import type { FederationStore, IncomingResult } from './federation-store.js';
+import { groupIntoEnvelopes } from './federation-store.js';
 import { dedupId, inboundFilter, mailSubject, readEnvelope, STREAM, SUBJECT_ROOT, type Envelope } from './envelope.js';
-import type { FederationSettings } from './federation-config.js';
+import type { FederationSettings } from '../config/federation-config.js';
 import { Presence, PRESENCE_BEAT_MS, type PresencePeer, type RemotePeer } from './presence.js';
 
 const RETENTION_MS = 14 * 86_400_000;

@@ -6,7 +6,7 @@
 import type { NatsConnection } from '@nats-io/transport-node';
 import { Kvm, type KV } from '@nats-io/kv';
 import { isValidHandle } from '../protocol/handle.js';
-import { isValidNodeName } from './remote-address.js';
+import { isValidNodeName } from '../protocol/remote-address.js';
 
 export const PRESENCE_BUCKET = 'swb_presence';
 export const PRESENCE_TTL_MS = 30_000;

@@ -34,9 +34,9 @@ import { SessionRegistry } from './session-registry.js';
 import { tryAcquireWorkspaceLock } from './workspace-lock.js';
 import { MailWaiters } from './mail-waiters.js';
 import { ResourceService } from './resource-service.js';
-import type { FederationSettings } from '../federation/federation-config.js';
+import type { FederationSettings } from '../config/federation-config.js';
 import type { FederationLink, LinkStatus } from '../federation/nats-link.js';
-import { ALL_NODES, isRemoteAddress, parseRemoteAddress, remoteAddress } from '../federation/remote-address.js';
+import { ALL_NODES, isRemoteAddress, parseRemoteAddress, remoteAddress } from '../protocol/remote-address.js';
 import { MAX_REMOTE_TEXT_JSON } from '../federation/envelope.js';
 
 export interface HubOptions {
@@ -202,7 +202,7 @@ export class Hub {
    * Its `begin` connects, and fails the start on NODE_COLLISION.
    */
   private async federate(settings: FederationSettings): Promise<FederationLink> {
-    const [{ FederationLink }, { FederationStore }] = await Promise.all([import('../federation/nats-link.js'), import('../store/federation-store.js')]);
+    const [{ FederationLink }, { FederationStore }] = await Promise.all([import('../federation/nats-link.js'), import('../federation/federation-store.js')]);
     const store = new FederationStore(this.store, settings.node);
     const link = FederationLink.create(settings, {
       store,

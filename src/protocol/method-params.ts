@@ -23,7 +23,7 @@ export const helloParams = z.strictObject({
 export type HelloParams = z.infer<typeof helloParams>;
 
 export const sendParams = z.strictObject({
-  // A handle, or handle@node on another machine (src/federation/remote-address.ts).
+  // A handle, or handle@node on another machine (src/protocol/remote-address.ts).
   to: z.array(z.string().min(1).max(129)).min(1).max(256),
   text: z.string(),
   kind: z.optional(z.enum(MESSAGE_KINDS)),

@@ -10,7 +10,7 @@ import { operatorPort, type OperatorPort } from '../hub/operator-port.js';
 import type { RuntimePaths } from '../hub/runtime-paths.js';
 import { SwbError } from '../protocol/error-codes.js';
 import type { HubLimits } from '../protocol/limits.js';
-import type { FederationSettings } from '../federation/federation-config.js';
+import type { FederationSettings } from '../config/federation-config.js';
 import { RowManager } from '../rows/row-manager.js';
 import { AgentAuditTrail } from '../supervisor/agent-audit-trail.js';
 import { AgentSupervisor } from '../supervisor/agent-supervisor.js';

@@ -4,16 +4,9 @@
 // mode is the thin client's business; here keys are just bytes arriving.
 import { StringDecoder } from 'node:string_decoder';
 import { findRawKey } from './key-encodings.js';
+import type { MouseEvent } from '../app/intents.js';
 import type { Event } from '../util/event.js';
 import type { Disposable } from '../util/lifecycle.js';
-
-/** A click or a wheel turn on the dashboard (SGR mouse report; cells counted from 0). */
-export interface MouseEvent {
-  x: number;
-  y: number;
-  button: 'left' | 'middle' | 'right' | 'wheelUp' | 'wheelDown' | 'other';
-  press: boolean;
-}
 
 // SGR mouse reports: ESC [ < button ; x ; y M (press) or m (release).
 const SGR_MOUSE = /\x1b\[<(\d+);(\d+);(\d+)([Mm])/g;

@@ -4,7 +4,7 @@
 // text, after whitespace, or after an opening bracket or quote, so "a@b.com" is not a mention.
 
 import { HANDLE_HINT, HANDLE_PATTERN, isValidHandle } from '../protocol/handle.js';
-import { parseRemoteAddress } from '../federation/remote-address.js';
+import { parseRemoteAddress } from '../protocol/remote-address.js';
 
 // One definition of a handle for the whole program (protocol/handle.ts); re-exported for UI and CLI callers.
 export { HANDLE_HINT, HANDLE_PATTERN, isValidHandle };

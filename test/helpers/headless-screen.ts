@@ -4,7 +4,9 @@
 import xtermHeadless from '@xterm/headless';
 import type { IBufferCell } from '@xterm/headless';
 import pty from 'node-pty';
+import { liveProcessesWhere } from '../../src/rows/process-tree.js';
 import type { ScreenSnapshot } from '../../src/rows/screen-snapshot.js';
+import { waitUntil } from './wait-until.js';
 
 const { Terminal } = xtermHeadless;
 
@@ -15,7 +17,10 @@ export interface HeadlessRun {
   waitFor(pred: (s: ScreenSnapshot) => boolean, timeoutMs?: number, what?: string): Promise<ScreenSnapshot>;
   onChange(listener: () => void): void;
   readonly exited: Promise<number>;
+  /** SIGTERM to the program's process group, SIGKILL 1.5 s later if any of it lingers. */
   kill(): void;
+  /** Resolves once no process of the program's group is left (after kill(): the SIGKILL landed). */
+  gone(timeoutMs?: number): Promise<void>;
 }
 
 const SETTLE_MS = 15;
@@ -137,6 +142,13 @@ export function runHeadless(
       };
       signal('SIGTERM');
       setTimeout(() => signal('SIGKILL'), 1500).unref();
+    },
+    gone: async (timeoutMs = 5000) => {
+      await waitUntil(() => liveProcessesWhere((stat) => stat.pgrp === proc.pid).length === 0, {
+        timeoutMs,
+        intervalMs: 20,
+        what: `process group ${proc.pid} to go`,
+      });
     },
   };
 }

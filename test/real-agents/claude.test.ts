@@ -54,8 +54,7 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('real Claude Code', () => {
 
   afterAll(async () => {
     for (const r of runs) r.kill();
-    await Promise.all(runs.map((r) => Promise.race([r.exited, new Promise((res) => setTimeout(res, 2000))])));
-    await new Promise((res) => setTimeout(res, 1600)); // let kill()'s SIGKILL of the process group land
+    await Promise.all(runs.map((r) => r.gone())); // kill()'s SIGKILL of a lingering group included
     await stub?.close();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });

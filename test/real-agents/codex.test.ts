@@ -56,8 +56,7 @@ describe.skipIf(!cliInstalled(CODEX_JS))('real Codex CLI', () => {
 
   afterAll(async () => {
     for (const r of runs) r.kill();
-    await Promise.all(runs.map((r) => Promise.race([r.exited, new Promise((res) => setTimeout(res, 2000))])));
-    await new Promise((res) => setTimeout(res, 1600)); // let kill()'s SIGKILL of the process group land
+    await Promise.all(runs.map((r) => r.gone())); // kill()'s SIGKILL of a lingering group included
     stopCodexDaemons(CODEX_JS, homes);
     await stub?.close();
     if (dir) rmSync(dir, { recursive: true, force: true });

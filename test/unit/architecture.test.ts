@@ -1,7 +1,8 @@
-// Guards the layering DESIGN.md §2 describes (STYLE §8): no Ink/React below the UI, nothing in
-// src/ reaching up into components/ except the composition root, and the agent-side paths (`swb send`,
-// the thin client) staying free of the hub, Ink, React, string-width and zod so they start fast, in
-// the sources and (for `swb send`) in the bundle bin/swb.js runs.
+// Guards the layering DESIGN.md §2 describes (STYLE §8): imports that run only downward, no
+// Ink/React below the UI, nothing in src/ reaching up into components/ except the composition root,
+// and the agent-side paths (`swb send`, the thin client) staying free of the hub, Ink, React,
+// string-width and zod so they start fast, in the sources and (for `swb send`) in the bundle
+// bin/swb.js runs.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,6 +47,30 @@ describe('architecture', () => {
         .map((target) => `${f} -> ${target}`),
     );
     expect(offenders).toEqual([]);
+  });
+
+  it('imports only downward: every import goes to a folder lower in the house than its own (no arrow runs up, no circle between folders)', () => {
+    // The floors, ground first. A folder imports only folders before it here. protocol holds the
+    // wire's names (handles, handle@node); text is pure functions over strings; util is the
+    // process's plumbing (its log sanitizes through text); notify turns an event into a notification's
+    // bytes and commands (the config's section is typed by it); then the state below the hub (the
+    // store, rows, the files an operator writes, reservations, federation, worktrees, agents);
+    // then the hub, the agents' runtime, each client's UI and the clients; the entries on top.
+    const floors = [
+      'src/protocol', 'src/text', 'src/util', 'src/notify', 'src/store', 'src/rows', 'src/config', 'src/resources', 'src/federation',
+      'src/worktree', 'src/agents', 'src/hub', 'src/supervisor', 'src/app', 'src/terminal', 'src/client', 'src/mcp',
+      'components', 'src/cli', 'src/server', 'bin',
+    ];
+    const floorOf = (file: string): number => floors.findIndex((f) => file.startsWith(`${f}/`));
+    const files = [...sourceFiles('src'), ...sourceFiles('components'), ...sourceFiles('bin')];
+    expect(files.filter((f) => floorOf(f) < 0)).toEqual([]);
+    const upward = files.flatMap((f) =>
+      importsOf(f)
+        .map((spec) => resolveLocal(f, spec))
+        .filter((target): target is string => target !== null && floorOf(target) > floorOf(f))
+        .map((target) => `${f} -> ${target}`),
+    );
+    expect(upward).toEqual([]);
   });
 
   it('never imports components/ from src/, except in the composition root', () => {

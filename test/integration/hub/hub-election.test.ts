@@ -79,8 +79,9 @@ describe('hub election', () => {
     const results = await Promise.all(losers.map((h) => h.exited));
     expect(results.map((r) => r.status)).toEqual([3, 3, 3]);
     for (const r of results) expect(r.stderr).toMatch(/HUB_RUNNING/);
-    const [winner] = hubs.filter((h) => !h.hasExited());
-    expect(winner).toBeDefined();
+    const running = hubs.filter((h) => !h.hasExited());
+    expect(running).toHaveLength(1);
+    const [winner] = running;
     await waitUntil(() => socketAnswers(home.paths.socketPath), { what: 'the winner to listen' });
 
     const bob = await connectClient(home.paths, { session: 'bob' });

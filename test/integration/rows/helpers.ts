@@ -1,5 +1,6 @@
-// Shared helpers for row integration tests: fixture paths, condition waits with deadlines, and
-// row options pointing at a throwaway socket path.
+// Shared helpers for row integration tests: fixture paths, the next value of an event (with a
+// deadline), and row options pointing at a throwaway socket path. Conditions are polled with
+// test/helpers/wait-until.ts.
 import { join } from 'node:path';
 import type { Event } from '../../../src/util/event.js';
 import type { RowOptions } from '../../../src/rows/row.js';
@@ -13,20 +14,6 @@ export function program(name: string): string {
 /** Runs a node fixture program with the same node binary as the test. */
 export function nodeProgram(name: string, ...args: string[]): { file: string; args: string[] } {
   return { file: process.execPath, args: [program(name), ...args] };
-}
-
-/** Polls `condition` until it holds; fails with `what` after the deadline. */
-export async function waitFor(
-  what: string,
-  condition: () => boolean,
-  timeoutMs = 10_000,
-  intervalMs = 10,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
-  }
 }
 
 /** The next value of an event, or a failure after the deadline. */

@@ -2,7 +2,8 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { RowManager } from '../../../src/rows/row-manager.js';
 import { isProcessAlive } from '../../../src/rows/process-tree.js';
 import type { Row } from '../../../src/rows/row.js';
-import { program, rowOptions, waitFor } from './helpers.js';
+import { program, rowOptions } from './helpers.js';
+import { waitUntil } from '../../helpers/wait-until.js';
 
 const managers: RowManager[] = [];
 
@@ -53,9 +54,9 @@ describe('RowManager', () => {
       return `${name}-${minted.length}`;
     });
     const row = m.create({ name: 'alpha', command: { file: program('print-env.sh') } });
-    await waitFor('first token', () => text(row).includes('SWB_TOKEN=alpha-1'));
+    await waitUntil(() => text(row).includes('SWB_TOKEN=alpha-1'), { what: 'first token', timeoutMs: 10_000 });
     expect(m.restart('alpha')).toBe(row);
-    await waitFor('second token', () => text(row).includes('SWB_TOKEN=alpha-2'));
+    await waitUntil(() => text(row).includes('SWB_TOKEN=alpha-2'), { what: 'second token', timeoutMs: 10_000 });
     expect(minted).toEqual(['alpha', 'alpha']);
     expect(() => m.restart('nobody')).toThrow(/no row named/);
   });
@@ -70,7 +71,7 @@ describe('RowManager', () => {
     expect(m.close('alpha')).toBe(false);
     expect(m.get('alpha')).toBeUndefined();
     expect(removed).toEqual(['alpha']);
-    await waitFor('process gone', () => !isProcessAlive(pid));
+    await waitUntil(() => !isProcessAlive(pid), { what: 'process gone', timeoutMs: 10_000 });
     // The name is free again.
     m.create({ name: 'alpha', command: 'sleep 30' });
   });
@@ -81,6 +82,6 @@ describe('RowManager', () => {
     m.dispose();
     expect(m.size).toBe(0);
     expect(() => m.create({ name: 'd', command: 'sleep 30' })).toThrow(/closed/);
-    await waitFor('all processes gone', () => pids.every((pid) => !isProcessAlive(pid)));
+    await waitUntil(() => pids.every((pid) => !isProcessAlive(pid)), { what: 'all processes gone', timeoutMs: 10_000 });
   });
 });

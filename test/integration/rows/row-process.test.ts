@@ -5,7 +5,8 @@ import { afterAll, afterEach, describe, expect, test } from 'vitest';
 import { buildRowEnv } from '../../../src/rows/row-env.js';
 import { RowProcess, type RowExit, type RowProcessOptions } from '../../../src/rows/row-process.js';
 import { isProcessAlive } from '../../../src/rows/process-tree.js';
-import { nextEvent, program, waitFor } from './helpers.js';
+import { nextEvent, program } from './helpers.js';
+import { waitUntil } from '../../helpers/wait-until.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'swb-row-process-'));
 const live: RowProcess[] = [];
@@ -67,12 +68,12 @@ describe('RowProcess', () => {
     const firstOut = collect(first);
     const second = start({ command: { file: program('hold-fds.sh') } });
     const secondOut = collect(second);
-    await waitFor('both programs ready', () => firstOut.text().includes('READY') && secondOut.text().includes('READY'));
+    await waitUntil(() => firstOut.text().includes('READY') && secondOut.text().includes('READY'), { what: 'both programs ready', timeoutMs: 10_000 });
     // Before hold-fds.sh execs `sleep`, sh still holds its script open, and sleep itself briefly
     // opens locale files while starting: wait for the steady state. A leaked master never closes.
     const openFds = (pid: number) => readdirSync(`/proc/${pid}/fd`).sort().join(',');
     for (const proc of [first, second]) {
-      await waitFor(`pid ${proc.pid} to hold only 0-2 (has ${openFds(proc.pid)})`, () => openFds(proc.pid) === '0,1,2', 5000);
+      await waitUntil(() => openFds(proc.pid) === '0,1,2', { what: `pid ${proc.pid} to hold only 0-2 (has ${openFds(proc.pid)})`, timeoutMs: 5000 });
       const targets = ['0', '1', '2'].map((fd) => readlinkSync(`/proc/${proc.pid}/fd/${fd}`));
       expect(new Set(targets).size).toBe(1);
       expect(targets[0]).toMatch(/^\/dev\/pts\/\d+$/);
@@ -106,7 +107,7 @@ describe('RowProcess', () => {
   test('a program killed by a signal reports the signal', async () => {
     const proc = start({ command: { file: program('hold-fds.sh') } });
     const out = collect(proc);
-    await waitFor('ready', () => out.text().includes('READY'));
+    await waitUntil(() => out.text().includes('READY'), { what: 'ready', timeoutMs: 10_000 });
     proc.kill('SIGTERM');
     const exit = await nextEvent(proc.onExit, 'exit after SIGTERM');
     expect(exit.signal).toBe('SIGTERM');
@@ -123,12 +124,12 @@ describe('RowProcess', () => {
   test('dispose ends the whole process group, including background children', async () => {
     const proc = start({ command: { shell: 'sleep 30 & echo "CHILD $!"; wait' }, env: buildRowEnv({ extra: { SHELL: '/bin/sh' } }) });
     const out = collect(proc);
-    await waitFor('child started', () => /CHILD \d+/.test(out.text()));
+    await waitUntil(() => /CHILD \d+/.test(out.text()), { what: 'child started', timeoutMs: 10_000 });
     const child = Number(/CHILD (\d+)/.exec(out.text())![1]);
     expect(isProcessAlive(child)).toBe(true);
     expect(proc.processesAlive()).toBe(true);
     proc.dispose();
-    await waitFor('leader and child gone', () => !isProcessAlive(proc.pid) && !isProcessAlive(child));
+    await waitUntil(() => !isProcessAlive(proc.pid) && !isProcessAlive(child), { what: 'leader and child gone', timeoutMs: 10_000 });
   });
 
   test('processes that ignore SIGHUP are killed after the grace period', async () => {
@@ -138,9 +139,9 @@ describe('RowProcess', () => {
       killGraceMs: 200,
     });
     const out = collect(proc);
-    await waitFor('ready', () => out.text().includes('READY'));
+    await waitUntil(() => out.text().includes('READY'), { what: 'ready', timeoutMs: 10_000 });
     proc.dispose();
-    await waitFor('stubborn program killed', () => !proc.processesAlive(), 5000);
+    await waitUntil(() => !proc.processesAlive(), { what: 'stubborn program killed', timeoutMs: 5000 });
   });
   test('input is written straight to the pty, and a paste larger than the kernel takes keeps its order', async () => {
     const file = join(dir, 'typed');
@@ -151,19 +152,19 @@ describe('RowProcess', () => {
     const total = 2 + paste.length + keys.length + 3;
     const proc = start({ command: { file: '/bin/sh', args: ['-c', `stty raw -echo; echo READY; head -c ${total} > ${file}; echo DONE`] } });
     const out = collect(proc);
-    await waitFor('ready', () => out.text().includes('READY'));
+    await waitUntil(() => out.text().includes('READY'), { what: 'ready', timeoutMs: 10_000 });
     expect(proc.writesDirectly).toBe(true);
     proc.write('k0');
     proc.write(paste); // the kernel takes a few KB; node-pty queues the rest
     for (let i = 0; i < 50; i++) proc.write(`<${i}>`); // must wait behind the queued paste
     proc.write('END');
-    await waitFor('all input read', () => out.text().includes('DONE'), 20_000);
+    await waitUntil(() => out.text().includes('DONE'), { what: 'all input read', timeoutMs: 20_000 });
     expect(readFileSync(file, 'latin1')).toBe(`k0${paste.toString('latin1')}${keys}END`);
   });
   test('lent, the output is read by the borrower alone, also when the loan is taken as output arrives and another ended; then it goes on in order', async () => {
     const proc = start({ command: { file: '/bin/sh', args: ['-c', 'stty raw -echo; echo READY; exec cat'] } });
     const out = collect(proc);
-    await waitFor('ready', () => out.text().includes('READY'));
+    await waitUntil(() => out.text().includes('READY'), { what: 'ready', timeoutMs: 10_000 });
     const fd = proc.directInputFd!;
     // The borrower's read: the descriptor is non-blocking (EAGAIN while there is nothing).
     const borrowed: string[] = [];
@@ -187,19 +188,19 @@ describe('RowProcess', () => {
         loan = proc.lendOutput(() => {});
       });
       proc.write(`go-${word}`);
-      await waitFor('the loan', () => loan !== undefined);
+      await waitUntil(() => loan !== undefined, { what: 'the loan', timeoutMs: 10_000 });
       sub.dispose();
       const seen = out.text().length;
       proc.write(word);
-      await waitFor(`${word} read by the borrower`, () => {
+      await waitUntil(() => {
         readOnce();
         return borrowed.join('').endsWith(word);
-      });
+      }, { what: `${word} read by the borrower`, timeoutMs: 10_000 });
       expect(out.text().length).toBe(seen); // node-pty read none of it
       loan!.deliver(Buffer.from(borrowed.splice(0).join(''), 'latin1'));
       loan!.end();
       proc.write(`-${word}-after`);
-      await waitFor('node-pty to read again', () => out.text().endsWith(`go-${word}${word}-${word}-after`));
+      await waitUntil(() => out.text().endsWith(`go-${word}${word}-${word}-after`), { what: 'node-pty to read again', timeoutMs: 10_000 });
     }
   });
 });

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { HIDDEN_READ_MS, Row, type RowOptions, type RowSpec } from '../../../src/rows/row.js';
 import { renderViewport } from '../../../src/rows/render-viewport.js';
 import { isProcessAlive } from '../../../src/rows/process-tree.js';
-import { nextEvent, nodeProgram, program, rowOptions, waitFor } from './helpers.js';
+import { nextEvent, nodeProgram, program, rowOptions } from './helpers.js';
+import { waitUntil } from '../../helpers/wait-until.js';
 
 const rows: Row[] = [];
 
@@ -30,7 +31,7 @@ afterEach(() => {
 describe('Row', () => {
   test('coloured output lands in the screen and renders with the same SGR', async () => {
     const row = startRow({ command: { file: program('colors.sh') } });
-    await waitFor('colours drawn', () => screenText(row).includes('COLORS-DONE'));
+    await waitUntil(() => screenText(row).includes('COLORS-DONE'), { what: 'colours drawn', timeoutMs: 10_000 });
     const line = renderViewport(row.screen, { top: 0, height: 1, width: 50 })[0] ?? '';
     expect(line).toContain('\x1b[0;1;31mred-bold\x1b[0m');
     expect(line).toContain('\x1b[0;38;5;208morange\x1b[0m');
@@ -136,7 +137,7 @@ describe('Row', () => {
     const handle = row.attach();
     row.write('b\r');
     expect(yields).toHaveBeenCalledTimes(1);
-    await waitFor('the echo', () => screenText(row).includes('ab'));
+    await waitUntil(() => screenText(row).includes('ab'), { what: 'the echo', timeoutMs: 10_000 });
     handle.dispose();
   });
 
@@ -166,7 +167,7 @@ describe('Row', () => {
   test('a flooding row does not starve another row or the event loop', async () => {
     const flood = startRow({ name: 'flood', command: { file: program('flood.sh'), args: [String(30_000_000)] } }, { transcriptBytes: 1024 });
     const echo = startRow({ name: 'echo', command: { file: 'cat' } });
-    await waitFor('flood under way', () => flood.transcript!.totalWritten > 1_000_000);
+    await waitUntil(() => flood.transcript!.totalWritten > 1_000_000, { what: 'flood under way', timeoutMs: 10_000 });
     let maxGap = 0;
     let last = performance.now();
     let probing = true;
@@ -183,7 +184,7 @@ describe('Row', () => {
         const marker = `ping-${i}`;
         const sent = performance.now();
         echo.write(`${marker}\r`);
-        await waitFor(`echo of ${marker}`, () => screenText(echo).includes(marker), 10_000, 1);
+        await waitUntil(() => screenText(echo).includes(marker), { what: `echo of ${marker}`, timeoutMs: 10_000, intervalMs: 1 });
         roundTrips.push(performance.now() - sent);
       }
       expect(flood.state).toBe('running');
@@ -197,11 +198,11 @@ describe('Row', () => {
 
   test('resize reflows the screen and the program sees the new size', async () => {
     const row = startRow({ command: nodeProgram('report-size.mjs') }, { cols: 80, rows: 24 });
-    await waitFor('initial size', () => screenText(row).includes('SIZE 80x24'));
+    await waitUntil(() => screenText(row).includes('SIZE 80x24'), { what: 'initial size', timeoutMs: 10_000 });
     row.resize(100, 30);
     expect(row.screen.cols).toBe(100);
     expect(row.screen.rows).toBe(30);
-    await waitFor('program saw the new size', () => screenText(row).includes('SIZE 100x30'));
+    await waitUntil(() => screenText(row).includes('SIZE 100x30'), { what: 'program saw the new size', timeoutMs: 10_000 });
     expect(row.screen.snapshot().lines).toHaveLength(30);
   });
 
@@ -210,7 +211,7 @@ describe('Row', () => {
       { name: 'alice', command: { file: program('print-env.sh') } },
       { socketPath: '/run/swb/hub.sock', binDir: '/opt/swb-bin', mintToken: () => 'secret-1' },
     );
-    await waitFor('env printed', () => screenText(row).includes('ENV-DONE'));
+    await waitUntil(() => screenText(row).includes('ENV-DONE'), { what: 'env printed', timeoutMs: 10_000 });
     const text = screenText(row);
     expect(text).toContain('TERM=xterm-256color');
     expect(text).toContain('COLORTERM=truecolor');
@@ -223,7 +224,7 @@ describe('Row', () => {
   test('restart starts a new process on a fresh screen with a new token', async () => {
     let minted = 0;
     const row = startRow({ command: { file: program('print-env.sh') } }, { mintToken: () => `tok-${++minted}` });
-    await waitFor('first run', () => screenText(row).includes('SWB_TOKEN=tok-1'));
+    await waitUntil(() => screenText(row).includes('SWB_TOKEN=tok-1'), { what: 'first run', timeoutMs: 10_000 });
     const firstPid = row.pid;
     const firstScreen = row.screen;
     const restarted = nextEvent(row.onRestart, 'restart');
@@ -233,9 +234,9 @@ describe('Row', () => {
     expect(row.screen).not.toBe(firstScreen);
     expect(row.state).toBe('running');
     expect(row.incarnation).toBe(2);
-    await waitFor('second run', () => screenText(row).includes('SWB_TOKEN=tok-2'));
+    await waitUntil(() => screenText(row).includes('SWB_TOKEN=tok-2'), { what: 'second run', timeoutMs: 10_000 });
     expect(screenText(row)).not.toContain('tok-1');
-    await waitFor('first process gone', () => !isProcessAlive(firstPid));
+    await waitUntil(() => !isProcessAlive(firstPid), { what: 'first process gone', timeoutMs: 10_000 });
   });
 
   test('an exited row can be restarted', async () => {
@@ -274,11 +275,11 @@ describe('Row', () => {
 
   test('dispose leaves no child process alive', async () => {
     const row = startRow({ command: { shell: 'sleep 30 & echo "CHILD $!"; sleep 30' } });
-    await waitFor('child started', () => /CHILD \d+/.test(screenText(row)));
+    await waitUntil(() => /CHILD \d+/.test(screenText(row)), { what: 'child started', timeoutMs: 10_000 });
     const child = Number(/CHILD (\d+)/.exec(screenText(row))![1]);
     const leader = row.pid;
     row.dispose();
-    await waitFor('row processes gone', () => !isProcessAlive(leader) && !isProcessAlive(child));
+    await waitUntil(() => !isProcessAlive(leader) && !isProcessAlive(child), { what: 'row processes gone', timeoutMs: 10_000 });
     expect(row.disposed).toBe(true);
   });
 });

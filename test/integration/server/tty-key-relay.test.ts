@@ -222,7 +222,7 @@ describe.runIf(process.platform === 'linux')('TtyKeyRelay', () => {
       expect(t.relay.arm(row, 80, () => landings++)).toBe(true);
       t.relay.stop();
       expect(t.relay.arm(row, 80, () => landings++)).toBe(false); // the keys are not on the thread
-      expect(row.lendOutput(() => {})).toBeDefined(); // nobody holds it
+      expect(row.lendOutput(() => {})).toEqual({ deliver: expect.any(Function), end: expect.any(Function) }); // nobody holds it
     });
 
     test('a row lends its output once at a time, and takes it back (recall) before its pty closes', async () => {

@@ -44,7 +44,7 @@ describe('profile schema', () => {
       expect(`${p.id}.json`).toBe(f);
       expect(p.rules.length).toBeGreaterThan(0);
       expect(p.rules.some((r) => r.state === 'idle')).toBe(true);
-      expect(p.prompt).toBeDefined();
+      expect(p.prompt).toMatchObject({ line: expect.any(RegExp), searchLines: expect.any(Number), cursor: expect.any(String) });
     }
   });
 

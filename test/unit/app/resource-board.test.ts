@@ -7,7 +7,7 @@ import type { PortResult } from '../../../src/hub/operator-port.js';
 import type { ResourceStatus, TicketView } from '../../../src/protocol/resource-name.js';
 import type { ResourceEvent } from '../../../src/resources/resource-coordinator.js';
 import { Emitter } from '../../../src/util/event.js';
-import { waitUntil } from '../components/ink-test.js';
+import { waitUntil } from '../../helpers/wait-until.js';
 import { sampleStatuses, status } from './resource-fixtures.js';
 
 function rowView(name: string): RowView {
@@ -51,11 +51,11 @@ const row = (store: AppStore, name: string) => store.getState().rows.find((r) =>
 describe('ResourceBoard', () => {
   it('reads the status again on each reservation event and marks the rows from it', async () => {
     const s = setup();
-    await waitUntil(() => s.reads() === 1, 'the first read');
+    await waitUntil(() => s.reads() === 1, { what: 'the first read' });
     expect(row(s.store, 'alice').reservations).toEqual({ held: [], waiting: [] });
     s.state.statuses = sampleStatuses();
     s.fire();
-    await waitUntil(() => row(s.store, 'alice').reservations?.held.length === 1, 'alice marked');
+    await waitUntil(() => row(s.store, 'alice').reservations?.held.length === 1, { what: 'alice marked' });
     expect(row(s.store, 'bob').reservations).toEqual({ held: [], waiting: ['db'] });
     expect(row(s.store, 'carol').reservations).toEqual({ held: ['e2e?'], waiting: [] });
     s.board.dispose();
@@ -63,27 +63,27 @@ describe('ResourceBoard', () => {
 
   it('grants the selected queued ticket and force-releases a holder only after the operator confirms', async () => {
     const s = setup(sampleStatuses());
-    await waitUntil(() => s.store.getState().resources.statuses.length === 2, 'the statuses');
+    await waitUntil(() => s.store.getState().resources.statuses.length === 2, { what: 'the statuses' });
     s.board.moveResourceSelection(2); // db, alice's hold, bob's queued ticket
     expect(selectedEntry(s.store.getState().resources)).toMatchObject({ kind: 'queued', ticket: { ticket: 2 } });
     s.board.grantSelected();
-    await waitUntil(() => s.calls.includes('grant 2'), 'the grant');
+    await waitUntil(() => s.calls.includes('grant 2'), { what: 'the grant' });
     s.board.moveResourceSelection(-1);
     s.board.askReleaseSelected();
     expect(s.calls).not.toContain('release 1');
     expect(s.store.getState().resources.confirmRelease?.ticket).toBe(1);
     s.board.answerRelease(true);
-    await waitUntil(() => s.calls.includes('release 1'), 'the release');
-    await waitUntil(() => s.store.getState().resources.message?.text === 'ticket 1 of @alice: released', 'the answer shown');
+    await waitUntil(() => s.calls.includes('release 1'), { what: 'the release' });
+    await waitUntil(() => s.store.getState().resources.message?.text === 'ticket 1 of @alice: released', { what: 'the answer shown' });
     s.board.askController();
     s.board.chooseController('carol');
-    await waitUntil(() => s.calls.includes('controller db carol'), 'the controller set');
+    await waitUntil(() => s.calls.includes('controller db carol'), { what: 'the controller set' });
     s.board.dispose();
   });
 
   it('a queued ticket is not released from the overlay (it is granted, or left waiting)', async () => {
     const s = setup(sampleStatuses());
-    await waitUntil(() => s.store.getState().resources.statuses.length === 2, 'the statuses');
+    await waitUntil(() => s.store.getState().resources.statuses.length === 2, { what: 'the statuses' });
     s.board.moveResourceSelection(2);
     s.board.askReleaseSelected();
     expect(s.store.getState().resources.confirmRelease).toBeNull();

@@ -7,7 +7,8 @@ import { AppStore } from '../../../src/app/app-store.js';
 import type { Intents } from '../../../src/app/intents.js';
 import { defaultKeymap } from '../../../src/config/keymap.js';
 import { entry, row } from '../app/fixtures.js';
-import { darkTheme, plain, press, settle, waitUntil } from './ink-test.js';
+import { darkTheme, plain, press, settle } from './ink-test.js';
+import { waitUntil } from '../../helpers/wait-until.js';
 
 function recordingIntents(): { intents: Intents; calls: string[] } {
   const calls: string[] = [];
@@ -53,7 +54,7 @@ describe('App with the composer', () => {
     const m = mount((s) => s.openComposer());
     await settle();
     await press(m.stdin, 'q', 'z', 'j');
-    await waitUntil(() => m.frame().includes('✎ qzj'), 'typed text');
+    await waitUntil(() => m.frame().includes('✎ qzj'), { what: 'typed text' });
     expect(m.calls).toEqual([]);
   });
 
@@ -61,7 +62,7 @@ describe('App with the composer', () => {
     const m = mount(() => undefined);
     await settle();
     await press(m.stdin, 'c', 'i', 'n');
-    await waitUntil(() => m.calls.length === 3, 'actions');
+    await waitUntil(() => m.calls.length === 3, { what: 'actions' });
     expect(m.calls).toEqual(['action "compose"', 'action "mailView"', 'action "notifications"']);
   });
 
@@ -69,7 +70,7 @@ describe('App with the composer', () => {
     const m = mount(() => undefined);
     await settle();
     await press(m.stdin, '@', 'c');
-    await waitUntil(() => m.calls.length === 2, 'actions');
+    await waitUntil(() => m.calls.length === 2, { what: 'actions' });
     expect(m.calls).toEqual(['composeMention', 'action "compose"']);
   });
 
@@ -85,7 +86,7 @@ describe('App with the composer', () => {
     expect(lines[18]).toContain('✎ ↩ #1 @alice');
     await settle();
     await press(m.stdin, 'r');
-    await waitUntil(() => m.frame().includes('@alice r'), 'typed into the composer');
+    await waitUntil(() => m.frame().includes('@alice r'), { what: 'typed into the composer' });
     expect(m.calls).toEqual([]);
   });
 });

@@ -6,7 +6,8 @@ import { initialComposer, type ComposerState, type MentionBinding } from '../../
 import type { ComposerIntents } from '../../../src/app/intents.js';
 import { inkWidth } from '../../../src/text/ink-width.js';
 import { row } from '../app/fixtures.js';
-import { darkTheme, KEYS, plain, press, settle, waitUntil } from './ink-test.js';
+import { darkTheme, KEYS, plain, press, settle } from './ink-test.js';
+import { waitUntil } from '../../helpers/wait-until.js';
 
 const theme = darkTheme();
 const rows = [row('alice', { incarnation: 2 }), row('albert'), row('bob', { running: false })];
@@ -47,14 +48,14 @@ describe('Composer', () => {
     const c = mount();
     await settle();
     await press(c.stdin, '@', 'a', 'l');
-    await waitUntil(() => c.frame().includes('@alice running'), 'completions');
+    await waitUntil(() => c.frame().includes('@alice running'), { what: 'completions' });
     expect(c.frame()).toContain('@albert running');
     expect(c.frame()).toContain('@all every running row');
     await press(c.stdin, KEYS.down, KEYS.tab);
-    await waitUntil(() => c.frame().includes('✎ @albert'), 'completed mention');
+    await waitUntil(() => c.frame().includes('✎ @albert'), { what: 'completed mention' });
     expect(c.calls).toContainEqual(['bind', { handle: 'albert', target: 'row', incarnation: 1 }]);
     await press(c.stdin, '@', 'a', 'l', 'i', KEYS.enter);
-    await waitUntil(() => /✎ @albert @alice\s*$/m.test(c.frame()), 'second mention');
+    await waitUntil(() => /✎ @albert @alice\s*$/m.test(c.frame()), { what: 'second mention' });
     expect(c.calls).toContainEqual(['bind', { handle: 'alice', target: 'row', incarnation: 2 }]);
   });
 
@@ -62,33 +63,33 @@ describe('Composer', () => {
     const c = mount({ draft: '@bob hi' });
     await settle();
     await press(c.stdin, KEYS.enter);
-    await waitUntil(() => c.calls.some(([k]) => k === 'send'), 'send');
+    await waitUntil(() => c.calls.some(([k]) => k === 'send'), { what: 'send' });
     expect(c.calls).toContainEqual(['send', '@bob hi']);
-    await waitUntil(() => !c.frame().includes('@bob hi'), 'cleared line');
+    await waitUntil(() => !c.frame().includes('@bob hi'), { what: 'cleared line' });
   });
 
   it('@bo and Tab in one read complete the mention, as typed slowly; no hidden character enters the line', async () => {
     const c = mount();
     await settle();
     c.stdin.write('@bo\t');
-    await waitUntil(() => c.calls.some(([k]) => k === 'bind'), 'the completion taken');
+    await waitUntil(() => c.calls.some(([k]) => k === 'bind'), { what: 'the completion taken' });
     expect(c.calls).toContainEqual(['bind', { handle: 'bob', target: 'row', incarnation: 1 }]);
     c.stdin.write('ok\x7f\x7fhi');
-    await waitUntil(() => /✎ @bob hi\s*$/m.test(c.frame()), 'Backspaces in the burst erased');
+    await waitUntil(() => /✎ @bob hi\s*$/m.test(c.frame()), { what: 'Backspaces in the burst erased' });
     // Ctrl-U in a burst clears the line as it does typed alone; a Tab with nothing to complete is no text.
     c.stdin.write('\x15x\ty');
-    await waitUntil(() => /✎ xy\s*$/m.test(c.frame()), 'the line cleared, then "xy"');
+    await waitUntil(() => /✎ xy\s*$/m.test(c.frame()), { what: 'the line cleared, then "xy"' });
   });
 
   it('a burst that ends in Enter is the text, then a send (a fast typist, tmux send-keys "hi" Enter)', async () => {
     const c = mount();
     await settle();
     c.stdin.write('@bob hi there\r');
-    await waitUntil(() => c.calls.some(([k]) => k === 'send'), 'send');
+    await waitUntil(() => c.calls.some(([k]) => k === 'send'), { what: 'send' });
     expect(c.calls).toContainEqual(['send', '@bob hi there']);
     // Line breaks inside a burst are a paste: one line of text, no send until Enter.
     c.stdin.write('@bob one\rtwo\r\nthree\r');
-    await waitUntil(() => /✎ @bob one two three/.test(c.frame()), 'the pasted lines as text');
+    await waitUntil(() => /✎ @bob one two three/.test(c.frame()), { what: 'the pasted lines as text' });
     expect(c.calls.filter(([k]) => k === 'send')).toHaveLength(1);
   });
 
@@ -96,7 +97,7 @@ describe('Composer', () => {
     const c = mount({ draft: 'no recipients' }, false);
     await settle();
     await press(c.stdin, KEYS.enter);
-    await waitUntil(() => c.calls.some(([k]) => k === 'send'), 'send');
+    await waitUntil(() => c.calls.some(([k]) => k === 'send'), { what: 'send' });
     expect(c.frame()).toContain('no recipients');
   });
 
@@ -104,7 +105,7 @@ describe('Composer', () => {
     const c = mount();
     await settle();
     await press(c.stdin, 'h', 'i', KEYS.escape);
-    await waitUntil(() => c.calls.some(([k]) => k === 'close'), 'close');
+    await waitUntil(() => c.calls.some(([k]) => k === 'close'), { what: 'close' });
     expect(c.calls).toContainEqual(['close', 'hi']);
     c.unmount();
     expect(c.calls).toContainEqual(['save', 'hi']);
@@ -131,18 +132,18 @@ describe('Composer', () => {
     const c = mount({ history: ['@a first', '@b second'] });
     await settle();
     await press(c.stdin, KEYS.up);
-    await waitUntil(() => c.frame().includes('✎ @b second'), 'newest');
+    await waitUntil(() => c.frame().includes('✎ @b second'), { what: 'newest' });
     await press(c.stdin, KEYS.up);
-    await waitUntil(() => c.frame().includes('✎ @a first'), 'older');
+    await waitUntil(() => c.frame().includes('✎ @a first'), { what: 'older' });
     await press(c.stdin, KEYS.down, KEYS.down);
-    await waitUntil(() => !c.frame().includes('first') && !c.frame().includes('second'), 'back to the draft');
+    await waitUntil(() => !c.frame().includes('first') && !c.frame().includes('second'), { what: 'back to the draft' });
   });
 
   it('takes a burst of keys in one chunk without losing any', async () => {
     const c = mount();
     await settle();
     c.stdin.write('abc\x1b[Dd');
-    await waitUntil(() => c.frame().includes('✎ abdc'), 'burst applied');
+    await waitUntil(() => c.frame().includes('✎ abdc'), { what: 'burst applied' });
   });
 
   it('shows news that arrived after the last send on the second line', () => {
@@ -173,7 +174,7 @@ describe('Composer', () => {
       await settle();
       const frames = r.frames.length;
       r.stdin.write('@al');
-      await waitUntil(() => r.frames.length > frames, `a frame after typing at width ${width}`);
+      await waitUntil(() => r.frames.length > frames, { what: `a frame after typing at width ${width}` });
       for (const line of plain(r.lastFrame()).split('\n')) expect(inkWidth(line)).toBeLessThanOrEqual(width);
       r.unmount();
     }

@@ -1,7 +1,8 @@
 import { cleanup, render } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HistoryView } from '../../../components/HistoryView.js';
-import { darkTheme, KEYS, settle, waitUntil } from './ink-test.js';
+import { darkTheme, KEYS, settle } from './ink-test.js';
+import { waitUntil } from '../../helpers/wait-until.js';
 
 afterEach(() => cleanup());
 
@@ -32,9 +33,9 @@ describe('HistoryView', () => {
     r.stdin.write('y');
     await settle();
     r.rerender(<HistoryView {...props} done={{ text: 'copied 10 lines of @nums to the clipboard (OSC 52)', seq: 1 }} />);
-    await waitUntil(() => (r.lastFrame() ?? '').includes('✓ copied 10 lines of @nums to the clipboard (OSC 52)'), 'the news on the status line');
+    await waitUntil(() => (r.lastFrame() ?? '').includes('✓ copied 10 lines of @nums to the clipboard (OSC 52)'), { what: 'the news on the status line' });
     r.stdin.write('x');
-    await waitUntil(() => !(r.lastFrame() ?? '').includes('✓ copied'), 'the news gone after the next key');
+    await waitUntil(() => !(r.lastFrame() ?? '').includes('✓ copied'), { what: 'the news gone after the next key' });
   });
 
   // Each key sees what the keys before it did, even when they all arrive before one render.
@@ -44,7 +45,7 @@ describe('HistoryView', () => {
     v.stdin.write('g');
     await settle();
     for (const key of ['j', 'j', 'j', 'v', 'k', 'k', 'y', KEYS.escape]) v.stdin.write(key);
-    await waitUntil(() => v.events.includes('close'), 'the view closed');
+    await waitUntil(() => v.events.includes('close'), { what: 'the view closed' });
     // 10 lines on screen (13 - header - status - margin), marked at lines 4..13, grown up by two.
     expect(v.events).toEqual(['copy 2..13 (12)', 'close']);
   });
@@ -56,7 +57,7 @@ describe('HistoryView', () => {
     v.stdin.write(KEYS.escape);
     await settle();
     v.stdin.write('y');
-    await waitUntil(() => v.events.length > 0, 'a copy');
+    await waitUntil(() => v.events.length > 0, { what: 'a copy' });
     expect(v.events).toEqual(['copy 91..100 (10)']);
   });
 });

@@ -5,7 +5,8 @@ import type { MailViewIntents } from '../../../src/app/intents.js';
 import { appendPage, resetMailView, type MailViewState } from '../../../src/app/mail-view-state.js';
 import { buildKeymap, type Keymap } from '../../../src/config/keymap.js';
 import { entry } from '../app/fixtures.js';
-import { darkTheme, KEYS, plain, press, settle, waitUntil } from './ink-test.js';
+import { darkTheme, KEYS, plain, press, settle } from './ink-test.js';
+import { waitUntil } from '../../helpers/wait-until.js';
 
 const theme = darkTheme();
 
@@ -62,9 +63,9 @@ describe('MailView', () => {
     const m = mount(threaded);
     await settle();
     await press(m.stdin, KEYS.down);
-    await waitUntil(() => m.calls.includes('select 2'), 'select');
+    await waitUntil(() => m.calls.includes('select 2'), { what: 'select' });
     await press(m.stdin, KEYS.enter, 'r', 'm', 'f', 'F', 'c', '@');
-    await waitUntil(() => m.calls.includes('compose @'), 'all intents');
+    await waitUntil(() => m.calls.includes('compose @'), { what: 'all intents' });
     // The selection lives in the store; without a new state the first line stays selected.
     expect(m.calls.filter((c) => c !== 'more')).toEqual(['select 2', 'toggle 4', 'reply 4', 'read 4', 'filter 1', 'filter -1', 'compose', 'compose @']);
   });
@@ -77,7 +78,7 @@ describe('MailView', () => {
     expect(m.frame()).not.toContain('compose');
     await settle();
     await press(m.stdin, 'r', 'm', 'c', 'n', 'R', 'x');
-    await waitUntil(() => m.calls.includes('read 4'), 'remapped intents');
+    await waitUntil(() => m.calls.includes('read 4'), { what: 'remapped intents' });
     expect(m.calls.filter((c) => c !== 'more')).toEqual(['select 2', 'reply 4', 'read 4']);
   });
 
@@ -85,7 +86,7 @@ describe('MailView', () => {
     const m = mount({ ...threaded, selectedId: 2 });
     await settle();
     await press(m.stdin, KEYS.down);
-    await waitUntil(() => m.calls.includes('more'), 'load more');
+    await waitUntil(() => m.calls.includes('more'), { what: 'load more' });
   });
 
   it('shows an opened message in full with its receipts; Esc closes it, then the view', async () => {
@@ -95,12 +96,12 @@ describe('MailView', () => {
     expect(m.frame()).toContain('more detail');
     await settle();
     await press(m.stdin, KEYS.escape);
-    await waitUntil(() => m.calls.includes('toggle 3'), 'close detail');
+    await waitUntil(() => m.calls.includes('toggle 3'), { what: 'close detail' });
     cleanup();
     const closed = mount(threaded);
     await settle();
     await press(closed.stdin, KEYS.escape);
-    await waitUntil(() => closed.calls.includes('close'), 'close view');
+    await waitUntil(() => closed.calls.includes('close'), { what: 'close view' });
   });
 
   it('never shows raw escapes from peer text', () => {

@@ -2,7 +2,8 @@ import { cleanup, render } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import { NewRowDialog } from '../../../components/NewRowDialog.js';
 import type { NewRowRequest } from '../../../src/app/intents.js';
-import { darkTheme, KEYS, plain, press, settle, waitUntil } from './ink-test.js';
+import { darkTheme, KEYS, plain, press, settle } from './ink-test.js';
+import { waitUntil } from '../../helpers/wait-until.js';
 
 function mount() {
   const submitted: NewRowRequest[] = [];
@@ -31,7 +32,7 @@ describe('NewRowDialog', () => {
     const d = mount();
     await settle();
     await press(d.stdin, 'w', 'o', 'r', 'k', KEYS.tab, 'b', 'a', 's', 'h', KEYS.enter);
-    await waitUntil(() => d.submitted.length === 1, 'submitted');
+    await waitUntil(() => d.submitted.length === 1, { what: 'submitted' });
     expect(d.submitted[0]).toEqual({ name: 'work', what: 'bash', cwd: '/work' });
   });
 
@@ -39,7 +40,7 @@ describe('NewRowDialog', () => {
     const d = mount();
     await settle();
     await press(d.stdin, 'o', 'l', 'd', '\x15', 'n', 'e', 'w', KEYS.tab, 'sh -c x', '\x17', 'true', KEYS.enter);
-    await waitUntil(() => d.submitted.length === 1, 'submitted');
+    await waitUntil(() => d.submitted.length === 1, { what: 'submitted' });
     expect(d.submitted[0]).toEqual({ name: 'new', what: 'sh -c true', cwd: '/work' });
     expect(line(d.frame(), 'Name')).not.toContain('u');
   });
@@ -48,11 +49,11 @@ describe('NewRowDialog', () => {
     const d = mount();
     await settle();
     d.stdin.write('a\tb\tc\t+\r');
-    await waitUntil(() => d.submitted.length === 1, 'submitted');
+    await waitUntil(() => d.submitted.length === 1, { what: 'submitted' });
     expect(d.submitted[0]).toEqual({ name: 'a', what: 'b', cwd: 'c', worktree: '' });
     await press(d.stdin, KEYS.shiftTab, 'X');
-    await waitUntil(() => line(d.frame(), 'Working directory').includes('cX'), 'back one field');
+    await waitUntil(() => line(d.frame(), 'Working directory').includes('cX'), { what: 'back one field' });
     await press(d.stdin, KEYS.escape);
-    await waitUntil(() => d.cancelled() === 1, 'cancelled');
+    await waitUntil(() => d.cancelled() === 1, { what: 'cancelled' });
   });
 });

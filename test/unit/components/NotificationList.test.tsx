@@ -2,7 +2,8 @@ import { cleanup, render } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import { NotificationList } from '../../../components/NotificationList.js';
 import type { Note } from '../../../src/app/app-state.js';
-import { darkTheme, KEYS, plain, press, settle, waitUntil } from './ink-test.js';
+import { darkTheme, KEYS, plain, press, settle } from './ink-test.js';
+import { waitUntil } from '../../helpers/wait-until.js';
 
 const theme = darkTheme();
 const notes: Note[] = Array.from({ length: 30 }, (_, i) => ({ id: 30 - i, at: 0, kind: i === 1 ? 'error' : 'mail', text: `note ${30 - i}`, row: null }));
@@ -33,14 +34,14 @@ describe('NotificationList', () => {
     await settle();
     expect(m.frame()).toContain('1–6 of 30'); // the selection moved inside the window
     await press(m.stdin, KEYS.down, KEYS.down, KEYS.down, KEYS.down, KEYS.down);
-    await waitUntil(() => m.frame().includes('2–7 of 30'), 'the window follows the selection down');
+    await waitUntil(() => m.frame().includes('2–7 of 30'), { what: 'the window follows the selection down' });
     await press(m.stdin, KEYS.pageDown, KEYS.pageDown, KEYS.pageDown, KEYS.pageDown, KEYS.pageDown, KEYS.pageDown);
-    await waitUntil(() => m.frame().includes('25–30 of 30'), 'at the end');
+    await waitUntil(() => m.frame().includes('25–30 of 30'), { what: 'at the end' });
     expect(m.frame()).toContain('note 1');
     await press(m.stdin, KEYS.pageUp);
-    await waitUntil(() => m.frame().includes('24–29 of 30'), 'page up');
+    await waitUntil(() => m.frame().includes('24–29 of 30'), { what: 'page up' });
     await press(m.stdin, 'g');
-    await waitUntil(() => m.frame().includes('1–6 of 30'), 'home');
+    await waitUntil(() => m.frame().includes('1–6 of 30'), { what: 'home' });
   });
 
   it('Enter goes to the selected note', async () => {
@@ -49,7 +50,7 @@ describe('NotificationList', () => {
     await press(m.stdin, KEYS.down, KEYS.down);
     await settle();
     await press(m.stdin, KEYS.enter ?? '\r');
-    await waitUntil(() => m.calls.length === 1, 'the jump');
+    await waitUntil(() => m.calls.length === 1, { what: 'the jump' });
     expect(m.calls).toEqual(['jump 28']);
   });
 
@@ -57,7 +58,7 @@ describe('NotificationList', () => {
     const m = mount();
     await settle();
     await press(m.stdin, 'c', KEYS.escape);
-    await waitUntil(() => m.calls.length === 2, 'both');
+    await waitUntil(() => m.calls.length === 2, { what: 'both' });
     expect(m.calls).toEqual(['clear', 'close']);
   });
 

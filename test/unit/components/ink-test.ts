@@ -1,5 +1,5 @@
 // Driving Ink components in tests: keys as the bytes a terminal sends, frames without colours, and
-// waiting on a condition (with a deadline) rather than sleeping.
+// turns of the event loop; conditions are waited on with test/helpers/wait-until.ts, never a sleep.
 import { loadTheme, type Theme } from '../../../src/config/theme.js';
 
 export const KEYS = {
@@ -27,14 +27,6 @@ const SGR = /\x1b\[[0-9;]*m/g;
 
 export function plain(frame: string | undefined): string {
   return (frame ?? '').replace(SGR, '');
-}
-
-export async function waitUntil(condition: () => boolean, what: string, timeoutMs = 3000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
 }
 
 /** A few turns of the event loop: effects run (useInput subscribes in one) and Ink flushes a lone ESC. */

@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ENVELOPE_VERSION, MAX_ENVELOPE_JSON, MAX_ITEMS, readEnvelope, type Envelope, type Item, type MailBody, type ReceiptBody } from '../../../src/federation/envelope.js';
-import { FIRST_RUN_PATIENCE, GAP_PATIENCE, FederationStore, groupIntoEnvelopes, type OutboxEntry } from '../../../src/store/federation-store.js';
+import { FIRST_RUN_PATIENCE, GAP_PATIENCE, FederationStore, groupIntoEnvelopes, type OutboxEntry } from '../../../src/federation/federation-store.js';
 import { MailStore } from '../../../src/store/mail-store.js';
 import { STATE_CODE } from '../../../src/store/receipt-state.js';
 import { alphaAndBetaPerTest, closeNode, count, knownOn, openNode, remember, send, type TestNode } from './helpers.js';

@@ -8,7 +8,7 @@ import { afterEach, beforeEach } from 'vitest';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mailSubject, readEnvelope, type Envelope } from '../../../src/federation/envelope.js';
-import { FederationStore, groupIntoEnvelopes, type IncomingResult } from '../../../src/store/federation-store.js';
+import { FederationStore, groupIntoEnvelopes, type IncomingResult } from '../../../src/federation/federation-store.js';
 import { MailStore, type AcceptOutcome, type AcceptRequest, type StoreOptions } from '../../../src/store/mail-store.js';
 import type { SessionRole } from '../../../src/protocol/methods.js';
 

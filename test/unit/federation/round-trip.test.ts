@@ -1,7 +1,7 @@
 // Two real stores, nodes alpha and beta, with the wire in between done by hand: alpha's outbox →
 // groupIntoEnvelopes → JSON → readEnvelope (as beta reads what arrives on swb.alpha.beta.m) →
 // beta's applyIncoming, and beta's receipts back the same way (see helpers.ts: publish, receive).
-import { FIRST_RUN_PATIENCE } from '../../../src/store/federation-store.js';
+import { FIRST_RUN_PATIENCE } from '../../../src/federation/federation-store.js';
 import { describe, expect, it } from 'vitest';
 import { mailSubject, readEnvelope, type Item } from '../../../src/federation/envelope.js';
 import { alphaAndBetaPerTest, count, publish, receive, remember, send, type TestNode, type Wire } from './helpers.js';

@@ -138,7 +138,7 @@ describe('MailStore', () => {
     clock += 10_000;
     const retained = store.sweep({ expiryMs: 0, retentionMs: 5_000 });
     expect(retained.changes).toEqual([]);
-    expect(store.message(old.result.id)).toBeDefined();
+    expect(store.message(old.result.id)).toMatchObject({ id: old.result.id, from: 'alice', to: ['bob'], text: 'hello' });
     expect(store.message(oldRead.result.id)).toBeUndefined();
     const expired = store.sweep({ expiryMs: 5_000, retentionMs: 0 });
     expect(expired.changes.map((c) => [c.id, c.state])).toEqual([[old.result.id, 'expired']]);

@@ -8,8 +8,8 @@ import {
   parseFederationSettings,
   resolveFederationPaths,
   type FederationSettings,
-} from '../../../src/federation/federation-config.js';
-import { isValidNodeName } from '../../../src/federation/remote-address.js';
+} from '../../../src/config/federation-config.js';
+import { isValidNodeName } from '../../../src/protocol/remote-address.js';
 
 function ok(value: unknown): FederationSettings {
   const r = parseFederationSettings(value);

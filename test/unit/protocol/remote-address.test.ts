@@ -6,7 +6,7 @@ import {
   NODE_NAME_PATTERN,
   parseRemoteAddress,
   remoteAddress,
-} from '../../../src/federation/remote-address.js';
+} from '../../../src/protocol/remote-address.js';
 
 describe('parseRemoteAddress', () => {
   it('splits handle@node into its handle and node', () => {

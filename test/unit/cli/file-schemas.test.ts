@@ -5,7 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ACTIONS } from '../../../src/config/key-actions.js';
-import { FILE_SCHEMA_NAMES, jsonSchemaOf, jsonSchemaText } from '../../../src/config/file-schemas.js';
+import { FILE_SCHEMA_NAMES, jsonSchemaOf, jsonSchemaText } from '../../../src/cli/file-schemas.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 

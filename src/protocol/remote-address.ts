@@ -1,7 +1,9 @@
 // Addresses across machines: `handle@node` is a row (or any session) on another node's server;
 // a bare handle stays on this node. `all@*` (written `@all@*` in the composer) reaches every
 // online session on every node; a bare `all` stays local. Loaded by the CLI too: nothing heavy here.
-import { isValidHandle } from '../protocol/handle.js';
+// Part of the wire (a `mail.send` names such addresses), so it sits beside the handle, below both the
+// mentions that read it (src/text/) and the federation that routes it.
+import { isValidHandle } from './handle.js';
 
 export const ALL_NODES = '*';
 

@@ -1,17 +1,18 @@
-// The store's side of mail across machines (src/federation/): the outbox read in order and
+// The store's side of mail across machines, kept here beside the envelopes it reads and writes
+// (it imports them; the store below knows nothing of federation): the outbox read in order and
 // emptied as NATS acknowledges it, and envelopes from other nodes applied in one transaction with
 // the chain positions they advance. Custody: a message is only removed from the outbox once the
 // stream holds it, and an envelope is only acknowledged to the stream once this commit is on disk;
 // a crash anywhere in between repeats work, and the chain (seq/prev per origin) makes a repeat a
 // no-op and a gap wait.
 import type { Statement } from 'better-sqlite3';
-import type { Envelope, Item, MailBody, ReceiptBody } from '../federation/envelope.js';
-import { ENVELOPE_VERSION, MAX_ENVELOPE_JSON, MAX_ITEMS } from '../federation/envelope.js';
-import type { AcceptOutcome, AcceptRequest, MailStore, MessageRow, StateChange } from './mail-store.js';
-import { STATE_CODE } from './receipt-state.js';
+import type { Envelope, Item, MailBody, ReceiptBody } from './envelope.js';
+import { ENVELOPE_VERSION, MAX_ENVELOPE_JSON, MAX_ITEMS } from './envelope.js';
+import type { AcceptOutcome, AcceptRequest, MailStore, MessageRow, StateChange } from '../store/mail-store.js';
+import { STATE_CODE } from '../store/receipt-state.js';
 import { toWellFormed } from '../text/well-formed.js';
-import { commitWithoutSync } from './open-database.js';
-import { WalSync } from './wal-sync.js';
+import { commitWithoutSync } from '../store/open-database.js';
+import { WalSync } from '../store/wal-sync.js';
 
 /** An outbox row with its envelope built; `prev` is filled in by the publisher in id order. */
 export interface OutboxEntry {

@@ -1,10 +1,11 @@
 // How a workspace server joins other machines: the `federation` section of the config file, or
-// `swb hub --federate URL --node NAME`. Checked here, before anything connects.
+// `swb hub --federate URL --node NAME`. Checked here, before anything connects. A part of the config
+// (its schema is a section of config-schema.ts), so it lives with the config, below src/federation/.
 import { homedir, hostname } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import * as z from 'zod';
 import { checkFile } from '../util/schema.js';
-import { NODE_NAME_HINT, NODE_NAME_PATTERN } from './remote-address.js';
+import { NODE_NAME_HINT, NODE_NAME_PATTERN } from '../protocol/remote-address.js';
 
 export interface FederationSettings {
   /** nats://host:port (or tls://); a comma-separated list names several cluster members. */

@@ -1,11 +1,12 @@
 // The JSON Schemas of the files an operator writes (config, theme, agent profile), generated from the
 // zod schemas that parse them, so an editor judges a file as swb will. `swb schema NAME` prints one;
 // schemas/NAME.schema.json are the same, committed for editors (`npm run schemas` rewrites them, and a
-// unit test fails when they drift from the code).
+// unit test fails when they drift from the code). It gathers from src/config/ and src/agents/, so it
+// stands above both, beside the command that prints it.
 import * as z from 'zod';
 import { profileFileSchema } from '../agents/profile-schema.js';
-import { configFileSchema } from './config-schema.js';
-import { themeFileSchema } from './theme.js';
+import { configFileSchema } from '../config/config-schema.js';
+import { themeFileSchema } from '../config/theme.js';
 
 export const FILE_SCHEMAS = { config: configFileSchema, theme: themeFileSchema, profile: profileFileSchema } as const;
 export type FileSchemaName = keyof typeof FILE_SCHEMAS;

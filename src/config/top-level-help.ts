@@ -1,4 +1,7 @@
-import { COMMANDS } from './commands.js';
+// `swb --help`: the usage of the dashboard, `attach`, `server` and every command with its summary.
+// Printed by the CLI (`swb help`) and by the thin client (`swb --help ROW...`), so it sits below both,
+// beside the command names it lists.
+import { COMMAND_NAMES, COMMAND_SUMMARIES } from './command-names.js';
 
 export function printTopLevelHelp(): void {
   const lines = [
@@ -11,7 +14,7 @@ export function printTopLevelHelp(): void {
     '       swb COMMAND [options]              talk to the hub',
     '',
     'Commands:',
-    ...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(11)} ${c.summary}`),
+    ...COMMAND_NAMES.map((name) => `  ${name.padEnd(11)} ${COMMAND_SUMMARIES[name]}`),
     '',
     'Every command takes --help, --json, --as NAME, --workspace NAME|DIR and --timeout S.',
     'Exit status: 0 ok, 1 refused or failed (the error names its code), 2 usage.',

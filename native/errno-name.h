@@ -1,0 +1,32 @@
+// The symbolic name of an errno, for the err.code (and the relay's `ended`) that JavaScript
+// branches on, the way it does for Node's own system errors. strerrorname_np is glibc-only, so
+// this lists what the addons' calls can report (getpeername, getsockopt and getpeereid for
+// peer-credentials; read, write and poll on a terminal or a pty for the key relay); anything else
+// is "UNKNOWN", as Node names an errno it does not know, and still gets a readable message.
+#ifndef SWB_ERRNO_NAME_H
+#define SWB_ERRNO_NAME_H
+
+#include <errno.h>
+
+static inline const char *errno_name(int e) {
+  switch (e) {
+    case EACCES: return "EACCES";
+    case EAFNOSUPPORT: return "EAFNOSUPPORT";
+    case EBADF: return "EBADF";
+    case EFAULT: return "EFAULT";
+    case EINTR: return "EINTR";
+    case EINVAL: return "EINVAL";
+    case EIO: return "EIO";
+    case ENOBUFS: return "ENOBUFS";
+    case ENOMEM: return "ENOMEM";
+    case ENOPROTOOPT: return "ENOPROTOOPT";
+    case ENOTCONN: return "ENOTCONN";
+    case ENOTSOCK: return "ENOTSOCK";
+    case ENXIO: return "ENXIO";
+    case EOPNOTSUPP: return "EOPNOTSUPP";
+    case EPERM: return "EPERM";
+    default: return "UNKNOWN";
+  }
+}
+
+#endif
