@@ -21,7 +21,7 @@ import type { WakePolicy } from '../agents/wake-controller.js';
 import type { MailCore } from '../hub/mail-core.js';
 import { sessionMembers, readProcStat } from '../rows/process-tree.js';
 import type { Row, RowSpec } from '../rows/row.js';
-import { RowRecordStore, type ServerRun } from '../store/row-record-store.js';
+import type { RowRecordStore, ServerRun } from '../store/row-record-store.js';
 import { parkedMailNote, type FleetHooks, type RowOrigin } from '../supervisor/row-fleet.js';
 import { shellQuote } from '../util/shell-quote.js';
 
