@@ -5,7 +5,6 @@
 // batch as handled (never a hook and a typed wake for the same mail). A loop guard lets an agent that
 // cannot read mail stop anyway: at most MAX_BLOCKS blocks in a row for the same newest message.
 import { Emitter, type Event } from '../util/event.js';
-import type { StateChange } from '../store/mail-store.js';
 
 export const MAX_BLOCKS = 2;
 
@@ -20,9 +19,8 @@ export interface StopDecision {
 export interface HookDeliveryDeps {
   /** The row's unread mail, peeked (nothing marked delivered). */
   unread(handle: string): { ids: number[]; maxSeq: number };
-  /** Records the delivery by hook; returns the receipt changes to publish. */
-  record(handle: string, ids: readonly number[]): Promise<StateChange[]>;
-  publish(changes: readonly StateChange[]): void;
+  /** Records the delivery by hook and publishes the receipts' news, calling `told` in between. */
+  record(handle: string, ids: readonly number[], told: () => void): Promise<void>;
 }
 
 export class HookDelivery {
@@ -51,10 +49,8 @@ export class HookDelivery {
       return { block: false, reason: `told ${blocks} times about the same mail; letting the agent stop`, unread: ids.length, messageIds: ids };
     }
     this.guard.set(handle, { maxSeq, blocks: blocks + 1 });
-    const changes = await this.deps.record(handle, ids);
     // The wake controller hears first, so the receipts' news cannot start a typed wake for this batch.
-    this.deliveredEmitter.fire({ handle, maxSeq });
-    this.deps.publish(changes);
+    await this.deps.record(handle, ids, () => this.deliveredEmitter.fire({ handle, maxSeq }));
     const n = ids.length;
     return {
       block: true,

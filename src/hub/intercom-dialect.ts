@@ -4,13 +4,10 @@
 // problems → error. The sender is the registered session, whatever from_session later says.
 import { swbError, type SwbErrorValue } from '../protocol/error-codes.js';
 import { BROADCAST, HANDLE_PATTERN } from '../protocol/handle.js';
-import { MESSAGE_ID_PATTERN, MESSAGE_KINDS, type MailItem, type MessageKind } from '../protocol/methods.js';
+import { MESSAGE_ID_PATTERN, MESSAGE_KINDS, type MessageKind } from '../protocol/methods.js';
 import { intercomErrorPayload, type HubConnection } from './hub-connection.js';
-import type { Hub } from './hub.js';
-
-function envelope(type: string, fields: Record<string, unknown>): Record<string, unknown> {
-  return { id: null, type, from_session: 'hub', to_session: null, channel: null, reply_to: null, payload: null, timestamp: new Date().toISOString(), ...fields };
-}
+import type { HubCore } from './hub-core.js';
+import { envelope } from './intercom-envelope.js';
 
 function textOf(payload: unknown): string | null {
   if (typeof payload === 'string') return payload;
@@ -22,7 +19,7 @@ function textOf(payload: unknown): string | null {
 }
 
 /** Handles one envelope; a returned promise is work later envelopes of this connection must wait for (register). */
-export function handleIntercomEnvelope(hub: Hub, conn: HubConnection, env: Record<string, unknown>): Promise<void> | void {
+export function handleIntercomEnvelope(core: HubCore, conn: HubConnection, env: Record<string, unknown>): Promise<void> | void {
   const replyTo = typeof env.id === 'string' || typeof env.id === 'number' ? String(env.id) : null;
   const failWith = (error: SwbErrorValue) =>
     conn.write(envelope('error', { reply_to: replyTo, to_session: conn.identity?.handle ?? null, payload: intercomErrorPayload(error) }));
@@ -37,14 +34,14 @@ export function handleIntercomEnvelope(hub: Hub, conn: HubConnection, env: Recor
       }
       const payload = typeof env.payload === 'object' && env.payload !== null ? (env.payload as Record<string, unknown>) : {};
       const token = typeof payload.token === 'string' ? payload.token : undefined;
-      return hub.claimSession(conn, session, token).then((err) => {
+      return core.sessions.claim(conn, session, token).then((err) => {
         if (err) {
           failWith(err);
           return;
         }
         conn.subscription = 'mine';
         // The seed protocol's welcome lists peers: the online ones, one page at most.
-        const { peers } = hub.peersPage({ onlineOnly: true });
+        const { peers } = core.sessions.peersPage({ onlineOnly: true });
         conn.write(envelope('welcome', { reply_to: replyTo, to_session: session, payload: { session, peers } }));
       });
     }
@@ -67,7 +64,7 @@ export function handleIntercomEnvelope(hub: Hub, conn: HubConnection, env: Recor
       const kind = MESSAGE_KINDS.includes(env.channel as MessageKind) ? (env.channel as MessageKind) : 'msg';
       const parent = typeof env.reply_to === 'string' || typeof env.reply_to === 'number' ? Number(env.reply_to) : NaN;
       const messageId = replyTo !== null && MESSAGE_ID_PATTERN.test(replyTo) ? replyTo : undefined;
-      void hub
+      void core.sends
         .send(who.handle, {
           to: [target === '*' ? BROADCAST : target],
           text,
@@ -84,18 +81,4 @@ export function handleIntercomEnvelope(hub: Hub, conn: HubConnection, env: Recor
     default:
       fail('BAD_REQUEST', `Unknown envelope type ${JSON.stringify(String(env.type).slice(0, 32))}.`);
   }
-}
-
-/** A message as the Intercom dialect pushes it to its clients. */
-export function intercomMailEnvelope(item: MailItem): Record<string, unknown> {
-  return {
-    id: String(item.id),
-    type: 'chat',
-    from_session: item.from,
-    to_session: item.to.length === 1 ? item.to[0] : BROADCAST,
-    channel: item.kind,
-    reply_to: item.replyTo === null ? null : String(item.replyTo),
-    payload: { text: item.text, kind: item.kind, messageId: item.messageId },
-    timestamp: new Date(item.createdAt).toISOString(),
-  };
 }

@@ -1,9 +1,9 @@
 // The one seam between everything that shows or drives mail (the dashboard's controllers, and later
 // every client of the workspace server) and the mail core below it (DESIGN.md §1). Before it the UI
 // reached the hub four ways (ComposerHub, MailViewHub, AgentMailPort, the whole Hub, plus hub.store
-// directly) and repeated "change the store, then publish the change" at each call site. Here every
-// method that changes something publishes its own receipt changes, store calls pass the hub's
-// store gate, and a store failure comes back as a typed value instead of an exception in the UI.
+// directly). It takes the hub's core (hub-core.ts), whose mail core publishes every change it makes
+// and passes every store call through the gate; here a store failure becomes a typed value instead
+// of an exception in the UI.
 import type { UnreadMail } from '../agents/wake-controller.js';
 import { OPERATOR } from '../protocol/handle.js';
 import type { SwbErrorValue } from '../protocol/error-codes.js';
@@ -11,12 +11,12 @@ import type { MailItem, PeerChanged, PeerInfo, ReceiptChanged, ReceiptResult, Se
 import type { ResourceStatus, TicketView } from '../protocol/resource-name.js';
 import type { ResourceEvent } from '../resources/resource-coordinator.js';
 import type { Actor } from '../resources/ticket-authority.js';
-import type { StateChange } from '../store/mail-store.js';
 import type { HeldPair } from '../store/reply-budget.js';
 import type { Event } from '../util/event.js';
 import { toDisposable } from '../util/lifecycle.js';
-import type { BudgetHeld, ExplainProvider, Hub } from './hub.js';
-import type { ServerControl } from './server-control.js';
+import type { HubCore } from './hub-core.js';
+import type { BudgetHeld } from './send-pipeline.js';
+import type { ExplainProvider, ServerControl } from './server-control.js';
 
 export type PortResult<T> = { ok: T } | { error: SwbErrorValue };
 
@@ -49,8 +49,11 @@ export interface OperatorPort {
   rowRunning(handle: string, running: boolean): void;
   /** Who answers `rows.explain` (null: nobody). */
   setExplainProvider(provider: ExplainProvider | null): void;
-  /** Who answers `server.*` — the workspace server (null: nobody). */
-  setServerControl(control: ServerControl | null): void;
+  /**
+   * Who answers `server.*`: the workspace server, its only caller; 'stopping' once it ends its rows
+   * (it answers nothing more, and a successor asking its hub to step down may wait for the lock).
+   */
+  setServerControl(control: ServerControl | 'stopping'): void;
 
   /** Rows whose unread mail from before a fresh relaunch waits for the operator's review. */
   parkedMail(): Array<{ recipient: string; count: number }>;
@@ -81,71 +84,59 @@ export interface OperatorPort {
 /** The operator port acts as the operator, as `swb resource` run by the operator does. */
 const AS_OPERATOR: Actor = { handle: OPERATOR, role: 'operator' };
 
-/** Enough to hold every unread message of a recipient at the default limits (maxUnread 256). */
-const UNREAD_PAGE = 1000;
-
-export function operatorPort(hub: Hub): OperatorPort {
-  const failure = (err: unknown, context: string): { error: SwbErrorValue } => ({ error: hub.failureOf(err, context) });
+export function operatorPort(core: HubCore): OperatorPort {
+  const { mail, sessions, sends, fanOut, hooks, resources, server } = core;
+  /** Runs a change of the mail core; a store failure comes back as a typed value saying `context`. */
+  const settle = async <T>(work: () => Promise<T>, context: string): Promise<PortResult<T>> => {
+    try {
+      return { ok: await work() };
+    } catch (err) {
+      return { error: mail.failureOf(err, context) };
+    }
+  };
+  /** A read that must not throw into the UI: `fallback` when the store cannot answer now, with a log line. */
+  const readOr = <T>(read: () => T, fallback: T, what: string, context: string): T => {
+    try {
+      return read();
+    } catch (err) {
+      core.log(`${what}: ${mail.failureOf(err, context).message}`);
+      return fallback;
+    }
+  };
   return {
-    send: (params) => hub.send(OPERATOR, params),
-    peers: () => hub.peers(),
+    send: (params) => sends.send(OPERATOR, params),
+    peers: () => sessions.peers(),
     history(opts) {
       try {
-        return { ok: hub.store.history(opts) };
+        return { ok: mail.reads.history(opts) };
       } catch (err) {
-        return failure(err, 'The mail history could not be read');
+        return { error: mail.failureOf(err, 'The mail history could not be read') };
       }
     },
-    receipts(id) {
-      try {
-        return hub.store.receipts(id);
-      } catch (err) {
-        hub.log(`receipts of #${id}: ${hub.failureOf(err, 'receipts').message}`);
-        return undefined;
-      }
-    },
-    async markRead(handles, id) {
-      try {
-        const changes = await hub.gate.run(() => {
-          const all: StateChange[] = [];
-          for (const h of handles) all.push(...hub.store.markRead(h, [id]).changes);
-          return all;
-        });
-        // Receipts reach the views (and the unread badges) through the hub's receipt events.
-        hub.publishChanges(changes);
-        return { ok: { updated: changes.length } };
-      } catch (err) {
-        return failure(err, `#${id} could not be marked read`);
-      }
-    },
-    unreadCount: (handle) => hub.store.unreadCount(handle),
+    receipts: (id) => readOr(() => mail.reads.receipts(id), undefined, `receipts of #${id}`, 'receipts'),
+    markRead: (handles, id) => settle(async () => ({ updated: await mail.markReadFor(handles, id) }), `#${id} could not be marked read`),
+    unreadCount: (handle) => mail.reads.unreadCount(handle),
 
     unreadOf(handle) {
-      if (hub.store.unreadCount(handle) === 0) return { messageIds: [], maxSeq: 0 };
-      let items: MailItem[];
+      let unread: ReturnType<typeof mail.unreadMail>;
       try {
-        ({ items } = hub.store.list(handle, { unreadOnly: true, peek: true, limit: UNREAD_PAGE }));
+        unread = mail.unreadMail(handle);
       } catch (err) {
         // No wake this time (the store is locked or failing); the next mail or receipt asks again.
-        hub.log(`unread of ${handle}: ${hub.failureOf(err, 'wake check').message}`);
+        core.log(`unread of ${handle}: ${mail.failureOf(err, 'wake check').message}`);
         return { messageIds: [], maxSeq: 0 };
       }
-      let maxSeq = 0;
-      for (const m of items) maxSeq = Math.max(maxSeq, m.seq ?? 0);
-      return { messageIds: items.map((m) => String(m.id)), maxSeq };
+      return { messageIds: unread.items.map((m) => String(m.id)), maxSeq: unread.maxSeq };
     },
     recordWake(handle, messageIds) {
       const ids = messageIds.map(Number).filter((n) => Number.isSafeInteger(n) && n > 0);
       if (ids.length === 0) return;
-      hub.gate.run(() => hub.store.recordWake(handle, ids)).then(
-        (changes) => hub.publishChanges(changes),
-        (err: unknown) => hub.log(`wake of ${handle} not recorded: ${hub.failureOf(err, 'recordWake').message}`),
-      );
+      mail.recordWake(handle, ids).catch((err: unknown) => core.log(`wake of ${handle} not recorded: ${mail.failureOf(err, 'recordWake').message}`));
     },
     onUnreadMaybeChanged(listener) {
-      const a = hub.onMail((m) => listener(m.to));
-      const b = hub.onReceipt((r) => listener([r.to]));
-      const c = hub.onUnreadChanged((h) => listener([h]));
+      const a = fanOut.onMail((m) => listener(m.to));
+      const b = fanOut.onReceipt((r) => listener([r.to]));
+      const c = fanOut.onUnreadChanged((h) => listener([h]));
       return toDisposable(() => {
         a.dispose();
         b.dispose();
@@ -153,63 +144,32 @@ export function operatorPort(hub: Hub): OperatorPort {
       });
     },
 
-    onToldByHook: hub.hooks.onDelivered,
-    onHookGaveUp: hub.hooks.onGaveUp,
+    onToldByHook: hooks.onDelivered,
+    onHookGaveUp: hooks.onGaveUp,
 
-    registerRow: (handle) => hub.registerRow(handle),
-    rowRunning: (handle, running) => hub.setRowRunning(handle, running),
-    setExplainProvider: (provider) => hub.setExplainProvider(provider),
-    setServerControl: (control) => {
-      hub.serverControl = control;
-    },
+    registerRow: (handle) => sessions.registerRow(handle),
+    rowRunning: (handle, running) => sessions.setRowRunning(handle, running),
+    setExplainProvider: (provider) => server.setExplainProvider(provider),
+    setServerControl: (control) => server.setControl(control),
 
-    parkedMail() {
-      try {
-        return hub.store.parkedMail();
-      } catch (err) {
-        hub.log(`parked mail: ${hub.failureOf(err, 'parked mail').message}`);
-        return [];
-      }
-    },
-    async redeliverParked(handle) {
-      try {
-        const messages = await hub.gate.run(() => hub.store.redeliverParked(handle));
-        // The row's unread count and its wake follow the same event as new mail's.
-        hub.publishUnreadChanged(handle);
-        return { ok: { messages } };
-      } catch (err) {
-        return failure(err, `the parked mail of ${handle} could not be re-delivered`);
-      }
-    },
-    async discardParked(handle) {
-      try {
-        const changes = await hub.gate.run(() => hub.store.discardParked(handle));
-        hub.publishChanges(changes);
-        return { ok: { messages: changes.length } };
-      } catch (err) {
-        return failure(err, `the parked mail of ${handle} could not be discarded`);
-      }
-    },
+    parkedMail: () => readOr(() => mail.reads.parkedMail(), [], 'parked mail', 'parked mail'),
+    redeliverParked: (handle) =>
+      settle(async () => ({ messages: await mail.redeliverParked(handle) }), `the parked mail of ${handle} could not be re-delivered`),
+    discardParked: (handle) => settle(async () => ({ messages: await mail.discardParked(handle) }), `the parked mail of ${handle} could not be discarded`),
 
-    async resourceStatus() {
-      try {
-        return { ok: await hub.resources.status(undefined) };
-      } catch (err) {
-        return failure(err, 'The reservations could not be read');
-      }
-    },
-    grantTicket: (ticket) => hub.resources.grant(AS_OPERATOR, ticket),
-    releaseTicket: (ticket) => hub.resources.release(AS_OPERATOR, ticket, true),
-    setController: (resource, controller) => hub.resources.setPolicy(AS_OPERATOR, resource, { controller }),
-    onResource: hub.resources.onEvent,
+    resourceStatus: () => settle(() => resources.status(undefined), 'The reservations could not be read'),
+    grantTicket: (ticket) => resources.grant(AS_OPERATOR, ticket),
+    releaseTicket: (ticket) => resources.release(AS_OPERATOR, ticket, true),
+    setController: (resource, controller) => resources.setPolicy(AS_OPERATOR, resource, { controller }),
+    onResource: resources.onEvent,
 
-    heldPairs: () => hub.heldPairs(),
-    grantBudget: (a, b) => hub.grantBudget(a, b),
+    heldPairs: () => mail.heldPairs(),
+    grantBudget: (a, b) => mail.grantBudget(a, b),
 
-    onMail: hub.onMail,
-    onReceipt: hub.onReceipt,
-    onPeer: hub.onPeer,
-    onRefused: hub.onRefused,
-    onHeld: hub.onHeld,
+    onMail: fanOut.onMail,
+    onReceipt: fanOut.onReceipt,
+    onPeer: fanOut.onPeer,
+    onRefused: sends.onRefused,
+    onHeld: sends.onHeld,
   };
 }

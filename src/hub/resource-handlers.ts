@@ -20,42 +20,42 @@ const actorOf = (who: SessionIdentity): Actor => ({ handle: who.handle, role: wh
 export const RESOURCE_HANDLERS: Record<string, Handler<unknown>> = {
   'resource.request': handler({
     params: resourceRequestParams,
-    run: (hub, conn, p, who) =>
-      hub.resources.request(conn, actorOf(who), p.resources, p.reason ?? null, p.waitMs, p.pid === undefined ? undefined : { pid: p.pid, command: p.command }),
+    run: (core, conn, p, who) =>
+      core.resources.request(conn, actorOf(who), p.resources, p.reason ?? null, p.waitMs, p.pid === undefined ? undefined : { pid: p.pid, command: p.command }),
   }),
   'resource.wait': handler({
     params: resourceWaitParams,
-    run: (hub, conn, p, who) => hub.resources.wait(conn, actorOf(who), p.ticket, p.waitMs),
+    run: (core, conn, p, who) => core.resources.wait(conn, actorOf(who), p.ticket, p.waitMs),
   }),
   'resource.launched': handler({
     params: resourceLaunchedParams,
-    run: (hub, conn, p, who) => hub.resources.launched(conn, actorOf(who), p.ticket, p.pid, p.command),
+    run: (core, conn, p, who) => core.resources.launched(conn, actorOf(who), p.ticket, p.pid, p.command),
   }),
   'resource.release': handler({
     params: resourceReleaseParams,
-    run: (hub, _conn, p, who) => hub.resources.release(actorOf(who), p.ticket, p.force ?? false),
+    run: (core, _conn, p, who) => core.resources.release(actorOf(who), p.ticket, p.force ?? false),
   }),
   'resource.cancel': handler({
     params: resourceTicketParams,
-    run: (hub, _conn, p, who) => hub.resources.cancel(actorOf(who), p.ticket),
+    run: (core, _conn, p, who) => core.resources.cancel(actorOf(who), p.ticket),
   }),
   'resource.grant': handler({
     params: resourceTicketParams,
-    run: (hub, _conn, p, who) => hub.resources.grant(actorOf(who), p.ticket),
+    run: (core, _conn, p, who) => core.resources.grant(actorOf(who), p.ticket),
   }),
   'resource.status': handler({
     params: resourceStatusParams,
-    run: async (hub, _conn, p) => ({ ok: { resources: await hub.resources.status(p.name) } }),
+    run: async (core, _conn, p) => ({ ok: { resources: await core.resources.status(p.name) } }),
   }),
   'resource.policy': handler({
     params: resourcePolicyParams,
-    run: async (hub, _conn, p, who) => {
+    run: async (core, _conn, p, who) => {
       const change = {
         ...(p.capacity !== undefined ? { capacity: p.capacity } : {}),
         ...(p.controller !== undefined ? { controller: p.controller } : {}),
         ...(p.waitMs !== undefined ? { waitMs: p.waitMs } : {}),
       };
-      return hub.resources.setPolicy(actorOf(who), p.name, change);
+      return core.resources.setPolicy(actorOf(who), p.name, change);
     },
   }),
 };

@@ -1,11 +1,12 @@
 // What one JSON-RPC method's handler is: its params schema (parsed before it runs, so a handler only
-// sees typed values), who may call it, and what it does with the hub, the connection and the caller's
-// identity (always conn.identity, never the payload). Its own file so that every table of handlers
-// (rpc-handlers.ts, resource-handlers.ts) builds on it without importing the table that dispatches.
+// sees typed values), who may call it, and what it does with the hub's core (hub-core.ts), the
+// connection and the caller's identity (always conn.identity, never the payload). Its own file so
+// that every table of handlers (rpc-handlers.ts, resource-handlers.ts) builds on it without importing
+// the table that dispatches.
 import type * as z from 'zod';
 import type { SwbErrorValue } from '../protocol/error-codes.js';
 import type { HubConnection } from './hub-connection.js';
-import type { Hub } from './hub.js';
+import type { HubCore } from './hub-core.js';
 import type { SessionIdentity } from './session-registry.js';
 
 export type HandlerResult = { ok: unknown } | { error: SwbErrorValue };
@@ -15,7 +16,7 @@ export interface Handler<P> {
   /** Methods that need no hello first. */
   anonymous?: boolean;
   operatorOnly?: boolean;
-  run(hub: Hub, conn: HubConnection, params: P, who: SessionIdentity): HandlerResult | Promise<HandlerResult>;
+  run(core: HubCore, conn: HubConnection, params: P, who: SessionIdentity): HandlerResult | Promise<HandlerResult>;
 }
 
 /** One entry of a handler table: typed where it is written, stored as taking unknown params. */

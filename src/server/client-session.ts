@@ -173,7 +173,7 @@ export function openClientSession(o: ClientSessionOptions): ClientSession {
       injectKeys: (keys) => pacer?.push(keys),
       pasteBuffer: core.pasteBuffer,
       pasteKey: keysLabel(keymap, 'paste', 1),
-      copyText: (text) => copyOut(text, look.clipboard ?? 'file', write, join(core.hub.paths.runDir, 'copies')),
+      copyText: (text) => copyOut(text, look.clipboard ?? 'file', write, join(core.runDir, 'copies')),
       startWorktree: async (spec, branch, size) => {
         const r = await startWorktreeRow(core.fleet, o.worktreeSettings, { spec, ...(branch ? { branch } : {}), size });
         if ('error' in r) return { problem: `${r.error.code}: ${r.error.message}` };

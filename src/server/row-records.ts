@@ -18,10 +18,10 @@ import type { ProfileSet } from '../agents/load-profiles.js';
 import type { ResumeRecipe } from '../agents/profile-schema.js';
 import { sessionHadTurns } from '../agents/session-transcript.js';
 import type { WakePolicy } from '../agents/wake-controller.js';
-import type { Hub } from '../hub/hub.js';
+import type { MailCore } from '../hub/mail-core.js';
 import { sessionMembers, readProcStat } from '../rows/process-tree.js';
 import type { Row, RowSpec } from '../rows/row.js';
-import { RowRecordStore, type ServerRun } from '../store/row-record-store.js';
+import type { RowRecordStore, ServerRun } from '../store/row-record-store.js';
 import { parkedMailNote, type FleetHooks, type RowOrigin } from '../supervisor/row-fleet.js';
 import { shellQuote } from '../util/shell-quote.js';
 
@@ -59,11 +59,11 @@ export class RowRecords {
   private rowsOf: () => readonly Row[] = () => [];
 
   constructor(
-    private readonly hub: Hub,
+    private readonly mail: MailCore,
     private readonly profiles: ProfileSet,
     private readonly log: (line: string) => void,
   ) {
-    this.store = new RowRecordStore(hub.store.db);
+    this.store = mail.rowRecords;
     this.lastRun = this.store.startRun(process.pid, bootId());
   }
 
@@ -151,7 +151,7 @@ export class RowRecords {
 
   private write(step: () => void, context: string): void {
     // The record only matters at the next start: a locked or full store costs a log line, not a row.
-    this.hub.gate.run(step).catch((err: unknown) => this.log(`${context}: ${this.hub.failureOf(err, context).message}`));
+    this.mail.gate.run(step).catch((err: unknown) => this.log(`${context}: ${this.mail.failureOf(err, context).message}`));
   }
 
   /**
@@ -167,7 +167,7 @@ export class RowRecords {
       }
       records = this.store.all();
     } catch (err) {
-      this.log(`the row records could not be read: ${this.hub.failureOf(err, 'row records').message}`);
+      this.log(`the row records could not be read: ${this.mail.failureOf(err, 'row records').message}`);
       return [];
     }
     const after = this.lastEnd ?? 'stop';
@@ -229,9 +229,9 @@ export class RowRecords {
 
   private park(name: string): number {
     try {
-      return this.hub.store.parkUnread(name);
+      return this.mail.parkUnread(name);
     } catch (err) {
-      this.log(`unread mail of ${name} not parked: ${this.hub.failureOf(err, 'park').message}`);
+      this.log(`unread mail of ${name} not parked: ${this.mail.failureOf(err, 'park').message}`);
       return 0;
     }
   }
@@ -295,12 +295,12 @@ export class RowRecords {
     this.discoverTimer = null;
     this.discoverAll();
     try {
-      this.hub.store.db.transaction(() => {
+      this.mail.writeNow(() => {
         for (const [name, k] of this.known) this.store.save(recordOf(name, k));
         this.store.stopRun(process.pid);
-      })();
+      });
     } catch (err) {
-      this.log(`the row records could not be saved: ${this.hub.failureOf(err, 'row records').message}`);
+      this.log(`the row records could not be saved: ${this.mail.failureOf(err, 'row records').message}`);
     }
   }
 }

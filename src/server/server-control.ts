@@ -96,7 +96,7 @@ export function serverControl(o: {
       const r = await reviewWorktree(info.ok);
       if ('error' in r) return { error: swbError(r.error.code, sentence(r.error.message)) };
       // The answer must fit one reply: a long patch is cut (the CLI says where the whole diff is).
-      const room = Math.max(16 * 1024, core.hub.limits.maxReplyBytes - 64 * 1024 - JSON.stringify(r.ok.files).length);
+      const room = Math.max(16 * 1024, core.limits.maxReplyBytes - 64 * 1024 - JSON.stringify(r.ok.files).length);
       const cut = r.ok.patch.length > room;
       return { ok: { ...r.ok, patch: cut ? r.ok.patch.slice(0, room) : r.ok.patch, truncated: r.ok.truncated || cut, worktree: info.ok } };
     },

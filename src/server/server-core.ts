@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { openAuditLog } from '../agents/audit-log.js';
 import { HubClient } from '../client/hub-client.js';
 import { Hub } from '../hub/hub.js';
+import type { MailCore } from '../hub/mail-core.js';
 import { operatorPort, type OperatorPort } from '../hub/operator-port.js';
 import type { RuntimePaths } from '../hub/runtime-paths.js';
 import { SwbError } from '../protocol/error-codes.js';
@@ -29,8 +30,12 @@ import type { LaunchPlan } from '../app/launch-plan.js';
 const ROW_END_WAIT_MS = 5_000;
 
 export interface ServerCore {
-  hub: Hub;
+  /** The one way to the mail core: clients and the server's own parts reach the hub only through it. */
   port: OperatorPort;
+  /** The hub's limits as it runs (answers are sized to them). */
+  limits: HubLimits;
+  /** The workspace's runtime directory (copies, the audit log, rows' files). */
+  runDir: string;
   rows: RowManager;
   agents: AgentSupervisor;
   fleet: RowFleet;
@@ -48,14 +53,15 @@ export interface ServerCore {
   stop(): Promise<void>;
 }
 
-export async function startServerCore(plan: LaunchPlan, hooks: (hub: Hub) => FleetHooks = () => ({})): Promise<ServerCore> {
+export async function startServerCore(plan: LaunchPlan, hooks: (mail: MailCore) => FleetHooks = () => ({})): Promise<ServerCore> {
   const { paths } = plan;
   const hub = await startEmbeddedHub(paths, plan.limits, plan.federation);
   const owner = new DisposableStore();
   // Everything above the seam reaches the mail core through this one port.
-  const port = operatorPort(hub);
+  const { core } = hub;
+  const port = operatorPort(core);
   const binDir = writeSwbLauncher(join(paths.runDir, 'bin'));
-  const rowsConfig = configEnvForRows(plan, (line) => hub.log(line));
+  const rowsConfig = configEnvForRows(plan, core.log);
   const rows = owner.add(
     new RowManager({
       socketPath: paths.socketPath,
@@ -77,37 +83,38 @@ export async function startServerCore(plan: LaunchPlan, hooks: (hub: Hub) => Fle
   owner.add(toDisposable(() => port.setExplainProvider(null)));
   const wakeFor = new Map(plan.rows.flatMap((r) => (r.wake ? [[r.spec.name, r.wake] as const] : [])));
   const native = { profiles: plan.profiles, dir: join(paths.runDir, 'rows'), swb: join(binDir, 'swb') };
-  const fleetHooks: FleetHooks = { ...hooks(hub), everyLaunch: (spec) => withNativeTools(spec, native) };
+  const fleetHooks: FleetHooks = { ...hooks(core.mail), everyLaunch: (spec) => withNativeTools(spec, native) };
   const fleet = owner.add(new RowFleet({ rows, port, agents, configuredWakePolicy: (spec) => wakeFor.get(spec.name), hooks: fleetHooks }));
-  const worktrees = owner.add(new WorktreeBoard((line) => hub.log(line)));
+  const worktrees = owner.add(new WorktreeBoard(core.log));
   owner.add(fleet.onAdded((row) => worktrees.follow(row)));
   // What `swb events` says about rows: added, exited, closed; agent states with their rule; wakes.
   const perRow = owner.add(new DisposableMap<string, DisposableStore>());
   owner.add(
     fleet.onAdded((row) => {
-      hub.events.publish({ kind: 'row', at: Date.now(), row: row.name, event: 'added', profile: row.spec.profile ?? null, pid: row.pid, origin: fleet.originOf(row.name).kind });
+      core.events.publish({ kind: 'row', at: Date.now(), row: row.name, event: 'added', profile: row.spec.profile ?? null, pid: row.pid, origin: fleet.originOf(row.name).kind });
       const d = perRow.set(row.name, new DisposableStore());
-      d.add(row.onExit((e) => hub.events.publish({ kind: 'row', at: Date.now(), row: row.name, event: 'exited', exitCode: e.exitCode, signal: e.signal ?? null })));
-      d.add(row.onRestart(() => hub.events.publish({ kind: 'row', at: Date.now(), row: row.name, event: 'restarted', pid: row.pid })));
+      d.add(row.onExit((e) => core.events.publish({ kind: 'row', at: Date.now(), row: row.name, event: 'exited', exitCode: e.exitCode, signal: e.signal ?? null })));
+      d.add(row.onRestart(() => core.events.publish({ kind: 'row', at: Date.now(), row: row.name, event: 'restarted', pid: row.pid })));
     }),
   );
   owner.add(
     fleet.onRemoved(({ row }) => {
       perRow.delete(row.name);
-      hub.events.publish({ kind: 'row', at: Date.now(), row: row.name, event: 'closed' });
+      core.events.publish({ kind: 'row', at: Date.now(), row: row.name, event: 'closed' });
     }),
   );
   // Each row's agent as it comes (its listeners go with it).
   owner.add(agents.onAgent((agent) => {
-    agent.onStateChange((e) => hub.events.publish({ kind: 'state', at: Date.now(), row: e.row, state: e.state, rule: e.rule ?? null }));
-    agent.onWakeResult((e) => hub.events.publish({ kind: 'wake', at: Date.now(), row: e.row, ok: e.ok, messageIds: e.messageIds ?? [], reason: e.reason ?? '' }));
+    agent.onStateChange((e) => core.events.publish({ kind: 'state', at: Date.now(), row: e.row, state: e.state, rule: e.rule ?? null }));
+    agent.onWakeResult((e) => core.events.publish({ kind: 'wake', at: Date.now(), row: e.row, ok: e.ok, messageIds: e.messageIds ?? [], reason: e.reason ?? '' }));
   }));
   owner.add(fleet.onRemoved(({ row }) => worktrees.forget(row.name)));
   const pasteBuffer = owner.add(new PasteBuffer());
   let stopped: Promise<void> | null = null;
   return {
-    hub,
     port,
+    limits: core.limits,
+    runDir: paths.runDir,
     rows,
     agents,
     fleet,

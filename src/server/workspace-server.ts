@@ -51,8 +51,8 @@ export async function runServer(argv: string[], env: NodeJS.ProcessEnv = process
   let records: RowRecords | null = null;
   let core: ServerCore;
   try {
-    core = await startServerCore(plan, (hub) => {
-      records = new RowRecords(hub, plan.profiles, log);
+    core = await startServerCore(plan, (mail) => {
+      records = new RowRecords(mail, plan.profiles, log);
       return records.hooks();
     });
   } catch (err) {
@@ -266,8 +266,7 @@ class WorkspaceServer {
     this.stopping = true;
     this.log(`stopping: ${why}`);
     // From now on a new server asking this hub to step down hears "stopping" and waits for the lock.
-    this.core.port.setServerControl(null);
-    this.core.hub.serverStopping = true;
+    this.core.port.setServerControl('stopping');
     // Dashboards first (they watch the rows), then the rows and the hub; the clients hear BYE once
     // every row has ended, so a client that exits knows nothing it started is left.
     for (const c of this.clients) c.endDashboard();

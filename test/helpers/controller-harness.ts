@@ -16,7 +16,7 @@ type Extra = Partial<Omit<ControllerOptions, 'fleet'>> & { agents?: AgentSupervi
 /** `extra` adds options that need the hub (e.g. an agent supervisor reading its mail through the port). */
 export async function startTestController(extraOf: (hub: Hub, port: OperatorPort) => Extra = () => ({})) {
   const { hub, paths } = await startTestHub();
-  const port = operatorPort(hub);
+  const port = operatorPort(hub.core);
   const store = new AppStore(initialState({ cols: 80, rows: 24 }, 'stack', 'dark'), 0);
   const rows = new RowManager({
     socketPath: paths.socketPath,

@@ -15,7 +15,7 @@ afterEach(runCleanups);
 describe('swb peers', () => {
   it('`swb peers --json` lists the caller and every known session with its state', async () => {
     const { hub, home, paths } = await startTestHub();
-    expect(hub.registerRow('builder').ok).toBe(true);
+    expect(hub.core.sessions.registerRow('builder').ok).toBe(true);
     await connectClient(paths, { session: 'bob' });
     const r = await runSwb(['peers', '--json'], { home });
     expect(r.status).toBe(0);

@@ -65,7 +65,7 @@ describe('swb send', () => {
 
   it("a row's env (SWB_SESSION, SWB_TOKEN, SWB_SOCKET) makes `swb send` speak as that row, from any directory", async () => {
     const { hub, home, paths } = await startTestHub();
-    const reg = hub.registerRow('rowan');
+    const reg = hub.core.sessions.registerRow('rowan');
     if (!reg.ok) throw new Error(reg.error.message);
     const bob = await connectClient(paths, { session: 'bob' });
     const rowEnv = { SWB_SESSION: 'rowan', SWB_TOKEN: reg.token, SWB_SOCKET: paths.socketPath };
@@ -84,7 +84,7 @@ describe('swb send', () => {
 
   it('a row whose program dropped SWB_TOKEN is refused (UNAUTHENTICATED), never sent as the operator', async () => {
     const { hub, home, paths } = await startTestHub();
-    const reg = hub.registerRow('rowan');
+    const reg = hub.core.sessions.registerRow('rowan');
     if (!reg.ok) throw new Error(reg.error.message);
     await connectClient(paths, { session: 'bob' });
     const r = await runSwb(['send', '@bob', 'who am I?'], { home, env: { SWB_SESSION: 'rowan', SWB_SOCKET: paths.socketPath } });
@@ -98,7 +98,7 @@ describe('swb send', () => {
 
   it('a command whose environment an agent scrubbed (no SWB_* at all, or no SWB_TOKEN) still speaks as its row, found through its ancestors', async () => {
     const { hub, home, paths } = await startTestHub();
-    const reg = hub.registerRow('rowan');
+    const reg = hub.core.sessions.registerRow('rowan');
     if (!reg.ok) throw new Error(reg.error.message);
     const bob = await connectClient(paths, { session: 'bob' });
     const rowEnv = { SWB_SESSION: 'rowan', SWB_TOKEN: reg.token, SWB_SOCKET: paths.socketPath };

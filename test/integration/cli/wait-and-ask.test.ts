@@ -19,7 +19,7 @@ describe('swb wait', () => {
   it('`swb wait` blocks until mail arrives, then prints it and exits 0', async () => {
     const { hub, home, paths } = await startTestHub();
     const waiting = spawnSwb(['wait', '--as', 'carol', '--timeout', '20'], { home });
-    await waitUntil(() => hub.peers().some((p) => p.handle === 'carol' && p.online), { what: '`swb wait` to connect as carol' });
+    await waitUntil(() => hub.core.sessions.peers().some((p) => p.handle === 'carol' && p.online), { what: '`swb wait` to connect as carol' });
     expect(waiting.hasExited()).toBe(false);
     const { client: bob } = await connectClient(paths, { session: 'bob' });
     await bob.request('mail.send', { to: ['carol'], text: 'your turn' });

@@ -55,6 +55,6 @@ describe('backpressure', () => {
     expect(answers).toHaveLength(SENDS);
     expect(answers.every((j, i) => j.id === `f${i}` && j.result !== undefined)).toBe(true);
     expect(db.countMessages({ sender: 'flood' })).toBe(SENDS);
-    expect(hub.peers().find((p) => p.handle === 'other')?.online).toBe(true);
+    expect(hub.core.sessions.peers().find((p) => p.handle === 'other')?.online).toBe(true);
   });
 });

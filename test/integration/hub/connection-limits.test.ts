@@ -20,7 +20,7 @@ describe('connection limits', () => {
       limits: { ratePerSecond: 0, maxUnread: 0, maxPendingWriteBytes: 16 * 1024, maxReplyBytes: 16 * 1024, maxStalledConnections: 1, stallTimeoutMs: 60_000 },
     });
     const { client: filler } = await connectClient(paths, { session: 'filler' });
-    const online = (h: string) => hub.peers().find((p) => p.handle === h)?.online === true;
+    const online = (h: string) => hub.core.sessions.peers().find((p) => p.handle === h)?.online === true;
     // Two readers that never read, each asking for far more than their limit.
     for (const name of ['stall1', 'stall2']) {
       (await connectClient(paths, { session: name })).client.close();

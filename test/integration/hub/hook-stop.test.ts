@@ -70,7 +70,7 @@ describe('swb hook stop', () => {
   it('blocks with a reason naming the unread ids; the receipts say told by its hook, still unread; the wake controller hears of it', async () => {
     const ctx = await hubWithRow();
     const told: Array<{ handle: string; maxSeq: number }> = [];
-    ctx.hub.hooks.onDelivered((e) => told.push(e));
+    ctx.hub.core.hooks.onDelivered((e) => told.push(e));
     const sender = await connectClient(ctx.paths, { session: 'tester' }, { subscribe: true });
     const a = await sender.client.request<SendResult>('mail.send', { to: ['worker'], text: 'first' });
     const b = await sender.client.request<SendResult>('mail.send', { to: ['worker'], text: 'second', kind: 'task' });
@@ -112,7 +112,7 @@ describe('swb hook stop', () => {
   it('loop guard: blocks twice for the same mail, then lets the agent stop; new mail blocks again; read mail ends it', async () => {
     const ctx = await hubWithRow();
     const told: number[] = [];
-    ctx.hub.hooks.onDelivered((e) => told.push(e.maxSeq));
+    ctx.hub.core.hooks.onDelivered((e) => told.push(e.maxSeq));
     const sender = await connectClient(ctx.paths, { session: 'tester' });
     const first = await sender.client.request<SendResult>('mail.send', { to: ['worker'], text: 'one' });
 

@@ -41,7 +41,7 @@ describe('hub election', () => {
     await expect(Hub.start({ paths })).rejects.toMatchObject({ code: 'HUB_RUNNING' });
     expect(lstatSync(paths.socketPath).isSocket()).toBe(true);
     // The first hub's operator token file was not replaced by the failed attempt.
-    expect(readOperatorToken(paths)).toBe(hub.operatorToken);
+    expect(readOperatorToken(paths)).toBe(hub.core.sessions.operatorToken);
     const { client } = await connectOperator(paths);
     expect(client.hello?.session).toBe('operator');
 

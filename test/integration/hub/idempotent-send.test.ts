@@ -30,7 +30,7 @@ describe('idempotent retry', () => {
     const first = await connectClient(paths, { session: 'alice' });
     const sent = await first.client.request<SendResult>('mail.send', { to: ['bob'], text: 'once', messageId: 'retry-2' });
     first.client.destroy();
-    await waitUntil(() => hub.peers().find((p) => p.handle === 'alice')?.online === false, { what: 'alice to go offline' });
+    await waitUntil(() => hub.core.sessions.peers().find((p) => p.handle === 'alice')?.online === false, { what: 'alice to go offline' });
     const { client: again } = await connectClient(paths, { session: 'alice' });
     await expect(again.request<SendResult>('mail.send', { to: ['bob'], text: 'once', messageId: 'retry-2' })).resolves.toMatchObject({
       id: sent.id,

@@ -12,7 +12,7 @@ afterEach(runCleanups);
 describe('hello and identity', () => {
   it('a client with a row handle and the token minted for it is that row', async () => {
     const { hub, paths } = await startTestHub();
-    const reg = hub.registerRow('builder');
+    const reg = hub.core.sessions.registerRow('builder');
     if (!reg.ok) throw new Error(reg.error.message);
     const { client } = await connectClient(paths, { session: 'builder', token: reg.token });
     expect(client.hello).toMatchObject({ session: 'builder', role: 'row' });
@@ -20,14 +20,14 @@ describe('hello and identity', () => {
 
   it('a row handle with a wrong token is refused with UNAUTHENTICATED', async () => {
     const { hub, paths } = await startTestHub();
-    expect(hub.registerRow('builder').ok).toBe(true);
+    expect(hub.core.sessions.registerRow('builder').ok).toBe(true);
     const client = await openClient(paths);
     await expect(client.sayHello({ session: 'builder', token: 'not-the-token' })).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
   });
 
   it("a tokenless client claiming a row's handle is refused with SESSION_COLLISION", async () => {
     const { hub, paths } = await startTestHub();
-    expect(hub.registerRow('builder').ok).toBe(true);
+    expect(hub.core.sessions.registerRow('builder').ok).toBe(true);
     const client = await openClient(paths);
     await expect(client.sayHello({ session: 'builder' })).rejects.toMatchObject({ code: 'SESSION_COLLISION' });
   });
@@ -39,7 +39,7 @@ describe('hello and identity', () => {
     await expect(second.sayHello({ session: 'visitor' })).rejects.toMatchObject({ code: 'SESSION_COLLISION' });
 
     first.client.close();
-    await waitUntil(() => hub.peers().find((p) => p.handle === 'visitor')?.online === false, { what: 'visitor to go offline' });
+    await waitUntil(() => hub.core.sessions.peers().find((p) => p.handle === 'visitor')?.online === false, { what: 'visitor to go offline' });
     await expect(second.sayHello({ session: 'visitor' })).resolves.toMatchObject({ session: 'visitor', role: 'participant' });
   });
 
@@ -55,14 +55,14 @@ describe('hello and identity', () => {
     const { hub, paths } = await startTestHub();
     expect(statSync(paths.operatorTokenFile).mode & 0o777).toBe(0o600);
     const token = readOperatorToken(paths);
-    expect(token).toBe(hub.operatorToken);
+    expect(token).toBe(hub.core.sessions.operatorToken);
     const { client } = await connectClient(paths, { session: 'operator', token });
     expect(client.hello).toMatchObject({ session: 'operator', role: 'operator' });
   });
 
   it('a row may hold two connections at once: one waits for mail while the other sends', async () => {
     const { hub, paths } = await startTestHub();
-    const reg = hub.registerRow('builder');
+    const reg = hub.core.sessions.registerRow('builder');
     if (!reg.ok) throw new Error(reg.error.message);
     const waiter = await connectClient(paths, { session: 'builder', token: reg.token });
     const sender = await connectClient(paths, { session: 'builder', token: reg.token });
@@ -75,6 +75,6 @@ describe('hello and identity', () => {
     await bob.client.request('mail.send', { to: ['builder'], text: 'answer' });
     const { messages } = await waiting;
     expect(messages.map((m) => [m.from, m.text])).toEqual([['bob', 'answer']]);
-    expect(hub.peers().find((p) => p.handle === 'builder')).toMatchObject({ online: true, role: 'row' });
+    expect(hub.core.sessions.peers().find((p) => p.handle === 'builder')).toMatchObject({ online: true, role: 'row' });
   });
 });

@@ -67,7 +67,7 @@ describe('intercom dialect', () => {
 
   it("register with a token-holding row's handle is refused with SESSION_COLLISION even while the row is offline", async () => {
     const { hub, paths } = await startTestHub();
-    expect(hub.registerRow('builder').ok).toBe(true);
+    expect(hub.core.sessions.registerRow('builder').ok).toBe(true);
     const { reply } = await registerIntercom(paths, 'builder');
     expect(reply).toMatchObject({ type: 'error', payload: { code: 'SESSION_COLLISION' } });
   });

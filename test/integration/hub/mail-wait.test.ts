@@ -62,7 +62,7 @@ describe('mail.wait', () => {
     const bob = await connectClient(paths, { session: 'bob' });
     const r = await bob.client.request<WaitResult>('mail.wait', { timeoutMs: 1000 });
     expect(r.messages.map((m) => m.text)).toEqual(['after the wait died']);
-    expect(hub.peers().find((p) => p.handle === 'bob')?.online).toBe(true);
+    expect(hub.core.sessions.peers().find((p) => p.handle === 'bob')?.online).toBe(true);
   });
 
   it('a timeoutMs above 30000 is refused with BAD_REQUEST', async () => {

@@ -13,12 +13,12 @@ describe('offline recipients', () => {
     const { hub, paths } = await startTestHub();
     const bob = await connectClient(paths, { session: 'bob' });
     bob.client.close();
-    await waitUntil(() => hub.peers().find((p) => p.handle === 'bob')?.online === false, { what: 'bob to go offline' });
+    await waitUntil(() => hub.core.sessions.peers().find((p) => p.handle === 'bob')?.online === false, { what: 'bob to go offline' });
 
     const { client: alice } = await connectClient(paths, { session: 'alice' });
     const sent = await alice.request<SendResult>('mail.send', { to: ['bob'], text: 'while you were out' });
     expect(sent.recipients).toEqual([{ to: 'bob', seq: 1, state: 'accepted' }]);
-    expect(hub.peers().find((p) => p.handle === 'bob')).toMatchObject({ online: false, unread: 1 });
+    expect(hub.core.sessions.peers().find((p) => p.handle === 'bob')).toMatchObject({ online: false, unread: 1 });
 
     const back = await connectClient(paths, { session: 'bob' });
     const { messages } = await back.client.request<{ messages: MailItem[] }>('mail.list', { unreadOnly: true });
@@ -33,7 +33,7 @@ describe('offline recipients', () => {
     await first.hub.stop();
 
     const second = await startTestHub({ home: first.home });
-    expect(second.hub.peers().find((p) => p.handle === 'bob')).toMatchObject({ online: false, unread: 1 });
+    expect(second.hub.core.sessions.peers().find((p) => p.handle === 'bob')).toMatchObject({ online: false, unread: 1 });
     const bob = await connectClient(second.paths, { session: 'bob' });
     const { messages } = await bob.client.request<{ messages: MailItem[] }>('mail.list', {});
     expect(messages.map((m) => m.text)).toEqual(['durable']);
@@ -57,7 +57,7 @@ describe('broadcast', () => {
     const { hub, paths } = await startTestHub();
     const dave = await connectClient(paths, { session: 'dave' });
     dave.client.close();
-    await waitUntil(() => hub.peers().find((p) => p.handle === 'dave')?.online === false, { what: 'dave to go offline' });
+    await waitUntil(() => hub.core.sessions.peers().find((p) => p.handle === 'dave')?.online === false, { what: 'dave to go offline' });
     const bob = await connectClient(paths, { session: 'bob' }, { subscribe: true });
     const carol = await connectClient(paths, { session: 'carol' }, { subscribe: true });
     const alice = await connectClient(paths, { session: 'alice' }, { subscribe: true });

@@ -17,7 +17,7 @@ afterEach(runCleanups);
 async function rows(hub: Hub, paths: RuntimePaths, ...names: string[]): Promise<HubClient[]> {
   const out: HubClient[] = [];
   for (const name of names) {
-    const reg = hub.registerRow(name);
+    const reg = hub.core.sessions.registerRow(name);
     if (!reg.ok) throw new Error(reg.error.message);
     out.push((await connectClient(paths, { session: name, token: reg.token })).client);
   }
@@ -48,7 +48,7 @@ describe('the reply budget between rows', () => {
   it('stops a loop at the budget with REPLY_BUDGET, stores nothing refused, and tells the operator which pair', async () => {
     const { hub, a, b } = await start({ automaticReplies: 8 });
     const held: BudgetHeld[] = [];
-    hub.onHeld((h) => held.push(h));
+    hub.core.sends.onHeld((h) => held.push(h));
     const r = await loop(a, b);
     expect(r.accepted).toBe(8);
     expect(r.refusal).toMatchObject({
@@ -60,7 +60,7 @@ describe('the reply budget between rows', () => {
     // Retries are refused too, but the operator is told once per hold.
     for (const retry of [a, b]) await expect(retry.request('mail.send', { to: [retry === a ? 'b' : 'a'], text: 'again' })).rejects.toMatchObject({ code: 'REPLY_BUDGET' });
     expect(held).toEqual([expect.objectContaining({ a: 'a', b: 'b', used: 8 })]);
-    expect(hub.peers().find((p) => p.handle === 'a')?.heldWith).toEqual(['b']);
+    expect(hub.core.sessions.peers().find((p) => p.handle === 'a')?.heldWith).toEqual(['b']);
   });
 
   it("the operator's message to either row resets the pair and the loop goes on to the next budget", async () => {
@@ -99,7 +99,7 @@ describe('the reply budget between rows', () => {
     const { hub, a, b } = await start({ automaticReplies: 0 });
     for (let i = 0; i < 40; i++) await (i % 2 ? b : a).request('mail.send', { to: [i % 2 ? 'a' : 'b'], text: `${i}` });
     expect(hub.store.history({}).items).toHaveLength(40);
-    expect(hub.heldPairs()).toEqual([]);
+    expect(hub.core.mail.heldPairs()).toEqual([]);
   });
 
   it('mail from or to a script is outside the budget, unless budgetParticipants is set', async () => {

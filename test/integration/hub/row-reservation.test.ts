@@ -12,7 +12,7 @@ afterEach(runCleanups);
 describe('row handles across restarts', () => {
   it("after a restart a tokenless hello cannot take a row's handle or read its mail, until the operator releases it", async () => {
     const first = await startTestHub();
-    const reg = first.hub.registerRow('row1');
+    const reg = first.hub.core.sessions.registerRow('row1');
     if (!reg.ok) throw new Error(reg.error.message);
     const { client: sender } = await connectClient(first.paths, { session: 'script' });
     await sender.request('mail.send', { to: ['row1'], text: 'for row1 only' });
@@ -27,7 +27,7 @@ describe('row handles across restarts', () => {
       message: expect.stringContaining('swb release row1'),
     });
     // The row registers again (the dashboard relaunching it) and reads its mail with the new token.
-    const again = hub.registerRow('row1');
+    const again = hub.core.sessions.registerRow('row1');
     if (!again.ok) throw new Error(again.error.message);
     const { client: row } = await connectClient(first.paths, { session: 'row1', token: again.token });
     const inbox = await row.request<{ messages: Array<{ text: string }> }>('mail.list', {});
@@ -45,11 +45,11 @@ describe('row handles across restarts', () => {
 
   it("registering a row again closes the connections that proved its old token, with a final error", async () => {
     const { hub, paths } = await startTestHub();
-    const old = hub.registerRow('row1');
+    const old = hub.core.sessions.registerRow('row1');
     if (!old.ok) throw new Error(old.error.message);
     const { client: oldConn } = await connectClient(paths, { session: 'row1', token: old.token });
     const closed = new Promise<void>((resolve) => oldConn.onClose(() => resolve()));
-    const fresh = hub.registerRow('row1');
+    const fresh = hub.core.sessions.registerRow('row1');
     if (!fresh.ok) throw new Error(fresh.error.message);
     await closed;
     await expect(oldConn.request('peers.list')).rejects.toMatchObject({ code: 'UNAUTHENTICATED', message: expect.stringContaining('registered again') });
@@ -62,11 +62,11 @@ describe('row handles across restarts', () => {
 
   it('the old connection stops being the row at once: mail for the row no longer reaches it', async () => {
     const { hub, paths } = await startTestHub();
-    const old = hub.registerRow('row1');
+    const old = hub.core.sessions.registerRow('row1');
     if (!old.ok) throw new Error(old.error.message);
     const { client: oldConn } = await connectClient(paths, { session: 'row1', token: old.token }, { subscribe: true });
-    hub.registerRow('row1');
+    hub.core.sessions.registerRow('row1');
     await waitUntil(() => oldConn.isClosed, { what: 'the revoked connection to close' });
-    expect(hub.peers().find((p) => p.handle === 'row1')?.online).toBe(false);
+    expect(hub.core.sessions.peers().find((p) => p.handle === 'row1')?.online).toBe(false);
   });
 });

@@ -41,11 +41,11 @@ describe('rows.explain', () => {
   it('the dashboard’s provider answers the operator and the row itself, not other sessions', async () => {
     const { hub, paths } = await startTestHub();
     const asked: Array<[string, boolean]> = [];
-    hub.setExplainProvider((row, verbose) => {
+    hub.core.server.setExplainProvider((row, verbose) => {
       asked.push([row, verbose]);
       return { ok: { ...EXPLAINED, row } };
     });
-    const reg = hub.registerRow('agent');
+    const reg = hub.core.sessions.registerRow('agent');
     if (!reg.ok) throw new Error(reg.error.message);
     const operator = await connectOperator(paths);
     await expect(operator.client.request('rows.explain', { row: 'agent', verbose: true })).resolves.toMatchObject({ rule: 'esc_to_interrupt' });
@@ -58,7 +58,7 @@ describe('rows.explain', () => {
       ['agent', true],
       ['agent', false],
     ]);
-    hub.setExplainProvider(null);
+    hub.core.server.setExplainProvider(null);
     await expect(operator.client.request('rows.explain', { row: 'agent' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 });
@@ -66,7 +66,7 @@ describe('rows.explain', () => {
 describe('swb explain', () => {
   it('prints the explanation, or the result with --json', async () => {
     const { hub, home } = await startTestHub();
-    hub.setExplainProvider((row) => ({ ok: { ...EXPLAINED, row, text: `${EXPLAINED.text}\n  evidence: \x1b]0;owned\x07esc to interrupt` } }));
+    hub.core.server.setExplainProvider((row) => ({ ok: { ...EXPLAINED, row, text: `${EXPLAINED.text}\n  evidence: \x1b]0;owned\x07esc to interrupt` } }));
     const r = await runSwb(['explain', '@agent'], { home });
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);

@@ -81,15 +81,15 @@ async function startFaultyHub(): Promise<Ctx> {
   });
   deferCleanup('faulty hub', () => hub.stop());
   const failures: SwbErrorValue[] = [];
-  const storeFailure = hub.storeFailure.bind(hub);
-  hub.storeFailure = (err, context) => {
+  const storeFailure = hub.core.mail.storeFailure.bind(hub.core.mail);
+  hub.core.mail.storeFailure = (err, context) => {
     const error = storeFailure(err, context);
     failures.push(error);
     return error;
   };
-  const publishChanges = hub.publishChanges.bind(hub);
+  const publishChanges = hub.core.fanOut.publishChanges.bind(hub.core.fanOut);
   const ctx = { hub, paths: home.paths, faults, log, clock, failures, published: 0, clients: [] as RawClient[], state: {} } as Ctx;
-  hub.publishChanges = (changes) => {
+  hub.core.fanOut.publishChanges = (changes) => {
     ctx.published += 1;
     publishChanges(changes);
   };

@@ -35,8 +35,8 @@ function cleanPairs(file: string): string[] {
   return order;
 }
 
-const queueOf = (hub: Hub, name: string) => hub.resources.coordinator.status(name)[0]!.queue.map((t) => t.holder);
-const holdersOf = (hub: Hub, name: string) => hub.resources.coordinator.status(name)[0]!.holders.map((t) => `${t.holder}:${t.state}`);
+const queueOf = (hub: Hub, name: string) => hub.core.resources.coordinator.status(name)[0]!.queue.map((t) => t.holder);
+const holdersOf = (hub: Hub, name: string) => hub.core.resources.coordinator.status(name)[0]!.holders.map((t) => `${t.holder}:${t.state}`);
 
 async function rejection(p: Promise<unknown>): Promise<SwbError> {
   try {
@@ -161,12 +161,12 @@ describe('swb run --resource', () => {
     alice.child.kill('SIGKILL');
     await aliceGone;
     const command = Number(readFileSync(pidFile, 'utf8'));
-    const ledger = hub.resources.coordinator.status('db')[0]!.holders[0]!;
+    const ledger = hub.core.resources.coordinator.status('db')[0]!.holders[0]!;
     expect(ledger).toMatchObject({ holder: 'alice', state: 'held', launch: { pid: command, pgid: command } });
     // Once the hub saw alice's connection close it checked the evidence (at once); a release it
     // decided on would be committed before any operation queued after it, such as this probe's.
     // The command runs, so the resource stays alice's.
-    await waitUntil(() => !hub.sessions.isOnline('alice'), { what: 'the hub to see swb run gone' });
+    await waitUntil(() => !hub.core.sessions.isOnline('alice'), { what: 'the hub to see swb run gone' });
     const probe = await connectClient(paths, { session: 'probe' });
     await probe.client.request('resource.request', { resources: ['probe'] });
     expect(holdersOf(hub, 'db')).toEqual(['alice:held']);
@@ -174,7 +174,7 @@ describe('swb run --resource', () => {
     process.kill(command, 'SIGKILL');
     expect((await bob.exited).status).toBe(0);
     expect(existsSync(bobRan)).toBe(true);
-    const released = hub.resources.coordinator.ticketRecord(ledger.ticket)!;
+    const released = hub.core.resources.coordinator.ticketRecord(ledger.ticket)!;
     expect(released).toMatchObject({ state: 'released', why: expect.stringMatching(/process tree is gone/) });
   }, 20_000);
 });
@@ -182,9 +182,9 @@ describe('swb run --resource', () => {
 describe('resource.* over the socket', () => {
   it('a row that exits holding a grant with no process recorded leaves it uncertain until the operator forces it free', async () => {
     const { hub, paths } = await startTestHub();
-    const reg = hub.registerRow('worker');
+    const reg = hub.core.sessions.registerRow('worker');
     if (!reg.ok) throw new Error('registerRow');
-    hub.setRowRunning('worker', true);
+    hub.core.sessions.setRowRunning('worker', true);
     const worker = await connectClient(paths, { session: 'worker', token: reg.token });
     const t = await worker.client.request<TicketView>('resource.request', { resources: ['db'], reason: 'seeding' });
     expect(t.state).toBe('granted');
@@ -193,7 +193,7 @@ describe('resource.* over the socket', () => {
     expect(queued).toMatchObject({ state: 'queued', blockers: [{ resource: 'db', ticket: t.ticket, holder: 'worker', state: 'granted' }] });
     const waiting = waiter.client.request<TicketView>('resource.wait', { ticket: queued.ticket, waitMs: 20_000 }, { timeoutMs: 40_000 });
     worker.client.close();
-    hub.setRowRunning('worker', false);
+    hub.core.sessions.setRowRunning('worker', false);
     await waitUntil(() => holdersOf(hub, 'db')[0] === 'worker:uncertain', { what: 'uncertain' });
     const shown = (await (await connectOperator(paths)).client.request<{ resources: ResourceStatus[] }>('resource.status', { name: 'db' })).resources[0]!;
     expect(shown.holders[0]).toMatchObject({ ticket: t.ticket, holder: 'worker', state: 'uncertain', reason: 'seeding', why: expect.stringMatching(/row worker exited.*no process recorded/) });
@@ -246,7 +246,7 @@ describe('resource.* over the socket', () => {
   it('a row can neither grant, release, force nor cancel another row\'s ticket; the operator can', async () => {
     const { hub, paths } = await startTestHub();
     const tokens = ['rowa', 'rowb'].map((h) => {
-      const r = hub.registerRow(h);
+      const r = hub.core.sessions.registerRow(h);
       if (!r.ok) throw new Error('registerRow');
       return r.token;
     });
@@ -258,7 +258,7 @@ describe('resource.* over the socket', () => {
     expect((theirs as SwbError).code).toBe('RESOURCE_WAIT_TIMEOUT');
     void bWaits.client.request('resource.request', { resources: ['db'], waitMs: 60_000 }, { timeoutMs: 60_000 }).catch(() => undefined);
     await waitUntil(() => queueOf(hub, 'db').includes('rowb'), { what: 'rowb queued' });
-    const bTicket = hub.resources.coordinator.status('db')[0]!.queue[0]!.ticket;
+    const bTicket = hub.core.resources.coordinator.status('db')[0]!.queue[0]!.ticket;
     for (const [method, params] of [
       ['resource.release', { ticket: mine.ticket }],
       ['resource.release', { ticket: mine.ticket, force: true }],
@@ -294,10 +294,10 @@ describe('a hub that starts', () => {
     dies.kill('SIGKILL');
     await gone;
     const next = await startTestHub({ home });
-    await waitUntil(() => next.hub.resources.coordinator.ticketRecord(a.ticket)!.state === 'released', { what: 'the dead launch released' });
-    expect(next.hub.resources.coordinator.ticketRecord(a.ticket)!.why).toMatch(/process tree is gone/);
+    await waitUntil(() => next.hub.core.resources.coordinator.ticketRecord(a.ticket)!.state === 'released', { what: 'the dead launch released' });
+    expect(next.hub.core.resources.coordinator.ticketRecord(a.ticket)!.why).toMatch(/process tree is gone/);
     // The same check at start read b's process too: alive, so b is still held.
-    expect(next.hub.resources.coordinator.ticketRecord(b.ticket)!.state).toBe('held');
+    expect(next.hub.core.resources.coordinator.ticketRecord(b.ticket)!.state).toBe('held');
   }, 20_000);
 });
 

@@ -8,7 +8,6 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { loadProfiles } from '../../../src/agents/load-profiles.js';
 import type { Row, RowSpec } from '../../../src/rows/row.js';
-import { RowRecordStore } from '../../../src/store/row-record-store.js';
 import { RowRecords } from '../../../src/server/row-records.js';
 import { deferCleanup, runCleanups } from '../../helpers/cleanup.js';
 import { startTestHub } from '../../helpers/hub-harness.js';
@@ -47,7 +46,7 @@ async function setUp() {
   const sessions = join(home.home, 'codex', 'sessions', '2026', '12', '02');
   mkdirSync(sessions, { recursive: true });
   vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
-  const records = new RowRecords(hub, loadProfiles({ configDir: join(home.home, 'no-config') }), () => undefined);
+  const records = new RowRecords(hub.core.mail, loadProfiles({ configDir: join(home.home, 'no-config') }), () => undefined);
   const rows: Row[] = [];
   records.watch(() => rows);
   const hooks = records.hooks();
@@ -59,7 +58,7 @@ async function setUp() {
   };
   const sessionOf = async (name: string) => {
     await hub.gate.run(() => undefined); // the record's write went through the gate before this
-    return new RowRecordStore(hub.store.db).all().find((r) => r.name === name)?.sessionId ?? null;
+    return hub.core.mail.rowRecords.all().find((r) => r.name === name)?.sessionId ?? null;
   };
   return { launch, sessionOf, rolloutFile: join(sessions, `rollout-2026-12-02T10-00-00-${ID}.jsonl`) };
 }

@@ -40,14 +40,14 @@ describe('DashboardController mail notifications', () => {
   it("a row's own refused mail (unknown peer, full inbox) is shown as an error, sanitized", async () => {
     const t = await setup();
     t.controller.addRow({ name: 'worker', command: { file: '/bin/sh', args: ['-c', 'sleep 30'] } }, { cols: 40, rows: 5 });
-    const refused = await t.hub.send('worker', { to: ['nobody'], text: 'hi' });
+    const refused = await t.hub.core.sends.send('worker', { to: ['nobody'], text: 'hi' });
     expect('error' in refused).toBe(true);
     await waitUntil(() => t.store.getState().notes.some((n) => n.kind === 'error'), { what: 'an error note' });
     const note = t.store.getState().notes.find((n) => n.kind === 'error')!;
     expect(note.text).toMatch(/^@worker → @nobody: UNKNOWN_PEER: /);
     expect(note.row).toBe('worker');
     // Refusals of non-row senders (scripts, the operator's composer) are not repeated here.
-    await t.hub.send('script', { to: ['nobody'], text: 'hi' });
+    await t.hub.core.sends.send('script', { to: ['nobody'], text: 'hi' });
     expect(t.store.getState().notes.filter((n) => n.kind === 'error')).toHaveLength(1);
   });
 

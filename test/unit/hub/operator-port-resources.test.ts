@@ -13,12 +13,12 @@ afterEach(runCleanups);
 describe('operatorPort reservations', () => {
   it('grants, force-releases and sets the controller as the operator; each committed event is heard once', async () => {
     const { hub, paths } = await startTestHub();
-    const port = operatorPort(hub);
+    const port = operatorPort(hub.core);
     const heard: string[] = [];
     port.onResource((e: ResourceEvent) => heard.push(`${e.event} ${e.ticket ?? '-'} ${e.actor}`));
     const rows = await Promise.all(
       ['alice', 'bob'].map(async (name) => {
-        const reg = hub.registerRow(name);
+        const reg = hub.core.sessions.registerRow(name);
         if (!reg.ok) throw new Error(reg.error.message);
         return (await connectClient(paths, { session: name, token: reg.token })).client;
       }),

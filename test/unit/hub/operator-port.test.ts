@@ -14,9 +14,9 @@ afterEach(runCleanups);
 describe('operatorPort', () => {
   it('lists a row’s unread mail without delivering it, records wakes, and reports which rows changed', async () => {
     const { hub, paths } = await startTestHub();
-    const reg = hub.registerRow('agent');
+    const reg = hub.core.sessions.registerRow('agent');
     if (!reg.ok) throw new Error(reg.error.message);
-    const port = operatorPort(hub);
+    const port = operatorPort(hub.core);
     const changed: string[][] = [];
     port.onUnreadMaybeChanged((h) => changed.push([...h]));
     expect(port.unreadOf('agent')).toEqual({ messageIds: [], maxSeq: 0 });
@@ -41,7 +41,7 @@ describe('operatorPort', () => {
 
   it('marks read for the operator and publishes the receipt change itself', async () => {
     const { hub, paths } = await startTestHub();
-    const port = operatorPort(hub);
+    const port = operatorPort(hub.core);
     const { client: alice } = await connectClient(paths, { session: 'alice' }, { subscribe: true });
     const pushes: unknown[] = [];
     alice.onPush((p) => pushes.push(p));
@@ -57,7 +57,7 @@ describe('operatorPort', () => {
 
   it('answers a store failure with a typed value, not an exception', async () => {
     const { hub } = await startTestHub();
-    const port = operatorPort(hub);
+    const port = operatorPort(hub.core);
     hub.store.close();
     const page = port.history({});
     expect(page).toMatchObject({ error: { code: 'INTERNAL', message: expect.stringContaining('The mail history could not be read') } });
