@@ -1,7 +1,6 @@
 import { Box, useInput } from 'ink';
 import { runningCount, type WakePolicy } from '../src/app/app-state.js';
 import { useServices } from '../src/app/app-context.js';
-import { computeLayout } from '../src/app/layout.js';
 import { useAppState } from '../src/app/use-app-state.js';
 import { useTheme } from '../src/app/use-theme.js';
 import { keysLabel, matchInkInput } from '../src/config/keymap.js';
@@ -30,7 +29,7 @@ const WAKE_KEYS: Readonly<Record<string, WakePolicy>> = { '1': 'auto', a: 'auto'
  * the composer, the mail view or the notification list has the keyboard (each reads its own keys).
  */
 export function App() {
-  const { intents, keymap, chromeHeight, profileIds, cwd, resources, store } = useServices();
+  const { intents, keymap, chromeHeight, layouts, profileIds, cwd, resources, store } = useServices();
   const state = useAppState();
   const theme = useTheme();
   const { cols, rows } = state.size;
@@ -199,15 +198,7 @@ export function App() {
     const title = state.overlay === 'explain' ? `Why ${state.focused ?? ''} is ${state.rows.find((r) => r.name === state.focused)?.agentState ?? 'unknown'}` : 'Audit log — what Switchboard typed into rows';
     return <TextOverlay title={title} lines={state.explainText.split('\n')} theme={theme} width={cols} height={rows} />;
   }
-  const layout = computeLayout({
-    cols,
-    rows,
-    names: state.rows.map((r) => r.name),
-    focused: state.focused,
-    mode: state.layoutMode,
-    zoomed: state.zoomed,
-    chromeHeight,
-  });
+  const layout = layouts.of(state);
   // On the dashboard Ink draws only the chrome lines at the bottom; the compositor paints the row
   // headers and screens above them (a full-height Ink frame would cost a whole-screen render per change).
   return (

@@ -4,6 +4,7 @@ import { App } from '../../../components/App.js';
 import { AppContext, type AppServices } from '../../../src/app/app-context.js';
 import { initialState } from '../../../src/app/app-state.js';
 import { AppStore } from '../../../src/app/app-store.js';
+import { LayoutSource } from '../../../src/app/layout-source.js';
 import type { Intents } from '../../../src/app/intents.js';
 import { defaultKeymap } from '../../../src/config/keymap.js';
 import { entry, row } from '../app/fixtures.js';
@@ -26,7 +27,7 @@ function mount(setup: (store: AppStore) => void) {
   store.addRow(row('alice'));
   setup(store);
   const { intents, calls } = recordingIntents();
-  const services: AppServices = { store, intents, themes: new Map([['dark', darkTheme()]]), keymap: defaultKeymap(), chromeHeight: 2 };
+  const services: AppServices = { store, intents, themes: new Map([['dark', darkTheme()]]), keymap: defaultKeymap(), chromeHeight: 2, layouts: new LayoutSource(2) };
   const r = render(
     <AppContext.Provider value={services}>
       <App />
