@@ -32,7 +32,7 @@ const PROMPT_ROW = { file: '/bin/sh', args: ['-c', 'printf "ready$ "; sleep 30']
 describe('DashboardController agents', () => {
   it('a row with a profile shows its detected state and rule; e explains it; w picks the policy', async () => {
     const t = await setup();
-    t.controller.addRow({ name: 'sh1', command: PROMPT_ROW, profile: 'sh' }, { cols: 40, rows: 5 });
+    t.fleet.add({ name: 'sh1', command: PROMPT_ROW, profile: 'sh' }, { cols: 40, rows: 5 });
     expect(t.store.getState().rows[0]).toMatchObject({ wakePolicy: 'notify' });
     await waitUntil(() => t.store.getState().rows[0]!.agentState === 'idle', { what: 'idle', timeoutMs: 5000 });
     expect(t.store.getState().rows[0]!.stateRule).toBe('prompt_at_cursor');
@@ -63,7 +63,7 @@ describe('DashboardController agents', () => {
 
   it('a row without a profile is not detected and explains why', async () => {
     const t = await setup();
-    t.controller.addRow({ name: 'plain', command: PROMPT_ROW }, { cols: 40, rows: 5 });
+    t.fleet.add({ name: 'plain', command: PROMPT_ROW }, { cols: 40, rows: 5 });
     t.controller.action('explain');
     expect(t.store.getState().explainText).toMatch(/^plain has no agent profile/);
     t.controller.action('wakePolicy');
@@ -72,18 +72,18 @@ describe('DashboardController agents', () => {
 
   it('a shows the audit view with the log’s path; a failed wake marks the row', async () => {
     const t = await setup();
-    t.controller.addRow({ name: 'sh1', command: PROMPT_ROW, profile: 'sh' }, { cols: 40, rows: 5 });
+    t.fleet.add({ name: 'sh1', command: PROMPT_ROW, profile: 'sh' }, { cols: 40, rows: 5 });
     t.controller.action('auditLog');
     expect(t.store.getState().overlay).toBe('audit');
     expect(t.store.getState().explainText).toContain('(full log: /run/x/audit.log)');
     expect(t.store.getState().explainText).toContain('Nothing typed into any row yet.');
-    t.controller.wakeResult('sh1', false, 'the typed wake line never showed in the input');
+    t.controller.mirror.wakeResult('sh1', false, 'the typed wake line never showed in the input');
     expect(t.store.getState().rows[0]!.wakeFailed).toBe(true);
   });
 
   it('closing a row stops watching it', async () => {
     const t = await setup();
-    t.controller.addRow({ name: 'sh1', command: PROMPT_ROW, profile: 'sh' }, { cols: 40, rows: 5 });
+    t.fleet.add({ name: 'sh1', command: PROMPT_ROW, profile: 'sh' }, { cols: 40, rows: 5 });
     expect(t.agents.has('sh1')).toBe(true);
     t.controller.action('close');
     // Its program runs: the operator is asked first.

@@ -27,7 +27,7 @@ describe('DashboardController mail notifications', () => {
 
   it('the operator’s own sends are listed but neither take the strip nor ring', async () => {
     const t = await setup();
-    t.controller.addRow({ name: 'worker', command: { file: '/bin/sh', args: ['-c', 'sleep 30'] } }, { cols: 40, rows: 5 });
+    t.fleet.add({ name: 'worker', command: { file: '/bin/sh', args: ['-c', 'sleep 30'] } }, { cols: 40, rows: 5 });
     t.controller.action('compose');
     expect(t.controller.sendComposer('@worker hello')).toBe(true);
     await waitUntil(() => t.store.getState().notes.length > 0, { what: 'a note' });
@@ -39,7 +39,7 @@ describe('DashboardController mail notifications', () => {
 
   it("a row's own refused mail (unknown peer, full inbox) is shown as an error, sanitized", async () => {
     const t = await setup();
-    t.controller.addRow({ name: 'worker', command: { file: '/bin/sh', args: ['-c', 'sleep 30'] } }, { cols: 40, rows: 5 });
+    t.fleet.add({ name: 'worker', command: { file: '/bin/sh', args: ['-c', 'sleep 30'] } }, { cols: 40, rows: 5 });
     const refused = await t.hub.send('worker', { to: ['nobody'], text: 'hi' });
     expect('error' in refused).toBe(true);
     await waitUntil(() => t.store.getState().notes.some((n) => n.kind === 'error'), { what: 'an error note' });
@@ -53,12 +53,12 @@ describe('DashboardController mail notifications', () => {
 
   it('a failed wake marks the row and is a notification', async () => {
     const t = await setup();
-    t.controller.addRow({ name: 'worker', command: { file: '/bin/sh', args: ['-c', 'sleep 30'] } }, { cols: 40, rows: 5 });
-    t.controller.wakeResult('worker', false, 'prompt never became free');
+    t.fleet.add({ name: 'worker', command: { file: '/bin/sh', args: ['-c', 'sleep 30'] } }, { cols: 40, rows: 5 });
+    t.controller.mirror.wakeResult('worker', false, 'prompt never became free');
     expect(t.store.getState().rows[0]!.wakeFailed).toBe(true);
     expect(t.store.getState().strip).toMatchObject({ kind: 'error', text: 'wake failed for @worker: prompt never became free', row: 'worker' });
     expect(t.rings).toHaveLength(1);
-    t.controller.wakeResult('worker', true);
+    t.controller.mirror.wakeResult('worker', true);
     expect(t.store.getState().rows[0]!.wakeFailed).toBe(false);
   });
 
@@ -96,8 +96,8 @@ describe('DashboardController mail notifications', () => {
 
   it('I opens the mail view on the focused row’s mail only', async () => {
     const t = await setup();
-    t.controller.addRow({ name: 'worker', command: { file: '/bin/sh', args: ['-c', 'sleep 30'] } }, { cols: 40, rows: 5 });
-    t.controller.addRow({ name: 'other', command: { file: '/bin/sh', args: ['-c', 'sleep 30'] } }, { cols: 40, rows: 5 });
+    t.fleet.add({ name: 'worker', command: { file: '/bin/sh', args: ['-c', 'sleep 30'] } }, { cols: 40, rows: 5 });
+    t.fleet.add({ name: 'other', command: { file: '/bin/sh', args: ['-c', 'sleep 30'] } }, { cols: 40, rows: 5 });
     const bot = await connectClient(t.paths, { session: 'bot' });
     await bot.client.request('mail.send', { to: ['worker'], text: 'for-worker' });
     await bot.client.request('mail.send', { to: ['other'], text: 'for-other' });
