@@ -45,29 +45,29 @@ export function App() {
         return;
       }
       if (state.overlay === 'parked') {
-        if (input === 'y' || input === 'Y') intents.reviewParked(true);
-        else if (input === 'd' || input === 'D') intents.reviewParked(false);
-        else if (key.escape || input === 'n' || input === 'N') intents.reviewParked(null);
+        if (input === 'y' || input === 'Y') intents.rows.reviewParked(true);
+        else if (input === 'd' || input === 'D') intents.rows.reviewParked(false);
+        else if (key.escape || input === 'n' || input === 'N') intents.rows.reviewParked(null);
         return;
       }
       if (state.overlay === 'confirm' && state.confirm?.worktree && (input === 'w' || input === 'W')) {
-        intents.confirmRow(true, true);
+        intents.rows.confirmRow(true, true);
         return;
       }
       if (state.overlay === 'quit' || state.overlay === 'confirm') {
-        const answer = state.overlay === 'quit' ? (yes: boolean) => intents.confirmQuit(yes) : (yes: boolean) => intents.confirmRow(yes);
+        const answer = state.overlay === 'quit' ? (yes: boolean) => intents.confirmQuit(yes) : (yes: boolean) => intents.rows.confirmRow(yes);
         if (input === 'y' || input === 'Y') answer(true);
         else if (input === 'n' || input === 'N' || key.escape) answer(false);
         return;
       }
       if (state.overlay === 'wakePolicy') {
         const picked = Object.hasOwn(WAKE_KEYS, input) ? WAKE_KEYS[input] : undefined;
-        if (picked) intents.pickWakePolicy(picked);
-        else if (key.escape) intents.pickWakePolicy(null);
+        if (picked) intents.rows.pickWakePolicy(picked);
+        else if (key.escape) intents.rows.pickWakePolicy(null);
         return;
       }
       if (state.overlay === 'reopen' && /^[1-9]$/.test(input)) {
-        intents.reopenRow(Number(input) - 1);
+        intents.rows.reopenRow(Number(input) - 1);
         return;
       }
       if (state.overlay !== null && (key.escape || (state.overlay === 'help' && input === '?'))) {
@@ -75,7 +75,7 @@ export function App() {
         return;
       }
       const action = matchInkInput(keymap, input, key);
-      if (action === 'compose' && input === '@') intents.composeMention();
+      if (action === 'compose' && input === '@') intents.composer.openAtMention();
       else if (action) intents.action(action);
       else if (key.escape && state.strip) intents.closeOverlay();
     },
@@ -91,7 +91,7 @@ export function App() {
       strip={state.strip}
       theme={theme}
       width={cols}
-      intents={intents}
+      intents={intents.composer}
       pasteText={state.pasteBuffer}
     />
   ) : null;
@@ -99,7 +99,7 @@ export function App() {
     const height = Math.max(3, rows - (composer ? chromeHeight : 0));
     return (
       <Box flexDirection="column" width={cols} height={rows}>
-        <MailView mailView={state.mailView} theme={theme} width={cols} height={height} intents={intents} keymap={keymap} active={!composing} />
+        <MailView mailView={state.mailView} theme={theme} width={cols} height={height} intents={intents.mailView} composer={intents.composer} keymap={keymap} active={!composing} />
         {composer}
       </Box>
     );
@@ -148,7 +148,7 @@ export function App() {
         defaultCwd={cwd ?? '.'}
         profiles={profileIds ?? []}
         problem={state.newRowProblem}
-        onSubmit={(r) => intents.createRow(r)}
+        onSubmit={(r) => intents.rows.createRow(r)}
         onCancel={() => intents.closeOverlay()}
       />
     );
@@ -177,7 +177,7 @@ export function App() {
         width={cols}
         height={rows}
         onClose={() => intents.closeOverlay()}
-        onCompose={() => intents.composeAboutReview()}
+        onCompose={() => intents.rows.composeAboutReview()}
       />
     );
   }

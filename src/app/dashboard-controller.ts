@@ -7,13 +7,11 @@ import type { OperatorPort } from '../hub/operator-port.js';
 import type { Row } from '../rows/row.js';
 import { DisposableStore, type Disposable } from '../util/lifecycle.js';
 import { runAction, type ActionContext } from './action-table.js';
-import type { WakePolicy } from './app-state.js';
 import type { AppStore } from './app-store.js';
 import type { ClientDesk } from './client-desk.js';
 import { ComposerController } from './composer-controller.js';
-import type { MentionBinding } from './composer-state.js';
 import { DashboardMouse } from './dashboard-mouse.js';
-import type { Intents, NewRowRequest } from './intents.js';
+import type { Intents } from './intents.js';
 import type { LayoutSource } from './layout-source.js';
 import { MailNotices } from './mail-notices.js';
 import { MailViewController } from './mail-view-controller.js';
@@ -64,10 +62,10 @@ export interface ControllerOptions {
 export class DashboardController implements Intents, Disposable {
   private readonly lifetime = new DisposableStore();
   private readonly notes: NoteStrip;
-  private readonly composer: ComposerController;
-  private readonly mailView: MailViewController;
+  readonly composer: ComposerController;
+  readonly mailView: MailViewController;
+  readonly rows: RowFlows;
   private readonly paste: PasteController | null;
-  private readonly flows: RowFlows;
   private readonly actions: ActionContext;
   /** This client's part in the rows' sizes. */
   readonly sizes: SizePolicy;
@@ -90,7 +88,7 @@ export class DashboardController implements Intents, Disposable {
     this.lifetime.add(port.onReceipt((r) => store.receiptChanged(r)));
     this.lifetime.add(port.onPeer(() => this.composer.refreshPeers()));
     this.sizes = this.lifetime.add(new SizePolicy({ store, fleet, layouts: o.layouts, ...(o.attachedStatusLines !== undefined ? { attachedStatusLines: o.attachedStatusLines } : {}) }));
-    this.flows = new RowFlows({ store, desk, port, note, composer: this.composer, ...(o.reopenKey ? { reopenKey: o.reopenKey } : {}) });
+    this.rows = new RowFlows({ store, desk, port, note, composer: this.composer, ...(o.reopenKey ? { reopenKey: o.reopenKey } : {}) });
     const mirror = (this.mirror = this.lifetime.add(
       new RowMirror({
         store,
@@ -111,7 +109,7 @@ export class DashboardController implements Intents, Disposable {
       composer: this.composer,
       mailView: this.mailView,
       paste: this.paste,
-      flows: this.flows,
+      flows: this.rows,
       mirror,
       mailNotices,
       themeNames: o.themeNames,
@@ -157,10 +155,6 @@ export class DashboardController implements Intents, Disposable {
     if (attached !== null) this.o.desk.fleet.agents?.operatorTyped(attached);
   }
 
-  createRow(request: NewRowRequest): void {
-    this.flows.createRow(request);
-  }
-
   /** The history view's y: what is on its screen, copied. */
   copyFromHistory(text: string): void {
     const row = this.o.store.getState().history?.row ?? '';
@@ -182,26 +176,6 @@ export class DashboardController implements Intents, Disposable {
     const said = `${verb} ${what} ${where}${also ? ` · ${also}` : ''}`;
     this.o.store.historyDone(said);
     this.notes.note('info', said, null);
-  }
-
-  composeAboutReview(): void {
-    this.flows.composeAboutReview();
-  }
-
-  reviewParked(redeliver: boolean | null): void {
-    this.flows.reviewParked(redeliver);
-  }
-
-  pickWakePolicy(policy: WakePolicy | null): void {
-    this.flows.pickWakePolicy(policy);
-  }
-
-  confirmRow(yes: boolean, removeWorktree = false): void {
-    this.flows.confirmRow(yes, removeWorktree);
-  }
-
-  reopenRow(index: number): void {
-    this.flows.reopenRow(index);
   }
 
   closeOverlay(): void {
@@ -230,69 +204,9 @@ export class DashboardController implements Intents, Disposable {
     else if (note.row !== null) this.notes.note('info', `@${note.row} is not a row here any more`, null);
   }
 
-  openMailView(filter: string | null): void {
-    this.mailView.open(filter);
-  }
-
   confirmQuit(yes: boolean): void {
     if (yes) this.o.onQuit();
     else this.o.store.openOverlay(null);
-  }
-
-  // composer
-
-  closeComposer(draft: string): void {
-    this.composer.close(draft);
-  }
-
-  saveComposerDraft(draft: string): void {
-    this.composer.saveDraft(draft);
-  }
-
-  bindMention(binding: MentionBinding): void {
-    this.composer.bind(binding);
-  }
-
-  sendComposer(text: string): boolean {
-    return this.composer.send(text);
-  }
-
-  // mail view
-
-  selectMail(id: number): void {
-    this.mailView.select(id);
-  }
-
-  loadMoreMail(): void {
-    this.mailView.loadPage();
-  }
-
-  toggleMail(id: number): void {
-    this.mailView.toggle(id);
-  }
-
-  markMailRead(id: number): void {
-    this.mailView.markRead(id);
-  }
-
-  markAllMailRead(): void {
-    this.mailView.markAllRead();
-  }
-
-  replyToMail(id: number): void {
-    this.mailView.reply(id);
-  }
-
-  composeMail(): void {
-    this.composer.open();
-  }
-
-  composeMention(): void {
-    this.composer.openAtMention();
-  }
-
-  cycleMailFilter(step: number): void {
-    this.mailView.cycleFilter(step);
   }
 
   dispose(): void {

@@ -10,7 +10,7 @@ import type { WakePolicy } from './app-state.js';
 import type { AppStore } from './app-store.js';
 import type { ClientDesk, RowSize } from './client-desk.js';
 import type { ComposerController } from './composer-controller.js';
-import type { NewRowRequest } from './intents.js';
+import type { NewRowRequest, RowIntents } from './intents.js';
 import type { Note } from './note-strip.js';
 
 const line = (text: string, maxChars: number) => sanitize(text, { singleLine: true, maxChars });
@@ -25,7 +25,7 @@ export interface RowFlowsOptions {
   reopenKey?: string;
 }
 
-export class RowFlows {
+export class RowFlows implements RowIntents {
   constructor(private readonly o: RowFlowsOptions) {}
 
   /** Whether this server starts rows from the "new row" dialog (else only from swb new). */

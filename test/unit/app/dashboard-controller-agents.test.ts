@@ -45,18 +45,18 @@ describe('DashboardController agents', () => {
     t.controller.action('wakePolicy');
     expect(t.store.getState()).toMatchObject({ overlay: 'wakePolicy', wakePick: 'sh1' });
     expect(t.agents.policyOf('sh1')).toBe('notify');
-    t.controller.pickWakePolicy('off');
+    t.controller.rows.pickWakePolicy('off');
     expect(t.store.getState().rows[0]!.wakePolicy).toBe('off');
     expect(t.store.getState().strip!.text).toBe('wake policy of @sh1: off (never woken; its mail still shows here)');
     // Choosing auto with unread mail says it will wake now.
     const { client } = await connectClient(t.paths, { session: 'tester' });
     await client.request('mail.send', { to: ['sh1'], text: 'news' });
     t.controller.action('wakePolicy');
-    t.controller.pickWakePolicy('auto');
+    t.controller.rows.pickWakePolicy('auto');
     expect(t.agents.policyOf('sh1')).toBe('auto');
     expect(t.store.getState().strip!.text).toBe('wake policy of @sh1: auto (it has 1 unread, so it is woken as soon as its prompt is free)');
     t.controller.action('wakePolicy');
-    t.controller.pickWakePolicy(null);
+    t.controller.rows.pickWakePolicy(null);
     expect(t.store.getState().overlay).toBeNull();
     expect(t.agents.policyOf('sh1')).toBe('auto');
   });
@@ -89,7 +89,7 @@ describe('DashboardController agents', () => {
     // Its program runs: the operator is asked first.
     expect(t.store.getState()).toMatchObject({ overlay: 'confirm', confirm: { action: 'close', row: 'sh1' } });
     expect(t.agents.has('sh1')).toBe(true);
-    t.controller.confirmRow(true);
+    t.controller.rows.confirmRow(true);
     expect(t.agents.has('sh1')).toBe(false);
     expect(t.store.getState().closed).toEqual([expect.objectContaining({ name: 'sh1', profile: 'sh' })]);
   });

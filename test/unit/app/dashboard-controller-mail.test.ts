@@ -29,7 +29,7 @@ describe('DashboardController mail notifications', () => {
     const t = await setup();
     t.fleet.add({ name: 'worker', command: { file: '/bin/sh', args: ['-c', 'sleep 30'] } }, { cols: 40, rows: 5 });
     t.controller.action('compose');
-    expect(t.controller.sendComposer('@worker hello')).toBe(true);
+    expect(t.controller.composer.send('@worker hello')).toBe(true);
     await waitUntil(() => t.store.getState().notes.length > 0, { what: 'a note' });
     expect(t.store.getState().notes[0]!.text).toBe('@operator → @worker [msg] hello');
     expect(t.store.getState().strip).toBeNull();
@@ -64,7 +64,7 @@ describe('DashboardController mail notifications', () => {
 
   it('a refused send is a notification with its code, and rings', async () => {
     const t = await setup();
-    t.controller.sendComposer('@nobody hello');
+    t.controller.composer.send('@nobody hello');
     await waitUntil(() => t.store.getState().composer.lastSend?.error != null, { what: 'refused' });
     expect(t.store.getState().composer.lastSend!.error!.code).toBe('UNKNOWN_PEER');
     expect(t.store.getState().strip).toMatchObject({ kind: 'error', text: expect.stringContaining('UNKNOWN_PEER') });
@@ -85,7 +85,7 @@ describe('DashboardController mail notifications', () => {
   it('i opens the mail view on all mail, Esc leaves it', async () => {
     const t = await setup();
     await connectClient(t.paths, { session: 'bot' });
-    t.controller.sendComposer('@bot one');
+    t.controller.composer.send('@bot one');
     await waitUntil(() => t.store.getState().composer.lastSend?.id != null, { what: 'accepted' });
     t.controller.action('mailView');
     expect(t.store.getState().overlay).toBe('mail');

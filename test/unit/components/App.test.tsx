@@ -18,7 +18,10 @@ function recordingIntents(): { intents: Intents; calls: string[] } {
       calls.push(`${name}${args.length ? ` ${args.map((a) => JSON.stringify(a)).join(' ')}` : ''}`);
       return true;
     };
-  const intents = new Proxy({} as Intents, { get: (_t, name) => rec(String(name)) });
+  // The composer's, the mail view's and the row dialogs' intents are recorded as part.method.
+  const part = (of: string) => new Proxy({}, { get: (_t, name) => rec(`${of}.${String(name)}`) });
+  const parts = new Set(['composer', 'mailView', 'rows']);
+  const intents = new Proxy({} as Intents, { get: (_t, name) => (parts.has(String(name)) ? part(String(name)) : rec(String(name))) });
   return { intents, calls };
 }
 
@@ -71,7 +74,7 @@ describe('App with the composer', () => {
     await settle();
     await press(m.stdin, '@', 'c');
     await waitUntil(() => m.calls.length === 2, 'actions');
-    expect(m.calls).toEqual(['composeMention', 'action "compose"']);
+    expect(m.calls).toEqual(['composer.openAtMention', 'action "compose"']);
   });
 
   it('shows the composer under the mail view for a reply, and the mail view stops taking keys', async () => {
