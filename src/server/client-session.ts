@@ -130,6 +130,10 @@ export function openClientSession(o: ClientSessionOptions): ClientSession {
     }),
   );
   const drawn = painter;
+  // The rows this client draws, each by its render handle, following what the state shows; their
+  // changes go straight to the painter. Attaching and the detach key hand them over at once (the
+  // painter paints on the next turn, before the store tells its change).
+  const shown = owner.add(new DrawnRows({ store, rows: fleet.rows, layouts, painter: drawn }));
 
   // Bell / desktop notification (config `notifications`): written between frames, straight to the terminal.
   const ring = createRinger(look.notifications, write);
@@ -147,6 +151,7 @@ export function openClientSession(o: ClientSessionOptions): ClientSession {
       onLeave: () => o.onLeave(),
       onAttach: (row) => {
         router?.attach({ write: (data) => row.write(data), directFd: () => row.directInputFd });
+        shown.update();
         drawn.invalidate();
       },
       grantKey: keysLabel(keymap, 'grantBudget', 1),
@@ -185,6 +190,7 @@ export function openClientSession(o: ClientSessionOptions): ClientSession {
       detachSequences,
       () => {
         controller.detach();
+        shown.update();
         drawn.resetModes();
         drawn.invalidate();
       },
@@ -233,9 +239,6 @@ export function openClientSession(o: ClientSessionOptions): ClientSession {
   );
   owner.add(toDisposable(() => ink.unmount()));
   owner.add(store.onChange(() => drawn.chromeChanged()));
-  // The rows this client draws, each by its render handle, following what the state shows; their
-  // changes go straight to the painter.
-  owner.add(new DrawnRows({ store, rows: fleet.rows, layouts, painter: drawn }));
   // A new client's sizes count from its first key; until then it takes them only if nobody else does.
   if (fleet.sizeOwner === null) controller.inputArrived();
   controller.sizes.apply();
