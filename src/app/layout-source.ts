@@ -2,7 +2,7 @@
 // draws, the size policy and the mouse all ask here, so they agree on the same rectangles and
 // the layout is worked out once per change of what shapes it, not once per asker.
 import type { AppState } from './app-state.js';
-import { computeLayout, type Layout } from './layout.js';
+import { computeLayout, type Layout, type LayoutInput } from './layout.js';
 
 /** What shapes the layout: the state's fields computeLayout reads. */
 export type LayoutShape = Pick<AppState, 'size' | 'layoutMode' | 'zoomed' | 'focused'> & { rows: ReadonlyArray<{ name: string }> };
@@ -16,6 +16,8 @@ export class LayoutSource {
   constructor(
     /** Lines at the bottom kept for the chrome (strip and key hints). */
     readonly chromeHeight: number,
+    /** How a layout is worked out (a test without a terminal places no rows). */
+    private readonly compute: (input: LayoutInput) => Layout = computeLayout,
   ) {}
 
   /** The layout for `shape`; the same object while nothing that shapes it changed. */
@@ -29,7 +31,7 @@ export class LayoutSource {
     const key = `${shape.size.cols}x${shape.size.rows}|${shape.layoutMode}|${shape.zoomed}|${shape.focused}|${names.join(',')}`;
     if (this.last && key === this.lastKey) return this.last;
     this.lastKey = key;
-    this.last = computeLayout({
+    this.last = this.compute({
       cols: shape.size.cols,
       rows: shape.size.rows,
       names,

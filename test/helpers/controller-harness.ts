@@ -35,7 +35,8 @@ export async function startTestController(extraOf: (hub: Hub, port: OperatorPort
     desk: fleetDesk(fleet, auditLogPath ? { auditLogPath } : {}),
     port,
     themeNames: ['dark'],
-    layouts: new LayoutSource(2),
+    // No terminal: no row is placed, so none is resized.
+    layouts: new LayoutSource(2, () => ({ rows: [], hidden: [], chrome: { x: 0, y: 22, width: 80, height: 2 } })),
     onQuit: () => undefined,
     onAttach: () => undefined,
     ...extra,

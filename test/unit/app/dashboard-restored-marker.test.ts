@@ -25,7 +25,7 @@ async function withRestoredRow(noteAgeMs: number) {
       desk: fleetDesk(t.fleet),
       port: t.port,
       themeNames: ['dark'],
-      layouts: new LayoutSource(2),
+      layouts: new LayoutSource(2, () => ({ rows: [], hidden: [], chrome: { x: 0, y: 22, width: 80, height: 2 } })),
       onQuit: () => undefined,
       onAttach: () => undefined,
     });
