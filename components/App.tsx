@@ -1,7 +1,6 @@
 import { Box, useInput } from 'ink';
 import { runningCount, type WakePolicy } from '../src/app/app-state.js';
 import { useServices } from '../src/app/app-context.js';
-import { computeLayout } from '../src/app/layout.js';
 import { useAppState } from '../src/app/use-app-state.js';
 import { useTheme } from '../src/app/use-theme.js';
 import { keysLabel } from '../src/config/keymap.js';
@@ -31,7 +30,7 @@ const WAKE_KEYS: Readonly<Record<string, WakePolicy>> = { '1': 'auto', a: 'auto'
  * the composer, the mail view or the notification list has the keyboard (each reads its own keys).
  */
 export function App() {
-  const { intents, keymap, chromeHeight, profileIds, cwd, resources, store } = useServices();
+  const { intents, keymap, chromeHeight, layouts, profileIds, cwd, resources, store } = useServices();
   const state = useAppState();
   const theme = useTheme();
   const { cols, rows } = state.size;
@@ -47,29 +46,29 @@ export function App() {
         return;
       }
       if (state.overlay === 'parked') {
-        if (input === 'y' || input === 'Y') intents.reviewParked(true);
-        else if (input === 'd' || input === 'D') intents.reviewParked(false);
-        else if (key.escape || input === 'n' || input === 'N') intents.reviewParked(null);
+        if (input === 'y' || input === 'Y') intents.rows.reviewParked(true);
+        else if (input === 'd' || input === 'D') intents.rows.reviewParked(false);
+        else if (key.escape || input === 'n' || input === 'N') intents.rows.reviewParked(null);
         return;
       }
       if (state.overlay === 'confirm' && state.confirm?.worktree && (input === 'w' || input === 'W')) {
-        intents.confirmRow(true, true);
+        intents.rows.confirmRow(true, true);
         return;
       }
       if (state.overlay === 'quit' || state.overlay === 'confirm') {
-        const answer = state.overlay === 'quit' ? (yes: boolean) => intents.confirmQuit(yes) : (yes: boolean) => intents.confirmRow(yes);
+        const answer = state.overlay === 'quit' ? (yes: boolean) => intents.confirmQuit(yes) : (yes: boolean) => intents.rows.confirmRow(yes);
         if (input === 'y' || input === 'Y') answer(true);
         else if (input === 'n' || input === 'N' || key.escape) answer(false);
         return;
       }
       if (state.overlay === 'wakePolicy') {
         const picked = Object.hasOwn(WAKE_KEYS, input) ? WAKE_KEYS[input] : undefined;
-        if (picked) intents.pickWakePolicy(picked);
-        else if (key.escape) intents.pickWakePolicy(null);
+        if (picked) intents.rows.pickWakePolicy(picked);
+        else if (key.escape) intents.rows.pickWakePolicy(null);
         return;
       }
       if (state.overlay === 'reopen' && /^[1-9]$/.test(input)) {
-        intents.reopenRow(Number(input) - 1);
+        intents.rows.reopenRow(Number(input) - 1);
         return;
       }
       if (state.overlay !== null && (key.escape || (state.overlay === 'help' && input === '?'))) {
@@ -77,7 +76,7 @@ export function App() {
         return;
       }
       const action = matchInkInput(keymap, input, key);
-      if (action === 'compose' && input === '@') intents.composeMention();
+      if (action === 'compose' && input === '@') intents.composer.openAtMention();
       else if (action) intents.action(action);
       else if (key.escape && state.strip) intents.closeOverlay();
     },
@@ -93,7 +92,7 @@ export function App() {
       strip={state.strip}
       theme={theme}
       width={cols}
-      intents={intents}
+      intents={intents.composer}
       pasteText={state.pasteBuffer}
     />
   ) : null;
@@ -101,7 +100,7 @@ export function App() {
     const height = Math.max(3, rows - (composer ? chromeHeight : 0));
     return (
       <Box flexDirection="column" width={cols} height={rows}>
-        <MailView mailView={state.mailView} theme={theme} width={cols} height={height} intents={intents} keymap={keymap} active={!composing} />
+        <MailView mailView={state.mailView} theme={theme} width={cols} height={height} intents={intents.mailView} composer={intents.composer} keymap={keymap} active={!composing} />
         {composer}
       </Box>
     );
@@ -150,7 +149,7 @@ export function App() {
         defaultCwd={cwd ?? '.'}
         profiles={profileIds ?? []}
         problem={state.newRowProblem}
-        onSubmit={(r) => intents.createRow(r)}
+        onSubmit={(r) => intents.rows.createRow(r)}
         onCancel={() => intents.closeOverlay()}
       />
     );
@@ -179,7 +178,7 @@ export function App() {
         width={cols}
         height={rows}
         onClose={() => intents.closeOverlay()}
-        onCompose={() => intents.composeAboutReview()}
+        onCompose={() => intents.rows.composeAboutReview()}
       />
     );
   }
@@ -200,15 +199,7 @@ export function App() {
     const title = state.overlay === 'explain' ? `Why ${state.focused ?? ''} is ${state.rows.find((r) => r.name === state.focused)?.agentState ?? 'unknown'}` : 'Audit log — what Switchboard typed into rows';
     return <TextOverlay title={title} lines={state.explainText.split('\n')} theme={theme} width={cols} height={rows} />;
   }
-  const layout = computeLayout({
-    cols,
-    rows,
-    names: state.rows.map((r) => r.name),
-    focused: state.focused,
-    mode: state.layoutMode,
-    zoomed: state.zoomed,
-    chromeHeight,
-  });
+  const layout = layouts.of(state);
   // On the dashboard Ink draws only the chrome lines at the bottom; the compositor paints the row
   // headers and screens above them (a full-height Ink frame would cost a whole-screen render per change).
   return (

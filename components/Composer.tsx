@@ -51,7 +51,7 @@ export const Composer = React.memo(function Composer({ composer, rows, peers, st
   intentsRef.current = intents;
 
   // Unmounted (closed, attach, quit): the draft survives in the store.
-  useEffect(() => () => intentsRef.current.saveComposerDraft(editor.current.line.text), []);
+  useEffect(() => () => intentsRef.current.saveDraft(editor.current.line.text), []);
 
   useInput(
     (input, key) => {
@@ -63,9 +63,9 @@ export const Composer = React.memo(function Composer({ composer, rows, peers, st
         const { state, effects } = editorKey(editor.current, text, k, env.current);
         editor.current = state;
         for (const effect of effects) {
-          if (effect.type === 'bind') intentsRef.current.bindMention(bindingFor(effect.candidate));
-          else if (effect.type === 'close') intentsRef.current.closeComposer(effect.text);
-          else if (effect.type === 'send' && intentsRef.current.sendComposer(effect.text)) editor.current = editorFor('');
+          if (effect.type === 'bind') intentsRef.current.bind(bindingFor(effect.candidate));
+          else if (effect.type === 'close') intentsRef.current.close(effect.text);
+          else if (effect.type === 'send' && intentsRef.current.send(effect.text)) editor.current = editorFor('');
         }
       }
       redraw();

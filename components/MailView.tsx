@@ -1,7 +1,7 @@
 // The mail view: lines sized with ink-width.ts (string-width), because Ink lays them out and cuts them by that count.
 import { Box, Text, useInput } from 'ink';
 import { useMemo, useRef } from 'react';
-import type { MailViewIntents } from '../src/app/intents.js';
+import type { ComposerIntents, MailViewIntents } from '../src/app/intents.js';
 import type { MailViewState } from '../src/app/mail-view-state.js';
 import { buildThreads, mailDetailLines, mailLineView, shownHandle } from '../src/app/mail-view-threads.js';
 import { followSelection } from '../src/app/scroll-window.js';
@@ -16,6 +16,8 @@ export interface MailViewProps {
   width: number;
   height: number;
   intents: MailViewIntents;
+  /** c and @ write a new message. */
+  composer: Pick<ComposerIntents, 'open' | 'openAtMention'>;
   /** The operator's keys (the mail view's scope); the defaults when not given. */
   keymap?: Keymap;
   active?: boolean;
@@ -48,7 +50,7 @@ function footer(keymap: Keymap): string {
  * All mail as threads (newest activity first), paged from the store as the selection nears the end.
  * Enter opens a message below the list (and marks the operator's copy read).
  */
-export function MailView({ mailView, theme, width, height, intents, keymap = DEFAULT_KEYMAP, active = true }: MailViewProps) {
+export function MailView({ mailView, theme, width, height, intents, composer, keymap = DEFAULT_KEYMAP, active = true }: MailViewProps) {
   const lines = useMemo(() => buildThreads(mailView.entries), [mailView.entries]);
   const found = mailView.selectedId === null ? -1 : lines.findIndex((l) => l.entry.id === mailView.selectedId);
   const index = found < 0 ? 0 : found;
@@ -68,16 +70,16 @@ export function MailView({ mailView, theme, width, height, intents, keymap = DEF
       const go = (to: number) => {
         if (lines.length === 0) return;
         const next = Math.max(0, Math.min(lines.length - 1, to));
-        intents.selectMail(lines[next]!.entry.id);
-        if (mailView.hasMore && next >= lines.length - PREFETCH) intents.loadMoreMail();
+        intents.select(lines[next]!.entry.id);
+        if (mailView.hasMore && next >= lines.length - PREFETCH) intents.loadPage();
       };
       switch (matchInkInput(keymap, input, key, 'mailView')) {
         case 'mailBack':
-          if (mailView.openId !== null) intents.toggleMail(mailView.openId);
-          else intents.closeOverlay();
+          if (mailView.openId !== null) intents.toggle(mailView.openId);
+          else intents.close();
           return;
         case 'mailClose':
-          return intents.closeOverlay();
+          return intents.close();
         case 'mailUp':
           return go(index - 1);
         case 'mailDown':
@@ -91,22 +93,22 @@ export function MailView({ mailView, theme, width, height, intents, keymap = DEF
         case 'mailLast':
           return go(lines.length - 1);
         case 'mailFilterNext':
-          return intents.cycleMailFilter(1);
+          return intents.cycleFilter(1);
         case 'mailFilterPrev':
-          return intents.cycleMailFilter(-1);
+          return intents.cycleFilter(-1);
         case 'mailCompose':
-          return input === '@' ? intents.composeMention() : intents.composeMail();
+          return input === '@' ? composer.openAtMention() : composer.open();
         case 'mailOpen':
-          if (current) intents.toggleMail(current.entry.id);
+          if (current) intents.toggle(current.entry.id);
           return;
         case 'mailReply':
-          if (current) intents.replyToMail(current.entry.id);
+          if (current) intents.reply(current.entry.id);
           return;
         case 'mailMarkRead':
-          if (current) intents.markMailRead(current.entry.id);
+          if (current) intents.markRead(current.entry.id);
           return;
         case 'mailMarkAllRead':
-          return intents.markAllMailRead();
+          return intents.markAllRead();
         default:
           return;
       }

@@ -4,6 +4,7 @@ import type { Keymap } from '../config/keymap.js';
 import type { Theme } from '../config/theme.js';
 import type { AppStore } from './app-store.js';
 import type { Intents, ResourceIntents } from './intents.js';
+import type { LayoutSource } from './layout-source.js';
 
 export interface AppServices {
   store: AppStore;
@@ -14,6 +15,8 @@ export interface AppServices {
   keymap: Keymap;
   /** Lines at the bottom reserved for the chrome (strip and key hints). */
   chromeHeight: number;
+  /** The client's one layout (the painter draws the rows into the same rectangles). */
+  layouts: LayoutSource;
   /** The agent profiles a new row may name (the "new row" dialog). */
   profileIds?: readonly string[];
   /** Where a new row starts unless told (the client's directory). */

@@ -2,6 +2,7 @@
 // completed mentions to what they name now, and sending as `operator` — parsed with the shared
 // mention parser, refused while a bound row has been restarted or closed since it was picked, then
 // sent with a fresh messageId; the hub's answer and later receipt changes update the composer line.
+import type { ComposerIntents } from './intents.js';
 import { randomBytes } from 'node:crypto';
 import type { OperatorPort } from '../hub/operator-port.js';
 import type { SwbErrorValue } from '../protocol/error-codes.js';
@@ -36,7 +37,7 @@ export function operatorMessageId(): string {
   return `op-${Date.now().toString(36)}-${randomBytes(6).toString('base64url')}`;
 }
 
-export class ComposerController {
+export class ComposerController implements ComposerIntents {
   private disposed = false;
 
   constructor(private readonly o: ComposerControllerOptions) {}

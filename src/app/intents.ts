@@ -4,37 +4,37 @@ import type { WakePolicy } from './app-state.js';
 import type { ActionName } from '../config/keymap.js';
 import type { MentionBinding } from './composer-state.js';
 
-/** The shared composer (its line is edited locally and handed over on these calls). */
+/** The shared composer (its line is edited locally and handed over on these calls): ComposerController. */
 export interface ComposerIntents {
+  /** A new message. */
+  open(): void;
+  /** `@` pressed to open the composer: open it with `@` typed, so the peers are offered at once. */
+  openAtMention(): void;
   /** Esc: close, keeping the draft. */
-  closeComposer(draft: string): void;
+  close(draft: string): void;
   /** Keep the draft without closing (the editor is going away). */
-  saveComposerDraft(draft: string): void;
+  saveDraft(draft: string): void;
   /** A completion was taken: the handle now means exactly this target. */
-  bindMention(binding: MentionBinding): void;
+  bind(binding: MentionBinding): void;
   /** Enter: true when the message went out (the editor clears), false when refused (the reason is shown). */
-  sendComposer(text: string): boolean;
+  send(text: string): boolean;
 }
 
-/** The mail view (overlay 'mail'). */
+/** The mail view (overlay 'mail'): MailViewController. */
 export interface MailViewIntents {
-  selectMail(id: number): void;
+  select(id: number): void;
   /** Load the next older page (the selection is near the end of what is loaded). */
-  loadMoreMail(): void;
+  loadPage(): void;
   /** Show a message in full, or close it again. */
-  toggleMail(id: number): void;
-  markMailRead(id: number): void;
+  toggle(id: number): void;
+  markRead(id: number): void;
   /** Every loaded message the view's filter covers, read. */
-  markAllMailRead(): void;
+  markAllRead(): void;
   /** Open the composer prefilled to answer this message. */
-  replyToMail(id: number): void;
-  /** Open the composer for a new message. */
-  composeMail(): void;
-  /** `@` pressed to open the composer: open it with `@` typed, so the peers are offered at once. */
-  composeMention(): void;
+  reply(id: number): void;
   /** Next (+1) or previous (-1) filter: all mail, the focused row, other rows, other handles. */
-  cycleMailFilter(step: number): void;
-  closeOverlay(): void;
+  cycleFilter(step: number): void;
+  close(): void;
 }
 
 export interface NotificationIntents {
@@ -53,28 +53,33 @@ export interface NewRowRequest {
   worktree?: string;
 }
 
-export interface Intents extends ComposerIntents, MailViewIntents, NotificationIntents {
-  /** A keymap action pressed on the dashboard. */
-  action(action: ActionName): void;
-  /** The mail view, filtered to one handle's mail (a row's inbox) or all mail. */
-  openMailView(filter: string | null): void;
-  closeOverlay(): void;
-  confirmQuit(yes: boolean): void;
+/** What the operator asks of the server's rows through the dialogs and questions: RowFlows. */
+export interface RowIntents {
+  /** The "new row" dialog's Enter: starts the row, or leaves the dialog open with the problem. */
+  createRow(request: NewRowRequest): void;
   /** The answer to the 'confirm' overlay (closing or restarting a running row). */
   confirmRow(yes: boolean, removeWorktree?: boolean): void;
   /** Reopens the `index`th row of the 'reopen' list (newest first). */
   reopenRow(index: number): void;
   /** The wake policy picked in the 'wakePolicy' overlay (null: keep it). */
   pickWakePolicy(policy: WakePolicy | null): void;
-  /** The "new row" dialog's Enter: starts the row, or leaves the dialog open with the problem. */
-  createRow(request: NewRowRequest): void;
-  /** The history view: copy what it shows (y), save the whole history (s). */
-  copyFromHistory(text: string): void;
-  saveHistory(): void;
   /** From the review overlay: write to the reviewed row. */
   composeAboutReview(): void;
   /** The answer to the parked-mail review of the 'confirm' overlay: hand it over, or discard it. */
   reviewParked(redeliver: boolean | null): void;
+}
+
+export interface Intents extends NotificationIntents {
+  readonly composer: ComposerIntents;
+  readonly mailView: MailViewIntents;
+  readonly rows: RowIntents;
+  /** A keymap action pressed on the dashboard. */
+  action(action: ActionName): void;
+  closeOverlay(): void;
+  confirmQuit(yes: boolean): void;
+  /** The history view: copy what it shows (y), save the whole history (s). */
+  copyFromHistory(text: string): void;
+  saveHistory(): void;
 }
 
 /** The resources overlay (reservations, issue #35): the operator's hand on the hub's tickets. */

@@ -1,6 +1,7 @@
 // The mail view's side effects: pages of history from the store (newest first, a page at a time, never
 // the whole table), receipts for what is loaded, new mail and receipt changes while it is open, marking
 // read, and handing a message to the composer for a reply.
+import type { MailViewIntents } from './intents.js';
 import type { OperatorPort } from '../hub/operator-port.js';
 import { OPERATOR } from '../protocol/handle.js';
 import type { MailItem } from '../protocol/methods.js';
@@ -22,7 +23,7 @@ export interface MailViewControllerOptions {
   pageSize?: number;
 }
 
-export class MailViewController {
+export class MailViewController implements MailViewIntents {
   private readonly pageSize: number;
 
   constructor(private readonly o: MailViewControllerOptions) {

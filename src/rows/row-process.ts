@@ -193,8 +193,12 @@ export class RowProcess implements Disposable {
     if (cols < 1 || rows < 1 || !Number.isFinite(cols) || !Number.isFinite(rows)) {
       throw new RangeError(`a row needs at least 1x1 cells, got ${cols}x${rows}`);
     }
-    this.colsValue = Math.floor(cols);
-    this.rowsValue = Math.floor(rows);
+    cols = Math.floor(cols);
+    rows = Math.floor(rows);
+    // The same size again is no SIGWINCH: a program redraws on every one it gets.
+    if (cols === this.colsValue && rows === this.rowsValue) return;
+    this.colsValue = cols;
+    this.rowsValue = rows;
     if (this.store.disposed || this.exitValue !== undefined) return;
     try {
       this.pty.resize(this.colsValue, this.rowsValue);

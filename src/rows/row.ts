@@ -1,7 +1,8 @@
 // A row: one program in a pty, its emulated screen and, when asked for, a bounded raw transcript.
 // The data path is pty bytes → (transcript ring, a reference, no copy) → RowScreen.write; the
 // screen's backlog pauses and resumes the pty, and so does a row nobody draws, between batched
-// reads. Consumers get cheap notifications and read the screen when they draw.
+// reads. Consumers get cheap notifications and read the screen when they draw; a client that
+// draws the row says so with one handle (show, or attach for the row the keys go to).
 import { Emitter, type Event } from '../util/event.js';
 import { DisposableStore, toDisposable, type Disposable } from '../util/lifecycle.js';
 import { ByteRing } from './byte-ring.js';
@@ -97,14 +98,10 @@ export class Row implements Disposable {
 
   /**
    * The screen changed. Fires at most once per event-loop turn and carries nothing: the
-   * consumer marks the row dirty and reads it at its own frame rate.
+   * consumer marks the row dirty and reads it at its own frame rate. (A client that draws the
+   * row hears this through its show()/attach() handle.)
    */
   readonly onScreenChange: Event<void> = this.screenChangeEmitter.event;
-  /**
-   * A chunk of the program's output, just before the screen parses it; only while the row is
-   * urgent (attached somewhere), for an echo sent ahead of the emulator (Compositor.echoAhead).
-   */
-  readonly onOutput: Event<Buffer> = this.outputEmitter.event;
   /** The program exited and its last output has been parsed into the screen. */
   readonly onExit: Event<RowExit> = this.exitEmitter.event;
   /** restart() started a new process on a fresh screen (`screen` now returns the new one). */
@@ -350,29 +347,41 @@ export class Row implements Disposable {
   private endReadBatch: () => void = () => undefined;
 
   /**
-   * A client draws this row until the returned handle is disposed. A row nobody draws reads its
-   * pty in batches (at most every HIDDEN_READ_MS): its screen is still kept, its state detected
-   * and its agent woken, a few ms later, for a fraction of the per-read cost.
+   * A client draws this row until the returned handle is disposed, and hears its screen change
+   * (`onChange`: at most once per event-loop turn; the client reads the screen at its own frame
+   * rate). A row nobody draws reads its pty in batches (at most every HIDDEN_READ_MS): its screen
+   * is still kept, its state detected and its agent woken, a few ms later, for a fraction of the
+   * per-read cost. Taken where the client decides what it shows, never while it paints.
    */
-  show(): Disposable {
+  show(onChange: () => void): Disposable {
+    const heard = this.screenChangeEmitter.event(onChange);
     this.viewers++;
     this.endReadBatch();
-    return toDisposable(() => this.viewers--);
+    return toDisposable(() => {
+      this.viewers--;
+      heard.dispose();
+    });
   }
 
   /** Clients attached to this row now. */
   private attachedClients = 0;
 
   /**
-   * While some client is attached (until the handle is disposed): parse output as it arrives and
-   * report changes at once (see RowScreen.urgent). Counted: one of two attached clients leaving
-   * leaves the row urgent for the other.
+   * A client draws this row attached (the whole terminal, keys going to it) until the handle is
+   * disposed: as show(), and the row is urgent — output parsed as it arrives and changes reported
+   * at once (see RowScreen.urgent) — and `onOutput` hears each chunk of the program's output just
+   * before the screen parses it, for an echo sent ahead of the emulator (Compositor.echoAhead).
+   * Counted: one of two attached clients leaving leaves the row urgent for the other.
    */
-  attach(): Disposable {
+  attach(onChange: () => void, onOutput?: (chunk: Buffer) => void): Disposable {
+    const shown = this.show(onChange);
+    const output = onOutput ? this.outputEmitter.event(onOutput) : undefined;
     this.attachedClients++;
     this.setUrgent(true);
     // toDisposable runs this once, however often the handle is disposed.
     return toDisposable(() => {
+      output?.dispose();
+      shown.dispose();
       if (--this.attachedClients === 0) this.setUrgent(false);
     });
   }

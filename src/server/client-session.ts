@@ -26,20 +26,15 @@ import { initialState, type AppState } from '../app/app-state.js';
 import { AppContext, type AppServices } from '../app/app-context.js';
 import { AppStore } from '../app/app-store.js';
 import { DashboardController } from '../app/dashboard-controller.js';
+import { DrawnRows } from '../app/drawn-rows.js';
 import { ResourceBoard } from '../app/resource-board.js';
 import type { LayoutMode } from '../app/layout.js';
-import { computeLayout } from '../app/layout.js';
+import { LayoutSource } from '../app/layout-source.js';
 import type { PlannedRow } from '../app/launch-plan.js';
 import { createRinger } from '../app/notification-ring.js';
-import type { ServerCore } from './server-core.js';
-import type { ProfileSet } from '../agents/load-profiles.js';
-import { planNewRow } from './new-row.js';
-import { reviewLines } from './review-lines.js';
+import type { ClientDesk } from '../app/client-desk.js';
+import type { OperatorPort } from '../hub/operator-port.js';
 import { copyOut } from './copy-out.js';
-import { join } from 'node:path';
-import { removeWorktree } from '../worktree/worktree.js';
-import { startWorktreeRow } from './worktree-rows.js';
-import type { WorktreesConfig } from '../config/config-schema.js';
 
 /** Lines under the rows: the notification strip and the key hints. */
 export const CHROME_HEIGHT = 2;
@@ -72,7 +67,10 @@ export interface ClientLook {
 }
 
 export interface ClientSessionOptions {
-  core: ServerCore;
+  /** What the client asks of the server beyond mail (the server's one desk, shared by every client). */
+  desk: ClientDesk;
+  /** The mail core. */
+  port: OperatorPort;
   look: ClientLook;
   terminal: ClientTerminal;
   /** Rows this client's command line adds (rows already running under the same name are focused instead). */
@@ -81,11 +79,6 @@ export interface ClientSessionOptions {
   notes?: ReadonlyArray<{ kind: 'info' | 'error'; text: string; row: string | null }>;
   /** The client's directory: a new row starts there unless told otherwise. */
   cwd: string;
-  /** Where worktree rows go and what prepares them (the config's `worktrees`). */
-  worktreeSettings?: WorktreesConfig;
-  /** The server's profiles and environment, for the "new row" dialog. */
-  profiles: ProfileSet;
-  env: NodeJS.ProcessEnv;
   /** The operator quit: the server ends, with every row. */
   onQuit: () => void;
   /** The operator detached this client: rows run on. */
@@ -102,7 +95,8 @@ export interface ClientSession extends Disposable {
 }
 
 export function openClientSession(o: ClientSessionOptions): ClientSession {
-  const { core, look, terminal } = o;
+  const { desk, port, look, terminal } = o;
+  const { fleet } = desk;
   const { keymap, themes } = look;
   const owner = new DisposableStore();
   const write = (s: string) => terminal.write(s);
@@ -112,6 +106,7 @@ export function openClientSession(o: ClientSessionOptions): ClientSession {
   };
 
   const store = owner.add(new AppStore(initialState(size(), look.layoutMode, look.themeName)));
+  const layouts = new LayoutSource(CHROME_HEIGHT);
   const compositor = new Compositor(write);
   const detachKey = keysLabel(keymap, 'detach', 1);
   let painter: DashboardPainter | undefined;
@@ -124,9 +119,9 @@ export function openClientSession(o: ClientSessionOptions): ClientSession {
       compositor,
       ...(terminal.echoPath ? { echoPath: terminal.echoPath } : {}),
       ink: inkStdout,
-      rows: core.rows,
+      rows: fleet.rows,
       getState: store.getState,
-      chromeHeight: CHROME_HEIGHT,
+      layouts,
       writeModes: write,
       renderHeader: (row, width, focused, now, themeName) => rowHeaderLine({ row, width, focused, now, theme: themeOf(themeName) }),
       separatorStyle: (themeName) => sgr({ fg: themeOf(themeName).border.unfocused }),
@@ -136,6 +131,10 @@ export function openClientSession(o: ClientSessionOptions): ClientSession {
     }),
   );
   const drawn = painter;
+  // The rows this client draws, each by its render handle, following what the state shows; their
+  // changes go straight to the painter. Attaching and the detach key hand them over at once (the
+  // painter paints on the next turn, before the store tells its change).
+  const shown = owner.add(new DrawnRows({ store, rows: fleet.rows, layouts, painter: drawn }));
 
   // Bell / desktop notification (config `notifications`): written between frames, straight to the terminal.
   const ring = createRinger(look.notifications, write);
@@ -145,21 +144,18 @@ export function openClientSession(o: ClientSessionOptions): ClientSession {
   const controller: DashboardController = owner.add(
     new DashboardController({
       store,
-      fleet: core.fleet,
-      port: core.port,
-      worktrees: core.worktrees,
+      desk,
+      port,
       themeNames: [...themes.keys()],
-      layout: () => drawn.layoutFor(store.getState()),
+      layouts,
       onQuit: () => o.onQuit(),
       onLeave: () => o.onLeave(),
       onAttach: (row) => {
-        const agent = core.agents.agentOf(row.name);
+        const agent = desk.fleet.agents?.agentOf(row.name);
         router?.attach({ write: (data) => row.write(data), directFd: () => row.directInputFd, ...(agent ? { typed: () => agent.operatorTyped() } : {}) });
+        shown.update();
         drawn.invalidate();
       },
-      onRowScreen: (row) => drawn.rowChanged(row),
-      onRowOutput: (row, chunk) => drawn.rowOutput(row, chunk),
-      auditLogPath: core.auditLogPath,
       grantKey: keysLabel(keymap, 'grantBudget', 1),
       attachedStatusLines: look.attachedStatus ? ATTACHED_STATUS_LINES : 0,
       onDetach: () => {
@@ -169,28 +165,9 @@ export function openClientSession(o: ClientSessionOptions): ClientSession {
       },
       reopenKey: keysLabel(keymap, 'reopen', 1),
       composerCloseAfterSend: look.composerCloseAfterSend ?? true,
-      review: (row) => reviewLines(core, row),
       injectKeys: (keys) => pacer?.push(keys),
-      pasteBuffer: core.pasteBuffer,
       pasteKey: keysLabel(keymap, 'paste', 1),
-      copyText: (text) => copyOut(text, look.clipboard ?? 'file', write, join(core.runDir, 'copies')),
-      startWorktree: async (spec, branch, size) => {
-        const r = await startWorktreeRow(core.fleet, o.worktreeSettings, { spec, ...(branch ? { branch } : {}), size });
-        if ('error' in r) return { problem: `${r.error.code}: ${r.error.message}` };
-        return { path: r.ok.row.spec.worktree!.path, branch: r.ok.row.spec.worktree!.branch, skipped: r.ok.skipped };
-      },
-      removeWorktree: async (row) => {
-        const info = core.fleet.get(row)?.spec.worktree;
-        if (!info) return { problem: 'it does not run in a worktree' };
-        const r = await removeWorktree(info, {});
-        if ('error' in r) return { problem: `${r.error.code}: ${r.error.message}` };
-        core.fleet.close(row);
-        return { ok: true };
-      },
-      planRow: (request, taken) => {
-        const plan = planNewRow({ profiles: o.profiles, env: o.env, taken, ...(request.name ? { name: request.name } : {}), line: request.what, cwd: request.cwd });
-        return 'problem' in plan ? { problem: plan.problem } : plan;
-      },
+      ...(desk.copiesDir ? { copyText: (text: string) => copyOut(text, look.clipboard ?? 'file', write, desk.copiesDir!) } : {}),
       ...(ring ? { ring } : {}),
     }),
   );
@@ -215,6 +192,7 @@ export function openClientSession(o: ClientSessionOptions): ClientSession {
       detachSequences,
       () => {
         controller.detach();
+        shown.update();
         drawn.resetModes();
         drawn.invalidate();
       },
@@ -223,7 +201,7 @@ export function openClientSession(o: ClientSessionOptions): ClientSession {
         ? null
         : (e) => {
             controller.inputArrived();
-            controller.mouse(e);
+            controller.pointer.mouse(e);
           },
       terminal.keyPath ?? null,
     ),
@@ -239,29 +217,21 @@ export function openClientSession(o: ClientSessionOptions): ClientSession {
   write(`${ALT_SCREEN_ON}${HIDE_CURSOR}${CLEAR_SCREEN}`);
 
   // Rows this client names start at the size of the viewport they will have, not at a guess then a SIGWINCH.
-  const fresh = o.rows.filter((r) => !core.fleet.has(r.spec.name));
-  const names = [...core.fleet.list().map((r) => r.name), ...fresh.map((r) => r.spec.name)];
-  const initial = computeLayout({ ...size(), names, focused: names[0] ?? null, mode: look.layoutMode, zoomed: false, chromeHeight: CHROME_HEIGHT });
+  const fresh = o.rows.filter((r) => !fleet.has(r.spec.name));
+  const names = [...fleet.list(), ...fresh.map((r) => r.spec)].map((r) => ({ name: r.name }));
+  const initial = layouts.of({ size: size(), rows: names, focused: names[0]?.name ?? null, layoutMode: look.layoutMode, zoomed: false });
   const startSize = (name: string) => {
     const vp = initial.rows.find((p) => p.name === name)?.viewport;
     return vp && vp.height > 0 ? { cols: vp.width, rows: vp.height } : { cols: size().cols, rows: Math.max(1, size().rows - CHROME_HEIGHT - 1) };
   };
-  core.launchTogether(() => {
-    for (const { spec, wake } of fresh) {
-      try {
-        core.fleet.add(spec, startSize(spec.name), wake ? { wake } : {});
-      } catch (err) {
-        store.notify('error', sanitize(`row ${spec.name} did not start: ${String((err as Error).message ?? err)}`, { singleLine: true, maxChars: 300 }), null);
-      }
-    }
-  });
+  for (const problem of desk.startRows(fresh, startSize)) store.notify('error', sanitize(problem, { singleLine: true, maxChars: 300 }), null);
   // The rows this client asked for by name are the ones it looks at first.
   const first = o.rows[0]?.spec.name;
   if (first !== undefined) store.focus(first);
   for (const n of o.notes ?? []) store.notify(n.kind, sanitize(n.text, { singleLine: true, maxChars: 300 }), n.row);
 
-  const resources = owner.add(new ResourceBoard(core.port, store));
-  const services: AppServices = { store, intents: controller, resources, themes, keymap, chromeHeight: CHROME_HEIGHT, profileIds: [...o.profiles.profiles.keys()], cwd: o.cwd };
+  const resources = owner.add(new ResourceBoard(port, store));
+  const services: AppServices = { store, intents: controller, resources, themes, keymap, chromeHeight: CHROME_HEIGHT, layouts, profileIds: desk.profileIds, cwd: o.cwd };
   const ink = render(
     React.createElement(AppContext.Provider, { value: services }, React.createElement(App)),
     { stdout: inkStdout as unknown as NodeJS.WriteStream, stdin: inkStdin as unknown as NodeJS.ReadStream, debug: true, exitOnCtrlC: false, patchConsole: false },
@@ -269,8 +239,8 @@ export function openClientSession(o: ClientSessionOptions): ClientSession {
   owner.add(toDisposable(() => ink.unmount()));
   owner.add(store.onChange(() => drawn.chromeChanged()));
   // A new client's sizes count from its first key; until then it takes them only if nobody else does.
-  if (core.fleet.sizeOwner === null) controller.inputArrived();
-  controller.applySizes();
+  if (fleet.sizeOwner === null) controller.inputArrived();
+  controller.sizes.apply();
 
   owner.add(
     terminal.onResize(() => {
@@ -278,7 +248,7 @@ export function openClientSession(o: ClientSessionOptions): ClientSession {
       store.resize(s.cols, s.rows);
       inkStdout.resize(s);
       drawn.invalidate();
-      controller.applySizes();
+      controller.sizes.apply();
     }),
   );
   const closing = toDisposable(() => {

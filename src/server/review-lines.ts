@@ -4,12 +4,12 @@ import { colorDiffLine } from '../worktree/diff-lines.js';
 import { commitsHeading } from '../worktree/review-text.js';
 import { reviewWorktree } from '../worktree/worktree.js';
 import { sanitize } from '../text/sanitize.js';
-import type { ServerCore } from './server-core.js';
+import type { RowFleet } from '../supervisor/row-fleet.js';
 
 const MAX_LINES = 20_000;
 
-export async function reviewLines(core: ServerCore, name: string): Promise<{ title: string; lines: string[] } | { problem: string }> {
-  const info = core.fleet.get(name)?.spec.worktree;
+export async function reviewLines(fleet: Pick<RowFleet, 'get'>, name: string): Promise<{ title: string; lines: string[] } | { problem: string }> {
+  const info = fleet.get(name)?.spec.worktree;
   if (!info) return { problem: `@${name} does not run in a worktree of its own` };
   const r = await reviewWorktree(info);
   if ('error' in r) return { problem: `${r.error.code}: ${r.error.message}` };

@@ -18,6 +18,8 @@ import type { HelloFrame } from '../protocol/client-wire.js';
 import { ClientConnection } from './client-connection.js';
 import { openClientTty } from './client-tty.js';
 import { openClientSession, type ClientSession } from './client-session.js';
+import { serverDesk } from './server-desk.js';
+import type { ClientDesk } from '../app/client-desk.js';
 import { describeSkipped } from '../worktree/skipped-files.js';
 import { startWorktreeRow } from './worktree-rows.js';
 import { startServerCore, type ServerCore } from './server-core.js';
@@ -99,6 +101,8 @@ class WorkspaceServer {
   private stopping = false;
   private resolveDone!: (status: number) => void;
   readonly done = new Promise<number>((r) => (this.resolveDone = r));
+  /** What every client asks of the server beyond mail: one desk, shared by the dashboards. */
+  private readonly desk: ClientDesk;
 
   constructor(
     private readonly plan: LaunchPlan,
@@ -123,6 +127,7 @@ class WorkspaceServer {
         worktreeChanged: (row) => core.worktrees.poke(row),
       }),
     );
+    this.desk = serverDesk(core, { profiles: plan.profiles, env: plan.env, ...(plan.worktrees ? { worktrees: plan.worktrees } : {}), runDir: plan.paths.runDir });
     records.watch(() => core.fleet.list());
     core.fleet.onRemoved(() => this.stopIfEmpty());
   }
@@ -215,15 +220,13 @@ class WorkspaceServer {
       notes.push({ kind: 'info', text: `this server runs swb ${packageVersion()}, the client is ${hello.version.slice(0, 32)}: swb kill-server and swb again to run the new one`, row: null });
     }
     const session: ClientSession | null = openClientSession({
-      core: this.core,
+      desk: this.desk,
+      port: this.core.port,
       look: { ...look, keymap: this.plan.keymap, themes: look.themes },
       terminal,
       rows,
       notes,
       cwd: hello.cwd,
-      ...(this.plan.worktrees ? { worktreeSettings: this.plan.worktrees } : {}),
-      profiles: this.plan.profiles,
-      env: this.plan.env,
       onQuit: () => void this.stop('quit from a dashboard'),
       onLeave: () => {
         const n = fleet.list().length;

@@ -4,7 +4,9 @@
 // painted while nothing changed, so idle rows cost nothing.
 // While attached, changes paint on the next turn of the event loop for the lowest echo latency.
 import type { AppState, RowView } from '../app/app-state.js';
-import { computeLayout, type Layout } from '../app/layout.js';
+import type { Layout } from '../app/layout.js';
+import type { LayoutSource } from '../app/layout-source.js';
+import type { RowPainter } from '../app/drawn-rows.js';
 import type { Row } from '../rows/row.js';
 import type { RowManager } from '../rows/row-manager.js';
 import type { ActiveModes } from '../rows/mode-tracker.js';
@@ -39,7 +41,8 @@ export interface PainterOptions {
   ink: InkStdout;
   rows: RowManager;
   getState: () => AppState;
-  chromeHeight: number;
+  /** The client's one layout (the chrome and the rows it draws use the same). */
+  layouts: LayoutSource;
   writeModes: (sequences: string) => void;
   /** A row's header as one ANSI line of exactly `width` cells (a view, injected from components/). */
   renderHeader: (row: RowView, width: number, focused: boolean, now: number, themeName: string) => string;
@@ -53,16 +56,15 @@ export interface PainterOptions {
 /** Lines under an attached row when its status line is shown. */
 export const ATTACHED_STATUS_LINES = 1;
 
-export class DashboardPainter implements Disposable {
+export class DashboardPainter implements RowPainter, Disposable {
   private readonly store = new DisposableStore();
   private timer: NodeJS.Timeout | null = null;
   private immediate: NodeJS.Immediate | null = null;
   private lastPaint = 0;
-  private layout: Layout | null = null;
-  private layoutKey = '';
   private appliedModes: ActiveModes = DASHBOARD_MODES;
-  /** What the last dashboard paint looked like, to clear the screen when its shape changes. */
-  private paintedShape = '';
+  /** What the last paint's shape was (null: a full-screen overlay), to clear the screen when it changes. */
+  private paintedLayout: Layout | null | undefined = undefined;
+  private paintedTheme = '';
   private readonly frameMs: number;
 
   constructor(private readonly o: PainterOptions) {
@@ -106,25 +108,6 @@ export class DashboardPainter implements Disposable {
     }
     this.verify.poke();
   }
-  /** The row whose output is parsed and painted without delay (the attached one), and its hold. */
-  private urgentRow: Row | undefined;
-  private urgentHold: Disposable | undefined;
-  /** The rows this client draws now, each holding the row's show() handle (Row.show). */
-  private readonly shown = new Map<Row, Disposable>();
-
-  /** Marks exactly `rows` as drawn by this client (a row nobody draws reads its output in batches). */
-  private showOnly(rows: readonly Row[]): void {
-    if (rows.length === this.shown.size && rows.every((r) => this.shown.has(r))) return;
-    const keep = new Set(rows);
-    for (const [row, handle] of this.shown) {
-      if (!keep.has(row)) {
-        handle.dispose();
-        this.shown.delete(row);
-      }
-    }
-    for (const row of rows) if (!this.shown.has(row)) this.shown.set(row, row.show());
-  }
-
   /** What each header's age counts from, as the header shows it (the row's live last output). */
   private shownAgesSince(): number[] {
     return this.o.getState().rows.map((view) => ageSince({ ...view, lastOutputAt: this.o.rows.get(view.name)?.lastOutputAt ?? view.lastOutputAt }));
@@ -149,7 +132,7 @@ export class DashboardPainter implements Disposable {
       return;
     }
     if (state.overlay !== null) return;
-    if (!this.layout?.rows.some((p) => p.name === row.name && p.viewport.height > 0)) return;
+    if (!this.o.layouts.of(state).rows.some((p) => p.name === row.name && p.viewport.height > 0)) return;
     // A row whose output paused (a flood's end, parsed once it paused) paints now rather than at
     // the next frame: its last lines are what the operator waits for. At most once a pause.
     if (row.screen.quiet) this.paintSoon();
@@ -162,7 +145,8 @@ export class DashboardPainter implements Disposable {
    * checks it, once the loop has blocked and the echo was delivered (RowScreen.parseAfterYield).
    */
   rowOutput(row: Row, chunk: Uint8Array): void {
-    if (row !== this.urgentRow || this.o.getState().attached !== row.name) return;
+    // (Only the attached row's handle hears output: DrawnRows.)
+    if (this.o.getState().attached !== row.name) return;
     if (this.o.compositor.echoAhead(attachedKey(row.name), row.screen, chunk)) row.screen.parseAfterYield();
   }
 
@@ -211,24 +195,6 @@ export class DashboardPainter implements Disposable {
     });
   }
 
-  /** The layout for a state (cached by the inputs that shape it). */
-  layoutFor(state: AppState): Layout {
-    const key = `${state.size.cols}x${state.size.rows}|${state.layoutMode}|${state.zoomed}|${state.focused}|${state.rows.map((r) => r.name).join(',')}`;
-    if (key !== this.layoutKey || !this.layout) {
-      this.layoutKey = key;
-      this.layout = computeLayout({
-        cols: state.size.cols,
-        rows: state.size.rows,
-        names: state.rows.map((r) => r.name),
-        focused: state.focused,
-        mode: state.layoutMode,
-        zoomed: state.zoomed,
-        chromeHeight: this.o.chromeHeight,
-      });
-    }
-    return this.layout;
-  }
-
   private statusFor: { state: AppState; line: string | undefined } | null = null;
 
   /** The status line under the attached row, rendered again only when the app state changed (not per echo). */
@@ -246,11 +212,6 @@ export class DashboardPainter implements Disposable {
     this.lastPaint = Date.now();
     const state = this.o.getState();
     const attachedRow = state.attached !== null ? this.o.rows.get(state.attached) : undefined;
-    if (attachedRow !== this.urgentRow) {
-      this.urgentHold?.dispose();
-      this.urgentHold = attachedRow?.attach();
-      this.urgentRow = attachedRow;
-    }
     if (attachedRow) {
       const screen = attachedRow.screen;
       // What the echo path read lands first: the paint is computed knowing what it put on the
@@ -269,7 +230,6 @@ export class DashboardPainter implements Disposable {
         void screen.flush().then(() => this.paintSoon());
         return;
       }
-      this.showOnly([attachedRow]);
       this.applyModes(attachedRow.screen.activeModes);
       // Only the rows the emulator reports changed (an echo touches one); a full comparison
       // follows shortly, so a change the report missed is still drawn.
@@ -294,15 +254,15 @@ export class DashboardPainter implements Disposable {
     // An overlay (help, mail view, quit) is a full-screen Ink frame; otherwise Ink draws only the
     // chrome lines at the bottom. (Not judged by the frame's length: Ink trims trailing blank lines.)
     const fullScreen = state.overlay !== null;
-    const layout = this.layoutFor(state);
-    const shape = fullScreen ? 'overlay' : `${this.layoutKey}|${state.themeName}`;
-    if (shape !== this.paintedShape) {
-      this.paintedShape = shape;
+    const layout = this.o.layouts.of(state);
+    const shapeChanged = fullScreen ? this.paintedLayout !== null : layout !== this.paintedLayout || state.themeName !== this.paintedTheme;
+    if (shapeChanged) {
+      this.paintedLayout = fullScreen ? null : layout;
+      this.paintedTheme = state.themeName;
       this.o.compositor.invalidate();
     }
     const segments: Segment[] = [];
     const viewports: ViewportSource[] = [];
-    const drawn: Row[] = [];
     if (!fullScreen) {
       const byName = new Map(state.rows.map((r) => [r.name, r]));
       const now = Date.now();
@@ -321,13 +281,11 @@ export class DashboardPainter implements Disposable {
         }
         if (row && p.viewport.height > 0) {
           viewports.push({ key: p.name, rect: p.viewport, screen: row.screen });
-          drawn.push(row);
         }
       }
       segments.push(...this.separators(layout, state.themeName));
     }
     // Under a full-screen overlay no row is drawn (rowChanged paints none while it is up).
-    this.showOnly(drawn);
     this.o.compositor.paintDashboard(
       { ink, inkTop: fullScreen ? 0 : layout.chrome.y, segments, viewports },
       state.size,
@@ -366,8 +324,6 @@ export class DashboardPainter implements Disposable {
   dispose(): void {
     if (this.timer) clearTimeout(this.timer);
     if (this.immediate) clearImmediate(this.immediate);
-    this.showOnly([]);
-    this.urgentHold?.dispose();
     this.store.dispose();
   }
 }

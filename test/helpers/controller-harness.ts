@@ -2,7 +2,9 @@
 // without a terminal: for tests of what the controller does with rows, mail and agents.
 import { initialState } from '../../src/app/app-state.js';
 import { AppStore } from '../../src/app/app-store.js';
+import { fleetDesk } from '../../src/app/client-desk.js';
 import { DashboardController, type ControllerOptions } from '../../src/app/dashboard-controller.js';
+import { LayoutSource } from '../../src/app/layout-source.js';
 import type { Hub } from '../../src/hub/hub.js';
 import { operatorPort, type OperatorPort } from '../../src/hub/operator-port.js';
 import { RowManager } from '../../src/rows/row-manager.js';
@@ -11,7 +13,7 @@ import { RowFleet, type RowFleetOptions } from '../../src/supervisor/row-fleet.j
 import { deferCleanup } from './cleanup.js';
 import { startTestHub } from './hub-harness.js';
 
-type Extra = Partial<Omit<ControllerOptions, 'fleet'>> & { agents?: AgentSupervisor; configuredWakePolicy?: RowFleetOptions['configuredWakePolicy'] };
+type Extra = Partial<Omit<ControllerOptions, 'desk'>> & { agents?: AgentSupervisor; configuredWakePolicy?: RowFleetOptions['configuredWakePolicy']; auditLogPath?: string };
 
 /** `extra` adds options that need the hub (e.g. an agent supervisor reading its mail through the port). */
 export async function startTestController(extraOf: (hub: Hub, port: OperatorPort) => Extra = () => ({})) {
@@ -26,17 +28,17 @@ export async function startTestController(extraOf: (hub: Hub, port: OperatorPort
       return r.token;
     },
   });
-  const { agents, configuredWakePolicy, ...extra } = extraOf(hub, port);
+  const { agents, configuredWakePolicy, auditLogPath, ...extra } = extraOf(hub, port);
   const fleet = new RowFleet({ rows, port, ...(agents ? { agents } : {}), ...(configuredWakePolicy ? { configuredWakePolicy } : {}) });
   const controller = new DashboardController({
     store,
-    fleet,
+    desk: fleetDesk(fleet, auditLogPath ? { auditLogPath } : {}),
     port,
     themeNames: ['dark'],
-    layout: () => ({ rows: [], hidden: [], chrome: { x: 0, y: 22, width: 80, height: 2 } }),
+    // No terminal: no row is placed, so none is resized.
+    layouts: new LayoutSource(2, () => ({ rows: [], hidden: [], chrome: { x: 0, y: 22, width: 80, height: 2 } })),
     onQuit: () => undefined,
     onAttach: () => undefined,
-    onRowScreen: () => undefined,
     ...extra,
   });
   deferCleanup('dashboard controller', () => {

@@ -120,8 +120,8 @@ describe('Row', () => {
 
   test('stays urgent while any client is attached: one of two leaving does not end it for the other', () => {
     const row = startRow({ command: { file: 'cat' } });
-    const first = row.attach();
-    const second = row.attach();
+    const first = row.attach(() => {});
+    const second = row.attach(() => {});
     first.dispose();
     first.dispose(); // a handle counts once
     expect(row.screen.urgent).toBe(true);
@@ -134,7 +134,7 @@ describe('Row', () => {
     const yields = vi.spyOn(row.screen, 'yieldTurns');
     row.write('a');
     expect(yields).not.toHaveBeenCalled(); // nobody attached: nothing is urgent
-    const handle = row.attach();
+    const handle = row.attach(() => {});
     row.write('b\r');
     expect(yields).toHaveBeenCalledTimes(1);
     await waitUntil(() => screenText(row).includes('ab'), { what: 'the echo', timeoutMs: 10_000 });
@@ -150,7 +150,7 @@ describe('Row', () => {
       });
     const hidden = trickle('hidden');
     const shown = trickle('shown');
-    const handle = shown.show();
+    const handle = shown.show(() => {});
     const changes = { hidden: 0, shown: 0 };
     hidden.onScreenChange(() => changes.hidden++);
     shown.onScreenChange(() => changes.shown++);

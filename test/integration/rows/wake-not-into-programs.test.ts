@@ -38,7 +38,7 @@ async function bashRow() {
   });
   deferCleanup('agent supervisor', () => agents.dispose());
   const dir = mkdtempSync(join(tmpdir(), 'swb-wake-fg-'));
-  const row = t.controller.addRow(
+  const row = t.fleet.add(
     {
       name: 'sh1',
       command: { file: '/bin/bash', args: ['--norc', '--noprofile', '-i'] },

@@ -27,9 +27,9 @@ describe('DashboardController mail notifications', () => {
 
   it('the operator’s own sends are listed but neither take the strip nor ring', async () => {
     const t = await setup();
-    t.controller.addRow({ name: 'worker', command: { file: '/bin/sh', args: ['-c', 'sleep 30'] } }, { cols: 40, rows: 5 });
+    t.fleet.add({ name: 'worker', command: { file: '/bin/sh', args: ['-c', 'sleep 30'] } }, { cols: 40, rows: 5 });
     t.controller.action('compose');
-    expect(t.controller.sendComposer('@worker hello')).toBe(true);
+    expect(t.controller.composer.send('@worker hello')).toBe(true);
     await waitUntil(() => t.store.getState().notes.length > 0, { what: 'a note' });
     expect(t.store.getState().notes[0]!.text).toBe('@operator → @worker [msg] hello');
     expect(t.store.getState().strip).toBeNull();
@@ -39,7 +39,7 @@ describe('DashboardController mail notifications', () => {
 
   it("a row's own refused mail (unknown peer, full inbox) is shown as an error, sanitized", async () => {
     const t = await setup();
-    t.controller.addRow({ name: 'worker', command: { file: '/bin/sh', args: ['-c', 'sleep 30'] } }, { cols: 40, rows: 5 });
+    t.fleet.add({ name: 'worker', command: { file: '/bin/sh', args: ['-c', 'sleep 30'] } }, { cols: 40, rows: 5 });
     const refused = await t.hub.core.sends.send('worker', { to: ['nobody'], text: 'hi' });
     expect('error' in refused).toBe(true);
     await waitUntil(() => t.store.getState().notes.some((n) => n.kind === 'error'), { what: 'an error note' });
@@ -53,18 +53,18 @@ describe('DashboardController mail notifications', () => {
 
   it('a failed wake marks the row and is a notification', async () => {
     const t = await setup();
-    t.controller.addRow({ name: 'worker', command: { file: '/bin/sh', args: ['-c', 'sleep 30'] } }, { cols: 40, rows: 5 });
-    t.controller.wakeResult('worker', false, 'prompt never became free');
+    t.fleet.add({ name: 'worker', command: { file: '/bin/sh', args: ['-c', 'sleep 30'] } }, { cols: 40, rows: 5 });
+    t.controller.mirror.wakeResult('worker', false, 'prompt never became free');
     expect(t.store.getState().rows[0]!.wakeFailed).toBe(true);
     expect(t.store.getState().strip).toMatchObject({ kind: 'error', text: 'wake failed for @worker: prompt never became free', row: 'worker' });
     expect(t.rings).toHaveLength(1);
-    t.controller.wakeResult('worker', true);
+    t.controller.mirror.wakeResult('worker', true);
     expect(t.store.getState().rows[0]!.wakeFailed).toBe(false);
   });
 
   it('a refused send is a notification with its code, and rings', async () => {
     const t = await setup();
-    t.controller.sendComposer('@nobody hello');
+    t.controller.composer.send('@nobody hello');
     await waitUntil(() => t.store.getState().composer.lastSend?.error != null, { what: 'refused' });
     expect(t.store.getState().composer.lastSend!.error!.code).toBe('UNKNOWN_PEER');
     expect(t.store.getState().strip).toMatchObject({ kind: 'error', text: expect.stringContaining('UNKNOWN_PEER') });
@@ -85,7 +85,7 @@ describe('DashboardController mail notifications', () => {
   it('i opens the mail view on all mail, Esc leaves it', async () => {
     const t = await setup();
     await connectClient(t.paths, { session: 'bot' });
-    t.controller.sendComposer('@bot one');
+    t.controller.composer.send('@bot one');
     await waitUntil(() => t.store.getState().composer.lastSend?.id != null, { what: 'accepted' });
     t.controller.action('mailView');
     expect(t.store.getState().overlay).toBe('mail');
@@ -96,8 +96,8 @@ describe('DashboardController mail notifications', () => {
 
   it('I opens the mail view on the focused row’s mail only', async () => {
     const t = await setup();
-    t.controller.addRow({ name: 'worker', command: { file: '/bin/sh', args: ['-c', 'sleep 30'] } }, { cols: 40, rows: 5 });
-    t.controller.addRow({ name: 'other', command: { file: '/bin/sh', args: ['-c', 'sleep 30'] } }, { cols: 40, rows: 5 });
+    t.fleet.add({ name: 'worker', command: { file: '/bin/sh', args: ['-c', 'sleep 30'] } }, { cols: 40, rows: 5 });
+    t.fleet.add({ name: 'other', command: { file: '/bin/sh', args: ['-c', 'sleep 30'] } }, { cols: 40, rows: 5 });
     const bot = await connectClient(t.paths, { session: 'bot' });
     await bot.client.request('mail.send', { to: ['worker'], text: 'for-worker' });
     await bot.client.request('mail.send', { to: ['other'], text: 'for-other' });

@@ -13,7 +13,7 @@ const QUIET = { file: '/bin/sh', args: ['-c', 'sleep 30'] };
 describe('dashboard navigation', () => {
   it('W focuses the next waiting row and u the next with unread mail, wrapping; none says so', async () => {
     const t = await startTestController();
-    for (const name of ['a', 'b', 'c', 'd']) t.controller.addRow({ name, command: QUIET }, { cols: 40, rows: 5 });
+    for (const name of ['a', 'b', 'c', 'd']) t.fleet.add({ name, command: QUIET }, { cols: 40, rows: 5 });
     t.store.focus('c');
     t.controller.action('nextWaiting');
     expect(t.store.getState().strip?.text).toBe('no row is waiting for you');
@@ -32,7 +32,7 @@ describe('dashboard navigation', () => {
 describe('the notification strip', () => {
   it('counts what it did not show, forgets a note about a removed row, and the list resets the count', async () => {
     const t = await startTestController();
-    t.controller.addRow({ name: 'a', command: QUIET }, { cols: 40, rows: 5 });
+    t.fleet.add({ name: 'a', command: QUIET }, { cols: 40, rows: 5 });
     t.store.notify('info', 'first', null);
     t.store.notify('error', 'a failed', 'a');
     expect(t.store.getState()).toMatchObject({ unseen: 2, strip: { text: 'a failed' } });
@@ -65,7 +65,7 @@ describe('the notification strip', () => {
 describe('a row whose program could not run', () => {
   it('says why in its exit note: command not found, naming the program', async () => {
     const t = await startTestController();
-    t.controller.addRow({ name: 'gone', command: { file: '/nonexistent/swb-test-agent', args: ['--resume', 'x'] } }, { cols: 40, rows: 5 });
+    t.fleet.add({ name: 'gone', command: { file: '/nonexistent/swb-test-agent', args: ['--resume', 'x'] } }, { cols: 40, rows: 5 });
     await waitUntil(() => t.store.getState().strip?.text.startsWith('gone exited') === true, { what: 'the exit note' });
     expect(t.store.getState().strip?.text).toBe('gone exited with status 127 (command not found: /nonexistent/swb-test-agent)');
     expect(t.fleet.exitReasonOf('gone')).toBe('command not found: /nonexistent/swb-test-agent');

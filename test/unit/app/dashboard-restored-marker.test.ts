@@ -4,7 +4,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { initialState } from '../../../src/app/app-state.js';
 import { AppStore } from '../../../src/app/app-store.js';
+import { fleetDesk } from '../../../src/app/client-desk.js';
 import { DashboardController } from '../../../src/app/dashboard-controller.js';
+import { LayoutSource } from '../../../src/app/layout-source.js';
 import { runCleanups } from '../../helpers/cleanup.js';
 import { startTestController } from '../../helpers/controller-harness.js';
 
@@ -20,13 +22,12 @@ async function withRestoredRow(noteAgeMs: number) {
     const store = new AppStore(initialState({ cols: 80, rows: 24 }, 'stack', 'dark'), 0);
     const controller = new DashboardController({
       store,
-      fleet: t.fleet,
+      desk: fleetDesk(t.fleet),
       port: t.port,
       themeNames: ['dark'],
-      layout: () => ({ rows: [], hidden: [], chrome: { x: 0, y: 22, width: 80, height: 2 } }),
+      layouts: new LayoutSource(2, () => ({ rows: [], hidden: [], chrome: { x: 0, y: 22, width: 80, height: 2 } })),
       onQuit: () => undefined,
       onAttach: () => undefined,
-      onRowScreen: () => undefined,
     });
     return { store, controller };
   };

@@ -4,6 +4,7 @@ import { App } from '../../../components/App.js';
 import { AppContext, type AppServices } from '../../../src/app/app-context.js';
 import { initialState } from '../../../src/app/app-state.js';
 import { AppStore } from '../../../src/app/app-store.js';
+import { LayoutSource } from '../../../src/app/layout-source.js';
 import type { Intents } from '../../../src/app/intents.js';
 import { defaultKeymap } from '../../../src/config/keymap.js';
 import { entry, row } from '../app/fixtures.js';
@@ -18,7 +19,10 @@ function recordingIntents(): { intents: Intents; calls: string[] } {
       calls.push(`${name}${args.length ? ` ${args.map((a) => JSON.stringify(a)).join(' ')}` : ''}`);
       return true;
     };
-  const intents = new Proxy({} as Intents, { get: (_t, name) => rec(String(name)) });
+  // The composer's, the mail view's and the row dialogs' intents are recorded as part.method.
+  const part = (of: string) => new Proxy({}, { get: (_t, name) => rec(`${of}.${String(name)}`) });
+  const parts = new Set(['composer', 'mailView', 'rows']);
+  const intents = new Proxy({} as Intents, { get: (_t, name) => (parts.has(String(name)) ? part(String(name)) : rec(String(name))) });
   return { intents, calls };
 }
 
@@ -27,7 +31,7 @@ function mount(setup: (store: AppStore) => void) {
   store.addRow(row('alice'));
   setup(store);
   const { intents, calls } = recordingIntents();
-  const services: AppServices = { store, intents, themes: new Map([['dark', darkTheme()]]), keymap: defaultKeymap(), chromeHeight: 2 };
+  const services: AppServices = { store, intents, themes: new Map([['dark', darkTheme()]]), keymap: defaultKeymap(), chromeHeight: 2, layouts: new LayoutSource(2) };
   const r = render(
     <AppContext.Provider value={services}>
       <App />
@@ -71,7 +75,7 @@ describe('App with the composer', () => {
     await settle();
     await press(m.stdin, '@', 'c');
     await waitUntil(() => m.calls.length === 2, { what: 'actions' });
-    expect(m.calls).toEqual(['composeMention', 'action "compose"']);
+    expect(m.calls).toEqual(['composer.openAtMention', 'action "compose"']);
   });
 
   it('shows the composer under the mail view for a reply, and the mail view stops taking keys', async () => {

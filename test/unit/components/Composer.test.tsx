@@ -15,10 +15,12 @@ const rows = [row('alice', { incarnation: 2 }), row('albert'), row('bob', { runn
 function fakeIntents(sendResult = true) {
   const calls: Array<[string, unknown]> = [];
   const intents: ComposerIntents = {
-    closeComposer: (d) => void calls.push(['close', d]),
-    saveComposerDraft: (d) => void calls.push(['save', d]),
-    bindMention: (b: MentionBinding) => void calls.push(['bind', b]),
-    sendComposer: (t) => {
+    open: () => undefined,
+    openAtMention: () => undefined,
+    close: (d) => void calls.push(['close', d]),
+    saveDraft: (d) => void calls.push(['save', d]),
+    bind: (b: MentionBinding) => void calls.push(['bind', b]),
+    send: (t) => {
       calls.push(['send', t]);
       return sendResult;
     },

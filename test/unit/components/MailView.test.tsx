@@ -13,23 +13,25 @@ const theme = darkTheme();
 function fakeIntents() {
   const calls: string[] = [];
   const intents: MailViewIntents = {
-    selectMail: (id) => void calls.push(`select ${id}`),
-    loadMoreMail: () => void calls.push('more'),
-    toggleMail: (id) => void calls.push(`toggle ${id}`),
-    markMailRead: (id) => void calls.push(`read ${id}`),
-    markAllMailRead: () => void calls.push('read all'),
-    replyToMail: (id) => void calls.push(`reply ${id}`),
-    composeMail: () => void calls.push('compose'),
-    composeMention: () => void calls.push('compose @'),
-    cycleMailFilter: (step) => void calls.push(`filter ${step}`),
-    closeOverlay: () => void calls.push('close'),
+    select: (id) => void calls.push(`select ${id}`),
+    loadPage: () => void calls.push('more'),
+    toggle: (id) => void calls.push(`toggle ${id}`),
+    markRead: (id) => void calls.push(`read ${id}`),
+    markAllRead: () => void calls.push('read all'),
+    reply: (id) => void calls.push(`reply ${id}`),
+    cycleFilter: (step) => void calls.push(`filter ${step}`),
+    close: () => void calls.push('close'),
   };
-  return { intents, calls };
+  const composer = {
+    open: () => void calls.push('compose'),
+    openAtMention: () => void calls.push('compose @'),
+  };
+  return { intents, composer, calls };
 }
 
 function mount(mv: MailViewState, height = 14, keymap?: Keymap) {
   const f = fakeIntents();
-  const r = render(<MailView mailView={mv} theme={theme} width={90} height={height} intents={f.intents} {...(keymap ? { keymap } : {})} />);
+  const r = render(<MailView mailView={mv} theme={theme} width={90} height={height} intents={f.intents} composer={f.composer} {...(keymap ? { keymap } : {})} />);
   return { ...r, ...f, frame: () => plain(r.lastFrame()) };
 }
 

@@ -1,18 +1,18 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { initialState, type AppState } from '../../../src/app/app-state.js';
+import { LayoutSource } from '../../../src/app/layout-source.js';
 import { RowScreen } from '../../../src/rows/row-screen.js';
 import type { Row } from '../../../src/rows/row.js';
 import type { RowManager } from '../../../src/rows/row-manager.js';
 import { Compositor } from '../../../src/terminal/compositor.js';
 import { DashboardPainter } from '../../../src/terminal/dashboard-painter.js';
 import { InkStdout } from '../../../src/terminal/ink-surface.js';
-import { toDisposable } from '../../../src/util/lifecycle.js';
 import { waitUntil } from '../../helpers/wait-until.js';
 import { row as rowView } from '../app/fixtures.js';
 
-/** What a Row gives the painter: its name, screen, last output and show/attach handles. */
+/** What a Row gives the painter: its name, screen and last output. */
 function fakeRow(name: string, screen: RowScreen): Row {
-  return { name, screen, lastOutputAt: Date.now(), show: () => toDisposable(() => {}), attach: () => toDisposable(() => {}) } as unknown as Row;
+  return { name, screen, lastOutputAt: Date.now() } as unknown as Row;
 }
 
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -39,7 +39,7 @@ describe('DashboardPainter', () => {
       ink: new InkStdout({ cols: 40, rows: 12 }, () => {}),
       rows: { get: (name: string) => (name === 'r1' ? row : undefined) } as unknown as RowManager,
       getState: () => state,
-      chromeHeight: 1,
+      layouts: new LayoutSource(1),
       writeModes: () => {},
       renderHeader: (view, width) => view.name.padEnd(width),
       separatorStyle: () => '',
