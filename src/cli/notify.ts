@@ -7,9 +7,10 @@
 // sent: per event, the terminal's bytes and the command's argv and stdin, or why a channel holds it.
 import { loadConfig } from '../config/load-config.js';
 import { describeOutcome, type CommandOutcome } from '../notify/command-channel.js';
-import { isNotifyEventKind, NOTIFY_EVENT_KINDS, type NotifyEvent } from '../notify/notify-event.js';
+import { isNotifyEventKind, NOTIFY_EVENT_KINDS } from '../config/notify-settings.js';
+import type { NotifyEvent } from '../notify/notify-event.js';
 import { resolveNotifyPolicy } from '../notify/notify-policy.js';
-import type { NotifyChannel } from '../notify/notify-settings.js';
+import type { NotifyChannel } from '../config/notify-settings.js';
 import { notificationPayload } from '../notify/notification-payload.js';
 import { notificationText } from '../notify/notification-text.js';
 import { Notifier, terminalNoticeId } from '../notify/notifier.js';

@@ -8,9 +8,17 @@ import { checkFile, editorSchemaField, ownRecord, parse, type Checked } from '..
 import { ACTIONS, type ActionName } from './key-actions.js';
 import { THEME_NAME_PATTERN } from './theme.js';
 import { federationSettingsSchema } from './federation-config.js';
-import { NOTIFY_EVENT_KINDS, type NotifyEventKind } from '../notify/notify-event.js';
-import { NOTIFY_BODY_MODES, NOTIFY_CHANNELS, NOTIFY_DEFAULTS, QUIET_HOURS_COMMAND, TERMINAL_NOTIFY_SETTINGS, type NotifySettings } from '../notify/notify-settings.js';
-import { CLOCK_TIME_PATTERN } from '../notify/quiet-hours.js';
+import {
+  CLOCK_TIME_PATTERN,
+  NOTIFY_BODY_MODES,
+  NOTIFY_CHANNELS,
+  NOTIFY_DEFAULTS,
+  NOTIFY_EVENT_KINDS,
+  QUIET_HOURS_COMMAND,
+  TERMINAL_NOTIFY_SETTINGS,
+  type NotifyEventKind,
+  type NotifySettings,
+} from './notify-settings.js';
 
 export const WAKE_POLICIES = ['auto', 'notify', 'off'] as const;
 export type WakePolicy = (typeof WAKE_POLICIES)[number];

@@ -3,7 +3,7 @@
 // ready-made text for commands that just display it. The argv never carries any of it: a command
 // is a fixed argv from the config, so nothing in an event can reach a shell or an argument list.
 import type { NotifyEvent } from './notify-event.js';
-import type { NotifyBodyMode } from './notify-settings.js';
+import type { NotifyBodyMode } from '../config/notify-settings.js';
 import { firstLineOf, NOTIFICATION_TITLE, notificationText, safeRowName } from './notification-text.js';
 
 export const NOTIFY_PAYLOAD_VERSION = 1;

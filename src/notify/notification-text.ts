@@ -5,7 +5,7 @@
 // first, so the result is one line with no control characters, however it is used later.
 import { sanitize } from '../text/sanitize.js';
 import type { NotifyEvent } from './notify-event.js';
-import type { NotifyBodyMode } from './notify-settings.js';
+import type { NotifyBodyMode } from '../config/notify-settings.js';
 
 export const NOTIFICATION_TITLE = 'Switchboard';
 /** A body's first line is cut here; the whole text at NOTIFICATION_TEXT_MAX. */

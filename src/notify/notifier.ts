@@ -11,7 +11,7 @@ import { BurstCoalescer } from './burst-coalescer.js';
 import { CommandChannel, type NotifyCommandRunner } from './command-channel.js';
 import type { NotifyEvent } from './notify-event.js';
 import type { NotifyPolicy } from './notify-policy.js';
-import type { NotifyChannel } from './notify-settings.js';
+import type { NotifyChannel } from '../config/notify-settings.js';
 import { notificationPayload } from './notification-payload.js';
 import { notificationText } from './notification-text.js';
 import { isQuietMinute, localMinuteOfDay } from './quiet-hours.js';

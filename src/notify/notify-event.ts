@@ -2,10 +2,9 @@
 // (the agent runtime for states and exits, the hub for mail and held wakes) build them where the
 // thing happens and hand them to one Notifier; this file only names the kinds and their reasons.
 // `body` is the text that came with the event (a message, a question), kept so that
-// `notify.body: "first-line"` can show its first line; by default it never leaves swb.
+// `notify.body: "first-line"` can show its first line; by default it never leaves swb. The kinds'
+// names are the config's words (src/config/notify-settings.ts), where an operator routes them.
 
-export const NOTIFY_EVENT_KINDS = ['waiting', 'turn-ended', 'mail', 'row-exited', 'wake-held'] as const;
-export type NotifyEventKind = (typeof NOTIFY_EVENT_KINDS)[number];
 
 /** Why a row waits for the operator (the agent's own words: a permission dialog, a question, its idle prompt). */
 export const WAITING_REASONS = ['permission', 'question', 'idle-prompt'] as const;
@@ -35,7 +34,3 @@ export type NotifyEvent = EventBase &
     | { kind: 'row-exited'; reason: 'non-zero'; exitCode: number }
     | { kind: 'wake-held'; reason: WakeHeldReason }
   );
-
-export function isNotifyEventKind(word: string): word is NotifyEventKind {
-  return (NOTIFY_EVENT_KINDS as readonly string[]).includes(word);
-}

@@ -3,8 +3,8 @@
 // command with its timeout. The older `notifications: {bell, desktop}` key maps onto it when no
 // `notify` section is given: it rang for new mail, so it becomes mail → terminal ("desktop" lets
 // the terminal be detected, "bell" alone is the bell).
-import { NOTIFY_EVENT_KINDS, type NotifyEventKind } from './notify-event.js';
-import { NOTIFY_DEFAULTS, type LegacyNotifications, type NotifyBodyMode, type NotifyChannel, type NotifySettings, type TerminalNotifySetting } from './notify-settings.js';
+import { NOTIFY_EVENT_KINDS, type NotifyEventKind } from '../config/notify-settings.js';
+import { NOTIFY_DEFAULTS, type LegacyNotifications, type NotifyBodyMode, type NotifyChannel, type NotifySettings, type TerminalNotifySetting } from '../config/notify-settings.js';
 import { minuteOfClockTime, type QuietSpan } from './quiet-hours.js';
 
 export interface NotifyPolicy {

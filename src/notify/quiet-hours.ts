@@ -3,8 +3,7 @@
 // misread "all day" needs saying explicitly as, e.g., "00:00" to "23:59". Local time comes from a
 // function of the clock's milliseconds, injected so tests need no time zone.
 
-/** "HH:MM", 00:00 to 23:59. */
-export const CLOCK_TIME_PATTERN = /^([01]\d|2[0-3]):([0-5]\d)$/;
+import { CLOCK_TIME_PATTERN } from '../config/notify-settings.js';
 
 export interface QuietSpan {
   /** Minutes after local midnight. */

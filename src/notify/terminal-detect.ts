@@ -3,7 +3,7 @@
 // terminal's own XTVERSION answer (CSI > q → DCS > | name ST), which survives SSH where the
 // environment does not. A pure function of that report; unknown terminals and multiplexers (tmux
 // and screen swallow OSC notifications unless told to pass them through) get the bell.
-import type { TerminalNotifySetting, TerminalNotifyKind } from './notify-settings.js';
+import type { TerminalNotifySetting, TerminalNotifyKind } from '../config/notify-settings.js';
 
 export interface TerminalReport {
   termProgram?: string;

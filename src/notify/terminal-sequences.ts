@@ -8,7 +8,7 @@
 // early or start another), bounded, and an OSC 9 text never starts with a digit: ConEmu reads
 // "OSC 9 ; <n>" as one of its own commands.
 import { sanitize } from '../text/sanitize.js';
-import type { TerminalNotifyKind } from './notify-settings.js';
+import type { TerminalNotifyKind } from '../config/notify-settings.js';
 import { NOTIFICATION_TEXT_MAX, NOTIFICATION_TITLE } from './notification-text.js';
 
 const BEL = '\x07';

@@ -52,12 +52,11 @@ describe('architecture', () => {
   it('imports only downward: every import goes to a folder lower in the house than its own (no arrow runs up, no circle between folders)', () => {
     // The floors, ground first. A folder imports only folders before it here. protocol holds the
     // wire's names (handles, handle@node); text is pure functions over strings; util is the
-    // process's plumbing (its log sanitizes through text); notify turns an event into a notification's
-    // bytes and commands (the config's section is typed by it); then the state below the hub (the
+    // process's plumbing (its log sanitizes through text); then the state below the hub (the
     // store, rows, the files an operator writes, reservations, federation, worktrees, agents);
     // then the hub, the agents' runtime, each client's UI and the clients; the entries on top.
     const floors = [
-      'src/protocol', 'src/text', 'src/util', 'src/notify', 'src/store', 'src/rows', 'src/config', 'src/resources', 'src/federation',
+      'src/protocol', 'src/text', 'src/util', 'src/store', 'src/rows', 'src/config', 'src/notify', 'src/resources', 'src/federation',
       'src/worktree', 'src/agents', 'src/hub', 'src/supervisor', 'src/app', 'src/terminal', 'src/client', 'src/mcp',
       'components', 'src/cli', 'src/server', 'bin',
     ];

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CommandChannel, type CommandOutcome } from '../../../src/notify/command-channel.js';
 import { resolveNotifyPolicy } from '../../../src/notify/notify-policy.js';
-import type { NotifySettings } from '../../../src/notify/notify-settings.js';
+import type { NotifySettings } from '../../../src/config/notify-settings.js';
 import { notificationPayload } from '../../../src/notify/notification-payload.js';
 import { Notifier } from '../../../src/notify/notifier.js';
 import { isProcessAlive } from '../../helpers/processes.js';

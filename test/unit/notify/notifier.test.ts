@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { NotifyEvent } from '../../../src/notify/notify-event.js';
 import { resolveNotifyPolicy } from '../../../src/notify/notify-policy.js';
-import type { NotifySettings } from '../../../src/notify/notify-settings.js';
+import type { NotifySettings } from '../../../src/config/notify-settings.js';
 import type { NotificationPayload } from '../../../src/notify/notification-payload.js';
 import { Notifier } from '../../../src/notify/notifier.js';
 import type { TerminalNotice } from '../../../src/notify/terminal-sequences.js';

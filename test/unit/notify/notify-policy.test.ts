@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NOTIFY_EVENT_KINDS } from '../../../src/notify/notify-event.js';
+import { NOTIFY_EVENT_KINDS } from '../../../src/config/notify-settings.js';
 import { notifySettingsFromLegacy, resolveNotifyPolicy, SILENT_POLICY } from '../../../src/notify/notify-policy.js';
 import { isQuietMinute, minuteOfClockTime } from '../../../src/notify/quiet-hours.js';
 

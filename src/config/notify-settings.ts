@@ -1,8 +1,18 @@
-// The `notify` section of the config as the notifier reads it. The zod schema that checks the file
-// is in src/config/config-schema.ts (it type-checks its output against this shape, so the two cannot
-// drift); this side is plain types and the word lists the schema offers, so the notifier needs no
-// zod and src/notify never imports src/config.
-import type { NotifyEventKind } from './notify-event.js';
+// The `notify` section of the config as the notifier (src/notify/) reads it: plain types and the word
+// lists the schema offers. The zod schema that checks the file is in config-schema.ts (it type-checks
+// its output against this shape, so the two cannot drift); the notifier needs no zod. These are the
+// config's words, so they live with the config and the notifier stands above it.
+
+/** The kinds of event an operator may route to a channel (src/notify/notify-event.ts gives their shapes). */
+export const NOTIFY_EVENT_KINDS = ['waiting', 'turn-ended', 'mail', 'row-exited', 'wake-held'] as const;
+export type NotifyEventKind = (typeof NOTIFY_EVENT_KINDS)[number];
+
+export function isNotifyEventKind(word: string): word is NotifyEventKind {
+  return (NOTIFY_EVENT_KINDS as readonly string[]).includes(word);
+}
+
+/** A local time of day in the config ("22:00"), as quiet hours take it. */
+export const CLOCK_TIME_PATTERN = /^([01]\d|2[0-3]):([0-5]\d)$/;
 
 /** The channels a kind of event can go to. */
 export const NOTIFY_CHANNELS = ['terminal', 'command'] as const;
