@@ -2,6 +2,8 @@
 // A profile is data: how to start the agent, how to find its input line, which screen rules map to
 // which state, its interrupt key and its fixed wake line. Parsing is strict (unknown fields are
 // rejected), regexes are compiled once here, and every error names the file and, inside a rule, the rule id.
+// One file over 450 lines because it is one concept: the profile file's grammar, each field with its
+// description for `swb schema`; its parts have no reader apart from the whole.
 import * as z from 'zod';
 import { checkFile, editorSchemaField, ownRecord } from '../util/schema.js';
 

@@ -5,6 +5,8 @@
 // transaction per batch, pushed to its sessions at once, and acknowledged only once that commit is
 // on disk (synced on the thread pool: store/wal-sync.ts). With NATS unreachable the outbox
 // simply grows ("queued: link down since ..."), and empties in order when the link is back.
+// One file over 450 lines because the publisher, the consumer and the link state share one
+// connection's life (connect, lose, reconnect, close): split, each would re-implement that cycle.
 //
 // Stream SWB_MAIL keeps subjects swb.<origin>.<destination>.<m|r> as a work queue: an envelope is
 // removed once its destination acknowledged it, and kept up to RETENTION_MS (14 days) for a node

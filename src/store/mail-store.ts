@@ -1,6 +1,9 @@
 // The durable inbox. One writer (the hub that holds the workspace lock) owns this object.
 // acceptBatch runs many sends in ONE transaction (group commit) and returns only after that
 // commit is on disk; nobody may be told "accepted" before it returns.
+// One file over 450 lines because it is one concept: every statement on the mail tables, prepared
+// once against one connection, so the transaction boundaries (accept, receipts, expiry) are read in
+// one place; the reply budget, migrations and error typing already live beside it.
 import type { Statement } from 'better-sqlite3';
 import { swbError, type SwbErrorValue } from '../protocol/error-codes.js';
 import type {
