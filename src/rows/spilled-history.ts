@@ -6,6 +6,8 @@
 //
 // Lines are taken straight from xterm's cell array (BufferLineCells), the way its own
 // translateToString(true) reads it: a test holds the two equal on the installed version.
+import type { Terminal } from '@xterm/headless';
+import { DisposableStore, type Disposable } from '../util/lifecycle.js';
 
 /** The parts of an @xterm/headless buffer line that text extraction reads (private there). */
 export interface BufferLineCells {
@@ -170,4 +172,27 @@ function decode(units: Uint16Array, start: number, end: number): string {
     text += String.fromCharCode.apply(null, units.subarray(at, Math.min(end, at + 8192)) as unknown as number[]);
   }
   return text;
+}
+
+/**
+ * What clears the emulator's scrollback clears the spilled part too: ED 3 (`clear` in most
+ * shells, an agent's /clear) while the normal buffer is active, and a full reset (RIS). The
+ * handlers return false, so xterm's own handling runs after them.
+ */
+export function clearWithScrollback(terminal: Terminal, spilled: SpilledHistory): Disposable {
+  const handlers = new DisposableStore();
+  const parser = terminal.parser;
+  const erase = (params: (number | number[])[]): boolean => {
+    if (params[0] === 3 && terminal.buffer.active.type === 'normal') spilled.clear();
+    return false;
+  };
+  handlers.add(parser.registerCsiHandler({ final: 'J' }, erase));
+  handlers.add(parser.registerCsiHandler({ prefix: '?', final: 'J' }, erase));
+  handlers.add(
+    parser.registerEscHandler({ final: 'c' }, () => {
+      spilled.clear();
+      return false;
+    }),
+  );
+  return handlers;
 }

@@ -1,6 +1,7 @@
 // Emulator state that @xterm/headless keeps private but a fast-forward through plain output
 // (plain-backlog.ts) must know: is the parser between sequences, does a line feed at the bottom
-// push the whole screen into history, and does printable ASCII print as itself. Read from the
+// push the whole screen into history, and does printable ASCII print as itself; and which screen
+// rows a parse touched, for a renderer that repaints only those. Read from the
 // pinned version's internals; when their shape differs (another xterm version), probeEmulator
 // returns null and callers parse everything, which is always correct. A unit test fails if the
 // probe stops finding them on the installed version.
@@ -72,5 +73,52 @@ export function probeEmulator(terminal: Terminal): EmulatorProbe | null {
       );
     },
     asciiCharset: () => core!._charsetService!.charset === undefined,
+  };
+}
+
+/** The screen rows changed since the last take(), as xterm's parser reported them. */
+export interface DirtyRows {
+  /** Rows changed since the last call: a range, 'all', or 'none'; resets the record. */
+  take(): { start: number; end: number } | 'all' | 'none';
+  /** Every row counts as changed (a resize). */
+  markAll(): void;
+  dispose(): void;
+}
+
+type RefreshRows = (listener: (range?: { start: number; end: number }) => void) => { dispose(): void };
+
+/**
+ * xterm's parser reports the viewport rows each parse touched (scrolls mark the whole scroll
+ * region) on an internal event the headless build does not re-export. When it is there, the
+ * attached row repaints only those rows per keystroke; when it is not (another xterm version),
+ * every row counts as changed. Consumers must treat this as a hint and repaint fully now and then.
+ */
+export function trackDirtyRows(terminal: Terminal): DirtyRows {
+  const core = (terminal as unknown as { _core?: { _inputHandler?: { onRequestRefreshRows?: unknown } } })._core;
+  const event = core?._inputHandler?.onRequestRefreshRows;
+  if (typeof event !== 'function') return { take: () => 'all', markAll: () => undefined, dispose: () => undefined };
+  let all = true;
+  let start = Number.POSITIVE_INFINITY;
+  let end = -1;
+  const subscription = (event as RefreshRows).call(core!._inputHandler, (range) => {
+    if (!range) all = true;
+    else {
+      start = Math.min(start, range.start);
+      end = Math.max(end, range.end);
+    }
+  });
+  return {
+    take() {
+      const range = end >= 0 ? { start: Math.max(0, start), end } : null;
+      const wasAll = all;
+      all = false;
+      start = Number.POSITIVE_INFINITY;
+      end = -1;
+      return wasAll ? 'all' : (range ?? 'none');
+    },
+    markAll() {
+      all = true;
+    },
+    dispose: () => subscription.dispose(),
   };
 }
