@@ -9,6 +9,7 @@ import type { Row } from '../rows/row.js';
 import { systemClock, type Clock } from '../util/clock.js';
 import { DisposableMap } from '../util/disposable-map.js';
 import { Emitter, type Event } from '../util/event.js';
+import { QuietTimer } from '../util/quiet-timer.js';
 import { DisposableStore, toDisposable, type Disposable } from '../util/lifecycle.js';
 import { TimerSlot } from '../util/timer-slot.js';
 import { git } from './git.js';
@@ -52,21 +53,9 @@ export class WorktreeBoard implements Disposable {
     const store = new DisposableStore();
     const w: Watched = { info, status: null, store, lookSoon: store.add(new TimerSlot(this.clock)), running: false, again: false, dispose: () => store.dispose() };
     this.rows.set(row.name, w); // releases a watch of the same name before it
-    // Looked at once the screen has been still for SCREEN_QUIET_MS. A change only notes its time
-    // (screen changes come with every parse turn): the timer, once due, waits out the rest.
-    const quiet = store.add(new TimerSlot(this.clock));
-    let changedAt = 0;
-    const whenQuiet = (): void => {
-      const left = changedAt + SCREEN_QUIET_MS - this.clock.now();
-      if (left > 0) quiet.set(whenQuiet, left);
-      else this.poke(row.name, 0);
-    };
-    store.add(
-      row.onScreenChange(() => {
-        changedAt = this.clock.now();
-        quiet.setIfIdle(whenQuiet, SCREEN_QUIET_MS);
-      }),
-    );
+    // Looked at once the screen has been still for SCREEN_QUIET_MS, however long it keeps changing.
+    const quiet = store.add(new QuietTimer(SCREEN_QUIET_MS, Infinity, () => this.poke(row.name, 0), this.clock));
+    store.add(row.onScreenChange(() => quiet.poke()));
     void this.watchGitFiles(row.name, w);
     this.poke(row.name, 0);
   }
