@@ -4,7 +4,7 @@
 // a flood) is parsed at once. The same clock says when output went quiet (a flood ended), which is
 // when a screen is worth showing at once. Time comes from the injected Clock, so the rule is
 // tested exactly with a fake one.
-import { systemClock, type Clock } from '../util/clock.js';
+import { holdingClock, type Clock } from '../util/clock.js';
 import type { Disposable } from '../util/lifecycle.js';
 import { TimerSlot } from '../util/timer-slot.js';
 import type { ParseQueue } from './parse-queue.js';
@@ -31,7 +31,7 @@ export class FloodPolicy implements Disposable {
   /** `onWaitOver` runs when a flood's wait ends: ask for a parse turn then. */
   constructor(
     private readonly onWaitOver: () => void,
-    private readonly clock: Clock = systemClock,
+    private readonly clock: Clock = holdingClock,
     private readonly maxDeferMs: number = MAX_DEFER_MS,
   ) {
     this.waitOver = new TimerSlot(clock);

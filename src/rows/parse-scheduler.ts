@@ -4,7 +4,7 @@
 // each row hands its emulator at most its share of a per-turn byte budget, and asks again only
 // after that share was parsed: the next share goes out in a later check phase, after the poll
 // phase has had its chance to deliver input.
-import { systemClock, type Clock } from '../util/clock.js';
+import { holdingClock, type Clock } from '../util/clock.js';
 import { TimerSlot } from '../util/timer-slot.js';
 
 export interface ParseClient {
@@ -34,7 +34,7 @@ export class ParseScheduler {
   constructor(options: ParseSchedulerOptions = {}) {
     this.bytesPerTurn = options.bytesPerTurn ?? 256 * 1024;
     this.minSliceBytes = options.minSliceBytes ?? 16 * 1024;
-    this.hold = new TimerSlot(options.clock ?? systemClock);
+    this.hold = new TimerSlot(options.clock ?? holdingClock);
   }
 
   /** Asks for a turn; `client.feed` runs in a later check phase (setImmediate). */

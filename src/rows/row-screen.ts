@@ -13,7 +13,7 @@ import xtermHeadless from '@xterm/headless';
 import type { IBuffer, IBufferCell, Terminal } from '@xterm/headless';
 import unicode11 from '@xterm/addon-unicode11';
 const { Unicode11Addon } = unicode11;
-import { systemClock, type Clock } from '../util/clock.js';
+import { holdingClock, type Clock } from '../util/clock.js';
 import { Emitter, type Event } from '../util/event.js';
 import { DisposableStore, toDisposable, type Disposable } from '../util/lifecycle.js';
 import { TimerSlot } from '../util/timer-slot.js';
@@ -55,7 +55,7 @@ export interface RowScreenOptions {
   fastForward?: boolean;
   /** Longest a plain flood may wait unparsed in a row that is not attached (default MAX_DEFER_MS). */
   maxDeferMs?: number;
-  /** Times the flood policy, quiet and the echo's wait (default: the system clock). */
+  /** Times the flood policy, quiet and the echo's wait (default: the system clock, its timers holding the event loop: a flush() awaits them). */
   clock?: Clock;
 }
 
@@ -114,7 +114,7 @@ export class RowScreen implements Disposable, ParseClient {
   readonly onTitleChange: Event<string> = this.titleEmitter.event;
 
   constructor(options: RowScreenOptions) {
-    const clock = options.clock ?? systemClock;
+    const clock = options.clock ?? holdingClock;
     this.queue = this.store.add(new ParseQueue(options.highWatermark, options.lowWatermark));
     this.onPressure = this.queue.onPressure;
     this.flood = this.store.add(new FloodPolicy(() => this.requestTurn(), clock, options.maxDeferMs));

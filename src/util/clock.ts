@@ -24,11 +24,19 @@ export const systemClock: Clock = {
 };
 
 /**
- * Resolves after `ms` on `clock`: for the few product loops that must wait between tries. On the
- * system clock the wait holds the event loop, unlike setTimer's timers: a command retrying its
- * connect has nothing else alive between tries, and would otherwise exit in the middle of its loop.
+ * The real clock with timers that hold the event loop, for a wait that stands for work still owed:
+ * a parse turn a flush() awaits (RowScreen, ParseScheduler), a retry a command awaits (sleep). A
+ * process must not exit in the middle of it, as it may in a debounce on systemClock.
  */
-export function sleep(ms: number, clock: Clock = systemClock): Promise<void> {
-  if (clock !== systemClock) return new Promise((resolve) => clock.setTimer(resolve, ms));
-  return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+export const holdingClock: Clock = {
+  now: () => Date.now(),
+  setTimer(fn, ms) {
+    const handle = setTimeout(fn, Math.max(0, ms));
+    return toDisposable(() => clearTimeout(handle));
+  },
+};
+
+/** Resolves after `ms` on `clock`: for the few product loops that must wait between tries. */
+export function sleep(ms: number, clock: Clock = holdingClock): Promise<void> {
+  return new Promise((resolve) => clock.setTimer(resolve, ms));
 }
