@@ -7,6 +7,7 @@ import type { TicketView } from '../protocol/resource-name.js';
 import type { HubClient } from '../client/hub-client.js';
 import type { CommandContext } from './command.js';
 import { describeWait } from '../text/format-ticket.js';
+import { sleep, systemClock } from '../util/clock.js';
 
 /** One round of waiting; the hub caps it at its maxWaitMs. */
 const ROUND_MS = 25_000;
@@ -59,13 +60,13 @@ export async function acquireResources(ctx: CommandContext, opts: AcquireOptions
 
 /** Connects again after a lost connection, for a few seconds (a hub restarting), or gives up with the first error. */
 export async function reconnect(ctx: CommandContext, first: SwbError): Promise<HubClient> {
-  const deadline = Date.now() + RECONNECT_FOR_MS;
+  const deadline = systemClock.now() + RECONNECT_FOR_MS;
   for (let attempt = 1; ; attempt++) {
     try {
       return await ctx.connect();
     } catch (err) {
-      if (Date.now() >= deadline || !(err instanceof SwbError) || err.code !== 'NO_HUB') throw err instanceof SwbError ? err : first;
-      await new Promise((r) => setTimeout(r, Math.min(500, 25 * attempt)));
+      if (systemClock.now() >= deadline || !(err instanceof SwbError) || err.code !== 'NO_HUB') throw err instanceof SwbError ? err : first;
+      await sleep(Math.min(500, 25 * attempt));
     }
   }
 }

@@ -3,6 +3,7 @@ import { type CommandDescriptor } from './command.js';
 import { formatMail } from '../text/format-mail.js';
 import { idFlag, kindFlag, messageText, sendMessage } from './send.js';
 import { splitTargets } from './split-targets.js';
+import { systemClock } from '../util/clock.js';
 
 export const askCommand: CommandDescriptor = {
   name: 'ask',
@@ -17,7 +18,7 @@ export const askCommand: CommandDescriptor = {
   async run(ctx) {
     const { recipients, textArgs } = splitTargets(ctx.args);
     const text = await messageText(ctx, textArgs);
-    const deadline = Date.now() + ((ctx.flags.timeout as number | undefined) ?? 300) * 1000;
+    const deadline = systemClock.now() + ((ctx.flags.timeout as number | undefined) ?? 300) * 1000;
     const client = await ctx.connect();
     // Note the inbox position first, so a reply that lands before we start waiting is not missed.
     // Start after everything already in the inbox, without touching it.
@@ -25,7 +26,7 @@ export const askCommand: CommandDescriptor = {
     const sent = await sendMessage(ctx, { to: recipients, text, kind: kindFlag(ctx, 'task'), messageId: idFlag(ctx) });
     ctx.print(`asked #${sent.id}; waiting for a reply...`);
     for (;;) {
-      const round = Math.max(0, Math.min(30_000, deadline - Date.now()));
+      const round = Math.max(0, Math.min(30_000, deadline - systemClock.now()));
       // Peek: other mail that arrives meanwhile stays unseen (not "delivered") for `swb inbox`.
       const r = await client.request<{ messages: MailItem[] }>('mail.wait', { timeoutMs: Math.round(round), after: cursor, peek: true }, { timeoutMs: round + client.requestTimeoutMs });
       for (const m of r.messages) {
@@ -37,7 +38,7 @@ export const askCommand: CommandDescriptor = {
           return 0;
         }
       }
-      if (Date.now() >= deadline) {
+      if (systemClock.now() >= deadline) {
         ctx.result({ question: sent, reply: null, timedOut: true });
         ctx.print(`TIMEOUT: no reply to #${sent.id}.`);
         return 1;

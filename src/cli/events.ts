@@ -3,6 +3,7 @@ import { sanitize } from '../text/sanitize.js';
 import type { HubClient } from '../client/hub-client.js';
 import { SwbError } from '../protocol/error-codes.js';
 import { UsageError, type CommandContext, type CommandDescriptor } from './command.js';
+import { sleep } from '../util/clock.js';
 
 const KINDS = ['mail', 'receipt', 'state', 'wake', 'row', 'resource'];
 
@@ -74,7 +75,7 @@ const FINAL: ReadonlySet<string> = new Set(['UNAUTHENTICATED', 'SESSION_COLLISIO
 /** Connects again, with backoff (doubling up to RECONNECT_MAX_MS), until it does or `stopped()`; null when stopped. */
 async function reconnect(ctx: CommandContext, stopped: () => boolean): Promise<HubClient | null> {
   for (let delay = RECONNECT_FIRST_MS; ; delay = Math.min(delay * 2, RECONNECT_MAX_MS)) {
-    await new Promise((r) => setTimeout(r, delay));
+    await sleep(delay);
     if (stopped()) return null;
     try {
       const client = await ctx.connect({ autoStart: false });

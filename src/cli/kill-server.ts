@@ -2,20 +2,21 @@ import { SwbError } from '../protocol/error-codes.js';
 import { askYesNo } from '../util/ask-yes-no.js';
 import type { HubClient } from '../client/hub-client.js';
 import type { CommandContext, CommandDescriptor } from './command.js';
+import { sleep, systemClock } from '../util/clock.js';
 
 /** A server ends its rows (SIGHUP, SIGKILL after a grace) and then its hub: give it that long. */
 const STOP_WAIT_MS = 15_000;
 
 async function processEnds(pid: number, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = systemClock.now() + timeoutMs;
   for (;;) {
     try {
       process.kill(pid, 0);
     } catch {
       return true;
     }
-    if (Date.now() > deadline) return false;
-    await new Promise((r) => setTimeout(r, 25));
+    if (systemClock.now() > deadline) return false;
+    await sleep(25);
   }
 }
 

@@ -26,6 +26,7 @@ import { linuxProc } from '../resources/process-evidence.js';
 import { shellQuote } from '../util/shell-quote.js';
 import { acquireResources, reconnect } from './acquire-resources.js';
 import { UsageError, type CommandContext, type CommandDescriptor } from './command.js';
+import { sleep } from '../util/clock.js';
 
 export const EXIT_WAIT_TIMEOUT = 75;
 const EXIT_NOT_STARTED = 127;
@@ -191,7 +192,7 @@ function signalGroup(pgid: number, signal: NodeJS.Signals): void {
 /** Resolves once no live process is left in the group (its helpers included). */
 async function groupGone(pgid: number): Promise<void> {
   for (let i = 0; linuxProc.groupMembers(pgid).length > 0; i++) {
-    await new Promise((r) => setTimeout(r, GROUP_POLL_MS[Math.min(i, GROUP_POLL_MS.length - 1)]));
+    await sleep(GROUP_POLL_MS[Math.min(i, GROUP_POLL_MS.length - 1)]!);
   }
 }
 

@@ -4,6 +4,7 @@ import { MESSAGE_KINDS, MESSAGE_ID_PATTERN, type SendResult } from '../protocol/
 import { splitTargets } from './split-targets.js';
 import { UsageError, type CommandContext, type CommandDescriptor } from './command.js';
 import { newMessageId } from './message-id.js';
+import { sleep } from '../util/clock.js';
 
 export const sendCommand: CommandDescriptor = {
   name: 'send',
@@ -73,7 +74,7 @@ export async function sendMessage(ctx: CommandContext, params: Record<string, un
       // HUB_BUSY is not retried here: the connect already waited out the full backlog for a while.
       const retryable = err instanceof SwbError && err.code === 'NO_HUB';
       if (!retryable || attempt >= 4) throw err;
-      await new Promise((r) => setTimeout(r, 50 * attempt));
+      await sleep(50 * attempt);
     }
   }
 }

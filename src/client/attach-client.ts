@@ -8,6 +8,7 @@ import { fstatSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { resolve } from 'node:path';
 import { printTopLevelHelp } from '../config/top-level-help.js';
+import { sleep, systemClock } from '../util/clock.js';
 import { packageVersion } from '../util/package-root.js';
 import { isWorkspaceDir, resolveRuntimePaths, workspaceFlagProblem, type RuntimePaths } from '../hub/runtime-paths.js';
 import {
@@ -169,7 +170,7 @@ async function openServer(paths: RuntimePaths, o: AttachOptions, split: SplitArg
     // Another swb started the server at the same moment: the workspace lock let it win; use it.
     if (!(err instanceof SwbError && err.code === 'HUB_RUNNING')) throw err;
   }
-  const deadline = Date.now() + 10_000;
+  const deadline = systemClock.now() + 10_000;
   for (let delay = 10; ; delay = Math.min(delay * 2, 200)) {
     try {
       checkSocketPath(path);
@@ -177,10 +178,10 @@ async function openServer(paths: RuntimePaths, o: AttachOptions, split: SplitArg
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (err instanceof SwbError || (code !== 'ENOENT' && code !== 'ECONNREFUSED')) throw err;
-      if (Date.now() > deadline) {
+      if (systemClock.now() > deadline) {
         throw new SwbError('NO_SERVER', `No swb server came up for workspace ${paths.workspaceId}: another one is starting or stopping there (see server.out in ${paths.runDir}); try again in a moment.`);
       }
-      await new Promise((r) => setTimeout(r, delay));
+      await sleep(delay);
     }
   }
 }

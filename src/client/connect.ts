@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { SwbError } from '../protocol/error-codes.js';
 import type { RuntimePaths } from '../hub/runtime-paths.js';
+import { sleep, systemClock } from '../util/clock.js';
 import { swbBinPath } from '../util/package-root.js';
 import { HubClient, hubDenied, noHub, type ClientIdentity } from './hub-client.js';
 import { checkPrivateFile } from './trusted-socket.js';
@@ -45,13 +46,13 @@ function connectError(opts: ConnectOptions, socketPath: string, code: string): S
 
 /** Opens the socket, waiting out a full listen backlog for a moment. */
 async function openWhenAccepted(socketPath: string): Promise<HubClient> {
-  const deadline = Date.now() + BACKLOG_RETRY_MS;
+  const deadline = systemClock.now() + BACKLOG_RETRY_MS;
   for (let delay = 5; ; delay = Math.min(delay * 2, 100)) {
     try {
       return await HubClient.open(socketPath);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== BACKLOG_FULL || Date.now() > deadline) throw err;
-      await new Promise((r) => setTimeout(r, delay));
+      if ((err as NodeJS.ErrnoException).code !== BACKLOG_FULL || systemClock.now() > deadline) throw err;
+      await sleep(delay);
     }
   }
 }
@@ -111,7 +112,7 @@ async function startAndConnect(opts: ConnectOptions, socketPath: string): Promis
     exited = code ?? 1;
   });
   child.unref();
-  const deadline = Date.now() + (opts.startTimeoutMs ?? 5000);
+  const deadline = systemClock.now() + (opts.startTimeoutMs ?? 5000);
   for (let delay = 5; ; delay = Math.min(delay * 2, 50)) {
     try {
       return await openWhenAccepted(socketPath);
@@ -122,8 +123,8 @@ async function startAndConnect(opts: ConnectOptions, socketPath: string): Promis
       if (exited !== null && exited !== EXIT_HUB_RUNNING && exited !== 0) {
         throw noHub(socketPath, `the hub it started exited with status ${exited}; run \`swb hub\` to see why`);
       }
-      if (Date.now() > deadline) throw noHub(socketPath, 'timed out waiting for the hub to start');
-      await new Promise((r) => setTimeout(r, delay));
+      if (systemClock.now() > deadline) throw noHub(socketPath, 'timed out waiting for the hub to start');
+      await sleep(delay);
     }
   }
 }

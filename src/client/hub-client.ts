@@ -6,7 +6,9 @@ import { DEFAULT_LIMITS, messageTooLarge, PROTOCOL_VERSION } from '../protocol/l
 import type { HelloResult } from '../protocol/methods.js';
 import { encodeFrame, NdjsonDecoder } from '../protocol/ndjson-decoder.js';
 import { classifyLine, errorFromFailure, type RpcFailure } from '../protocol/rpc.js';
+import { systemClock } from '../util/clock.js';
 import { Emitter } from '../util/event.js';
+import type { Disposable } from '../util/lifecycle.js';
 import { checkPeer, checkSocketPath } from './trusted-socket.js';
 
 export interface ClientIdentity {
@@ -23,7 +25,7 @@ interface Pending {
   method: string;
   resolve: (v: unknown) => void;
   reject: (e: SwbError) => void;
-  timer: NodeJS.Timeout | null;
+  timer: Disposable | null;
 }
 
 export class HubClient {
@@ -73,7 +75,7 @@ export class HubClient {
 
   private failAll(err: SwbError): void {
     for (const p of this.pending.values()) {
-      if (p.timer) clearTimeout(p.timer);
+      p.timer?.dispose();
       p.reject(err);
     }
     this.pending.clear();
@@ -145,7 +147,7 @@ export class HubClient {
     if (this.closed) return Promise.reject(this.finalError ?? new SwbError('NO_HUB', 'The connection to the hub is closed.'));
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
-      const timer = timeoutMs > 0 ? setTimeout(() => this.timedOut(id, timeoutMs), timeoutMs) : null;
+      const timer = timeoutMs > 0 ? systemClock.setTimer(() => this.timedOut(id, timeoutMs), timeoutMs) : null;
       this.pending.set(id, { method, resolve: resolve as (v: unknown) => void, reject, timer });
       this.socket.write(encodeFrame({ jsonrpc: '2.0', id, method, params }));
     });
@@ -182,7 +184,7 @@ export class HubClient {
       const p = typeof id === 'number' ? this.pending.get(id) : undefined;
       if (!p) return;
       this.pending.delete(id as number);
-      if (p.timer) clearTimeout(p.timer);
+      p.timer?.dispose();
       if (msg.kind === 'invalid') p.reject(new SwbError(msg.error.code, msg.error.message));
       else if ('error' in msg.message) {
         const e = errorFromFailure(msg.message as RpcFailure);

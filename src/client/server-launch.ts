@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { SwbError } from '../protocol/error-codes.js';
 import type { RuntimePaths } from '../hub/runtime-paths.js';
+import { systemClock } from '../util/clock.js';
 import { swbBinPath } from '../util/package-root.js';
 
 const READY_TIMEOUT_MS = 20_000;
@@ -51,9 +52,9 @@ export async function launchServer(o: LaunchOptions): Promise<number> {
     if (said.length < 64 * 1024) said += chunk;
   });
   const outcome = await new Promise<{ ok: true; pid: number } | { ok: false; message: string }>((resolve) => {
-    const timer = setTimeout(() => resolve({ ok: false, message: `the swb server did not start within ${READY_TIMEOUT_MS / 1000} s (its output: ${logPath})` }), READY_TIMEOUT_MS);
+    const timer = systemClock.setTimer(() => resolve({ ok: false, message: `the swb server did not start within ${READY_TIMEOUT_MS / 1000} s (its output: ${logPath})` }), READY_TIMEOUT_MS);
     const settle = () => {
-      clearTimeout(timer);
+      timer.dispose();
       const line = said.split('\n')[0] ?? '';
       try {
         const v = JSON.parse(line) as { ok: boolean; pid?: number; message?: string };
@@ -65,7 +66,7 @@ export async function launchServer(o: LaunchOptions): Promise<number> {
     ready.on('end', settle);
     ready.on('error', settle);
     child.on('error', (err) => {
-      clearTimeout(timer);
+      timer.dispose();
       resolve({ ok: false, message: `the swb server could not be started: ${err.message}` });
     });
   });

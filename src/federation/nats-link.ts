@@ -16,6 +16,8 @@ import { readFileSync, statSync, type Stats } from 'node:fs';
 import { connect, credsAuthenticator, type ConnectionOptions, type NatsConnection } from '@nats-io/transport-node';
 import { AckPolicy, DeliverPolicy, RetentionPolicy, StorageType, jetstream, jetstreamManager, type JetStreamClient, type JsMsg } from '@nats-io/jetstream';
 import { SwbError } from '../protocol/error-codes.js';
+import { systemClock } from '../util/clock.js';
+import { TimerSlot } from '../util/timer-slot.js';
 import type { FederationStore, IncomingResult } from './federation-store.js';
 import { groupIntoEnvelopes } from './federation-store.js';
 import { dedupId, inboundFilter, mailSubject, readEnvelope, STREAM, SUBJECT_ROOT, type Envelope } from './envelope.js';
@@ -77,8 +79,10 @@ export class FederationLink {
   private readonly inbox: JsMsg[] = [];
   private applying = false;
   private applyScheduled = false;
-  private beatTimer: NodeJS.Timeout | null = null;
-  private beatSoon: NodeJS.Timeout | null = null;
+  /** The presence beat every PRESENCE_BEAT_MS while up (it does not hold the event loop). */
+  private readonly beatTimer = new TimerSlot();
+  /** A beat soon after local sessions changed, coalesced. */
+  private readonly beatSoon = new TimerSlot();
   private queuedCache = { count: 0, oldestAt: null as number | null };
   private ready: Promise<void> | null = null;
   private auth: Partial<ConnectionOptions> = {};
@@ -168,8 +172,7 @@ export class FederationLink {
     void this.watchStatus(this.nc);
     void this.publishLoop();
     void this.consumeLoop();
-    this.beatTimer = setInterval(() => void this.beat().catch(() => undefined), PRESENCE_BEAT_MS);
-    this.beatTimer.unref();
+    this.beatTimer.set(this.beatOnSchedule, PRESENCE_BEAT_MS);
   }
 
   private authOptions(): Partial<ConnectionOptions> {
@@ -277,9 +280,9 @@ export class FederationLink {
   private async waitForWork(): Promise<void> {
     if (this.kicked) return;
     await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, 1000);
+      const timer = systemClock.setTimer(resolve, 1000);
       this.wake = () => {
-        clearTimeout(timer);
+        timer.dispose();
         resolve();
       };
     });
@@ -448,14 +451,14 @@ export class FederationLink {
     await this.presence.beat(this.host.localPeers());
   }
 
+  private readonly beatOnSchedule = (): void => {
+    this.beatTimer.set(this.beatOnSchedule, PRESENCE_BEAT_MS);
+    void this.beat().catch(() => undefined);
+  };
+
   /** Local sessions changed: tell the other nodes soon (coalesced). */
   peersChanged(): void {
-    if (this.beatSoon) return;
-    this.beatSoon = setTimeout(() => {
-      this.beatSoon = null;
-      void this.beat().catch(() => undefined);
-    }, 250);
-    this.beatSoon.unref();
+    this.beatSoon.setIfIdle(() => void this.beat().catch(() => undefined), 250);
   }
 
   private async refreshQueued(): Promise<void> {
@@ -492,8 +495,8 @@ export class FederationLink {
     const wasUp = this.state === 'up' && !this.stopped;
     this.stopped = true;
     this.kick();
-    if (this.beatTimer) clearInterval(this.beatTimer);
-    if (this.beatSoon) clearTimeout(this.beatSoon);
+    this.beatTimer.dispose();
+    this.beatSoon.dispose();
     // Leaving on purpose: tell the others this node's sessions are offline now, not in 30 s.
     if (wasUp && this.presence) {
       const offline = this.host.localPeers().map((p) => ({ ...p, online: false }));
@@ -546,8 +549,9 @@ function answer(step: () => void): void {
   }
 }
 
+/** A wait that does not hold the event loop (the clock's timers never do): a stopping server may exit in it. */
 function delay(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms).unref());
+  return new Promise((r) => systemClock.setTimer(r, ms));
 }
 
 function messageOf(err: unknown): string {

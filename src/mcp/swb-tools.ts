@@ -14,6 +14,7 @@ import { MESSAGE_KINDS, type MailItem, type PeerInfo, type ReceiptResult, type S
 import { sanitize } from '../text/sanitize.js';
 import { formatMail, formatReceipts } from '../text/format-mail.js';
 import { registerCoordinateResourceTool } from './coordinate-resource.js';
+import { systemClock } from '../util/clock.js';
 
 /** Opens (or reuses) the hub connection of this MCP server's caller. */
 export type Connect = () => Promise<HubClient>;
@@ -151,12 +152,12 @@ export function registerSwbTools(server: McpServer, connect: Connect): void {
     (args) =>
       guarded(async () => {
         const client = await connect();
-        const deadline = Date.now() + args.timeoutSeconds * 1000;
+        const deadline = systemClock.now() + args.timeoutSeconds * 1000;
         for (;;) {
-          const round = Math.min(WAIT_ROUND_MS, Math.max(0, deadline - Date.now()));
+          const round = Math.min(WAIT_ROUND_MS, Math.max(0, deadline - systemClock.now()));
           const r = await client.request<{ messages: MailItem[] }>('mail.wait', { timeoutMs: Math.round(round) }, { timeoutMs: round + client.requestTimeoutMs });
           if (r.messages.length > 0) return ok(r.messages.map(formatMail).join('\n'), { messages: r.messages.map(cleanMail), timedOut: false });
-          if (Date.now() >= deadline) return ok(`No mail within ${args.timeoutSeconds} s.`, { messages: [], timedOut: true });
+          if (systemClock.now() >= deadline) return ok(`No mail within ${args.timeoutSeconds} s.`, { messages: [], timedOut: true });
         }
       }),
   );

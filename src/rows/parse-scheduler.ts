@@ -4,6 +4,8 @@
 // each row hands its emulator at most its share of a per-turn byte budget, and asks again only
 // after that share was parsed: the next share goes out in a later check phase, after the poll
 // phase has had its chance to deliver input.
+import { holdingClock, type Clock } from '../util/clock.js';
+import { TimerSlot } from '../util/timer-slot.js';
 
 export interface ParseClient {
   /** Hand up to about `budget` more bytes to the emulator (a chunk is never split). */
@@ -15,6 +17,8 @@ export interface ParseSchedulerOptions {
   bytesPerTurn?: number;
   /** A row's share never drops below this, however many rows are busy (default 16 KiB). */
   minSliceBytes?: number;
+  /** Times yieldOnce's wait (default: the system clock). */
+  clock?: Clock;
 }
 
 export class ParseScheduler {
@@ -22,14 +26,15 @@ export class ParseScheduler {
   private readonly minSliceBytes: number;
   private waiting: ParseClient[] = [];
   private scheduled = false;
-  /** While set, turns wait (yieldOnce): the timer that ends the wait. */
-  private hold: NodeJS.Timeout | undefined;
+  /** While pending, turns wait (yieldOnce): the timer that ends the wait. */
+  private readonly hold: TimerSlot;
   /** A turn came due during the hold: it runs when the hold ends. */
   private dueAfterHold = false;
 
   constructor(options: ParseSchedulerOptions = {}) {
     this.bytesPerTurn = options.bytesPerTurn ?? 256 * 1024;
     this.minSliceBytes = options.minSliceBytes ?? 16 * 1024;
+    this.hold = new TimerSlot(options.clock ?? holdingClock);
   }
 
   /** Asks for a turn; `client.feed` runs in a later check phase (setImmediate). */
@@ -49,18 +54,17 @@ export class ParseScheduler {
    * long (`npm run bench:render -- --only=echo-under-load --sched` shows the hops).
    */
   yieldOnce(): void {
-    this.hold ??= setTimeout(this.endHold, 0);
+    this.hold.setIfIdle(this.endHold, 0);
   }
 
   private readonly endHold = (): void => {
-    this.hold = undefined;
     if (!this.dueAfterHold) return;
     this.dueAfterHold = false;
     this.run();
   };
 
   private readonly run = (): void => {
-    if (this.hold !== undefined) {
+    if (this.hold.pending) {
       this.dueAfterHold = true;
       return;
     }

@@ -6,6 +6,7 @@ import { accessSync, constants as fsConstants } from 'node:fs';
 import { constants as osConstants } from 'node:os';
 import { isAbsolute } from 'node:path';
 import { spawn, type IPty } from 'node-pty';
+import { systemClock } from '../util/clock.js';
 import { Emitter, type Event } from '../util/event.js';
 import { DisposableStore, type Disposable } from '../util/lifecycle.js';
 import { isolatedCommand } from './isolated-command.js';
@@ -267,9 +268,8 @@ export class RowProcess implements Disposable {
     this.kill('SIGHUP');
     closePty(this.pty);
     const tree = this.tree;
-    const escalate = setTimeout(() => {
+    systemClock.setTimer(() => {
       if (processTreeAlive(tree)) signalProcessTree(tree, 'SIGKILL');
     }, this.killGraceMs);
-    escalate.unref();
   };
 }

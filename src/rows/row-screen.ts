@@ -2,28 +2,31 @@
 // program's queries (device attributes, cursor position) through onReply, reports parse backlog
 // through onPressure so the owner can pause the pty, and bumps a cheap version number whenever
 // parsed output (or a resize) changed the screen. Snapshots are taken on demand, never per chunk.
-// Output is queued here and handed to xterm in turns granted by a ParseScheduler, so many busy
-// rows share the event loop instead of each taking xterm's full 12 ms slice per turn.
-// A flood of plain lines is fast-forwarded: lines that would scroll out of history before anyone
-// could see them are cut from the backlog unparsed (plain-backlog.ts says when that is exact), and
-// a row that is not attached lets such a flood gather while it keeps coming (at most MAX_DEFER_MS)
-// so there is something to cut. When the lines the cut keeps for history are simple (printable
-// ASCII, no wider than the screen), they are taken into history as text rather than parsed, and
-// only the lines the emulator keeps as cells are parsed.
+// Output waits in a ParseQueue (parse-queue.ts) and is handed to xterm in turns granted by a
+// ParseScheduler, so many busy rows share the event loop instead of each taking xterm's full 12 ms
+// slice per turn. A flood of plain lines in a row that is not attached waits while it keeps coming
+// (flood-policy.ts) and is then fast-forwarded (fast-forward.ts); an attached row parses at once.
 // History is kept in two parts: the emulator's own scrollback (EMULATOR_SCROLLBACK lines, as cells)
 // and, older than that, plain text (spilled-history.ts), which costs a tenth of the memory.
+// xterm's internals are read only through xterm-state.ts and scrollback-tap.ts.
 import xtermHeadless from '@xterm/headless';
 import type { IBuffer, IBufferCell, Terminal } from '@xterm/headless';
 import unicode11 from '@xterm/addon-unicode11';
 const { Unicode11Addon } = unicode11;
+import { holdingClock, type Clock } from '../util/clock.js';
 import { Emitter, type Event } from '../util/event.js';
 import { DisposableStore, toDisposable, type Disposable } from '../util/lifecycle.js';
+import { TimerSlot } from '../util/timer-slot.js';
+import { FastForward } from './fast-forward.js';
+import { FloodPolicy } from './flood-policy.js';
 import { ModeTracker, type ActiveModes } from './mode-tracker.js';
 import { sharedParseScheduler, type ParseClient, type ParseScheduler } from './parse-scheduler.js';
-import { applyPlainCut, findPlainCut, findSpillCut, scanPlain, simpleLines } from './plain-backlog.js';
-import { probeEmulator, type EmulatorProbe } from './xterm-state.js';
+import { ParseQueue, type QueuedChunk } from './parse-queue.js';
+import { scanPlain } from './plain-backlog.js';
+import { probeEmulator, trackDirtyRows, type DirtyRows, type EmulatorProbe } from './xterm-state.js';
 import { tapScrollback, type ScrollbackTap } from './scrollback-tap.js';
-import { SpilledHistory } from './spilled-history.js';
+import { clearWithScrollback, SpilledHistory } from './spilled-history.js';
+import { readScreenSnapshot } from './read-screen-snapshot.js';
 import type { ScreenSnapshot } from './screen-snapshot.js';
 
 const { Terminal: HeadlessTerminal } = xtermHeadless;
@@ -34,44 +37,8 @@ export const DEFAULT_SCROLLBACK = 5000;
  * reflow to work on (a screen pulled taller shows history), small enough not to matter in memory.
  */
 export const EMULATOR_SCROLLBACK = 200;
-/** Unparsed bytes above which the owner should pause the pty. */
-export const DEFAULT_HIGH_WATERMARK = 256 * 1024;
-/** Unparsed bytes below which a paused pty may resume. */
-export const DEFAULT_LOW_WATERMARK = 32 * 1024;
-/**
- * Longest a plain flood waits unparsed in a row that is not attached. The cut keeps a whole
- * history's worth of lines (5,000 by default), so it pays only when the wait collects more than
- * that: at 30 ms it rarely did; at 100 ms a flooding row still redraws ten times a second.
- */
-export const MAX_DEFER_MS = 100;
-/**
- * A flood whose output paused this long has ended (or stalled): parse what came. Not shorter: while
- * other rows parse, this row's pty is not read for several ms, which is no pause of its program.
- */
-const FLOOD_GAP_MS = 15;
-/** A plain backlog smaller than this (and under a screenful of lines) is parsed at once: not a flood. */
-const DEFER_MIN_BYTES = 4096;
-/** Puts the cursor home and erases the screen and scrollback (see plain-backlog.ts on spilling). */
-const ERASE_ALL = '\x1b[H\x1b[2J\x1b[3J';
-/** A fast-forward is worth its scan when it drops at least this many lines... */
-const MIN_CUT_LINES = 1024;
-/** ...and bytes. */
-const MIN_CUT_BYTES = 8 * 1024;
-
-/** Output waiting for its parse turn. */
-interface QueuedChunk {
-  data: Uint8Array | string;
-  /** performance.now() when it arrived. */
-  at: number;
-  /** Every byte is plain (see plain-backlog.ts); strings never count as plain. */
-  plain: boolean;
-  /** CR LF pairs that end in it (when plain). */
-  lineEnds: number;
-  /** The byte written just before it (-1: none or unknown), for CR LF pairs split across chunks. */
-  prevByte: number;
-  /** Runs once xterm has parsed it, before anything queued after it. */
-  afterParse?: () => void;
-}
+export { DEFAULT_HIGH_WATERMARK, DEFAULT_LOW_WATERMARK } from './parse-queue.js';
+export { MAX_DEFER_MS } from './flood-policy.js';
 
 export interface RowScreenOptions {
   cols: number;
@@ -88,57 +55,36 @@ export interface RowScreenOptions {
   fastForward?: boolean;
   /** Longest a plain flood may wait unparsed in a row that is not attached (default MAX_DEFER_MS). */
   maxDeferMs?: number;
+  /** Times the flood policy, quiet and the echo's wait (default: the system clock, its timers holding the event loop: a flush() awaits them). */
+  clock?: Clock;
 }
 
 export type { ActiveModes } from './mode-tracker.js';
 
-const EMPTY_CHUNK: QueuedChunk = { data: '', at: 0, plain: true, lineEnds: 0, prevByte: -1 };
-
-/** Part of a plain queued chunk, with its own line count. */
-function sliceChunk(chunk: QueuedChunk, start: number, end: number): QueuedChunk {
-  const bytes = chunk.data as Uint8Array;
-  // The byte before the slice: the chunk's own, or what preceded the chunk.
-  const prevByte = start > 0 ? bytes[start - 1]! : chunk.prevByte;
-  const data = bytes.subarray(start, end);
-  return { data, at: chunk.at, plain: true, lineEnds: scanPlain(data, prevByte).lineEnds, prevByte };
-}
-
-/** Drops trailing blanks: empty cells are trimmed by xterm, written spaces here. */
-function trimSpaces(text: string): string {
-  let end = text.length;
-  while (end > 0 && text.charCodeAt(end - 1) === 32) end--;
-  return end === text.length ? text : text.slice(0, end);
-}
+/** The scan of a chunk that is not looked at (a string, an echo, no fast-forward). */
+const NOT_SCANNED = { plain: false, lineEnds: 0 };
 
 export class RowScreen implements Disposable, ParseClient {
   private readonly store = new DisposableStore();
   private readonly terminal: Terminal;
   private readonly modeTracker: ModeTracker;
-  private readonly highWatermark: number;
-  private readonly lowWatermark: number;
   private readonly replyEmitter = this.store.add(new Emitter<string>());
-  private readonly pressureEmitter = this.store.add(new Emitter<boolean>());
   private readonly changeEmitter = this.store.add(new Emitter<void>());
   private readonly titleEmitter = this.store.add(new Emitter<string>());
   private readonly scheduler: Pick<ParseScheduler, 'request'> & Partial<Pick<ParseScheduler, 'yieldOnce'>>;
-  private readonly maxDeferMs: number;
-  /** Output waiting for its parse turn, oldest first (from `queueHead`). */
-  private queue: QueuedChunk[] = [];
-  private queueHead = 0;
-  /** Queued chunks that are not plain; while any is queued there is no fast-forward or deferral. */
-  private queuedNotPlain = 0;
-  /** CR LF pairs in the queued chunks. */
-  private queuedLineEnds = 0;
+  private readonly queue: ParseQueue;
+  private readonly flood: FloodPolicy;
+  /** Null when fast-forward is off or xterm's internals are not found: every byte is parsed. */
+  private readonly fastForwarder: FastForward | null;
+  /** xterm internals (null when they are not found): `settled` reads them. */
+  private readonly emulator: EmulatorProbe | null;
+  private readonly dirtyRows: DirtyRows;
   /** The last byte written, for the next chunk's scan. */
   private lastByte = -1;
-  /** xterm internals (null when they are not found): the fast-forward and `settled` read them. */
-  private readonly emulator: EmulatorProbe | null;
-  private readonly fastForwardOn: boolean;
-  private deferTimer: NodeJS.Timeout | undefined;
-  /** Set by parseAfterYield: the next write() waits for `yieldTimer` before it is parsed. */
+  /** Set by parseAfterYield: the next write() waits for `echoWait` before it is parsed. */
   private yieldNext = false;
-  /** While set, nothing is parsed here: the event loop first blocks once (parseAfterYield). */
-  private yieldTimer: NodeJS.Timeout | undefined;
+  /** While pending, nothing is parsed here: the event loop first blocks once (parseAfterYield). */
+  private readonly echoWait: TimerSlot;
   /** Chunks written after parseAfterYield (their echo is on the terminal already) not parsed yet. */
   private echoesUnparsed = 0;
   private readonly echoParsed = (): void => {
@@ -147,17 +93,8 @@ export class RowScreen implements Disposable, ParseClient {
   /** Set while feed() hands a turn's chunks over (each parsed at once): their changes are told once, after. */
   private feeding = false;
   private changedWhileFeeding = false;
-  /** performance.now() of the last write(). */
-  private lastWriteAt = 0;
-  private skippedBytes = 0;
-  private spilledAsText = 0;
-  /** Bytes handed to xterm in the current turn; parsed when `onBatchParsed` runs. */
-  private inFlight = 0;
   private turnRequested = false;
   private urgentValue = false;
-  private pending = 0;
-  private backedUp = false;
-  private flushWaiters: Array<() => void> = [];
   private versionValue = 0;
   private titleValue = '';
   private scratchCell: IBufferCell | undefined;
@@ -171,16 +108,18 @@ export class RowScreen implements Disposable, ParseClient {
   /** Bytes the terminal sends back to the program (query replies); write them to the pty. */
   readonly onReply: Event<string> = this.replyEmitter.event;
   /** true: the parser is behind, pause the pty; false: caught up, resume it. */
-  readonly onPressure: Event<boolean> = this.pressureEmitter.event;
+  readonly onPressure: Event<boolean>;
   /** Parsed output (or a resize) changed the screen; `version` has moved on. */
   readonly onChange: Event<void> = this.changeEmitter.event;
   readonly onTitleChange: Event<string> = this.titleEmitter.event;
 
   constructor(options: RowScreenOptions) {
-    this.highWatermark = options.highWatermark ?? DEFAULT_HIGH_WATERMARK;
-    this.lowWatermark = Math.min(options.lowWatermark ?? DEFAULT_LOW_WATERMARK, this.highWatermark);
+    const clock = options.clock ?? holdingClock;
+    this.queue = this.store.add(new ParseQueue(options.highWatermark, options.lowWatermark));
+    this.onPressure = this.queue.onPressure;
+    this.flood = this.store.add(new FloodPolicy(() => this.requestTurn(), clock, options.maxDeferMs));
+    this.echoWait = this.store.add(new TimerSlot(clock));
     this.scheduler = options.scheduler ?? sharedParseScheduler;
-    this.maxDeferMs = options.maxDeferMs ?? MAX_DEFER_MS;
     this.historyDepth = options.scrollback ?? DEFAULT_SCROLLBACK;
     const emulatorScrollback = Math.min(this.historyDepth, options.emulatorScrollback ?? EMULATOR_SCROLLBACK);
     this.terminal = new HeadlessTerminal({
@@ -202,7 +141,7 @@ export class RowScreen implements Disposable, ParseClient {
     this.emulatorScrollback = tap ? emulatorScrollback : this.historyDepth;
     if (tap) {
       this.store.add(toDisposable(() => tap.dispose()));
-      this.clearSpilledOn(spilled!);
+      this.store.add(clearWithScrollback(this.terminal, spilled!));
     }
     // Unicode 11 widths, as the terminals operators use draw them (and as tmux counts them): an
     // emoji is two cells. xterm's default (Unicode 6) makes it one, and a row whose program prints ✅
@@ -228,50 +167,18 @@ export class RowScreen implements Disposable, ParseClient {
         else this.bump();
       }),
     );
-    this.trackDirtyRows();
+    this.dirtyRows = this.store.add(trackDirtyRows(this.terminal));
     this.emulator = probeEmulator(this.terminal);
-    this.fastForwardOn = options.fastForward !== false;
-    this.store.add(toDisposable(() => clearTimeout(this.deferTimer)));
-    this.store.add(toDisposable(() => clearTimeout(this.yieldTimer)));
-  }
-
-  // --- which rows changed -------------------------------------------------------------------
-  // xterm's parser reports the viewport rows each parse touched (scrolls mark the whole scroll
-  // region) on an internal event the headless build does not re-export. When it is there, the
-  // attached row repaints only those rows per keystroke; when it is not (another xterm version),
-  // every row counts as changed. Consumers must treat this as a hint and repaint fully now and then.
-  private dirtyTracked = false;
-  private dirtyAll = true;
-  private dirtyStart = Number.POSITIVE_INFINITY;
-  private dirtyEnd = -1;
-
-  private trackDirtyRows(): void {
-    type RefreshRows = (listener: (range?: { start: number; end: number }) => void) => { dispose(): void };
-    const core = (this.terminal as unknown as { _core?: { _inputHandler?: { onRequestRefreshRows?: unknown } } })._core;
-    const event = core?._inputHandler?.onRequestRefreshRows;
-    if (typeof event !== 'function') return;
-    this.dirtyTracked = true;
-    this.store.add(
-      (event as RefreshRows).call(core!._inputHandler, (range) => {
-        if (!range) this.dirtyAll = true;
-        else {
-          this.dirtyStart = Math.min(this.dirtyStart, range.start);
-          this.dirtyEnd = Math.max(this.dirtyEnd, range.end);
-        }
-      }),
-    );
+    this.fastForwarder =
+      options.fastForward !== false && this.emulator !== null
+        ? new FastForward(this.emulator, { depth: this.historyDepth, emulatorScrollback: this.emulatorScrollback, spilled: this.spilled }, clock)
+        : null;
   }
 
   /** Rows changed since the last call: a range, 'all', or 'none'; resets the record. */
   takeDirtyRows(): { start: number; end: number } | 'all' | 'none' {
-    const all = !this.dirtyTracked || this.dirtyAll;
-    const range = this.dirtyEnd >= 0 ? { start: Math.max(0, this.dirtyStart), end: this.dirtyEnd } : null;
-    this.dirtyAll = false;
-    this.dirtyStart = Number.POSITIVE_INFINITY;
-    this.dirtyEnd = -1;
-    return all ? 'all' : (range ?? 'none');
+    return this.dirtyRows.take();
   }
-
   get cols(): number {
     return this.terminal.cols;
   }
@@ -280,18 +187,13 @@ export class RowScreen implements Disposable, ParseClient {
     return this.terminal.rows;
   }
 
-  /** The internals the fast-forward reads; null when it is off or they are not found. */
-  private get probe(): EmulatorProbe | null {
-    return this.fastForwardOn ? this.emulator : null;
-  }
-
   /**
    * Everything written so far is parsed and the parser is between sequences: plain text the
    * program writes next is printed at the cursor as it stands (Compositor.echoAhead relies on it).
    * False when xterm's internals are not found.
    */
   get settled(): boolean {
-    return !this.store.disposed && this.pending === 0 && this.inFlight === 0 && this.emulator !== null && this.emulator.atGround();
+    return !this.store.disposed && this.queue.pending === 0 && this.queue.inFlight === 0 && this.emulator !== null && this.emulator.atGround();
   }
 
   /**
@@ -316,12 +218,12 @@ export class RowScreen implements Disposable, ParseClient {
    * flood ended), so what the screen shows now is its output's end, worth showing at once.
    */
   get quiet(): boolean {
-    return this.pending === 0 && performance.now() - this.lastWriteAt >= FLOOD_GAP_MS;
+    return this.queue.pending === 0 && this.flood.quietNow;
   }
 
   /** Bytes handed to write() that the parser has not processed yet. */
   get pendingBytes(): number {
-    return this.pending;
+    return this.queue.pending;
   }
 
   /**
@@ -335,7 +237,7 @@ export class RowScreen implements Disposable, ParseClient {
 
   set urgent(on: boolean) {
     this.urgentValue = on;
-    if (on && this.queueHead < this.queue.length) this.requestTurn();
+    if (on && !this.queue.isEmpty) this.requestTurn();
   }
 
   /**
@@ -343,38 +245,17 @@ export class RowScreen implements Disposable, ParseClient {
    * or taken into history as text (spilledAsTextBytes of them).
    */
   get fastForwardedBytes(): number {
-    return this.skippedBytes;
+    return this.fastForwarder?.skippedBytes ?? 0;
   }
 
   /** Of fastForwardedBytes, the lines taken into history as text without being parsed. */
   get spilledAsTextBytes(): number {
-    return this.spilledAsText;
+    return this.fastForwarder?.spilledAsTextBytes ?? 0;
   }
 
   /** True between a pressure(true) and the matching pressure(false). */
   get isBackedUp(): boolean {
-    return this.backedUp;
-  }
-
-  /**
-   * What clears the emulator's scrollback clears the spilled part too: ED 3 (`clear` in most
-   * shells, an agent's /clear) while the normal buffer is active, and a full reset (RIS). The
-   * handlers return false, so xterm's own handling runs after them.
-   */
-  private clearSpilledOn(spilled: SpilledHistory): void {
-    const parser = this.terminal.parser;
-    const erase = (params: (number | number[])[]): boolean => {
-      if (params[0] === 3 && this.terminal.buffer.active.type === 'normal') spilled.clear();
-      return false;
-    };
-    this.store.add(parser.registerCsiHandler({ final: 'J' }, erase));
-    this.store.add(parser.registerCsiHandler({ prefix: '?', final: 'J' }, erase));
-    this.store.add(
-      parser.registerEscHandler({ final: 'c' }, () => {
-        spilled.clear();
-        return false;
-      }),
-    );
+    return this.queue.isBackedUp;
   }
 
   /** The active buffer (normal or alternate), for renderers. Read it synchronously; it mutates. */
@@ -412,37 +293,29 @@ export class RowScreen implements Disposable, ParseClient {
     const echoed = this.yieldNext;
     if (echoed) {
       this.yieldNext = false;
-      this.yieldTimer ??= setTimeout(this.endYield, 0);
+      this.echoWait.setIfIdle(this.endYield, 0);
     }
-    if (this.urgent && this.inFlight === 0 && this.queueHead === this.queue.length && this.yieldTimer === undefined) {
-      this.lastWriteAt = performance.now();
-      this.pending += data.length;
-      this.inFlight = data.length;
+    const queue = this.queue;
+    if (this.urgentValue && queue.inFlight === 0 && queue.isEmpty && !this.echoWait.pending) {
+      this.flood.noteWrite();
+      queue.handOver(data.length);
       this.parseNow();
       this.terminal.write(data, this.onBatchParsed);
       return;
     }
     // An echo's chunk counts as not plain: a flood behind it is neither cut nor put off while it
     // waits, and it is told parsed (echoUnparsed) only once it is.
-    const scan = this.probe && typeof data !== 'string' && !echoed ? scanPlain(data, prevByte) : { plain: false, lineEnds: 0 };
-    const now = performance.now();
-    const chunk: QueuedChunk = { data, at: now, plain: scan.plain, lineEnds: scan.lineEnds, prevByte };
+    const scan = this.fastForwarder !== null && typeof data !== 'string' && !echoed ? scanPlain(data, prevByte) : NOT_SCANNED;
+    const chunk: QueuedChunk = { data, at: this.flood.noteWrite(), plain: scan.plain, lineEnds: scan.lineEnds, prevByte };
     if (echoed) {
       this.echoesUnparsed++;
       chunk.afterParse = this.echoParsed;
     }
-    this.queue.push(chunk);
-    if (scan.plain) this.queuedLineEnds += scan.lineEnds;
-    else this.queuedNotPlain++;
-    this.pending += data.length;
-    this.lastWriteAt = now;
-    if (!this.backedUp && this.pending > this.highWatermark) {
+    queue.push(chunk);
+    if (queue.overHighWatermark) {
       // A plain flood is cut down here rather than paused: cutting costs far less than parsing.
-      if (this.inFlight === 0) this.fastForward();
-      if (this.pending > this.highWatermark) {
-        this.backedUp = true;
-        this.pressureEmitter.fire(true);
-      }
+      if (queue.inFlight === 0) this.fastForwarder?.run(queue, this.terminal.rows, this.terminal.cols);
+      queue.pressIfOver();
     }
     this.requestTurn();
   }
@@ -460,19 +333,23 @@ export class RowScreen implements Disposable, ParseClient {
 
   /** Resolves once everything written so far has been parsed. */
   flush(): Promise<void> {
-    if (this.store.disposed || this.pending === 0) return Promise.resolve();
-    return new Promise((resolve) => this.flushWaiters.push(resolve));
+    if (this.store.disposed) return Promise.resolve();
+    return this.queue.flush();
   }
 
   /** Called by the scheduler: hands the next queued chunks (about `budget` bytes) to xterm. */
   feed(budget: number): void {
     this.turnRequested = false;
-    if (this.store.disposed || this.inFlight > 0) return;
-    // A flood that is still coming waits (deferFlood), and is cut once its wait ends. Not at each
-    // turn meanwhile: a cut that spills history queues an erase, which is no plain output, so the
-    // wait ended there and the tail (a screenful and more) was parsed after every cut.
-    if (this.deferFlood()) return;
-    this.fastForward();
+    const queue = this.queue;
+    if (this.store.disposed || queue.inFlight > 0) return;
+    const fastForwarder = this.fastForwarder;
+    if (fastForwarder !== null) {
+      // A flood that is still coming waits (FloodPolicy), and is cut once its wait ends. Not at
+      // each turn meanwhile: a cut that spills history queues an erase, which is no plain output,
+      // so the wait ended there and the tail (a screenful and more) was parsed after every cut.
+      if (!this.urgentValue && this.flood.holds(queue, this.terminal.rows)) return;
+      fastForwarder.run(queue, this.terminal.rows, this.terminal.cols);
+    }
     // A turn's chunks are parsed one after another, at once; the screen is told it changed once,
     // after the last: one paint of the attached row per turn, not one per chunk, and none of a
     // screen part-way through a turn (a keystroke's echo the terminal shows already, in the
@@ -480,19 +357,15 @@ export class RowScreen implements Disposable, ParseClient {
     this.feeding = true;
     try {
       let handed = 0;
-      while (this.queueHead < this.queue.length && handed < budget) {
-        const chunk = this.queue[this.queueHead]!;
-        this.queue[this.queueHead] = EMPTY_CHUNK;
-        this.queueHead++;
-        if (chunk.plain) this.queuedLineEnds -= chunk.lineEnds;
-        else this.queuedNotPlain--;
+      while (!queue.isEmpty && handed < budget) {
+        const chunk = queue.take();
         handed += chunk.data.length;
-        const last = this.queueHead === this.queue.length || handed >= budget;
+        const last = queue.isEmpty || handed >= budget;
         // Parse now, in this scheduler turn: left alone xterm defers every write to a timer
         // (>= 1 ms each), which made a flood's wall time mostly waiting. The turn's byte budget
         // (ParseScheduler) still bounds how long the keyboard can wait behind parsing.
         this.parseNow();
-        if (last) this.inFlight = handed;
+        if (last) queue.startBatch(handed);
         const parsed = last ? this.onBatchParsed : undefined;
         const after = chunk.afterParse;
         this.terminal.write(chunk.data, after && parsed ? () => (after(), parsed()) : (after ?? parsed));
@@ -504,89 +377,7 @@ export class RowScreen implements Disposable, ParseClient {
         this.bump();
       }
     }
-    if (this.queueHead === this.queue.length) {
-      this.queue = [];
-      this.queueHead = 0;
-    } else if (this.queueHead >= 1024) {
-      this.queue = this.queue.slice(this.queueHead);
-      this.queueHead = 0;
-    }
-  }
-
-  /**
-   * Cuts the part of a plain backlog that would scroll out of history anyway (see plain-backlog.ts
-   * for why the screen and history come out the same as after parsing it).
-   */
-  private fastForward(): void {
-    const probe = this.probe;
-    if (probe === null || this.queuedNotPlain > 0) return;
-    const keepLines = 2 * this.terminal.rows + this.historyDepth;
-    if (this.queuedLineEnds < keepLines + MIN_CUT_LINES) return;
-    if (!probe.atGround() || !probe.scrollsWholeScreen()) return;
-    const queued = this.queue.slice(this.queueHead);
-    // Every queued chunk is plain here: bytes, never strings.
-    const chunks = queued.map((chunk) => chunk.data as Uint8Array);
-    const lineEnds = queued.map((chunk) => chunk.lineEnds);
-    if (this.spillHistory(probe, queued, chunks, lineEnds)) return;
-    const cut = findPlainCut(chunks, keepLines, MIN_CUT_BYTES, lineEnds);
-    if (cut === null) return;
-    // Whole chunks keep their records; the (at most two) the cut goes through are rescanned.
-    this.queue = applyPlainCut(queued, cut, (chunk) => chunk.data.length, sliceChunk);
-    this.queueHead = 0;
-    this.queuedLineEnds = this.queue.reduce((sum, chunk) => sum + chunk.lineEnds, 0);
-    this.pending -= cut.bytes;
-    this.skippedBytes += cut.bytes;
-    this.relievePressure();
-  }
-
-  /**
-   * The fast-forward that also takes the history's lines as text rather than parsing them, when
-   * they are simple (see plain-backlog.ts): the backlog becomes an erase of the emulator, the
-   * spilled lines, and the tail the emulator keeps as cells. False when it does not apply.
-   * `chunks` and `lineEnds` are `queued`'s bytes and line counts, read once by fastForward.
-   */
-  private spillHistory(probe: EmulatorProbe, queued: QueuedChunk[], chunks: Uint8Array[], lineEnds: number[]): boolean {
-    const spilled = this.spilled;
-    if (spilled === null || !probe.asciiCharset()) return false;
-    const keepLines = 2 * this.terminal.rows + this.emulatorScrollback;
-    if (this.queuedLineEnds < keepLines + this.historyDepth + 1 + MIN_CUT_LINES) return false;
-    const cut = findSpillCut(chunks, keepLines, this.historyDepth, lineEnds);
-    if (cut === null) return false;
-    const text = simpleLines(chunks, cut.spillFrom, cut.tailFrom, this.terminal.cols);
-    if (text === null) return false;
-    const erase: QueuedChunk = { data: ERASE_ALL, at: performance.now(), plain: false, lineEnds: 0, prevByte: -1, afterParse: () => spilled.appendAsciiLines(text) };
-    const tail = applyPlainCut(queued, { from: { index: 0, offset: 0 }, to: cut.tailFrom, bytes: cut.bytes }, (chunk) => chunk.data.length, sliceChunk);
-    this.queue = [erase, ...tail];
-    this.queueHead = 0;
-    this.queuedLineEnds = tail.reduce((sum, chunk) => sum + chunk.lineEnds, 0);
-    this.queuedNotPlain++;
-    this.pending += ERASE_ALL.length - cut.bytes;
-    this.skippedBytes += cut.bytes;
-    this.spilledAsText += text.length;
-    this.relievePressure();
-    return true;
-  }
-
-  /**
-   * A row that is not attached lets a plain flood build up while it keeps coming (output within
-   * the last FLOOD_GAP_MS), for at most maxDeferMs, so a fast-forward has lines to cut; anything
-   * else (escape sequences, a few lines, the end of a flood, an attached row) is parsed at once.
-   */
-  private deferFlood(): boolean {
-    if (this.urgent || this.probe === null || this.queuedNotPlain > 0 || this.backedUp) return false;
-    const head = this.queue[this.queueHead];
-    if (head === undefined) return false;
-    if (this.queuedLineEnds < this.terminal.rows && this.pending < DEFER_MIN_BYTES) return false;
-    const now = performance.now();
-    const deadline = Math.min(head.at + this.maxDeferMs, this.lastWriteAt + FLOOD_GAP_MS);
-    if (now >= deadline) return false;
-    if (this.deferTimer === undefined) {
-      this.deferTimer = setTimeout(() => {
-        this.deferTimer = undefined;
-        this.requestTurn();
-      }, Math.max(1, Math.ceil(deadline - now)));
-    }
-    return true;
+    queue.compact();
   }
 
   /**
@@ -608,34 +399,17 @@ export class RowScreen implements Disposable, ParseClient {
   }
 
   private readonly endYield = (): void => {
-    this.yieldTimer = undefined;
-    if (this.queueHead < this.queue.length) this.requestTurn();
+    if (!this.queue.isEmpty) this.requestTurn();
   };
 
   private requestTurn(): void {
-    if (this.turnRequested || this.inFlight > 0 || this.yieldTimer !== undefined) return;
+    if (this.turnRequested || this.queue.inFlight > 0 || this.echoWait.pending) return;
     this.turnRequested = true;
     this.scheduler.request(this);
   }
 
-  private relievePressure(): void {
-    if (this.backedUp && this.pending <= this.lowWatermark) {
-      this.backedUp = false;
-      this.pressureEmitter.fire(false);
-    }
-  }
-
   private readonly onBatchParsed = (): void => {
-    this.pending -= this.inFlight;
-    this.inFlight = 0;
-    this.relievePressure();
-    if (this.pending > 0) {
-      this.requestTurn();
-    } else if (this.flushWaiters.length > 0) {
-      const waiters = this.flushWaiters;
-      this.flushWaiters = [];
-      for (const resolve of waiters) resolve();
-    }
+    if (this.queue.batchParsed()) this.requestTurn();
   };
 
   resize(cols: number, rows: number): void {
@@ -643,49 +417,14 @@ export class RowScreen implements Disposable, ParseClient {
     if (cols === this.terminal.cols && rows === this.terminal.rows) return;
     this.tap?.makeRoom(cols, rows, this.emulatorScrollback);
     this.terminal.resize(cols, rows);
-    this.dirtyAll = true;
+    this.dirtyRows.markAll();
     this.bump();
   }
 
   snapshot(): ScreenSnapshot {
     const buffer = this.terminal.buffer.active;
-    const rows = this.terminal.rows;
-    const cols = this.terminal.cols;
-    const lines: string[] = new Array<string>(rows);
-    const dimRanges: Array<Array<[number, number]>> = new Array<Array<[number, number]>>(rows);
     const cell = (this.scratchCell ??= buffer.getNullCell());
-    for (let y = 0; y < rows; y++) {
-      const line = buffer.getLine(buffer.baseY + y);
-      lines[y] = line === undefined ? '' : trimSpaces(line.translateToString(true));
-      const ranges: Array<[number, number]> = [];
-      if (line !== undefined) {
-        let start = -1;
-        for (let x = 0; x < cols; x++) {
-          const c = line.getCell(x, cell);
-          const dim = c !== undefined && !c.isAttributeDefault() && c.isDim() !== 0;
-          if (dim && start < 0) start = x;
-          else if (!dim && start >= 0) {
-            ranges.push([start, x]);
-            start = -1;
-          }
-        }
-        if (start >= 0) ranges.push([start, cols]);
-      }
-      dimRanges[y] = ranges;
-    }
-    return {
-      lines,
-      cols,
-      rows,
-      cursor: {
-        x: Math.min(buffer.cursorX, cols - 1),
-        y: buffer.cursorY,
-        visible: this.modeTracker.isCursorVisible,
-      },
-      title: this.titleValue,
-      alternateScreen: buffer.type === 'alternate',
-      dimRanges,
-    };
+    return readScreenSnapshot(buffer, this.terminal.cols, this.terminal.rows, cell, this.modeTracker.isCursorVisible, this.titleValue);
   }
 
   private bump(): void {
@@ -695,11 +434,7 @@ export class RowScreen implements Disposable, ParseClient {
 
   readonly dispose = (): void => {
     if (this.store.disposed) return;
+    // The queue is disposed with the store: what waits is dropped and every flush() resolves.
     this.store.dispose();
-    this.queue = [];
-    this.queueHead = 0;
-    const waiters = this.flushWaiters;
-    this.flushWaiters = [];
-    for (const resolve of waiters) resolve();
   };
 }

@@ -8,7 +8,7 @@
 // are not where they should be (another xterm version), tapScrollback returns null and the caller
 // lets the emulator keep the whole history itself, which is always correct.
 import type { Terminal } from '@xterm/headless';
-import { isBufferLineCells, type BufferLineCells } from './spilled-history.js';
+import { isBufferLineCells, type BufferLineCells } from './xterm-state.js';
 
 interface LinesInternals {
   readonly length: number;

@@ -4,37 +4,14 @@
 // two bytes a character. The history view and search read history as text anyway
 // (RowScreen.historyLines), so nothing is lost that anyone shows.
 //
-// Lines are taken straight from xterm's cell array (BufferLineCells), the way its own
-// translateToString(true) reads it: a test holds the two equal on the installed version.
+// Lines are taken straight from xterm's cell array (xterm-state.ts reads it), the way its own
+// translateToString(true) does: a test holds the two equal on the installed version.
+import type { Terminal } from '@xterm/headless';
+import { DisposableStore, type Disposable } from '../util/lifecycle.js';
+import { lineCodeUnits, type BufferLineCells, type CodeUnitScratch } from './xterm-state.js';
 
-/** The parts of an @xterm/headless buffer line that text extraction reads (private there). */
-export interface BufferLineCells {
-  readonly length: number;
-  readonly _data: Uint32Array;
-  readonly _combined: Record<number, string>;
-  getTrimmedLength(): number;
-}
+export type { BufferLineCells } from './xterm-state.js';
 
-/** Whether `line` (an xterm BufferLine, read through its private fields) has the parts above. */
-export function isBufferLineCells(line: unknown): line is BufferLineCells {
-  const l = line as Partial<BufferLineCells> | undefined;
-  return (
-    !!l &&
-    l._data instanceof Uint32Array &&
-    typeof l._combined === 'object' &&
-    l._combined !== null &&
-    typeof l.getTrimmedLength === 'function' &&
-    typeof l.length === 'number' &&
-    l._data.length >= l.length * 3
-  );
-}
-
-// xterm's cell layout (src/common/buffer/Constants.ts): 3 words a cell, the first holds the content.
-const CELL_SIZE = 3;
-const CODEPOINT_MASK = 0x1fffff;
-const IS_COMBINED_MASK = 0x200000;
-const WIDTH_SHIFT = 22;
-const SPACE = 0x20;
 const CR = 0x0d;
 
 /** Code units per chunk; a line longer than that gets a chunk of its own. */
@@ -54,7 +31,7 @@ export class SpilledHistory {
   private chunks: Chunk[] = [];
   /** Lines in `chunks` (may exceed capacity by part of the oldest chunk). */
   private held = 0;
-  private scratch = new Uint16Array(256);
+  private readonly scratch: CodeUnitScratch = { units: new Uint16Array(256) };
 
   constructor(readonly capacity: number) {}
 
@@ -66,42 +43,17 @@ export class SpilledHistory {
   /** Appends one emulator line's text, as translateToString(true) would give it. */
   appendLine(line: BufferLineCells): void {
     if (this.capacity <= 0) return;
-    const data = line._data;
-    const end = Math.min(line.length, line.getTrimmedLength());
-    let n = 0;
-    let scratch = this.scratch;
-    for (let col = 0; col < end; ) {
-      const content = data[col * CELL_SIZE]!;
-      // Room for the widest case of this cell: a combined string, or a surrogate pair.
-      const combined = content & IS_COMBINED_MASK ? (line._combined[col] ?? '') : null;
-      const need = n + (combined === null ? 2 : combined.length);
-      if (need > scratch.length) {
-        const grown = new Uint16Array(Math.max(need, scratch.length * 2));
-        grown.set(scratch.subarray(0, n));
-        scratch = this.scratch = grown;
-      }
-      if (combined !== null) {
-        for (let i = 0; i < combined.length; i++) scratch[n++] = combined.charCodeAt(i);
-      } else {
-        const cp = content & CODEPOINT_MASK;
-        if (cp === 0) scratch[n++] = SPACE;
-        else if (cp < 0x10000) scratch[n++] = cp;
-        else {
-          scratch[n++] = 0xd800 + ((cp - 0x10000) >> 10);
-          scratch[n++] = 0xdc00 + ((cp - 0x10000) & 0x3ff);
-        }
-      }
-      col += content >> WIDTH_SHIFT || 1;
-    }
-    this.appendUnits(scratch, 0, n);
+    const n = lineCodeUnits(line, this.scratch);
+    this.appendUnits(this.scratch.units, 0, n);
   }
 
   /** Appends a line given as text (tests, and lines that did not come from the emulator). */
   appendText(text: string): void {
     if (this.capacity <= 0) return;
-    if (text.length > this.scratch.length) this.scratch = new Uint16Array(text.length);
-    for (let i = 0; i < text.length; i++) this.scratch[i] = text.charCodeAt(i);
-    this.appendUnits(this.scratch, 0, text.length);
+    if (text.length > this.scratch.units.length) this.scratch.units = new Uint16Array(text.length);
+    const units = this.scratch.units;
+    for (let i = 0; i < text.length; i++) units[i] = text.charCodeAt(i);
+    this.appendUnits(units, 0, text.length);
   }
 
   /**
@@ -170,4 +122,27 @@ function decode(units: Uint16Array, start: number, end: number): string {
     text += String.fromCharCode.apply(null, units.subarray(at, Math.min(end, at + 8192)) as unknown as number[]);
   }
   return text;
+}
+
+/**
+ * What clears the emulator's scrollback clears the spilled part too: ED 3 (`clear` in most
+ * shells, an agent's /clear) while the normal buffer is active, and a full reset (RIS). The
+ * handlers return false, so xterm's own handling runs after them.
+ */
+export function clearWithScrollback(terminal: Terminal, spilled: SpilledHistory): Disposable {
+  const handlers = new DisposableStore();
+  const parser = terminal.parser;
+  const erase = (params: (number | number[])[]): boolean => {
+    if (params[0] === 3 && terminal.buffer.active.type === 'normal') spilled.clear();
+    return false;
+  };
+  handlers.add(parser.registerCsiHandler({ final: 'J' }, erase));
+  handlers.add(parser.registerCsiHandler({ prefix: '?', final: 'J' }, erase));
+  handlers.add(
+    parser.registerEscHandler({ final: 'c' }, () => {
+      spilled.clear();
+      return false;
+    }),
+  );
+  return handlers;
 }

@@ -5,6 +5,7 @@ import { createPrivateFileOnce } from '../util/create-private-file.js';
 import { MIGRATIONS } from './migrations.js';
 import { SwbError } from '../protocol/error-codes.js';
 import { isBusyError, isCorruptError, setAsideDamaged, storeErrorValue } from './store-error.js';
+import { systemClock } from '../util/clock.js';
 
 /**
  * SQLite waits this long for another process's lock, on the event loop. Kept short: a longer
@@ -80,13 +81,13 @@ export function commitWithoutSync<T>(db: SqliteDatabase, fn: () => T): T {
 
 /** At open nobody is waiting on the hub yet, so a lock held by someone else is waited out (up to 5 s). */
 function whenFree(step: () => void): void {
-  const deadline = Date.now() + 5000;
+  const deadline = systemClock.now() + 5000;
   for (;;) {
     try {
       step();
       return;
     } catch (err) {
-      if (!isBusyError(err) || Date.now() > deadline) throw err;
+      if (!isBusyError(err) || systemClock.now() > deadline) throw err;
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
     }
   }

@@ -10,6 +10,7 @@
 // screen, but the next key, typed 12 ms later while a 200x50 frame was committed, still reached
 // the field the focus had left. Hence also the wait after the frame: two check phases, so that
 // the effects React queued at the end of that commit (a setImmediate of its scheduler) have run.
+import { systemClock, type Clock } from '../util/clock.js';
 import { toDisposable, type Disposable } from '../util/lifecycle.js';
 import type { Event } from '../util/event.js';
 
@@ -76,6 +77,7 @@ export class KeyPacer implements Disposable {
      * that does draw starts its render in the same event-loop turn, before this can run out.
      */
     private readonly maxWaitMs = 25,
+    private readonly clock: Clock = systemClock,
   ) {}
 
   push(text: string): void {
@@ -94,10 +96,10 @@ export class KeyPacer implements Disposable {
     this.deliver(this.queue.shift()!);
     // Wait even with nothing queued: a key read a moment later must not overtake this one.
     const frame = this.frames(() => this.next());
-    const timer = setTimeout(() => this.next(), this.maxWaitMs);
+    const timer = this.clock.setTimer(() => this.next(), this.maxWaitMs);
     this.waiting = toDisposable(() => {
       frame.dispose();
-      clearTimeout(timer);
+      timer.dispose();
     });
   }
 

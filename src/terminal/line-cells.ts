@@ -5,7 +5,7 @@
 // in `_combined` by column. Those are private to @xterm/headless, so they are checked when read;
 // when they are not there (another xterm), the compositor compares rendered lines as before.
 import type { IBuffer } from '@xterm/headless';
-import { isBufferLineCells, type BufferLineCells as LineCells } from '../rows/spilled-history.js';
+import { isBufferLineCells, type BufferLineCells as LineCells } from '../rows/xterm-state.js';
 
 /** A painted line's cells: a copy of its words and its combined characters. */
 export interface CellSnapshot {

@@ -23,7 +23,20 @@ export const systemClock: Clock = {
   },
 };
 
+/**
+ * The real clock with timers that hold the event loop, for a wait that stands for work still owed:
+ * a parse turn a flush() awaits (RowScreen, ParseScheduler), a retry a command awaits (sleep). A
+ * process must not exit in the middle of it, as it may in a debounce on systemClock.
+ */
+export const holdingClock: Clock = {
+  now: () => Date.now(),
+  setTimer(fn, ms) {
+    const handle = setTimeout(fn, Math.max(0, ms));
+    return toDisposable(() => clearTimeout(handle));
+  },
+};
+
 /** Resolves after `ms` on `clock`: for the few product loops that must wait between tries. */
-export function sleep(ms: number, clock: Clock = systemClock): Promise<void> {
+export function sleep(ms: number, clock: Clock = holdingClock): Promise<void> {
   return new Promise((resolve) => clock.setTimer(resolve, ms));
 }

@@ -2,10 +2,12 @@
 // first poke: `poke()` on every event, the callback runs `quietMs` after the last poke or `maxMs`
 // after the first unanswered one, whichever comes first. The attached row's full repaint uses it, so
 // that safety net runs between keystrokes rather than in the middle of a burst of them.
+import { systemClock, type Clock } from './clock.js';
 import type { Disposable } from './lifecycle.js';
+import { TimerSlot } from './timer-slot.js';
 
 export class QuietTimer implements Disposable {
-  private timer: NodeJS.Timeout | null = null;
+  private readonly timer: TimerSlot;
   private firstPokeAt = 0;
   private lastPokeAt = 0;
 
@@ -13,8 +15,10 @@ export class QuietTimer implements Disposable {
     private readonly quietMs: number,
     private readonly maxMs: number,
     private readonly fn: () => void,
-    private readonly now: () => number = Date.now,
-  ) {}
+    private readonly clock: Clock = systemClock,
+  ) {
+    this.timer = new TimerSlot(clock);
+  }
 
   /**
    * Something happened: (re)start the quiet wait, bounded by maxMs since the first poke. A poke
@@ -22,34 +26,34 @@ export class QuietTimer implements Disposable {
    * that when it fires and waits out the rest.
    */
   poke(): void {
-    const now = this.now();
+    const now = this.clock.now();
     this.lastPokeAt = now;
-    if (this.timer !== null) return;
+    if (this.timer.pending) return;
     this.firstPokeAt = now;
     this.arm(Math.min(this.quietMs, this.maxMs));
   }
 
   private arm(wait: number): void {
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      const due = Math.min(this.lastPokeAt + this.quietMs, this.firstPokeAt + this.maxMs);
-      const left = due - this.now();
-      if (left > 0) this.arm(left);
-      else this.fn();
-    }, wait);
+    this.timer.set(this.due, wait);
   }
+
+  private readonly due = (): void => {
+    const due = Math.min(this.lastPokeAt + this.quietMs, this.firstPokeAt + this.maxMs);
+    const left = due - this.clock.now();
+    if (left > 0) this.arm(left);
+    else this.fn();
+  };
 
   /** Forget the pending run (what it was for has been done another way). */
   cancel(): void {
-    if (this.timer !== null) clearTimeout(this.timer);
-    this.timer = null;
+    this.timer.clear();
   }
 
   get pending(): boolean {
-    return this.timer !== null;
+    return this.timer.pending;
   }
 
   dispose(): void {
-    this.cancel();
+    this.timer.dispose();
   }
 }

@@ -6,8 +6,12 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Row } from '../rows/row.js';
+import { systemClock, type Clock } from '../util/clock.js';
+import { DisposableMap } from '../util/disposable-map.js';
 import { Emitter, type Event } from '../util/event.js';
+import { QuietTimer } from '../util/quiet-timer.js';
 import { DisposableStore, toDisposable, type Disposable } from '../util/lifecycle.js';
+import { TimerSlot } from '../util/timer-slot.js';
 import { git } from './git.js';
 import { worktreeStatus, type WorktreeInfo, type WorktreeStatus } from './worktree.js';
 
@@ -15,23 +19,28 @@ import { worktreeStatus, type WorktreeInfo, type WorktreeStatus } from './worktr
 const SETTLE_MS = 400;
 const SCREEN_QUIET_MS = 1500;
 
-interface Watched {
+interface Watched extends Disposable {
   info: WorktreeInfo;
   status: WorktreeStatus | null;
+  /** The row's watchers and timers, released with it. */
   store: DisposableStore;
-  timer: NodeJS.Timeout | null;
+  /** The next look, debounced. */
+  lookSoon: TimerSlot;
   running: boolean;
   again: boolean;
 }
 
 export class WorktreeBoard implements Disposable {
-  private readonly rows = new Map<string, Watched>();
+  private readonly rows = new DisposableMap<string, Watched>();
   private readonly emitter = new Emitter<{ row: string; status: WorktreeStatus }>();
   private disposed = false;
   /** A row's git state changed. */
   readonly onStatus: Event<{ row: string; status: WorktreeStatus }> = this.emitter.event;
 
-  constructor(private readonly log: (line: string) => void = () => {}) {}
+  constructor(
+    private readonly log: (line: string) => void = () => {},
+    private readonly clock: Clock = systemClock,
+  ) {}
 
   statusOf(name: string): WorktreeStatus | null {
     return this.rows.get(name)?.status ?? null;
@@ -41,40 +50,25 @@ export class WorktreeBoard implements Disposable {
   follow(row: Row): void {
     const info = row.spec.worktree;
     if (!info || this.disposed) return;
-    this.forget(row.name);
-    const w: Watched = { info, status: null, store: new DisposableStore(), timer: null, running: false, again: false };
-    this.rows.set(row.name, w);
-    w.store.add(toDisposable(() => w.timer && clearTimeout(w.timer)));
-    let quiet: NodeJS.Timeout | null = null;
-    w.store.add(
-      row.onScreenChange(() => {
-        if (quiet) clearTimeout(quiet);
-        quiet = setTimeout(() => this.poke(row.name, 0), SCREEN_QUIET_MS);
-        quiet.unref();
-      }),
-    );
-    w.store.add(toDisposable(() => quiet && clearTimeout(quiet)));
+    const store = new DisposableStore();
+    const w: Watched = { info, status: null, store, lookSoon: store.add(new TimerSlot(this.clock)), running: false, again: false, dispose: () => store.dispose() };
+    this.rows.set(row.name, w); // releases a watch of the same name before it
+    // Looked at once the screen has been still for SCREEN_QUIET_MS, however long it keeps changing.
+    const quiet = store.add(new QuietTimer(SCREEN_QUIET_MS, Infinity, () => this.poke(row.name, 0), this.clock));
+    store.add(row.onScreenChange(() => quiet.poke()));
     void this.watchGitFiles(row.name, w);
     this.poke(row.name, 0);
   }
 
   forget(name: string): void {
-    const w = this.rows.get(name);
-    if (!w) return;
     this.rows.delete(name);
-    w.store.dispose();
   }
 
   /** Something may have changed (a merge, a file event): look again soon. */
   poke(name: string, delayMs = SETTLE_MS): void {
     const w = this.rows.get(name);
     if (!w) return;
-    if (w.timer) clearTimeout(w.timer);
-    w.timer = setTimeout(() => {
-      w.timer = null;
-      void this.look(name, w);
-    }, delayMs);
-    w.timer.unref();
+    w.lookSoon.set(() => void this.look(name, w), delayMs);
   }
 
   private async look(name: string, w: Watched): Promise<void> {
@@ -135,7 +129,7 @@ export class WorktreeBoard implements Disposable {
 
   dispose(): void {
     this.disposed = true;
-    for (const name of [...this.rows.keys()]) this.forget(name);
+    this.rows.dispose();
     this.emitter.dispose();
   }
 }

@@ -1,11 +1,11 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { joinTextRuns, KeyPacer, splitKeys, type PaceMode } from '../../../src/terminal/key-pacer.js';
 import { Emitter } from '../../../src/util/event.js';
+import { FakeClock } from '../../helpers/fake-clock.js';
 
 const pacers: KeyPacer[] = [];
 afterEach(() => {
   for (const p of pacers.splice(0)) p.dispose();
-  vi.useRealTimers();
 });
 
 describe('splitKeys', () => {
@@ -111,24 +111,29 @@ describe('KeyPacer', () => {
   });
 
   it('a held key that draws nothing (repeats past the last row) never piles up: each repeat goes at once', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const clock = new FakeClock();
     const delivered: string[] = [];
-    const pacer = new KeyPacer((t) => delivered.push(t), () => 'keys', new Emitter<void>().event);
+    const pacer = new KeyPacer((t) => delivered.push(t), () => 'keys', new Emitter<void>().event, undefined, clock);
     pacers.push(pacer);
     for (let i = 1; i <= 5; i++) {
       pacer.push('j');
       expect(delivered).toHaveLength(i); // delivered when it came
-      vi.advanceTimersByTime(33); // a terminal's key repeat: ~30 a second
+      clock.advance(33); // a terminal's key repeat: ~30 a second
       await turn();
     }
   });
 
   it('moves on after the deadline when a key changes nothing on screen', async () => {
+    const clock = new FakeClock();
     const delivered: string[] = [];
-    const pacer = new KeyPacer((t) => delivered.push(t), () => 'keys', new Emitter<void>().event, 10);
+    const pacer = new KeyPacer((t) => delivered.push(t), () => 'keys', new Emitter<void>().event, 10, clock);
     pacers.push(pacer);
     pacer.push('xy');
-    await new Promise((r) => setTimeout(r, 40));
+    clock.advance(9);
+    await turn();
+    expect(delivered).toEqual(['x']); // held until the deadline
+    clock.advance(1);
+    await turn();
     expect(delivered).toEqual(['x', 'y']);
   });
 });
