@@ -67,6 +67,8 @@ export class CodexRolloutParser implements TranscriptParser {
   /** What this token_count adds beyond the total already counted. */
   private addedBy(total: CodexUsage, last: CodexUsage | null): TokenCounts {
     const prev = this.total;
+    // The same total again (Codex writes a token_count more than once per response): nothing new.
+    if (sameUsage(total, prev)) return zeroTokens();
     const prevZero = prev.input === 0 && prev.output === 0;
     // A count begun again from zero (its total is just its last response) while ours is not zero.
     const restarted = last !== null && !prevZero && sameUsage(total, last);
