@@ -183,7 +183,7 @@ export class RowUsageTracker implements Disposable {
     this.o.ledger.commit({ row: this.o.row, path: batch.path, state: batch.state, totals: [...increments.values()], latest }, this.now());
     for (const inc of increments.values()) this.addToModel(inc.model, inc.turns, inc.tokens, inc.longTokens);
     if (latest) this.latest = { ...latest, limits: latest.limits ?? this.latest?.limits ?? null };
-    if (increments.size > 0 || batch.limits) this.changed.fire(this.snapshot());
+    if ((increments.size > 0 || batch.limits) && this.changed.size > 0) this.changed.fire(this.snapshot());
   }
 
   private addToModel(model: string | null, turns: number, tokens: TokenCounts, longTokens: TokenCounts): void {

@@ -14,7 +14,9 @@
 // twice, nothing lost).
 import { closeSync, constants, fstatSync, openSync, readSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { basename, dirname } from 'node:path';
+import { type Clock, systemClock } from '../util/clock.js';
 import { type Disposable, toDisposable } from '../util/lifecycle.js';
+import { TimerSlot } from '../util/timer-slot.js';
 import { scanCompleteLines } from './complete-lines.js';
 import type { LineVerdict, TranscriptParser } from './transcript-parser.js';
 import type { RateLimits, UsageTurn } from './usage-turn.js';
@@ -34,7 +36,7 @@ export interface FollowBatch {
   turns: UsageTurn[];
   limits: RateLimits | null;
   state: FollowState;
-  /** Bytes this slice consumed. */
+  /** Bytes read since the previous commit (slices without usage need not commit). */
   bytes: number;
 }
 
@@ -63,6 +65,15 @@ export interface TranscriptFollowerOptions {
   sliceBytes?: number;
   /** A line longer than this is skipped (default 64 MiB). */
   maxLineBytes?: number;
+  /** A watch event waits this long for the rest of its burst before the look (default 200 ms). */
+  settleMs?: number;
+  clock?: Clock;
+  /**
+   * Bytes without usage read past the last commit before the offset is committed anyway (default
+   * 8 MiB). A slice with usage always commits; one without need not (a restart reads those bytes
+   * again and finds nothing in them to count), which spares a store write per watch event.
+   */
+  commitEveryBytes?: number;
 }
 
 const NO_FOLLOW = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
@@ -75,6 +86,10 @@ export class TranscriptFollower implements Disposable {
   private readonly now: () => number;
   private readonly sliceBytes: number;
   private readonly maxLineBytes: number;
+  private readonly commitEveryBytes: number;
+  private readonly settleMs: number;
+  /** The one pending look a burst of watch events asks for. */
+  private readonly lookTimer: TimerSlot;
   private fd: number | null = null;
   private offset: number;
   private inode: number;
@@ -93,6 +108,9 @@ export class TranscriptFollower implements Disposable {
     this.now = o.now ?? Date.now;
     this.sliceBytes = o.sliceBytes ?? 4 * 1024 * 1024;
     this.maxLineBytes = Math.max(this.sliceBytes, o.maxLineBytes ?? 64 * 1024 * 1024);
+    this.commitEveryBytes = o.commitEveryBytes ?? 8 * 1024 * 1024;
+    this.settleMs = o.settleMs ?? 200;
+    this.lookTimer = new TimerSlot(o.clock ?? systemClock);
     this.buffer = Buffer.allocUnsafe(Math.min(this.sliceBytes, 64 * 1024));
     this.committed = o.state ?? { offset: 0, inode: 0, parser: undefined };
     this.offset = this.committed.offset;
@@ -149,20 +167,23 @@ export class TranscriptFollower implements Disposable {
 
   dispose(): void {
     this.disposed = true;
+    this.lookTimer.dispose();
     this.unwatch();
     this.closeFd();
   }
 
-  private lookPending = false;
-
-  /** One look for a burst of watch events, after the current turn of the loop; more slices follow while there is more. */
+  /**
+   * One look for a burst of watch events: an agent writes a response as several appends, and each
+   * wakes the watch; the look waits `settleMs` from the first (never pushed back by later ones).
+   * A backlog goes on a slice per turn of the event loop.
+   */
   private lookSoon(): void {
-    if (this.lookPending || this.disposed) return;
-    this.lookPending = true;
-    setImmediate(() => {
-      this.lookPending = false;
-      if (this.look()) this.lookSoon();
-    });
+    if (this.disposed) return;
+    this.lookTimer.setIfIdle(() => this.lookOn(), this.settleMs);
+  }
+
+  private lookOn(): void {
+    if (this.look()) setImmediate(() => this.lookOn());
   }
 
   private unwatch(): void {
@@ -254,18 +275,22 @@ export class TranscriptFollower implements Disposable {
   private finishSlice(bytes: number, turns: UsageTurn[], limits: RateLimits | null, size: number): boolean {
     if (bytes === 0) return false; // a partial last line: wait for its end
     this.offset += bytes;
-    const state = this.state();
-    try {
-      this.commit({ path: this.path, turns, limits, state, bytes });
-    } catch (err) {
-      this.offset = this.committed.offset;
-      this.inode = this.committed.inode;
-      this.parser.restore(this.committed.parser);
-      throw err;
+    const uncommitted = this.inode === this.committed.inode ? this.offset - this.committed.offset : this.offset;
+    const more = this.offset < size;
+    if (turns.length > 0 || limits !== null || uncommitted >= this.commitEveryBytes || (!more && uncommitted >= this.sliceBytes)) {
+      const state = this.state();
+      try {
+        this.commit({ path: this.path, turns, limits, state, bytes: uncommitted });
+      } catch (err) {
+        this.offset = this.committed.offset;
+        this.inode = this.committed.inode;
+        this.parser.restore(this.committed.parser);
+        throw err;
+      }
+      this.committed = state;
     }
-    this.committed = state;
     // More to read here, or read out while the path already names the next file.
-    return this.offset < size || this.pathMovedOn();
+    return more || this.pathMovedOn();
   }
 
   private pathMovedOn(): boolean {

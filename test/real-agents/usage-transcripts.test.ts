@@ -14,7 +14,7 @@ import { startAnthropicStub, type AnthropicStub } from '../support/model-api/ant
 import { startResponsesStub, type ResponsesStub } from '../support/model-api/openai-responses-stub.mjs';
 import { runHeadless, type HeadlessRun } from '../helpers/headless-screen.js';
 import { capturing, has } from '../helpers/real-agent-harness.js';
-import { AGENTS_DIR, cliInstalled, prepareCodexHome, stopCodexDaemons } from './agent-cli.js';
+import { AGENTS_DIR, claudeOfflineEnv, cliInstalled, codexOfflineEnv, prepareCodexHome, stopCodexDaemons } from './agent-cli.js';
 import { sumTranscript } from '../helpers/usage-sum.js';
 
 const CLAUDE_BIN = process.env.SWB_CLAUDE_BIN ?? join(AGENTS_DIR, '@anthropic-ai/claude-code/bin/claude.exe');
@@ -38,6 +38,14 @@ function saveUsageFixture(name: string, text: string, tmp: string): void {
   const path = join(FIXTURES, name);
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, text.replaceAll(tmp, '/tmp/swb-usage-real').replaceAll(basename(tmp), 'swb-usage-real'));
+}
+
+/** Types `text`, sends it and waits for `answer` with the turn over (no "esc to interrupt" near the bottom). */
+async function turn(run: HeadlessRun, text: string, answer: string): Promise<void> {
+  run.write(text);
+  await run.waitFor((s) => s.lines.some((l) => l.includes(text)), 10_000, `draft ${text}`);
+  run.write('\r');
+  await run.waitFor((s) => has(answer)(s) && !s.lines.slice(-6).some((l) => l.includes('esc to interrupt')), 90_000, `answer ${answer}`);
 }
 
 describe.skipIf(!cliInstalled(CLAUDE_BIN))('usage in real Claude Code transcripts', () => {
@@ -73,28 +81,12 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('usage in real Claude Code transcript
       cols: 100,
       rows: 30,
       cwd: project,
-      env: {
-        PATH: '/usr/local/bin:/usr/bin:/bin',
-        HOME: home,
-        TERM: 'xterm-256color',
-        ANTHROPIC_BASE_URL: stub.url,
-        ANTHROPIC_API_KEY: API_KEY,
-        DISABLE_TELEMETRY: '1',
-        DISABLE_ERROR_REPORTING: '1',
-        DISABLE_AUTOUPDATER: '1',
-        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-      },
+      env: claudeOfflineEnv(home, stub.url, API_KEY),
     });
     runs.push(run);
     return run;
   }
 
-  async function turn(run: HeadlessRun, text: string, answer: string): Promise<void> {
-    run.write(text);
-    await run.waitFor((s) => s.lines.some((l) => l.includes(text)), 10_000, `draft ${text}`);
-    run.write('\r');
-    await run.waitFor((s) => has(answer)(s) && !s.lines.slice(-6).some((l) => l.includes('esc to interrupt')), 90_000, `answer ${answer}`);
-  }
 
   it('a conversation with a tool, a subagent, a resume and a compaction: the transcript holds exactly the usage handed out', async () => {
     const home = join(dir, 'home');
@@ -195,18 +187,12 @@ describe.skipIf(!cliInstalled(CODEX_JS))('usage in real Codex rollout files', ()
       cols: 100,
       rows: 30,
       cwd: project,
-      env: { PATH: `${join(process.execPath, '..')}:/usr/bin:/bin`, HOME: home, TERM: 'xterm-256color', STUB_API_KEY: 'stub-key' },
+      env: codexOfflineEnv(home),
     });
     runs.push(run);
     return run;
   }
 
-  async function turn(run: HeadlessRun, text: string, answer: string): Promise<void> {
-    run.write(text);
-    await run.waitFor((s) => s.lines.some((l) => l.includes(text)), 10_000, `draft ${text}`);
-    run.write('\r');
-    await run.waitFor((s) => has(answer)(s) && !s.lines.some((l) => l.includes('esc to interrupt')), 90_000, `answer ${answer}`);
-  }
 
   it('turns, a tool and a resume appending to the same rollout: cumulative counters count each response once', async () => {
     const home = join(dir, 'home');

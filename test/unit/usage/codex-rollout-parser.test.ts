@@ -27,8 +27,15 @@ const tokensOf = (r: Handed) => ({
   reasoning: r.usage.output_tokens_details.reasoning_tokens,
 });
 
-function tokenCount(total: Record<string, number>, last: Record<string, number> | null, limits?: unknown) {
-  const u = (x: Record<string, number>) => ({ input_tokens: x.input, cached_input_tokens: x.cached, output_tokens: x.output, reasoning_output_tokens: x.reasoning, total_tokens: x.input + x.output });
+interface Counts {
+  input: number;
+  cached: number;
+  output: number;
+  reasoning: number;
+}
+
+function tokenCount(total: Counts, last: Counts | null, limits?: unknown) {
+  const u = (x: Counts) => ({ input_tokens: x.input, cached_input_tokens: x.cached, output_tokens: x.output, reasoning_output_tokens: x.reasoning, total_tokens: x.input + x.output });
   return { timestamp: '2026-12-05T10:00:00.000Z', type: 'event_msg', payload: { type: 'token_count', info: { total_token_usage: u(total), last_token_usage: last && u(last), model_context_window: 258400 }, rate_limits: limits ?? null } };
 }
 
