@@ -7,7 +7,7 @@ import type { Statement } from 'better-sqlite3';
 import type { FollowState } from '../usage/transcript-follower.js';
 import type { UsageCommit, UsageLatest, UsageLedger, UsageTotalRecord } from '../usage/usage-ledger.js';
 import type { RateLimits } from '../usage/usage-turn.js';
-import type { SqliteDatabase } from './open-database.js';
+import { commitWithoutSync, type SqliteDatabase } from './open-database.js';
 
 interface TotalRow {
   row: string;
@@ -89,9 +89,13 @@ export class UsageStore implements UsageLedger {
     return this.q.files.all(row).map((r) => ({ path: r.path, state: { offset: r.offset, inode: r.inode, parser: r.parser === null ? undefined : JSON.parse(r.parser) } }));
   }
 
-  /** A slice's totals, the file state after it and the row's newest context and limits, in one transaction. */
+  /**
+   * A slice's totals, the file state after it and the row's newest context and limits, in one
+   * transaction, committed without its own sync (commitWithoutSync): a power loss may take the last
+   * commits, but offset and totals go together, so the lines are read and counted again, once.
+   */
   commit(c: UsageCommit, now: number): void {
-    this.commitTx(c, now);
+    commitWithoutSync(this.db, () => this.commitTx(c, now));
   }
 
   /** Totals from UTC day `since` on (default: all), of one row or every row. */
