@@ -65,7 +65,7 @@ export interface TranscriptFollowerOptions {
   sliceBytes?: number;
   /** A line longer than this is skipped (default 64 MiB). */
   maxLineBytes?: number;
-  /** A watch event waits this long for the rest of its burst before the look (default 200 ms). */
+  /** A watch event waits this long for the rest of its burst before the look (default 500 ms). */
   settleMs?: number;
   clock?: Clock;
   /**
@@ -109,7 +109,7 @@ export class TranscriptFollower implements Disposable {
     this.sliceBytes = o.sliceBytes ?? 4 * 1024 * 1024;
     this.maxLineBytes = Math.max(this.sliceBytes, o.maxLineBytes ?? 64 * 1024 * 1024);
     this.commitEveryBytes = o.commitEveryBytes ?? 8 * 1024 * 1024;
-    this.settleMs = o.settleMs ?? 200;
+    this.settleMs = o.settleMs ?? 500;
     this.lookTimer = new TimerSlot(o.clock ?? systemClock);
     this.buffer = Buffer.allocUnsafe(Math.min(this.sliceBytes, 64 * 1024));
     this.committed = o.state ?? { offset: 0, inode: 0, parser: undefined };
