@@ -194,4 +194,47 @@ export const MIGRATIONS: readonly string[] = [
     detail    TEXT
   ) STRICT;
   `,
+  // 7: usage per agent (issue #38, src/store/usage-store.ts): per (row, transcript file) the offset read,
+  // the file's inode and the parser's state (an open response, a cumulative counter), committed in the
+  // same transaction as the totals they produced, so a restart never counts a turn twice or loses one;
+  // totals per row, UTC day, model and source (the conversation, or a subagent's file), with the tokens
+  // of long-prompt responses apart (their own prices); each row's newest context fill and plan windows.
+  `
+  CREATE TABLE usage_files (
+    row        TEXT NOT NULL,
+    path       TEXT NOT NULL,
+    offset     INTEGER NOT NULL,
+    inode      INTEGER NOT NULL,
+    parser     TEXT,
+    updated_at INTEGER NOT NULL,
+    PRIMARY KEY (row, path)
+  ) STRICT, WITHOUT ROWID;
+  CREATE TABLE usage_totals (
+    row              TEXT NOT NULL,
+    day              TEXT NOT NULL,
+    model            TEXT NOT NULL,
+    source           TEXT NOT NULL,
+    turns            INTEGER NOT NULL DEFAULT 0,
+    input            INTEGER NOT NULL DEFAULT 0,
+    cache_read       INTEGER NOT NULL DEFAULT 0,
+    cache_write      INTEGER NOT NULL DEFAULT 0,
+    output           INTEGER NOT NULL DEFAULT 0,
+    reasoning        INTEGER NOT NULL DEFAULT 0,
+    long_input       INTEGER NOT NULL DEFAULT 0,
+    long_cache_read  INTEGER NOT NULL DEFAULT 0,
+    long_cache_write INTEGER NOT NULL DEFAULT 0,
+    long_output      INTEGER NOT NULL DEFAULT 0,
+    long_reasoning   INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (row, day, model, source)
+  ) STRICT, WITHOUT ROWID;
+  CREATE INDEX usage_totals_by_day ON usage_totals (day);
+  CREATE TABLE usage_latest (
+    row            TEXT PRIMARY KEY,
+    model          TEXT,
+    context_tokens INTEGER,
+    context_window INTEGER,
+    limits         TEXT,
+    at             INTEGER NOT NULL
+  ) STRICT;
+  `,
 ];

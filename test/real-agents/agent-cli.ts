@@ -69,3 +69,23 @@ export function prepareCodexHome(home: string, project: string, stubUrl: string,
   ];
   writeFileSync(join(home, '.codex', 'config.toml'), `${config.join('\n')}\n`);
 }
+
+/** The environment a real Claude Code runs with offline: its own HOME, the stand-in's URL and key, nothing sent elsewhere. */
+export function claudeOfflineEnv(home: string, stubUrl: string, apiKey: string): NodeJS.ProcessEnv {
+  return {
+    PATH: '/usr/local/bin:/usr/bin:/bin',
+    HOME: home,
+    TERM: 'xterm-256color',
+    ANTHROPIC_BASE_URL: stubUrl,
+    ANTHROPIC_API_KEY: apiKey,
+    DISABLE_TELEMETRY: '1',
+    DISABLE_ERROR_REPORTING: '1',
+    DISABLE_AUTOUPDATER: '1',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+  };
+}
+
+/** The environment a real Codex runs with against the stand-in configured by prepareCodexHome. */
+export function codexOfflineEnv(home: string): NodeJS.ProcessEnv {
+  return { PATH: `${join(process.execPath, '..')}:/usr/bin:/bin`, HOME: home, TERM: 'xterm-256color', STUB_API_KEY: 'stub-key' };
+}

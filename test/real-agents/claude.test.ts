@@ -14,7 +14,7 @@ import { readPromptInput } from '../../src/agents/prompt-input.js';
 import type { ScreenSnapshot } from '../../src/rows/screen-snapshot.js';
 import { startAnthropicStub, type AnthropicStub } from '../support/model-api/anthropic-stub.mjs';
 import { runHeadless, type HeadlessRun } from '../helpers/headless-screen.js';
-import { AGENTS_DIR, cliInstalled, pinnedVersion } from './agent-cli.js';
+import { AGENTS_DIR, claudeOfflineEnv, cliInstalled, pinnedVersion } from './agent-cli.js';
 import { bottomHas, has, saveFixture, wakeLiveAgent } from '../helpers/real-agent-harness.js';
 
 const CLAUDE_BIN = process.env.SWB_CLAUDE_BIN ?? join(AGENTS_DIR, '@anthropic-ai/claude-code/bin/claude.exe');
@@ -64,17 +64,7 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('real Claude Code', () => {
       cols: 100,
       rows: 30,
       cwd: project,
-      env: {
-        PATH: '/usr/local/bin:/usr/bin:/bin',
-        HOME: home,
-        TERM: 'xterm-256color',
-        ANTHROPIC_BASE_URL: stub.url,
-        ANTHROPIC_API_KEY: API_KEY,
-        DISABLE_TELEMETRY: '1',
-        DISABLE_ERROR_REPORTING: '1',
-        DISABLE_AUTOUPDATER: '1',
-        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-      },
+      env: claudeOfflineEnv(home, stub.url, API_KEY),
     });
     runs.push(run);
     return run;

@@ -13,7 +13,7 @@ import { readPromptInput } from '../../src/agents/prompt-input.js';
 import type { ScreenSnapshot } from '../../src/rows/screen-snapshot.js';
 import { startResponsesStub, type ResponsesStub } from '../support/model-api/openai-responses-stub.mjs';
 import { runHeadless, type HeadlessRun } from '../helpers/headless-screen.js';
-import { AGENTS_DIR, cliInstalled, pinnedVersion, prepareCodexHome, stopCodexDaemons } from './agent-cli.js';
+import { AGENTS_DIR, cliInstalled, codexOfflineEnv, pinnedVersion, prepareCodexHome, stopCodexDaemons } from './agent-cli.js';
 import { bottomHas, has, saveFixture, wakeLiveAgent } from '../helpers/real-agent-harness.js';
 
 const CODEX_JS = process.env.SWB_CODEX_JS ?? join(AGENTS_DIR, '@openai/codex/bin/codex.js');
@@ -71,7 +71,7 @@ describe.skipIf(!cliInstalled(CODEX_JS))('real Codex CLI', () => {
       cols: 100,
       rows: 30,
       cwd: project,
-      env: { PATH: `${join(process.execPath, '..')}:/usr/bin:/bin`, HOME: home, TERM: 'xterm-256color', STUB_API_KEY: 'stub-key' },
+      env: codexOfflineEnv(home),
     });
     runs.push(run);
     return run;

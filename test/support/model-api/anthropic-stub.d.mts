@@ -43,6 +43,8 @@ export interface StubRequest {
   mcpTools: string[];
   /** The newest tool_result's text, when the request answers a tool call. */
   toolResult?: string;
+  /** The usage a /v1/messages request was handed (the final one, as a stream's message_delta ends it). */
+  usage?: { input_tokens: number; cache_creation_input_tokens: number; cache_read_input_tokens: number; output_tokens: number };
 }
 export interface AnthropicStub {
   port: number;

@@ -25,6 +25,9 @@
 // Requests whose newest user message is a tool_result get the matching turn's next "steps" entry (the
 // Nth tool round gets steps[N-1]), or else its "afterTool" text.
 // Side requests the CLI makes (titles, topic checks, token counts) get a short plain answer.
+// Every answer carries a realistic `usage` (uncached input, cache write, cache read, output), derived
+// from the request and the answer so that it differs per request; the request log records it (`usage`),
+// so a test can compare what an agent's transcript says against what the stand-in handed out.
 import { answerStep, runStubCli, sendJson, startStubServer } from './stub-server.mjs';
 
 let counter = 0;
@@ -172,17 +175,32 @@ function isSideRequest(body) {
   return false;
 }
 
-function blocksFor(content) {
+/** The answer's content blocks; `withIds` false leaves tool ids out (for sizing the usage, which must not depend on them). */
+function blocksFor(content, withIds = true) {
   return content.map((c) =>
-    c.type === 'tool_use' ? { type: 'tool_use', id: nextId('toolu'), name: c.name, input: c.input ?? {} } : { type: 'text', text: c.text ?? '' },
+    c.type === 'tool_use' ? { type: 'tool_use', id: withIds ? nextId('toolu') : '', name: c.name, input: c.input ?? {} } : { type: 'text', text: c.text ?? '' },
   );
+}
+
+/**
+ * The usage this stand-in reports for a request and its answer: the prompt's size (about four bytes a
+ * token) split as the API splits a cached conversation (most of it read from the cache, the newest part
+ * written to it, a few uncached tokens), and output from the answer's size. Deterministic, so the request
+ * log can say what was handed out before the answer is sent.
+ */
+export function usageFor(body, blocks) {
+  const prompt = Math.ceil(JSON.stringify([body.system ?? '', body.messages ?? [], body.tools ?? []]).length / 4);
+  const cacheRead = Array.isArray(body.messages) && body.messages.length > 1 ? Math.floor(prompt * 0.7) : 0;
+  const cacheWrite = Math.floor((prompt - cacheRead) * 0.8);
+  const output = 7 + Math.ceil(JSON.stringify(blocks).length / 4);
+  return { input_tokens: prompt - cacheRead - cacheWrite, cache_creation_input_tokens: cacheWrite, cache_read_input_tokens: cacheRead, output_tokens: output };
 }
 
 function sse(res, event, data) {
   res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
 }
 
-async function stream(res, model, blocks, delayMs, closed) {
+async function stream(res, model, blocks, delayMs, closed, usage) {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
   const message = {
     id: nextId('msg'),
@@ -192,7 +210,8 @@ async function stream(res, model, blocks, delayMs, closed) {
     content: [],
     stop_reason: null,
     stop_sequence: null,
-    usage: { input_tokens: 25, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+    // As the API streams it: the input side and a first output token at the start, the output total at the end.
+    usage: { ...usage, output_tokens: 1 },
   };
   sse(res, 'message_start', { type: 'message_start', message });
   const until = Date.now() + delayMs;
@@ -212,12 +231,12 @@ async function stream(res, model, blocks, delayMs, closed) {
     sse(res, 'content_block_stop', { type: 'content_block_stop', index });
   });
   const stop = blocks.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn';
-  sse(res, 'message_delta', { type: 'message_delta', delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: 12 } });
+  sse(res, 'message_delta', { type: 'message_delta', delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: usage.output_tokens } });
   sse(res, 'message_stop', { type: 'message_stop' });
   res.end();
 }
 
-function reply(res, model, blocks) {
+function reply(res, model, blocks, usage) {
   const stop = blocks.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn';
   res.writeHead(200, { 'content-type': 'application/json' });
   res.end(
@@ -229,16 +248,17 @@ function reply(res, model, blocks) {
       content: blocks,
       stop_reason: stop,
       stop_sequence: null,
-      usage: { input_tokens: 25, output_tokens: 12, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+      usage,
     }),
   );
 }
 
 export function startAnthropicStub({ script = {}, port = 0, logFile } = {}) {
+  const answerFor = (body) => (isSideRequest(body) ? { delayMs: 0, content: [{ type: 'text', text: 'Stub session' }] } : chooseResponse(script, body));
   return startStubServer({
     port,
     logFile,
-    describe(_req, _url, body) {
+    describe(req, url, body) {
       const newest = lastUser(body);
       return {
         model: body.model,
@@ -249,6 +269,7 @@ export function startAnthropicStub({ script = {}, port = 0, logFile } = {}) {
         userTexts: newestUserTexts(body, 2000),
         mcpTools: mcpToolsOf(body),
         ...(newest.toolResult ? { toolResult: toolResultText(newest.toolResult).slice(0, 2000) } : {}),
+        ...(req.method === 'POST' && url.pathname === '/v1/messages' ? { usage: usageFor(body, blocksFor(answerFor(body).content, false)) } : {}),
       };
     },
     handle(req, res, url, body, closed) {
@@ -257,10 +278,11 @@ export function startAnthropicStub({ script = {}, port = 0, logFile } = {}) {
         return sendJson(res, 404, { type: 'error', error: { type: 'not_found_error', message: `stub has no ${url.pathname}` } });
       }
       const model = body.model ?? 'claude-stub';
-      const chosen = isSideRequest(body) ? { delayMs: 0, content: [{ type: 'text', text: 'Stub session' }] } : chooseResponse(script, body);
+      const chosen = answerFor(body);
+      const usage = usageFor(body, blocksFor(chosen.content, false));
       const blocks = blocksFor(chosen.content);
-      if (body.stream) return stream(res, model, blocks, chosen.delayMs, closed);
-      return reply(res, model, blocks);
+      if (body.stream) return stream(res, model, blocks, chosen.delayMs, closed, usage);
+      return reply(res, model, blocks, usage);
     },
   });
 }

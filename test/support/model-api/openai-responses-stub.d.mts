@@ -32,6 +32,9 @@ export interface ResponsesRequest {
   tools: string[];
   /** The function names inside each namespace tool of the request, by namespace. */
   namespaceTools: Record<string, string[]>;
+  /** What a model request was handed: its usage and the plan windows sent as x-codex-* headers. */
+  usage?: { input_tokens: number; input_tokens_details: { cached_tokens: number }; output_tokens: number; output_tokens_details: { reasoning_tokens: number }; total_tokens: number };
+  rateLimits?: Record<'primary' | 'secondary', { used_percent: number; window_minutes: number; reset_at: number }>;
 }
 export interface ResponsesStub {
   port: number;

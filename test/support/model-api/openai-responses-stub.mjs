@@ -17,6 +17,10 @@
 //           "default": { "output": [ { "type": "text", "text": "OK." } ] } }
 // Requests whose newest input item is a function_call_output get the matching turn's next "steps" entry
 // (the Nth tool round gets steps[N-1]), or else its "afterTool" text.
+// Every response carries a realistic `usage` (input with its cached part, output with its reasoning part)
+// derived from the request and the answer, and the rate-limit headers Codex reads for a plan's windows
+// (x-codex-primary-* for the five-hour window, x-codex-secondary-* for the weekly one); the request log
+// records both (`usage`, `rateLimits`), so a test can compare what Codex wrote against what it was handed.
 import { answerStep, runStubCli, sendJson, startStubServer } from './stub-server.mjs';
 
 let counter = 0;
@@ -96,12 +100,40 @@ function namespaceTools(body) {
   return out;
 }
 
+/** Usage for a request and its answer: about four bytes a token, most of a long prompt cached. */
+export function usageFor(body, out) {
+  const input = Math.ceil(JSON.stringify([body.instructions ?? '', body.input ?? [], body.tools ?? []]).length / 4);
+  const cached = Array.isArray(body.input) && body.input.length > 2 ? Math.floor(input * 0.75) : 0;
+  const reasoning = 3 + (input % 5);
+  const output = reasoning + 5 + Math.ceil(JSON.stringify(out.map(({ id: _i, call_id: _c, ...o }) => o)).length / 4);
+  return { input_tokens: input, input_tokens_details: { cached_tokens: cached }, output_tokens: output, output_tokens_details: { reasoning_tokens: reasoning }, total_tokens: input + output };
+}
+
+/** The plan windows the stand-in reports on its `n`th response (0-based): each request uses up a little more. */
+export function rateLimitsFor(n, nowSeconds) {
+  return {
+    primary: { used_percent: 4 + 3 * n, window_minutes: 300, reset_at: nowSeconds + 4 * 3600 },
+    secondary: { used_percent: 1 + n, window_minutes: 10080, reset_at: nowSeconds + 5 * 86400 },
+  };
+}
+
+function rateLimitHeaders(limits) {
+  const h = {};
+  for (const which of ['primary', 'secondary']) {
+    const w = limits[which];
+    h[`x-codex-${which}-used-percent`] = String(w.used_percent);
+    h[`x-codex-${which}-window-minutes`] = String(w.window_minutes);
+    h[`x-codex-${which}-reset-at`] = String(w.reset_at);
+  }
+  return h;
+}
+
 function sse(res, data) {
   res.write(`event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`);
 }
 
-async function stream(res, body, out, delayMs, closed) {
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+async function stream(res, body, out, delayMs, closed, handedOut) {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', ...rateLimitHeaders(handedOut.rateLimits) });
   const response = { id: nextId('resp'), object: 'response', created_at: Math.floor(Date.now() / 1000), status: 'in_progress', model: body.model ?? 'stub', output: [] };
   sse(res, { type: 'response.created', response });
   sse(res, { type: 'response.in_progress', response });
@@ -122,32 +154,44 @@ async function stream(res, body, out, delayMs, closed) {
     }
     sse(res, { type: 'response.output_item.done', output_index, item });
   });
-  const usage = { input_tokens: 25, input_tokens_details: { cached_tokens: 0 }, output_tokens: 12, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 37 };
-  sse(res, { type: 'response.completed', response: { ...response, status: 'completed', output: out, usage } });
+  sse(res, { type: 'response.completed', response: { ...response, status: 'completed', output: out, usage: handedOut.usage } });
   res.end();
 }
 
 export function startResponsesStub({ script = {}, port = 0, logFile } = {}) {
+  // What each model request was handed (usage, plan windows), decided when it is logged and sent as logged.
+  const handedOut = new WeakMap();
+  let responses = 0;
+  const isModelRequest = (req, url) => req.method === 'POST' && url.pathname.endsWith('/responses');
   return startStubServer({
     port,
     logFile,
-    describe: (_req, _url, body) => ({
-      model: body.model,
-      stream: body.stream === true,
-      lastUser: lastTyped(body).slice(0, 200),
-      ...(Array.isArray(body.input) && body.input.at(-1)?.type === 'function_call_output' ? { toolResult: outputText(body.input.at(-1)).slice(0, 4000) } : {}),
-      tools: Array.isArray(body.tools) ? body.tools.map((t) => t.name ?? t.type) : [],
-      namespaceTools: namespaceTools(body),
-    }),
+    describe: (req, url, body) => {
+      if (!isModelRequest(req, url)) return describe(body);
+      const h = { usage: usageFor(body, items(choose(script, body).output)), rateLimits: rateLimitsFor(responses++, Math.floor(Date.now() / 1000)) };
+      handedOut.set(body, h);
+      return { ...describe(body), ...h };
+    },
     handle(req, res, url, body, closed) {
       if (req.method === 'GET' && url.pathname.endsWith('/models')) return sendJson(res, 200, { object: 'list', data: [], models: [] });
-      if (req.method !== 'POST' || !url.pathname.endsWith('/responses')) {
+      if (!isModelRequest(req, url)) {
         return sendJson(res, 404, { error: { message: `stub has no ${url.pathname}`, type: 'not_found' } });
       }
       const chosen = choose(script, body);
-      return stream(res, body, items(chosen.output), chosen.delayMs, closed);
+      return stream(res, body, items(chosen.output), chosen.delayMs, closed, handedOut.get(body));
     },
   });
+}
+
+function describe(body) {
+  return {
+    model: body.model,
+    stream: body.stream === true,
+    lastUser: lastTyped(body).slice(0, 200),
+    ...(Array.isArray(body.input) && body.input.at(-1)?.type === 'function_call_output' ? { toolResult: outputText(body.input.at(-1)).slice(0, 4000) } : {}),
+    tools: Array.isArray(body.tools) ? body.tools.map((t) => t.name ?? t.type) : [],
+    namespaceTools: namespaceTools(body),
+  };
 }
 
 await runStubCli(import.meta.url, 'openai-responses-stub', startResponsesStub);
