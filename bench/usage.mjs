@@ -39,7 +39,7 @@ async function followerProcess(kind, files, seconds) {
   const disposers = [];
   if (kind === 'tracker') {
     const { openDatabase } = await import(dist('store/open-database.js'));
-    const { UsageStore } = await import(dist('store/usage-store.js'));
+    const { UsageStore } = await import(dist('usage/usage-store.js'));
     const { RowUsageTracker } = await import(dist('usage/row-usage-tracker.js'));
     const { loadPriceFiles, mergePrices } = await import(dist('usage/price-table.js'));
     const db = openDatabase(join(files[0], '..', '..', 'mail.db'));
@@ -175,7 +175,7 @@ try {
   const fl2 = readAll();
 
   const { openDatabase } = await import(dist('store/open-database.js'));
-  const { UsageStore } = await import(dist('store/usage-store.js'));
+  const { UsageStore } = await import(dist('usage/usage-store.js'));
   const { RowUsageTracker } = await import(dist('usage/row-usage-tracker.js'));
   const { loadPriceFiles, mergePrices } = await import(dist('usage/price-table.js'));
   const db = openDatabase(join(base, 'big.db'));

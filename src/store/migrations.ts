@@ -194,7 +194,7 @@ export const MIGRATIONS: readonly string[] = [
     detail    TEXT
   ) STRICT;
   `,
-  // 7: usage per agent (issue #38, src/store/usage-store.ts): per (row, transcript file) the offset read,
+  // 7: usage per agent (issue #38, src/usage/usage-store.ts): per (row, transcript file) the offset read,
   // the file's inode and the parser's state (an open response, a cumulative counter), committed in the
   // same transaction as the totals they produced, so a restart never counts a turn twice or loses one;
   // totals per row, UTC day, model and source (the conversation, or a subagent's file), with the tokens

@@ -1,7 +1,7 @@
-// What usage tracking needs from a store (src/store/usage-store.ts is the one in mail.db; tests may
+// What usage tracking needs from a store (src/usage/usage-store.ts is the one in mail.db; tests may
 // use their own): the state reading stopped at in each of a row's files, and one commit that moves that
-// state on together with the totals the reading produced. Defined here so src/usage/ reads nothing
-// from src/store/ (the store depends on these shapes, not the other way round).
+// state on together with the totals the reading produced. The parsers and followers know only this
+// shape, so they are tested against a store of the tests' own.
 import type { FollowState } from './transcript-follower.js';
 import { type TokenCounts, zeroTokens } from './token-counts.js';
 import type { RateLimits } from './usage-turn.js';

@@ -56,7 +56,7 @@ describe('architecture', () => {
     // store, rows, the files an operator writes, reservations, federation, worktrees, agents);
     // then the hub, the agents' runtime, each client's UI and the clients; the entries on top.
     const floors = [
-      'src/protocol', 'src/text', 'src/util', 'src/store', 'src/rows', 'src/config', 'src/notify', 'src/resources', 'src/federation',
+      'src/protocol', 'src/text', 'src/util', 'src/store', 'src/usage', 'src/rows', 'src/config', 'src/notify', 'src/resources', 'src/federation',
       'src/worktree', 'src/agents', 'src/hub', 'src/supervisor', 'src/app', 'src/terminal', 'src/client', 'src/mcp',
       'components', 'src/cli', 'src/server', 'bin',
     ];

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type SqliteDatabase } from '../../../src/store/open-database.js';
-import { UsageStore } from '../../../src/store/usage-store.js';
+import { UsageStore } from '../../../src/usage/usage-store.js';
 import { loadPriceFiles, mergePrices } from '../../../src/usage/price-table.js';
 import { RowUsageTracker } from '../../../src/usage/row-usage-tracker.js';
 import { waitUntil } from '../../helpers/wait-until.js';

@@ -4,10 +4,10 @@
 // follower resumes from a state whose turns are all counted and none of whose later turns are: each
 // turn counted exactly once. Rows in, rows out, no rules: reading lives in src/usage/.
 import type { Statement } from 'better-sqlite3';
-import type { FollowState } from '../usage/transcript-follower.js';
-import type { UsageCommit, UsageLatest, UsageLedger, UsageTotalRecord } from '../usage/usage-ledger.js';
-import type { RateLimits } from '../usage/usage-turn.js';
-import { commitWithoutSync, type SqliteDatabase } from './open-database.js';
+import type { FollowState } from './transcript-follower.js';
+import type { UsageCommit, UsageLatest, UsageLedger, UsageTotalRecord } from './usage-ledger.js';
+import type { RateLimits } from './usage-turn.js';
+import { commitWithoutSync, type SqliteDatabase } from '../store/open-database.js';
 
 interface TotalRow {
   row: string;
