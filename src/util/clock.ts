@@ -23,7 +23,12 @@ export const systemClock: Clock = {
   },
 };
 
-/** Resolves after `ms` on `clock`: for the few product loops that must wait between tries. */
+/**
+ * Resolves after `ms` on `clock`: for the few product loops that must wait between tries. On the
+ * system clock the wait holds the event loop, unlike setTimer's timers: a command retrying its
+ * connect has nothing else alive between tries, and would otherwise exit in the middle of its loop.
+ */
 export function sleep(ms: number, clock: Clock = systemClock): Promise<void> {
-  return new Promise((resolve) => clock.setTimer(resolve, ms));
+  if (clock !== systemClock) return new Promise((resolve) => clock.setTimer(resolve, ms));
+  return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 }
