@@ -15,6 +15,7 @@ import { systemClock, type Clock } from '../util/clock.js';
 import { Emitter } from '../util/event.js';
 import { DisposableStore, toDisposable } from '../util/lifecycle.js';
 import { checkDirectoryChain, myUid } from '../util/private-path.js';
+import { TimerSlot } from '../util/timer-slot.js';
 import type { FederationSettings } from '../config/federation-config.js';
 import type { FederationLink } from '../federation/nats-link.js';
 import { EventStream } from './event-stream.js';
@@ -34,7 +35,6 @@ import { SendPipeline } from './send-pipeline.js';
 import { ServerSeat } from './server-control.js';
 import { SessionRegistry } from './session-registry.js';
 import { StoreGate } from './store-gate.js';
-import { TimerSlot } from '../util/timer-slot.js';
 import { tryAcquireWorkspaceLock } from './workspace-lock.js';
 
 // The dashboard (src/app/) names these types by the hub; they live with the part that makes them.
