@@ -2,8 +2,10 @@
 // useAppState) are told at most once per `minIntervalMs`, so a burst of row events costs one
 // chrome render, not one per event.
 import { sanitize } from '../text/sanitize.js';
+import { systemClock, type Clock } from '../util/clock.js';
 import { Emitter } from '../util/event.js';
 import type { Disposable } from '../util/lifecycle.js';
+import { TimerSlot } from '../util/timer-slot.js';
 import type { ReceiptState, SendResult } from '../protocol/methods.js';
 import { MAX_NOTES, type AppState, type ClosedRow, type Note, type NoteKind, type Overlay, type ParkedReview, type PendingConfirm, type RowView } from './app-state.js';
 
@@ -43,7 +45,8 @@ const NOTE_MAX_CHARS = 2000;
 export class AppStore implements Disposable {
   private state: AppState;
   private readonly changed = new Emitter<AppState>();
-  private timer: NodeJS.Timeout | null = null;
+  /** The pending tell of subscribers (at most one per minIntervalMs). */
+  private readonly tell: TimerSlot;
   private lastEmit = 0;
   private nextNoteId = 1;
   readonly onChange = this.changed.event;
@@ -51,9 +54,10 @@ export class AppStore implements Disposable {
   constructor(
     initial: AppState,
     private readonly minIntervalMs = 40,
-    private readonly now: () => number = Date.now,
+    private readonly clock: Clock = systemClock,
   ) {
     this.state = initial;
+    this.tell = new TimerSlot(clock);
   }
 
   getState = (): AppState => this.state;
@@ -70,21 +74,19 @@ export class AppStore implements Disposable {
   }
 
   private schedule(): void {
-    if (this.timer) return;
-    const wait = Math.max(0, this.lastEmit + this.minIntervalMs - this.now());
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.lastEmit = this.now();
-      this.changed.fire(this.state);
-    }, wait);
+    if (this.tell.pending) return;
+    this.tell.set(this.emit, this.lastEmit + this.minIntervalMs - this.clock.now());
   }
+
+  private readonly emit = (): void => {
+    this.lastEmit = this.clock.now();
+    this.changed.fire(this.state);
+  };
 
   /** Emits now (tests, and the first frame). */
   flush(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    this.lastEmit = this.now();
-    this.changed.fire(this.state);
+    this.tell.clear();
+    this.emit();
   }
 
   // --- actions -------------------------------------------------------------------------------
@@ -249,7 +251,7 @@ export class AppStore implements Disposable {
   notify(kind: NoteKind, text: string, row: string | null = null, strip = true, replyTo: number | null = null, mailId: number | null = null): Note {
     // Once more here, whoever wrote the note: many carry text from a file, git or a peer (a path, a
     // branch, an error message), and the strip and the list draw it as is. Clean text passes untouched.
-    const note: Note = { id: this.nextNoteId++, at: this.now(), kind, text: sanitize(text, { maxChars: NOTE_MAX_CHARS }), row, ...(replyTo !== null ? { replyTo } : {}), ...(mailId !== null ? { mailId } : {}) };
+    const note: Note = { id: this.nextNoteId++, at: this.clock.now(), kind, text: sanitize(text, { maxChars: NOTE_MAX_CHARS }), row, ...(replyTo !== null ? { replyTo } : {}), ...(mailId !== null ? { mailId } : {}) };
     const notes = [note, ...this.state.notes].slice(0, MAX_NOTES);
     this.set({ ...this.state, notes, strip: strip ? note : this.state.strip, unseen: this.state.unseen + (strip ? 1 : 0) });
     return note;
@@ -385,8 +387,7 @@ export class AppStore implements Disposable {
   }
 
   dispose(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    this.tell.dispose();
     this.changed.dispose();
   }
 }

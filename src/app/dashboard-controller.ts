@@ -5,6 +5,7 @@
 import type { ActionName } from '../config/keymap.js';
 import type { OperatorPort } from '../hub/operator-port.js';
 import type { Row } from '../rows/row.js';
+import type { Clock } from '../util/clock.js';
 import { DisposableStore, type Disposable } from '../util/lifecycle.js';
 import { runAction, type ActionContext } from './action-table.js';
 import type { AppStore } from './app-store.js';
@@ -57,6 +58,8 @@ export interface ControllerOptions {
    * and delivery problems with a sanitized single-line text. Not called for the operator's own mail.
    */
   ring?: (text: string) => void;
+  /** Times the strip's notes and the double click (default: the system clock). */
+  clock?: Clock;
 }
 
 export class DashboardController implements Intents, Disposable {
@@ -77,7 +80,8 @@ export class DashboardController implements Intents, Disposable {
   constructor(private readonly o: ControllerOptions) {
     const { port, store, desk } = o;
     const { fleet } = desk;
-    this.notes = this.lifetime.add(new NoteStrip({ store, ...(o.ring ? { ring: o.ring } : {}), ...(o.stripAgeMs ? { stripAgeMs: o.stripAgeMs } : {}) }));
+    const clock = o.clock ? { clock: o.clock } : {};
+    this.notes = this.lifetime.add(new NoteStrip({ store, ...(o.ring ? { ring: o.ring } : {}), ...(o.stripAgeMs ? { stripAgeMs: o.stripAgeMs } : {}), ...clock }));
     const note = this.notes.note;
     this.composer = this.lifetime.add(new ComposerController({ store, port, note, ...(o.composerCloseAfterSend ? { closeAfterSend: true } : {}) }));
     this.mailView = new MailViewController({ store, port, composer: this.composer, note });
@@ -120,7 +124,7 @@ export class DashboardController implements Intents, Disposable {
       leave: () => (o.onLeave ?? o.onQuit)(),
       quit: () => o.onQuit(),
     };
-    this.pointer = new DashboardMouse({ store, layouts: o.layouts, action: (a) => this.action(a), ...(o.injectKeys ? { injectKeys: o.injectKeys } : {}) });
+    this.pointer = new DashboardMouse({ store, layouts: o.layouts, action: (a) => this.action(a), ...(o.injectKeys ? { injectKeys: o.injectKeys } : {}), ...clock });
   }
 
   /** This client's terminal got input: its sizes decide the rows' sizes from now on. */

@@ -2,6 +2,7 @@
 // wheel up opens its history; over a scrolling overlay the wheel scrolls it (as j / k). Rows are
 // hit-tested against the client's one layout, the rectangles the painter draws them in.
 import type { ActionName } from '../config/keymap.js';
+import { systemClock, type Clock } from '../util/clock.js';
 import type { MouseEvent } from './intents.js';
 import type { AppStore } from './app-store.js';
 import type { LayoutSource } from './layout-source.js';
@@ -23,6 +24,8 @@ export class DashboardMouse {
       action: (action: ActionName) => void;
       /** Keys for Ink as if typed (the wheel over a scrolling overlay). */
       injectKeys?: (keys: string) => void;
+      /** Times the double click (default: the system clock). */
+      clock?: Clock;
     },
   ) {}
 
@@ -47,7 +50,7 @@ export class DashboardMouse {
       return this.o.action('history');
     }
     if (e.button !== 'left' || !e.press) return;
-    const now = Date.now();
+    const now = (this.o.clock ?? systemClock).now();
     const double = this.lastClick?.row === hit.name && now - this.lastClick.at < DOUBLE_CLICK_MS;
     this.lastClick = double ? null : { row: hit.name, at: now };
     store.focus(hit.name);

@@ -1,6 +1,7 @@
 // A client's notifications: every note goes to the list, news also to the strip (and the bell,
 // when configured), and whatever is on the strip leaves it after a while — one timer, for the
 // note shown now; a newer note replaces it. The list keeps them all.
+import { systemClock, type Clock } from '../util/clock.js';
 import { DisposableStore, type Disposable } from '../util/lifecycle.js';
 import { TimerSlot } from '../util/timer-slot.js';
 import type { NoteKind } from './app-state.js';
@@ -17,17 +18,22 @@ export interface NoteStripOptions {
   /** Bell / desktop notification hook, for new mail and problems (a sanitized single line). */
   ring?: (text: string) => void;
   stripAgeMs?: { info: number; news: number };
+  /** Ages the strip and tells news from history (default: the system clock). */
+  clock?: Clock;
 }
 
 export class NoteStrip implements Disposable {
   private readonly lifetime = new DisposableStore();
-  private readonly aging = this.lifetime.add(new TimerSlot());
+  private readonly clock: Clock;
+  private readonly aging: TimerSlot;
   /** The strip note `aging` ages out. */
   private agingNote: number | null = null;
   private readonly ages: { info: number; news: number };
 
   constructor(private readonly o: NoteStripOptions) {
     this.ages = o.stripAgeMs ?? STRIP_AGE_MS;
+    this.clock = o.clock ?? systemClock;
+    this.aging = this.lifetime.add(new TimerSlot(this.clock));
     this.lifetime.add(o.store.onChange(() => this.followStrip()));
   }
 
@@ -38,7 +44,7 @@ export class NoteStrip implements Disposable {
 
   /** A note about something that happened at `at`: news to a client there when it happened, history to a later one. */
   noteFrom(at: number, text: string, row: string): void {
-    if (Date.now() - at < this.ages.info) this.note('info', text, row);
+    if (this.clock.now() - at < this.ages.info) this.note('info', text, row);
     else this.o.store.notifyPast('info', text, row, at);
   }
 

@@ -13,7 +13,9 @@ import { swbError, type SwbErrorValue } from '../protocol/error-codes.js';
 import type { HubLimits } from '../protocol/limits.js';
 import { encodeFrame, NdjsonDecoder, type DecodedFrame } from '../protocol/ndjson-decoder.js';
 import { failure, type RpcId } from '../protocol/rpc.js';
+import { systemClock, type Clock } from '../util/clock.js';
 import type { PeerCredentials } from '../util/peer-credentials.js';
+import { TimerSlot } from '../util/timer-slot.js';
 import type { SessionIdentity } from './session-registry.js';
 
 export type Subscription = 'none' | 'mine' | 'all';
@@ -52,12 +54,14 @@ export class HubConnection {
   private closed = false;
   private closing = false;
   private corked = false;
-  private readonly acceptedAt = Date.now();
+  private readonly acceptedAt: number;
   /** When the unfinished frame (if any) began, and since when answers sit unread over the limit. */
   private frameStartedAt: number | null = null;
   private stalledSince: number | null = null;
   private unfinishedReported = 0;
-  private deadlineTimer: NodeJS.Timeout | null = null;
+  /** One timer for the earliest deadline that applies, and when it is due (to leave it be when unchanged). */
+  private readonly deadline: TimerSlot;
+  private deadlineAt = 0;
   private readonly uncork = (): void => {
     this.corked = false;
     this.socket.uncork();
@@ -67,7 +71,10 @@ export class HubConnection {
     readonly socket: Socket,
     private readonly limits: ConnectionLimits,
     private readonly events: ConnectionEvents,
+    private readonly clock: Clock = systemClock,
   ) {
+    this.acceptedAt = clock.now();
+    this.deadline = new TimerSlot(clock);
     this.decoder = new NdjsonDecoder(limits.maxFrameBytes);
     socket.on('data', (chunk: Buffer) => {
       this.decoder.feed(chunk);
@@ -138,7 +145,7 @@ export class HubConnection {
   }
 
   private setStalled(stalled: boolean): void {
-    this.stalledSince = stalled ? Date.now() : null;
+    this.stalledSince = stalled ? this.clock.now() : null;
     this.events.onStalled(this, stalled);
   }
 
@@ -189,7 +196,7 @@ export class HubConnection {
   }
 
   private reportUnfinished(bytes: number): void {
-    if (bytes > 0) this.frameStartedAt ??= Date.now();
+    if (bytes > 0) this.frameStartedAt ??= this.clock.now();
     else this.frameStartedAt = null;
     const delta = bytes - this.unfinishedReported;
     if (delta === 0) return;
@@ -205,16 +212,19 @@ export class HubConnection {
     if (!this.identity && idleTimeoutMs > 0) due.push(this.acceptedAt + idleTimeoutMs);
     if (this.frameStartedAt !== null && idleTimeoutMs > 0) due.push(this.frameStartedAt + idleTimeoutMs);
     if (this.stalledSince !== null && stallTimeoutMs > 0) due.push(this.stalledSince + stallTimeoutMs);
-    this.clearDeadline();
-    if (due.length === 0) return;
+    if (due.length === 0) {
+      this.clearDeadline();
+      return;
+    }
     const at = Math.min(...due);
-    this.deadlineTimer = setTimeout(() => this.onDeadline(), Math.max(0, at - Date.now()));
-    this.deadlineTimer.unref();
+    // Most reviews (each read of a frame that spans reads) find the same deadline already armed.
+    if (this.deadline.pending && this.deadlineAt === at) return;
+    this.deadlineAt = at;
+    this.deadline.set(this.onDeadline, at - this.clock.now());
   }
 
-  private onDeadline(): void {
-    this.deadlineTimer = null;
-    const now = Date.now();
+  private readonly onDeadline = (): void => {
+    const now = this.clock.now();
     const { idleTimeoutMs, stallTimeoutMs } = this.limits;
     if (this.stalledSince !== null && now - this.stalledSince >= stallTimeoutMs) {
       // It reads nothing, so the final error will not reach it either; cut it at once.
@@ -227,11 +237,10 @@ export class HubConnection {
     } else {
       this.reviewDeadline();
     }
-  }
+  };
 
   private clearDeadline(): void {
-    if (this.deadlineTimer) clearTimeout(this.deadlineTimer);
-    this.deadlineTimer = null;
+    this.deadline.clear();
   }
 
   /** Called by the hub after a hello succeeds: the pre-hello deadline no longer applies. */
@@ -248,7 +257,7 @@ export class HubConnection {
     this.clearDeadline();
     this.socket.pause();
     this.socket.end(encodeFrame(frame));
-    setTimeout(() => this.socket.destroy(), FINAL_ERROR_GRACE_MS).unref();
+    this.clock.setTimer(() => this.socket.destroy(), FINAL_ERROR_GRACE_MS);
   }
 
   close(): void {

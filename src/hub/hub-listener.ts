@@ -10,11 +10,15 @@ import { chmodSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { swbError } from '../protocol/error-codes.js';
 import type { HubLimits } from '../protocol/limits.js';
 import type { DecodedFrame } from '../protocol/ndjson-decoder.js';
+import { systemClock, type Clock } from '../util/clock.js';
 import { toDisposable, type Disposable } from '../util/lifecycle.js';
 import { myUid } from '../util/private-path.js';
 import { HubConnection, type ConnectionEvents } from './hub-connection.js';
 import { peerOf } from './peer-guard.js';
 import { isOwnSocket } from './private-dir.js';
+
+/** How long a connection answered HUB_BUSY may take to read the answer before it is cut. */
+const BUSY_ANSWER_GRACE_MS = 1000;
 
 export interface ListenerOptions {
   socketPath: string;
@@ -23,6 +27,8 @@ export interface ListenerOptions {
   limits: HubLimits;
   /** Every live connection: filled and emptied here, read by the fan-out. */
   connections: Set<HubConnection>;
+  /** Times the connections' deadlines and a refused one's cut (default: the system clock). */
+  clock?: Clock;
   onFrame(conn: HubConnection, frame: DecodedFrame): void;
   onClosed(conn: HubConnection): void;
 }
@@ -98,7 +104,7 @@ export class HubListener {
       const busy = swbError('HUB_BUSY', `The hub has ${connections.size} connections, its limit; try again shortly.`);
       socket.on('error', () => socket.destroy());
       socket.end(`${JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message: busy.message, data: { code: busy.code } } })}\n`);
-      setTimeout(() => socket.destroy(), 1000).unref();
+      (this.o.clock ?? systemClock).setTimer(() => socket.destroy(), BUSY_ANSWER_GRACE_MS);
       return;
     }
     const peer = peerOf(socket);
@@ -107,7 +113,7 @@ export class HubListener {
       socket.destroy();
       return;
     }
-    const conn = new HubConnection(socket, limits, this.connectionEvents);
+    const conn = new HubConnection(socket, limits, this.connectionEvents, this.o.clock);
     conn.peer = peer;
     connections.add(conn);
   }

@@ -11,9 +11,11 @@ import { SwbError } from '../protocol/error-codes.js';
 import { OPERATOR } from '../protocol/handle.js';
 import { DEFAULT_LIMITS, type HubLimits } from '../protocol/limits.js';
 import { MailStore, type StoreOptions } from '../store/mail-store.js';
+import { systemClock, type Clock } from '../util/clock.js';
 import { Emitter } from '../util/event.js';
 import { DisposableStore, toDisposable } from '../util/lifecycle.js';
 import { checkDirectoryChain, myUid } from '../util/private-path.js';
+import { TimerSlot } from '../util/timer-slot.js';
 import type { FederationSettings } from '../config/federation-config.js';
 import type { FederationLink } from '../federation/nats-link.js';
 import { EventStream } from './event-stream.js';
@@ -39,10 +41,16 @@ import { tryAcquireWorkspaceLock } from './workspace-lock.js';
 export type { BudgetHeld } from './send-pipeline.js';
 export type { ExplainProvider } from './server-control.js';
 
+/** How often the hub sweeps (expiry, retention, unused handles), after the sweep it makes at start. */
+const SWEEP_EVERY_MS = 60 * 60 * 1000;
+
 export interface HubOptions {
   paths: RuntimePaths;
   limits?: Partial<HubLimits>;
+  /** What the hub stamps on its records (mail, sessions, tickets); default Date.now. */
   now?: () => number;
+  /** What times its rules — the sweep, waits, deadlines, lock probes (default: the system clock). */
+  clock?: Clock;
   log?: (line: string) => void;
   /** Embedded in a dashboard that runs rows: it will not stop on a `hub.shutdown` request. */
   embedded?: boolean;
@@ -112,14 +120,15 @@ export class Hub {
   ) {
     const { paths } = options;
     const now = options.now ?? Date.now;
+    const clock = options.clock ?? systemClock;
     const log = (line: string): void => options.log?.(line);
     this.store = store;
     this.lifetime.add(lock);
     // A batch whose commit failed leaves the store's caches ahead of the disk: they are read again.
-    const gate = (this.gate = new StoreGate(limits.storeLockWaitMs, Date.now, store.db, () => store.resyncCaches()));
+    const gate = (this.gate = new StoreGate(limits.storeLockWaitMs, clock, store.db, () => store.resyncCaches()));
     const registry = new SessionRegistry<HubConnection>(randomBytes(24).toString('base64url'), (h) => store.roleOf(h) === 'row');
     const connections = new Set<HubConnection>();
-    const waiters = new MailWaiters();
+    const waiters = new MailWaiters(clock);
     const events = new EventStream();
     // Made first, used once started: its host's callbacks reach the parts made below.
     const link = (this.federation = federation ? this.link(federation, store, now, log) : null);
@@ -137,7 +146,7 @@ export class Hub {
     this.lifetime.add(toDisposable(() => store.close()));
     this.lifetime.add(toDisposable(() => gate.dispose()));
     this.lifetime.add(waiters);
-    const resources = this.lifetime.add(new ResourceService({ db: store.db, gate, now, events, maxWaitMs: () => limits.maxWaitMs, log }));
+    const resources = this.lifetime.add(new ResourceService({ db: store.db, gate, now, clock, events, maxWaitMs: () => limits.maxWaitMs, log }));
     this.lifetime.add(fanOut.onPeer((p) => resources.peerChanged(p)));
     this.core = {
       limits,
@@ -160,6 +169,7 @@ export class Hub {
       operatorToken: registry.operatorToken,
       limits,
       connections,
+      clock,
       onFrame: (conn, frame) => dispatchFrame(this.core, conn, frame),
       onClosed: (conn) => {
         events.unsubscribe(conn);
@@ -170,9 +180,12 @@ export class Hub {
     });
     store.rememberHandle(OPERATOR, 'operator');
     this.sweep();
-    const sweeper = setInterval(() => this.sweep(), 60 * 60 * 1000);
-    sweeper.unref();
-    this.lifetime.add(toDisposable(() => clearInterval(sweeper)));
+    const sweeper = this.lifetime.add(new TimerSlot(clock));
+    const sweepHourly = (): void => {
+      sweeper.set(sweepHourly, SWEEP_EVERY_MS);
+      this.sweep();
+    };
+    sweeper.set(sweepHourly, SWEEP_EVERY_MS);
     if (link) {
       this.lifetime.add(fanOut.onPeer((p) => p.role !== 'remote' && link.peersChanged()));
       log(`federation: node ${federation!.settings.node} on ${federation!.settings.url}`);

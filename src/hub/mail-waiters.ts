@@ -1,16 +1,19 @@
 // Long-polls (`mail.wait`): a waiter parks until mail for its handle commits or its deadline
 // passes. Waiters die with their connection and with the hub.
+import { systemClock, type Clock } from '../util/clock.js';
 import type { Disposable } from '../util/lifecycle.js';
 
 interface Waiter<Conn> {
   conn: Conn;
   check: () => boolean;
-  timer: NodeJS.Timeout;
+  timer: Disposable;
   done: () => void;
 }
 
 export class MailWaiters implements Disposable {
   private byHandle = new Map<string, Set<Waiter<unknown>>>();
+
+  constructor(private readonly clock: Clock = systemClock) {}
 
   /**
    * Parks until `check()` is true after new mail for `handle`, or `timeoutMs` passes.
@@ -23,11 +26,11 @@ export class MailWaiters implements Disposable {
       const waiter: Waiter<unknown> = {
         conn,
         check,
-        timer: setTimeout(() => finish(false), timeoutMs),
+        timer: this.clock.setTimer(() => finish(false), timeoutMs),
         done: () => finish(false),
       };
       const finish = (gotMail: boolean) => {
-        clearTimeout(waiter.timer);
+        waiter.timer.dispose();
         if (!set!.delete(waiter)) return;
         if (set!.size === 0) this.byHandle.delete(handle);
         resolve(gotMail);

@@ -29,8 +29,10 @@ import { ResourceCoordinator, TIMEOUT_WHY, type Outcome, type PolicyChange, type
 import type { Actor } from '../resources/ticket-authority.js';
 import { ResourceStore } from '../store/resource-store.js';
 import type { SqliteDatabase } from '../store/open-database.js';
+import { systemClock, type Clock } from '../util/clock.js';
 import { Emitter } from '../util/event.js';
 import type { Disposable } from '../util/lifecycle.js';
+import { TimerSlot } from '../util/timer-slot.js';
 import type { EventStream } from './event-stream.js';
 import type { HubConnection } from './hub-connection.js';
 import type { StoreGate } from './store-gate.js';
@@ -43,7 +45,10 @@ export const EVIDENCE_CHECK_MS = 200;
 export interface ResourceServiceDeps {
   db: SqliteDatabase;
   gate: StoreGate;
+  /** What tickets and their deadlines are stamped with. */
   now: () => number;
+  /** What times the waits: a long poll's round, the orphans' grace, the evidence checks (default: the system clock). */
+  clock?: Clock;
   events: EventStream;
   /** Longest round of a long poll (the hub's maxWaitMs). */
   maxWaitMs: () => number;
@@ -76,11 +81,17 @@ export class ResourceService implements Disposable {
   readonly onEvent = this.committed.event;
   /** Operations waiting for this turn's batch. */
   private readonly queued: Array<() => void> = [];
-  private orphanTimer: NodeJS.Timeout | null = null;
-  private evidenceTimer: NodeJS.Timeout | null = null;
+  private readonly clock: Clock;
+  /** When the earliest orphan's grace ends. */
+  private readonly orphanTimer: TimerSlot;
+  /** The next /proc check, pending while some held ticket has nobody to release it. */
+  private readonly evidenceTimer: TimerSlot;
   private disposed = false;
 
   constructor(private readonly deps: ResourceServiceDeps) {
+    this.clock = deps.clock ?? systemClock;
+    this.orphanTimer = new TimerSlot(this.clock);
+    this.evidenceTimer = new TimerSlot(this.clock);
     this.coordinator = new ResourceCoordinator(
       new ResourceStore(deps.db),
       deps.now,
@@ -140,7 +151,7 @@ export class ResourceService implements Disposable {
     const own = record?.holder === actor.handle;
     if (own) this.bind(ticket, conn);
     if (own && record?.launch) this.watchLaunch(ticket, conn);
-    const roundEnd = Date.now() + Math.min(waitMs ?? Infinity, this.deps.maxWaitMs());
+    const roundEnd = this.clock.now() + Math.min(waitMs ?? Infinity, this.deps.maxWaitMs());
     for (;;) {
       const seen = this.eventCount;
       // Not batched: a waiter woken by its grant answers in this turn (a look writes only when the
@@ -159,7 +170,7 @@ export class ResourceService implements Disposable {
         return this.answer(view);
       }
       const untilDeadline = view.deadline === null ? Infinity : view.deadline - this.deps.now() + DEADLINE_SLACK_MS;
-      const left = Math.min(roundEnd - Date.now(), untilDeadline);
+      const left = Math.min(roundEnd - this.clock.now(), untilDeadline);
       if (left <= 0 || !Number.isFinite(left)) return this.answer(view);
       if (this.eventCount === seen) await this.park(ticket, conn, left);
     }
@@ -264,10 +275,10 @@ export class ResourceService implements Disposable {
   private park(ticket: number, conn: HubConnection, ms: number): Promise<void> {
     this.waiters.get(ticket)?.done();
     return new Promise((resolve) => {
-      const timer = setTimeout(() => finish(), ms);
+      const timer = this.clock.setTimer(() => finish(), ms);
       const waiter: Waiter = { conn, done: () => finish() };
       const finish = (): void => {
-        clearTimeout(timer);
+        timer.dispose();
         if (this.waiters.get(ticket) === waiter) this.waiters.delete(ticket);
         resolve();
       };
@@ -324,16 +335,13 @@ export class ResourceService implements Disposable {
   }
 
   private scheduleOrphans(): void {
-    if (this.orphanTimer) clearTimeout(this.orphanTimer);
-    this.orphanTimer = null;
+    this.orphanTimer.clear();
     if (this.disposed || this.orphans.size === 0) return;
     const next = Math.min(...this.orphans.values());
-    this.orphanTimer = setTimeout(() => this.dropOrphans(), Math.max(0, next - this.deps.now()));
-    this.orphanTimer.unref();
+    this.orphanTimer.set(() => this.dropOrphans(), next - this.deps.now());
   }
 
   private dropOrphans(): void {
-    this.orphanTimer = null;
     const at = this.deps.now();
     for (const [ticket, deadline] of this.orphans) {
       if (deadline > at) continue;
@@ -365,22 +373,16 @@ export class ResourceService implements Disposable {
         this.deps.log(`resources: releasing ticket ${ticket} on evidence failed: ${String(err)}`),
       );
     }
-    if (this.unwatched.size > 0 && !this.evidenceTimer && !this.disposed) {
-      this.evidenceTimer = setInterval(() => this.checkEvidence(), EVIDENCE_CHECK_MS);
-      this.evidenceTimer.unref();
-    } else if (this.unwatched.size === 0 && this.evidenceTimer) {
-      clearInterval(this.evidenceTimer);
-      this.evidenceTimer = null;
-    }
+    // Every EVIDENCE_CHECK_MS while such tickets remain: the check re-arms itself when it ran.
+    if (this.unwatched.size > 0 && !this.disposed) this.evidenceTimer.setIfIdle(() => this.checkEvidence(), EVIDENCE_CHECK_MS);
+    else if (this.unwatched.size === 0) this.evidenceTimer.clear();
   }
 
   dispose(): void {
     this.disposed = true;
     for (const w of [...this.waiters.values()]) w.done();
-    if (this.orphanTimer) clearTimeout(this.orphanTimer);
-    if (this.evidenceTimer) clearInterval(this.evidenceTimer);
-    this.orphanTimer = null;
-    this.evidenceTimer = null;
+    this.orphanTimer.dispose();
+    this.evidenceTimer.dispose();
   }
 }
 

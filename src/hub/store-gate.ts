@@ -11,6 +11,8 @@
 // they come, each in a savepoint of its own (it succeeds or fails alone, as it would outside), and
 // each promise settles only once the commit did — a failed commit fails them all.
 import { isBusyError } from '../store/store-error.js';
+import { systemClock, type Clock } from '../util/clock.js';
+import { TimerSlot } from '../util/timer-slot.js';
 
 interface Queued {
   step: () => unknown;
@@ -57,19 +59,22 @@ const MAX_PROBE_MS = 250;
 
 export class StoreGate {
   private readonly queue: Queued[] = [];
-  private timer: NodeJS.Timeout | null = null;
+  /** The one probe timer, pending while calls are queued. */
+  private readonly probeTimer: TimerSlot;
   private probeMs = FIRST_PROBE_MS;
   private lastBusy: unknown = null;
   private open: OpenBatch | null = null;
 
   constructor(
     private readonly waitMs: number,
-    private readonly now: () => number = Date.now,
+    private readonly clock: Clock = systemClock,
     /** The database batches commit to; without it, `batch` only runs its work. */
     private readonly db?: BatchDatabase,
     /** A batch's commit failed: what the store keeps in memory of its writes must be read again. */
     private readonly onBatchLost: (err: unknown) => void = () => undefined,
-  ) {}
+  ) {
+    this.probeTimer = new TimerSlot(clock);
+  }
 
   /** True while the database is locked and calls are queued. */
   get closed(): boolean {
@@ -88,7 +93,7 @@ export class StoreGate {
       }
     }
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ step, resolve: resolve as (v: unknown) => void, reject, deadline: this.now() + this.waitMs });
+      this.queue.push({ step, resolve: resolve as (v: unknown) => void, reject, deadline: this.clock.now() + this.waitMs });
       this.schedule();
     });
   }
@@ -161,14 +166,13 @@ export class StoreGate {
   }
 
   private schedule(): void {
-    if (this.timer || this.queue.length === 0) return;
+    if (this.probeTimer.pending || this.queue.length === 0) return;
     // Never sleep past the earliest deadline: a call is answered DB_LOCKED on time, not a probe later.
-    const untilDeadline = Math.min(...this.queue.map((q) => q.deadline)) - this.now();
-    this.timer = setTimeout(() => this.probe(), Math.max(0, Math.min(this.probeMs, untilDeadline)));
+    const untilDeadline = Math.min(...this.queue.map((q) => q.deadline)) - this.clock.now();
+    this.probeTimer.set(this.probe, Math.min(this.probeMs, untilDeadline));
   }
 
-  private probe(): void {
-    this.timer = null;
+  private readonly probe = (): void => {
     while (this.queue.length > 0) {
       const head = this.queue[0]!;
       try {
@@ -189,11 +193,11 @@ export class StoreGate {
       }
     }
     this.schedule();
-  }
+  };
 
   /** Fails every queued call whose deadline passed (all of them, in order, not only the head). */
   private expire(): void {
-    const now = this.now();
+    const now = this.clock.now();
     for (let i = 0; i < this.queue.length; ) {
       const q = this.queue[i]!;
       if (q.deadline <= now) {
@@ -205,8 +209,7 @@ export class StoreGate {
 
   /** Fails everything still queued (the hub is stopping). */
   dispose(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    this.probeTimer.clear();
     for (const q of this.queue.splice(0)) q.reject(new StoreLockedError(0, this.lastBusy));
   }
 }

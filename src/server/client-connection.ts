@@ -21,7 +21,9 @@ import {
   type HelloFrame,
   type WelcomeFrame,
 } from '../protocol/client-wire.js';
+import { systemClock, type Clock } from '../util/clock.js';
 import { Emitter } from '../util/event.js';
+import type { Disposable } from '../util/lifecycle.js';
 import type { ClientSession, ClientTerminal } from './client-session.js';
 import { ttyWriter } from './client-tty.js';
 import { ttyKeyRelay, type TtyKeyRelay } from './tty-key-relay.js';
@@ -32,6 +34,8 @@ export const CLIENT_BACKLOG_BYTES = 2 * 1024 * 1024;
 const HELLO_TIMEOUT_MS = 10_000;
 /** How long a leaving client's terminal may take to take its last bytes (the restore) before its BYE. */
 const TTY_FLUSH_MS = 500;
+/** How long a closed connection's socket may take to carry the BYE before it is cut. */
+const BYE_GRACE_MS = 1000;
 
 export interface ClientConnectionOptions {
   socket: Socket;
@@ -46,6 +50,8 @@ export interface ClientConnectionOptions {
   openTty?: (onKeys: (chunk: Buffer) => void) => ReadStream | string;
   onClose: (connection: ClientConnection) => void;
   log: (line: string) => void;
+  /** Times HELLO, the terminal's flush and the BYE's grace (default: the system clock). */
+  clock?: Clock;
 }
 
 export class ClientConnection {
@@ -64,20 +70,21 @@ export class ClientConnection {
   private keyRelay: TtyKeyRelay | null = null;
   /** Writes to `tty` (see ttyWriter). */
   private writeTty: (data: string) => void = () => {};
-  private readonly helloTimer: NodeJS.Timeout;
+  private readonly clock: Clock;
+  private readonly helloTimer: Disposable;
   /** Bytes of output dropped while the client did not read (for the log). */
   private droppedBytes = 0;
 
   constructor(private readonly o: ClientConnectionOptions) {
     const { socket } = o;
+    this.clock = o.clock ?? systemClock;
     socket.on('data', (chunk: Buffer) => this.received(chunk));
     socket.on('drain', () => {
       if (!this.tty) this.drained(); // with the terminal held, only the terminal's drain counts
     });
     socket.on('error', () => this.close());
     socket.on('close', () => this.close());
-    this.helloTimer = setTimeout(() => this.bye({ reason: 'refused', code: 'TIMEOUT', message: 'no HELLO within 10 s' }), HELLO_TIMEOUT_MS);
-    this.helloTimer.unref();
+    this.helloTimer = this.clock.setTimer(() => this.bye({ reason: 'refused', code: 'TIMEOUT', message: 'no HELLO within 10 s' }), HELLO_TIMEOUT_MS);
   }
 
   get attached(): boolean {
@@ -123,7 +130,7 @@ export class ClientConnection {
   }
 
   private hello(payload: Buffer): void {
-    clearTimeout(this.helloTimer);
+    this.helloTimer.dispose();
     const refusal = this.o.refusal();
     if (refusal) return this.bye({ reason: 'refused', code: 'UNAUTHENTICATED', message: refusal });
     if (payload.length > MAX_HELLO_BYTES) return this.bye({ reason: 'refused', code: 'BAD_REQUEST', message: 'HELLO is too large' });
@@ -239,12 +246,11 @@ export class ClientConnection {
     const release = () => {
       if (done) return;
       done = true;
-      clearTimeout(timer);
+      timer.dispose();
       this.dropTty();
       then();
     };
-    const timer = setTimeout(release, TTY_FLUSH_MS);
-    timer.unref();
+    const timer = this.clock.setTimer(release, TTY_FLUSH_MS);
     if (tty.writableLength === 0) release();
     else tty.once('drain', release);
   }
@@ -278,11 +284,11 @@ export class ClientConnection {
     this.disposeSession();
     this.closed = true;
     this.dropTty();
-    clearTimeout(this.helloTimer);
+    this.helloTimer.dispose();
     this.resizeEmitter.dispose();
     this.inputEmitter.dispose();
     // Give a polite client the BYE; a dead one is cut off at once.
-    if (!this.o.socket.destroyed) setTimeout(() => this.o.socket.destroy(), 1000).unref();
+    if (!this.o.socket.destroyed) this.clock.setTimer(() => this.o.socket.destroy(), BYE_GRACE_MS);
     this.o.onClose(this);
   }
 }

@@ -23,7 +23,9 @@ import { sessionMembers, readProcStat } from '../rows/process-tree.js';
 import type { Row, RowSpec } from '../rows/row.js';
 import type { RowRecordStore, ServerRun } from '../store/row-record-store.js';
 import { parkedMailNote, type FleetHooks, type RowOrigin } from '../supervisor/row-fleet.js';
+import { systemClock, type Clock } from '../util/clock.js';
 import { shellQuote } from '../util/shell-quote.js';
+import { TimerSlot } from '../util/timer-slot.js';
 
 const WAKE_POLICIES: readonly string[] = ['auto', 'notify', 'off'];
 /** How often rows whose agent makes its own session id are looked at until the id is known. */
@@ -55,14 +57,16 @@ export class RowRecords {
   /** Each row's spec as given (no session arguments), its session id and its recipe. */
   private readonly known = new Map<string, Known>();
   /** Runs only while some running row's agent still has to show its session id (idle costs nothing). */
-  private discoverTimer: NodeJS.Timeout | null = null;
+  private readonly discovery: TimerSlot;
   private rowsOf: () => readonly Row[] = () => [];
 
   constructor(
     private readonly mail: MailCore,
     private readonly profiles: ProfileSet,
     private readonly log: (line: string) => void,
+    clock: Clock = systemClock,
   ) {
+    this.discovery = new TimerSlot(clock);
     this.store = mail.rowRecords;
     this.lastRun = this.store.startRun(process.pid, bootId());
   }
@@ -237,10 +241,14 @@ export class RowRecords {
   }
 
   private armDiscovery(): void {
-    if (this.discoverTimer) return;
-    this.discoverTimer = setInterval(() => this.discoverAll(), DISCOVER_EVERY_MS);
-    this.discoverTimer.unref();
+    this.discovery.setIfIdle(this.discoverOnSchedule, DISCOVER_EVERY_MS);
   }
+
+  /** Every DISCOVER_EVERY_MS while armed (discoverAll disarms it when nobody is left to look for). */
+  private readonly discoverOnSchedule = (): void => {
+    this.discovery.set(this.discoverOnSchedule, DISCOVER_EVERY_MS);
+    this.discoverAll();
+  };
 
   private discoverAll(): void {
     let waiting = false;
@@ -253,10 +261,7 @@ export class RowRecords {
       }
     }
     // Nobody left to look for: the next launch of such a row (the fleet's `recorded`) arms it again.
-    if (!waiting && this.discoverTimer) {
-      clearInterval(this.discoverTimer);
-      this.discoverTimer = null;
-    }
+    if (!waiting) this.discovery.clear();
   }
 
   /** Finds the agent's session id among the files the row's processes hold open. */
@@ -291,8 +296,7 @@ export class RowRecords {
 
   /** The server stops on purpose: the next start says "after the server stopped". */
   serverStopping(): void {
-    if (this.discoverTimer) clearInterval(this.discoverTimer);
-    this.discoverTimer = null;
+    this.discovery.clear();
     this.discoverAll();
     try {
       this.mail.writeNow(() => {

@@ -17,6 +17,7 @@ import { AgentAuditTrail } from '../supervisor/agent-audit-trail.js';
 import { AgentSupervisor } from '../supervisor/agent-supervisor.js';
 import { RowFleet, type FleetHooks } from '../supervisor/row-fleet.js';
 import { PasteBuffer } from './paste-buffer.js';
+import { sleep, systemClock, type Clock } from '../util/clock.js';
 import { DisposableStore, toDisposable } from '../util/lifecycle.js';
 import { DisposableMap } from '../util/disposable-map.js';
 import { RotatingLog } from '../util/rotating-log.js';
@@ -28,6 +29,12 @@ import type { LaunchPlan } from '../app/launch-plan.js';
 
 /** Longer than a row's kill grace (SIGHUP, then SIGKILL): how long stopping waits for rows to end. */
 const ROW_END_WAIT_MS = 5_000;
+/** How often stopping looks whether the rows' process groups are gone (no event says so). */
+const ROW_END_POLL_MS = 20;
+/** How long starting waits for a headless hub (or a stopping server) to let go of the workspace's lock. */
+const HUB_HANDOVER_WAIT_MS = 15_000;
+/** How often starting tries the lock again meanwhile (another process holds it: no event says when it lets go). */
+const HUB_HANDOVER_RETRY_MS = 50;
 
 export interface ServerCore {
   /** The one way to the mail core: clients and the server's own parts reach the hub only through it. */
@@ -53,9 +60,9 @@ export interface ServerCore {
   stop(): Promise<void>;
 }
 
-export async function startServerCore(plan: LaunchPlan, hooks: (mail: MailCore) => FleetHooks = () => ({})): Promise<ServerCore> {
+export async function startServerCore(plan: LaunchPlan, hooks: (mail: MailCore) => FleetHooks = () => ({}), clock: Clock = systemClock): Promise<ServerCore> {
   const { paths } = plan;
-  const hub = await startEmbeddedHub(paths, plan.limits, plan.federation);
+  const hub = await startEmbeddedHub(paths, plan.limits, plan.federation, clock);
   const owner = new DisposableStore();
   // Everything above the seam reaches the mail core through this one port.
   const { core } = hub;
@@ -128,8 +135,8 @@ export async function startServerCore(plan: LaunchPlan, hooks: (mail: MailCore) 
         owner.dispose();
         // Rows got SIGHUP; what ignores it gets SIGKILL after the grace period. Wait for both, so
         // nothing the server started outlives it.
-        const deadline = Date.now() + ROW_END_WAIT_MS;
-        while (all.some((r) => r.processesAlive()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+        const deadline = clock.now() + ROW_END_WAIT_MS;
+        while (all.some((r) => r.processesAlive()) && clock.now() < deadline) await sleep(ROW_END_POLL_MS, clock);
         await hub.stop();
       })();
       return stopped;
@@ -141,16 +148,16 @@ export async function startServerCore(plan: LaunchPlan, hooks: (mail: MailCore) 
  * The server embeds the workspace's hub. A headless hub already running (started by a CLI
  * command) is asked to step down, and we take the lock once it has let go.
  */
-async function startEmbeddedHub(paths: RuntimePaths, limits: HubLimits | undefined, federation: FederationSettings | undefined): Promise<Hub> {
+async function startEmbeddedHub(paths: RuntimePaths, limits: HubLimits | undefined, federation: FederationSettings | undefined, clock: Clock): Promise<Hub> {
   // Long enough for a server that is stopping to end its rows (SIGHUP, then SIGKILL after the grace).
-  const deadline = Date.now() + 15_000;
+  const deadline = clock.now() + HUB_HANDOVER_WAIT_MS;
   for (let asked = false; ; ) {
     try {
       const file = new RotatingLog(join(paths.runDir, 'hub.log'));
       const log = (line: string) => file.append(`${new Date().toISOString()} ${line}`);
-      return await Hub.start({ paths, limits: limits ?? {}, embedded: true, log, ...(federation ? { federation } : {}) });
+      return await Hub.start({ paths, limits: limits ?? {}, embedded: true, log, clock, ...(federation ? { federation } : {}) });
     } catch (err) {
-      if (!(err instanceof SwbError) || err.code !== 'HUB_RUNNING' || Date.now() > deadline) throw err;
+      if (!(err instanceof SwbError) || err.code !== 'HUB_RUNNING' || clock.now() > deadline) throw err;
       if (!asked) {
         asked = true;
         await askHubToStop(paths).catch((e: unknown) => {
@@ -158,7 +165,7 @@ async function startEmbeddedHub(paths: RuntimePaths, limits: HubLimits | undefin
           if (e instanceof SwbError && e.code === 'HUB_RUNNING') throw e;
         });
       }
-      await new Promise((r) => setTimeout(r, 50));
+      await sleep(HUB_HANDOVER_RETRY_MS, clock);
     }
   }
 }

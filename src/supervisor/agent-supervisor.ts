@@ -46,6 +46,8 @@ export class AgentSupervisor implements Disposable {
   readonly onAgent: Event<RowAgent> = this.agentEmitter.event;
   /** A row's profile is unknown (said once, when the row is tracked). */
   readonly onNotice: Event<AgentNotice> = this.noticeEmitter.event;
+  /** A row's agent left (untracked, replaced, or the supervisor stopped): an interrupt waiting on it stops waiting. */
+  private readonly agentLeft = new Emitter<RowAgent>();
 
   private readonly agents = new DisposableMap<string, RowAgent>();
   private readonly lifetime = new DisposableStore();
@@ -91,7 +93,10 @@ export class AgentSupervisor implements Disposable {
   }
 
   untrack(name: string): void {
+    const agent = this.agents.get(name);
+    if (!agent) return;
     this.agents.delete(name);
+    this.agentLeft.fire(agent);
   }
 
   /** The row's agent (undefined: the row has no profile, or is not tracked). */
@@ -114,12 +119,25 @@ export class AgentSupervisor implements Disposable {
     // Only a busy agent has a turn to cancel: in a free prompt the key would edit or clear a draft.
     if (before !== 'busy') return { key: agent.profile.interruptKey, sent: false, before, after: before, leftBusy: false };
     const key = agent.interrupt();
-    const deadline = this.clock.now() + waitMs;
-    while (this.agents.get(name) === agent && agent.state === 'busy' && this.clock.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await this.leftBusy(name, agent, waitMs);
     const after = agent.state;
     return { key, sent: true, before, after, leftBusy: after !== 'busy' };
+  }
+
+  /** Resolves once row `name`'s `agent` is no longer busy, has left, or `waitMs` passed, whichever comes first. */
+  private leftBusy(name: string, agent: RowAgent, waitMs: number): Promise<void> {
+    return new Promise((resolve) => {
+      const waiting = new DisposableStore();
+      const done = (): void => {
+        waiting.dispose();
+        resolve();
+      };
+      waiting.add(agent.onStateChange((e) => e.state !== 'busy' && done()));
+      waiting.add(this.agentLeft.event((left) => left === agent && done()));
+      waiting.add(this.clock.setTimer(done, waitMs));
+      // (The key may already have ended the turn, synchronously.)
+      if (agent.state !== 'busy' || this.agents.get(name) !== agent) done();
+    });
   }
 
   /** The row's current state and the rule behind it, or undefined when it has no agent. */
@@ -216,7 +234,9 @@ export class AgentSupervisor implements Disposable {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    for (const agent of [...this.agents.values()]) this.agentLeft.fire(agent);
     this.agents.dispose();
+    this.agentLeft.dispose();
     this.lifetime.dispose();
     this.agentEmitter.dispose();
     this.noticeEmitter.dispose();

@@ -16,6 +16,7 @@ import type { RowManager } from '../rows/row-manager.js';
 import type { RowExit } from '../rows/row-process.js';
 import { exitReason, programNotRun } from '../rows/exit-reason.js';
 import { sanitize } from '../text/sanitize.js';
+import { systemClock, type Clock } from '../util/clock.js';
 import { Emitter, type Event } from '../util/event.js';
 import { DisposableStore, toDisposable, type Disposable } from '../util/lifecycle.js';
 import { DisposableMap } from '../util/disposable-map.js';
@@ -68,6 +69,8 @@ export interface RowFleetOptions {
   /** The wake policy the config gives a row (`rows[].wake`), if any. */
   configuredWakePolicy?: (spec: RowSpec) => WakePolicy | undefined;
   hooks?: FleetHooks;
+  /** Times a resumed launch's probation (default: the system clock). */
+  clock?: Clock;
 }
 
 const MAX_CLOSED = 20;
@@ -208,7 +211,7 @@ export class RowFleet implements Disposable {
     const incarnation = this.resumedLaunch.get(row.name);
     this.resumedLaunch.delete(row.name);
     if (incarnation !== row.incarnation || exit.exitCode === 0 || exit.signal !== null) return;
-    const ranMs = Date.now() - row.startedAt;
+    const ranMs = (this.o.clock ?? systemClock).now() - row.startedAt;
     if (ranMs > RESUME_PROBATION_MS) return;
     setImmediate(() => {
       // The server stopping, the row closed, or started again by someone meanwhile: theirs is the

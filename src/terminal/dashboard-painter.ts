@@ -10,8 +10,10 @@ import type { RowPainter } from '../app/drawn-rows.js';
 import type { Row } from '../rows/row.js';
 import type { RowManager } from '../rows/row-manager.js';
 import type { ActiveModes } from '../rows/mode-tracker.js';
+import { systemClock, type Clock } from '../util/clock.js';
 import { DisposableStore, type Disposable } from '../util/lifecycle.js';
 import { QuietTimer } from '../util/quiet-timer.js';
+import { TimerSlot } from '../util/timer-slot.js';
 import { AgeClock } from './age-clock.js';
 import { ageSince, formatAge } from '../app/app-state.js';
 import type { OutputLender } from '../rows/pty-output-loan.js';
@@ -51,6 +53,8 @@ export interface PainterOptions {
   /** The line under an attached row, exactly `width` cells (absent: the row takes the whole terminal). */
   renderAttachedStatus?: (state: AppState, width: number) => string;
   frameMs?: number;
+  /** Times the frame cap and the headers' ages (default: the system clock). */
+  clock?: Clock;
 }
 
 /** Lines under an attached row when its status line is shown. */
@@ -58,7 +62,9 @@ export const ATTACHED_STATUS_LINES = 1;
 
 export class DashboardPainter implements RowPainter, Disposable {
   private readonly store = new DisposableStore();
-  private timer: NodeJS.Timeout | null = null;
+  private readonly clock: Clock;
+  /** The next capped frame, pending while a stream of changes waits for it. */
+  private readonly frame: TimerSlot;
   private immediate: NodeJS.Immediate | null = null;
   private lastPaint = 0;
   private appliedModes: ActiveModes = DASHBOARD_MODES;
@@ -69,6 +75,8 @@ export class DashboardPainter implements RowPainter, Disposable {
 
   constructor(private readonly o: PainterOptions) {
     this.frameMs = o.frameMs ?? 33;
+    this.clock = o.clock ?? systemClock;
+    this.frame = this.store.add(new TimerSlot(this.clock));
     // Header ages move with the clock: repaint when one would change (age-clock.ts). The compositor
     // sends only headers whose text changed, so an idle dashboard costs next to nothing.
     this.ages = this.store.add(
@@ -78,6 +86,18 @@ export class DashboardPainter implements RowPainter, Disposable {
           // Headers are not on screen while a row is attached.
           if (this.o.getState().attached === null && this.agesChanged()) this.paintSoon();
         },
+        this.clock,
+      ),
+    );
+    this.verify = this.store.add(
+      new QuietTimer(
+        50,
+        500,
+        () => {
+          this.partialAllowed = false;
+          this.paint();
+        },
+        this.clock,
       ),
     );
   }
@@ -90,12 +110,7 @@ export class DashboardPainter implements RowPainter, Disposable {
    * missed. It waits for a pause in the row's output (50 ms), at most 500 ms, so it does not sit
    * between a keystroke and its echo in the middle of typing.
    */
-  private readonly verify = this.store.add(
-    new QuietTimer(50, 500, () => {
-      this.partialAllowed = false;
-      this.paint();
-    }),
-  );
+  private readonly verify: QuietTimer;
   /** True after a full attached paint: the next ones may repaint only the reported rows. */
   private partialAllowed = false;
 
@@ -114,7 +129,7 @@ export class DashboardPainter implements RowPainter, Disposable {
   }
 
   private agesChanged(): boolean {
-    const now = Date.now();
+    const now = this.clock.now();
     let ages = '';
     for (const since of this.shownAgesSince()) ages += `${formatAge(since, now)}|`;
     if (ages === this.shownAges) return false;
@@ -178,14 +193,13 @@ export class DashboardPainter implements RowPainter, Disposable {
   }
 
   private schedule(): void {
-    if (this.timer || this.immediate) return;
-    const wait = this.lastPaint + this.frameMs - Date.now();
+    if (this.frame.pending || this.immediate) return;
+    const wait = this.lastPaint + this.frameMs - this.clock.now();
     if (wait <= 0) this.paintSoon();
-    else this.timer = setTimeout(() => {
-      this.timer = null;
-      this.paint();
-    }, wait);
+    else this.frame.set(this.paintFrame, wait);
   }
+
+  private readonly paintFrame = (): void => this.paint();
 
   private paintSoon(): void {
     if (this.immediate) return;
@@ -205,11 +219,8 @@ export class DashboardPainter implements RowPainter, Disposable {
   }
 
   paint(): void {
-    if (this.timer) {
-      clearTimeout(this.timer);
-      this.timer = null;
-    }
-    this.lastPaint = Date.now();
+    this.frame.clear();
+    this.lastPaint = this.clock.now();
     const state = this.o.getState();
     const attachedRow = state.attached !== null ? this.o.rows.get(state.attached) : undefined;
     if (attachedRow) {
@@ -265,7 +276,7 @@ export class DashboardPainter implements RowPainter, Disposable {
     const viewports: ViewportSource[] = [];
     if (!fullScreen) {
       const byName = new Map(state.rows.map((r) => [r.name, r]));
-      const now = Date.now();
+      const now = this.clock.now();
       for (const p of layout.rows) {
         const view = byName.get(p.name);
         const row = this.o.rows.get(p.name);
@@ -322,7 +333,6 @@ export class DashboardPainter implements RowPainter, Disposable {
   }
 
   dispose(): void {
-    if (this.timer) clearTimeout(this.timer);
     if (this.immediate) clearImmediate(this.immediate);
     this.store.dispose();
   }

@@ -36,7 +36,12 @@ export const holdingClock: Clock = {
   },
 };
 
-/** Resolves after `ms` on `clock`: for the few product loops that must wait between tries. */
+/**
+ * Resolves after `ms` on `clock`: for the few product loops that must wait between tries. A wait on
+ * the system clock holds the event loop (a command retrying its connect has nothing else alive
+ * between tries, and would otherwise exit in the middle of its loop); a fake clock's is its own.
+ */
 export function sleep(ms: number, clock: Clock = holdingClock): Promise<void> {
-  return new Promise((resolve) => clock.setTimer(resolve, ms));
+  const on = clock === systemClock ? holdingClock : clock;
+  return new Promise((resolve) => on.setTimer(resolve, ms));
 }

@@ -1,20 +1,20 @@
 // RowRecords looks for an agent's own session id (Codex's rollout file) among the files its row's
 // processes hold open — only while some running row still waits for one, so an idle server with
 // every id known is never woken for it. Real processes holding real files, a real hub and store;
-// only setInterval is faked, to step the 5 s look without waiting for it.
+// only the records' clock is fake, to step the 5 s look without waiting for it.
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, test, vi } from 'vitest';
+import { afterEach, describe, expect, test } from 'vitest';
 import { loadProfiles } from '../../../src/agents/load-profiles.js';
 import type { Row, RowSpec } from '../../../src/rows/row.js';
 import { RowRecords } from '../../../src/server/row-records.js';
 import { deferCleanup, runCleanups } from '../../helpers/cleanup.js';
+import { FakeClock } from '../../helpers/fake-clock.js';
 import { startTestHub } from '../../helpers/hub-harness.js';
 import { waitUntil } from '../../helpers/wait-until.js';
 
 afterEach(async () => {
-  vi.useRealTimers();
   await runCleanups();
 });
 
@@ -45,8 +45,8 @@ async function setUp() {
   const { hub, home } = await startTestHub();
   const sessions = join(home.home, 'codex', 'sessions', '2026', '12', '02');
   mkdirSync(sessions, { recursive: true });
-  vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
-  const records = new RowRecords(hub.core.mail, loadProfiles({ configDir: join(home.home, 'no-config') }), () => undefined);
+  const clock = new FakeClock();
+  const records = new RowRecords(hub.core.mail, loadProfiles({ configDir: join(home.home, 'no-config') }), () => undefined, clock);
   const rows: Row[] = [];
   records.watch(() => rows);
   const hooks = records.hooks();
@@ -60,33 +60,33 @@ async function setUp() {
     await hub.gate.run(() => undefined); // the record's write went through the gate before this
     return hub.core.mail.rowRecords.all().find((r) => r.name === name)?.sessionId ?? null;
   };
-  return { launch, sessionOf, rolloutFile: join(sessions, `rollout-2026-12-02T10-00-00-${ID}.jsonl`) };
+  return { clock, launch, sessionOf, rolloutFile: join(sessions, `rollout-2026-12-02T10-00-00-${ID}.jsonl`) };
 }
 
 describe.runIf(process.platform === 'linux')('RowRecords: finding an agent-made session id', () => {
   test('looks every 5 s only while a running row waits for its id, records the id once found, then stops looking', async () => {
-    const { launch, sessionOf, rolloutFile } = await setUp();
-    expect(vi.getTimerCount()).toBe(0); // no rows: nothing to look for
+    const { clock, launch, sessionOf, rolloutFile } = await setUp();
+    expect(clock.pendingTimers).toBe(0); // no rows: nothing to look for
 
     const codex = await agent(rolloutFile);
     launch(codex.row, { command: 'codex', profile: 'codex' });
-    expect(vi.getTimerCount()).toBe(1);
-    vi.advanceTimersByTime(5_000);
+    expect(clock.pendingTimers).toBe(1);
+    clock.advance(5_000);
     expect(await sessionOf('cx')).toBeNull(); // the file is not open yet
-    expect(vi.getTimerCount()).toBe(1);
+    expect(clock.pendingTimers).toBe(1);
 
     await codex.open();
-    vi.advanceTimersByTime(5_000);
+    clock.advance(5_000);
     expect(await sessionOf('cx')).toBe(ID);
-    expect(vi.getTimerCount()).toBe(0); // nothing left to look for: an idle server sleeps
+    expect(clock.pendingTimers).toBe(0); // nothing left to look for: an idle server sleeps
   });
 
   test('rows whose id swb mints (Claude Code) or that have no recipe never start the look', async () => {
-    const { launch, rolloutFile } = await setUp();
+    const { clock, launch, rolloutFile } = await setUp();
     const claude = await agent(rolloutFile);
     launch({ ...claude.row, name: 'cl' } as Row, { command: 'claude', profile: 'claude' });
     const shell = await agent(rolloutFile);
     launch({ ...shell.row, name: 'sh' } as Row, { command: 'sh' });
-    expect(vi.getTimerCount()).toBe(0);
+    expect(clock.pendingTimers).toBe(0);
   });
 });

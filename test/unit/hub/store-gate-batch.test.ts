@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { StoreGate, StoreLockedError } from '../../../src/hub/store-gate.js';
+import { systemClock } from '../../../src/util/clock.js';
 
 let dir: string;
 let db: Database.Database;
@@ -28,7 +29,7 @@ beforeEach(() => {
   db.exec('CREATE TABLE parent (id INTEGER PRIMARY KEY); CREATE TABLE t (x INTEGER PRIMARY KEY, p INTEGER REFERENCES parent(id) DEFERRABLE INITIALLY DEFERRED)');
   other = open(join(dir, 'mail.db'));
   lost = [];
-  gate = new StoreGate(200, Date.now, db, (err) => lost.push(err));
+  gate = new StoreGate(200, systemClock, db, (err) => lost.push(err));
 });
 
 afterEach(() => {

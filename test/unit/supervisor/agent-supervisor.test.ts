@@ -322,3 +322,45 @@ describe('AgentAuditTrail', () => {
     ]);
   });
 });
+
+describe('AgentSupervisor.interrupt', () => {
+  /** A tracked Claude row that is busy, with its interrupt on the way (not awaited). */
+  async function busyAndInterrupted(waitMs?: number) {
+    const t = setup();
+    const row = new FakeRow('claude');
+    row.screenKind = 'busy';
+    t.sup.track(row, { profile: 'claude' });
+    await t.tick(200);
+    let settled: Awaited<ReturnType<AgentSupervisor['interrupt']>> | null = null;
+    const done = t.sup.interrupt('claude', waitMs).then((r) => (settled = r ?? null));
+    return { t, row, done, settled: () => settled };
+  }
+
+  it('answers as soon as the agent leaves busy, without waiting out its deadline', async () => {
+    const { t, row, done, settled } = await busyAndInterrupted(60_000);
+    await t.tick(1000);
+    expect(settled()).toBeNull(); // still busy: still waiting
+    row.show('idle');
+    await t.tick(claude.quietMs + 200);
+    await done;
+    expect(settled()).toEqual({ key: claude.interruptKey, sent: true, before: 'busy', after: 'idle', leftBusy: true });
+    expect(t.clock.pendingTimers).toBe(0); // the deadline went with the wait
+  });
+
+  it('gives up at its deadline on the clock when the agent stays busy', async () => {
+    const { t, done, settled } = await busyAndInterrupted(5000);
+    await t.tick(4999);
+    await Promise.resolve();
+    expect(settled()).toBeNull();
+    await t.tick(1);
+    await done;
+    expect(settled()).toMatchObject({ sent: true, before: 'busy', after: 'busy', leftBusy: false });
+  });
+
+  it('stops waiting when the row is untracked meanwhile', async () => {
+    const { t, done, settled } = await busyAndInterrupted(60_000);
+    t.sup.untrack('claude');
+    await done;
+    expect(settled()).toMatchObject({ sent: true, before: 'busy', leftBusy: false });
+  });
+});

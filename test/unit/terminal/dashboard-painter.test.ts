@@ -7,6 +7,8 @@ import type { RowManager } from '../../../src/rows/row-manager.js';
 import { Compositor } from '../../../src/terminal/compositor.js';
 import { DashboardPainter } from '../../../src/terminal/dashboard-painter.js';
 import { InkStdout } from '../../../src/terminal/ink-surface.js';
+import type { Clock } from '../../../src/util/clock.js';
+import { FakeClock } from '../../helpers/fake-clock.js';
 import { waitUntil } from '../../helpers/wait-until.js';
 import { row as rowView } from '../app/fixtures.js';
 
@@ -28,8 +30,8 @@ describe('DashboardPainter', () => {
     while (cleanup.length > 0) cleanup.pop()!();
   });
 
-  /** A dashboard of one row, painted once; frames capped far apart (a minute). */
-  function dashboard() {
+  /** A dashboard of one row, painted once; frames capped far apart (a minute) unless told. */
+  function dashboard(timing: { frameMs?: number; clock?: Clock } = {}) {
     let out = '';
     const screen = new RowScreen({ cols: 40, rows: 8 });
     const row = fakeRow('r1', screen);
@@ -43,7 +45,8 @@ describe('DashboardPainter', () => {
       writeModes: () => {},
       renderHeader: (view, width) => view.name.padEnd(width),
       separatorStyle: () => '',
-      frameMs: 60_000,
+      frameMs: timing.frameMs ?? 60_000,
+      ...(timing.clock ? { clock: timing.clock } : {}),
     });
     cleanup.push(() => painter.dispose(), () => screen.dispose());
     painter.paint();
@@ -65,5 +68,20 @@ describe('DashboardPainter', () => {
     await waitUntil(() => d.screen.quiet, { timeoutMs: 5000 });
     d.painter.rowChanged(d.row);
     await waitUntil(() => d.output().includes('400'), { timeoutMs: 5000 });
+  });
+
+  it("a row still printing paints at the frame cap, timed on the painter's clock", async () => {
+    const clock = new FakeClock();
+    const d = dashboard({ frameMs: 33, clock });
+    // Told in the same turn as the write: the row is printing (not quiet), whatever the machine's load.
+    d.clear();
+    d.screen.write('next frame\r\n');
+    d.painter.rowChanged(d.row);
+    await d.screen.flush();
+    await turn();
+    clock.advance(32);
+    expect(d.output()).not.toContain('next frame');
+    clock.advance(1);
+    expect(d.output()).toContain('next frame');
   });
 });
