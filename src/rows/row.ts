@@ -5,6 +5,8 @@
 // draws the row says so with one handle (show, or attach for the row the keys go to).
 import { Emitter, type Event } from '../util/event.js';
 import { DisposableStore, toDisposable, type Disposable } from '../util/lifecycle.js';
+import { holdingClock } from '../util/clock.js';
+import { TimerSlot } from '../util/timer-slot.js';
 import { ByteRing } from './byte-ring.js';
 import { buildRowEnv } from './row-env.js';
 import { RowProcess, type RowCommand, type RowExit } from './row-process.js';
@@ -293,16 +295,15 @@ export class Row implements Disposable {
     // Two reasons to stop reading the pty: the parser is behind (pressure), or nobody sees the row
     // and its output is read in batches (see HIDDEN_READ_MS).
     let behind = false;
-    let batching: NodeJS.Timeout | undefined;
-    const readOrNot = () => (behind || batching !== undefined ? proc.pause() : proc.resume());
+    // The batch's wait holds the event loop, as the reads it stands for would.
+    const batch = store.add(new TimerSlot(holdingClock));
+    const readOrNot = () => (behind || batch.pending ? proc.pause() : proc.resume());
     const endBatch = () => {
-      if (batching === undefined) return;
-      clearTimeout(batching);
-      batching = undefined;
+      if (!batch.pending) return;
+      batch.clear();
       readOrNot();
     };
     this.endReadBatch = endBatch;
-    store.add(toDisposable(() => clearTimeout(batching)));
     store.add(
       proc.onData((chunk) => {
         if (this.urgentValue) this.outputEmitter.fire(chunk);
@@ -311,8 +312,8 @@ export class Row implements Disposable {
         screen.write(chunk);
         // Only a trickle waits: a read that filled most of the pty's buffer means output is
         // coming faster than batches would carry it (a flood has its own fast path).
-        if (this.viewers === 0 && batching === undefined && chunk.length < HIDDEN_BATCH_BELOW) {
-          batching = setTimeout(endBatch, HIDDEN_READ_MS);
+        if (this.viewers === 0 && !batch.pending && chunk.length < HIDDEN_BATCH_BELOW) {
+          batch.set(readOrNot, HIDDEN_READ_MS);
           readOrNot();
         }
       }),
