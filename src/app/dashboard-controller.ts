@@ -52,11 +52,6 @@ export interface ControllerOptions {
   copyText?: (text: string) => string;
   /** The key that pastes (for the words that say so); default "p". */
   pasteKey?: string;
-  /**
-   * Bell / desktop notification hook (config `notifications: {bell, desktop}`), called for new mail
-   * and delivery problems with a sanitized single-line text. Not called for the operator's own mail.
-   */
-  ring?: (text: string) => void;
 }
 
 export class DashboardController implements Intents, Disposable {
@@ -77,7 +72,7 @@ export class DashboardController implements Intents, Disposable {
   constructor(private readonly o: ControllerOptions) {
     const { port, store, desk } = o;
     const { fleet } = desk;
-    this.notes = this.lifetime.add(new NoteStrip({ store, ...(o.ring ? { ring: o.ring } : {}), ...(o.stripAgeMs ? { stripAgeMs: o.stripAgeMs } : {}) }));
+    this.notes = this.lifetime.add(new NoteStrip({ store, ...(o.stripAgeMs ? { stripAgeMs: o.stripAgeMs } : {}) }));
     const note = this.notes.note;
     this.composer = this.lifetime.add(new ComposerController({ store, port, note, ...(o.composerCloseAfterSend ? { closeAfterSend: true } : {}) }));
     this.mailView = new MailViewController({ store, port, composer: this.composer, note });

@@ -18,6 +18,7 @@ import {
   FrameDecoder,
   FrameError,
   FROM_SERVER,
+  clientTerminalFromEnv,
   type ByeFrame,
   type HelloFrame,
 } from '../protocol/client-wire.js';
@@ -225,7 +226,7 @@ function pipe(socket: Socket, o: AttachOptions, split: SplitArgs): Promise<numbe
   // Raw before the server can read a key: it may read this terminal itself from its WELCOME on.
   const wasRaw = stdin.isRaw;
   stdin.setRawMode(true);
-  const hello: HelloFrame = { wire: CLIENT_WIRE, version: packageVersion(), ...size(), cwd: o.cwd, args: split.hello, directTty: offerTty(o.env) };
+  const hello: HelloFrame = { wire: CLIENT_WIRE, version: packageVersion(), ...size(), cwd: o.cwd, args: split.hello, directTty: offerTty(o.env), terminal: clientTerminalFromEnv(o.env) };
   socket.write(encodeJsonFrame(FRAME.HELLO, hello));
 
   const onInput = (chunk: Buffer) => socket.write(encodeFrame(FRAME.INPUT, chunk));
