@@ -39,13 +39,17 @@ export interface NotifySources {
 
 /**
  * Why a row waits, from its state event. A hook-fed event may carry its own `reason` (permission,
- * question, idle-prompt): that wins. Otherwise the screen rule's id says it: a question, a yes/no or
- * a selection menu is a question; every other dialog (permission, tool confirmation, trust, "action
- * required") asks for permission. The one place to change when hooks report reasons of their own.
+ * question, idle-prompt): that wins. Otherwise the screen rule's id says it: an approval, a
+ * permission, a confirmation or a trust dialog asks for permission; a question or a selection menu
+ * is a question; an idle prompt is one; anything else asks for permission. The one place to change
+ * when hooks report reasons of their own.
  */
 export function waitingReasonOf(e: AgentStateEvent & { reason?: unknown }): WaitingReason {
   if (typeof e.reason === 'string' && (WAITING_REASONS as readonly string[]).includes(e.reason)) return e.reason as WaitingReason;
-  return e.rule !== null && /question|menu|select|idle/.test(e.rule) ? (/idle/.test(e.rule) ? 'idle-prompt' : 'question') : 'permission';
+  const rule = e.rule ?? '';
+  if (/approv|permission|confirm|trust|action_required/.test(rule)) return 'permission';
+  if (/question|menu|select/.test(rule)) return 'question';
+  return /idle/.test(rule) ? 'idle-prompt' : 'permission';
 }
 
 /**

@@ -6,6 +6,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   FRAME,
+  clientTerminalFromEnv,
+  parseClientTerminal,
   FROM_CLIENT,
   FROM_SERVER,
   FrameDecoder,
@@ -168,12 +170,35 @@ describe('parseSize', () => {
   });
 });
 
+describe('clientTerminalFromEnv', () => {
+  it('reads TERM, TERM_PROGRAM, WT_SESSION and KITTY_WINDOW_ID, and keeps only what parseClientTerminal keeps', () => {
+    expect(clientTerminalFromEnv({ TERM: 'xterm-256color', TERM_PROGRAM: 'WezTerm', WT_SESSION: 'abc', KITTY_WINDOW_ID: '3', HOME: '/h' })).toEqual({
+      term: 'xterm-256color',
+      termProgram: 'WezTerm',
+      windowsTerminal: true,
+      kittyWindow: true,
+    });
+    expect(clientTerminalFromEnv({})).toEqual({});
+    expect(parseClientTerminal({ term: 'a;b' })).toEqual({});
+  });
+});
+
 describe('parseHello', () => {
   const good = { wire: 1, version: '0.1.0', cols: 100, rows: 30, cwd: '/home/op/project', args: ['one=sleep 1', '--layout', 'grid'] };
 
   it('takes a well-formed HELLO, keeping only its known fields', () => {
     expect(parseHello({ ...good, extra: 'ignored' })).toEqual(good);
     expect(parseHello({ ...good, args: [] })).toEqual({ ...good, args: [] });
+  });
+
+  it('keeps the terminal names a client reports when they are short printable words, drops the rest, never refuses', () => {
+    const terminal = { term: 'xterm-kitty', termProgram: 'iTerm.app', windowsTerminal: true, kittyWindow: true };
+    expect(parseHello({ ...good, terminal })).toEqual({ ...good, terminal });
+    const hostile = { term: 'xterm\x1b]9;pwned\x07', termProgram: 'W'.repeat(65), windowsTerminal: 'yes', kittyWindow: 1, extra: 'x' };
+    expect(parseHello({ ...good, terminal: hostile })).toEqual(good);
+    expect(parseHello({ ...good, terminal: { term: 'foot', termProgram: 'Wez Term' } })).toEqual({ ...good, terminal: { term: 'foot' } });
+    expect(parseHello({ ...good, terminal: 'xterm' })).toEqual(good);
+    expect(parseHello({ ...good, terminal: null })).toEqual(good);
   });
 
   it('takes exactly 256 args of 4096 bytes', () => {
