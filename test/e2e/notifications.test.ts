@@ -1,7 +1,7 @@
 // Notifications reach the operator's own terminal through the real swb: a row's mail to the operator
 // and a row's non-zero exit arrive at the attached client's terminal as the desktop-notification
 // sequence its terminal takes — OSC 9 (WezTerm), OSC 777 (Ghostty), OSC 99 (kitty) — picked from what
-// the client reports about its terminal; the mute key (m) silences the focused row, on the server.
+// the client reports about its terminal; the mute key (M) silences the focused row, on the server.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -59,12 +59,12 @@ describe('notifications on the attached client’s terminal', () => {
     expect(t.titles).toEqual([]);
   });
 
-  test('m mutes the focused row on the server: its mail and exit stay silent, another row’s still ring; m again unmutes', async () => {
+  test('M mutes the focused row on the server: its mail and exit stay silent, another row’s still ring; M again unmutes', async () => {
     const home = notifyingHome();
     const t = startSwb({ home, args: [mailThenExit('a'), mailThenExit('b')], recordOutput: true, env: { TERM_PROGRAM: 'WezTerm' } });
     await t.waitForText(/ b · /);
-    // The first row is focused: m mutes it, and its header says so.
-    t.write('m');
+    // The first row is focused: M mutes it, and its header says so.
+    t.write('M');
     await t.waitForText(/ a · .*· muted/);
     await t.waitForText('@a muted');
     writeFileSync(join(home.workspace, 'go-a'), '');
@@ -81,7 +81,7 @@ describe('notifications on the attached client’s terminal', () => {
     expect(t.output).not.toContain('@a exited');
 
     // Unmuted: the mark goes, on the server's word.
-    t.write('m');
+    t.write('M');
     await t.waitForText('@a unmuted');
     await t.waitForNoText(/ a · .*· muted/);
   });
