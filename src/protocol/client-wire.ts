@@ -87,11 +87,6 @@ export function parseClientTerminal(value: unknown): ClientTerminalReport {
   };
 }
 
-/** The report for a client's own environment (what `swb` and `swb attach` send in HELLO). */
-export function clientTerminalFromEnv(env: NodeJS.ProcessEnv): ClientTerminalReport {
-  return parseClientTerminal({ term: env.TERM, termProgram: env.TERM_PROGRAM, windowsTerminal: !!env.WT_SESSION, kittyWindow: !!env.KITTY_WINDOW_ID });
-}
-
 export interface WelcomeFrame {
   wire: number;
   version: string;

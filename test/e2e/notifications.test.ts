@@ -23,7 +23,7 @@ function notifyingHome(): TempHome {
 /** A row that waits for its go file, then mails the operator and exits 3. */
 const mailThenExit = (name: string) => `${name}=until [ -e go-${name} ]; do sleep 0.05; done; swb send @operator secret-body-${name}; exit 3`;
 
-const CASES = [
+const CASES: Array<{ terminal: string; env: Record<string, string>; mail: string; exit: string }> = [
   {
     terminal: 'WezTerm (TERM_PROGRAM)',
     env: { TERM_PROGRAM: 'WezTerm' },

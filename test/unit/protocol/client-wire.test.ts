@@ -6,7 +6,6 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   FRAME,
-  clientTerminalFromEnv,
   parseClientTerminal,
   FROM_CLIENT,
   FROM_SERVER,
@@ -170,19 +169,6 @@ describe('parseSize', () => {
   });
 });
 
-describe('clientTerminalFromEnv', () => {
-  it('reads TERM, TERM_PROGRAM, WT_SESSION and KITTY_WINDOW_ID, and keeps only what parseClientTerminal keeps', () => {
-    expect(clientTerminalFromEnv({ TERM: 'xterm-256color', TERM_PROGRAM: 'WezTerm', WT_SESSION: 'abc', KITTY_WINDOW_ID: '3', HOME: '/h' })).toEqual({
-      term: 'xterm-256color',
-      termProgram: 'WezTerm',
-      windowsTerminal: true,
-      kittyWindow: true,
-    });
-    expect(clientTerminalFromEnv({})).toEqual({});
-    expect(parseClientTerminal({ term: 'a;b' })).toEqual({});
-  });
-});
-
 describe('parseHello', () => {
   const good = { wire: 1, version: '0.1.0', cols: 100, rows: 30, cwd: '/home/op/project', args: ['one=sleep 1', '--layout', 'grid'] };
 
@@ -199,6 +185,7 @@ describe('parseHello', () => {
     expect(parseHello({ ...good, terminal: { term: 'foot', termProgram: 'Wez Term' } })).toEqual({ ...good, terminal: { term: 'foot' } });
     expect(parseHello({ ...good, terminal: 'xterm' })).toEqual(good);
     expect(parseHello({ ...good, terminal: null })).toEqual(good);
+    expect(parseClientTerminal({ term: 'a;b', termProgram: '' })).toEqual({});
   });
 
   it('takes exactly 256 args of 4096 bytes', () => {
