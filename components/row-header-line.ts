@@ -1,5 +1,5 @@
 // A row's header as one ready-to-paint ANSI line: state, name, profile, unread badge, time since
-// output, exit status. Drawn by the compositor, not Ink, so a header change costs a string and
+// output, exit status, and marks (wake off, muted, restored, reservations, git). Drawn by the compositor, not Ink, so a header change costs a string and
 // a line write rather than a whole-frame Ink render (idle rows must cost next to nothing).
 // Measured with cell-width.ts (the terminal's per-code-point cells), not Ink's string-width: Ink never
 // lays this line out, and it has to fill exactly its cells on the terminal, beside a row's screen.
@@ -24,11 +24,13 @@ export function rowHeaderParts({ row, now }: Pick<RowHeaderInput, 'row' | 'now'>
   const state = row.running ? (row.agentState ?? 'unknown') : 'exited';
   const exit = row.running ? '' : row.exitSignal ? ` ${row.exitSignal}` : ` exit ${row.exitCode ?? '?'}`;
   const policy = row.wakePolicy === 'off' ? ' · wake off' : '';
+  // Muted (the mute key): nothing about this row reaches the operator's desktop or command.
+  const muted = row.muted ? ' · muted' : '';
   // Relaunched by a server that started again: the operator should know the program is new.
   const restored = row.restored === 'resumed' ? ' · restored (resumed)' : row.restored === 'fresh' ? ' · restored' : '';
   // The profile is said once: a row named after its profile (claude) does not repeat it.
   const profile = row.profile && row.profile !== row.name ? ` · ${row.profile}` : '';
-  const left = ` ${STATE_GLYPH[state] ?? '○'} ${row.name}${profile} · ${state}${exit}${row.wakeFailed ? ' · wake failed' : ''}${policy}${restored}${reservationPart(row.reservations)}${gitPart(row.git)}`;
+  const left = ` ${STATE_GLYPH[state] ?? '○'} ${row.name}${profile} · ${state}${exit}${row.wakeFailed ? ' · wake failed' : ''}${policy}${muted}${restored}${reservationPart(row.reservations)}${gitPart(row.git)}`;
   const badge = row.unread > 0 ? ` ✉ ${row.unread} ` : '';
   const right = ` ${formatAge(ageSince(row), now)} `;
   return { left, badge, right, state };

@@ -36,6 +36,8 @@ export interface RowView {
   git?: { branch: string; ahead: number; behind: number; dirty: boolean; missing: boolean } | null;
   /** What it holds (⚿) and waits for (⧗) in the hub's reservations; absent: nothing. */
   reservations?: RowReservations | null;
+  /** Its notifications are muted (the mute key; the server's, shown on every client). */
+  muted?: boolean;
 }
 
 export type NoteKind = 'mail' | 'error' | 'info';

@@ -1,8 +1,8 @@
 // What a client asks of the server beyond mail: new rows (planned and started, in a worktree or
-// not), restart, close, reopen, review, removing a worktree, wake policy, interrupt, and where its
-// copies go. One port for every kind of client (the terminal dashboard now, a browser later), so
-// they cannot drift apart; the server builds it once (src/server/server-desk.ts). Mail goes through
-// the OperatorPort, not here.
+// not), restart, close, reopen, review, removing a worktree, wake policy, interrupt, a row's
+// notification mute, and where its copies go. One port for every kind of client (the terminal
+// dashboard now, a browser later), so they cannot drift apart; the server builds it once
+// (src/server/server-desk.ts). Mail goes through the OperatorPort, not here.
 import type { Row, RowSpec } from '../rows/row.js';
 import type { RowFleet } from '../supervisor/row-fleet.js';
 import type { Event } from '../util/event.js';
@@ -25,6 +25,13 @@ export interface WorktreeStatus {
   onStatus: Event<{ row: string; status: NonNullable<RowView['git']> }>;
 }
 
+/** Rows whose notifications are silenced (the server's notifier): every client shows and changes the same set. */
+export interface RowMutes {
+  muted(name: string): boolean;
+  setMuted(name: string, muted: boolean): void;
+  onMuted: Event<{ row: string; muted: boolean }>;
+}
+
 export interface ClientDesk {
   /**
    * The server's rows, shared by every client: a client mirrors them, draws them, types into
@@ -33,6 +40,8 @@ export interface ClientDesk {
    */
   readonly fleet: RowFleet;
   readonly worktrees?: WorktreeStatus;
+  /** Per-row notification mutes (the dashboard's mute key); absent: this server sends no notifications. */
+  readonly mutes?: RowMutes;
   /** The server's paste buffer: y in the history view fills it, p pastes it into the focused row. */
   readonly pasteBuffer?: PasteBufferPort;
   /** Where the audit log is written (shown in the audit view). */

@@ -53,11 +53,6 @@ export interface ControllerOptions {
   copyText?: (text: string) => string;
   /** The key that pastes (for the words that say so); default "p". */
   pasteKey?: string;
-  /**
-   * Bell / desktop notification hook (config `notifications: {bell, desktop}`), called for new mail
-   * and delivery problems with a sanitized single-line text. Not called for the operator's own mail.
-   */
-  ring?: (text: string) => void;
   /** Times the strip's notes and the double click (default: the system clock). */
   clock?: Clock;
 }
@@ -81,7 +76,7 @@ export class DashboardController implements Intents, Disposable {
     const { port, store, desk } = o;
     const { fleet } = desk;
     const clock = o.clock ? { clock: o.clock } : {};
-    this.notes = this.lifetime.add(new NoteStrip({ store, ...(o.ring ? { ring: o.ring } : {}), ...(o.stripAgeMs ? { stripAgeMs: o.stripAgeMs } : {}), ...clock }));
+    this.notes = this.lifetime.add(new NoteStrip({ store, ...(o.stripAgeMs ? { stripAgeMs: o.stripAgeMs } : {}), ...clock }));
     const note = this.notes.note;
     this.composer = this.lifetime.add(new ComposerController({ store, port, note, ...(o.composerCloseAfterSend ? { closeAfterSend: true } : {}) }));
     this.mailView = new MailViewController({ store, port, composer: this.composer, note });

@@ -54,6 +54,8 @@ export interface LaunchPlan {
   configWithheld: RunnableParts | null;
   scrollback?: number;
   notifications: LoadedConfig['config']['notifications'];
+  /** The config's `notify` section (its command withheld from an untrusted config), for the server's notifier. */
+  notify: LoadedConfig['config']['notify'];
   /** A status line under an attached row. */
   attachedStatus: boolean;
   /** The mouse on the dashboard (config `mouse`, default true). */
@@ -158,6 +160,7 @@ export function planLaunch(argv: readonly string[], env: NodeJS.ProcessEnv, cwd:
       configWithheld: loaded.value.withheld,
       ...(config.scrollback !== undefined ? { scrollback: config.scrollback } : {}),
       notifications: config.notifications,
+      notify: config.notify,
       attachedStatus: config.attachedStatus ?? true,
       worktrees: config.worktrees,
       composerCloseAfterSend: config.composer?.closeAfterSend ?? true,

@@ -1,6 +1,6 @@
-// A client's notifications: every note goes to the list, news also to the strip (and the bell,
-// when configured), and whatever is on the strip leaves it after a while — one timer, for the
-// note shown now; a newer note replaces it. The list keeps them all.
+// A client's notifications: every note goes to the list, news also to the strip, and whatever is
+// on the strip leaves it after a while — one timer, for the note shown now; a newer note replaces
+// it. The list keeps them all. (What reaches the operator's desktop is the server's notifier's.)
 import { systemClock, type Clock } from '../util/clock.js';
 import { DisposableStore, type Disposable } from '../util/lifecycle.js';
 import { TimerSlot } from '../util/timer-slot.js';
@@ -10,13 +10,11 @@ import type { AppStore } from './app-store.js';
 /** How long a note stays on the strip: information briefly, mail and problems longer. */
 export const STRIP_AGE_MS = { info: 8_000, news: 60_000 };
 
-/** Adds a note: `own` (the operator's own mail) is listed but is not news for the strip or the bell. */
+/** Adds a note: `own` (the operator's own mail) is listed but is not news for the strip. */
 export type Note = (kind: NoteKind, text: string, row: string | null, own?: boolean, replyTo?: number | null, mailId?: number | null) => void;
 
 export interface NoteStripOptions {
   store: AppStore;
-  /** Bell / desktop notification hook, for new mail and problems (a sanitized single line). */
-  ring?: (text: string) => void;
   stripAgeMs?: { info: number; news: number };
   /** Ages the strip and tells news from history (default: the system clock). */
   clock?: Clock;
@@ -39,7 +37,6 @@ export class NoteStrip implements Disposable {
 
   readonly note: Note = (kind, text, row, own = false, replyTo = null, mailId = null) => {
     this.o.store.notify(kind, text, row, !own, replyTo, mailId);
-    if (kind !== 'info' && !own) this.o.ring?.(text);
   };
 
   /** A note about something that happened at `at`: news to a client there when it happened, history to a later one. */

@@ -1,6 +1,6 @@
 // The operator's requests that go to the server's rows through the ClientDesk and come back as
 // notes: new rows (in a worktree or not), restart and close (asked first when work would be lost),
-// reopen, a worktree row's review, the mail parked for review, wake policy, interrupt. The desk
+// reopen, a worktree row's review, the mail parked for review, wake policy, mute, interrupt. The desk
 // carries them out; this says how each went, in the dashboard's words.
 import type { OperatorPort } from '../hub/operator-port.js';
 import type { Row } from '../rows/row.js';
@@ -178,6 +178,15 @@ export class RowFlows implements RowIntents {
   }
 
   /** The wake policy key: a row without an agent profile is never woken, so there is nothing to pick. */
+  /** Mutes the row's notifications, or unmutes them (the server keeps the mute: every client shows it). */
+  toggleMute(focused: Row): void {
+    const { desk, note } = this.o;
+    if (!desk.mutes) return note('info', 'this server sends no notifications', focused.name);
+    const muted = !desk.mutes.muted(focused.name);
+    desk.mutes.setMuted(focused.name, muted);
+    note('info', muted ? `@${focused.name} muted: no notifications about it until you unmute it` : `@${focused.name} unmuted: its notifications go out again`, focused.name);
+  }
+
   askWakePolicy(focused: Row): void {
     if (!this.o.desk.fleet.agents?.has(focused.name)) this.o.note('info', `${focused.name} has no agent profile: it is never woken`, focused.name);
     else this.o.store.pickWakePolicy(focused.name);

@@ -23,6 +23,7 @@ import {
   type HelloFrame,
 } from '../protocol/client-wire.js';
 import { SwbError } from '../protocol/error-codes.js';
+import { terminalReportFromEnv } from '../notify/terminal-detect.js';
 import { checkPeer, checkSocketPath } from './trusted-socket.js';
 import { launchServer, LaunchError } from './server-launch.js';
 
@@ -226,7 +227,7 @@ function pipe(socket: Socket, o: AttachOptions, split: SplitArgs): Promise<numbe
   // Raw before the server can read a key: it may read this terminal itself from its WELCOME on.
   const wasRaw = stdin.isRaw;
   stdin.setRawMode(true);
-  const hello: HelloFrame = { wire: CLIENT_WIRE, version: packageVersion(), ...size(), cwd: o.cwd, args: split.hello, directTty: offerTty(o.env) };
+  const hello: HelloFrame = { wire: CLIENT_WIRE, version: packageVersion(), ...size(), cwd: o.cwd, args: split.hello, directTty: offerTty(o.env), terminal: terminalReportFromEnv(o.env) };
   socket.write(encodeJsonFrame(FRAME.HELLO, hello));
 
   const onInput = (chunk: Buffer) => socket.write(encodeFrame(FRAME.INPUT, chunk));

@@ -53,6 +53,7 @@ const TABLE = {
   mailView: { scope: 'dashboard', keys: ['i'], description: 'Open the mail view' },
   rowInbox: { scope: 'dashboard', keys: ['I'], description: 'Open the focused row’s inbox' },
   notifications: { scope: 'dashboard', keys: ['n'], description: 'Show notifications' },
+  muteRow: { scope: 'dashboard', keys: ['M'], description: 'Mute / unmute the focused row’s notifications (desktop and command)' },
   explain: { scope: 'dashboard', keys: ['e'], description: 'Explain the focused row’s state' },
   wakePolicy: { scope: 'dashboard', keys: ['w'], description: 'Pick the focused row’s wake policy (auto / notify / off)' },
   resources: { scope: 'dashboard', keys: ['r'], description: 'Reservations: holders, queues; grant, release, set a controller' },

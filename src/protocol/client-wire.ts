@@ -48,6 +48,43 @@ export interface HelloFrame {
    * (it opens it through the client's pid, never a path the client names). Absent: relay.
    */
   directTty?: boolean;
+  /**
+   * What the client's environment says about its terminal (TERM, TERM_PROGRAM, WT_SESSION,
+   * KITTY_WINDOW_ID), for the notification sequence it takes. Untrusted: the server keeps only
+   * short printable words (parseClientTerminal). Absent: an older client, or nothing known.
+   */
+  terminal?: ClientTerminalReport;
+}
+
+/** A client's terminal as its environment names it (the shape src/notify's TerminalReport reads). */
+export interface ClientTerminalReport {
+  term?: string;
+  termProgram?: string;
+  /** WT_SESSION is set: Windows Terminal. */
+  windowsTerminal?: boolean;
+  /** KITTY_WINDOW_ID is set. */
+  kittyWindow?: boolean;
+}
+
+/** Longest TERM or TERM_PROGRAM kept ("xterm-256color", "iTerm.app", "WezTerm"). */
+const MAX_TERMINAL_WORD = 64;
+const TERMINAL_WORD = /^[A-Za-z0-9._+-]+$/;
+
+/**
+ * The terminal report a peer sent, kept to what can be trusted: each name a short word of letters,
+ * digits and . _ + - (anything else is dropped, never refused: a client with an odd TERM still
+ * attaches), the two flags only when true. Never throws.
+ */
+export function parseClientTerminal(value: unknown): ClientTerminalReport {
+  if (typeof value !== 'object' || value === null) return {};
+  const v = value as Record<string, unknown>;
+  const word = (w: unknown): w is string => typeof w === 'string' && w.length <= MAX_TERMINAL_WORD && TERMINAL_WORD.test(w);
+  return {
+    ...(word(v.term) ? { term: v.term } : {}),
+    ...(word(v.termProgram) ? { termProgram: v.termProgram } : {}),
+    ...(v.windowsTerminal === true ? { windowsTerminal: true } : {}),
+    ...(v.kittyWindow === true ? { kittyWindow: true } : {}),
+  };
 }
 
 export interface WelcomeFrame {

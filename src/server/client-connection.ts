@@ -16,6 +16,7 @@ import {
   FrameError,
   FROM_CLIENT,
   MAX_HELLO_BYTES,
+  parseClientTerminal,
   parseSize,
   type ByeFrame,
   type HelloFrame,
@@ -318,5 +319,16 @@ export function parseHello(value: unknown): HelloFrame | string {
     if (typeof a !== 'string' || Buffer.byteLength(a) > MAX_ARG_BYTES || a.includes('\0')) return `each HELLO arg must be a string of at most ${MAX_ARG_BYTES} bytes`;
   }
   if (v.directTty !== undefined && typeof v.directTty !== 'boolean') return 'HELLO directTty must be true or false';
-  return { wire: v.wire, version: v.version, cols: size.cols, rows: size.rows, cwd: v.cwd, args: v.args as string[], ...(v.directTty === true ? { directTty: true } : {}) };
+  // The terminal's names only choose a notification sequence: odd ones are dropped, never refused.
+  const terminal = parseClientTerminal(v.terminal);
+  return {
+    wire: v.wire,
+    version: v.version,
+    cols: size.cols,
+    rows: size.rows,
+    cwd: v.cwd,
+    args: v.args as string[],
+    ...(v.directTty === true ? { directTty: true } : {}),
+    ...(Object.keys(terminal).length > 0 ? { terminal } : {}),
+  };
 }

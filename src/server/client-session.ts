@@ -10,7 +10,6 @@ import { rowHeaderLine } from '../../components/row-header-line.js';
 import { keysLabel, type Keymap } from '../config/keymap.js';
 import { rawKeySequences } from '../terminal/key-encodings.js';
 import type { Theme } from '../config/theme.js';
-import type { LoadedConfig } from '../config/load-config.js';
 import { Compositor } from '../terminal/compositor.js';
 import { ATTACHED_STATUS_LINES, DashboardPainter, type EchoPath } from '../terminal/dashboard-painter.js';
 import { DASHBOARD_MODES, DASHBOARD_MOUSE_MODES } from '../terminal/terminal-modes.js';
@@ -31,7 +30,6 @@ import { ResourceBoard } from '../app/resource-board.js';
 import type { LayoutMode } from '../app/layout.js';
 import { LayoutSource } from '../app/layout-source.js';
 import type { PlannedRow } from '../app/launch-plan.js';
-import { createRinger } from '../app/notification-ring.js';
 import type { ClientDesk } from '../app/client-desk.js';
 import type { OperatorPort } from '../hub/operator-port.js';
 import { copyOut } from './copy-out.js';
@@ -58,7 +56,6 @@ export interface ClientLook {
   themes: ReadonlyMap<string, Theme>;
   themeName: string;
   layoutMode: LayoutMode;
-  notifications: LoadedConfig['config']['notifications'];
   attachedStatus: boolean;
   composerCloseAfterSend?: boolean;
   clipboard?: 'osc52' | 'file';
@@ -73,6 +70,11 @@ export interface ClientSessionOptions {
   port: OperatorPort;
   look: ClientLook;
   terminal: ClientTerminal;
+  /**
+   * Subscribes this client's terminal to the server's notifications (the bytes come in the
+   * sequence its terminal takes); the session writes them between frames until it ends.
+   */
+  notifications?: (write: (bytes: string) => void) => Disposable;
   /** Rows this client's command line adds (rows already running under the same name are focused instead). */
   rows: readonly PlannedRow[];
   /** Notes to show at once (launch warnings, a version note). */
@@ -136,8 +138,9 @@ export function openClientSession(o: ClientSessionOptions): ClientSession {
   // painter paints on the next turn, before the store tells its change).
   const shown = owner.add(new DrawnRows({ store, rows: fleet.rows, layouts, painter: drawn }));
 
-  // Bell / desktop notification (config `notifications`): written between frames, straight to the terminal.
-  const ring = createRinger(look.notifications, write);
+  // The server's notifications, straight to the terminal: the compositor writes each frame in one
+  // call (inside synchronized output), so these bytes always fall between two frames.
+  if (o.notifications) owner.add(o.notifications(write));
   // The controller and the input router need each other (attach hands keys to a row; the detach key
   // comes back to the controller): the router is bound right after it exists.
   let router: InputRouter | undefined;
@@ -168,7 +171,6 @@ export function openClientSession(o: ClientSessionOptions): ClientSession {
       injectKeys: (keys) => pacer?.push(keys),
       pasteKey: keysLabel(keymap, 'paste', 1),
       ...(desk.copiesDir ? { copyText: (text: string) => copyOut(text, look.clipboard ?? 'file', write, desk.copiesDir!) } : {}),
-      ...(ring ? { ring } : {}),
     }),
   );
   const detachSequences = keymap.bindings.detach.flatMap((c) => rawKeySequences(c));

@@ -26,6 +26,11 @@ import { withNativeTools } from './native-tools.js';
 import { configEnvForRows } from './config-for-rows.js';
 import { writeSwbLauncher } from '../util/swb-launcher.js';
 import type { LaunchPlan } from '../app/launch-plan.js';
+import { Notifier } from '../notify/notifier.js';
+import { resolveNotifyPolicy } from '../notify/notify-policy.js';
+import { followNotifySources } from './notify-sources.js';
+import { NotifyTerminals } from './notify-terminals.js';
+import { NotifierMutes } from './row-mutes.js';
 
 /** Longer than a row's kill grace (SIGHUP, then SIGKILL): how long stopping waits for rows to end. */
 const ROW_END_WAIT_MS = 5_000;
@@ -50,6 +55,11 @@ export interface ServerCore {
   worktrees: WorktreeBoard;
   /** The paste buffer every client shares (y in a history view, p on a dashboard). */
   pasteBuffer: PasteBuffer;
+  /**
+   * Notifications that reach the operator (the config's `notify`): the notifier, the attached
+   * clients' terminals it writes to (a client adds its own as it opens) and the per-row mutes.
+   */
+  notifications: { notifier: Notifier; terminals: NotifyTerminals; mutes: NotifierMutes };
   auditLogPath: string;
   /**
    * Runs `work` (synchronous: rows added one after another) with the store writes of every launch
@@ -60,8 +70,15 @@ export interface ServerCore {
   stop(): Promise<void>;
 }
 
-export async function startServerCore(plan: LaunchPlan, hooks: (mail: MailCore) => FleetHooks = () => ({}), clock: Clock = systemClock): Promise<ServerCore> {
+export interface ServerCoreOptions {
+  /** The server's log (server.log): the notifier's failures go there. Default: the hub's log. */
+  log?: (line: string) => void;
+  clock?: Clock;
+}
+
+export async function startServerCore(plan: LaunchPlan, hooks: (mail: MailCore) => FleetHooks = () => ({}), opts: ServerCoreOptions = {}): Promise<ServerCore> {
   const { paths } = plan;
+  const clock = opts.clock ?? systemClock;
   const hub = await startEmbeddedHub(paths, plan.limits, plan.federation, clock);
   const owner = new DisposableStore();
   // Everything above the seam reaches the mail core through this one port.
@@ -116,6 +133,13 @@ export async function startServerCore(plan: LaunchPlan, hooks: (mail: MailCore) 
     agent.onWakeResult((e) => core.events.publish({ kind: 'wake', at: Date.now(), row: e.row, ok: e.ok, messageIds: e.messageIds ?? [], reason: e.reason ?? '' }));
   }));
   owner.add(fleet.onRemoved(({ row }) => worktrees.forget(row.name)));
+  // One notifier for the server; each event taken once at its source (notify-sources.ts). Disposed
+  // before the rows end: a notify command still running is killed with the server.
+  const policy = resolveNotifyPolicy(plan.notify, plan.notifications);
+  const terminals = new NotifyTerminals(policy.terminal);
+  const notifier = owner.add(new Notifier({ policy, clock, log: opts.log ?? core.log, writeTerminal: (notice) => terminals.write(notice) }));
+  const mutes = owner.add(new NotifierMutes(notifier));
+  owner.add(followNotifySources((event) => notifier.notify(event), { agents, fleet, port, clock }));
   const pasteBuffer = owner.add(new PasteBuffer());
   let stopped: Promise<void> | null = null;
   return {
@@ -127,6 +151,7 @@ export async function startServerCore(plan: LaunchPlan, hooks: (mail: MailCore) 
     fleet,
     worktrees,
     pasteBuffer,
+    notifications: { notifier, terminals, mutes },
     auditLogPath,
     launchTogether: (work) => hub.gate.batch(work),
     stop() {

@@ -28,6 +28,7 @@ export function serverDesk(core: ServerCore, settings: ServerDeskSettings): Clie
   return {
     ...base,
     worktrees: core.worktrees,
+    mutes: core.notifications.mutes,
     pasteBuffer: core.pasteBuffer,
     auditLogPath: core.auditLogPath,
     copiesDir: join(settings.runDir, 'copies'),

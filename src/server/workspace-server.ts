@@ -53,10 +53,14 @@ export async function runServer(argv: string[], env: NodeJS.ProcessEnv = process
   let records: RowRecords | null = null;
   let core: ServerCore;
   try {
-    core = await startServerCore(plan, (mail) => {
-      records = new RowRecords(mail, plan.profiles, log);
-      return records.hooks();
-    });
+    core = await startServerCore(
+      plan,
+      (mail) => {
+        records = new RowRecords(mail, plan.profiles, log);
+        return records.hooks();
+      },
+      { log },
+    );
   } catch (err) {
     if (!(err instanceof SwbError)) throw err;
     const hint = err.code === 'HUB_RUNNING' ? ' (another swb server owns this workspace)' : '';
@@ -224,6 +228,8 @@ class WorkspaceServer {
       port: this.core.port,
       look: { ...look, keymap: this.plan.keymap, themes: look.themes },
       terminal,
+      // Notifications reach this client's terminal in the sequence its terminal takes (HELLO's report).
+      notifications: (write) => this.core.notifications.terminals.add(hello.terminal ?? {}, write),
       rows,
       notes,
       cwd: hello.cwd,

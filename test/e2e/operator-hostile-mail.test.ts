@@ -137,26 +137,27 @@ describe('hostile mail on the operator’s screen', () => {
     expectOuterTerminalUntouched(t, modes);
   });
 
-  test('with desktop notifications on, a mail rings with exactly one OSC 9 that carries no control bytes', async () => {
+  test('with desktop notifications on, a mail rings with exactly one OSC 9 that carries no control bytes and no body', async () => {
     const home = createTempHome();
+    // The older key: mail to the terminal, its sequence detected from what the client reports (WezTerm: OSC 9).
     writeFileSync(join(home.workspace, 'switchboard.json'), JSON.stringify({ notifications: { desktop: true } }));
-    const t = startSwb({ home, args: ['worker=echo WORKER-READY; sleep 60'], rows: ROWS, recordOutput: true });
+    const t = startSwb({ home, args: ['worker=echo WORKER-READY; sleep 60'], rows: ROWS, recordOutput: true, env: { TERM_PROGRAM: 'WezTerm' } });
     await t.waitForText('WORKER-READY');
     expect(t.output).not.toContain(`${ESC}]`);
 
     await send(home, `ring ${hostile('OSC 0 title set, BEL-terminated').input} ${hostile('OSC 52 clipboard write, BEL-terminated').input}\nsecond line`);
     await t.waitForText(/@mallory → @operator \[msg\] ring/);
-    await t.waitFor(() => t.output.includes(`${ESC}]777;`), 'the OSC 777 after the OSC 9');
+    await t.waitFor(() => t.output.includes(`${ESC}]9;`), 'the OSC 9');
     const raw = t.output;
     const osc9 = [...raw.matchAll(/\x1b\]9;/g)];
     expect(osc9).toHaveLength(1);
     const payload = raw.slice(osc9[0]!.index + 4, raw.indexOf('\x07', osc9[0]!.index));
-    // The note's text: first line only, each removed sequence shown as ␛ (a printable character).
-    expect(payload).toBe('Switchboard: @mallory → @operator [msg] ring ␛ok a␛b (+1 line)');
+    // Redacted by default: the sender and the event, never the message.
+    expect(payload).toBe('Switchboard: @mallory sent you mail');
     // eslint-disable-next-line no-control-regex
     expect(payload).not.toMatch(/[\x00-\x1f\x7f-\x9f]/);
-    // The only OSCs are the notification's own two: no title, no clipboard.
-    expect([...raw.matchAll(/\x1b\](\d+);/g)].map((m) => m[1])).toEqual(['9', '777']);
+    // The only OSC is the notification's own: no title, no clipboard.
+    expect([...raw.matchAll(/\x1b\](\d+);/g)].map((m) => m[1])).toEqual(['9']);
     expect(t.titles).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 // The controller's mail side against a real hub (temp SWB_HOME) and an empty row manager: what becomes
-// a notification, what rings, and a row whose wake failed.
+// a notification and a row whose wake failed. (What reaches the desktop is the server's notifier's:
+// test/unit/server/notify-sources.test.ts.)
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestController } from '../../helpers/controller-harness.js';
 import { connectClient } from '../../helpers/hub-harness.js';
@@ -9,23 +10,20 @@ import { waitUntil } from '../../helpers/wait-until.js';
 afterEach(runCleanups);
 
 async function setup() {
-  const rings: string[] = [];
-  const t = await startTestController(() => ({ ring: (text: string) => rings.push(text) }));
-  return { ...t, rings };
+  return startTestController();
 }
 
 describe('DashboardController mail notifications', () => {
-  it('mail for the operator shows in the strip and the list, sanitized, and rings', async () => {
+  it('mail for the operator shows in the strip and the list, sanitized', async () => {
     const t = await setup();
     const bot = await connectClient(t.paths, { session: 'bot' });
     await bot.client.request('mail.send', { to: ['operator'], text: 'build \x1b[31mfailed\x07\nsecond line', kind: 'task' });
     await waitUntil(() => t.store.getState().notes.length > 0, { what: 'a note' });
     const strip = t.store.getState().strip!;
     expect(strip.text).toBe('@bot → @operator [task] build ␛failed␇ (+1 line)');
-    expect(t.rings).toEqual([strip.text]);
   });
 
-  it('the operator’s own sends are listed but neither take the strip nor ring', async () => {
+  it('the operator’s own sends are listed but do not take the strip', async () => {
     const t = await setup();
     t.fleet.add({ name: 'worker', command: { file: '/bin/sh', args: ['-c', 'sleep 30'] } }, { cols: 40, rows: 5 });
     t.controller.action('compose');
@@ -33,7 +31,6 @@ describe('DashboardController mail notifications', () => {
     await waitUntil(() => t.store.getState().notes.length > 0, { what: 'a note' });
     expect(t.store.getState().notes[0]!.text).toBe('@operator → @worker [msg] hello');
     expect(t.store.getState().strip).toBeNull();
-    expect(t.rings).toEqual([]);
     await waitUntil(() => t.store.getState().rows[0]!.unread === 1, { what: 'unread badge' });
   });
 
@@ -57,18 +54,16 @@ describe('DashboardController mail notifications', () => {
     t.controller.mirror.wakeResult('worker', false, 'prompt never became free');
     expect(t.store.getState().rows[0]!.wakeFailed).toBe(true);
     expect(t.store.getState().strip).toMatchObject({ kind: 'error', text: 'wake failed for @worker: prompt never became free', row: 'worker' });
-    expect(t.rings).toHaveLength(1);
     t.controller.mirror.wakeResult('worker', true);
     expect(t.store.getState().rows[0]!.wakeFailed).toBe(false);
   });
 
-  it('a refused send is a notification with its code, and rings', async () => {
+  it('a refused send is a notification with its code', async () => {
     const t = await setup();
     t.controller.composer.send('@nobody hello');
     await waitUntil(() => t.store.getState().composer.lastSend?.error != null, { what: 'refused' });
     expect(t.store.getState().composer.lastSend!.error!.code).toBe('UNKNOWN_PEER');
     expect(t.store.getState().strip).toMatchObject({ kind: 'error', text: expect.stringContaining('UNKNOWN_PEER') });
-    expect(t.rings).toHaveLength(1);
   });
 
   it('n opens the notification list and c clears it', async () => {

@@ -31,6 +31,11 @@ const row: RowView = {
 const visible = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '');
 
 describe('rowHeaderLine', () => {
+  it('marks a muted row after its wake policy, and says nothing when it is not', () => {
+    expect(rowHeaderParts({ row: { ...row, muted: true, wakePolicy: 'off' }, now: 16_000 }).left).toBe(' ● claude · idle · wake off · muted');
+    expect(rowHeaderParts({ row: { ...row, muted: false }, now: 16_000 }).left).not.toContain('muted');
+  });
+
   it('shows name, profile, state, unread badge and age in exactly the given width', () => {
     const line = rowHeaderLine({ row, width: 60, focused: false, now: 16_000, theme });
     const text = visible(line);

@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   FRAME,
+  parseClientTerminal,
   FROM_CLIENT,
   FROM_SERVER,
   FrameDecoder,
@@ -174,6 +175,17 @@ describe('parseHello', () => {
   it('takes a well-formed HELLO, keeping only its known fields', () => {
     expect(parseHello({ ...good, extra: 'ignored' })).toEqual(good);
     expect(parseHello({ ...good, args: [] })).toEqual({ ...good, args: [] });
+  });
+
+  it('keeps the terminal names a client reports when they are short printable words, drops the rest, never refuses', () => {
+    const terminal = { term: 'xterm-kitty', termProgram: 'iTerm.app', windowsTerminal: true, kittyWindow: true };
+    expect(parseHello({ ...good, terminal })).toEqual({ ...good, terminal });
+    const hostile = { term: 'xterm\x1b]9;pwned\x07', termProgram: 'W'.repeat(65), windowsTerminal: 'yes', kittyWindow: 1, extra: 'x' };
+    expect(parseHello({ ...good, terminal: hostile })).toEqual(good);
+    expect(parseHello({ ...good, terminal: { term: 'foot', termProgram: 'Wez Term' } })).toEqual({ ...good, terminal: { term: 'foot' } });
+    expect(parseHello({ ...good, terminal: 'xterm' })).toEqual(good);
+    expect(parseHello({ ...good, terminal: null })).toEqual(good);
+    expect(parseClientTerminal({ term: 'a;b', termProgram: '' })).toEqual({});
   });
 
   it('takes exactly 256 args of 4096 bytes', () => {
