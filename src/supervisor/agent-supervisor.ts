@@ -59,6 +59,7 @@ export class AgentSupervisor implements Disposable {
     this.lifetime.add(o.mail.onUnreadMaybeChanged((handles) => this.unreadChanged(handles)));
     if (o.mail.onToldByHook) this.lifetime.add(o.mail.onToldByHook((t) => this.agents.get(t.handle)?.toldByHook(t.maxSeq)));
     if (o.mail.onHookGaveUp) this.lifetime.add(o.mail.onHookGaveUp((h) => this.agents.get(h)?.hookGaveUp()));
+    if (o.mail.onHookReport) this.lifetime.add(o.mail.onHookReport((r) => this.agents.get(r.handle)?.hookReported(r.report)));
   }
 
   /** Starts watching a row; returns its wake policy, or null when the row has no profile. */

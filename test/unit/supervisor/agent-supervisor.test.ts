@@ -224,7 +224,7 @@ describe('AgentSupervisor', () => {
 
     row.state = 'running';
     row.restarts.fire();
-    expect(t.states.at(-1)).toEqual({ row: 'claude', state: 'unknown', rule: null });
+    expect(t.states.at(-1)).toEqual({ row: 'claude', state: 'unknown', rule: null, reason: null, source: 'screen' });
     await t.tick(claude.quietMs + 500);
     expect(t.sup.stateOf('claude')!.state).not.toBe('exited');
     expect(row.writes[0]).toBe(WAKE);
