@@ -123,10 +123,10 @@ export class AgentSupervisor implements Disposable {
     return { key, sent: true, before, after, leftBusy: after !== 'busy' };
   }
 
-  /** The row's current state and the rule behind it, or undefined when it has no agent. */
-  stateOf(name: string): { state: AgentStateEvent['state']; rule: string | null } | undefined {
+  /** The row's current state, the rule behind it and why it waits, or undefined when it has no agent. */
+  stateOf(name: string): { state: AgentStateEvent['state']; rule: string | null; reason: AgentStateEvent['reason'] } | undefined {
     const agent = this.agents.get(name);
-    return agent && { state: agent.state, rule: agent.rule };
+    return agent && { state: agent.state, rule: agent.rule, reason: agent.waitingReason };
   }
 
   policyOf(name: string): WakePolicy | undefined {
@@ -153,12 +153,21 @@ export class AgentSupervisor implements Disposable {
         ),
       };
     }
-    const { state, prompt, wake } = agent.explainRow();
-    const text = sanitize(formatExplanation(state, { prompt, wake, verbose }), { maxChars: 16_000, maxLines: 200 });
+    const { state, prompt, wake, fusion } = agent.explainRow();
+    const text = sanitize(formatExplanation(state, { prompt, wake, fusion, verbose }), { maxChars: 16_000, maxLines: 200 });
+    const v = fusion.verdict;
     const result: RowExplainResult = {
       row: state.row,
       profile: state.profileId,
-      state: state.state,
+      state: v.state,
+      reason: v.reason,
+      signals: {
+        won: v.won,
+        rule: v.rule,
+        why: line(v.why, 400),
+        screen: fusion.screen,
+        hook: fusion.hook && { ...fusion.hook, event: line(fusion.hook.event) },
+      },
       detected: state.detected,
       rule: state.ruleId,
       region: line(state.region),
