@@ -234,8 +234,11 @@ function reply(res, model, blocks) {
   );
 }
 
-export function startAnthropicStub({ script = {}, port = 0, logFile } = {}) {
-  return startStubServer({
+export async function startAnthropicStub({ script = {}, port = 0, logFile } = {}) {
+  // When each streamed answer to the CLI's main requests finished (ms epoch): a turn's true end for
+  // the state benchmarks and timing tests (issue #37).
+  const answered = [];
+  const server = await startStubServer({
     port,
     logFile,
     describe(_req, _url, body) {
@@ -259,10 +262,18 @@ export function startAnthropicStub({ script = {}, port = 0, logFile } = {}) {
       const model = body.model ?? 'claude-stub';
       const chosen = isSideRequest(body) ? { delayMs: 0, content: [{ type: 'text', text: 'Stub session' }] } : chooseResponse(script, body);
       const blocks = blocksFor(chosen.content);
-      if (body.stream) return stream(res, model, blocks, chosen.delayMs, closed);
+      if (body.stream) {
+        if (isSideRequest(body)) return stream(res, model, blocks, chosen.delayMs, closed);
+        return stream(res, model, blocks, chosen.delayMs, closed).then((r) => {
+          answered.push({ at: Date.now(), lastUser: lastUser(body).text.slice(0, 200), toolUse: blocks.some((b) => b.type === 'tool_use') });
+          return r;
+        });
+      }
       return reply(res, model, blocks);
     },
   });
+  server.answered = answered;
+  return server;
 }
 
 await runStubCli(import.meta.url, 'anthropic-stub', startAnthropicStub);
