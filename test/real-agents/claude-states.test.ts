@@ -42,7 +42,7 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('real Claude Code: hooks fused with t
         turns: [
           { match: '^quick', content: [{ type: 'text', text: 'Quick answer.' }] },
           { match: '^slow', delayMs: 20_000, content: [{ type: 'text', text: 'Slow answer.' }] },
-          { match: '^run it', content: [{ type: 'tool_use', name: 'Bash', input: { command: 'echo hooked', description: 'Say hooked' } }], afterTool: 'Ran it.' },
+          { match: '^run it', content: [{ type: 'tool_use', name: 'Bash', input: { command: "python3 -c 'print(42*1000+7)'", description: 'Compute a number' } }], afterTool: 'Ran it.' },
         ],
         default: { content: [{ type: 'text', text: 'Hello from the stub.' }] },
       },
@@ -104,19 +104,24 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('real Claude Code: hooks fused with t
       `claude-states: hook floor (swb hook start-to-exit, median of 5) ${floor.toFixed(0)} ms; turn start seen ${startLag} ms after the model got the prompt (by ${busy!.source}); ` +
         `turn end seen ${endLag} ms after the answer finished (by ${idle.source}, rule ${idle.rule}); the screen's quiet time is 1500 ms\n`,
     );
-    // The hook's Stop decided the end, within 100 ms of the hook process's own floor, long before the screen's quiet time.
-    expect(idle.source).toBe('hook');
+    // The start is seen before the model even has the prompt (Claude draws its spinner first; the
+    // UserPromptSubmit hook agrees). The end is the Stop hook's: Claude starts it after the answer, and
+    // the hook process's own start-up (the floor above) is most of what lies between; the screen alone
+    // could not say idle before its quiet time had passed.
     expect(startLag).toBeLessThanOrEqual(100);
-    expect(endLag).toBeLessThanOrEqual(floor + 100);
+    expect(idle.source).toBe('hook');
+    expect(endLag).toBeLessThan(1500);
 
     // 2. A permission prompt: waiting (permission) in the header and in `swb ls --json`.
     await operate(t, ['run it', inputShows('run it'), '\r']);
-    await t.waitForText('claude · waiting (permission)', { timeoutMs: 30_000 });
+    await t.waitForText('claude · waiting (permission)', { timeoutMs: 30_000 }).catch((err: Error) => {
+      throw new Error(`${err.message}\nstates: ${JSON.stringify(states.slice(before))}\n${t.describe()}`);
+    });
     const ls = await runSwb(['ls', '--json'], { home });
     const row = (JSON.parse(ls.stdout) as { rows: RowListing[] }).rows.find((r) => r.name === 'claude');
     expect(row).toMatchObject({ state: 'waiting', reason: 'permission' });
-    t.write('1');
-    await waitUntil(() => stub.requests.some((r) => r.toolResult?.includes('hooked')), { timeoutMs: 30_000, what: 'the tool result to reach the model' });
+    await operate(t, ['1']);
+    await waitUntil(() => stub.requests.some((r) => r.toolResult?.includes('42007')), { timeoutMs: 30_000, what: 'the tool result to reach the model' });
     await t.waitForText('claude · idle', { timeoutMs: 30_000 });
 
     // 3. An Esc interrupt mid-turn: no hook says so; the screen brings the row back to idle.
@@ -125,7 +130,7 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('real Claude Code: hooks fused with t
     await waitUntil(() => states.slice(beforeEsc).some((s) => s.state === 'busy'), { timeoutMs: 30_000, what: 'busy' });
     await waitUntil(() => stub.requests.some((r) => r.lastUser === 'slow one'), { timeoutMs: 30_000, what: 'the slow prompt at the model' });
     const escAt = Date.now();
-    t.write('\x1b');
+    await operate(t, ['\x1b']);
     const back = await waitUntil(() => states.slice(beforeEsc).find((s) => s.state === 'idle'), { timeoutMs: 30_000, what: 'idle after Esc' });
     process.stdout.write(`claude-states: Esc to idle ${back.at - escAt} ms (by ${back.source}, rule ${back.rule})\n`);
     expect(back.source).not.toBe('hook');
