@@ -2,7 +2,8 @@
 // screen-only beside fused with its hooks. The pinned Claude Code runs in the real dashboard against the
 // offline Anthropic stand-in, which knows when each turn's prompt reached it and when each answer
 // finished; the operator's keys (a permission answered yes, no; an Esc) are timed where they are typed.
-// Per mode it prints: agreement with the truth (samples every 50 ms, outside 300 ms around each true
+// A turn truly starts when its Enter goes out and ends when the stand-in's last answer finished (what
+// Claude does after that, drawing and running its Stop hook, counts as latency). Per mode it prints: agreement with the truth (samples every 50 ms, outside 300 ms around each true
 // transition), transition latency p50/p99, the longest stretch read idle while truly busy and busy while
 // truly waiting; and, in the same run, `swb hook`'s own start-to-exit (a hook's floor).
 // Missing from this first version: Codex and Gemini, /clear, a compaction, an API error and retry, a
@@ -84,25 +85,33 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('bench:states — Claude Code', () =>
       }
     }, 10);
     await new Promise((r) => setTimeout(r, 500));
-    const truth: Mark[] = [{ at: Date.now(), state: 'idle' }];
     const t0 = Date.now();
+    // The row was idle when the session began (the dashboard said so): both timelines start there.
+    const truth: Mark[] = [{ at: t0, state: 'idle' }];
+    seen.unshift({ at: t0 - 1, state: 'idle' });
     const requestOf = (text: string, after: number) => waitUntil(() => stub.requests.find((r) => r.lastUser === text && r.at >= after), { timeoutMs: 30_000, what: text });
+    /** Types the prompt; the turn truly starts when its Enter goes out (the stand-in confirms it got the prompt). */
+    const submit = async (prompt: string): Promise<number> => {
+      const from = Date.now();
+      let entered = 0;
+      await operate(t, [prompt, inputShows(prompt), stamp((at) => (entered = at)), '\r']);
+      await requestOf(prompt, from);
+      return entered;
+    };
     const answerOf = (text: string, after: number, toolUse = false) =>
       waitUntil(() => stub.answered.find((a) => a.lastUser === text && a.at >= after && a.toolUse === toolUse), { timeoutMs: 60_000, what: `answer to ${text}` });
     const settle = () => new Promise((r) => setTimeout(r, 2500));
 
     for (const prompt of ['quick one', 'stream one']) {
       const from = Date.now();
-      await operate(t, [prompt, inputShows(prompt), '\r']);
-      truth.push({ at: (await requestOf(prompt, from)).at, state: 'busy' });
+      truth.push({ at: await submit(prompt), state: 'busy' });
       truth.push({ at: (await answerOf(prompt, from)).at, state: 'idle' });
       await settle();
     }
     for (const answer of ['1', '\x1b']) {
       const from = Date.now();
       const prompt = 'compute it';
-      await operate(t, [prompt, inputShows(prompt), '\r']);
-      truth.push({ at: (await requestOf(prompt, from)).at, state: 'busy' });
+      truth.push({ at: await submit(prompt), state: 'busy' });
       truth.push({ at: (await answerOf(prompt, from, true)).at, state: 'waiting' });
       await t.waitForText('Do you want to proceed?', { timeoutMs: 30_000 });
       await new Promise((r) => setTimeout(r, 1000));
@@ -116,9 +125,7 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('bench:states — Claude Code', () =>
       await settle();
     }
     {
-      const from = Date.now();
-      await operate(t, ['slow one', inputShows('slow one'), '\r']);
-      truth.push({ at: (await requestOf('slow one', from)).at, state: 'busy' });
+      truth.push({ at: await submit('slow one'), state: 'busy' });
       await new Promise((r) => setTimeout(r, 2000));
       let pressed = 0;
       await operate(t, [stamp((at) => (pressed = at)), '\x1b']);
