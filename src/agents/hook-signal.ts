@@ -96,8 +96,9 @@ export function hookSignalOf(r: HookReport): HookSignal {
       // Codex's notify program (agent-turn-complete), or any agent's plain end of turn.
       return signal('turn-end', 'turn-end');
     case 'session-start':
-      // A fresh session (a start, a resume, /clear) sits at its prompt.
-      return signal('turn-end', 'SessionStart');
+      // Fires before the agent is ready for a prompt (its MCP servers may still be starting): its
+      // readiness is the screen's to tell (the prompt drawn, then quiet).
+      return signal('none', 'SessionStart');
     case 'session-end':
       return signal('none', 'SessionEnd');
     default:

@@ -91,7 +91,7 @@ describe('fuseSignals: the rule table', () => {
     expect(hookSignalOf({ event: 'notification', notificationType: 'elicitation_dialog' })).toMatchObject({ kind: 'waiting', reason: 'question' });
     expect(hookSignalOf({ event: 'notification', notificationType: 'auth_success' })).toMatchObject({ kind: 'none' });
     expect(hookSignalOf({ event: 'stop-blocked' })).toMatchObject({ kind: 'work' });
-    expect(hookSignalOf({ event: 'session-start' })).toMatchObject({ kind: 'turn-end' });
+    expect(hookSignalOf({ event: 'session-start' })).toMatchObject({ kind: 'none' });
     expect(hookSignalOf({ event: 'turn-end' })).toMatchObject({ kind: 'turn-end' });
     expect(hookSignalOf({ event: 'pre-compact' })).toMatchObject({ kind: 'work' });
   });
