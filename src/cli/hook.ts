@@ -45,7 +45,7 @@ export const hookCommand: CommandDescriptor = {
     // Codex passes its event as an argument and gives no stdin: read stdin only when no argument came.
     const payload = ctx.args[1] ?? (await ctx.readStdin(1024 * 1024).catch(() => ''));
     // The process's own start: the agent's background hooks may report out of order.
-    const startedAt = Math.round(performance.timeOrigin);
+    const startedAt = performance.timeOrigin;
     try {
       const client = await ctx.connect({ autoStart: false });
       if (event !== 'stop') {
