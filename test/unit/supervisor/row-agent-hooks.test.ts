@@ -2,6 +2,7 @@
 // the screen covers what hooks miss, the waiting reason rides on the state event, a turn's end is
 // announced once, and a hook's Stop lets a wake fire without waiting out the screen's quiet time.
 import { describe, expect, it } from 'vitest';
+import { formatExplanation } from '../../../src/agents/format-explanation.js';
 import { loadProfiles } from '../../../src/agents/load-profiles.js';
 import type { AgentStateEvent, AgentTurnEndedEvent } from '../../../src/supervisor/row-agent.js';
 import { agentOnRow, FakeAgentRow } from '../../helpers/fake-agent-row.js';
@@ -97,6 +98,19 @@ describe('RowAgent with hooks', () => {
     const f = agent.explainRow().fusion;
     expect(f.verdict).toMatchObject({ rule: 'disagree', won: 'screen' });
     expect(f.hook).toMatchObject({ event: 'PreToolUse(Bash)', kind: 'work' });
+    agent.dispose();
+  });
+
+  it('explain shows both signals, their ages, which won and why', () => {
+    const { clock, agent } = setup();
+    agent.hookReported({ event: 'permission-request' });
+    clock.advance(1200);
+    const e = agent.explainRow();
+    const text = formatExplanation(e.state, { fusion: e.fusion, prompt: e.prompt, wake: e.wake });
+    expect(text).toMatch(/^alice: waiting \(permission\) \(profile claude\)/);
+    expect(text).toMatch(/\n {2}screen: {3}idle for \d+\.\d s/);
+    expect(text).toContain('  hook:     PermissionRequest → waiting (permission), 1.2 s ago');
+    expect(text).toMatch(/\n {2}decided: {2}hook won by rule hook: /);
     agent.dispose();
   });
 
