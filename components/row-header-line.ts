@@ -30,7 +30,9 @@ export function rowHeaderParts({ row, now }: Pick<RowHeaderInput, 'row' | 'now'>
   const restored = row.restored === 'resumed' ? ' · restored (resumed)' : row.restored === 'fresh' ? ' · restored' : '';
   // The profile is said once: a row named after its profile (claude) does not repeat it.
   const profile = row.profile && row.profile !== row.name ? ` · ${row.profile}` : '';
-  const left = ` ${STATE_GLYPH[state] ?? '○'} ${row.name}${profile} · ${state}${exit}${row.wakeFailed ? ' · wake failed' : ''}${policy}${muted}${restored}${reservationPart(row.reservations)}${gitPart(row.git)}`;
+  // Why it waits: a human is needed (permission, question), or it sits at an idle prompt.
+  const reason = state === 'waiting' && row.waitingReason ? ` (${row.waitingReason})` : '';
+  const left = ` ${STATE_GLYPH[state] ?? '○'} ${row.name}${profile} · ${state}${reason}${exit}${row.wakeFailed ? ' · wake failed' : ''}${policy}${muted}${restored}${reservationPart(row.reservations)}${gitPart(row.git)}`;
   const badge = row.unread > 0 ? ` ✉ ${row.unread} ` : '';
   const right = ` ${formatAge(ageSince(row), now)} `;
   return { left, badge, right, state };

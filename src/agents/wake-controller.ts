@@ -6,101 +6,27 @@
 // UI-free and transport-free: the row, the clock, the audit log and the store are injected.
 import { Emitter, type Event } from '../util/event.js';
 import type { Disposable } from '../util/lifecycle.js';
-import type { Clock } from '../util/clock.js';
+import { TimerSlot } from '../util/timer-slot.js';
 import { isPromptFree, type FreePromptVerdict } from './free-prompt.js';
-import type { AgentProfile, AgentState } from './profile-schema.js';
-import type { PromptInput } from './prompt-input.js';
+import type { AgentState } from './profile-schema.js';
 import { eraseRestoredWakeLine } from './restored-wake-line.js';
+import { showsWakeLine } from './wake-line-echo.js';
+import { WakeLoopGuard } from './wake-loop-guard.js';
+import { withWakeDefaults } from './wake-types.js';
+import type {
+  AuditEntry,
+  NotifyOnlyEvent,
+  ResolvedWakeOptions,
+  UnreadMail,
+  WakeControllerOptions,
+  WakeFailedEvent,
+  WakePhase,
+  WakePolicy,
+  WokenEvent,
+} from './wake-types.js';
 
-export type WakePolicy = 'auto' | 'notify' | 'off';
-export type WakeOutcome = 'woken' | 'failed' | 'notified';
-export type WakePhase = 'quiet' | 'pending' | 'typing' | 'submitting' | 'verifying' | 'done';
-
-/** The row's current unread mail: all unread ids and the highest sequence number among them. */
-export interface UnreadMail {
-  messageIds: string[];
-  maxSeq: number;
-}
-
-/** What the controller reads from the row whenever it considers typing. */
-export interface PromptStatus {
-  state: AgentState;
-  input: PromptInput;
-  stillForMs: number;
-  quietMs: number;
-  /** A full-screen program (alternate screen) is up where the profile's prompt lives on the normal screen. */
-  fullScreen?: boolean;
-  /** A job other than the row's program holds its terminal (where the profile says that makes it busy). */
-  foregroundJob?: string | null;
-}
-
-export interface AuditEntry {
-  at: number;
-  row: string;
-  /** Exactly the bytes written to the row. */
-  bytes: string;
-  purpose: 'wake-line' | 'wake-submit' | 'wake-erase' | 'interrupt';
-  messageIds: string[];
-  attempt: number;
-}
-
-export interface WokenEvent {
-  row: string;
-  messageIds: string[];
-  attempts: number;
-  at: number;
-}
-export interface WakeFailedEvent {
-  row: string;
-  messageIds: string[];
-  reason: string;
-  at: number;
-}
-export interface NotifyOnlyEvent {
-  row: string;
-  messageIds: string[];
-  reason: 'policy' | 'loop-guard';
-  at: number;
-}
-
-export interface WakeControllerOptions {
-  row: string;
-  profile: Pick<AgentProfile, 'wakeLine' | 'wakeSubmit' | 'submitDelayMs'>;
-  clock: Clock;
-  policy?: WakePolicy;
-  promptStatus: () => PromptStatus;
-  typeIntoRow: (bytes: string) => void;
-  audit: (entry: AuditEntry) => void;
-  recordWakeEvent: (messageIds: string[], outcome: WakeOutcome) => void;
-  /** How long the typed line may take to appear in the input (default 3 s). */
-  echoTimeoutMs?: number;
-  /** How long after the submit key the agent must go busy or clear the input (default 10 s). */
-  verifyTimeoutMs?: number;
-  /** Wake again after this long while mail stays unread (default 10 min). */
-  renudgeMs?: number;
-  /** Automatic wakes allowed per row per rolling hour (default 6). */
-  maxWakesPerHour?: number;
-  /**
-   * The typing quiet time: the operator's keystrokes into the row (attached, or through the composer)
-   * hold wakes for this long after the last one (default 5 s). Being attached alone holds nothing: an
-   * operator who reads an attached row without typing does not keep its mail from it.
-   */
-  operatorGraceMs?: number;
-  /** After the operator interrupted the turn a wake started, the wake waits this long to try again (default 30 s). */
-  interruptHoldMs?: number;
-}
-
-const HOUR_MS = 60 * 60 * 1000;
-
-/** Whitespace-insensitive: does the input show (the start of) the wake line? */
-function showsWakeLine(input: PromptInput, wakeLine: string): boolean {
-  if (!input.found) return false;
-  const text = input.text.replace(/\s+/g, ' ').trim();
-  const line = wakeLine.replace(/\s+/g, ' ').trim();
-  if (text === '') return false;
-  // A long line wraps inside the input box: the first input row holds a prefix of it.
-  return text.startsWith(line) || (text.length >= Math.min(12, line.length) && line.startsWith(text));
-}
+// Its words live in wake-types.ts; its users name them from here as before.
+export type * from './wake-types.js';
 
 export class WakeController implements Disposable {
   private readonly woken = new Emitter<WokenEvent>();
@@ -110,7 +36,7 @@ export class WakeController implements Disposable {
   readonly onWakeFailed: Event<WakeFailedEvent> = this.failed.event;
   readonly onNotifyOnly: Event<NotifyOnlyEvent> = this.notified.event;
 
-  private readonly o: Required<Omit<WakeControllerOptions, 'policy'>>;
+  private readonly o: ResolvedWakeOptions;
   private policyValue: WakePolicy;
   private phaseValue: WakePhase = 'quiet';
   private unread: UnreadMail = { messageIds: [], maxSeq: 0 };
@@ -121,7 +47,7 @@ export class WakeController implements Disposable {
   private batch: UnreadMail = { messageIds: [], maxSeq: 0 };
   private attempt = 0;
   private wakeStartedAt = 0;
-  private readonly wakeTimes: number[] = [];
+  private readonly loopGuard: WakeLoopGuard;
   private operatorTypedAt: number | null = null;
   private lastReason = '';
   /**
@@ -133,28 +59,21 @@ export class WakeController implements Disposable {
   private interruptedAt: number | null = null;
   /** The interrupted agent may give the wake line back as a draft: erase it (once) when it shows. */
   private erasePending = false;
-  private phaseTimer: Disposable | null = null;
-  private recheckTimer: Disposable | null = null;
-  private renudgeTimer: Disposable | null = null;
+  /** The step in flight's deadline (echo, submit delay, verify). */
+  private readonly phaseTimer: TimerSlot;
+  /** A pending wake's next look at the prompt. */
+  private readonly recheckTimer: TimerSlot;
+  /** The re-nudge while mail stays unread. */
+  private readonly renudgeTimer: TimerSlot;
   private disposed = false;
 
   constructor(opts: WakeControllerOptions) {
-    this.o = {
-      row: opts.row,
-      profile: opts.profile,
-      clock: opts.clock,
-      promptStatus: opts.promptStatus,
-      typeIntoRow: opts.typeIntoRow,
-      audit: opts.audit,
-      recordWakeEvent: opts.recordWakeEvent,
-      echoTimeoutMs: opts.echoTimeoutMs ?? 3000,
-      verifyTimeoutMs: opts.verifyTimeoutMs ?? 10_000,
-      renudgeMs: opts.renudgeMs ?? 10 * 60 * 1000,
-      maxWakesPerHour: opts.maxWakesPerHour ?? 6,
-      operatorGraceMs: opts.operatorGraceMs ?? 5000,
-      interruptHoldMs: opts.interruptHoldMs ?? 30_000,
-    };
+    this.o = withWakeDefaults(opts);
+    this.loopGuard = new WakeLoopGuard(this.o.maxWakesPerHour);
     this.policyValue = opts.policy ?? 'auto';
+    this.phaseTimer = new TimerSlot(opts.clock);
+    this.recheckTimer = new TimerSlot(opts.clock);
+    this.renudgeTimer = new TimerSlot(opts.clock);
   }
 
   get policy(): WakePolicy {
@@ -175,8 +94,7 @@ export class WakeController implements Disposable {
     if (this.disposed) return;
     this.unread = { messageIds: [...mail.messageIds], maxSeq: mail.maxSeq };
     if (mail.messageIds.length === 0) {
-      this.renudgeTimer?.dispose();
-      this.renudgeTimer = null;
+      this.renudgeTimer.clear();
       if (this.phaseValue === 'pending') {
         this.setPhase('quiet');
         this.lastReason = '';
@@ -251,16 +169,14 @@ export class WakeController implements Disposable {
     const inFlight = this.phaseValue === 'typing' || this.phaseValue === 'submitting' || this.phaseValue === 'verifying';
     if (!inFlight && !this.wakeTurn) return;
     if (inFlight) {
-      this.phaseTimer?.dispose();
-      this.phaseTimer = null;
+      this.phaseTimer.clear();
     } else {
       this.handledSeq = this.wakeTurn!.handledBefore;
     }
     this.wakeTurn = null;
     this.interruptedAt = this.now();
     this.erasePending = true;
-    this.renudgeTimer?.dispose();
-    this.renudgeTimer = null;
+    this.renudgeTimer.clear();
     this.lastReason = 'the operator interrupted the turn the wake started: it waits, then wakes again';
     if (this.policyValue !== 'auto' || this.unread.messageIds.length === 0) {
       this.setPhase('done');
@@ -282,10 +198,7 @@ export class WakeController implements Disposable {
 
   private setPhase(p: WakePhase): void {
     this.phaseValue = p;
-    if (p !== 'pending') {
-      this.recheckTimer?.dispose();
-      this.recheckTimer = null;
-    }
+    if (p !== 'pending') this.recheckTimer.clear();
   }
 
   private startBatch(): void {
@@ -346,10 +259,10 @@ export class WakeController implements Disposable {
 
   private tryWake(): void {
     const now = this.now();
-    while (this.wakeTimes.length > 0 && now - this.wakeTimes[0]! >= HOUR_MS) this.wakeTimes.shift();
-    if (this.wakeTimes.length >= this.o.maxWakesPerHour) {
+    const held = this.loopGuard.held(now);
+    if (held !== null) {
       this.handledSeq = this.batch.maxSeq;
-      this.lastReason = `loop guard: ${this.wakeTimes.length} automatic wakes in the last hour`;
+      this.lastReason = `loop guard: ${held} automatic wakes in the last hour`;
       this.setPhase('done');
       this.o.recordWakeEvent(this.batch.messageIds, 'notified');
       this.notified.fire({ row: this.o.row, messageIds: this.batch.messageIds, reason: 'loop-guard', at: now });
@@ -369,7 +282,7 @@ export class WakeController implements Disposable {
       if (v.retryInMs !== undefined) this.recheckIn(v.retryInMs);
       return;
     }
-    this.wakeTimes.push(now);
+    this.loopGuard.record(now);
     this.wakeStartedAt = now;
     this.interruptedAt = null;
     this.attempt = 1;
@@ -378,11 +291,7 @@ export class WakeController implements Disposable {
   }
 
   private recheckIn(ms: number): void {
-    this.recheckTimer?.dispose();
-    this.recheckTimer = this.o.clock.setTimer(() => {
-      this.recheckTimer = null;
-      this.recheck();
-    }, ms + 1);
+    this.recheckTimer.set(() => this.recheck(), ms + 1);
   }
 
   /**
@@ -496,8 +405,7 @@ export class WakeController implements Disposable {
   }
 
   private finish(): void {
-    this.phaseTimer?.dispose();
-    this.phaseTimer = null;
+    this.phaseTimer.clear();
     this.handledSeq = Math.max(this.handledSeq, this.batch.maxSeq);
     this.setPhase('done');
   }
@@ -509,9 +417,7 @@ export class WakeController implements Disposable {
   }
 
   private armRenudge(): void {
-    this.renudgeTimer?.dispose();
-    this.renudgeTimer = this.o.clock.setTimer(() => {
-      this.renudgeTimer = null;
+    this.renudgeTimer.set(() => {
       if (this.unread.messageIds.length === 0 || this.policyValue !== 'auto') return;
       if (this.phaseValue === 'pending' || this.phaseValue === 'typing' || this.phaseValue === 'submitting' || this.phaseValue === 'verifying') return;
       this.batch = { messageIds: [...this.unread.messageIds], maxSeq: this.unread.maxSeq };
@@ -521,9 +427,7 @@ export class WakeController implements Disposable {
   }
 
   private armPhaseTimer(ms: number, fn: () => void): void {
-    this.phaseTimer?.dispose();
-    this.phaseTimer = this.o.clock.setTimer(() => {
-      this.phaseTimer = null;
+    this.phaseTimer.set(() => {
       if (!this.disposed) fn();
     }, ms);
   }
@@ -531,9 +435,9 @@ export class WakeController implements Disposable {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    this.phaseTimer?.dispose();
-    this.recheckTimer?.dispose();
-    this.renudgeTimer?.dispose();
+    this.phaseTimer.dispose();
+    this.recheckTimer.dispose();
+    this.renudgeTimer.dispose();
     this.woken.dispose();
     this.failed.dispose();
     this.notified.dispose();

@@ -20,6 +20,8 @@ export interface RowView {
   agentState: AgentState | null;
   /** Why the detector chose agentState (rule id), for explain. */
   stateRule: string | null;
+  /** Why a `waiting` row waits (permission, question, idle prompt), when known. */
+  waitingReason?: 'permission' | 'question' | 'idle-prompt' | null;
   unread: number;
   /** ms epoch of the last output byte, 0 if none yet. */
   lastOutputAt: number;

@@ -92,6 +92,7 @@ export class RowMirror implements Disposable {
       exitSignal: row.exit?.signal ?? null,
       agentState: row.state === 'exited' ? 'exited' : (agent?.state ?? null),
       stateRule: agent?.rule ?? null,
+      waitingReason: agent?.reason ?? null,
       unread: this.o.port.unreadCount(row.name),
       lastOutputAt: row.lastOutputAt,
       title: '',
@@ -124,7 +125,7 @@ export class RowMirror implements Disposable {
     if (agent) {
       d.add(
         agent.onStateChange((e) => {
-          store.updateRow(e.row, { agentState: e.state, stateRule: e.rule });
+          store.updateRow(e.row, { agentState: e.state, stateRule: e.rule, waitingReason: e.reason });
           if (store.getState().overlay === 'explain' && store.getState().focused === e.row) this.refreshExplain();
         }),
       );

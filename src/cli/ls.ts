@@ -17,7 +17,7 @@ export const lsCommand: CommandDescriptor = {
     const table = [['NAME', 'PROFILE', 'STATE', 'UNREAD', 'PID', 'AGE', 'COMMAND']];
     for (const row of r.rows) {
       const exited = `exited ${row.exitCode ?? ''}`.trim();
-      const state = row.running ? (row.state ?? 'running') : row.exitReason ? `${exited} (${sanitize(row.exitReason, { singleLine: true, maxChars: 120 })})` : exited;
+      const state = row.running ? (row.state ?? 'running') + (row.reason ? ` (${row.reason})` : '') : row.exitReason ? `${exited} (${sanitize(row.exitReason, { singleLine: true, maxChars: 120 })})` : exited;
       const marks = [row.attached ? 'attached' : '', row.restored ? `restored (${row.restored})` : ''].filter(Boolean).join(', ');
       table.push([
         row.name,

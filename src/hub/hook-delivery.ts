@@ -4,6 +4,9 @@
 // delivery is recorded beside the receipts as "told by its hook", and the wake controller counts the
 // batch as handled (never a hook and a typed wake for the same mail). A loop guard lets an agent that
 // cannot read mail stop anyway: at most MAX_BLOCKS blocks in a row for the same newest message.
+// Every hook of a row's agent (`swb hook <event>`) is also a report of its turn (issue #37), passed on
+// to the row's agent as the second state signal; a Stop that blocks is no end of turn (the turn goes on).
+import type { HookReport } from '../agents/hook-signal.js';
 import { Emitter, type Event } from '../util/event.js';
 
 export const MAX_BLOCKS = 2;
@@ -31,10 +34,25 @@ export class HookDelivery {
   private readonly gaveUpEmitter = new Emitter<string>();
   /** The loop guard let a row's agent stop with its mail unread: the typed wake takes it from here. */
   readonly onGaveUp: Event<string> = this.gaveUpEmitter.event;
+  private readonly reportEmitter = new Emitter<{ handle: string; report: HookReport }>();
+  /** A row's agent hook reported an event of its turn. */
+  readonly onReport: Event<{ handle: string; report: HookReport }> = this.reportEmitter.event;
 
   constructor(private readonly deps: HookDeliveryDeps) {}
 
-  async stop(handle: string): Promise<StopDecision> {
+  /** A row's agent hook reported (the row is the connection's identity). */
+  report(handle: string, report: HookReport): void {
+    this.reportEmitter.fire({ handle, report });
+  }
+
+  async stop(handle: string, startedAt?: number): Promise<StopDecision> {
+    const decision = await this.decide(handle);
+    // A blocked stop sends the agent back to work: its turn goes on.
+    this.report(handle, { event: decision.block ? 'stop-blocked' : 'stop', ...(startedAt !== undefined ? { startedAt } : {}) });
+    return decision;
+  }
+
+  private async decide(handle: string): Promise<StopDecision> {
     const { ids, maxSeq } = this.deps.unread(handle);
     if (ids.length === 0) {
       this.guard.delete(handle);

@@ -4,6 +4,7 @@
 // directly). It takes the hub's core (hub-core.ts), whose mail core publishes every change it makes
 // and passes every store call through the gate; here a store failure becomes a typed value instead
 // of an exception in the UI.
+import type { HookReport } from '../agents/hook-signal.js';
 import type { UnreadMail } from '../agents/wake-controller.js';
 import { OPERATOR } from '../protocol/handle.js';
 import type { SwbErrorValue } from '../protocol/error-codes.js';
@@ -42,6 +43,8 @@ export interface OperatorPort {
   onToldByHook: Event<{ handle: string; maxSeq: number }>;
   /** A row's hook gave up telling it (the loop guard): a typed wake for its unread mail is due. */
   onHookGaveUp: Event<string>;
+  /** A row's agent hook reported an event of its turn (the second state signal). */
+  onHookReport: Event<{ handle: string; report: HookReport }>;
 
   /** Registers a row and mints its token (a row registered again gets a new one). */
   registerRow(handle: string): { ok: true; token: string } | { ok: false; error: SwbErrorValue };
@@ -146,6 +149,7 @@ export function operatorPort(core: HubCore): OperatorPort {
 
     onToldByHook: hooks.onDelivered,
     onHookGaveUp: hooks.onGaveUp,
+    onHookReport: hooks.onReport,
 
     registerRow: (handle) => sessions.registerRow(handle),
     rowRunning: (handle, running) => sessions.setRowRunning(handle, running),

@@ -7,6 +7,8 @@ import {
   eventsParams,
   explainParams,
   grantParams,
+  hookEventParams,
+  hookStopParams,
   helloParams,
   historyParams,
   killRowParams,
@@ -209,15 +211,25 @@ const HANDLERS = new Map<string, Handler<unknown>>([
   }),
 
   'hook.stop': handler({
-    params: emptyParams,
-    async run(core, _conn, _p, who) {
+    params: hookStopParams,
+    async run(core, _conn, p, who) {
       // A row's own end-of-turn hook: only a row has a turn to end.
       if (who.role !== 'row') return { error: swbError('UNAUTHENTICATED', 'hook.stop is for a row (its agent\'s end-of-turn hook).') };
       try {
-        return { ok: await core.hooks.stop(who.handle) };
+        return { ok: await core.hooks.stop(who.handle, p.startedAt) };
       } catch (err) {
         return { error: core.mail.storeFailure(err, 'The hook could not check the mail') };
       }
+    },
+  }),
+
+  'hook.event': handler({
+    params: hookEventParams,
+    async run(core, _conn, p, who) {
+      // The row's agent speaks for itself only: the row is the connection's, never the payload's.
+      if (who.role !== 'row') return { error: swbError('UNAUTHENTICATED', "hook.event is for a row (its agent's own hooks).") };
+      core.hooks.report(who.handle, p);
+      return { ok: { reported: true } };
     },
   }),
 

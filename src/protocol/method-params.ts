@@ -75,6 +75,17 @@ export type ExplainParams = z.infer<typeof explainParams>;
 
 export const emptyParams = z.strictObject({});
 
+/** A row's own agent hook reporting (`swb hook <event>`): the event and the few payload fields swb reads. */
+export const hookEventParams = z.strictObject({
+  event: z.string().min(1).max(64),
+  notificationType: z.optional(z.string().max(64)),
+  toolName: z.optional(z.string().max(128)),
+  /** When the hook process started (ms epoch): hooks an agent runs in the background may arrive out of order. */
+  startedAt: z.optional(z.number().nonnegative()),
+});
+/** The Stop hook's question (its start time orders it among the row's other hooks). */
+export const hookStopParams = z.strictObject({ startedAt: z.optional(z.number().nonnegative()) });
+
 /** Operator only, answered by the workspace server: a new row (`swb new`). */
 export const newRowParams = z.strictObject({
   name: z.optional(handle),

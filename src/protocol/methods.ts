@@ -32,6 +32,8 @@ export interface RowListing {
   /** Why an exited row's program never ran ("command not found: claude"), else null. */
   exitReason?: string | null;
   state: string | null;
+  /** Why a `waiting` row waits: needs a human for a permission or a question, or sits at an idle prompt. */
+  reason?: 'permission' | 'question' | 'idle-prompt' | null;
   unread: number;
   wake: string | null;
   /** ms epoch the current incarnation started. */
@@ -142,8 +144,18 @@ export interface RuleTrialInfo {
 export interface RowExplainResult {
   row: string;
   profile: string;
-  /** The state the dashboard reports (after the quiet time). */
+  /** The state the dashboard reports: the screen (after the quiet time) fused with the agent's hooks. */
   state: RowAgentState;
+  /** Why a waiting row waits for the operator, when known. */
+  reason?: 'permission' | 'question' | 'idle-prompt' | null;
+  /** Both signals, their ages, which won and why (issue #37). */
+  signals?: {
+    won: 'screen' | 'hook' | 'both';
+    rule: string;
+    why: string;
+    screen: { state: RowAgentState; detected: RowAgentState; ageMs: number };
+    hook: { event: string; kind: string; reason: string | null; ageMs: number } | null;
+  };
   /** What the rules say about the newest screen, before the quiet time. */
   detected: RowAgentState;
   /** The rule that decided, or null (no rule matched, the process exited, or no screen yet). */

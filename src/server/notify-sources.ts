@@ -38,13 +38,12 @@ export interface NotifySources {
 }
 
 /**
- * Why a row waits, from its state event. A hook-fed event may carry its own `reason` (permission,
- * question, idle-prompt): that wins. Otherwise the screen rule's id says it: an approval, a
- * permission, a confirmation or a trust dialog asks for permission; a question or a selection menu
- * is a question; an idle prompt is one; anything else asks for permission. The one place to change
- * when hooks report reasons of their own.
+ * Why a row waits, from its state event. The event's own `reason` (from the agent's hook, or the
+ * fusion of both signals) wins. Otherwise the screen rule's id says it: an approval, a permission, a
+ * confirmation or a trust dialog asks for permission; a question or a selection menu is a question;
+ * an idle prompt is one; anything else asks for permission.
  */
-export function waitingReasonOf(e: AgentStateEvent & { reason?: unknown }): WaitingReason {
+export function waitingReasonOf(e: Pick<AgentStateEvent, 'rule'> & { reason?: string | null }): WaitingReason {
   if (typeof e.reason === 'string' && (WAITING_REASONS as readonly string[]).includes(e.reason)) return e.reason as WaitingReason;
   const rule = e.rule ?? '';
   if (/approv|permission|confirm|trust|action_required/.test(rule)) return 'permission';

@@ -41,6 +41,7 @@ export function serverControl(o: {
     rows() {
       const attached = o.attachedRows();
       const rows: RowListing[] = fleet.list().map((row) => {
+        const agent = row.state === 'exited' ? undefined : core.agents.stateOf(row.name);
         return {
           name: row.name,
           profile: row.spec.profile ?? null,
@@ -49,7 +50,8 @@ export function serverControl(o: {
           pid: row.state === 'running' ? row.pid : null,
           exitCode: row.exit?.exitCode ?? null,
           exitReason: row.state === 'exited' ? fleet.exitReasonOf(row.name) : null,
-          state: row.state === 'exited' ? 'exited' : (core.agents.stateOf(row.name)?.state ?? null),
+          state: row.state === 'exited' ? 'exited' : (agent?.state ?? null),
+          reason: agent?.reason ?? null,
           unread: port.unreadCount(row.name),
           wake: fleet.policyOf(row.name) ?? null,
           startedAt: row.startedAt,

@@ -2,6 +2,7 @@
 // anything delivered), recording a wake beside the receipts, and being told when a row's unread set
 // may have changed (new mail, or a receipt moved: read, replied, expired). The operator port
 // (src/hub/operator-port.ts) provides it.
+import type { HookReport } from '../agents/hook-signal.js';
 import type { UnreadMail } from '../agents/wake-controller.js';
 import type { Event } from '../util/event.js';
 
@@ -15,4 +16,6 @@ export interface AgentMailPort {
   onToldByHook?: Event<{ handle: string; maxSeq: number }>;
   /** The row's hook gave up (its loop guard): the typed wake takes the unread mail from here. */
   onHookGaveUp?: Event<string>;
+  /** A row's agent hook reported an event of its turn (the second state signal). */
+  onHookReport?: Event<{ handle: string; report: HookReport }>;
 }

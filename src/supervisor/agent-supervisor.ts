@@ -61,6 +61,7 @@ export class AgentSupervisor implements Disposable {
     this.lifetime.add(o.mail.onUnreadMaybeChanged((handles) => this.unreadChanged(handles)));
     if (o.mail.onToldByHook) this.lifetime.add(o.mail.onToldByHook((t) => this.agents.get(t.handle)?.toldByHook(t.maxSeq)));
     if (o.mail.onHookGaveUp) this.lifetime.add(o.mail.onHookGaveUp((h) => this.agents.get(h)?.hookGaveUp()));
+    if (o.mail.onHookReport) this.lifetime.add(o.mail.onHookReport((r) => this.agents.get(r.handle)?.hookReported(r.report)));
   }
 
   /** Starts watching a row; returns its wake policy, or null when the row has no profile. */
@@ -140,10 +141,10 @@ export class AgentSupervisor implements Disposable {
     });
   }
 
-  /** The row's current state and the rule behind it, or undefined when it has no agent. */
-  stateOf(name: string): { state: AgentStateEvent['state']; rule: string | null } | undefined {
+  /** The row's current state, the rule behind it and why it waits, or undefined when it has no agent. */
+  stateOf(name: string): { state: AgentStateEvent['state']; rule: string | null; reason: AgentStateEvent['reason'] } | undefined {
     const agent = this.agents.get(name);
-    return agent && { state: agent.state, rule: agent.rule };
+    return agent && { state: agent.state, rule: agent.rule, reason: agent.waitingReason };
   }
 
   policyOf(name: string): WakePolicy | undefined {
@@ -170,12 +171,21 @@ export class AgentSupervisor implements Disposable {
         ),
       };
     }
-    const { state, prompt, wake } = agent.explainRow();
-    const text = sanitize(formatExplanation(state, { prompt, wake, verbose }), { maxChars: 16_000, maxLines: 200 });
+    const { state, prompt, wake, fusion } = agent.explainRow();
+    const text = sanitize(formatExplanation(state, { prompt, wake, fusion, verbose }), { maxChars: 16_000, maxLines: 200 });
+    const v = fusion.verdict;
     const result: RowExplainResult = {
       row: state.row,
       profile: state.profileId,
-      state: state.state,
+      state: v.state,
+      reason: v.reason,
+      signals: {
+        won: v.won,
+        rule: v.rule,
+        why: line(v.why, 400),
+        screen: fusion.screen,
+        hook: fusion.hook && { ...fusion.hook, event: line(fusion.hook.event) },
+      },
       detected: state.detected,
       rule: state.ruleId,
       region: line(state.region),

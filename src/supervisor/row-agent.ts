@@ -3,9 +3,14 @@
 // and WakeController, told the current unread mail; the wake policy outlives them. Screen changes
 // become snapshots at most once per `snapshotEveryMs` (a flooding row costs a bounded amount), and
 // each snapshot is judged at once: that one timer is all that lies between a screen change and its
-// state. Its events are fired here, once, and whoever follows the row subscribes to them here.
+// state. The agent's own hooks (`swb hook <event>`, through the hub) are the second signal: both are
+// fused by a stated rule (agents/fuse-signals.ts), and the fused state is the row's state — what its
+// events carry, what the wake reads (a hook's end of turn lets a wake skip the screen's quiet time).
+// Its events are fired here, once, and whoever follows the row subscribes to them here.
 import type { AgentProfile, AgentState } from '../agents/profile-schema.js';
+import { hookSignalOf, type HookReport, type WaitingReason } from '../agents/hook-signal.js';
 import { readPromptStatus } from '../agents/prompt-status.js';
+import { StateFusion, type FusionExplanation } from '../agents/state-fusion.js';
 import { StateTracker, type StateExplanation } from '../agents/state-tracker.js';
 import {
   WakeController,
@@ -41,8 +46,20 @@ export interface AgentRow {
 export interface AgentStateEvent {
   row: string;
   state: AgentState;
-  /** The rule behind the state (null for exits, quiet-time holds and a fresh incarnation). */
+  /** The rule behind the state (null for exits, quiet-time holds and a fresh incarnation; `hook <event>` when a hook decided). */
   rule: string | null;
+  /** Why a `waiting` row waits for the operator (null when not waiting, or the screen alone cannot tell). */
+  reason: WaitingReason | null;
+  /** Which signal decided: the screen, the agent's hook, or both agreeing. */
+  source: 'screen' | 'hook' | 'both';
+}
+
+/** A turn ended: the row went from busy (or waiting) to idle. */
+export interface AgentTurnEndedEvent {
+  row: string;
+  at: number;
+  /** The agent's own hook said so (its Stop), or the screen went idle. */
+  by: 'hook' | 'screen';
 }
 
 export interface AgentWakeEvent {
@@ -87,11 +104,14 @@ export interface RowAgentExplanation {
   state: StateExplanation;
   prompt: FreePromptVerdict;
   wake: { policy: WakePolicy; phase: WakePhase; reason: string };
+  /** Both signals, their ages, which won and why. */
+  fusion: FusionExplanation;
 }
 
 /** One incarnation's parts: thrown away whole when the row restarts. */
 interface Incarnation {
   readonly tracker: StateTracker;
+  readonly fusion: StateFusion;
   readonly wake: WakeController;
   readonly lifetime: DisposableStore;
 }
@@ -102,12 +122,15 @@ export class RowAgent implements Disposable {
   private readonly stateEmitter = new Emitter<AgentStateEvent>();
   private readonly wakeEmitter = new Emitter<AgentWakeEvent>();
   private readonly noticeEmitter = new Emitter<AgentNotice>();
+  private readonly turnEndedEmitter = new Emitter<AgentTurnEndedEvent>();
   /** The agent's state changed (a restart reports its fresh incarnation's `unknown`). */
   readonly onStateChange: Event<AgentStateEvent> = this.stateEmitter.event;
   /** A wake was typed and taken, or failed. */
   readonly onWakeResult: Event<AgentWakeEvent> = this.wakeEmitter.event;
   /** The loop guard held a wake back. */
   readonly onNotice: Event<AgentNotice> = this.noticeEmitter.event;
+  /** A turn ended (busy or waiting, then idle): the notifier's "turn ended" and a wake's cue. */
+  readonly onTurnEnded: Event<AgentTurnEndedEvent> = this.turnEndedEmitter.event;
 
   private readonly lifetime = new DisposableStore();
   private readonly snapshotTimer: TimerSlot;
@@ -139,13 +162,20 @@ export class RowAgent implements Disposable {
     return this.o.profile;
   }
 
+  /** The fused state (screen and hooks). */
   get state(): AgentState {
-    return this.current.tracker.state;
+    return this.current.fusion.verdict.state;
   }
 
-  /** The rule behind the current detection (null before the first one). */
+  /** Why a waiting row waits (null when it does not, or no signal says). */
+  get waitingReason(): WaitingReason | null {
+    return this.current.fusion.verdict.reason;
+  }
+
+  /** The rule behind the current state: the screen rule, or `hook <event>` when the hook decided. */
   get rule(): string | null {
-    return this.current.tracker.detection?.ruleId ?? null;
+    const { fusion, tracker } = this.current;
+    return ruleOf(fusion, tracker);
   }
 
   /** This incarnation's wake controller (its phase, its own events); a restart replaces it. */
@@ -187,6 +217,12 @@ export class RowAgent implements Disposable {
     this.current.wake.hookGaveUp();
   }
 
+  /** The agent's own hook reported (`swb hook <event>` as this row): the second signal. */
+  hookReported(report: HookReport): void {
+    if (this.disposed || this.o.row.state === 'exited') return;
+    this.current.fusion.hookSaid(hookSignalOf(report), report.startedAt);
+  }
+
   setUnread(mail: UnreadMail): void {
     this.current.wake.setUnread(mail);
   }
@@ -201,8 +237,9 @@ export class RowAgent implements Disposable {
   /** Everything `swb explain ROW` shows, on the newest screen. */
   explainRow(): RowAgentExplanation {
     this.flushScreen();
-    const { tracker, wake } = this.current;
+    const { tracker, wake, fusion } = this.current;
     return {
+      fusion: fusion.explain(),
       state: tracker.explain(),
       // The same verdict the wake controller acts on (its operator graces included).
       prompt: wake.promptVerdict(),
@@ -220,24 +257,40 @@ export class RowAgent implements Disposable {
     const lifetime = new DisposableStore();
     const tracker = lifetime.add(new StateTracker({ row: row.name, profile, clock, ...(this.o.warning !== undefined ? { warning: this.o.warning } : {}) }));
     const foregroundJob = row.foregroundJob ? () => row.foregroundJob!() : undefined;
+    const fusion = lifetime.add(
+      new StateFusion({ clock, screenState: () => tracker.state, detected: () => tracker.detection?.state ?? 'unknown' }),
+    );
     const wake = lifetime.add(
       new WakeController({
         row: row.name,
         profile,
         clock,
         policy: this.policyValue,
-        promptStatus: () => readPromptStatus(tracker, profile, foregroundJob),
+        promptStatus: () => readPromptStatus(tracker, profile, foregroundJob, fusion.verdict),
         typeIntoRow: (bytes) => row.write(bytes),
         audit: (entry) => this.o.audit(entry),
         recordWakeEvent: (ids, outcome) => this.o.recordWakeEvent(ids, outcome),
         ...this.o.wake,
       }),
     );
-    this.current = { tracker, wake, lifetime };
+    this.current = { tracker, fusion, wake, lifetime };
+    // The rule behind the screen's last change (null for quiet-time holds), for the state events.
+    let screenRule: string | null = null;
     lifetime.add(
       tracker.onStateChange((c) => {
+        screenRule = c.ruleId;
+        fusion.screenChanged();
+      }),
+    );
+    lifetime.add(
+      fusion.onChange((c) => {
         wake.onStateChange(c.to);
-        this.stateEmitter.fire({ row: row.name, state: c.to, rule: c.ruleId });
+        const source = c.verdict.won;
+        const rule = source === 'hook' ? hookRule(fusion) : screenRule;
+        this.stateEmitter.fire({ row: row.name, state: c.to, rule, reason: c.reason, source });
+        if (c.to === 'idle' && (c.from === 'busy' || c.from === 'waiting')) {
+          this.turnEndedEmitter.fire({ row: row.name, at: c.at, by: source === 'hook' ? 'hook' : 'screen' });
+        }
       }),
     );
     lifetime.add(wake.onWoken((e) => this.wakeEmitter.fire({ row: row.name, ok: true, messageIds: e.messageIds, reason: '' })));
@@ -249,7 +302,7 @@ export class RowAgent implements Disposable {
         this.noticeEmitter.fire({ kind: 'error', text: line(`wake for @${row.name} held back (${wake.reason}); the mail stays unread`, 300), row: row.name });
       }),
     );
-    this.stateEmitter.fire({ row: row.name, state: tracker.state, rule: null });
+    this.stateEmitter.fire({ row: row.name, state: fusion.verdict.state, rule: null, reason: null, source: 'screen' });
     if (row.state !== 'exited') {
       // The first screen is kept now (the quiet time counts from it) and judged with the next one.
       tracker.observe(row.screen.snapshot());
@@ -278,6 +331,7 @@ export class RowAgent implements Disposable {
       wake.onScreenChange();
     }
     tracker.evaluate();
+    this.current.fusion.screenJudged();
   }
 
   private exited(code: number | null): void {
@@ -294,5 +348,15 @@ export class RowAgent implements Disposable {
     this.stateEmitter.dispose();
     this.wakeEmitter.dispose();
     this.noticeEmitter.dispose();
+    this.turnEndedEmitter.dispose();
   }
+}
+
+/** The rule behind a fused state, as the row's events and explain name it. */
+function ruleOf(fusion: StateFusion, tracker: StateTracker): string | null {
+  return fusion.verdict.won === 'hook' ? hookRule(fusion) : (tracker.detection?.ruleId ?? null);
+}
+
+function hookRule(fusion: StateFusion): string {
+  return `hook ${fusion.hook?.signal.event ?? ''}`.trimEnd();
 }

@@ -50,6 +50,8 @@ export interface AnthropicStub {
   port: number;
   url: string;
   requests: StubRequest[];
+  /** When each streamed answer to a main request finished (ms epoch), and whether it called a tool. */
+  answered: Array<{ at: number; lastUser: string; toolUse: boolean }>;
   close(): Promise<void>;
 }
 export function startAnthropicStub(opts?: { script?: StubScript; port?: number; logFile?: string }): Promise<AnthropicStub>;

@@ -253,9 +253,12 @@ function reply(res, model, blocks, usage) {
   );
 }
 
-export function startAnthropicStub({ script = {}, port = 0, logFile } = {}) {
+export async function startAnthropicStub({ script = {}, port = 0, logFile } = {}) {
   const answerFor = (body) => (isSideRequest(body) ? { delayMs: 0, content: [{ type: 'text', text: 'Stub session' }] } : chooseResponse(script, body));
-  return startStubServer({
+  // When each streamed answer to the CLI's main requests finished (ms epoch): a turn's true end for
+  // the state benchmarks and timing tests (issue #37).
+  const answered = [];
+  const server = await startStubServer({
     port,
     logFile,
     describe(req, url, body) {
@@ -281,10 +284,18 @@ export function startAnthropicStub({ script = {}, port = 0, logFile } = {}) {
       const chosen = answerFor(body);
       const usage = usageFor(body, blocksFor(chosen.content, false));
       const blocks = blocksFor(chosen.content);
-      if (body.stream) return stream(res, model, blocks, chosen.delayMs, closed, usage);
+      if (body.stream) {
+        if (isSideRequest(body)) return stream(res, model, blocks, chosen.delayMs, closed, usage);
+        return stream(res, model, blocks, chosen.delayMs, closed, usage).then((r) => {
+          answered.push({ at: Date.now(), lastUser: lastUser(body).text.slice(0, 200), toolUse: blocks.some((b) => b.type === 'tool_use') });
+          return r;
+        });
+      }
       return reply(res, model, blocks, usage);
     },
   });
+  server.answered = answered;
+  return server;
 }
 
 await runStubCli(import.meta.url, 'anthropic-stub', startAnthropicStub);

@@ -36,6 +36,14 @@ describe('rowHeaderLine', () => {
     expect(rowHeaderParts({ row: { ...row, muted: false }, now: 16_000 }).left).not.toContain('muted');
   });
 
+  it('says why a waiting row waits (issue #37): permission, question, idle prompt; nothing for other states', () => {
+    for (const reason of ['permission', 'question', 'idle-prompt'] as const) {
+      expect(rowHeaderParts({ row: { ...row, agentState: 'waiting', waitingReason: reason }, now: 16_000 }).left).toContain(`claude · waiting (${reason})`);
+    }
+    expect(rowHeaderParts({ row: { ...row, agentState: 'waiting', waitingReason: null }, now: 16_000 }).left).toMatch(/claude · waiting(?! \()/);
+    expect(rowHeaderParts({ row: { ...row, agentState: 'busy', waitingReason: 'permission' }, now: 16_000 }).left).not.toContain('(permission)');
+  });
+
   it('shows name, profile, state, unread badge and age in exactly the given width', () => {
     const line = rowHeaderLine({ row, width: 60, focused: false, now: 16_000, theme });
     const text = visible(line);

@@ -17,7 +17,7 @@ class FakeAgent implements NotifyingAgent {
   readonly onNotice = this.notices.event;
   constructor(readonly row: string) {}
   state(state: AgentStateEvent['state'], rule: string | null = null, extra: object = {}): void {
-    this.states.fire({ row: this.row, state, rule, ...extra });
+    this.states.fire({ row: this.row, state, rule, reason: null, source: 'screen', ...extra });
   }
 }
 
@@ -78,7 +78,7 @@ describe('notify sources', () => {
   });
 
   it('waitingReasonOf: approvals, permissions, confirmations and trust ask permission; questions and menus are questions; an unknown reason is ignored', () => {
-    const ev = (rule: string | null, reason?: string): AgentStateEvent & { reason?: string } => ({ row: 'r', state: 'waiting', rule, ...(reason !== undefined ? { reason } : {}) });
+    const ev = (rule: string | null, reason?: string): { rule: string | null; reason?: string } => ({ rule, ...(reason !== undefined ? { reason } : {}) });
     expect(waitingReasonOf(ev('question'))).toBe('question');
     expect(waitingReasonOf(ev('selection_menu'))).toBe('question');
     expect(waitingReasonOf(ev('yes_no_question'))).toBe('question');

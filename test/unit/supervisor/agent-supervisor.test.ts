@@ -116,12 +116,12 @@ describe('AgentSupervisor', () => {
     row.screenKind = 'busy';
     expect(t.sup.track(row, { profile: 'claude' })).toEqual({ policy: 'auto' });
     await t.tick(200);
-    expect(t.sup.stateOf('claude')).toEqual({ state: 'busy', rule: 'esc_to_interrupt' });
+    expect(t.sup.stateOf('claude')).toEqual({ state: 'busy', rule: 'esc_to_interrupt', reason: null });
     row.show('idle');
     await t.tick(200);
     expect(t.sup.stateOf('claude')!.state).toBe('busy'); // the turn is still finishing
     await t.tick(claude.quietMs);
-    expect(t.sup.stateOf('claude')).toEqual({ state: 'idle', rule: 'prompt_box' });
+    expect(t.sup.stateOf('claude')).toEqual({ state: 'idle', rule: 'prompt_box', reason: null });
     expect(t.states.map((s) => s.state)).toEqual(['busy', 'idle']);
   });
 
@@ -162,7 +162,7 @@ describe('AgentSupervisor', () => {
     row.screenKind = 'dialog';
     t.sup.track(row, { profile: 'claude' });
     await t.tick(200);
-    expect(t.sup.stateOf('claude')).toEqual({ state: 'waiting', rule: 'permission_dialog' });
+    expect(t.sup.stateOf('claude')).toEqual({ state: 'waiting', rule: 'permission_dialog', reason: null });
     t.mail.deliver('claude', [1]);
     await t.tick(60_000);
     expect(row.writes).toEqual([]);
@@ -224,7 +224,7 @@ describe('AgentSupervisor', () => {
 
     row.state = 'running';
     row.restarts.fire();
-    expect(t.states.at(-1)).toEqual({ row: 'claude', state: 'unknown', rule: null });
+    expect(t.states.at(-1)).toEqual({ row: 'claude', state: 'unknown', rule: null, reason: null, source: 'screen' });
     await t.tick(claude.quietMs + 500);
     expect(t.sup.stateOf('claude')!.state).not.toBe('exited');
     expect(row.writes[0]).toBe(WAKE);

@@ -43,7 +43,7 @@ describe('RowAgent', () => {
     expect(agent.state).toBe('unknown');
     clock.advance(1);
     expect(agent.state).toBe('busy');
-    expect(changes).toEqual([{ row: 'alice', state: 'busy', rule: 'esc_to_interrupt' }]);
+    expect(changes).toEqual([{ row: 'alice', state: 'busy', rule: 'esc_to_interrupt', reason: null, source: 'screen' }]);
     agent.dispose();
   });
 

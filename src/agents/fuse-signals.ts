@@ -1,0 +1,99 @@
+// The fusion rule: one row's state from its two signals, the screen (the profile's rules, after the
+// quiet time) and the agent's own hooks (hook-signal.ts). A pure function, tried top to bottom; the
+// first rule that applies decides, and says which signal won and why (explain shows it):
+//   1. exit         the process ended: exited, whatever a hook said last.
+//   2. screen-only  no hook has spoken (an agent without hooks, or none yet this incarnation).
+//   3. agree        both say the same state: it, with the hook's waiting reason (the screen has none);
+//                   an idle screen agrees with a hook's "waiting at an idle prompt".
+//   4. screen-newer the screen's state changed after the hook spoke: the screen covers what hooks miss
+//                   (a dialog answered, an Esc interrupt, a turn whose end no hook reported).
+//   5. disagree     the hook spoke at least `disagreeMs` ago and the screen has shown another state
+//                   since: a crashed hook or a missed event; the screen is believed.
+//   6. hook         otherwise the hook decides at once: a turn started (busy), ended (idle), or
+//                   stopped for the operator (waiting, with its reason), before the screen can tell.
+// A screen that reads `unknown` (no rule matched, or idle not yet quiet from a non-busy state) never
+// outvotes a hook.
+import type { AgentState } from './profile-schema.js';
+import type { HookSignal, WaitingReason } from './hook-signal.js';
+
+export type FusionRule = 'exit' | 'screen-only' | 'agree' | 'screen-newer' | 'disagree' | 'hook';
+
+export interface ScreenSide {
+  /** The tracker's reported state (quiet time applied). */
+  state: AgentState;
+  /** What the rules say about the newest screen, before the quiet time. */
+  detected: AgentState;
+  /** How long ago the reported state last changed. */
+  ageMs: number;
+}
+
+export interface HookSide {
+  signal: HookSignal;
+  /** How long ago the hook spoke. */
+  ageMs: number;
+}
+
+export interface FusedVerdict {
+  state: AgentState;
+  /** Why a `waiting` row waits (null when not waiting or not known). */
+  reason: WaitingReason | null;
+  won: 'screen' | 'hook' | 'both';
+  rule: FusionRule;
+  why: string;
+}
+
+/** A hook older than this that the screen still contradicts is outvoted (rule 5). */
+export const DEFAULT_DISAGREE_MS = 5000;
+
+/** The state a hook signal stands for (null: it says nothing about the turn). */
+export function hookState(s: HookSignal): AgentState | null {
+  switch (s.kind) {
+    case 'turn-start':
+    case 'work':
+      return 'busy';
+    case 'turn-end':
+      return 'idle';
+    case 'waiting':
+      return 'waiting';
+    default:
+      return null;
+  }
+}
+
+/** An idle prompt the agent says it waits at is what an idle screen shows: no disagreement. */
+function agrees(screenState: AgentState, said: AgentState, reason: WaitingReason | null): boolean {
+  return screenState === said || (said === 'waiting' && reason === 'idle-prompt' && screenState === 'idle');
+}
+
+const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+export function fuseSignals(screen: ScreenSide, hook: HookSide | null, disagreeMs: number = DEFAULT_DISAGREE_MS): FusedVerdict {
+  if (screen.state === 'exited') return { state: 'exited', reason: null, won: 'screen', rule: 'exit', why: 'the process exited' };
+  const said = hook ? hookState(hook.signal) : null;
+  if (hook === null || said === null) {
+    const why = hook === null ? 'no hook has reported: the screen alone decides' : `the last hook (${hook.signal.event}) says nothing of the turn: the screen decides`;
+    return { state: screen.state, reason: null, won: 'screen', rule: 'screen-only', why };
+  }
+  const event = hook.signal.event;
+  const reason = said === 'waiting' ? hook.signal.reason : null;
+  if (agrees(screen.state, said, reason)) return { state: said, reason, won: 'both', rule: 'agree', why: `the hook (${event}) and the screen agree` };
+  if (screen.state !== 'unknown' && screen.ageMs < hook.ageMs) {
+    return {
+      state: screen.state,
+      reason: null,
+      won: 'screen',
+      rule: 'screen-newer',
+      why: `the screen turned ${screen.state} ${secs(screen.ageMs)} ago, after the hook (${event}, ${secs(hook.ageMs)} ago)`,
+    };
+  }
+  if (hook.ageMs >= disagreeMs && screen.detected !== 'unknown' && !agrees(screen.detected, said, reason) && screen.state !== 'unknown') {
+    return {
+      state: screen.state,
+      reason: null,
+      won: 'screen',
+      rule: 'disagree',
+      why: `the hook (${event}) said ${said} ${secs(hook.ageMs)} ago but the screen still reads ${screen.detected}: the screen is believed after ${secs(disagreeMs)}`,
+    };
+  }
+  return { state: said, reason, won: 'hook', rule: 'hook', why: `the hook (${event}, ${secs(hook.ageMs)} ago) decides before the screen (${screen.state}) can tell` };
+}

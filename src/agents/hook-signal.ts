@@ -1,0 +1,107 @@
+// What an agent's own hook says about its turn, in swb's words. An agent runs `swb hook <event>` at
+// the moments its hook surface names (Claude Code: UserPromptSubmit, PreToolUse, Stop, Notification,
+// ...); the hub hears the event's name and the few payload fields that matter, and this table turns
+// them into one of a handful of signals the fusion rule (fuse-signals.ts) weighs against the screen.
+// One table, so every agent's event names meet swb's meaning in one place.
+
+/** Why a row waits for the operator: a tool's permission, a question put to them, or an idle prompt. */
+export type WaitingReason = 'permission' | 'question' | 'idle-prompt';
+export const WAITING_REASONS: readonly WaitingReason[] = ['permission', 'question', 'idle-prompt'];
+
+/**
+ * turn-start: the agent took a prompt; work: it is inside a turn (a tool, a subagent, a compaction);
+ * turn-end: the turn is over and the agent is at its prompt; waiting: it stopped for the operator;
+ * none: the event says nothing about the turn (a session ending, a notification swb does not know).
+ */
+export type HookSignalKind = 'turn-start' | 'work' | 'turn-end' | 'waiting' | 'none';
+
+export interface HookSignal {
+  kind: HookSignalKind;
+  /** Only for `waiting`. */
+  reason: WaitingReason | null;
+  /** The agent's event as it named it (shown by explain), e.g. `Notification(permission_prompt)`. */
+  event: string;
+}
+
+/** The payload fields a hook passes on (all optional: an agent sends what it has). */
+export interface HookReport {
+  event: string;
+  /** Claude Code's Notification `notification_type`. */
+  notificationType?: string;
+  /** Claude Code's PreToolUse/PostToolUse `tool_name`. */
+  toolName?: string;
+  /** When the hook process started (ms epoch), to order hooks the agent ran in the background. */
+  startedAt?: number;
+}
+
+/** The hook events swb's CLI accepts (`swb hook <event>`), lower-case as they are typed. */
+export const HOOK_EVENTS = [
+  'stop',
+  'user-prompt-submit',
+  'pre-tool-use',
+  'post-tool-use',
+  'subagent-stop',
+  'notification',
+  'permission-request',
+  'pre-compact',
+  'session-start',
+  'session-end',
+  'stop-failure',
+  'turn-end',
+] as const;
+
+const NOTIFICATION_REASON: Record<string, WaitingReason> = {
+  permission_prompt: 'permission',
+  worker_permission_prompt: 'permission',
+  elicitation_dialog: 'question',
+  agent_needs_input: 'question',
+  idle_prompt: 'idle-prompt',
+};
+
+/** Claude Code's tool that puts a question to the operator: its PreToolUse means the row waits for them. */
+const QUESTION_TOOLS = new Set(['AskUserQuestion']);
+
+const signal = (kind: HookSignalKind, event: string, reason: WaitingReason | null = null): HookSignal => ({ kind, reason, event });
+
+/** The signal one hook report carries. */
+export function hookSignalOf(r: HookReport): HookSignal {
+  switch (r.event) {
+    case 'user-prompt-submit':
+      return signal('turn-start', 'UserPromptSubmit');
+    case 'pre-tool-use':
+      if (r.toolName !== undefined && QUESTION_TOOLS.has(r.toolName)) return signal('waiting', `PreToolUse(${r.toolName})`, 'question');
+      return signal('work', r.toolName ? `PreToolUse(${r.toolName})` : 'PreToolUse');
+    case 'post-tool-use':
+      // A permission answered yes, or a question answered: the turn goes on.
+      return signal('work', r.toolName ? `PostToolUse(${r.toolName})` : 'PostToolUse');
+    case 'subagent-stop':
+      return signal('work', 'SubagentStop');
+    case 'pre-compact':
+      return signal('work', 'PreCompact');
+    case 'permission-request':
+      return signal('waiting', 'PermissionRequest', 'permission');
+    case 'notification': {
+      const type = r.notificationType ?? '';
+      const reason = NOTIFICATION_REASON[type];
+      return reason ? signal('waiting', `Notification(${type})`, reason) : signal('none', `Notification(${type || '?'})`);
+    }
+    case 'stop':
+      return signal('turn-end', 'Stop');
+    case 'stop-blocked':
+      // swb's own Stop hook told the agent of its mail: the turn goes on.
+      return signal('work', 'Stop (held for mail)');
+    case 'stop-failure':
+      return signal('turn-end', 'StopFailure');
+    case 'turn-end':
+      // Codex's notify program (agent-turn-complete), or any agent's plain end of turn.
+      return signal('turn-end', 'turn-end');
+    case 'session-start':
+      // Fires before the agent is ready for a prompt (its MCP servers may still be starting): its
+      // readiness is the screen's to tell (the prompt drawn, then quiet).
+      return signal('none', 'SessionStart');
+    case 'session-end':
+      return signal('none', 'SessionEnd');
+    default:
+      return signal('none', r.event);
+  }
+}

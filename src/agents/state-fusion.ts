@@ -1,0 +1,123 @@
+// One row incarnation's fused state over time: it keeps the newest of each signal (the tracker's
+// screen state and when it changed, the agent's last hook and when it spoke), applies the fusion
+// rule (fuse-signals.ts) whenever either moves, and fires a change only when the fused state or its
+// waiting reason does. A hook that is contradicted by the screen is re-judged once it is old enough
+// to be outvoted (one timer), so a lasting disagreement resolves without a screen change.
+import type { Clock } from '../util/clock.js';
+import { Emitter, type Event } from '../util/event.js';
+import type { Disposable } from '../util/lifecycle.js';
+import { TimerSlot } from '../util/timer-slot.js';
+import { DEFAULT_DISAGREE_MS, fuseSignals, type FusedVerdict } from './fuse-signals.js';
+import type { HookSignal, WaitingReason } from './hook-signal.js';
+import type { AgentState } from './profile-schema.js';
+
+export interface FusedChange {
+  from: AgentState;
+  to: AgentState;
+  reason: WaitingReason | null;
+  verdict: FusedVerdict;
+  at: number;
+}
+
+/** Both signals as explain shows them, with the verdict. */
+export interface FusionExplanation {
+  verdict: FusedVerdict;
+  screen: { state: AgentState; detected: AgentState; ageMs: number };
+  hook: { event: string; kind: HookSignal['kind']; reason: WaitingReason | null; ageMs: number } | null;
+  disagreeMs: number;
+}
+
+export interface StateFusionOptions {
+  clock: Clock;
+  /** The tracker's reported state now. */
+  screenState: () => AgentState;
+  /** What the rules say about the newest screen, before the quiet time. */
+  detected: () => AgentState;
+  disagreeMs?: number;
+}
+
+export class StateFusion implements Disposable {
+  private readonly changes = new Emitter<FusedChange>();
+  readonly onChange: Event<FusedChange> = this.changes.event;
+  private readonly disagreeMs: number;
+  private readonly recheckTimer: TimerSlot;
+  private screenChangedAt: number;
+  private lastHook: { signal: HookSignal; at: number } | null = null;
+  /** The newest hook process's start (ms epoch): one that started before it is stale news. */
+  private lastHookStartedAt = 0;
+  private current: FusedVerdict;
+
+  constructor(private readonly o: StateFusionOptions) {
+    this.disagreeMs = o.disagreeMs ?? DEFAULT_DISAGREE_MS;
+    this.recheckTimer = new TimerSlot(o.clock);
+    this.screenChangedAt = o.clock.now();
+    this.current = this.judge(this.screenChangedAt);
+  }
+
+  get verdict(): FusedVerdict {
+    return this.current;
+  }
+
+  /** The last hook's signal and when it came, or null. */
+  get hook(): { signal: HookSignal; at: number } | null {
+    return this.lastHook;
+  }
+
+  /** The tracker's reported state changed. */
+  screenChanged(): void {
+    this.screenChangedAt = this.o.clock.now();
+    this.update();
+  }
+
+  /** The agent's hook spoke (`startedAt`: when its process started, if known). */
+  hookSaid(signal: HookSignal, startedAt?: number): void {
+    if (startedAt !== undefined) {
+      // A background hook that started before the last one reported is older news than it.
+      if (startedAt < this.lastHookStartedAt) return;
+      this.lastHookStartedAt = startedAt;
+    }
+    this.lastHook = { signal, at: this.o.clock.now() };
+    this.update();
+    // A hook the screen contradicts is judged again once it may be outvoted.
+    if (this.current.rule === 'hook') this.recheckTimer.set(() => this.update(), this.disagreeMs + 1);
+  }
+
+  /** The newest screen was judged (its reported state may not have changed): a disagreement may now last. */
+  screenJudged(): void {
+    if (this.lastHook !== null && this.current.rule === 'hook') this.update();
+  }
+
+  explain(now: number = this.o.clock.now()): FusionExplanation {
+    const verdict = this.judge(now);
+    const h = this.lastHook;
+    return {
+      verdict,
+      screen: { state: this.o.screenState(), detected: this.o.detected(), ageMs: now - this.screenChangedAt },
+      hook: h ? { event: h.signal.event, kind: h.signal.kind, reason: h.signal.reason, ageMs: now - h.at } : null,
+      disagreeMs: this.disagreeMs,
+    };
+  }
+
+  private judge(now: number): FusedVerdict {
+    const h = this.lastHook;
+    return fuseSignals(
+      { state: this.o.screenState(), detected: this.o.detected(), ageMs: now - this.screenChangedAt },
+      h ? { signal: h.signal, ageMs: now - h.at } : null,
+      this.disagreeMs,
+    );
+  }
+
+  private update(): void {
+    const now = this.o.clock.now();
+    const before = this.current;
+    const next = this.judge(now);
+    this.current = next;
+    if (next.state === before.state && next.reason === before.reason) return;
+    this.changes.fire({ from: before.state, to: next.state, reason: next.reason, verdict: next, at: now });
+  }
+
+  dispose(): void {
+    this.recheckTimer.dispose();
+    this.changes.dispose();
+  }
+}

@@ -1,0 +1,107 @@
+// Hooks fused with the screen through a real pty (issue #37): the fake agent (a Claude-like TUI) runs
+// the real `swb hook <event>` CLI as Claude Code would, in the background, as the row (its
+// SWB_SESSION/SWB_TOKEN/SWB_SOCKET) against a real hub; the row's agent hears the hub's reports and
+// fuses them with the screen it reads. A turn's end is seen by its Stop hook well before the
+// screen's quiet time, a permission dialog reads `waiting (permission)`, and an Esc interrupt (no
+// hook at all) comes back to idle through the screen.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadProfiles } from '../../../src/agents/load-profiles.js';
+import type { AgentStateEvent, AgentTurnEndedEvent } from '../../../src/supervisor/row-agent.js';
+import { systemClock } from '../../../src/util/clock.js';
+import { swbBinPath } from '../../../src/util/package-root.js';
+import { deferCleanup, runCleanups } from '../../helpers/cleanup.js';
+import { agentOnRow, headlessAgentRow } from '../../helpers/fake-agent-row.js';
+import { runHeadless } from '../../helpers/headless-screen.js';
+import { connectOperator, startTestHub } from '../../helpers/hub-harness.js';
+import { swbEnv } from '../../helpers/run-swb.js';
+import { waitUntil } from '../../helpers/wait-until.js';
+
+afterEach(runCleanups);
+
+const claude = loadProfiles({ configDir: '/nonexistent-swb-config' }).profiles.get('claude')!;
+const FAKE = new URL('../../fixtures/agents/fake-agent.mjs', import.meta.url).pathname;
+
+async function rowWithHooks(script: unknown) {
+  const { hub, home, paths } = await startTestHub();
+  const op = await connectOperator(paths);
+  const { token } = await op.client.request<{ token: string }>('session.registerRow', { handle: 'worker' });
+  const dir = mkdtempSync(join(tmpdir(), 'swb-hooks-'));
+  const logFile = join(dir, 'events.ndjson');
+  const env = swbEnv(home, {
+    SWB_SESSION: 'worker',
+    SWB_TOKEN: token,
+    SWB_SOCKET: paths.socketPath,
+    FAKE_AGENT_SCRIPT_JSON: JSON.stringify(script),
+    FAKE_AGENT_LOG: logFile,
+    FAKE_AGENT_HOOK_ARGV: JSON.stringify([process.execPath, swbBinPath(), 'hook']),
+  });
+  const run = runHeadless(process.execPath, [FAKE], { cols: 90, rows: 24, env });
+  deferCleanup('the fake agent', async () => {
+    run.kill();
+    await run.exited;
+  });
+  const row = headlessAgentRow(run, 'worker');
+  const agent = agentOnRow({ row, profile: claude, clock: systemClock });
+  deferCleanup('the row agent', () => agent.dispose());
+  const reports: string[] = [];
+  hub.core.hooks.onReport((r) => {
+    if (r.handle !== 'worker') return;
+    reports.push(r.report.event);
+    agent.hookReported(r.report);
+  });
+  const states: Array<AgentStateEvent & { at: number }> = [];
+  const ends: AgentTurnEndedEvent[] = [];
+  agent.onStateChange((e) => states.push({ ...e, at: Date.now() }));
+  agent.onTurnEnded((e) => ends.push(e));
+  const events = () =>
+    readFileSync(logFile, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { event: string; hook?: string; at?: number });
+  await run.waitFor((s) => s.lines.some((l) => l.includes('FAKE-AGENT-READY')), 10_000, 'the fake agent ready');
+  await waitUntil(() => agent.state === 'idle', { what: 'idle at start', timeoutMs: 10_000 });
+  return { run, agent, reports, states, ends, events };
+}
+
+describe('hooks fused with the screen (real pty, real swb hook)', () => {
+  it("a turn's start and end come from the hooks; the end well before the screen's quiet time", async () => {
+    const t = await rowWithHooks({ default: { busyMs: 1200, reply: 'Worked.' } });
+    t.run.write('work\r');
+    await waitUntil(() => t.reports.includes('user-prompt-submit'), { what: 'the UserPromptSubmit hook', timeoutMs: 10_000 });
+    expect(t.agent.state).toBe('busy');
+    await waitUntil(() => t.reports.includes('stop'), { what: 'the Stop hook', timeoutMs: 10_000 });
+    const stopHeard = Date.now();
+    expect(t.agent.state).toBe('idle');
+    expect(t.ends).toMatchObject([{ row: 'worker', by: 'hook' }]);
+    // The screen alone would still hold busy for its quiet time.
+    expect(t.agent.explainRow().state.state).toBe('busy');
+    const idleAt = t.states.findLast((s) => s.state === 'idle')!.at;
+    expect(idleAt - stopHeard).toBeLessThan(claude.quietMs);
+    expect(t.agent.explainRow().fusion.verdict).toMatchObject({ won: 'hook', rule: 'hook' });
+  });
+
+  it('a permission dialog reads waiting (permission); answering yes runs the turn to its Stop', async () => {
+    const t = await rowWithHooks({ rules: [{ match: '^deploy', dialog: true, busyMs: 400, reply: 'Deployed.' }] });
+    t.run.write('deploy\r');
+    await waitUntil(() => t.agent.state === 'waiting' && t.agent.waitingReason === 'permission', { what: 'waiting (permission)', timeoutMs: 10_000 });
+    expect(t.states.some((s) => s.state === 'waiting' && s.reason === 'permission')).toBe(true);
+    t.run.write('1');
+    await waitUntil(() => t.reports.includes('stop') && t.agent.state === 'idle', { what: 'idle after the Stop hook', timeoutMs: 10_000 });
+    // Background hooks may arrive out of order (ordered by their start in the agent): all four came.
+    expect([...t.reports].sort()).toEqual(['permission-request', 'post-tool-use', 'stop', 'user-prompt-submit']);
+  });
+
+  it('an Esc interrupt (no hook) comes back to idle through the screen', async () => {
+    const t = await rowWithHooks({ default: { busyMs: 60_000, reply: 'never' } });
+    t.run.write('long\r');
+    await waitUntil(() => t.agent.state === 'busy' && t.reports.includes('user-prompt-submit'), { what: 'busy', timeoutMs: 10_000 });
+    t.run.write('\x1b');
+    await waitUntil(() => t.agent.state === 'idle', { what: 'idle after Esc', timeoutMs: 10_000 });
+    expect(t.reports).not.toContain('stop');
+    expect(t.agent.explainRow().fusion.verdict.rule).toBe('screen-newer');
+    expect(t.ends).toMatchObject([{ by: 'screen' }]);
+  });
+});

@@ -1,0 +1,138 @@
+// Hooks fused with the screen on REAL Claude Code (issue #37), driven through the real `swb` dashboard
+// against the offline model stand-in: the row's native settings run `swb hook <event>` for the turn's
+// events, and the row's state (`swb events --kinds state`, with the server's time of each change)
+// follows them: a turn's start and end are seen about when the stand-in knows they happen (the floor
+// is the hook process itself: measured here and printed), a permission prompt reads
+// `waiting (permission)` in the row header and `swb ls --json`, and an Esc interrupt — no hook fires
+// for it — comes back to idle through the screen.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { RowListing } from '../../src/protocol/methods.js';
+import { writeClaudeConfig } from '../helpers/claude-config.js';
+import { runCleanups } from '../helpers/cleanup.js';
+import { operate } from '../helpers/swb-operator.js';
+import { runSwb, spawnSwb } from '../helpers/run-swb.js';
+import { createTempHome, type TempHome } from '../helpers/temp-home.js';
+import { startSwb, type TerminalHarness } from '../helpers/terminal-harness.js';
+import { waitUntil } from '../helpers/wait-until.js';
+import { startAnthropicStub, type AnthropicStub } from '../support/model-api/anthropic-stub.mjs';
+import { AGENTS_DIR, cliInstalled } from './agent-cli.js';
+import { join } from 'node:path';
+
+const CLAUDE_BIN = process.env.SWB_CLAUDE_BIN ?? join(AGENTS_DIR, '@anthropic-ai/claude-code/bin/claude.exe');
+const API_KEY = 'sk-ant-stub-key-0000000000000000000000';
+
+afterEach(runCleanups);
+
+interface StateEvent {
+  kind: 'state';
+  at: number;
+  row: string;
+  state: string;
+  rule: string | null;
+  reason?: string | null;
+  source?: string;
+}
+
+describe.skipIf(!cliInstalled(CLAUDE_BIN))('real Claude Code: hooks fused with the screen', () => {
+  let stub: AnthropicStub;
+
+  beforeAll(async () => {
+    stub = await startAnthropicStub({
+      script: {
+        turns: [
+          { match: '^quick', content: [{ type: 'text', text: 'Quick answer.' }] },
+          { match: '^slow', delayMs: 20_000, content: [{ type: 'text', text: 'Slow answer.' }] },
+          { match: '^run it', content: [{ type: 'tool_use', name: 'Bash', input: { command: "python3 -c 'print(42*1000+7)'", description: 'Compute a number' } }], afterTool: 'Ran it.' },
+        ],
+        default: { content: [{ type: 'text', text: 'Hello from the stub.' }] },
+      },
+    });
+  });
+
+  afterAll(async () => {
+    await stub?.close();
+  });
+
+  function start(home: TempHome): { t: TerminalHarness; states: StateEvent[] } {
+    const { config } = writeClaudeConfig(home, { bin: CLAUDE_BIN, stubUrl: stub.url, apiKey: API_KEY, args: '--permission-mode default', row: { wake: 'off' } });
+    const t = startSwb({ home, args: ['--config', config], cols: 120, rows: 40 });
+    return { t, states: [] };
+  }
+
+  function follow(home: TempHome, states: StateEvent[]): void {
+    const events = spawnSwb(['events', '--json', '--kinds', 'state', '--row', 'claude'], { home, timeoutMs: 300_000 });
+    let seen = 0;
+    const poll = setInterval(() => {
+      const lines = events.stdout().split('\n');
+      for (; seen < lines.length - 1; seen++) states.push(JSON.parse(lines[seen]!) as StateEvent);
+    }, 10);
+    void events.exited.then(() => clearInterval(poll));
+  }
+
+  const inputShows = (text: string) => ({ waitFor: (s: string) => new RegExp(`^❯\\s${text}\\s*$`, 'mu').test(s), what: `"${text}" in Claude's input` });
+
+  /** The hook process's own start-to-exit (the floor of a hook's latency), measured on this machine now. */
+  async function hookFloorMs(home: TempHome): Promise<number> {
+    const times: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const t0 = performance.now();
+      await runSwb(['hook', 'session-end'], { home, input: '{}' });
+      times.push(performance.now() - t0);
+    }
+    return times.sort((a, b) => a - b)[2]!;
+  }
+
+  it("a turn's start and end are seen at the hooks' pace; a permission prompt reads waiting (permission); Esc goes back to idle", async () => {
+    const home = createTempHome();
+    const { t, states } = start(home);
+    await t.waitForText('claude · idle', { timeoutMs: 60_000 });
+    follow(home, states);
+    await waitUntil(() => true);
+    const floor = await hookFloorMs(home);
+
+    // 1. A quick turn: start (the prompt reaches the model) and end (its answer finished streaming).
+    const before = states.length;
+    await operate(t, ['quick one', inputShows('quick one'), '\r']);
+    const asked = await waitUntil(() => stub.requests.find((r) => r.lastUser === 'quick one'), { timeoutMs: 30_000, what: 'the prompt to reach the model' });
+    const answered = await waitUntil(() => stub.answered.find((a) => a.lastUser === 'quick one'), { timeoutMs: 30_000, what: 'the answer' });
+    const idle = await waitUntil(() => states.slice(before).find((s) => s.state === 'idle'), { timeoutMs: 30_000, what: 'idle after the turn' });
+    const busy = states.slice(before).find((s) => s.state === 'busy');
+    expect(busy).toBeDefined();
+    const startLag = busy!.at - asked.at;
+    const endLag = idle.at - answered.at;
+    process.stdout.write(
+      `claude-states: hook floor (swb hook start-to-exit, median of 5) ${floor.toFixed(0)} ms; turn start seen ${startLag} ms after the model got the prompt (by ${busy!.source}); ` +
+        `turn end seen ${endLag} ms after the answer finished (by ${idle.source}, rule ${idle.rule}); the screen's quiet time is 1500 ms\n`,
+    );
+    // The start is seen before the model even has the prompt (Claude draws its spinner first; the
+    // UserPromptSubmit hook agrees). The end is the Stop hook's: Claude starts it after the answer, and
+    // the hook process's own start-up (the floor above) is most of what lies between; the screen alone
+    // could not say idle before its quiet time had passed.
+    expect(startLag).toBeLessThanOrEqual(100);
+    expect(idle.source).toBe('hook');
+    expect(endLag).toBeLessThan(1500);
+
+    // 2. A permission prompt: waiting (permission) in the header and in `swb ls --json`.
+    await operate(t, ['run it', inputShows('run it'), '\r']);
+    await t.waitForText('claude · waiting (permission)', { timeoutMs: 30_000 }).catch((err: Error) => {
+      throw new Error(`${err.message}\nstates: ${JSON.stringify(states.slice(before))}\n${t.describe()}`);
+    });
+    const ls = await runSwb(['ls', '--json'], { home });
+    const row = (JSON.parse(ls.stdout) as { rows: RowListing[] }).rows.find((r) => r.name === 'claude');
+    expect(row).toMatchObject({ state: 'waiting', reason: 'permission' });
+    await operate(t, ['1']);
+    await waitUntil(() => stub.requests.some((r) => r.toolResult?.includes('42007')), { timeoutMs: 30_000, what: 'the tool result to reach the model' });
+    await t.waitForText('claude · idle', { timeoutMs: 30_000 });
+
+    // 3. An Esc interrupt mid-turn: no hook says so; the screen brings the row back to idle.
+    const beforeEsc = states.length;
+    await operate(t, ['slow one', inputShows('slow one'), '\r']);
+    await waitUntil(() => states.slice(beforeEsc).some((s) => s.state === 'busy'), { timeoutMs: 30_000, what: 'busy' });
+    await waitUntil(() => stub.requests.some((r) => r.lastUser === 'slow one'), { timeoutMs: 30_000, what: 'the slow prompt at the model' });
+    const escAt = Date.now();
+    await operate(t, ['\x1b']);
+    const back = await waitUntil(() => states.slice(beforeEsc).find((s) => s.state === 'idle'), { timeoutMs: 30_000, what: 'idle after Esc' });
+    process.stdout.write(`claude-states: Esc to idle ${back.at - escAt} ms (by ${back.source}, rule ${back.rule})\n`);
+    expect(back.source).not.toBe('hook');
+  }, 240_000);
+});
