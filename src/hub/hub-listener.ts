@@ -53,6 +53,12 @@ export class HubListener {
   /** Listens; the returned disposable removes the socket file (if it is still ours). */
   async listen(): Promise<Disposable> {
     const { socketPath, operatorTokenFile, limits } = this.o;
+    // Publish the operator token for trusted local tools (same uid, 0600, written atomically) before
+    // the socket accepts anyone: a client that connects at once (the command that started this hub)
+    // reads the token right after its connect succeeds, and must find this hub's, not none.
+    const tmp = `${operatorTokenFile}.${process.pid}.tmp`;
+    writeFileSync(tmp, this.o.operatorToken, { mode: 0o600 });
+    renameSync(tmp, operatorTokenFile);
     // We hold the lock, so no live hub can own this socket: a leftover file is stale.
     if (isOwnSocket(socketPath)) unlinkSync(socketPath);
     const server = createServer({ allowHalfOpen: false }, (socket) => this.accept(socket));
@@ -73,10 +79,6 @@ export class HubListener {
         // already gone
       }
     });
-    // Publish the operator token for trusted local tools (same uid, 0600, written atomically).
-    const tmp = `${operatorTokenFile}.${process.pid}.tmp`;
-    writeFileSync(tmp, this.o.operatorToken, { mode: 0o600 });
-    renameSync(tmp, operatorTokenFile);
     return removeSocket;
   }
 
