@@ -90,7 +90,7 @@ export const newRowParams = z.strictObject({
 export type NewRowParams = z.infer<typeof newRowParams>;
 export const reviewParams = z.strictObject({ row: handle });
 export const eventsParams = z.strictObject({
-  kinds: z.optional(z.array(z.enum(['mail', 'receipt', 'state', 'wake', 'row', 'resource'])).max(6)),
+  kinds: z.optional(z.array(z.enum(['mail', 'receipt', 'state', 'wake', 'row', 'resource', 'usage'])).max(7)),
   row: z.optional(handle),
 });
 export const mergeParams = z.strictObject({
