@@ -5,6 +5,7 @@ import type { LayoutMode } from './layout.js';
 import { initialMailView, type MailViewState } from './mail-view-state.js';
 import type { RowReservations } from './row-reservations.js';
 import { initialResourcesView, type ResourcesViewState } from './resources-view-state.js';
+import type { RowUsageView } from '../usage/row-usage-view.js';
 
 export type AgentState = 'busy' | 'idle' | 'waiting' | 'exited' | 'unknown';
 export type WakePolicy = 'auto' | 'notify' | 'off';
@@ -36,6 +37,8 @@ export interface RowView {
   git?: { branch: string; ahead: number; behind: number; dirty: boolean; missing: boolean } | null;
   /** What it holds (⚿) and waits for (⧗) in the hub's reservations; absent: nothing. */
   reservations?: RowReservations | null;
+  /** Its agent's usage, cost, context fill, plan windows and budget mark; absent or null: not tracked. */
+  usage?: RowUsageView | null;
 }
 
 export type NoteKind = 'mail' | 'error' | 'info';

@@ -1,6 +1,6 @@
 // Mirrors the server's rows into this client's app store: the rows running now and those that
-// come, go and come back, their exits, restarts, titles, unread counts, wake policies, git state
-// and their agents' states. The one place a client hears the row fleet and the agent supervisor
+// come, go and come back, their exits, restarts, titles, unread counts, wake policies, git state,
+// their agents' states and usage. The one place a client hears the row fleet and the agent supervisor
 // (onStateChange, onWakeResult, onNotice), so a change to those events is one change here.
 import type { OperatorPort } from '../hub/operator-port.js';
 import { exitReason } from '../rows/exit-reason.js';
@@ -42,6 +42,10 @@ export class RowMirror implements Disposable {
     this.lifetime.add(fleet.onOrigin((name) => fleet.has(name) && store.updateRow(name, { restored: restoredMark(fleet.originOf(name)) })));
     this.lifetime.add(fleet.onNotice((n) => note(n.kind, n.text, n.row)));
     if (desk.worktrees) this.lifetime.add(desk.worktrees.onStatus((s) => store.updateRow(s.row, { git: s.status })));
+    if (desk.usage) {
+      this.lifetime.add(desk.usage.onUsage((u) => fleet.has(u.row) && store.updateRow(u.row, { usage: u.usage })));
+      this.lifetime.add(desk.usage.onNote((n) => note(n.kind, n.text, n.row)));
+    }
     for (const c of [...fleet.closed()].reverse()) store.rowClosed(closedView(c.spec, c.at));
     for (const row of fleet.list()) this.show(row);
   }
@@ -99,6 +103,7 @@ export class RowMirror implements Disposable {
       incarnation: row.incarnation,
       restored: restoredMark(origin),
       git: this.o.desk.worktrees?.statusOf(row.name) ?? null,
+      usage: this.o.desk.usage?.usageOf(row.name) ?? null,
       ...(row.state === 'exited' ? { exitedAt: row.lastOutputAt || Date.now() } : {}),
     };
     this.o.store.addRow(view);

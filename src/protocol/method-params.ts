@@ -100,6 +100,12 @@ export const mergeParams = z.strictObject({
   commitAll: z.optional(z.boolean()),
 });
 export const removeRowParams = z.strictObject({ row: handle, force: z.optional(z.boolean()), deleteBranch: z.optional(z.boolean()) });
+/** `usage.report` (swb usage): grouped by row (default), agent, model or UTC day, from a UTC day on. */
+export const usageParams = z.strictObject({
+  by: z.optional(z.enum(['row', 'agent', 'model', 'day'])),
+  since: z.optional(z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'a UTC day, YYYY-MM-DD' })),
+  row: z.optional(handle),
+});
 export const killRowParams = z.strictObject({ row: handle });
 export const stopServerParams = z.strictObject({ force: z.optional(z.boolean()) });
 export const parkedParams = z.strictObject({ row: handle, action: z.enum(['redeliver', 'discard']) });

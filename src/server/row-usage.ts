@@ -14,7 +14,10 @@ import type { RowFleet } from '../supervisor/row-fleet.js';
 import { DisposableMap } from '../util/disposable-map.js';
 import { Emitter, type Event } from '../util/event.js';
 import { type Disposable, DisposableStore } from '../util/lifecycle.js';
-import type { PriceTable } from '../usage/price-table.js';
+import { loadPriceFiles, mergePrices, type PriceTable } from '../usage/price-table.js';
+import type { LaunchPlan } from '../app/launch-plan.js';
+import type { ServerCore } from './server-core.js';
+import type { RowRecords } from './row-records.js';
 import { RowUsageTracker } from '../usage/row-usage-tracker.js';
 import type { RowUsageView } from '../usage/row-usage-view.js';
 import type { Budgets } from '../usage/usage-budget.js';
@@ -83,9 +86,10 @@ export class RowUsageBoard implements Disposable {
   }
 
   /** `swb usage`: the ledger's history (rows that no longer run included), grouped and priced. */
-  report(q: { by: UsageGrouping; since?: string }): UsageReport {
+  report(q: { by: UsageGrouping; since?: string; row?: string; maxGroups?: number }): UsageReport {
     const agentOf = (row: string) => this.o.fleet.get(row)?.spec.profile ?? this.o.fleet.closed().find((c) => c.spec.name === row)?.spec.profile ?? null;
-    return usageReport(this.o.ledger.totals(q.since !== undefined ? { since: q.since } : {}), this.o.prices, { by: q.by, since: q.since ?? null, agentOf });
+    const records = this.o.ledger.totals({ ...(q.since !== undefined ? { since: q.since } : {}), ...(q.row !== undefined ? { row: q.row } : {}) });
+    return usageReport(records, this.o.prices, { by: q.by, since: q.since ?? null, agentOf, ...(q.maxGroups !== undefined ? { maxGroups: q.maxGroups } : {}) });
   }
 
   /** Looks at the row's files now (its agent went idle, or it was relaunched). */
@@ -126,7 +130,10 @@ export class RowUsageBoard implements Disposable {
         prices: this.o.prices,
         locate: () => {
           const found = this.locate(name);
-          if (found !== null) this.followed.set(name, found);
+          if (found !== null) {
+            this.followed.set(name, found);
+            this.o.log(`row ${name}: usage from ${found}`);
+          }
           return found;
         },
       }),
@@ -165,3 +172,30 @@ function usageEvent(u: RowUsageView): Omit<RowUsageView, 'row'> {
   return rest;
 }
 
+
+/**
+ * The server's board: prices from the shipped files with the config's overrides (a bad override is
+ * logged and the shipped prices used), the config's budgets, the core's ledger and events, and the
+ * records' conversations.
+ */
+export function startRowUsage(core: ServerCore, plan: LaunchPlan, records: RowRecords, log: (line: string) => void): RowUsageBoard {
+  let prices: PriceTable;
+  try {
+    prices = mergePrices(loadPriceFiles(), plan.usage?.prices);
+  } catch (err) {
+    log(`usage: the config's prices are not used: ${(err as Error).message}`);
+    prices = mergePrices(loadPriceFiles());
+  }
+  return new RowUsageBoard({
+    fleet: core.fleet,
+    agents: core.agents,
+    profiles: plan.profiles,
+    ledger: core.usageLedger,
+    prices,
+    ...(plan.usage?.budgets ? { budgets: plan.usage.budgets } : {}),
+    conversationOf: (name) => records.conversationOf(name),
+    publish: (event) => core.publish(event),
+    auditLogPath: core.auditLogPath,
+    log,
+  });
+}
