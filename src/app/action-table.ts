@@ -134,6 +134,7 @@ export const DASHBOARD_ACTION_TABLE: { readonly [A in ActionName]?: ActionHandle
   explain: withFocused(({ store, mirror }, focused) => store.openOverlay('explain', mirror.explainText(focused.name))),
   wakePolicy: withFocused(({ flows }, focused) => flows.askWakePolicy(focused)),
   resources: ({ store }) => store.openOverlay('resources'),
+  usage: ({ store }) => store.openOverlay('usage'),
   auditLog: (c) => c.store.openOverlay('audit', auditText(c)),
   grantBudget: ({ mailNotices }) => mailNotices.grantNewestHeld(),
 };

@@ -56,7 +56,7 @@ export interface Note {
   mailId?: number;
 }
 
-export type Overlay = null | 'help' | 'quit' | 'mail' | 'notifications' | 'explain' | 'audit' | 'confirm' | 'reopen' | 'wakePolicy' | 'newRow' | 'parked' | 'review' | 'history' | 'resources';
+export type Overlay = null | 'help' | 'quit' | 'mail' | 'notifications' | 'explain' | 'audit' | 'confirm' | 'reopen' | 'wakePolicy' | 'newRow' | 'parked' | 'review' | 'history' | 'resources' | 'usage';
 
 /** A question the operator answers y or n before something that ends a running program. */
 export interface PendingConfirm {
