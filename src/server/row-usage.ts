@@ -2,6 +2,9 @@
 // transcript swb can read, following exactly the conversation swb minted or discovered the session id
 // of (row-records.ts). A tracker looks when the row's agent goes idle and after a relaunch (a relaunch
 // that changed the conversation gets a tracker for the new file; the row's totals persist by name).
+// Until a row's conversation file exists (an agent writes it with its first turn, in a folder named
+// after its working directory that nobody can watch before it exists) the row is looked at again every
+// few seconds — only such rows, and only while they run.
 // Each committed change is told once, here: to `swb events` (kind "usage"), to the dashboards (onUsage,
 // through the desk and each client's row mirror) and to the budgets. `report` answers `swb usage`.
 import type { ProfileSet } from '../agents/load-profiles.js';
@@ -13,6 +16,7 @@ import type { AgentSupervisor } from '../supervisor/agent-supervisor.js';
 import type { RowFleet } from '../supervisor/row-fleet.js';
 import { DisposableMap } from '../util/disposable-map.js';
 import { Emitter, type Event } from '../util/event.js';
+import { TimerSlot } from '../util/timer-slot.js';
 import { type Disposable, DisposableStore } from '../util/lifecycle.js';
 import { loadPriceFiles, mergePrices, type PriceTable } from '../usage/price-table.js';
 import type { LaunchPlan } from '../app/launch-plan.js';
@@ -25,6 +29,9 @@ import type { UsageLedger } from '../usage/usage-ledger.js';
 import { usageFormatOf } from '../usage/usage-formats.js';
 import { type UsageGrouping, type UsageReport, usageReport } from '../usage/usage-report.js';
 import { UsageBudgets } from './usage-budgets.js';
+
+/** How often a running row whose conversation file is not there yet is looked at again. */
+const SEEK_EVERY_MS = 3_000;
 
 export interface RowUsageBoardOptions {
   fleet: RowFleet;
@@ -60,6 +67,9 @@ export class RowUsageBoard implements Disposable {
   /** Budget warnings and actions, for the dashboards' notes. */
   readonly onNote: Event<UsageNote> = this.noteEmitter.event;
   private readonly budgets: UsageBudgets | null;
+  /** Rows whose conversation file is not found yet, looked at again when `seek` fires. */
+  private readonly seeking = new Set<string>();
+  private readonly seek = this.lifetime.add(new TimerSlot());
 
   constructor(private readonly o: RowUsageBoardOptions) {
     const { fleet } = o;
@@ -71,6 +81,7 @@ export class RowUsageBoard implements Disposable {
         this.perRow.delete(row.name);
         this.trackers.delete(row.name);
         this.followed.delete(row.name);
+        this.seeking.delete(row.name);
         this.budgets?.forget(row.name);
       }),
     );
@@ -101,6 +112,17 @@ export class RowUsageBoard implements Disposable {
       if (row) this.track(row);
     }
     this.trackers.get(name)?.look();
+    if (this.trackers.has(name) && this.followed.get(name) === null) {
+      this.seeking.add(name);
+      this.seek.setIfIdle(() => this.seekAll(), SEEK_EVERY_MS);
+    }
+  }
+
+  private seekAll(): void {
+    const names = [...this.seeking];
+    this.seeking.clear();
+    // An exited row is looked at again when it is relaunched (onRestart).
+    for (const name of names) if (this.o.fleet.get(name)?.state === 'running') this.look(name);
   }
 
   private start(row: Row): void {
