@@ -35,7 +35,7 @@ export function budgetOfRow(budgets: Budgets | undefined, name: string): Budget 
 export function budgetStatus(budget: Budget, spent: Spent): BudgetStatus {
   const parts: Array<{ fraction: number; text: string }> = [];
   if (budget.tokens !== undefined) parts.push({ fraction: spent.tokens / budget.tokens, text: `${compactCount(spent.tokens)} of ${compactCount(budget.tokens)} tokens` });
-  if (budget.dollars !== undefined) parts.push({ fraction: spent.dollars / budget.dollars, text: `$${spent.dollars.toFixed(2)} of $${budget.dollars.toFixed(2)}` });
+  if (budget.dollars !== undefined) parts.push({ fraction: spent.dollars / budget.dollars, text: `${money(spent.dollars)} of ${money(budget.dollars)}` });
   const worst = parts.reduce((a, b) => (b.fraction > a.fraction ? b : a));
   const level: BudgetLevel = worst.fraction >= 1 ? 'over' : worst.fraction >= (budget.warnAt ?? DEFAULT_WARN_AT) ? 'warn' : 'ok';
   return { level, fraction: worst.fraction, text: `${worst.text}${budget.per === 'day' ? ' today' : ''}` };
@@ -49,11 +49,17 @@ export function notifies(budget: Budget): boolean {
   return budget.action === undefined || budget.action === 'notify' || budget.action === 'both';
 }
 
+/** Dollars to the cent, or to two significant digits under a cent (a test budget of $0.001). */
+function money(n: number): string {
+  return n > 0 && n < 0.01 ? `$${n.toPrecision(2)}` : `$${n.toFixed(2)}`;
+}
+
 /** 1234 → "1.2k", 4_500_000 → "4.5M". */
 export function compactCount(n: number): string {
   if (n < 1000) return String(n);
   for (const [size, unit] of [[1e9, 'G'], [1e6, 'M'], [1e3, 'k']] as const) {
-    if (n >= size) {
+    // 999,999 is "1M", not "1000k".
+    if (n >= size * 0.9995) {
       const v = n / size;
       return `${v >= 100 ? Math.round(v) : v.toFixed(1).replace(/\.0$/, '')}${unit}`;
     }
