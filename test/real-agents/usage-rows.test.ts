@@ -5,7 +5,7 @@
 // requests (they offer the agent's tools); side requests — a title or a topic check from a small model,
 // which offer no tools — are spent but are not in the agent's transcript, so swb does not count them.
 import { join } from 'node:path';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadProfiles } from '../../src/agents/load-profiles.js';
 import type { RowUsageView } from '../../src/usage/row-usage-view.js';
@@ -145,10 +145,13 @@ describe.skipIf(!cliInstalled(CODEX_JS))('usage of a real Codex row', () => {
     expect(conversation.length).toBeGreaterThanOrEqual(4);
     // Codex records a turn's usage as cumulative counters: swb counts each response once; it knows
     // the rollout's session id only once it found it among the row's open files.
+    let seen: UsageReport | null = null;
     const report = await waitUntil(async () => {
-      const r = await usageReport(home);
-      return r.total.output === expected.output && r;
-    }, { timeoutMs: 30_000, intervalMs: 250, what: `swb to count the conversation's usage ${JSON.stringify(expected)}` });
+      const r = (seen = await usageReport(home));
+      return r.total.tokens.output === expected.output && r;
+    }, { timeoutMs: 30_000, intervalMs: 250, what: `swb to count the conversation's usage ${JSON.stringify(expected)}` }).catch((err: Error) => {
+      throw new Error(`${err.message}; swb counted ${JSON.stringify(seen?.total)}; the stand-in handed out ${JSON.stringify(stub.requests.map((r) => ({ tools: r.tools.length, usage: r.usage })))}; server log: ${readFileSync(join(home.paths.runDir, 'server.log'), 'utf8').slice(-3000)}`);
+    });
     expect(report.total.tokens).toEqual(expected);
     const row = (await ls(home)).rows.find((r) => r.name === 'codex') as { usage: RowUsageView } | undefined;
     expect(row?.usage.tokens).toEqual(expected);
