@@ -100,5 +100,38 @@ describe('usage of an agent row', () => {
     const byAgent = JSON.parse((await runSwb(['usage', '--json', '--by', 'agent'], { home })).stdout) as UsageReport;
     expect(byAgent.groups.map((g) => g.key)).toEqual(['claude']);
     await t.waitForText(/agent · claude .*tok \$\d/);
+    // `$`: the overlay with every figure; Esc closes it.
+    t.write('$');
+    await t.waitForText('Usage (list prices)');
+    await t.waitForText(`@agent · claude · ${all.turns.length} turns`);
+    await t.waitForText(`  tokens   in ${all.input.toLocaleString('en-US')} · cache read ${all.cacheRead.toLocaleString('en-US')}`);
+    t.write('\x1b');
+    await t.waitForNoText('Usage (list prices)');
+  });
+
+  test('a budget reached: a note, the header, an audit line, and the row\'s automatic wakes stopped', async () => {
+    const home = createTempHome();
+    const agentHome = join(home.home, 'agent-home');
+    mkdirSync(agentHome);
+    const argsFile = join(home.workspace, 'args');
+    const script = join(home.workspace, 'fake-claude.sh');
+    writeFileSync(script, `printf '%s\\n' "$@" > ${JSON.stringify(argsFile)}\nexec sleep 600\n`);
+    const config = join(home.workspace, 'swb.json');
+    const budgets = { rows: { agent: { tokens: 1000, action: 'both' } } };
+    writeFileSync(config, JSON.stringify({ rows: [{ name: 'agent', profile: 'claude', command: `sh ${script}`, env: { HOME: agentHome }, nativeTools: false, wake: 'auto' }], usage: { budgets } }));
+    const t = startSwb({ home, args: ['--config', config], cols: 160 });
+    const args = await waitUntil(() => existsSync(argsFile) && readFileSync(argsFile, 'utf8').split('\n'), { what: 'the fake agent to start' });
+    const id = args[args.indexOf('--session-id') + 1]!;
+    expect(rowOf(await ls(home), 'agent').wake).toBe('auto');
+    const dir = join(agentHome, '.claude', 'projects', '-tmp-some-project');
+    mkdirSync(dir, { recursive: true });
+    copyFileSync(MAIN, join(dir, `${id}.jsonl`));
+    await t.waitForText('OVER BUDGET, wakes off', { timeoutMs: 15_000 });
+    await t.waitForText(/@agent reached its budget: .* of 1k tokens; wakes stopped for @agent/);
+    const listed = rowOf(await ls(home), 'agent') as ReturnType<typeof rowOf> & { usage: RowUsageView };
+    expect(listed.wake).toBe('notify');
+    expect(listed.usage.budget).toMatchObject({ level: 'over', scope: 'row', wakesStopped: true });
+    const audit = readFileSync(join(home.paths.runDir, 'audit.log'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, string>);
+    expect(audit).toEqual([expect.objectContaining({ purpose: 'budget', row: 'agent', scope: 'row', level: 'over', from: 'ok', action: 'wakes stopped for @agent' })]);
   });
 });
