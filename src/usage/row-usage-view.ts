@@ -31,7 +31,7 @@ export function usagePieces(u: RowUsageView): string[] {
   const pieces: string[] = [];
   // ASCII only: the header measures by string length.
   if (u.budget && u.budget.level !== 'ok') pieces.push(u.budget.level === 'over' ? (u.budget.wakesStopped ? 'OVER BUDGET, wakes off' : 'OVER BUDGET') : 'budget warn');
-  pieces.push(`${compactCount(billedTokens(u.tokens))}tok`);
+  pieces.push(`${compactCount(billedTokens(u.tokens))} tok`);
   if (u.cost > 0 || u.unpriced.length === 0) pieces.push(u.unpriced.length > 0 ? `${dollars(u.cost)}+?` : dollars(u.cost));
   else pieces.push('no price');
   if (u.context?.fraction != null) pieces.push(`ctx ${Math.round(u.context.fraction * 100)}%`);

@@ -50,17 +50,17 @@ const view = (over: Partial<RowUsageView> = {}): RowUsageView => ({
 
 describe('compactUsage', () => {
   it('drops the plan, the fill, then the cost as the room shrinks', () => {
-    expect(compactUsage(view(), 80)).toBe('22.2ktok $0.42 ctx 31% plan 42%');
-    expect(compactUsage(view(), 24)).toBe('22.2ktok $0.42 ctx 31%');
-    expect(compactUsage(view(), 15)).toBe('22.2ktok $0.42');
-    expect(compactUsage(view(), 8)).toBe('22.2ktok');
-    expect(compactUsage(view(), 5)).toBe('');
+    expect(compactUsage(view(), 80)).toBe('22.2k tok $0.42 ctx 31% plan 42%');
+    expect(compactUsage(view(), 24)).toBe('22.2k tok $0.42 ctx 31%');
+    expect(compactUsage(view(), 15)).toBe('22.2k tok $0.42');
+    expect(compactUsage(view(), 9)).toBe('22.2k tok');
+    expect(compactUsage(view(), 8)).toBe('');
     expect(compactUsage(null, 80)).toBe('');
   });
 
   it('says "no price" rather than a cost it does not know, and the budget first', () => {
-    expect(compactUsage(view({ cost: 0, unpriced: ['mystery'], context: null, limits: null }), 80)).toBe('22.2ktok no price');
-    expect(compactUsage(view({ unpriced: ['mystery'], context: null, limits: null }), 80)).toBe('22.2ktok $0.42+?');
+    expect(compactUsage(view({ cost: 0, unpriced: ['mystery'], context: null, limits: null }), 80)).toBe('22.2k tok no price');
+    expect(compactUsage(view({ unpriced: ['mystery'], context: null, limits: null }), 80)).toBe('22.2k tok $0.42+?');
     const over = view({ budget: { level: 'over', text: '$5.10 of $5.00', scope: 'row', wakesStopped: true } });
     expect(compactUsage(over, 30)).toBe('OVER BUDGET, wakes off');
   });
