@@ -70,6 +70,8 @@ export class RowUsageBoard implements Disposable {
   /** Rows whose conversation file is not found yet, looked at again when `seek` fires. */
   private readonly seeking = new Set<string>();
   private readonly seek = this.lifetime.add(new TimerSlot());
+  private readonly lookPending = new Set<string>();
+  private disposed = false;
 
   constructor(private readonly o: RowUsageBoardOptions) {
     const { fleet } = o;
@@ -86,7 +88,7 @@ export class RowUsageBoard implements Disposable {
       }),
     );
     // The row went quiet: its agent has written the turn; look now rather than wait for the watch.
-    this.lifetime.add(o.agents.onAgent((agent) => agent.onStateChange((e) => e.state === 'idle' && this.look(e.row))));
+    this.lifetime.add(o.agents.onAgent((agent) => agent.onStateChange((e) => e.state === 'idle' && this.lookSoon(e.row))));
     for (const row of fleet.list()) this.start(row);
   }
 
@@ -128,9 +130,23 @@ export class RowUsageBoard implements Disposable {
   private start(row: Row): void {
     if (!this.formatOf(row)) return;
     const d = this.perRow.set(row.name, new DisposableStore());
-    d.add(row.onRestart(() => this.look(row.name)));
+    d.add(row.onRestart(() => this.lookSoon(row.name)));
     this.track(row);
-    this.look(row.name);
+    this.lookSoon(row.name);
+  }
+
+  /**
+   * A look on the next turn of the loop, not inside the event that asked: rows start inside a launch
+   * batch (one store transaction for their records), and a look's commit may not run in it.
+   */
+  private lookSoon(name: string): void {
+    this.lookPending.add(name);
+    if (this.lookPending.size > 1) return;
+    setImmediate(() => {
+      const names = [...this.lookPending];
+      this.lookPending.clear();
+      if (!this.disposed) for (const n of names) this.look(n);
+    });
   }
 
   private formatOf(row: Row) {
@@ -184,6 +200,7 @@ export class RowUsageBoard implements Disposable {
   }
 
   dispose(): void {
+    this.disposed = true;
     this.lifetime.dispose();
   }
 }

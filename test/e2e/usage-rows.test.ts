@@ -109,6 +109,49 @@ describe('usage of an agent row', () => {
     await t.waitForNoText('Usage (list prices)');
   });
 
+  test('after swb kill-server the restored row keeps its totals, counted once; what it writes next is added', async () => {
+    const home = createTempHome();
+    const agentHome = join(home.home, 'agent-home');
+    mkdirSync(agentHome);
+    const argsFile = join(home.workspace, 'args');
+    const script = join(home.workspace, 'fake-claude.sh');
+    writeFileSync(script, `printf '%s\\n' "$@" > ${JSON.stringify(argsFile)}\nexec sleep 600\n`);
+    const config = join(home.workspace, 'swb.json');
+    writeFileSync(config, JSON.stringify({ rows: [{ name: 'agent', profile: 'claude', command: `sh ${script}`, env: { HOME: agentHome }, nativeTools: false }] }));
+    const first = startSwb({ home, args: ['--config', config], cols: 160 });
+    const args = await waitUntil(() => existsSync(argsFile) && readFileSync(argsFile, 'utf8').split('\n'), { what: 'the fake agent to start' });
+    const id = args[args.indexOf('--session-id') + 1]!;
+    const dir = join(agentHome, '.claude', 'projects', '-tmp-some-project');
+    mkdirSync(dir, { recursive: true });
+    const lines = readFileSync(MAIN, 'utf8').split('\n').filter(Boolean);
+    const half = Math.floor(lines.length / 2);
+    const conversation = join(dir, `${id}.jsonl`);
+    writeFileSync(conversation, lines.slice(0, half).map((l) => `${l}\n`).join(''));
+    writeFileSync(join(home.home, 'part.jsonl'), lines.slice(0, half).map((l) => `${l}\n`).join(''));
+    const part = sumTranscript('claude', [join(home.home, 'part.jsonl')]);
+    await waitUntil(async () => (await usageReport(home)).total.turns === part.turns.length, { timeoutMs: 15_000, intervalMs: 200, what: 'the first half to be counted' });
+    const serverPid = (await ls(home)).pid;
+    const stopped = await runSwb(['kill-server', '--force'], { home });
+    expect(stopped.status).toBe(0);
+    await first.waitForExit();
+    await waitUntil(() => { try { process.kill(serverPid, 0); return false; } catch { return true; } }, { what: 'the server to end' });
+    // While no server runs, the agent's conversation grows.
+    appendFileSync(conversation, lines.slice(half).map((l) => `${l}\n`).join(''));
+
+    const second = startSwb({ home, args: ['--config', config], cols: 160 });
+    await second.waitForText('restored (resumed)');
+    const all = sumTranscript('claude', [MAIN]);
+    await waitUntil(async () => (await usageReport(home)).total.turns >= all.turns.length, { timeoutMs: 15_000, intervalMs: 200, what: 'the rest to be counted after the restart' }).catch(async (err: Error) => {
+      throw new Error(`${err.message}: ${JSON.stringify((await usageReport(home)).total)} of ${all.turns.length} (${part.turns.length} before); ${readFileSync(join(home.paths.runDir, 'server.log'), 'utf8').slice(-2500)}`);
+    });
+    const report = await usageReport(home);
+    expect(report.total.turns).toBe(all.turns.length);
+    expect(report.total.tokens).toEqual(tokensOf(all));
+    const row = rowOf(await ls(home), 'agent') as ReturnType<typeof rowOf> & { usage: RowUsageView };
+    expect(row.restored).toBe('resumed');
+    expect(row.usage).toMatchObject({ turns: all.turns.length, tokens: tokensOf(all) });
+  });
+
   test('a budget reached: a note, the header, an audit line, and the row\'s automatic wakes stopped', async () => {
     const home = createTempHome();
     const agentHome = join(home.home, 'agent-home');
