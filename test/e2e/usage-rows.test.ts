@@ -34,28 +34,35 @@ async function usageReport(home: ReturnType<typeof createTempHome>): Promise<Usa
   return JSON.parse(r.stdout) as UsageReport;
 }
 
+/**
+ * swb with one row, `agent`, read with the claude profile: its program a script that records the
+ * arguments swb gave it (the minted session id) and sleeps, its HOME a fresh folder. Returns the
+ * dashboard, the config, the session id and the folder its conversation file goes in.
+ */
+async function startAgentRow(home: ReturnType<typeof createTempHome>, more: { row?: Record<string, unknown>; config?: Record<string, unknown> } = {}) {
+  const agentHome = join(home.home, 'agent-home');
+  mkdirSync(agentHome);
+  const argsFile = join(home.workspace, 'args');
+  const script = join(home.workspace, 'fake-claude.sh');
+  writeFileSync(script, `printf '%s\\n' "$@" > ${JSON.stringify(argsFile)}\necho fake claude\nexec sleep 600\n`);
+  const config = join(home.workspace, 'swb.json');
+  writeFileSync(config, JSON.stringify({ rows: [{ name: 'agent', profile: 'claude', command: `sh ${script}`, env: { HOME: agentHome }, nativeTools: false, ...more.row }], ...more.config }));
+  const t = startSwb({ home, args: ['--config', config], cols: 160 });
+  // The file may be caught half written: wait for the id and the line's end.
+  const id = await waitUntil(() => existsSync(argsFile) && /--session-id\n([0-9a-f-]{36})\n/.exec(readFileSync(argsFile, 'utf8'))?.[1], { what: 'the fake agent to start' });
+  return { t, config, id, dir: join(agentHome, '.claude', 'projects', '-tmp-some-project') };
+}
+
 describe('usage of an agent row', () => {
   test('a transcript that appears late and grows: swb usage, swb ls and swb events show exactly its totals', async () => {
     const home = createTempHome();
-    const agentHome = join(home.home, 'agent-home');
-    mkdirSync(agentHome);
-    const argsFile = join(home.workspace, 'args');
-    const script = join(home.workspace, 'fake-claude.sh');
-    writeFileSync(script, `printf '%s\\n' "$@" > ${JSON.stringify(argsFile)}\necho fake claude\nexec sleep 600\n`);
-    const config = join(home.workspace, 'swb.json');
-    writeFileSync(config, JSON.stringify({ rows: [{ name: 'agent', profile: 'claude', command: `sh ${script}`, env: { HOME: agentHome }, nativeTools: false }] }));
-    const t = startSwb({ home, args: ['--config', config], cols: 160 });
+    const { t, id, dir } = await startAgentRow(home);
     await t.waitForText('agent');
-    // The session id swb minted and handed to the agent (--session-id ID).
-    const args = await waitUntil(() => existsSync(argsFile) && readFileSync(argsFile, 'utf8').split('\n'), { what: 'the fake agent to start' });
-    const id = args[args.indexOf('--session-id') + 1]!;
-    expect(id).toMatch(/^[0-9a-f-]{36}$/);
 
     const events = spawnSwb(['events', '--json', '--kinds', 'usage'], { home });
     await waitUntil(() => /watching/.test(events.stderr()), { what: 'swb events to subscribe' });
 
     // The conversation appears (with its subagent's file), its first half written.
-    const dir = join(agentHome, '.claude', 'projects', '-tmp-some-project');
     mkdirSync(join(dir, id, 'subagents'), { recursive: true });
     copyFileSync(SUBAGENT, join(dir, id, 'subagents', 'agent-a45bef609042b61fb.jsonl'));
     const lines = readFileSync(MAIN, 'utf8').split('\n').filter(Boolean);
@@ -111,17 +118,7 @@ describe('usage of an agent row', () => {
 
   test('after swb kill-server the restored row keeps its totals, counted once; what it writes next is added', async () => {
     const home = createTempHome();
-    const agentHome = join(home.home, 'agent-home');
-    mkdirSync(agentHome);
-    const argsFile = join(home.workspace, 'args');
-    const script = join(home.workspace, 'fake-claude.sh');
-    writeFileSync(script, `printf '%s\\n' "$@" > ${JSON.stringify(argsFile)}\nexec sleep 600\n`);
-    const config = join(home.workspace, 'swb.json');
-    writeFileSync(config, JSON.stringify({ rows: [{ name: 'agent', profile: 'claude', command: `sh ${script}`, env: { HOME: agentHome }, nativeTools: false }] }));
-    const first = startSwb({ home, args: ['--config', config], cols: 160 });
-    const args = await waitUntil(() => existsSync(argsFile) && readFileSync(argsFile, 'utf8').split('\n'), { what: 'the fake agent to start' });
-    const id = args[args.indexOf('--session-id') + 1]!;
-    const dir = join(agentHome, '.claude', 'projects', '-tmp-some-project');
+    const { t: first, config, id, dir } = await startAgentRow(home);
     mkdirSync(dir, { recursive: true });
     const lines = readFileSync(MAIN, 'utf8').split('\n').filter(Boolean);
     const half = Math.floor(lines.length / 2);
@@ -154,19 +151,9 @@ describe('usage of an agent row', () => {
 
   test('a budget reached: a note, the header, an audit line, and the row\'s automatic wakes stopped', async () => {
     const home = createTempHome();
-    const agentHome = join(home.home, 'agent-home');
-    mkdirSync(agentHome);
-    const argsFile = join(home.workspace, 'args');
-    const script = join(home.workspace, 'fake-claude.sh');
-    writeFileSync(script, `printf '%s\\n' "$@" > ${JSON.stringify(argsFile)}\nexec sleep 600\n`);
-    const config = join(home.workspace, 'swb.json');
     const budgets = { rows: { agent: { tokens: 1000, action: 'both' } } };
-    writeFileSync(config, JSON.stringify({ rows: [{ name: 'agent', profile: 'claude', command: `sh ${script}`, env: { HOME: agentHome }, nativeTools: false, wake: 'auto' }], usage: { budgets } }));
-    const t = startSwb({ home, args: ['--config', config], cols: 160 });
-    const args = await waitUntil(() => existsSync(argsFile) && readFileSync(argsFile, 'utf8').split('\n'), { what: 'the fake agent to start' });
-    const id = args[args.indexOf('--session-id') + 1]!;
+    const { t, id, dir } = await startAgentRow(home, { row: { wake: 'auto' }, config: { usage: { budgets } } });
     expect(rowOf(await ls(home), 'agent').wake).toBe('auto');
-    const dir = join(agentHome, '.claude', 'projects', '-tmp-some-project');
     mkdirSync(dir, { recursive: true });
     copyFileSync(MAIN, join(dir, `${id}.jsonl`));
     await t.waitForText('OVER BUDGET, wakes off', { timeoutMs: 15_000 });
