@@ -1,6 +1,6 @@
 // The config's `usage` section (issue #38): price overrides (a model's figures replaced, or a model the
-// price files do not know added) and budgets. Only shapes here; the price table (src/usage/price-table.ts)
-// and the budget rule (src/usage/usage-budget.ts) read them.
+// price files do not know added) and budgets. Only shapes here, with the config's other sections; the
+// price table (src/usage/price-table.ts) and the budget rule (src/usage/usage-budget.ts) read them.
 import * as z from 'zod';
 import { HANDLE_PATTERN } from '../protocol/handle.js';
 import { ownRecord } from '../util/schema.js';

@@ -13,7 +13,7 @@ import { ownRecord, parse } from '../util/schema.js';
 import type { TokenCounts } from './token-counts.js';
 import { MODELS, type PriceOverrides, TierSchema, tokensCount } from '../config/usage-config.js';
 
-// The config's schema of price overrides lives with the config's other sections.
+// The config's `usage.prices` shape lives with the section's other shapes (usage-config.ts).
 export { PriceOverridesSchema, type PriceOverrides } from '../config/usage-config.js';
 
 const ModelPriceSchema = z.strictObject({
