@@ -10,6 +10,7 @@ import { Composer } from './Composer.js';
 import { HelpOverlay } from './HelpOverlay.js';
 import { NewRowDialog } from './NewRowDialog.js';
 import { ResourcesOverlay } from './ResourcesOverlay.js';
+import { UsageOverlay } from './UsageOverlay.js';
 import { ReviewOverlay } from './ReviewOverlay.js';
 import { HistoryView } from './HistoryView.js';
 import { MailView } from './MailView.js';
@@ -122,6 +123,7 @@ export function App() {
       />
     );
   }
+  if (state.overlay === 'usage') return <UsageOverlay rows={state.rows} focused={state.focused} now={Date.now()} theme={theme} width={cols} height={rows} />;
   if (state.overlay === 'help') return <HelpOverlay keymap={keymap} theme={theme} width={cols} height={rows} />;
   if (state.overlay === 'quit') return <QuitConfirm running={runningCount(state)} detachKey={keysLabel(keymap, 'detachClient', 1)} theme={theme} width={cols} height={rows} />;
   if (state.overlay === 'confirm' && state.confirm) {

@@ -8,6 +8,7 @@ import type { Theme } from '../src/config/theme.js';
 import { sgr } from '../src/terminal/sgr-color.js';
 import { sanitize } from '../src/text/sanitize.js';
 import { padToWidth, truncateToWidth, cellWidth } from '../src/text/cell-width.js';
+import { HEADER_LEFT_KEEP, usageHeaderPart } from './row-header-usage.js';
 
 const STATE_GLYPH: Record<string, string> = { busy: '◐', idle: '●', waiting: '?', exited: '■', unknown: '○' };
 
@@ -66,7 +67,9 @@ export function rowHeaderLine(input: RowHeaderInput): string {
   const { left, badge, right, state } = rowHeaderParts(input);
   const colors = focused ? theme.header.focused : theme.header.unfocused;
   const base = sgr({ fg: colors.fg, ...(colors.bg ? { bg: colors.bg } : {}), bold: focused });
-  const room = Math.max(0, width - cellWidth(badge) - cellWidth(right));
+  // Usage (#38) takes what the name and state leave; it goes first when the header is narrow.
+  const usage = usageHeaderPart(input.row.usage, width - cellWidth(badge) - cellWidth(right) - Math.min(cellWidth(left), HEADER_LEFT_KEEP));
+  const room = Math.max(0, width - cellWidth(badge) - cellWidth(right) - usage.length);
   if (room === 0) return base + padToWidth(truncateToWidth(left, width), width) + '\x1b[0m';
   // The state word takes its theme colour; everything else the header's.
   const main = padToWidth(truncateToWidth(left, room), room);
@@ -77,5 +80,5 @@ export function rowHeaderLine(input: RowHeaderInput): string {
       ? `${main.slice(0, at + 3)}${sgr({ fg: stateColor, ...(colors.bg ? { bg: colors.bg } : {}) })}${state}${base}${main.slice(at + 3 + state.length)}`
       : main;
   const badgePart = badge ? `${sgr({ fg: theme.unread.fg, ...(theme.unread.bg ? { bg: theme.unread.bg } : {}), bold: true })}${badge}${base}` : '';
-  return `${base}${painted}${badgePart}${right}\x1b[0m`;
+  return `${base}${painted}${usage}${badgePart}${right}\x1b[0m`;
 }

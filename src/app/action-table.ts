@@ -135,6 +135,7 @@ export const DASHBOARD_ACTION_TABLE: { readonly [A in ActionName]?: ActionHandle
   wakePolicy: withFocused(({ flows }, focused) => flows.askWakePolicy(focused)),
   muteRow: withFocused(({ flows }, focused) => flows.toggleMute(focused)),
   resources: ({ store }) => store.openOverlay('resources'),
+  usage: ({ store }) => store.openOverlay('usage'),
   auditLog: (c) => c.store.openOverlay('audit', auditText(c)),
   grantBudget: ({ mailNotices }) => mailNotices.grantNewestHeld(),
 };

@@ -5,6 +5,7 @@ import type { LayoutMode } from './layout.js';
 import { initialMailView, type MailViewState } from './mail-view-state.js';
 import type { RowReservations } from './row-reservations.js';
 import { initialResourcesView, type ResourcesViewState } from './resources-view-state.js';
+import type { RowUsageView } from '../usage/row-usage-view.js';
 
 export type AgentState = 'busy' | 'idle' | 'waiting' | 'exited' | 'unknown';
 export type WakePolicy = 'auto' | 'notify' | 'off';
@@ -40,6 +41,8 @@ export interface RowView {
   reservations?: RowReservations | null;
   /** Its notifications are muted (the mute key; the server's, shown on every client). */
   muted?: boolean;
+  /** Its agent's usage, cost, context fill, plan windows and budget mark; absent or null: not tracked. */
+  usage?: RowUsageView | null;
 }
 
 export type NoteKind = 'mail' | 'error' | 'info';
@@ -57,7 +60,7 @@ export interface Note {
   mailId?: number;
 }
 
-export type Overlay = null | 'help' | 'quit' | 'mail' | 'notifications' | 'explain' | 'audit' | 'confirm' | 'reopen' | 'wakePolicy' | 'newRow' | 'parked' | 'review' | 'history' | 'resources';
+export type Overlay = null | 'help' | 'quit' | 'mail' | 'notifications' | 'explain' | 'audit' | 'confirm' | 'reopen' | 'wakePolicy' | 'newRow' | 'parked' | 'review' | 'history' | 'resources' | 'usage';
 
 /** A question the operator answers y or n before something that ends a running program. */
 export interface PendingConfirm {

@@ -10,6 +10,7 @@ import type { SkippedFile } from '../worktree/skipped-files.js';
 import type { RowView, WakePolicy } from './app-state.js';
 import type { NewRowRequest } from './intents.js';
 import type { PasteBufferPort } from './paste-controller.js';
+import type { RowUsageView } from '../usage/row-usage-view.js';
 
 export type RowSize = { cols: number; rows: number };
 
@@ -32,6 +33,15 @@ export interface RowMutes {
   onMuted: Event<{ row: string; muted: boolean }>;
 }
 
+/** Agent rows' usage, cost and budget marks (the server's usage board), for their headers and the `$` overlay. */
+export interface RowUsageStatus {
+  usageOf(name: string): RowUsageView | null;
+  /** Once per committed change of a row's usage or budget mark. */
+  onUsage: Event<{ row: string; usage: RowUsageView }>;
+  /** Budget warnings and actions, for the notes. */
+  onNote: Event<{ kind: 'info' | 'error'; text: string; row: string | null }>;
+}
+
 export interface ClientDesk {
   /**
    * The server's rows, shared by every client: a client mirrors them, draws them, types into
@@ -42,6 +52,7 @@ export interface ClientDesk {
   readonly worktrees?: WorktreeStatus;
   /** Per-row notification mutes (the dashboard's mute key); absent: this server sends no notifications. */
   readonly mutes?: RowMutes;
+  readonly usage?: RowUsageStatus;
   /** The server's paste buffer: y in the history view fills it, p pastes it into the focused row. */
   readonly pasteBuffer?: PasteBufferPort;
   /** Where the audit log is written (shown in the audit view). */

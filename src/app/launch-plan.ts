@@ -66,6 +66,8 @@ export interface LaunchPlan {
   composerCloseAfterSend: boolean;
   /** Worktree rows: where they go, what prepares them. */
   worktrees: LoadedConfig['config']['worktrees'];
+  /** Price overrides and budgets (the config's `usage`). */
+  usage?: NonNullable<LoadedConfig['config']['usage']>;
   /** Problems worth a notification at start (a row's command line, a broken profile file). */
   warnings: Array<{ text: string; row: string | null }>;
 }
@@ -166,6 +168,7 @@ export function planLaunch(argv: readonly string[], env: NodeJS.ProcessEnv, cwd:
       composerCloseAfterSend: config.composer?.closeAfterSend ?? true,
       clipboard: config.clipboard ?? 'file',
       mouse: config.mouse ?? true,
+      ...(config.usage ? { usage: config.usage } : {}),
       warnings,
     },
   };

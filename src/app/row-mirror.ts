@@ -1,6 +1,6 @@
 // Mirrors the server's rows into this client's app store: the rows running now and those that
 // come, go and come back, their exits, restarts, titles, unread counts, wake policies, git state,
-// notification mutes and their agents' states. The one place a client hears the row fleet and the agent supervisor
+// notification mutes, their agents' states and usage. The one place a client hears the row fleet and the agent supervisor
 // (onStateChange, onWakeResult, onNotice), so a change to those events is one change here.
 import type { OperatorPort } from '../hub/operator-port.js';
 import { exitReason } from '../rows/exit-reason.js';
@@ -43,6 +43,10 @@ export class RowMirror implements Disposable {
     this.lifetime.add(fleet.onNotice((n) => note(n.kind, n.text, n.row)));
     if (desk.worktrees) this.lifetime.add(desk.worktrees.onStatus((s) => store.updateRow(s.row, { git: s.status })));
     if (desk.mutes) this.lifetime.add(desk.mutes.onMuted((m) => fleet.has(m.row) && store.updateRow(m.row, { muted: m.muted })));
+    if (desk.usage) {
+      this.lifetime.add(desk.usage.onUsage((u) => fleet.has(u.row) && store.updateRow(u.row, { usage: u.usage })));
+      this.lifetime.add(desk.usage.onNote((n) => note(n.kind, n.text, n.row)));
+    }
     for (const c of [...fleet.closed()].reverse()) store.rowClosed(closedView(c.spec, c.at));
     for (const row of fleet.list()) this.show(row);
   }
@@ -102,6 +106,7 @@ export class RowMirror implements Disposable {
       restored: restoredMark(origin),
       git: this.o.desk.worktrees?.statusOf(row.name) ?? null,
       muted: this.o.desk.mutes?.muted(row.name) ?? false,
+      usage: this.o.desk.usage?.usageOf(row.name) ?? null,
       ...(row.state === 'exited' ? { exitedAt: row.lastOutputAt || Date.now() } : {}),
     };
     this.o.store.addRow(view);

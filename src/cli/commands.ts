@@ -19,6 +19,7 @@ export const COMMANDS: Record<CommandName, { load: () => Promise<CommandDescript
   grant: { load: async () => (await import('./grant.js')).grantCommand },
   release: { load: async () => (await import('./release.js')).releaseCommand },
   ls: { load: async () => (await import('./ls.js')).lsCommand },
+  usage: { load: async () => (await import('./usage.js')).usageCommand },
   new: { load: async () => (await import('./new-row.js')).newRowCommand },
   kill: { load: async () => (await import('./kill.js')).killCommand },
   review: { load: async () => (await import('./review.js')).reviewCommand },

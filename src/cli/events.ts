@@ -5,12 +5,12 @@ import { SwbError } from '../protocol/error-codes.js';
 import { UsageError, type CommandContext, type CommandDescriptor } from './command.js';
 import { sleep } from '../util/clock.js';
 
-const KINDS = ['mail', 'receipt', 'state', 'wake', 'row', 'resource'];
+const KINDS = ['mail', 'receipt', 'state', 'wake', 'row', 'resource', 'usage'];
 
 export const eventsCommand: CommandDescriptor = {
   name: 'events',
-  summary: 'Stream what happens: mail and receipts, row states with their rule, wakes, rows added and exited, reservations.',
-  usage: '[--row ROW] [--kinds mail,receipt,state,wake,row,resource] [--follow]',
+  summary: 'Stream what happens: mail and receipts, row states with their rule, wakes, rows added and exited, reservations, usage.',
+  usage: '[--row ROW] [--kinds mail,receipt,state,wake,row,resource,usage] [--follow]',
   maxArgs: 0,
   flags: [
     { name: 'row', type: 'string', value: 'ROW', description: 'only events about this row' },

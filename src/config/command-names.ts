@@ -16,6 +16,7 @@ export const COMMAND_SUMMARIES = {
   grant: 'give two rows another reply budget',
   release: "give a row's handle back",
   ls: "list the server's rows",
+  usage: 'tokens, cost and plan windows per row, agent, model or day',
   new: 'add a row to the server',
   kill: 'close one row',
   review: "a worktree row's changes",

@@ -8,6 +8,7 @@ import { checkFile, editorSchemaField, ownRecord, parse, type Checked } from '..
 import { ACTIONS, type ActionName } from './key-actions.js';
 import { THEME_NAME_PATTERN } from './theme.js';
 import { federationSettingsSchema } from './federation-config.js';
+import { UsageConfigSchema } from './usage-config.js';
 import {
   CLOCK_TIME_PATTERN,
   NOTIFY_BODY_MODES,
@@ -207,6 +208,7 @@ export const configFileSchema = z
     mouse: z.optional(z.boolean().describe('The mouse on the dashboard: click to focus, again to attach, wheel for history (default true).')),
     federation: z.optional(federationSettingsSchema),
     worktrees: z.optional(worktreesSchema),
+    usage: z.optional(UsageConfigSchema),
   })
   .meta({ title: 'Switchboard config', description: 'Switchboard configuration (switchboard.json or <config dir>/config.json; docs/CONFIG.md).' });
 

@@ -57,6 +57,7 @@ const TABLE = {
   explain: { scope: 'dashboard', keys: ['e'], description: 'Explain the focused row’s state' },
   wakePolicy: { scope: 'dashboard', keys: ['w'], description: 'Pick the focused row’s wake policy (auto / notify / off)' },
   resources: { scope: 'dashboard', keys: ['r'], description: 'Reservations: holders, queues; grant, release, set a controller' },
+  usage: { scope: 'dashboard', keys: ['$'], description: 'Usage: tokens, cost, context fill, plan windows and budgets of every agent row' },
   auditLog: { scope: 'dashboard', keys: ['a'], description: 'Show what Switchboard typed into rows' },
   grantBudget: { scope: 'dashboard', keys: ['G'], description: 'Grant the newest held pair of rows another reply budget' },
   reopen: { scope: 'dashboard', keys: ['O'], description: 'Reopen a row closed while this server runs' },

@@ -1,6 +1,7 @@
 // `swb events` (issue #13): what happens, for scripts and other tools — mail accepted, delivered, read,
 // replied, told; row state changes with the rule that decided; wakes; rows added and exited;
-// reservations (issue #35: requests, grants, releases, timeouts, uncertain holders, policy epochs). One
+// reservations (issue #35: requests, grants, releases, timeouts, uncertain holders, policy epochs);
+// a row's usage, cost, context fill, plan windows and budget mark after each committed change (#38). One
 // subscription per connection with a filter (kinds, one row); events go out as `event` notifications
 // on that connection and nothing is buffered here: a subscriber that does not read is bounded (and
 // finally dropped, with a last error saying why) by its connection's own backlog limits, and never
@@ -8,7 +9,7 @@
 import { notification } from '../protocol/rpc.js';
 import type { HubConnection } from './hub-connection.js';
 
-export const EVENT_KINDS = ['mail', 'receipt', 'state', 'wake', 'row', 'resource'] as const;
+export const EVENT_KINDS = ['mail', 'receipt', 'state', 'wake', 'row', 'resource', 'usage'] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 
 export interface SwbEvent {

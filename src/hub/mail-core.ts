@@ -12,6 +12,7 @@ import type { MailItem } from '../protocol/methods.js';
 import type { MailStore, StateChange } from '../store/mail-store.js';
 import type { HeldPair } from '../store/reply-budget.js';
 import { RowRecordStore } from '../store/row-record-store.js';
+import { UsageStore } from '../usage/usage-store.js';
 import { isCorruptError, isStoreFailure, setAsideDamaged, storeErrorValue } from '../store/store-error.js';
 import type { FanOut } from './fan-out.js';
 import type { StoreGate } from './store-gate.js';
@@ -41,6 +42,7 @@ export class MailCore {
   /** Where a damaged mail.db was copied (once per run), for the operator's recovery. */
   private damagedCopy: string | null = null;
   private rowRecordStore: RowRecordStore | null = null;
+  private usageStore: UsageStore | null = null;
 
   constructor(private readonly deps: MailCoreDeps) {
     this.store = deps.store;
@@ -177,6 +179,11 @@ export class MailCore {
   /** The workspace server's records of its rows (row-records.ts), in the same mail.db. */
   get rowRecords(): RowRecordStore {
     return (this.rowRecordStore ??= new RowRecordStore(this.store.db));
+  }
+
+  /** Usage tracking's offsets and totals (issue #38, src/usage/usage-store.ts), in the same mail.db. */
+  get usage(): UsageStore {
+    return (this.usageStore ??= new UsageStore(this.store.db));
   }
 
   /**

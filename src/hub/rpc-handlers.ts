@@ -12,6 +12,7 @@ import {
   helloParams,
   historyParams,
   killRowParams,
+  usageParams,
   listParams,
   mergeParams,
   removeRowParams,
@@ -237,6 +238,17 @@ const HANDLERS = new Map<string, Handler<unknown>>([
     params: emptyParams,
     operatorOnly: true,
     run: (core) => core.server.ask((c) => c.rows()),
+  }),
+
+  'usage.report': handler({
+    params: usageParams,
+    run(core, _conn, p, who) {
+      // The operator sees every row; a row (an orchestrating agent) its own usage only.
+      if (who.role === 'row' && p.row !== undefined && p.row !== who.handle) return { error: swbError('UNAUTHENTICATED', `A row sees its own usage only, not ${p.row}'s.`) };
+      if (who.role !== 'row' && who.role !== 'operator') return { error: swbError('UNAUTHENTICATED', 'usage is for the operator, or a row for its own.') };
+      const row = who.role === 'row' ? who.handle : p.row;
+      return core.server.ask((c) => c.usage({ by: p.by ?? 'row', ...(p.since !== undefined ? { since: p.since } : {}), ...(row !== undefined ? { row } : {}) }));
+    },
   }),
 
   'server.newRow': handler({

@@ -1,5 +1,5 @@
 // What the workspace server answers through the hub (operator only): the rows it runs, new rows,
-// closing one, the mail parked for review, and stopping; and why a row is in its state
+// closing one, the mail parked for review, usage, and stopping; and why a row is in its state
 // (`rows.explain`). A headless hub has no server: each method then answers NO_SERVER (NOT_FOUND for
 // an explanation). The hub only routes these; the server (src/server/server-control.ts) acts. The
 // server takes its seat (ServerSeat) through the operator port and is its only writer.
@@ -7,11 +7,18 @@ import { swbError, type SwbErrorValue } from '../protocol/error-codes.js';
 import type { NewRowParams, RowExplainResult, RowListing } from '../protocol/methods.js';
 import type { SkippedFile } from '../worktree/skipped-files.js';
 import type { Review, WorktreeInfo } from '../worktree/worktree.js';
+import type { RowUsageView } from '../usage/row-usage-view.js';
+import type { UsageGrouping, UsageReport } from '../usage/usage-report.js';
+
+/** A row as `swb ls --json` lists it: with its usage when its agent's files are followed (null: not tracked). */
+export type ListedRow = RowListing & { usage?: RowUsageView | null };
 
 export type ControlResult<T> = { ok: T } | { error: SwbErrorValue };
 
 export interface ServerControl {
-  rows(): ControlResult<{ rows: RowListing[]; clients: number; pid: number; version: string }>;
+  rows(): ControlResult<{ rows: ListedRow[]; clients: number; pid: number; version: string }>;
+  /** `swb usage`: the workspace's usage history (one row's, for a row asking), grouped and priced. */
+  usage(q: { by: UsageGrouping; since?: string; row?: string }): ControlResult<UsageReport>;
   newRow(params: NewRowParams): Promise<ControlResult<{ name: string; worktree?: WorktreeInfo; copied?: string[]; skipped?: SkippedFile[] }>>;
   review(row: string): Promise<ControlResult<Review & { worktree: WorktreeInfo }>>;
   merge(row: string, opts: { mode: 'merge' | 'rebase' | 'squash'; into?: string; commitAll?: boolean }): Promise<ControlResult<{ into: string; commit: string; fastForward: boolean; committedFirst: boolean }>>;

@@ -101,7 +101,7 @@ export const newRowParams = z.strictObject({
 export type NewRowParams = z.infer<typeof newRowParams>;
 export const reviewParams = z.strictObject({ row: handle });
 export const eventsParams = z.strictObject({
-  kinds: z.optional(z.array(z.enum(['mail', 'receipt', 'state', 'wake', 'row', 'resource'])).max(6)),
+  kinds: z.optional(z.array(z.enum(['mail', 'receipt', 'state', 'wake', 'row', 'resource', 'usage'])).max(7)),
   row: z.optional(handle),
 });
 export const mergeParams = z.strictObject({
@@ -111,6 +111,12 @@ export const mergeParams = z.strictObject({
   commitAll: z.optional(z.boolean()),
 });
 export const removeRowParams = z.strictObject({ row: handle, force: z.optional(z.boolean()), deleteBranch: z.optional(z.boolean()) });
+/** `usage.report` (swb usage): grouped by row (default), agent, model or UTC day, from a UTC day on. */
+export const usageParams = z.strictObject({
+  by: z.optional(z.enum(['row', 'agent', 'model', 'day'])),
+  since: z.optional(z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'a UTC day, YYYY-MM-DD' })),
+  row: z.optional(handle),
+});
 export const killRowParams = z.strictObject({ row: handle });
 export const stopServerParams = z.strictObject({ force: z.optional(z.boolean()) });
 export const parkedParams = z.strictObject({ row: handle, action: z.enum(['redeliver', 'discard']) });

@@ -97,6 +97,17 @@ export class RowRecords {
     };
   }
 
+  /**
+   * Where row `name`'s agent keeps its current conversation (the recipe's transcript template, the
+   * session id swb minted or discovered, and the environment the row runs with), or null while the id
+   * is not known. Usage tracking reads exactly that file (src/server/row-usage.ts).
+   */
+  conversationOf(name: string): { template: string; sessionId: string; env: Readonly<Record<string, string | undefined>> } | null {
+    const k = this.known.get(name);
+    if (!k?.sessionId || !k.recipe?.transcript) return null;
+    return { template: k.recipe.transcript, sessionId: k.sessionId, env: { ...process.env, ...k.base.env } };
+  }
+
   /** The fleet's rows, for discovering session ids from their open files. */
   watch(rows: () => readonly Row[]): void {
     this.rowsOf = rows;

@@ -1,9 +1,10 @@
-// The server's answers to `swb ls`, `swb new`, `swb kill`, `swb kill-server` and the parked-mail
+// The server's answers to `swb ls`, `swb usage`, `swb new`, `swb kill`, `swb kill-server` and the parked-mail
 // review, reached through the hub's operator-only `server.*` methods (so they get the hub's
 // hardening: peer checks, the operator token refused inside rows, typed errors, deadlines).
 import { swbError } from '../protocol/error-codes.js';
-import type { RowListing } from '../protocol/methods.js';
-import type { ServerControl } from '../hub/server-control.js';
+import type { ListedRow, ServerControl } from '../hub/server-control.js';
+import type { RowUsageBoard } from './row-usage.js';
+import { MAX_USAGE_GROUPS } from '../usage/usage-report.js';
 import { packageVersion } from '../util/package-root.js';
 import type { LaunchPlan } from '../app/launch-plan.js';
 import { planNewRow } from './new-row.js';
@@ -26,6 +27,8 @@ export function serverControl(o: {
   attachedRows: () => ReadonlySet<string>;
   /** A merge moved a row's branch or its base: its header's git status is stale. */
   worktreeChanged?: (row: string) => void;
+  /** Each agent row's usage, and the workspace's history (absent: usage is not tracked). */
+  usage?: RowUsageBoard;
 }): ServerControl {
   const { core, plan } = o;
   const { fleet, port } = core;
@@ -40,7 +43,7 @@ export function serverControl(o: {
   return {
     rows() {
       const attached = o.attachedRows();
-      const rows: RowListing[] = fleet.list().map((row) => {
+      const rows: ListedRow[] = fleet.list().map((row) => {
         const agent = row.state === 'exited' ? undefined : core.agents.stateOf(row.name);
         return {
           name: row.name,
@@ -57,9 +60,17 @@ export function serverControl(o: {
           startedAt: row.startedAt,
           restored: restoredMark(fleet.originOf(row.name)),
           attached: attached.has(row.name),
+          usage: o.usage?.usageOf(row.name) ?? null,
         };
       });
       return { ok: { rows, clients: o.clients(), pid: process.pid, version: packageVersion() } };
+    },
+
+    usage(q) {
+      if (!o.usage) return { error: swbError('NOT_FOUND', 'This server does not track usage.') };
+      // One reply holds the answer: about 400 bytes a group at most.
+      const maxGroups = Math.max(1, Math.min(MAX_USAGE_GROUPS, Math.floor((core.limits.maxReplyBytes - 8192) / 400)));
+      return { ok: o.usage.report({ ...q, maxGroups }) };
     },
 
     async newRow(p) {

@@ -7,6 +7,8 @@ import { openAuditLog } from '../agents/audit-log.js';
 import { HubClient } from '../client/hub-client.js';
 import { Hub } from '../hub/hub.js';
 import type { MailCore } from '../hub/mail-core.js';
+import type { SwbEvent } from '../hub/event-stream.js';
+import type { UsageStore } from '../usage/usage-store.js';
 import { operatorPort, type OperatorPort } from '../hub/operator-port.js';
 import type { RuntimePaths } from '../hub/runtime-paths.js';
 import { SwbError } from '../protocol/error-codes.js';
@@ -61,6 +63,10 @@ export interface ServerCore {
    */
   notifications: { notifier: Notifier; terminals: NotifyTerminals; mutes: NotifierMutes };
   auditLogPath: string;
+  /** To `swb events` subscribers (usage changes, src/server/row-usage.ts). */
+  publish(event: SwbEvent): void;
+  /** Usage tracking's ledger in mail.db (issue #38). */
+  usageLedger: UsageStore;
   /**
    * Runs `work` (synchronous: rows added one after another) with the store writes of every launch
    * in it (each row registers its handle and records its spec) sharing one commit, one fsync.
@@ -153,6 +159,8 @@ export async function startServerCore(plan: LaunchPlan, hooks: (mail: MailCore) 
     pasteBuffer,
     notifications: { notifier, terminals, mutes },
     auditLogPath,
+    publish: (event) => core.events.publish(event),
+    usageLedger: core.mail.usage,
     launchTogether: (work) => hub.gate.batch(work),
     stop() {
       stopped ??= (async () => {

@@ -4,7 +4,7 @@
 // so two kinds of client cannot start, close or review rows two different ways.
 import { join } from 'node:path';
 import type { ProfileSet } from '../agents/load-profiles.js';
-import { fleetDesk, type ClientDesk } from '../app/client-desk.js';
+import { fleetDesk, type ClientDesk, type RowUsageStatus } from '../app/client-desk.js';
 import type { WorktreesConfig } from '../config/config-schema.js';
 import { removeWorktree } from '../worktree/worktree.js';
 import { planNewRow } from './new-row.js';
@@ -20,6 +20,8 @@ export interface ServerDeskSettings {
   worktrees?: WorktreesConfig;
   /** The server's run directory (copies go in its `copies/`). */
   runDir: string;
+  /** Agent rows' usage (the server's usage board). */
+  usage?: RowUsageStatus;
 }
 
 export function serverDesk(core: ServerCore, settings: ServerDeskSettings): ClientDesk {
@@ -29,6 +31,7 @@ export function serverDesk(core: ServerCore, settings: ServerDeskSettings): Clie
     ...base,
     worktrees: core.worktrees,
     mutes: core.notifications.mutes,
+    ...(settings.usage ? { usage: settings.usage } : {}),
     pasteBuffer: core.pasteBuffer,
     auditLogPath: core.auditLogPath,
     copiesDir: join(settings.runDir, 'copies'),

@@ -25,6 +25,7 @@ import { startWorktreeRow } from './worktree-rows.js';
 import { startServerCore, type ServerCore } from './server-core.js';
 import { RowRecords } from './row-records.js';
 import { serverControl } from './server-control.js';
+import { type RowUsageBoard, startRowUsage } from './row-usage.js';
 
 export const SERVER_FLAGS = [
   { name: 'config', type: 'string' as const, value: 'FILE', description: 'config file' },
@@ -107,6 +108,8 @@ class WorkspaceServer {
   readonly done = new Promise<number>((r) => (this.resolveDone = r));
   /** What every client asks of the server beyond mail: one desk, shared by the dashboards. */
   private readonly desk: ClientDesk;
+  /** Each agent row's usage, cost and budget (issue #38). */
+  private readonly usage: RowUsageBoard;
 
   constructor(
     private readonly plan: LaunchPlan,
@@ -121,6 +124,7 @@ class WorkspaceServer {
     // One bad moment in one client's dashboard must not end every agent's row.
     process.on('uncaughtException', (err) => this.log(`uncaught: ${err.stack ?? String(err)}`));
     process.on('unhandledRejection', (err) => this.log(`unhandled rejection: ${(err as Error)?.stack ?? String(err)}`));
+    this.usage = startRowUsage(core, plan, records, log);
     core.port.setServerControl(
       serverControl({
         core,
@@ -129,9 +133,10 @@ class WorkspaceServer {
         clients: () => this.attachedCount(),
         attachedRows: () => core.fleet.attachedRows(),
         worktreeChanged: (row) => core.worktrees.poke(row),
+        usage: this.usage,
       }),
     );
-    this.desk = serverDesk(core, { profiles: plan.profiles, env: plan.env, ...(plan.worktrees ? { worktrees: plan.worktrees } : {}), runDir: plan.paths.runDir });
+    this.desk = serverDesk(core, { profiles: plan.profiles, env: plan.env, ...(plan.worktrees ? { worktrees: plan.worktrees } : {}), runDir: plan.paths.runDir, usage: this.usage });
     records.watch(() => core.fleet.list());
     core.fleet.onRemoved(() => this.stopIfEmpty());
   }
@@ -286,6 +291,8 @@ class WorkspaceServer {
       // gone already
     }
     this.records.serverStopping();
+    // Its followers commit to mail.db: they stop before the store closes.
+    this.usage.dispose();
     await this.core.stop();
     for (const c of [...this.clients]) c.bye({ reason: 'stopped', message: `the swb server stopped (${why})` });
     this.resolveDone(0);

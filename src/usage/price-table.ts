@@ -2,7 +2,7 @@
 // beside the agent profiles), each with the date its figures were taken and where from, per model the
 // list price per million tokens (input, cache read, cache write, output, and a long-prompt tier where
 // the provider has one) and the context window. The config may override a model's figures or add
-// models (`mergePrices`, with its schema; phase 2 reads the config). A model the table does not know
+// models (`mergePrices`; the config's `usage.prices`, its schema in src/config/usage-config.ts). A model the table does not know
 // gets no price: its tokens are shown and its cost is null, never a guess from a similar name. Only
 // a dated snapshot id of a known model (claude-sonnet-4-5-20250929, gpt-4o-2024-08-06) is priced as it.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -11,16 +11,10 @@ import * as z from 'zod';
 import { packageRoot } from '../util/package-root.js';
 import { ownRecord, parse } from '../util/schema.js';
 import type { TokenCounts } from './token-counts.js';
+import { MODELS, type PriceOverrides, TierSchema, tokensCount } from '../config/usage-config.js';
 
-const perMillion = z.number().min(0).max(100_000);
-const tokensCount = z.number().int().positive();
-
-const TierSchema = z.strictObject({
-  input: perMillion,
-  cacheRead: perMillion,
-  cacheWrite: perMillion,
-  output: perMillion,
-});
+// The config's `usage.prices` shape lives with the section's other shapes (usage-config.ts).
+export { PriceOverridesSchema, type PriceOverrides } from '../config/usage-config.js';
 
 const ModelPriceSchema = z.strictObject({
   ...TierSchema.shape,
@@ -32,8 +26,6 @@ const ModelPriceSchema = z.strictObject({
   aliases: z.optional(z.array(z.string().min(1).max(200)).max(20)),
 });
 
-const MODELS = { maxKeys: 1000, keyProblem: 'is not a model id' };
-
 export const PriceFileSchema = z.strictObject({
   $comment: z.optional(z.string()),
   provider: z.string().min(1).max(64),
@@ -44,26 +36,8 @@ export const PriceFileSchema = z.strictObject({
   models: ownRecord(z.string().min(1).max(200), ModelPriceSchema, MODELS),
 });
 
-/**
- * The config's `prices`: per model id, figures that replace the table's (a known model) or a new
- * model (input and output at least; cache prices default to the input price, the window to unknown).
- */
-export const PriceOverridesSchema = ownRecord(
-  z.string().min(1).max(200),
-  z.strictObject({
-    input: z.optional(perMillion),
-    cacheRead: z.optional(perMillion),
-    cacheWrite: z.optional(perMillion),
-    output: z.optional(perMillion),
-    contextWindow: z.optional(tokensCount.nullable()),
-    longPrompt: z.optional(z.strictObject({ aboveTokens: tokensCount, ...TierSchema.shape }).nullable()),
-  }),
-  MODELS,
-);
-
 export type ModelPrice = z.output<typeof ModelPriceSchema>;
 export type PriceFile = z.output<typeof PriceFileSchema>;
-export type PriceOverrides = z.output<typeof PriceOverridesSchema>;
 
 export interface PricedModel {
   id: string;

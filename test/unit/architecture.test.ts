@@ -53,10 +53,11 @@ describe('architecture', () => {
     // The floors, ground first. A folder imports only folders before it here. protocol holds the
     // wire's names (handles, handle@node); text is pure functions over strings; util is the
     // process's plumbing (its log sanitizes through text); then the state below the hub (the
-    // store, rows, the files an operator writes, reservations, federation, worktrees, agents);
+    // store, rows, the files an operator writes, usage (it reads its config section's shapes),
+    // reservations, federation, worktrees, agents);
     // then the hub, the agents' runtime, each client's UI and the clients; the entries on top.
     const floors = [
-      'src/protocol', 'src/text', 'src/util', 'src/store', 'src/usage', 'src/rows', 'src/config', 'src/notify', 'src/resources', 'src/federation',
+      'src/protocol', 'src/text', 'src/util', 'src/store', 'src/rows', 'src/config', 'src/usage', 'src/notify', 'src/resources', 'src/federation',
       'src/worktree', 'src/agents', 'src/hub', 'src/supervisor', 'src/app', 'src/terminal', 'src/client', 'src/mcp',
       'components', 'src/cli', 'src/server', 'bin',
     ];

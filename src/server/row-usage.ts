@@ -1,0 +1,240 @@
+// Usage tracking in the server (issue #38): one RowUsageTracker per agent row whose profile writes a
+// transcript swb can read, following exactly the conversation swb minted or discovered the session id
+// of (row-records.ts). A tracker looks when the row's agent goes idle and after a relaunch (a relaunch
+// that changed the conversation gets a tracker for the new file; the row's totals persist by name).
+// Until a row's conversation file exists (an agent writes it with its first turn, in a folder named
+// after its working directory that nobody can watch before it exists) the row is looked at again every
+// few seconds — only such rows, and only while they run.
+// Each committed change is told once, here: to `swb events` (kind "usage"), to the dashboards (onUsage,
+// through the desk and each client's row mirror) and to the budgets. `report` answers `swb usage`.
+import type { ProfileSet } from '../agents/load-profiles.js';
+import { resolveProfile } from '../agents/load-profiles.js';
+import { expandTranscriptPath, transcriptFiles } from '../agents/session-transcript.js';
+import type { SwbEvent } from '../hub/event-stream.js';
+import type { Row } from '../rows/row.js';
+import type { AgentSupervisor } from '../supervisor/agent-supervisor.js';
+import type { RowFleet } from '../supervisor/row-fleet.js';
+import { DisposableMap } from '../util/disposable-map.js';
+import { Emitter, type Event } from '../util/event.js';
+import { TimerSlot } from '../util/timer-slot.js';
+import { type Disposable, DisposableStore } from '../util/lifecycle.js';
+import { loadPriceFiles, mergePrices, type PriceTable } from '../usage/price-table.js';
+import type { LaunchPlan } from '../app/launch-plan.js';
+import type { ServerCore } from './server-core.js';
+import type { RowRecords } from './row-records.js';
+import { RowUsageTracker } from '../usage/row-usage-tracker.js';
+import type { RowUsageView } from '../usage/row-usage-view.js';
+import type { Budgets } from '../usage/usage-budget.js';
+import type { UsageLedger } from '../usage/usage-ledger.js';
+import { usageFormatOf } from '../usage/usage-formats.js';
+import { type UsageGrouping, type UsageReport, usageReport } from '../usage/usage-report.js';
+import { UsageBudgets } from './usage-budgets.js';
+
+/** How often a running row whose conversation file is not there yet is looked at again. */
+const SEEK_EVERY_MS = 3_000;
+
+export interface RowUsageBoardOptions {
+  fleet: RowFleet;
+  agents: AgentSupervisor;
+  profiles: ProfileSet;
+  ledger: UsageLedger;
+  prices: PriceTable;
+  budgets?: Budgets;
+  /** The row's current conversation (row-records.ts), or null while its session id is not known. */
+  conversationOf(name: string): { template: string; sessionId: string; env: Readonly<Record<string, string | undefined>> } | null;
+  /** To `swb events` subscribers. */
+  publish(event: SwbEvent): void;
+  auditLogPath: string;
+  log(line: string): void;
+}
+
+export interface UsageNote {
+  kind: 'info' | 'error';
+  text: string;
+  row: string | null;
+}
+
+export class RowUsageBoard implements Disposable {
+  private readonly lifetime = new DisposableStore();
+  private readonly trackers = this.lifetime.add(new DisposableMap<string, RowUsageTracker>());
+  private readonly perRow = this.lifetime.add(new DisposableMap<string, DisposableStore>());
+  /** The file each tracker follows as its conversation (a relaunch into another conversation replaces the tracker). */
+  private readonly followed = new Map<string, string | null>();
+  private readonly usageEmitter = this.lifetime.add(new Emitter<{ row: string; usage: RowUsageView }>());
+  private readonly noteEmitter = this.lifetime.add(new Emitter<UsageNote>());
+  /** A row's usage or budget mark changed (once per committed change). */
+  readonly onUsage: Event<{ row: string; usage: RowUsageView }> = this.usageEmitter.event;
+  /** Budget warnings and actions, for the dashboards' notes. */
+  readonly onNote: Event<UsageNote> = this.noteEmitter.event;
+  private readonly budgets: UsageBudgets | null;
+  /** Rows whose conversation file is not found yet, looked at again when `seek` fires. */
+  private readonly seeking = new Set<string>();
+  private readonly seek = this.lifetime.add(new TimerSlot());
+  private readonly lookPending = new Set<string>();
+  private disposed = false;
+
+  constructor(private readonly o: RowUsageBoardOptions) {
+    const { fleet } = o;
+    const b = o.budgets ? new UsageBudgets({ budgets: o.budgets, ledger: o.ledger, prices: o.prices, fleet, auditLogPath: o.auditLogPath, note: (kind, text, row) => this.noteEmitter.fire({ kind, text, row }) }) : null;
+    this.budgets = b?.active ? b : null;
+    this.lifetime.add(fleet.onAdded((row) => this.start(row)));
+    this.lifetime.add(
+      fleet.onRemoved(({ row }) => {
+        this.perRow.delete(row.name);
+        this.trackers.delete(row.name);
+        this.followed.delete(row.name);
+        this.seeking.delete(row.name);
+        this.budgets?.forget(row.name);
+      }),
+    );
+    // The row went quiet: its agent has written the turn; look now rather than wait for the watch.
+    this.lifetime.add(o.agents.onAgent((agent) => agent.onStateChange((e) => e.state === 'idle' && this.lookSoon(e.row))));
+    for (const row of fleet.list()) this.start(row);
+  }
+
+  /** The row's usage now, or null when it is not tracked (no agent, or one whose files swb cannot read). */
+  usageOf(name: string): RowUsageView | null {
+    const t = this.trackers.get(name);
+    return t ? { ...t.snapshot(), budget: this.budgets?.markOf(name) ?? null } : null;
+  }
+
+  /** `swb usage`: the ledger's history (rows that no longer run included), grouped and priced. */
+  report(q: { by: UsageGrouping; since?: string; row?: string; maxGroups?: number }): UsageReport {
+    const agentOf = (row: string) => this.o.fleet.get(row)?.spec.profile ?? this.o.fleet.closed().find((c) => c.spec.name === row)?.spec.profile ?? null;
+    const records = this.o.ledger.totals({ ...(q.since !== undefined ? { since: q.since } : {}), ...(q.row !== undefined ? { row: q.row } : {}) });
+    return usageReport(records, this.o.prices, { by: q.by, since: q.since ?? null, agentOf, ...(q.maxGroups !== undefined ? { maxGroups: q.maxGroups } : {}) });
+  }
+
+  /** Looks at the row's files now (its agent went idle, or it was relaunched). */
+  look(name: string): void {
+    const conversation = this.locate(name);
+    // A new conversation (a fresh relaunch, or the id found late by another name): a tracker for it.
+    if (conversation !== null && this.followed.get(name) !== undefined && this.followed.get(name) !== null && this.followed.get(name) !== conversation) {
+      const row = this.o.fleet.get(name);
+      if (row) this.track(row);
+    }
+    this.trackers.get(name)?.look();
+    if (this.trackers.has(name) && this.followed.get(name) === null) {
+      this.seeking.add(name);
+      this.seek.setIfIdle(() => this.seekAll(), SEEK_EVERY_MS);
+    }
+  }
+
+  private seekAll(): void {
+    const names = [...this.seeking];
+    this.seeking.clear();
+    // An exited row is looked at again when it is relaunched (onRestart).
+    for (const name of names) if (this.o.fleet.get(name)?.state === 'running') this.look(name);
+  }
+
+  private start(row: Row): void {
+    if (!this.formatOf(row)) return;
+    const d = this.perRow.set(row.name, new DisposableStore());
+    d.add(row.onRestart(() => this.lookSoon(row.name)));
+    this.track(row);
+    this.lookSoon(row.name);
+  }
+
+  /**
+   * A look on the next turn of the loop, not inside the event that asked: rows start inside a launch
+   * batch (one store transaction for their records), and a look's commit may not run in it.
+   */
+  private lookSoon(name: string): void {
+    this.lookPending.add(name);
+    if (this.lookPending.size > 1) return;
+    setImmediate(() => {
+      const names = [...this.lookPending];
+      this.lookPending.clear();
+      if (!this.disposed) for (const n of names) this.look(n);
+    });
+  }
+
+  private formatOf(row: Row) {
+    const id = row.spec.profile;
+    return id === undefined ? null : usageFormatOf(resolveProfile(this.o.profiles, id).profile.id);
+  }
+
+  private track(row: Row): void {
+    const format = this.formatOf(row);
+    if (!format) return;
+    const name = row.name;
+    this.followed.set(name, null);
+    const tracker = this.trackers.set(
+      name,
+      new RowUsageTracker({
+        row: name,
+        format,
+        ledger: this.o.ledger,
+        prices: this.o.prices,
+        locate: () => {
+          const found = this.locate(name);
+          if (found !== null) {
+            this.followed.set(name, found);
+            this.o.log(`row ${name}: usage from ${found}`);
+          }
+          return found;
+        },
+      }),
+    );
+    tracker.onChange(() => this.changed(name));
+  }
+
+  /** The conversation file of the row's current session (a `.jsonl` preferred), or null. */
+  private locate(name: string): string | null {
+    const c = this.o.conversationOf(name);
+    if (!c) return null;
+    const files = transcriptFiles(expandTranscriptPath(c.template, c.sessionId, c.env, c.env.HOME));
+    return files.find((f) => f.endsWith('.jsonl')) ?? files[0] ?? null;
+  }
+
+  /** One committed change: the budgets first (their mark is part of the view), then one event per row. */
+  private changed(name: string): void {
+    const rows = this.budgets ? this.budgets.check(name) : [];
+    if (!rows.includes(name)) rows.unshift(name);
+    for (const row of rows) {
+      const usage = this.usageOf(row);
+      if (!usage) continue;
+      this.usageEmitter.fire({ row, usage });
+      this.o.publish({ kind: 'usage', at: Date.now(), row, usage: usageEvent(usage) });
+    }
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.lifetime.dispose();
+  }
+}
+
+/** The event's fields: the view without its row (the event names it). */
+function usageEvent(u: RowUsageView): Omit<RowUsageView, 'row'> {
+  const { row: _row, ...rest } = u;
+  return rest;
+}
+
+
+/**
+ * The server's board: prices from the shipped files with the config's overrides (a bad override is
+ * logged and the shipped prices used), the config's budgets, the core's ledger and events, and the
+ * records' conversations.
+ */
+export function startRowUsage(core: ServerCore, plan: LaunchPlan, records: RowRecords, log: (line: string) => void): RowUsageBoard {
+  let prices: PriceTable;
+  try {
+    prices = mergePrices(loadPriceFiles(), plan.usage?.prices);
+  } catch (err) {
+    log(`usage: the config's prices are not used: ${(err as Error).message}`);
+    prices = mergePrices(loadPriceFiles());
+  }
+  return new RowUsageBoard({
+    fleet: core.fleet,
+    agents: core.agents,
+    profiles: plan.profiles,
+    ledger: core.usageLedger,
+    prices,
+    ...(plan.usage?.budgets ? { budgets: plan.usage.budgets } : {}),
+    conversationOf: (name) => records.conversationOf(name),
+    publish: (event) => core.publish(event),
+    auditLogPath: core.auditLogPath,
+    log,
+  });
+}
