@@ -120,8 +120,14 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('real Claude Code: hooks fused with t
     const ls = await runSwb(['ls', '--json'], { home });
     const row = (JSON.parse(ls.stdout) as { rows: RowListing[] }).rows.find((r) => r.name === 'claude');
     expect(row).toMatchObject({ state: 'waiting', reason: 'permission' });
-    await operate(t, ['1']);
-    await waitUntil(() => stub.requests.some((r) => r.toolResult?.includes('42007')), { timeoutMs: 30_000, what: 'the tool result to reach the model' });
+    // Claude's permission dialog ignores keys for a moment after it appears (so a key meant for the
+    // input does not answer it): answer again while the dialog is still there and nothing ran.
+    const ran = () => stub.requests.some((r) => r.toolResult?.includes('42007'));
+    for (let tries = 0; !ran() && tries < 10; tries++) {
+      if (t.screenText().join('\n').includes('Do you want to proceed?')) await operate(t, ['1']);
+      await waitUntil(ran, { timeoutMs: 2_000, what: 'the tool result to reach the model' }).catch(() => undefined);
+    }
+    expect(ran()).toBe(true);
     await t.waitForText('claude · idle', { timeoutMs: 30_000 });
 
     // 3. An Esc interrupt mid-turn: no hook says so; the screen brings the row back to idle.
