@@ -26,7 +26,8 @@ import type { RowRecords } from './row-records.js';
 import { RowUsageTracker } from '../usage/row-usage-tracker.js';
 import { TranscriptSeeker } from '../usage/transcript-seeker.js';
 import type { RowUsageView } from '../usage/row-usage-view.js';
-import type { Budgets } from '../usage/usage-budget.js';
+import type { BudgetMemory, Budgets } from '../usage/usage-budget.js';
+import { BudgetMemoryStore } from '../usage/budget-memory-store.js';
 import type { UsageLedger } from '../usage/usage-ledger.js';
 import { usageFormatOf } from '../usage/usage-formats.js';
 import { type UsageGrouping, type UsageReport, usageReport } from '../usage/usage-report.js';
@@ -39,6 +40,8 @@ export interface RowUsageBoardOptions {
   ledger: UsageLedger;
   prices: PriceTable;
   budgets?: Budgets;
+  /** Where the budgets' levels and stopped rows outlive the server. */
+  budgetMemory?: BudgetMemory;
   /** The row's current conversation (row-records.ts), or null while its session id is not known. */
   conversationOf(name: string): { template: string; sessionId: string; env: Readonly<Record<string, string | undefined>> } | null;
   /** To `swb events` subscribers. */
@@ -73,7 +76,7 @@ export class RowUsageBoard implements Disposable {
 
   constructor(private readonly o: RowUsageBoardOptions) {
     const { fleet } = o;
-    const b = o.budgets ? new UsageBudgets({ budgets: o.budgets, ledger: o.ledger, prices: o.prices, fleet, auditLogPath: o.auditLogPath, note: (kind, text, row) => this.noteEmitter.fire({ kind, text, row }) }) : null;
+    const b = o.budgets ? new UsageBudgets({ budgets: o.budgets, ledger: o.ledger, prices: o.prices, fleet, auditLogPath: o.auditLogPath, ...(o.budgetMemory ? { memory: o.budgetMemory } : {}), note: (kind, text, row) => this.noteEmitter.fire({ kind, text, row }) }) : null;
     this.budgets = b?.active ? b : null;
     this.lifetime.add(fleet.onAdded((row) => this.start(row)));
     this.lifetime.add(
@@ -241,7 +244,7 @@ export function startRowUsage(core: ServerCore, plan: LaunchPlan, records: RowRe
     profiles: plan.profiles,
     ledger: core.usageLedger,
     prices,
-    ...(plan.usage?.budgets ? { budgets: plan.usage.budgets } : {}),
+    ...(plan.usage?.budgets ? { budgets: plan.usage.budgets, budgetMemory: new BudgetMemoryStore(core.usageLedger.db) } : {}),
     conversationOf: (name) => records.conversationOf(name),
     publish: (event) => core.publish(event),
     auditLogPath: core.auditLogPath,
