@@ -5,8 +5,8 @@
 // Until a row's conversation file exists (an agent writes it with its first turn, in a folder named
 // after its working directory that nobody can watch before it exists) one watch per such row sits on the
 // deepest folder of its path that exists and moves deeper as folders appear (transcript-seeker.ts);
-// it is released when the file is found, the row exits or goes away. While the session id itself is not
-// known yet (Codex: read from its open files) the look when the row goes quiet finds it.
+// it is released when the file is found, the row exits or goes away. A session id discovered after the
+// launch (Codex: read from its open files) brings a look at once.
 // Each committed change is told once, here: to `swb events` (kind "usage"), to the dashboards (onUsage,
 // through the desk and each client's row mirror) and to the budgets. `report` answers `swb usage`.
 import type { ProfileSet } from '../agents/load-profiles.js';
@@ -44,6 +44,8 @@ export interface RowUsageBoardOptions {
   budgetMemory?: BudgetMemory;
   /** The row's current conversation (row-records.ts), or null while its session id is not known. */
   conversationOf(name: string): { template: string; sessionId: string; env: Readonly<Record<string, string | undefined>> } | null;
+  /** A row's session id was discovered after its launch (Codex): its conversation can be located now. */
+  onSessionDiscovered?: Event<string>;
   /** To `swb events` subscribers. */
   publish(event: SwbEvent): void;
   auditLogPath: string;
@@ -90,6 +92,7 @@ export class RowUsageBoard implements Disposable {
     );
     // The row went quiet: its agent has written the turn; look now rather than wait for the watch.
     this.lifetime.add(o.agents.onAgent((agent) => agent.onStateChange((e) => e.state === 'idle' && this.lookSoon(e.row))));
+    if (o.onSessionDiscovered) this.lifetime.add(o.onSessionDiscovered((name) => this.lookSoon(name)));
     for (const row of fleet.list()) this.start(row);
   }
 
@@ -246,6 +249,7 @@ export function startRowUsage(core: ServerCore, plan: LaunchPlan, records: RowRe
     prices,
     ...(plan.usage?.budgets ? { budgets: plan.usage.budgets, budgetMemory: new BudgetMemoryStore(core.usageLedger.db) } : {}),
     conversationOf: (name) => records.conversationOf(name),
+    onSessionDiscovered: records.onSessionDiscovered,
     publish: (event) => core.publish(event),
     auditLogPath: core.auditLogPath,
     log,
