@@ -2,12 +2,14 @@
 // agent writes its transcript with its first turn, often into folders that appear with it (Claude Code's
 // `projects/<slug of cwd>`, Gemini CLI's `tmp/<project>/chats`), and a folder cannot be watched before it
 // exists. So one watch sits on the deepest folder of the transcript's path that exists, never above the
-// agent's config folder (the one holding the path's literal part, e.g. `~/.claude`), and moves one level
-// deeper each time the next folder of the path appears — a bounded number of times. An event that names
-// the file itself (or a folder it moved into) tells the owner to look.
-// A `*` level already holding folders is not guessed at: the watch stays on its parent for a new one, and
-// a file appearing in an existing folder is found by the owner's look when the row goes quiet.
-import { type FSWatcher, statSync, watch } from 'node:fs';
+// agent's config folder (the one holding the path's literal part, e.g. `~/.claude`) — or, while that
+// folder is missing (a fresh HOME), on its parent, for that one name — and moves one level deeper each
+// time the next folder of the path appears, a bounded number of times. A folder that appeared is new, so
+// what is already in it (made before the watch moved there) is entered too. An event that names the
+// file itself (or a folder on its way) tells the owner to look.
+// A `*` level already holding folders at the start is not guessed at: the watch stays on its parent for a
+// new one, and a file appearing in an existing folder is found by the owner's look when the row goes quiet.
+import { type FSWatcher, readdirSync, statSync, watch } from 'node:fs';
 import { join } from 'node:path';
 import type { Disposable } from '../util/lifecycle.js';
 
@@ -31,8 +33,9 @@ export class TranscriptSeeker implements Disposable {
     this.segments = path.split('/').filter((s) => s !== '' && s !== '.');
     const firstWild = this.segments.findIndex((s) => s.includes('*'));
     const literalEnd = firstWild === -1 ? this.segments.length - 1 : firstWild;
-    // The config folder: the parent of the deepest literal folder (`~/.claude` for `~/.claude/projects/*/…`).
-    this.level = Math.max(0, literalEnd - 1);
+    // The config folder's parent: the config folder is the parent of the deepest literal folder
+    // (`~/.claude` for `~/.claude/projects/*/…`); entered at once when it exists (arm).
+    this.level = Math.max(0, literalEnd - 2);
     this.dir = `/${this.segments.slice(0, this.level).join('/')}`;
     this.arm();
   }
@@ -68,15 +71,24 @@ export class TranscriptSeeker implements Disposable {
     if (this.disposed) return;
     const segment = this.segments[this.level]!;
     if (name !== null && !matches(segment, name)) return;
-    if (this.level < this.segments.length - 1 && name !== null && isDir(join(this.dir, name))) {
-      if (this.descents >= MAX_DESCENTS) return this.unwatch();
-      this.descents++;
-      this.unwatch();
-      this.dir = join(this.dir, name);
-      this.level++;
-      this.arm();
-    }
+    if (name !== null) this.descend(name);
     this.onSeen();
+  }
+
+  /** Into `name` when it is the path's next folder; then into what the new folder already holds. */
+  private descend(name: string): void {
+    if (this.level >= this.segments.length - 1 || !isDir(join(this.dir, name))) return;
+    if (this.descents >= MAX_DESCENTS) return this.unwatch();
+    this.descents++;
+    this.unwatch();
+    this.dir = join(this.dir, name);
+    this.level++;
+    this.arm();
+    // Made before the watch moved here (mkdir -p): the new folder's matching sub-folder, if one.
+    if (this.level < this.segments.length - 1 && this.segments[this.level]!.includes('*')) {
+      const inside = entries(this.dir).filter((e) => matches(this.segments[this.level]!, e) && isDir(join(this.dir, e)));
+      if (inside.length === 1) this.descend(inside[0]!);
+    }
   }
 
   private unwatch(): void {
@@ -93,6 +105,14 @@ export class TranscriptSeeker implements Disposable {
 function matches(segment: string, name: string): boolean {
   if (!segment.includes('*')) return segment === name;
   return new RegExp(`^${segment.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^/]*')}$`).test(name);
+}
+
+function entries(dir: string): string[] {
+  try {
+    return readdirSync(dir).slice(0, 64);
+  } catch {
+    return [];
+  }
 }
 
 function isDir(path: string): boolean {

@@ -59,9 +59,23 @@ describe('TranscriptSeeker', () => {
     expect(seeker.watching).toBe(false);
   });
 
+  it('a fresh HOME: the config folder made with its sub-folders at once (mkdir -p) is entered to the end', async () => {
+    const pattern = join(dir, '.claude', 'projects', '*', 'sess-2.jsonl');
+    let looks = 0;
+    const seeker = new TranscriptSeeker(pattern, () => looks++);
+    owned.push(seeker);
+    // The config folder is missing: its parent is watched, for that name only.
+    expect(seeker.watchedFolder).toBe(dir);
+    mkdirSync(join(dir, '.claude', 'projects', 'slug'), { recursive: true });
+    await waitUntil(() => seeker.watchedFolder === join(dir, '.claude', 'projects', 'slug'));
+    const before = looks;
+    appendFileSync(join(dir, '.claude', 'projects', 'slug', 'sess-2.jsonl'), line);
+    await waitUntil(() => looks > before);
+  });
+
   it('ignores what is not on the path, and watches nothing above the config folder', async () => {
     const pattern = join(dir, '.gemini', 'tmp', '*', 'chats', 'session-*-abcd1234.json*');
-    const missing = new TranscriptSeeker(pattern, () => {});
+    const missing = new TranscriptSeeker(join(dir, 'no-home', '.gemini', 'tmp', '*', 'chats', 'session-*-abcd1234.json*'), () => {});
     owned.push(missing);
     expect(missing.watching).toBe(false);
 
