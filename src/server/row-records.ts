@@ -26,6 +26,7 @@ import { parkedMailNote, type FleetHooks, type RowOrigin } from '../supervisor/r
 import { systemClock, type Clock } from '../util/clock.js';
 import { shellQuote } from '../util/shell-quote.js';
 import { TimerSlot } from '../util/timer-slot.js';
+import { Emitter, type Event } from '../util/event.js';
 
 const WAKE_POLICIES: readonly string[] = ['auto', 'notify', 'off'];
 /** How often rows whose agent makes its own session id are looked at until the id is known. */
@@ -58,6 +59,9 @@ export class RowRecords {
   private readonly known = new Map<string, Known>();
   /** Runs only while some running row's agent still has to show its session id (idle costs nothing). */
   private readonly discovery: TimerSlot;
+  private readonly idFound = new Emitter<string>();
+  /** A row's session id was discovered (its conversation became known): the row's name. */
+  readonly onSessionDiscovered: Event<string> = this.idFound.event;
   private rowsOf: () => readonly Row[] = () => [];
 
   constructor(
@@ -299,6 +303,7 @@ export class RowRecords {
         if (id && /^[A-Za-z0-9._:-]{1,128}$/.test(id)) {
           k.sessionId = id;
           this.log(`row ${row.name}: agent session ${id} (from ${target})`);
+          this.idFound.fire(row.name);
           return;
         }
       }

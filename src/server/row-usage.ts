@@ -3,8 +3,10 @@
 // of (row-records.ts). A tracker looks when the row's agent goes idle and after a relaunch (a relaunch
 // that changed the conversation gets a tracker for the new file; the row's totals persist by name).
 // Until a row's conversation file exists (an agent writes it with its first turn, in a folder named
-// after its working directory that nobody can watch before it exists) the row is looked at again every
-// few seconds — only such rows, and only while they run.
+// after its working directory that nobody can watch before it exists) one watch per such row sits on the
+// deepest folder of its path that exists and moves deeper as folders appear (transcript-seeker.ts);
+// it is released when the file is found, the row exits or goes away. A session id discovered after the
+// launch (Codex: read from its open files) brings a look at once.
 // Each committed change is told once, here: to `swb events` (kind "usage"), to the dashboards (onUsage,
 // through the desk and each client's row mirror) and to the budgets. `report` answers `swb usage`.
 import type { ProfileSet } from '../agents/load-profiles.js';
@@ -16,22 +18,20 @@ import type { AgentSupervisor } from '../supervisor/agent-supervisor.js';
 import type { RowFleet } from '../supervisor/row-fleet.js';
 import { DisposableMap } from '../util/disposable-map.js';
 import { Emitter, type Event } from '../util/event.js';
-import { TimerSlot } from '../util/timer-slot.js';
 import { type Disposable, DisposableStore } from '../util/lifecycle.js';
 import { loadPriceFiles, mergePrices, type PriceTable } from '../usage/price-table.js';
 import type { LaunchPlan } from '../app/launch-plan.js';
 import type { ServerCore } from './server-core.js';
 import type { RowRecords } from './row-records.js';
 import { RowUsageTracker } from '../usage/row-usage-tracker.js';
+import { TranscriptSeeker } from '../usage/transcript-seeker.js';
 import type { RowUsageView } from '../usage/row-usage-view.js';
-import type { Budgets } from '../usage/usage-budget.js';
+import type { BudgetMemory, Budgets } from '../usage/usage-budget.js';
+import { BudgetMemoryStore } from '../usage/budget-memory-store.js';
 import type { UsageLedger } from '../usage/usage-ledger.js';
 import { usageFormatOf } from '../usage/usage-formats.js';
 import { type UsageGrouping, type UsageReport, usageReport } from '../usage/usage-report.js';
 import { UsageBudgets } from './usage-budgets.js';
-
-/** How often a running row whose conversation file is not there yet is looked at again. */
-const SEEK_EVERY_MS = 3_000;
 
 export interface RowUsageBoardOptions {
   fleet: RowFleet;
@@ -40,8 +40,12 @@ export interface RowUsageBoardOptions {
   ledger: UsageLedger;
   prices: PriceTable;
   budgets?: Budgets;
+  /** Where the budgets' levels and stopped rows outlive the server. */
+  budgetMemory?: BudgetMemory;
   /** The row's current conversation (row-records.ts), or null while its session id is not known. */
   conversationOf(name: string): { template: string; sessionId: string; env: Readonly<Record<string, string | undefined>> } | null;
+  /** A row's session id was discovered after its launch (Codex): its conversation can be located now. */
+  onSessionDiscovered?: Event<string>;
   /** To `swb events` subscribers. */
   publish(event: SwbEvent): void;
   auditLogPath: string;
@@ -67,15 +71,14 @@ export class RowUsageBoard implements Disposable {
   /** Budget warnings and actions, for the dashboards' notes. */
   readonly onNote: Event<UsageNote> = this.noteEmitter.event;
   private readonly budgets: UsageBudgets | null;
-  /** Rows whose conversation file is not found yet, looked at again when `seek` fires. */
-  private readonly seeking = new Set<string>();
-  private readonly seek = this.lifetime.add(new TimerSlot());
+  /** Running rows whose conversation file is not found yet: a watch each, looking when it sees the file. */
+  private readonly seekers = this.lifetime.add(new DisposableMap<string, TranscriptSeeker>());
   private readonly lookPending = new Set<string>();
   private disposed = false;
 
   constructor(private readonly o: RowUsageBoardOptions) {
     const { fleet } = o;
-    const b = o.budgets ? new UsageBudgets({ budgets: o.budgets, ledger: o.ledger, prices: o.prices, fleet, auditLogPath: o.auditLogPath, note: (kind, text, row) => this.noteEmitter.fire({ kind, text, row }) }) : null;
+    const b = o.budgets ? new UsageBudgets({ budgets: o.budgets, ledger: o.ledger, prices: o.prices, fleet, auditLogPath: o.auditLogPath, ...(o.budgetMemory ? { memory: o.budgetMemory } : {}), note: (kind, text, row) => this.noteEmitter.fire({ kind, text, row }) }) : null;
     this.budgets = b?.active ? b : null;
     this.lifetime.add(fleet.onAdded((row) => this.start(row)));
     this.lifetime.add(
@@ -83,12 +86,13 @@ export class RowUsageBoard implements Disposable {
         this.perRow.delete(row.name);
         this.trackers.delete(row.name);
         this.followed.delete(row.name);
-        this.seeking.delete(row.name);
+        this.seekers.delete(row.name);
         this.budgets?.forget(row.name);
       }),
     );
     // The row went quiet: its agent has written the turn; look now rather than wait for the watch.
     this.lifetime.add(o.agents.onAgent((agent) => agent.onStateChange((e) => e.state === 'idle' && this.lookSoon(e.row))));
+    if (o.onSessionDiscovered) this.lifetime.add(o.onSessionDiscovered((name) => this.lookSoon(name)));
     for (const row of fleet.list()) this.start(row);
   }
 
@@ -114,17 +118,23 @@ export class RowUsageBoard implements Disposable {
       if (row) this.track(row);
     }
     this.trackers.get(name)?.look();
-    if (this.trackers.has(name) && this.followed.get(name) === null) {
-      this.seeking.add(name);
-      this.seek.setIfIdle(() => this.seekAll(), SEEK_EVERY_MS);
-    }
+    this.seekIfMissing(name);
   }
 
-  private seekAll(): void {
-    const names = [...this.seeking];
-    this.seeking.clear();
-    // An exited row is looked at again when it is relaunched (onRestart).
-    for (const name of names) if (this.o.fleet.get(name)?.state === 'running') this.look(name);
+  /**
+   * A running row whose file is still missing gets (or re-arms) its watch; a found file or an exited row
+   * releases it (a relaunch looks again, onRestart).
+   */
+  private seekIfMissing(name: string): void {
+    const missing = this.trackers.has(name) && this.followed.get(name) === null && this.o.fleet.get(name)?.state === 'running';
+    if (!missing) {
+      this.seekers.delete(name);
+      return;
+    }
+    const existing = this.seekers.get(name);
+    if (existing) return existing.arm();
+    const path = this.expectedPath(name);
+    if (path !== null) this.seekers.set(name, new TranscriptSeeker(path, () => this.lookSoon(name)));
   }
 
   private start(row: Row): void {
@@ -181,10 +191,16 @@ export class RowUsageBoard implements Disposable {
 
   /** The conversation file of the row's current session (a `.jsonl` preferred), or null. */
   private locate(name: string): string | null {
-    const c = this.o.conversationOf(name);
-    if (!c) return null;
-    const files = transcriptFiles(expandTranscriptPath(c.template, c.sessionId, c.env, c.env.HOME));
+    const path = this.expectedPath(name);
+    if (path === null) return null;
+    const files = transcriptFiles(path);
     return files.find((f) => f.endsWith('.jsonl')) ?? files[0] ?? null;
+  }
+
+  /** The row's conversation file as a path with `*` segments, or null while its session id is not known. */
+  private expectedPath(name: string): string | null {
+    const c = this.o.conversationOf(name);
+    return c ? expandTranscriptPath(c.template, c.sessionId, c.env, c.env.HOME) : null;
   }
 
   /** One committed change: the budgets first (their mark is part of the view), then one event per row. */
@@ -231,8 +247,9 @@ export function startRowUsage(core: ServerCore, plan: LaunchPlan, records: RowRe
     profiles: plan.profiles,
     ledger: core.usageLedger,
     prices,
-    ...(plan.usage?.budgets ? { budgets: plan.usage.budgets } : {}),
+    ...(plan.usage?.budgets ? { budgets: plan.usage.budgets, budgetMemory: new BudgetMemoryStore(core.usageLedger.db) } : {}),
     conversationOf: (name) => records.conversationOf(name),
+    onSessionDiscovered: records.onSessionDiscovered,
     publish: (event) => core.publish(event),
     auditLogPath: core.auditLogPath,
     log,

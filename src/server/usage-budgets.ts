@@ -4,15 +4,20 @@
 // a dashboard note and a line in the audit log, and at the limit a "stopWakes" budget turns the row's
 // automatic wakes off (its wake policy auto → notify, visible in its header); they come back on when a
 // new day brings a daily budget under its limit again, unless the operator changed the policy since.
+// Levels and stopped rows are kept in the budgets' memory (mail.db) so this holds across a restart.
 import { appendFileSync } from 'node:fs';
 import type { RowFleet } from '../supervisor/row-fleet.js';
 import type { PriceTable } from '../usage/price-table.js';
 import type { BudgetMark } from '../usage/row-usage-view.js';
-import { type Budget, BudgetLevels, type Budgets, budgetOfRow, type BudgetStatus, budgetStatus, notifies, stopsWakes } from '../usage/usage-budget.js';
+import { type Budget, type BudgetLevel, BudgetLevels, type BudgetMemory, type Budgets, budgetOfRow, type BudgetStatus, budgetStatus, notifies, stopsWakes } from '../usage/usage-budget.js';
 import type { UsageLedger } from '../usage/usage-ledger.js';
 import { billedTokens, usageReport } from '../usage/usage-report.js';
 
 const WORKSPACE = '\0workspace';
+/** A scope's key in the memory: "workspace", or "row:" and the row's name. */
+const WORKSPACE_KEY = 'workspace';
+const ROW_KEY = 'row:';
+const memoryKey = (scope: string) => (scope === WORKSPACE ? WORKSPACE_KEY : ROW_KEY + scope);
 const RANK = { ok: 0, warn: 1, over: 2 } as const;
 
 export interface UsageBudgetsOptions {
@@ -21,20 +26,26 @@ export interface UsageBudgetsOptions {
   prices: PriceTable;
   fleet: RowFleet;
   auditLogPath: string;
+  /** Where levels and stopped rows outlive the server (none: they live as long as it). */
+  memory?: BudgetMemory;
   /** A sentence for the dashboards' notes. */
   note(kind: 'info' | 'error', text: string, row: string | null): void;
   now?: () => number;
 }
 
 export class UsageBudgets {
-  private readonly levels = new BudgetLevels();
+  private readonly levels: BudgetLevels;
   private readonly status = new Map<string, BudgetStatus>();
   /** Rows whose wakes a budget stopped (so only those are turned back on). */
-  private readonly stopped = new Set<string>();
+  private readonly stopped: Set<string>;
   private readonly now: () => number;
 
   constructor(private readonly o: UsageBudgetsOptions) {
     this.now = o.now ?? Date.now;
+    const known = new Map<string, BudgetLevel>();
+    for (const [key, level] of o.memory?.levels() ?? []) known.set(key === WORKSPACE_KEY ? WORKSPACE : key.slice(ROW_KEY.length), level);
+    this.levels = new BudgetLevels(known);
+    this.stopped = new Set(o.memory?.stoppedRows() ?? []);
   }
 
   get active(): boolean {
@@ -64,6 +75,7 @@ export class UsageBudgets {
     this.status.delete(row);
     this.levels.forget(row);
     this.stopped.delete(row);
+    this.o.memory?.forget(memoryKey(row), row);
   }
 
   /** Measures one scope; true when its status changed (level or figures). */
@@ -75,7 +87,10 @@ export class UsageBudgets {
     const before = this.status.get(scope);
     this.status.set(scope, s);
     const moved = this.levels.move(scope, s.level);
-    if (moved) this.act(budget, row, moved.from, moved.to, s);
+    if (moved) {
+      this.o.memory?.saveLevel(memoryKey(scope), moved.to);
+      this.act(budget, row, moved.from, moved.to, s);
+    }
     return moved !== null || before?.text !== s.text;
   }
 
@@ -85,12 +100,16 @@ export class UsageBudgets {
     let action = 'none';
     if (to === 'over' && stopsWakes(budget)) {
       const turnedOff = rows.filter((r) => this.o.fleet.policyOf(r) === 'auto' && this.o.fleet.setPolicy(r, 'notify'));
-      for (const r of turnedOff) this.stopped.add(r);
+      for (const r of turnedOff) {
+        this.stopped.add(r);
+        this.o.memory?.saveStopped(r, true);
+      }
       action = turnedOff.length > 0 ? `wakes stopped for ${turnedOff.map((r) => `@${r}`).join(', ')}` : 'no automatic wakes to stop';
     } else if (RANK[to] < RANK.over && from === 'over') {
       const back = rows.filter((r) => this.stopped.has(r));
       for (const r of back) {
         this.stopped.delete(r);
+        this.o.memory?.saveStopped(r, false);
         if (this.o.fleet.policyOf(r) === 'notify') this.o.fleet.setPolicy(r, 'auto');
       }
       if (back.length > 0) action = `wakes back on for ${back.map((r) => `@${r}`).join(', ')}`;

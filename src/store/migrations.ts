@@ -237,4 +237,17 @@ export const MIGRATIONS: readonly string[] = [
     at             INTEGER NOT NULL
   ) STRICT;
   `,
+  // 8: usage budgets across a restart (issue #38): each scope's last level ("row:<name>" or "workspace")
+  // and the rows whose automatic wakes a budget stopped, so a new day's reset turns exactly those back on.
+  `
+  CREATE TABLE usage_budget_levels (
+    scope      TEXT PRIMARY KEY,
+    level      TEXT NOT NULL,
+    updated_at INTEGER NOT NULL
+  ) STRICT;
+  CREATE TABLE usage_budget_stops (
+    row        TEXT PRIMARY KEY,
+    stopped_at INTEGER NOT NULL
+  ) STRICT;
+  `,
 ];

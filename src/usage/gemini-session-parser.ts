@@ -5,7 +5,7 @@
 // it adds to it, so each id is counted once (response-dedup.ts). A `$rewindTo` record drops messages
 // from the conversation, not from what was spent: counted tokens stay counted.
 // Releases before the JSONL recorder wrote one JSON document rewritten whole; that form cannot be
-// followed by offset and is not read.
+// followed by offset and is not read. Checked against a file the pinned CLI wrote (test/fixtures/usage/gemini).
 import { ResponseDedup } from './response-dedup.js';
 import { count, isObject, timestampOf, type LineVerdict, type TranscriptParser } from './transcript-parser.js';
 import { isZeroTokens, type TokenCounts } from './token-counts.js';

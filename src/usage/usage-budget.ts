@@ -68,8 +68,25 @@ export function compactCount(n: number): string {
 }
 
 /** Each scope's last level: `move` says whether a new level was reached (up or down) since the last call. */
+/**
+ * Where the budgets' state outlives the server (src/usage/budget-memory-store.ts, in mail.db): each
+ * scope's last level and the rows whose wakes a budget stopped, so a restart neither says a level again
+ * nor forgets which rows to turn back on when a new day brings the budget under its limit.
+ */
+export interface BudgetMemory {
+  levels(): Map<string, BudgetLevel>;
+  saveLevel(scope: string, level: BudgetLevel): void;
+  stoppedRows(): string[];
+  saveStopped(row: string, stopped: boolean): void;
+  forget(scope: string, row: string): void;
+}
+
 export class BudgetLevels {
-  private readonly levels = new Map<string, BudgetLevel>();
+  private readonly levels: Map<string, BudgetLevel>;
+
+  constructor(known: ReadonlyMap<string, BudgetLevel> = new Map()) {
+    this.levels = new Map(known);
+  }
 
   move(scope: string, level: BudgetLevel): { from: BudgetLevel; to: BudgetLevel } | null {
     const from = this.levels.get(scope) ?? 'ok';

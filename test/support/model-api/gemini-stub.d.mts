@@ -27,6 +27,8 @@ export interface GeminiRequest {
   history: string[];
   /** The newest functionResponse's output text (up to 4000 chars), when the newest user turn is one. */
   toolResult?: string;
+  /** The usageMetadata handed out with the answer (generate requests). */
+  usage?: ReturnType<typeof usageFor>;
 }
 export interface GeminiStub {
   port: number;
@@ -35,3 +37,5 @@ export interface GeminiStub {
   close(): Promise<void>;
 }
 export function startGeminiStub(opts?: { script?: GeminiScript; port?: number; logFile?: string }): Promise<GeminiStub>;
+/** The usageMetadata the stand-in reports for a request and the parts it answers with. */
+export function usageFor(body: unknown, parts: GeminiPart[]): { promptTokenCount: number; candidatesTokenCount: number; cachedContentTokenCount?: number; thoughtsTokenCount: number; totalTokenCount: number };

@@ -1,10 +1,46 @@
-// Gemini CLI 0.61's session file, in the shape its chat recorder writes (its bundle: recordMessageTokens
-// puts usageMetadata on the last `gemini` message as `tokens` and appends the message again; a
-// `$rewindTo` record drops messages from the conversation). No file of the real CLI is a fixture yet:
-// the shape below is read from the pinned release's code, not captured (see the report of #38).
+// Gemini CLI 0.61's session file. First the real one: the pinned CLI, headless against the stand-in
+// (test/fixtures/usage/gemini, re-captured by its capture.sh), answered a turn, then a resumed session
+// appended a turn with a shell tool call to the same file (the tool message written twice under one id,
+// the second time with its toolCalls; a `$set` rewriting the messages on resume). The stand-in's request
+// log says what it handed out: the conversation's responses are counted exactly; its side requests (the
+// CLI's model router, on a small model) are not in the file and so not in the count.
+// Then hand-written records for what the capture does not show (a `$rewindTo`, tool-use prompt tokens).
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GeminiSessionParser } from '../../../src/usage/gemini-session-parser.js';
 import type { UsageTurn } from '../../../src/usage/usage-turn.js';
+import { sumTranscript } from '../../helpers/usage-sum.js';
+
+const DIR = new URL('../../fixtures/usage/gemini/', import.meta.url).pathname;
+const SESSION = join(DIR, readdirSync(DIR).find((f) => f.startsWith('session-') && f.endsWith('.jsonl'))!);
+interface Handed {
+  path: string;
+  side: boolean;
+  usage: { promptTokenCount: number; candidatesTokenCount: number; cachedContentTokenCount?: number; thoughtsTokenCount: number };
+}
+const handed = readFileSync(join(DIR, 'handed-out.ndjson'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Handed);
+const conversation = handed.filter((r) => !r.side);
+
+describe('GeminiSessionParser over a real Gemini CLI session file', () => {
+  it('each response once, exactly as handed out, across the resume that appended to the same file', () => {
+    const sum = sumTranscript('gemini', [SESSION]);
+    expect(conversation).toHaveLength(3);
+    expect(sum.turns.map((t) => t.tokens)).toEqual(
+      conversation.map(({ usage: u }) => ({
+        input: u.promptTokenCount - (u.cachedContentTokenCount ?? 0),
+        cacheRead: u.cachedContentTokenCount ?? 0,
+        cacheWrite: 0,
+        output: u.candidatesTokenCount + u.thoughtsTokenCount,
+        reasoning: u.thoughtsTokenCount,
+      })),
+    );
+    // The model the CLI asked for (the request's path), the context fill the last prompt.
+    expect(sum.turns.map((t) => t.model)).toEqual(conversation.map((r) => /models\/([^:]+):/.exec(r.path)![1]));
+    expect(sum.turns.at(-1)!.contextTokens).toBe(conversation.at(-1)!.usage.promptTokenCount);
+    expect(sum.limits).toBeNull();
+  });
+});
 
 const records = [
   { sessionId: 's', projectHash: 'p', startTime: '2026-12-05T10:00:00.000Z', lastUpdated: '2026-12-05T10:00:00.000Z', kind: 'main' },

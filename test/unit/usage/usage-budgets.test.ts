@@ -9,10 +9,12 @@ import { UsageBudgets } from '../../../src/server/usage-budgets.js';
 import type { RowFleet } from '../../../src/supervisor/row-fleet.js';
 import { mergePrices } from '../../../src/usage/price-table.js';
 import { zeroTokens } from '../../../src/usage/token-counts.js';
-import type { Budgets } from '../../../src/usage/usage-budget.js';
+import type { BudgetMemory, Budgets } from '../../../src/usage/usage-budget.js';
+import { BudgetMemoryStore } from '../../../src/usage/budget-memory-store.js';
+import { openDatabase } from '../../../src/store/open-database.js';
 import type { UsageLedger, UsageTotalRecord } from '../../../src/usage/usage-ledger.js';
 
-function setup(budgets: Budgets, rows = ['a', 'b']) {
+function setup(budgets: Budgets, rows = ['a', 'b'], memory?: BudgetMemory) {
   const records: UsageTotalRecord[] = [];
   const ledger: UsageLedger = {
     files: () => [],
@@ -30,11 +32,12 @@ function setup(budgets: Budgets, rows = ['a', 'b']) {
   const audit = join(mkdtempSync(join(tmpdir(), 'swb-budgets-')), 'audit.log');
   let now = Date.parse('2026-12-05T12:00:00Z');
   const prices = mergePrices([], { m: { input: 1, output: 1 } });
-  const b = new UsageBudgets({ budgets, ledger, prices, fleet, auditLogPath: audit, note: (_k, text) => notes.push(text), now: () => now });
+  const start = () => new UsageBudgets({ budgets, ledger, prices, fleet, auditLogPath: audit, ...(memory ? { memory } : {}), note: (_k, text) => notes.push(text), now: () => now });
+  const b = start();
   const spend = (row: string, tokens: number, day = '2026-12-05') =>
     records.push({ row, day, model: 'm', source: 'main', turns: 1, tokens: { ...zeroTokens(), input: tokens }, longTokens: zeroTokens() });
   const auditLines = () => readFileSync(audit, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, string>);
-  return { b, spend, notes, policies, auditLines, nextDay: () => (now += 86_400_000) };
+  return { b, spend, notes, policies, auditLines, nextDay: () => (now += 86_400_000), restart: start };
 }
 
 describe('UsageBudgets', () => {
@@ -77,6 +80,35 @@ describe('UsageBudgets', () => {
     expect(s.policies.get('a')).toBe('auto');
     expect(s.b.markOf('a')).toMatchObject({ level: 'ok', wakesStopped: false });
     expect(s.notes[1]).toBe('@a is under its budget again: 10 of 100 tokens today; wakes back on for @a');
+  });
+
+  it('what a budget stopped is remembered across a restart (mail.db): the new day turns those wakes back on', () => {
+    const db = openDatabase(join(mkdtempSync(join(tmpdir(), 'swb-budgets-db-')), 'mail.db'));
+    try {
+      const s = setup({ rows: { a: { tokens: 1000, per: 'day', action: 'stopWakes' } } }, ['a', 'b'], new BudgetMemoryStore(db));
+      s.spend('a', 1200);
+      s.b.check('a');
+      expect(s.policies.get('a')).toBe('notify');
+      const notes = s.notes.length;
+      // The server stops; a new one (a new memory on the same database) takes over.
+      const after = s.restart();
+      expect(after.markOf('a')).toBeNull();
+      after.check('a');
+      expect(after.markOf('a')).toMatchObject({ level: 'over', wakesStopped: true });
+      expect(s.notes).toHaveLength(notes); // the level was reached before the restart: not said again
+      s.nextDay();
+      const nextDay = s.restart();
+      nextDay.check('a');
+      expect(s.policies.get('a')).toBe('auto');
+      expect(nextDay.markOf('a')).toMatchObject({ level: 'ok', wakesStopped: false });
+      expect(s.notes.at(-1)).toBe('@a is under its budget again: 0 of 1k tokens today; wakes back on for @a');
+      // Turned back on: the memory holds nothing for a later restart to act on.
+      const memory = new BudgetMemoryStore(db);
+      expect(memory.stoppedRows()).toEqual([]);
+      expect([...memory.levels()]).toEqual([]);
+    } finally {
+      db.close();
+    }
   });
 
   it('a wake policy the operator set is left alone', () => {
