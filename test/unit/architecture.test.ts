@@ -58,7 +58,7 @@ describe('architecture', () => {
     // then the hub, the agents' runtime, each client's UI and the clients; the entries on top.
     const floors = [
       'src/protocol', 'src/text', 'src/util', 'src/store', 'src/rows', 'src/config', 'src/usage', 'src/notify', 'src/resources', 'src/federation',
-      'src/worktree', 'src/agents', 'src/hub', 'src/supervisor', 'src/app', 'src/terminal', 'src/client', 'src/mcp',
+      'src/worktree', 'src/agents', 'src/hub', 'src/supervisor', 'src/app', 'src/terminal', 'src/client', 'src/mcp', 'src/web',
       'components', 'src/cli', 'src/server', 'bin',
     ];
     const floorOf = (file: string): number => floors.findIndex((f) => file.startsWith(`${f}/`));
