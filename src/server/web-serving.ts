@@ -44,6 +44,8 @@ export interface WebServingOptions {
   /** dist/web/ unless a test says otherwise. */
   staticDir?: string;
   limits?: Partial<PageSocketLimits>;
+  /** Wall-clock time for cookie expiry (tests move it; default Date.now). */
+  now?: () => number;
   log: (line: string) => void;
 }
 
@@ -69,7 +71,11 @@ export class WebServing implements Disposable {
   constructor(private readonly o: WebServingOptions) {
     this.apiHub = new ApiHub({ socketPath: o.paths.socketPath, operatorTokenFile: o.paths.operatorTokenFile });
     this.api = new IntercomApi(this.apiHub, new ApiEvents(this.apiHub));
-    this.tokens = new WebTokens({ file: join(o.paths.runDir, 'web-tokens.json'), ...(o.settings?.cookieHours !== undefined ? { cookieHours: o.settings.cookieHours } : {}) });
+    this.tokens = new WebTokens({
+      file: join(o.paths.runDir, 'web-tokens.json'),
+      ...(o.settings?.cookieHours !== undefined ? { cookieHours: o.settings.cookieHours } : {}),
+      ...(o.now ? { now: o.now } : {}),
+    });
   }
 
   /** The listener, when it runs (tests and the page session read its address). */
