@@ -15,7 +15,7 @@ import { isLoopback } from '../web/request-guard.js';
 import { ApiEvents } from '../web/api-events.js';
 import { ApiHub } from '../web/api-hub.js';
 import { IntercomApi } from '../web/api-routes.js';
-import { WebServer, type WebAddress } from '../web/web-server.js';
+import type { WebServer, WebAddress } from '../web/web-server.js';
 import { WebTokens } from '../web/web-tokens.js';
 import type { PageService } from '../web/web-contract.js';
 import type { PageSocketLimits } from '../web/page-socket.js';
@@ -160,6 +160,8 @@ export class WebServing implements Disposable {
     this.server = null;
     await old?.close();
     try {
+      // Loaded on first use: `ws` and node:http(s) cost a server that never serves the page nothing.
+      const { WebServer } = await import('../web/web-server.js');
       this.server = await WebServer.start({
         bind: wanted.bind,
         port: wanted.port,
