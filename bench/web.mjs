@@ -66,7 +66,8 @@ const floodRow = (id) => {
 };
 const rows = [{ name: 'e', cmd: `${printMarker('READY', 'e')}; stty raw -echo; exec cat` }, ...Array.from({ length: FLOOD_ROWS }, (_, i) => ({ name: `f${i + 1}`, cmd: floodRow(i + 1) }))];
 
-const swb = await startSwb(ctx, rows);
+let drawn;
+const swb = await startSwb(ctx, rows, { onClient: (c) => (drawn = c.waitForMarkers(['READY-e', ...Array.from({ length: FLOOD_ROWS }, (_, i) => `WAIT-${i + 1}`)], 30_000)) });
 const swbRun = (args) => {
   const c = swbCommand(ctx, args);
   const r = spawnSync(c.file, c.args, { env: swb.env, cwd: swb.home, encoding: 'utf8', timeout: 20_000 });
@@ -77,7 +78,7 @@ const browser = await chromium.launch({ executablePath: chromiumPath, headless: 
 let client = swb.client;
 const results = { terminal: [], page: [], pageBytes: [] };
 try {
-  await client.waitForMarkers(['READY-e', ...Array.from({ length: FLOOD_ROWS }, (_, i) => `WAIT-${i + 1}`)], 20_000);
+  await drawn;
   await client.settle(300, 3000);
   const login = JSON.parse(swbRun(['web', '--json', '--no-qr'])).loginUrl;
   const context = await browser.newContext({ viewport: { width: 2560, height: 1600 } });
@@ -200,6 +201,11 @@ try {
       return painted ? performance.now() : false;
     }, wantedMarks, { polling: 'raf', timeout: 30_000 });
     loads.push(await at.jsonValue());
+    if (i === 0) {
+      const marks = await p.evaluate(() => Object.fromEntries(performance.getEntriesByType('mark').map((m) => [m.name, Math.round(m.startTime)])));
+      const nav = await p.evaluate(() => Math.round(performance.getEntriesByType('navigation')[0]?.responseEnd ?? 0));
+      process.stdout.write(`page load (first): html ${nav} ms, script running ${marks['swb-boot']} ms, server's hello ${marks['swb-hello']} ms, every row painted ${Math.round(loads[0])} ms\n`);
+    }
     await p.close();
   }
   loads.sort((a, b) => a - b);

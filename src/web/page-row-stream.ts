@@ -26,8 +26,8 @@ export interface RowStreamSink {
   send(message: ServerToPage): boolean;
   /** The socket is behind: hold this frame's bytes (they stay bounded) and try on the next. */
   congested(): boolean;
-  /** Asks for a frame soon (coalesced: one per ~16 ms for every row of the page). */
-  requestFrame(): void;
+  /** Asks for a frame (coalesced: one per ~16 ms for every row of the page; `now`: this event-loop turn, for the row the page types into). */
+  requestFrame(now?: boolean): void;
   now(): number;
 }
 
@@ -45,6 +45,8 @@ export class PageRowStream implements Disposable {
   private sentCols = 0;
   private sentRows = 0;
   private disposed = false;
+  /** The page types into this row: its output (the keys' echo) goes this turn, not at the next frame. */
+  urgent = false;
   private readonly resyncLater = new TimerSlot();
 
   constructor(
@@ -70,7 +72,7 @@ export class PageRowStream implements Disposable {
       this.chunks.push(chunk);
       this.pendingLength += chunk.length;
     }
-    this.sink.requestFrame();
+    this.sink.requestFrame(this.urgent);
   };
 
   private readonly onChange = (): void => {

@@ -110,13 +110,14 @@ export class DeskBoard {
       this.tiles.delete(name);
       this.onScreen.delete(name);
     }
-    for (const row of rows) {
+    rows.forEach((row, i) => {
       const tile = this.tiles.get(row.name) ?? this.makeTile(row.name);
       tile.header.update(row);
-      // Keep the server's order.
-      this.element.append(tile.element);
+      // Keep the server's order, moving only what is out of place: a moved element loses the focus (the attached row's keys).
+      const at = this.element.children[i];
+      if (at !== tile.element) this.element.insertBefore(tile.element, at ?? null);
       if (this.active) this.model.term(row.name).mount(tile.termBox);
-    }
+    });
     if (this.focusedName === null || !names.has(this.focusedName)) this.focus(rows[0]?.name ?? null);
     this.applyClasses();
   }

@@ -19,6 +19,8 @@ import { ViewTracker } from './view-tracker.js';
 const PHONE_QUERY = '(max-width: 640px)';
 
 function boot(): void {
+  // Marks for the bench (bench/web.mjs: page load to every row painted, and where the time went).
+  performance.mark('swb-boot');
   bridgeTerminalStyles();
   const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
   const connection = new Connection(url);
@@ -49,6 +51,7 @@ function boot(): void {
   connection.onState((state, why) => top.connection(state, why));
   connection.onMessage((message: ServerToPage) => {
     if (message.t === 'hello') {
+      performance.mark('swb-hello');
       readOnly = message.readOnly;
       top.hello(message.workspace, message.readOnly);
       document.body.classList.toggle('read-only', message.readOnly);

@@ -102,16 +102,17 @@ export class PhoneBoard {
       item.element.remove();
       this.items.delete(name);
     }
-    for (const row of rows) {
+    rows.forEach((row, i) => {
       const item = this.items.get(row.name) ?? this.makeItem(row.name);
       const state = RowHeader.stateOf(row);
       item.state.textContent = state;
       item.state.dataset['state'] = state;
       item.name.textContent = row.name;
       item.unread.textContent = row.unread > 0 ? `✉ ${row.unread}` : '';
-      this.list.append(item.element);
+      const at = this.list.children[i];
+      if (at !== item.element) this.list.insertBefore(item.element, at ?? null);
       this.refreshLine(row.name);
-    }
+    });
     if (this.openName !== null) {
       const row = this.model.row(this.openName);
       if (row) this.fullHeader.update(row);
