@@ -152,7 +152,14 @@ try {
   await page.evaluate(() => {
     // The key's keydown (capture, before xterm.js sees it) to the render whose screen shows the echo.
     const term = window.swbPage.model.term('e').terminal;
-    window.__echo = { pending: null, samples: [] };
+    window.__echo = { pending: null, samples: [], parsed: [] };
+    term.onWriteParsed(() => {
+      const p = window.__echo.pending;
+      if (p && p.t0 !== undefined && p.parsedAt === undefined) {
+        const b = term.buffer.active;
+        if (b.cursorX === p.x + 1) p.parsedAt = performance.now();
+      }
+    });
     document.addEventListener('keydown', (e) => { if (window.__echo.pending) window.__echo.pending.t0 = e.timeStamp; }, true);
     term.onRender(() => {
       const p = window.__echo.pending;
@@ -161,6 +168,7 @@ try {
       const cell = b.getLine(b.baseY + b.cursorY)?.getCell(b.cursorX - 1)?.getChars();
       if (b.cursorX === p.x + 1 && cell === p.ch) {
         window.__echo.samples.push(performance.now() - p.t0);
+        window.__echo.parsed.push((p.parsedAt ?? performance.now()) - p.t0);
         window.__echo.pending = null;
         p.resolve();
       }
@@ -186,6 +194,8 @@ try {
   const all = await page.evaluate(() => window.__echo.samples);
   pageSamples.push(...all.slice(10));
   const pageEcho = latencyStats(pageSamples);
+  const pageParsed = latencyStats((await page.evaluate(() => window.__echo.parsed)).slice(10));
+  process.stdout.write(`page echo: keydown → echo parsed by xterm.js p50 ${pageParsed.p50.toFixed(2)} ms; → painted p50 ${pageEcho.p50.toFixed(2)} ms\n`);
   await page.keyboard.press('Control+]');
   await page.close();
 
@@ -204,7 +214,7 @@ try {
     if (i === 0) {
       const marks = await p.evaluate(() => Object.fromEntries(performance.getEntriesByType('mark').map((m) => [m.name, Math.round(m.startTime)])));
       const nav = await p.evaluate(() => Math.round(performance.getEntriesByType('navigation')[0]?.responseEnd ?? 0));
-      process.stdout.write(`page load (first): html ${nav} ms, script running ${marks['swb-boot']} ms, server's hello ${marks['swb-hello']} ms, every row painted ${Math.round(loads[0])} ms\n`);
+      process.stdout.write(`page load (first): html ${nav} ms, script running ${marks['swb-boot']} ms, server's hello ${marks['swb-hello']} ms, rows ${marks['swb-rows']} ms, every screen ${marks['swb-screens']} ms, every row painted ${Math.round(loads[0])} ms\n`);
     }
     await p.close();
   }

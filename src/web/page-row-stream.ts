@@ -18,6 +18,11 @@ import type { ServerToPage } from './page-protocol.js';
 
 /** Bytes of one row's output kept for a page that has not been sent them (then: a fresh screen instead). */
 export const PENDING_MAX = 128 * 1024;
+/**
+ * History lines sent with a screen (the page's scrollback grows from there as output comes): a
+ * page showing many rows at once loads each one's screen, not each one's whole history.
+ */
+export const SCREEN_HISTORY_LINES = 100;
 /** While a row overflows, a fresh screen at most this often. */
 export const RESYNC_MIN_MS = 100;
 
@@ -130,7 +135,7 @@ export class PageRowStream implements Disposable {
     this.sentRows = row.rows;
     this.needScreen = false;
     this.lastScreenAt = this.sink.now();
-    this.sink.send({ t: 'screen', name: row.name, cols: row.cols, rows: row.rows, data: screen.serialize() });
+    this.sink.send({ t: 'screen', name: row.name, cols: row.cols, rows: row.rows, data: screen.serialize(SCREEN_HISTORY_LINES) });
   }
 
   dispose(): void {

@@ -49,6 +49,8 @@ function boot(): void {
   applyViewport();
 
   connection.onState((state, why) => top.connection(state, why));
+  let rowsMarked = false;
+  let screens = 0;
   connection.onMessage((message: ServerToPage) => {
     if (message.t === 'hello') {
       performance.mark('swb-hello');
@@ -65,6 +67,11 @@ function boot(): void {
       return;
     }
     if (message.t === 'res' || message.t === 'push') return tools.receive(message);
+    if (message.t === 'rows' && !rowsMarked) {
+      rowsMarked = true;
+      performance.mark('swb-rows');
+    }
+    if (message.t === 'screen' && ++screens === model.rows.length) performance.mark('swb-screens');
     model.receive(message);
   });
 
