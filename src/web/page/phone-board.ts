@@ -8,6 +8,7 @@ import { keyBar } from './key-bar.js';
 import { RowHeader } from './row-header.js';
 import type { RowsModel } from './rows-model.js';
 import type { ViewTracker } from './view-tracker.js';
+import { button } from './button.js';
 
 interface ListItem {
   element: HTMLElement;
@@ -159,13 +160,4 @@ export class PhoneBoard {
     if (!this.active) return;
     this.views.set(this.openName !== null ? [this.openName] : this.model.rows.map((r) => r.name));
   }
-}
-
-function button(label: string, cls: string, onClick: () => void): HTMLButtonElement {
-  const b = document.createElement('button');
-  b.type = 'button';
-  b.className = cls;
-  b.textContent = label;
-  b.addEventListener('click', onClick);
-  return b;
 }
