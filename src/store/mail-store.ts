@@ -19,6 +19,7 @@ import { messageDigest } from './message-digest.js';
 import { asOpenError, openDatabase, type SqliteDatabase } from './open-database.js';
 import { STATE_CODE, UNREAD_SQL, stateName } from './receipt-state.js';
 import { DEFAULT_REPLY_BUDGET, ReplyBudget, type ReplyBudgetSettings } from './reply-budget.js';
+import { WalSync } from './wal-sync.js';
 
 export interface AcceptRequest {
   sender: string;
@@ -115,6 +116,13 @@ export class MailStore {
    */
   private readonly seqUnwritten = new Set<string>();
   private readonly q: ReturnType<MailStore['prepare']>;
+  /**
+   * Commits of this connection taken without a sync (federation's applies), and made durable later;
+   * a FULL group commit covers every one before it.
+   */
+  readonly wal: WalSync;
+  /** The connection commits with synchronous FULL (or EXTRA): a group commit syncs the WAL. */
+  private readonly fullSync: boolean;
   /** The group commit's transaction, made once (better-sqlite3 builds its wrappers at each `transaction` call). */
   private readonly acceptTransaction: ReturnType<SqliteDatabase['transaction']>;
   /** Messages rows send each other, per pair, between operator turns. */
@@ -136,6 +144,8 @@ export class MailStore {
     this.now = options.now ?? Date.now;
     this.maxUnread = options.maxUnread;
     this.q = this.prepare();
+    this.wal = WalSync.of(db);
+    this.fullSync = (db.pragma('synchronous', { simple: true }) as number) >= 2;
     this.acceptTransaction = db.transaction((requests: readonly AcceptRequest[], at: number, staged: Staged): AcceptOutcome[] => {
       const outcomes: AcceptOutcome[] = [];
       for (const r of requests) outcomes.push(this.acceptOne(r, at, staged));
@@ -349,7 +359,10 @@ export class MailStore {
   acceptBatch(requests: readonly AcceptRequest[]): AcceptOutcome[] {
     const at = this.now();
     const staged: Staged = { seq: new Map(), unread: new Map() };
+    // Inside a caller's transaction (federation's apply) this is a savepoint, and no commit of its own.
+    const commits = !this.db.inTransaction;
     const outcomes = this.acceptTransaction.immediate(requests, at, staged) as AcceptOutcome[];
+    if (commits && this.fullSync) this.wal.coveredByFullCommit();
     for (const [to, next] of staged.seq) {
       this.nextSeq.set(to, next);
       this.seqUnwritten.add(to);

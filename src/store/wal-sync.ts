@@ -10,6 +10,11 @@
 // nothing more at a commit than fsync the WAL, and fsync applies to the file, not the descriptor.
 // SQLite never locks the -wal file (its locks live on the database file and -shm), so opening and
 // closing our own descriptor of it drops none of them, unlike one of mail.db itself.
+//
+// A FULL commit on the same connection syncs the WAL too, and with it every commit written before
+// it: the store says so after each of its own (`coveredByFullCommit`), so what a local send's commit
+// already put on disk waits for no fsync of its own (issue #33: the sender of remote mail applies
+// the receipts coming back between its sends, and its publisher waited for their sync).
 import { open } from 'node:fs/promises';
 import { commitWithoutSync, type SqliteDatabase } from './open-database.js';
 
@@ -18,6 +23,8 @@ export class WalSync {
   private written = 0;
   private synced = 0;
   private inFlight: Promise<void> | null = null;
+  /** True while `commitUnsynced` runs: a commit inside it is not a FULL one, whatever it calls. */
+  private unsyncedNow = false;
 
   constructor(
     private readonly walFile: string | null,
@@ -31,9 +38,22 @@ export class WalSync {
 
   /** Runs `fn` (a transaction) without waiting for the disk, and counts its commit as one to make durable. */
   commitUnsynced<T>(db: SqliteDatabase, fn: () => T): T {
-    const out = commitWithoutSync(db, fn);
-    this.written++;
-    return out;
+    this.unsyncedNow = true;
+    try {
+      const out = commitWithoutSync(db, fn);
+      this.written++;
+      return out;
+    } finally {
+      this.unsyncedNow = false;
+    }
+  }
+
+  /**
+   * A commit with synchronous FULL just returned on this database's connection: SQLite synced the
+   * WAL, so every commit taken through `commitUnsynced` before it is on disk as well.
+   */
+  coveredByFullCommit(): void {
+    if (!this.unsyncedNow) this.synced = Math.max(this.synced, this.written);
   }
 
   /** True when every commit taken through `commitUnsynced` is on disk. */

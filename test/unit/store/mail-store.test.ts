@@ -150,6 +150,17 @@ describe('MailStore', () => {
     expect(next.ok && next.result.recipients[0]!.seq).toBe(3);
   });
 
+  it('a group commit syncs the WAL: commits taken without a sync before it need no fsync of their own', () => {
+    const touch = store.db.prepare(`UPDATE handles SET last_seen = last_seen + 1 WHERE handle = 'alice'`);
+    store.wal.commitUnsynced(store.db, () => store.db.transaction(() => touch.run())());
+    expect(store.wal.clean).toBe(false);
+    accept(req({ sender: 'alice', to: ['bob'] }));
+    expect(store.wal.clean).toBe(true);
+    // Inside an unsynced commit (federation's apply) the accept is a savepoint: it syncs nothing.
+    store.wal.commitUnsynced(store.db, () => store.db.transaction(() => store.acceptBatch([req({ sender: 'alice', to: ['carol'] })]))());
+    expect(store.wal.clean).toBe(false);
+  });
+
   it('expires old unread mail and purges old read mail, never old unread mail', () => {
     const old = accept(req({ sender: 'alice', to: ['bob'] }));
     const oldRead = accept(req({ sender: 'alice', to: ['carol'] }));
