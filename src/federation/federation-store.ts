@@ -217,10 +217,10 @@ export class FederationStore {
 
   /**
    * Resolves once everything `applyIncoming` committed is on disk (at once when it is); rejects
-   * when the fsync failed.
+   * when the fsync failed. `graceMs`: a local group commit within that time covers it instead.
    */
-  durable(): Promise<void> {
-    return this.wal.durable();
+  durable(graceMs = 0): Promise<void> {
+    return this.wal.durable(graceMs);
   }
 
   /** The request that stores a remote message here; unknown recipients get an expired receipt back. */
