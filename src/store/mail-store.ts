@@ -174,7 +174,8 @@ export class MailStore {
            AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.recipient = handles.handle AND d.${UNREAD_SQL})
          RETURNING handle`,
       ),
-      lastSeqs: s<{ recipient: string; last: number }>(`SELECT recipient, max(seq) AS last FROM deliveries GROUP BY recipient`),
+      // The primary key (recipient, seq) answers this with one seek per handle, whatever the table's size.
+      lastSeqOf: s<{ last: number | null }>(`SELECT max(seq) AS last FROM deliveries WHERE recipient = ?`),
       unreadCounts: s<{ recipient: string; n: number }>(
         `SELECT recipient, count(*) AS n FROM deliveries WHERE ${UNREAD_SQL} GROUP BY recipient`,
       ),
@@ -254,11 +255,11 @@ export class MailStore {
       this.lastSeen.set(row.handle, row.last_seen ?? 0);
     }
     // Commits of mail leave handles.next_seq behind (seqUnwritten): the deliveries say how far it went.
-    for (const row of this.q.lastSeqs.all()) {
-      const next = this.nextSeq.get(row.recipient);
-      if (next !== undefined && row.last >= next) {
-        this.nextSeq.set(row.recipient, row.last + 1);
-        this.seqUnwritten.add(row.recipient);
+    for (const [handle, next] of this.nextSeq) {
+      const last = this.q.lastSeqOf.get(handle)?.last ?? null;
+      if (last !== null && last >= next) {
+        this.nextSeq.set(handle, last + 1);
+        this.seqUnwritten.add(handle);
       }
     }
     for (const row of this.q.unreadCounts.all()) this.unread.set(row.recipient, row.n);
