@@ -14,7 +14,7 @@
 // client (this checkout's HubClient): the wire protocol is the contract between them.
 //   --rounds=N  rounds of the side-by-side part (default 5, 3 with --quick)
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -77,6 +77,16 @@ async function connect(session, sys = A) {
       if (i > 500) throw err;
       await new Promise((r) => setTimeout(r, 10));
     }
+  }
+}
+
+/** CPU seconds a process spent so far, user and system (Linux /proc; 0 elsewhere). */
+function cpuSeconds(pid) {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return { user: Number(f[11]) / 100, system: Number(f[12]) / 100 };
+  } catch {
+    return { user: 0, system: 0 };
   }
 }
 
@@ -255,18 +265,25 @@ async function sideBySideRounds(runs) {
   const hubB = B === undefined ? undefined : await startHub(B);
   try {
     const systems = [['A', A], ['F', F], ...(B === undefined ? [] : [['B', B]])];
+    const pidOf = { A: () => hubRef.hub.pid, F: () => hubF.pid, B: () => hubB.pid };
     for (const [, sys] of systems) {
       if (sys === A) continue;
       (await connect('sink', sys)).close();
       await latency(200, sys); // warm-up, as A had
     }
     const rounds = Number(option('rounds') ?? (quick ? 3 : 5));
-    const keys = ['p50', 'p99', 'tp1', 'tp8', 'send'];
+    const keys = ['p50', 'p99', 'cpu', 'user', 'tp1', 'tp8', 'send'];
     const figures = Object.fromEntries(systems.map(([name]) => [name, Object.fromEntries(keys.map((k) => [k, []]))]));
     for (let r = 0; r < rounds; r++) {
       const order = systems.map((_, i) => systems[(i + r) % systems.length]);
       for (const [name, sys] of order) {
-        const l = await latency(quick ? 500 : 2000, sys);
+        const n = quick ? 500 : 2000;
+        const before = cpuSeconds(pidOf[name]());
+        const l = await latency(n, sys);
+        const after = cpuSeconds(pidOf[name]());
+        // The hub's own CPU per sequential accept (the connect and hello of latency() included, once).
+        figures[name].cpu.push(((after.user + after.system - before.user - before.system) * 1e6) / n);
+        figures[name].user.push(((after.user - before.user) * 1e6) / n);
         figures[name].p50.push(l.p50);
         figures[name].p99.push(l.p99);
         figures[name].tp1.push(await throughput(32, quick ? 250 : 500, 1, sys));
@@ -289,6 +306,8 @@ async function sideBySideRounds(runs) {
     };
     line('accept latency p50, 1 sender', 'p50', 'ms', 3, 'swb/floor <= 1.25x');
     line('accept latency p99, 1 sender', 'p99', 'ms', 3);
+    line("hub's CPU per sequential accept", 'cpu', 'us', 0);
+    line('  of which user (not the kernel)', 'user', 'us', 0);
     line('throughput, 32 senders x 1', 'tp1', 'msg/s', 0, 'swb/floor >= 0.7x');
     line('throughput, 32 senders x 8', 'tp8', 'msg/s', 0, 'swb/floor >= 0.7x');
     line('swb send wall time', 'send', 'ms', 1);
