@@ -11,10 +11,15 @@
 //   commit: one SQLite commit with synchronous=FULL (WAL) on the same disk: what custody on the
 //           sending side adds to the floor at the least ("accepted" waits for it; the floor has no
 //           disk in it), so the report also gives remote against floor + commit.
-// Goals (issue #14): remote p50 <= 2x the floor's; throughput >= 5,000 msg/s across nodes.
-//   node bench/federation.mjs [--quick]
+// Goals (issue #14): remote p50 <= 2x the floor's; throughput >= 5,000 msg/s across nodes. Issue #33's:
+// remote p50 <= local p50 + the floor's p50 + one FULL commit's p50, all from the same run.
+//   --compare=DIR  also starts two nodes of the swb built in checkout DIR (a git worktree of the base,
+//           built) on the same nats-server, and measures floor, commit, local and remote of both builds
+//           in rounds, taking turns (order rotated each round): medians of the rounds' p50s, side by side.
+//   --rounds=N  rounds of --compare (default 5)
+//   node bench/federation.mjs [--quick] [--compare=DIR] [--rounds=N]
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,6 +36,13 @@ const quick = process.argv.includes('--quick');
 const LAT_N = quick ? 200 : 1000;
 const TPUT_N = quick ? 4000 : 20000;
 const SENDERS = 32;
+const option = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+const compareDir = option('compare');
+const compareSwb = compareDir === undefined ? undefined : join(compareDir, 'dist', 'bin', 'swb.js');
+if (compareSwb !== undefined && !existsSync(compareSwb)) {
+  console.error(`--compare: ${compareSwb} is missing (build that checkout first)`);
+  process.exit(2);
+}
 
 if (spawnSync('nats-server', ['--version'], { stdio: 'ignore' }).status !== 0) {
   console.error('bench:federation needs nats-server (Debian package nats-server; `node test/federation/run.mjs` installs it).');
@@ -69,7 +81,7 @@ const nats = spawn('nats-server', ['-js', '-a', '127.0.0.1', '-p', String(port),
 children.push(nats);
 await waitFor(nats, /Server is ready/, 'nats-server');
 
-async function startNode(name) {
+async function startNode(name, swbBin = swb) {
   const home = join(base, name, 'home');
   const ws = join(base, name, 'ws');
   mkdirSync(home, { recursive: true, mode: 0o700 });
@@ -79,7 +91,7 @@ async function startNode(name) {
   for (const k of ['SWB_SOCKET', 'SWB_SESSION', 'SWB_TOKEN', 'SWB_CONFIG']) delete env[k];
   const prof = process.env.BENCH_PROF_DIR ? ['--cpu-prof', '--cpu-prof-dir', join(process.env.BENCH_PROF_DIR, name)] : [];
   // --config: the node's own file (a workspace's switchboard.json joins no federation until trusted).
-  const child = spawn(process.execPath, [...prof, swb, 'hub', '--config', join(ws, 'switchboard.json')], { cwd: ws, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [...prof, swbBin, 'hub', '--config', join(ws, 'switchboard.json')], { cwd: ws, env, stdio: ['ignore', 'ignore', 'pipe'] });
   children.push(child);
   child.stderr.setEncoding('utf8');
   await waitFor(child, /listening on/, `node ${name}`);
@@ -104,7 +116,7 @@ const ms = (n) => n.toFixed(2);
 /** Sequential sends, each timed from the request to the push at the receiver. */
 async function sendToArrival(from, to, address, n, tag) {
   const arrived = new Map();
-  to.onPush((p) => {
+  const listener = to.onPush((p) => {
     if (p.method !== 'mail.arrived') return;
     const r = arrived.get(p.params.message.text);
     if (r) r(performance.now());
@@ -120,16 +132,19 @@ async function sendToArrival(from, to, address, n, tag) {
     times.push((await got) - t0);
     arrived.delete(text);
   }
+  listener.dispose();
   times.accepted = accepted;
   return times;
 }
 
 // Floor: publish with an ack from the stream, pulled by a durable consumer, acked: per message.
-async function floor(n) {
+async function floor(n, withThroughput = true) {
   const nc = await connect({ servers: url });
   const jsm = await jetstreamManager(nc);
-  await jsm.streams.add({ name: 'FLOOR', subjects: ['floor.>'] });
-  await jsm.consumers.add('FLOOR', { durable_name: 'floor', ack_policy: AckPolicy.Explicit, filter_subject: 'floor.>' });
+  if (!(await jsm.streams.info('FLOOR').catch(() => null))) {
+    await jsm.streams.add({ name: 'FLOOR', subjects: ['floor.>'] });
+    await jsm.consumers.add('FLOOR', { durable_name: 'floor', ack_policy: AckPolicy.Explicit, filter_subject: 'floor.>' });
+  }
   const js = jetstream(nc);
   const consumer = await js.consumers.get('FLOOR', 'floor');
   const waiting = new Map();
@@ -141,13 +156,19 @@ async function floor(n) {
     }
   })();
   const times = [];
+  const round = floorRound++;
   for (let i = 0; i < n; i++) {
-    const text = `f${i}`;
+    const text = `f${round}-${i}`;
     const got = new Promise((r) => waiting.set(text, r));
     const t0 = performance.now();
     await js.publish('floor.x', text, { msgID: text });
     times.push((await got) - t0);
     waiting.delete(text);
+  }
+  if (!withThroughput) {
+    messages.stop();
+    await nc.close();
+    return { times, rate: 0 };
   }
   // Throughput floor: pipelined publishes of the same count as the swb run below.
   const tput = new Promise((resolve) => {
@@ -172,12 +193,14 @@ async function floor(n) {
   return { times, rate };
 }
 
+let floorRound = 0;
+
 /** One-row commits, WAL and synchronous=FULL as mail.db has them, each timed. */
 function commits(n) {
   const db = new Database(join(base, 'commit-floor.db'));
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
-  db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, text TEXT)');
+  db.exec('CREATE TABLE IF NOT EXISTS t (id INTEGER PRIMARY KEY, text TEXT)');
   const insert = db.prepare('INSERT INTO t (text) VALUES (?)');
   const times = [];
   for (let i = 0; i < n; i++) {
@@ -237,6 +260,59 @@ console.log(`remote/(floor + one FULL commit = ${ms(custody)} ms): p50 ${(pct(re
 console.log(`throughput across nodes, ${SENDERS} senders, 1 in flight each: ${Math.round(tp.rate)} msg/s delivered (accepted at ${Math.round(tp.acceptRate)} msg/s)`);
 console.log(`throughput across nodes, ${SENDERS} senders, 8 in flight each: ${Math.round(tp8.rate)} msg/s delivered (accepted at ${Math.round(tp8.acceptRate)} msg/s)   (goal >= 5,000 msg/s)`);
 console.log(`floor: pipelined JetStream publish→consume ${Math.round(fl.rate)} msg/s`);
+const goal33 = pct(local, 50) + custody;
+console.log(`issue #33: remote p50 ${ms(pct(remote, 50))} ms against local + floor + one FULL commit = ${ms(goal33)} ms: ${(pct(remote, 50) / goal33).toFixed(2)}x   (goal <= 1x)`);
+if (compareSwb !== undefined) await compareRounds();
+
+/**
+ * This build's nodes (alpha, beta) and the --compare build's (alphaB, betaB) on the same nats-server,
+ * with the floor and the commit, in rounds: each round every path once, the order rotated.
+ */
+async function compareRounds() {
+  const [alphaB, betaB] = await Promise.all([startNode('alphaB', compareSwb), startNode('betaB', compareSwb)]);
+  const rounds = Number(option('rounds') ?? 5);
+  const n = Math.max(50, Math.round(LAT_N / rounds));
+  const paths = {
+    A: { from: alpha, to: beta, remote: 'beta' },
+    B: { from: alphaB, to: betaB, remote: 'betaB' },
+  };
+  const sessions = {};
+  for (const [name, p] of Object.entries(paths)) {
+    sessions[name] = {
+      localTo: await p.to.session(`cl${name}`, true),
+      localFrom: await p.to.session(`cls${name}`),
+      remoteTo: await p.to.session(`cr${name}`, true),
+      remoteFrom: await p.from.session(`crs${name}`),
+    };
+    await sendToArrival(sessions[name].remoteFrom, sessions[name].remoteTo, `cr${name}@${p.remote}`, 20, `cwarm${name}`);
+  }
+  const fig = { floor: [], commit: [], A: { local: [], remote: [], accepted: [] }, B: { local: [], remote: [], accepted: [] } };
+  const steps = [
+    async () => fig.floor.push(pct((await floor(n, false)).times, 50)),
+    async () => fig.commit.push(pct(commits(n), 50)),
+    ...['A', 'B'].map((name) => async () => {
+      const s = sessions[name];
+      fig[name].local.push(pct(await sendToArrival(s.localFrom, s.localTo, `cl${name}`, n, `cl${name}`), 50));
+      const r = await sendToArrival(s.remoteFrom, s.remoteTo, `cr${name}@${paths[name].remote}`, n, `cr${name}`);
+      fig[name].remote.push(pct(r, 50));
+      fig[name].accepted.push(pct(r.accepted, 50));
+    }),
+  ];
+  for (let round = 0; round < rounds; round++) {
+    for (let i = 0; i < steps.length; i++) await steps[(i + round) % steps.length]();
+  }
+  const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  console.log(`\n--compare=${compareDir}: ${rounds} rounds of ${n} sequential sends per path, taking turns; medians of the rounds' p50s (swb = this checkout, swb@B = that one)`);
+  const row2 = (what, a, b) => console.log(`  ${what.padEnd(36)} swb ${ms(a).padStart(6)} ms   swb@B ${ms(b).padStart(6)} ms   B/A ${(b / a).toFixed(2)}x`);
+  console.log(`  ${'floor: JetStream publish→consume'.padEnd(36)} ${ms(med(fig.floor))} ms;  one FULL commit ${ms(med(fig.commit))} ms`);
+  row2('local send → push', med(fig.A.local), med(fig.B.local));
+  row2('remote send → push', med(fig.A.remote), med(fig.B.remote));
+  row2('  of which: accepted at the sender', med(fig.A.accepted), med(fig.B.accepted));
+  for (const name of ['A', 'B']) {
+    const goal = med(fig[name].local) + med(fig.floor) + med(fig.commit);
+    console.log(`  ${name === 'A' ? 'swb  ' : 'swb@B'}: remote / (local + floor + one FULL commit = ${ms(goal)} ms) = ${(med(fig[name].remote) / goal).toFixed(2)}x   (issue #33's goal <= 1x)`);
+  }
+}
 if (process.env.BENCH_PROF_DIR) {
   // Profiles are written when the hubs exit cleanly.
   for (const c of children.slice(1)) c.kill('SIGTERM');

@@ -4,12 +4,17 @@
 // counts lost and duplicated messages, `swb send` wall time beside `node -e 0`, and the MCP `send`
 // tool's round trip through `swb mcp` beside that `swb send` process.
 //
+// The floor (issue #33) runs in the same run, turn by turn with swb's hub: bench/lib/mail-floor-hub.mjs,
+// a bare Unix socket and mail.db's durability (WAL, synchronous=FULL, group commit) storing a message
+// and its delivery rows and nothing more. Accept latency and throughput at 32 senders (one send in
+// flight each, and eight) are reported against it: goals p50 <= 1.25x the floor's, throughput >= 0.7x.
 // --compare=DIR also starts the hub built in checkout DIR (e.g. a `git worktree` of the base commit,
-// built), in a temp home of its own, and measures it turn by turn with this build's: accept latency,
-// throughput at 32 senders and `swb send`'s wall time, each reported as a ratio B/A. Both hubs answer
-// the same client (this checkout's HubClient): the wire protocol is the contract between them.
+// built), in a temp home of its own, and measures it in the same rounds: accept latency, throughput
+// at 32 senders and `swb send`'s wall time, each reported as a ratio B/A. Every hub answers the same
+// client (this checkout's HubClient): the wire protocol is the contract between them.
+//   --rounds=N  rounds of the side-by-side part (default 5, 3 with --quick)
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,11 +45,17 @@ function systemAt(swbBin, label) {
 }
 const A = systemAt(swb, 'swb');
 const B = compareSwb === undefined ? undefined : systemAt(compareSwb, 'swb@B');
+/** The floor hub: its own private temp dir for the socket and the db; it speaks hello and mail.send only. */
+const F = (() => {
+  const dir = mkdtempSync(join(tmpdir(), 'swb-bench-floor-'));
+  return { label: 'floor', home: dir, paths: { socketPath: join(dir, 'floor.sock'), dbFile: join(dir, 'floor.db') } };
+})();
 const { home, env, paths } = A;
 const quick = process.argv.includes('--quick');
 
 function startHub(sys = A) {
-  const child = spawn(process.execPath, [sys.swb, 'hub', '--max-unread', '0', '--rate', '0'], { cwd: root, env: sys.env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const args = sys === F ? [join(root, 'bench', 'lib', 'mail-floor-hub.mjs'), F.paths.socketPath, F.paths.dbFile] : [sys.swb, 'hub', '--max-unread', '0', '--rate', '0'];
+  const child = spawn(process.execPath, args, { cwd: root, env: sys.env ?? process.env, stdio: ['ignore', 'ignore', 'pipe'] });
   child.stderr.setEncoding('utf8');
   return new Promise((resolve, reject) => {
     let err = '';
@@ -66,6 +77,16 @@ async function connect(session, sys = A) {
       if (i > 500) throw err;
       await new Promise((r) => setTimeout(r, 10));
     }
+  }
+}
+
+/** CPU seconds a process spent so far, user and system (Linux /proc; 0 elsewhere). */
+function cpuSeconds(pid) {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return { user: Number(f[11]) / 100, system: Number(f[12]) / 100 };
+  } catch {
+    return { user: 0, system: 0 };
   }
 }
 
@@ -225,44 +246,75 @@ try {
   console.log('for scale (measured earlier on this box, not in this run): a peer HTTP+SQLite broker at synchronous=NORMAL, 4.8 ms p50 and 245 msg/s');
   console.log(`ratios vs that broker: p50 ${fmt(4.8 / lat.p50, 1)}x lower latency, ${fmt(piped / 245, 0)}x the throughput`);
   const ok = lat.p50 <= 1 && lat.p99 <= 3 && piped >= 20000 && crash.lost === 0 && crash.duplicates === 0 && sendMs / nodeMs <= 1.5;
-  console.log(`\nall goals met: ${ok ? 'yes' : 'NO'}`);
-  if (B !== undefined) await compareRounds(runs);
+  console.log(`\nall goals met (issue #8's): ${ok ? 'yes' : 'NO'}`);
+  await sideBySideRounds(runs);
 } finally {
   hubRef.hub.kill('SIGTERM');
   await new Promise((r) => setTimeout(r, 200));
   rmSync(home, { recursive: true, force: true });
+  rmSync(F.home, { recursive: true, force: true });
   if (B !== undefined) rmSync(B.home, { recursive: true, force: true });
 }
 
-/** This build (A) and the --compare build (B) turn by turn on the same machine, medians of the rounds. */
-async function compareRounds(runs) {
-  const hubB = await startHub(B);
+/**
+ * This build (A), the floor (F) and the --compare build (B) in rounds, each round in a rotated
+ * order so a machine that drifts moves them alike; medians of the rounds.
+ */
+async function sideBySideRounds(runs) {
+  const hubF = await startHub(F);
+  const hubB = B === undefined ? undefined : await startHub(B);
   try {
-    (await connect('sink', B)).close();
-    await latency(200, B); // warm-up, as A had
-    const rounds = quick ? 3 : 5;
-    const figures = { A: { p50: [], p99: [], tp: [], send: [] }, B: { p50: [], p99: [], tp: [], send: [] } };
+    const systems = [['A', A], ['F', F], ...(B === undefined ? [] : [['B', B]])];
+    const pidOf = { A: () => hubRef.hub.pid, F: () => hubF.pid, B: () => hubB.pid };
+    for (const [, sys] of systems) {
+      if (sys === A) continue;
+      (await connect('sink', sys)).close();
+      await latency(200, sys); // warm-up, as A had
+    }
+    const rounds = Number(option('rounds') ?? (quick ? 3 : 5));
+    const keys = ['p50', 'p99', 'cpu', 'user', 'tp1', 'tp8', 'send'];
+    const figures = Object.fromEntries(systems.map(([name]) => [name, Object.fromEntries(keys.map((k) => [k, []]))]));
     for (let r = 0; r < rounds; r++) {
-      for (const [name, sys] of r % 2 === 0 ? [['A', A], ['B', B]] : [['B', B], ['A', A]]) {
-        const l = await latency(quick ? 500 : 2000, sys);
+      const order = systems.map((_, i) => systems[(i + r) % systems.length]);
+      for (const [name, sys] of order) {
+        const n = quick ? 500 : 2000;
+        const before = cpuSeconds(pidOf[name]());
+        const l = await latency(n, sys);
+        const after = cpuSeconds(pidOf[name]());
+        // The hub's own CPU per sequential accept (the connect and hello of latency() included, once).
+        figures[name].cpu.push(((after.user + after.system - before.user - before.system) * 1e6) / n);
+        figures[name].user.push(((after.user - before.user) * 1e6) / n);
         figures[name].p50.push(l.p50);
         figures[name].p99.push(l.p99);
-        figures[name].tp.push(await throughput(32, quick ? 250 : 1000, 8, sys));
-        figures[name].send.push(wallMs(process.execPath, [sys.swb, 'send', '--as', 'cli-bench', '@sink', 'compare'], Math.ceil(runs / 3), {}, sys));
+        figures[name].tp1.push(await throughput(32, quick ? 250 : 500, 1, sys));
+        figures[name].tp8.push(await throughput(32, quick ? 250 : 1000, 8, sys));
+        if (sys !== F) figures[name].send.push(wallMs(process.execPath, [sys.swb, 'send', '--as', 'cli-bench', '@sink', 'compare'], Math.ceil(runs / 3), {}, sys));
       }
     }
     const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-    const line = (what, key, unit, digits) => {
-      const a = median(figures.A[key]);
-      const b = median(figures.B[key]);
-      console.log(`  ${what.padEnd(34)} swb ${fmt(a, digits)} ${unit}   swb@B ${fmt(b, digits)} ${unit}   B/A ${fmt(b / a)}x`);
+    const m = (name, key) => median(figures[name][key]);
+    const label = { A: 'swb', F: 'floor', B: 'swb@B' };
+    console.log(
+      `\nside by side: ${rounds} rounds, the systems taking turns (order rotated each round), medians of the rounds ` +
+        `(swb = this checkout, floor = bench/lib/mail-floor-hub.mjs${B === undefined ? '' : `, swb@B = ${compareDir}`})`,
+    );
+    const line = (what, key, unit, digits, goal) => {
+      const cells = systems.filter(([name]) => figures[name][key].length > 0).map(([name]) => `${label[name]} ${fmt(m(name, key), digits)} ${unit}`);
+      const toFloor = figures.F[key].length > 0 ? `   swb/floor ${fmt(m('A', key) / m('F', key))}x` + (B === undefined ? '' : `, swb@B/floor ${fmt(m('B', key) / m('F', key))}x`) : '';
+      const ab = B === undefined ? '' : `   B/A ${fmt(m('B', key) / m('A', key))}x`;
+      console.log(`  ${what.padEnd(34)} ${cells.join('   ')}${toFloor}${ab}${goal ? `   (goal ${goal})` : ''}`);
     };
-    console.log(`\n--compare=${compareDir}: ${rounds} rounds turn by turn, medians (swb = this checkout, swb@B = that one)`);
-    line('accept latency p50', 'p50', 'ms', 3);
-    line('accept latency p99', 'p99', 'ms', 3);
-    line('throughput, 32 senders x 8', 'tp', 'msg/s', 0);
+    line('accept latency p50, 1 sender', 'p50', 'ms', 3, 'swb/floor <= 1.25x');
+    line('accept latency p99, 1 sender', 'p99', 'ms', 3);
+    line("hub's CPU per sequential accept", 'cpu', 'us', 0);
+    line('  of which user (not the kernel)', 'user', 'us', 0);
+    line('throughput, 32 senders x 1', 'tp1', 'msg/s', 0, 'swb/floor >= 0.7x');
+    line('throughput, 32 senders x 8', 'tp8', 'msg/s', 0, 'swb/floor >= 0.7x');
     line('swb send wall time', 'send', 'ms', 1);
+    const met = m('A', 'p50') / m('F', 'p50') <= 1.25 && m('A', 'tp1') / m('F', 'tp1') >= 0.7 && m('A', 'tp8') / m('F', 'tp8') >= 0.7;
+    console.log(`issue #33's mail goals met (p50 and both throughputs against the floor): ${met ? 'yes' : 'NO'}`);
   } finally {
-    hubB.kill('SIGTERM');
+    hubF.kill('SIGTERM');
+    hubB?.kill('SIGTERM');
   }
 }

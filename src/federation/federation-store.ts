@@ -12,7 +12,7 @@ import type { AcceptOutcome, AcceptRequest, MailStore, MessageRow, StateChange }
 import { STATE_CODE } from '../store/receipt-state.js';
 import { toWellFormed } from '../text/well-formed.js';
 import { commitWithoutSync } from '../store/open-database.js';
-import { WalSync } from '../store/wal-sync.js';
+import type { WalSync } from '../store/wal-sync.js';
 
 /** An outbox row with its envelope built; `prev` is filled in by the publisher in id order. */
 export interface OutboxEntry {
@@ -49,7 +49,7 @@ export class FederationStore {
   private readonly q: ReturnType<FederationStore['prepare']>;
   /** This store's epoch (migration 5 drew it): part of every dedup id this node publishes. */
   readonly epoch: string;
-  /** Makes what `applyIncoming` committed durable, off the event loop. */
+  /** Makes what `applyIncoming` committed durable, off the event loop (the store's: its FULL commits cover it too). */
   private readonly wal: WalSync;
 
   constructor(
@@ -58,7 +58,7 @@ export class FederationStore {
     readonly node: string,
   ) {
     this.q = this.prepare();
-    this.wal = WalSync.of(mail.db);
+    this.wal = mail.wal;
     this.epoch = this.q.epoch.get()!.value;
   }
 
@@ -217,10 +217,10 @@ export class FederationStore {
 
   /**
    * Resolves once everything `applyIncoming` committed is on disk (at once when it is); rejects
-   * when the fsync failed.
+   * when the fsync failed. `graceMs`: a local group commit within that time covers it instead.
    */
-  durable(): Promise<void> {
-    return this.wal.durable();
+  durable(graceMs = 0): Promise<void> {
+    return this.wal.durable(graceMs);
   }
 
   /** The request that stores a remote message here; unknown recipients get an expired receipt back. */

@@ -32,6 +32,12 @@ const APPLY_BATCH = 64;
 /** An envelope larger than this is refused on receipt (16 KiB of text is swb's default limit). */
 const MAX_ENVELOPE_BYTES = 1 << 20;
 const FIRST_CONNECT_MS = 3000;
+/**
+ * How long an applied batch's acknowledgement may wait for the hub's next group commit to put it on
+ * disk (store/wal-sync.ts) before it takes an fsync of its own: while local mail flows, no second
+ * fsync of the WAL runs beside the one a local send waits for. The stream keeps custody meanwhile.
+ */
+const ACK_SYNC_GRACE_MS = 5;
 
 export interface LinkHost {
   store: FederationStore;
@@ -431,7 +437,7 @@ export class FederationLink {
     // the sessions with it) could lose it, and the stream keeps custody until the acknowledgement.
     this.host.onIncoming(result);
     // Acknowledged once on disk, without holding up the next batch meanwhile.
-    this.host.store.durable().then(
+    this.host.store.durable(ACK_SYNC_GRACE_MS).then(
       () => {
         // Receipts of what was just stored (delivered to a live session) wait in the outbox.
         this.kick();

@@ -48,9 +48,10 @@ export class FanOut {
     }
     this.mailEmitter.fire(message);
     for (const r of outcome.result.recipients) {
-      const item: MailItem = { ...message, seq: r.seq, state: r.state };
+      // Made only for a recipient with a connection that hears pushes (most sends have none).
+      let item: MailItem | undefined;
       for (const c of sessions.connectionsOf(r.to)) {
-        if (c.subscription === 'mine') pushMail(c, item);
+        if (c.subscription === 'mine') pushMail(c, (item ??= { ...message, seq: r.seq, state: r.state }));
       }
       waiters.notify(r.to);
     }

@@ -123,7 +123,9 @@ export class HubConnection {
   write(value: unknown): boolean {
     if (this.closed || this.closing || this.socket.destroyed) return false;
     const frame = encodeFrame(value);
-    const backlog = this.socket.writableLength + Buffer.byteLength(frame);
+    // A UTF-16 unit takes at most 3 bytes of UTF-8: counted exactly only when that bound could pass the limit.
+    const pending = this.socket.writableLength;
+    const backlog = pending + frame.length * 3 <= this.limits.maxConnectionBacklogBytes ? 0 : pending + Buffer.byteLength(frame);
     if (backlog > this.limits.maxConnectionBacklogBytes) {
       this.closeWithError(
         swbError(

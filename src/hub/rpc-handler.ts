@@ -13,6 +13,8 @@ export type HandlerResult = { ok: unknown } | { error: SwbErrorValue };
 
 export interface Handler<P> {
   params: z.ZodType<P>;
+  /** A hand check of the common case, for a hot method: the params when the schema would take them as they are, else undefined. */
+  plainParams?: (raw: unknown) => P | undefined;
   /** Methods that need no hello first. */
   anonymous?: boolean;
   operatorOnly?: boolean;

@@ -27,6 +27,7 @@ import {
   registerRowParams,
   releaseParams,
   sendParams,
+  plainSendParams,
   waitParams,
   subscribeParams,
   wokenParams,
@@ -69,6 +70,7 @@ const HANDLERS = new Map<string, Handler<unknown>>([
 
   'mail.send': handler({
     params: sendParams,
+    plainParams: plainSendParams,
     run: (core, _conn, p, who) => core.sends.send(who.handle, p),
   }),
 
@@ -334,9 +336,12 @@ function replyBudget(core: HubCore): number {
 export async function dispatchRpc(core: HubCore, conn: HubConnection, method: string, rawParams: unknown): Promise<HandlerResult> {
   const h = HANDLERS.get(method);
   if (!h) return { error: swbError('UNKNOWN_METHOD', `There is no method ${JSON.stringify(method.slice(0, 64))}.`) };
-  const parsed = check(h.params, rawParams);
-  if (!parsed.ok) return { error: swbError('BAD_REQUEST', `Bad params for ${method}: ${parsed.error.message}.`) };
-  const params = parsed.value;
+  let params = h.plainParams?.(rawParams);
+  if (params === undefined) {
+    const parsed = check(h.params, rawParams);
+    if (!parsed.ok) return { error: swbError('BAD_REQUEST', `Bad params for ${method}: ${parsed.error.message}.`) };
+    params = parsed.value;
+  }
   if (h.anonymous) return h.run(core, conn, params, conn.identity ?? { handle: '', role: 'participant', tokenHolder: false });
   const who = conn.identity;
   if (!who) return { error: swbError('UNAUTHENTICATED', 'Say hello first: the first request must be hello.') };

@@ -124,8 +124,8 @@ export class SendPipeline {
     const routed = this.routeAcrossNodes(original);
     if ('error' in routed) return routed;
     const sent = routed.ok;
-    const remote = sent.to.filter((t) => isRemoteAddress(t));
-    if (remote.length > 0) {
+    if (sent.to.some(isRemoteAddress)) {
+      const remote = sent.to.filter(isRemoteAddress);
       const json = Buffer.byteLength(JSON.stringify(sent.text), 'utf8');
       if (json > MAX_REMOTE_TEXT_JSON) {
         return { error: swbError('MESSAGE_TOO_LARGE', `Mail to another node carries at most ${MAX_REMOTE_TEXT_JSON} bytes of text as JSON; this is ${json}.`, { limit: MAX_REMOTE_TEXT_JSON }) };

@@ -22,46 +22,56 @@ export interface SendContext {
   isStored(sender: string, messageId: string): boolean;
 }
 
+/** No recipient reached only through `@all`: shared, never written. */
+const NONE_OPTIONAL: ReadonlySet<string> = new Set();
+
 export function buildSendRequest(sender: string, sent: SendParams, ctx: SendContext): { request: AcceptRequest } | { error: SwbErrorValue } {
-  const params = { ...sent, text: toWellFormed(sent.text) };
+  const text = toWellFormed(sent.text);
   const { limits } = ctx;
-  const bytes = Buffer.byteLength(params.text, 'utf8');
+  const bytes = Buffer.byteLength(text, 'utf8');
   if (bytes > limits.maxMessageBytes) {
     return { error: messageTooLarge(bytes, limits.maxMessageBytes) };
   }
-  if (params.text.length === 0) return { error: swbError('BAD_REQUEST', 'A message needs some text.') };
-  const requestedTo = [...new Set(params.to)];
+  if (text.length === 0) return { error: swbError('BAD_REQUEST', 'A message needs some text.') };
+  // One recipient (most mail) needs no set to lose its duplicates.
+  const requestedTo = sent.to.length === 1 ? [sent.to[0]!] : [...new Set(sent.to)];
   if (requestedTo.length > limits.maxRecipients) return { error: swbError('BAD_REQUEST', `At most ${limits.maxRecipients} recipients per message.`) };
   const to: string[] = [];
-  const named = new Set<string>();
+  let broadcast = false;
   for (const target of requestedTo) {
     if (target === BROADCAST || target === '*') {
+      broadcast = true;
       // Broadcast reaches live sessions only (mail for offline rows would pile up unread).
       for (const h of ctx.onlineHandles()) if (h !== sender && !to.includes(h)) to.push(h);
-    } else {
-      named.add(target);
-      if (!to.includes(target)) to.push(target);
-    }
+    } else if (!to.includes(target)) to.push(target);
   }
-  const messageId = params.messageId ?? randomBytes(9).toString('base64url');
+  const messageId = sent.messageId ?? randomBytes(9).toString('base64url');
   const wait = ctx.rateWait(sender);
-  if (wait > 0 && !(params.messageId !== undefined && ctx.isStored(sender, params.messageId))) {
+  if (wait > 0 && !(sent.messageId !== undefined && ctx.isStored(sender, sent.messageId))) {
     return {
       error: swbError('RATE_LIMITED', `${sender} is sending faster than ${limits.ratePerSecond} messages a second; retry in ${wait} ms.`, { retryAfterMs: wait }),
     };
   }
+  const live = new Set<string>();
+  for (const h of to) if (ctx.hearsPushes(h)) live.add(h);
   return {
     request: {
       sender,
       to,
-      requestedTo: requestedTo.map((t) => (t === '*' ? BROADCAST : t)),
+      requestedTo: broadcast ? requestedTo.map((t) => (t === '*' ? BROADCAST : t)) : requestedTo,
       // Reached only through @all: one full inbox there skips that recipient instead of failing all.
-      optional: new Set(to.filter((h) => !named.has(h))),
-      text: params.text,
-      kind: params.kind ?? 'msg',
-      replyTo: params.replyTo ?? null,
+      optional: broadcast ? optionalOf(to, requestedTo) : NONE_OPTIONAL,
+      text,
+      kind: sent.kind ?? 'msg',
+      replyTo: sent.replyTo ?? null,
       messageId,
-      live: new Set(to.filter((h) => ctx.hearsPushes(h))),
+      live,
     },
   };
+}
+
+/** The recipients of a broadcast that were not also named. */
+function optionalOf(to: readonly string[], requestedTo: readonly string[]): Set<string> {
+  const named = new Set(requestedTo.filter((t) => t !== BROADCAST && t !== '*'));
+  return new Set(to.filter((h) => !named.has(h)));
 }

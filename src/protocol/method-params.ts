@@ -32,6 +32,29 @@ export const sendParams = z.strictObject({
 });
 export type SendParams = z.infer<typeof sendParams>;
 
+const SEND_KEYS: ReadonlySet<string> = new Set(['to', 'text', 'kind', 'replyTo', 'messageId']);
+const KINDS: ReadonlySet<string> = new Set(MESSAGE_KINDS);
+
+/**
+ * The common `mail.send` checked by hand, as the hub's hot path (issue #33): the params themselves
+ * when `sendParams` would accept them as they are, else undefined (the schema then parses them and
+ * words any refusal). It accepts nothing the schema refuses; anything unusual is left to the schema.
+ */
+export function plainSendParams(raw: unknown): SendParams | undefined {
+  if (typeof raw !== 'object' || raw === null || Object.getPrototypeOf(raw) !== Object.prototype) return undefined;
+  const p = raw as Record<string, unknown>;
+  for (const key in p) if (!SEND_KEYS.has(key)) return undefined;
+  const { to, text, kind, replyTo, messageId } = p;
+  if (!Array.isArray(to) || to.length < 1 || to.length > 256 || typeof text !== 'string') return undefined;
+  for (const t of to) if (typeof t !== 'string' || t.length < 1 || t.length > 129) return undefined;
+  if (kind !== undefined && !(typeof kind === 'string' && KINDS.has(kind))) return undefined;
+  if (replyTo !== undefined && !(Number.isSafeInteger(replyTo) && (replyTo as number) >= 1)) return undefined;
+  if (messageId !== undefined && !(typeof messageId === 'string' && MESSAGE_ID_PATTERN.test(messageId))) return undefined;
+  // Absent, not undefined: the schema's output has no key for an optional field left out.
+  if (('kind' in p && kind === undefined) || ('replyTo' in p && replyTo === undefined) || ('messageId' in p && messageId === undefined)) return undefined;
+  return p as SendParams;
+}
+
 export const listParams = z.strictObject({
   /** Only mail with a per-recipient sequence above this. */
   after: z.optional(z.int().min(0)),

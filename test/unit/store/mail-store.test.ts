@@ -130,6 +130,37 @@ describe('MailStore', () => {
     expect(next.ok && next.result.recipients[0]!.seq).toBe(3);
   });
 
+  it('never gives a sequence twice: not after a reopen, nor after retention purged the newest deliveries', () => {
+    const first = accept(req({ sender: 'alice', to: ['carol'] }));
+    const second = accept(req({ sender: 'alice', to: ['carol'] }));
+    if (!first.ok || !second.ok) throw new Error('not accepted');
+    // Commits of mail leave handles.next_seq behind; the deliveries on disk say how far it went.
+    store.close();
+    store = MailStore.open(join(dir, 'mail.db'), { maxUnread: 3, now: () => clock });
+    expect(store.lastSeq('carol')).toBe(2);
+    // Carol read both, and retention purges them: her deliveries are gone, her sequence is not.
+    store.markRead('carol', [first.result.id, second.result.id]);
+    clock += 10_000;
+    store.sweep({ expiryMs: 0, retentionMs: 5_000 });
+    expect(store.message(second.result.id)).toBeUndefined();
+    store.close();
+    store = MailStore.open(join(dir, 'mail.db'), { maxUnread: 3, now: () => clock });
+    expect(store.lastSeq('carol')).toBe(2);
+    const next = accept(req({ sender: 'alice', to: ['carol'] }));
+    expect(next.ok && next.result.recipients[0]!.seq).toBe(3);
+  });
+
+  it('a group commit syncs the WAL: commits taken without a sync before it need no fsync of their own', () => {
+    const touch = store.db.prepare(`UPDATE handles SET last_seen = last_seen + 1 WHERE handle = 'alice'`);
+    store.wal.commitUnsynced(store.db, () => store.db.transaction(() => touch.run())());
+    expect(store.wal.clean).toBe(false);
+    accept(req({ sender: 'alice', to: ['bob'] }));
+    expect(store.wal.clean).toBe(true);
+    // Inside an unsynced commit (federation's apply) the accept is a savepoint: it syncs nothing.
+    store.wal.commitUnsynced(store.db, () => store.db.transaction(() => store.acceptBatch([req({ sender: 'alice', to: ['carol'] })]))());
+    expect(store.wal.clean).toBe(false);
+  });
+
   it('expires old unread mail and purges old read mail, never old unread mail', () => {
     const old = accept(req({ sender: 'alice', to: ['bob'] }));
     const oldRead = accept(req({ sender: 'alice', to: ['carol'] }));
@@ -190,8 +221,9 @@ describe('MailStore', () => {
   it('a failed commit leaves sequences and unread counts as they were', () => {
     accept(req({ sender: 'alice', to: ['bob'] }));
     const before = { seq: store.lastSeq('bob'), unread: store.unreadCount('bob') };
-    // A real failure at the end of the batch, after every insert ran: the sequence update aborts.
-    store.db.exec(`CREATE TEMP TRIGGER fail_commit BEFORE UPDATE ON handles BEGIN SELECT RAISE(ABORT, 'injected failure'); END`);
+    // A real failure at the end of the batch, at its last insert (the delivery: a commit writes no
+    // sequence to handles any more, the deliveries carry it): the transaction aborts.
+    store.db.exec(`CREATE TEMP TRIGGER fail_commit AFTER INSERT ON deliveries BEGIN SELECT RAISE(ABORT, 'injected failure'); END`);
     expect(() => store.acceptBatch([req({ sender: 'alice', to: ['bob'] })])).toThrow('injected failure');
     store.db.exec('DROP TRIGGER fail_commit');
     expect({ seq: store.lastSeq('bob'), unread: store.unreadCount('bob') }).toEqual(before);

@@ -121,6 +121,39 @@ describe('WalSync', () => {
     await expect(wal.durable()).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
+  it('a FULL commit within the grace makes unsynced commits durable with no fsync of their own; without one, the grace ends in an fsync', async () => {
+    const { calls, sync } = heldSyncs();
+    let fire: (() => void) | null = null;
+    const clock = { now: () => 0, setTimer: (fn: () => void) => ((fire = fn), { dispose: () => (fire = null) }) };
+    const wal = new WalSync('/wal', sync, clock);
+    wal.commitUnsynced(db, () => insert(1));
+    let covered = false;
+    const waiting = wal.durable(5).then(() => (covered = true));
+    await settled();
+    expect(covered).toBe(false);
+    insert(2); // a FULL commit on the same connection: it synced the WAL
+    wal.coveredByFullCommit();
+    await waiting;
+    expect(calls).toHaveLength(0);
+    expect(fire).toBeNull(); // the grace timer was cleared
+    expect(wal.clean).toBe(true);
+    // No FULL commit comes: when the grace ends, an fsync of its own.
+    wal.commitUnsynced(db, () => insert(3));
+    let synced = false;
+    const later = wal.durable(5).then(() => (synced = true));
+    await settled();
+    expect(calls).toHaveLength(0);
+    fire!();
+    await settled();
+    expect(calls).toHaveLength(1);
+    calls[0]!.release();
+    await later;
+    expect(synced).toBe(true);
+    // A FULL commit made inside an unsynced one (a nested accept) covers nothing.
+    wal.commitUnsynced(db, () => db.transaction(() => wal.coveredByFullCommit())());
+    expect(wal.clean).toBe(false);
+  });
+
   it('an in-memory database has nothing to sync', async () => {
     const mem = new Database(':memory:');
     mem.exec('CREATE TABLE t (x)');
