@@ -30,6 +30,12 @@ export const HIDDEN_READ_MS = 250;
  * (a flood has its own fast path). Not less: after a 250 ms wait a trickle's read carries a few KB.
  */
 const HIDDEN_BATCH_BELOW = 4000;
+/**
+ * Nor is a read that came this soon after the one before (which was not followed by a wait): the
+ * output is streaming, and a flood's reads are often part-full. Waiting there held a 20 MB flood
+ * for 250 ms at every short read.
+ */
+const HIDDEN_STREAM_GAP_MS = 20;
 
 export interface RowSpec {
   /** The row's handle (also SWB_SESSION). */
@@ -314,11 +320,13 @@ export class Row implements Disposable {
     store.add(
       proc.onData((chunk) => {
         if (this.urgentValue) this.outputEmitter.fire(chunk);
-        this.lastOutput = Date.now();
+        const now = Date.now();
+        const streaming = now - this.lastOutput < HIDDEN_STREAM_GAP_MS;
+        this.lastOutput = now;
         this.transcriptRing?.write(chunk);
         screen.write(chunk);
-        // Only a trickle waits (HIDDEN_BATCH_BELOW).
-        if (this.viewers === 0 && !batch.pending && chunk.length < HIDDEN_BATCH_BELOW) {
+        // Only a trickle waits (HIDDEN_BATCH_BELOW, HIDDEN_STREAM_GAP_MS).
+        if (this.viewers === 0 && !batch.pending && chunk.length < HIDDEN_BATCH_BELOW && !streaming) {
           batch.set(readOrNot, HIDDEN_READ_MS);
           readOrNot();
         }
