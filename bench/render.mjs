@@ -56,7 +56,7 @@
 // median of each hop of a keystroke's round trip (lib/render/sched-chain.mjs): where swb's extra
 // time goes beside tmux's and the floor's. perf's own tracing costs every system alike in that run.
 // --compare=DIR adds another build of swb (DIR: a built checkout, e.g. a `git worktree` of another
-// commit) to the floods and echo-under-load as system swb@B, as bench:relay's --compare does: both
+// commit) to the floods, idle/echo, idle-start and echo-under-load as system swb@B, as bench:relay's --compare does: both
 // builds take their turns in the same run, so an A/B of a change is not two runs on a drifting machine.
 // --prof (or SWB_BENCH_PROF=1) runs swb under `node --cpu-prof` and prints the hot spots of each
 // measured span (the profiler's own sampling thread inflates swb's idle CPU in that mode).
@@ -866,7 +866,7 @@ function readUsage() {
     '  --load-reps=N  echo-under-load: CPU windows per system and view, interleaved; the table shows medians (default 3)',
     "  --history=N  lines of history every system keeps (default 5000, swb's scrollback; tmux's own default is 2000)",
     "  --tmux-history=N  tmux's history-limit alone (default: --history)",
-    '  --compare=DIR  floods, idle-start and echo-under-load: also run the swb built in checkout DIR (system swb@B), turn by turn with the others',
+    '  --compare=DIR  floods, idle, echo, idle-start and echo-under-load: also run the swb built in checkout DIR (system swb@B), turn by turn with the others',
     '  --idle-minutes=N  idle-start: minutes measured from the first full frame (default 5; 1 with --quick)',
     '  --load-shapes=LIST  echo-under-load: the streaming shapes measured (default steady,burst: 4 lines every 10 ms, 40 every 100 ms)',
     '  --load-rounds=N  echo-under-load: rounds of echo after the CPU windows (default 30; 0: none)',
@@ -947,10 +947,10 @@ async function main() {
   }
 
   if (only.has('idle') || only.has('echo')) {
-    for (const system of dashboards) {
+    for (const system of compareBin === undefined ? dashboards : [...dashboards, 'swb@B']) {
       const r = await attempt(`idle/echo ${system}`, () => runIdleEcho(system, files));
       if (!r) continue;
-      Object.assign(R[system], r);
+      Object.assign((R[system] ??= {}), r);
       if (r.idle) log(`  idle   ${system.padEnd(4)} ${P.idleRows} rows waiting on input, ${settled(r.idle.settling)}, then ${fmt(r.idle.seconds, 1)} s: ${fmt(r.idle.pct, 3)} % of a core (${fmt(r.idle.cpuS * 1000, 1)} ms CPU; /proc ticks ${fmt(r.idle.tickCpuS * 1000, 0)} ms), ${r.idle.outBytes} bytes to the client${r.idle.outBytes > 0 ? ` (text in them: ${JSON.stringify(r.idle.text)})` : ''}`);
       log(`  rss    ${system.padEnd(4)} ${P.idleRows} rows: peak ${(r.rss.hwm / MB).toFixed(1)} MB (${(r.rss.hwm / MB / r.rss.rows).toFixed(1)} MB per row)`);
       if (r.echo) log(`  echo   ${system.padEnd(4)} ${r.echo.n} keystrokes: p50 ${fmt(r.echo.p50, 2)} ms, p99 ${fmt(r.echo.p99, 2)} ms, max ${fmt(r.echo.max, 2)} ms; attach to first paint ${fmt(r.echo.attachMs, 0)} ms${r.echo.timeouts ? `, ${r.echo.timeouts} timeouts` : ''}`);
