@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run bench:render [-- --quick] [--only=flood,idle,echo,echo-interleaved,first,reattach,echo-under-load,scale] [--systems=swb,tmux,floor] [--floods=colour,seq] [--flood-reps=N] [--load-reps=N] [--history=N] [--tmux-history=N] [--sched] [--prof] [--idle-preamble=BYTES] [--compare=DIR]
+// npm run bench:render [-- --quick] [--only=flood,idle,idle-start,echo,echo-interleaved,first,reattach,echo-under-load,scale] [--systems=swb,tmux,floor] [--floods=colour,seq] [--flood-reps=N] [--load-reps=N] [--load-shapes=steady,burst] [--load-rounds=N] [--idle-minutes=N] [--history=N] [--tmux-history=N] [--sched] [--prof] [--idle-preamble=BYTES] [--compare=DIR]
 //
 // Rendering cost of the dashboard beside tmux, measured the same way in the same run: both at
 // 200x50 with a client attached through a pty (this process is the terminal; it reads all
@@ -21,6 +21,11 @@
 //          collections and label turns that follow a burst, then 3 s in a row under 2 ms CPU a
 //          second and nothing written; the time and CPU that took are printed), as % of one core
 //          (schedstat, ns resolution); then the server's peak RSS (VmHWM).
+//   idle-start  every dashboard up at once, 16 rows each that print a READY line and wait (`cat`):
+//          from each one's first full frame, --idle-minutes minutes (default 5) of CPU, wakeups
+//          (times a thread of the multiplexer was scheduled) and bytes to the client, minute by
+//          minute: the settling after a start (V8's memory reducer, the header ages' turns)
+//          included, which `idle` waits out (lib/render/idle-window.mjs).
 //   echo   in that session, attach the first row (swb: Enter; tmux: zoom the pane) and time a
 //          keystroke written to the client pty until it comes back out of it; p50/p99.
 //   first  start (spawn) to the first frame showing all 8 rows' output (swb also: headers).
@@ -37,7 +42,9 @@
 //          (the others' are stopped, and cost nothing). CPU of the multiplexer over 10 s of that
 //          streaming with the dashboard showing every row (info), then with the first row
 //          attached (tmux: zoomed; both then only parse the others' output), --load-reps turns
-//          of each (the table shows medians); then 30 rounds of echo in the attached row, 20
+//          of each (the table shows medians), in each of --load-shapes: steady (the lines due every
+//          10 ms, 4 at a time) and burst (40 lines every 100 ms, as an agent's Ink UI writes); then
+//          30 rounds (--load-rounds) of echo in the attached row, 20
 //          keystrokes a turn, the order rotating each round; p50/p99 over all of a system's
 //          keystrokes. The floor runs it too, with e1 as its keyboard row (emulator-floor.mjs
 //          --keys): the echo written straight back, every streaming row parsed as it comes.
@@ -49,7 +56,7 @@
 // median of each hop of a keystroke's round trip (lib/render/sched-chain.mjs): where swb's extra
 // time goes beside tmux's and the floor's. perf's own tracing costs every system alike in that run.
 // --compare=DIR adds another build of swb (DIR: a built checkout, e.g. a `git worktree` of another
-// commit) to the floods and echo-under-load as system swb@B, as bench:relay's --compare does: both
+// commit) to the floods, idle/echo, idle-start and echo-under-load as system swb@B, as bench:relay's --compare does: both
 // builds take their turns in the same run, so an A/B of a change is not two runs on a drifting machine.
 // --prof (or SWB_BENCH_PROF=1) runs swb under `node --cpu-prof` and prints the hot spots of each
 // measured span (the profiler's own sampling thread inflates swb's idle CPU in that mode).
@@ -66,11 +73,12 @@ import { COLS, HISTORY_LINES, ROWS, TMUX_HISTORY_ARGS, TMUX_HISTORY_LINES, clien
 import { childNamed, echoChain, formatChain, readSchedTrace, startSchedRecord, threadsOf } from './lib/render/sched-chain.mjs';
 import { Barrier, floodCommand, helloCommand, idleCommand, lastEnd, readStreamStatus, shq, streamCommand, writeColouredText, writeStreamScript } from './lib/render/workloads.mjs';
 import { formatProfile, summariseProfile } from './lib/render/cpuprofile.mjs';
+import { idleWindowMeter } from './lib/render/idle-window.mjs';
 import { echoOnce, latencyStats, sampleEcho } from './lib/render/echo.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const argv = process.argv.slice(2);
-const WORKLOADS = ['flood', 'idle', 'echo', 'echo-interleaved', 'first', 'reattach', 'echo-under-load', 'scale'];
+const WORKLOADS = ['flood', 'idle', 'idle-start', 'echo', 'echo-interleaved', 'first', 'reattach', 'echo-under-load', 'scale'];
 const flag = (name) => argv.includes(`--${name}`);
 const option = (name) => argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 if (flag('help')) {
@@ -92,6 +100,18 @@ const compareBin = option('compare') === undefined ? undefined : join(option('co
 if (compareBin !== undefined && !existsSync(compareBin)) {
   process.stderr.write(`--compare: ${compareBin} is missing (build that checkout first)\n`);
   process.exit(2);
+}
+/** echo-under-load's streaming shapes: the same 400 lines/s, written every 10 ms or in bursts every 100 ms. */
+const STREAM_SHAPES = {
+  steady: { periodMs: 10, label: '4 lines every 10 ms' },
+  burst: { periodMs: 100, label: 'bursts of 40 lines every 100 ms' },
+};
+const loadShapes = (option('load-shapes') ?? 'steady,burst').split(',');
+for (const shape of loadShapes) {
+  if (!(shape in STREAM_SHAPES)) {
+    process.stderr.write(`--load-shapes: no shape ${JSON.stringify(shape)} (there are ${Object.keys(STREAM_SHAPES).join(', ')})\n`);
+    process.exit(2);
+  }
 }
 const FLOODS = ['colour', 'seq'];
 const floods = (option('floods') ?? FLOODS.join(',')).split(',');
@@ -133,10 +153,11 @@ const P = {
   loadRate: 400,
   loadSeconds: quick ? 5 : 10,
   loadReps: repsOption('load-reps', 3),
-  loadRounds: quick ? 10 : 30,
+  loadRounds: option('load-rounds') !== undefined ? Number(option('load-rounds')) : quick ? 10 : 30,
   loadKeysPerRound: quick ? 10 : 20,
   scaleRows: 100,
   scaleIdleSeconds: quick ? 5 : 10,
+  idleStartMinutes: option('idle-minutes') !== undefined ? Number(option('idle-minutes')) : quick ? 1 : 5,
   sched: flag('sched'),
 };
 
@@ -565,8 +586,9 @@ async function runEchoUnderLoad(systems, files, log) {
     const signal = (t, sig) => {
       for (const f of t.statusFiles) process.kill(readStreamStatus(f).pid, sig);
     };
-    /** `fn(t)` while t's streamers run, once they have run for `warmMs`; the others' are stopped. */
-    const turn = async (t, warmMs, fn) => {
+    /** `fn(t)` while t's streamers run (in `shape`), once they have run for `warmMs`; the others' are stopped. */
+    const turn = async (t, warmMs, fn, shape = 'steady') => {
+      setStreamShape(t.statusFiles, shape);
       signal(t, 'SIGUSR2');
       try {
         await sleep(warmMs);
@@ -578,15 +600,19 @@ async function runEchoUnderLoad(systems, files, log) {
     const w = (x) =>
       `${fmt(x.cpuS, 3)} s CPU in ${fmt(x.seconds, 1)} s (${fmt(x.pct, 2)} % of a core${x.per.length > 1 ? `; server ${fmt(x.per[0], 2)} + client ${fmt(x.per[1], 2)} s by ticks` : ''}), ${x.outBytes} bytes to the client, streamers at ${fmt(x.meanRate, 0)} lines/s (slowest ${fmt(x.minRate, 0)})`;
     const label = (t, what) => `  load   ${t.system.padEnd(5)} ${P.loadRows} rows x ${P.loadRate} lines/s, ${what}`;
-    /** P.loadReps CPU windows of each system in `view` (the floor has no dashboard to show), interleaved. */
+    /** P.loadReps CPU windows of each system in `view` (the floor has no dashboard to show), interleaved; each shape in --load-shapes in turn. */
     const windows = async (view, what, systemsInView) => {
-      for (let rep = 0; rep < P.loadReps; rep++) {
-        for (const t of systemsInView) {
-          const fromUs = monoUs();
-          const r = await turn(t, 1000, () => streamWindow(t.s, t.statusFiles, P.loadSeconds));
-          if (t.system === 'swb' && rep === 0) profWindows.push({ profName: 'echo-under-load', label: `streaming ${P.loadRows}x${P.loadRate} lines/s, ${what}`, fromUs, toUs: monoUs() });
-          t[view].push(r);
-          log(label(t, `${what}: ${w(r)}`));
+      for (const shape of loadShapes) {
+        const key = shape === 'steady' ? view : `${view}Burst`;
+        const shown = `${what}, ${STREAM_SHAPES[shape].label}`;
+        for (let rep = 0; rep < P.loadReps; rep++) {
+          for (const t of systemsInView) {
+            const fromUs = monoUs();
+            const r = await turn(t, 1000, () => streamWindow(t.s, t.statusFiles, P.loadSeconds), shape);
+            if (t.system === 'swb' && rep === 0) profWindows.push({ profName: 'echo-under-load', label: `streaming ${P.loadRows}x${P.loadRate} lines/s, ${shown}`, fromUs, toUs: monoUs() });
+            (t[key] ??= []).push(r);
+            log(label(t, `${shown}: ${w(r)}`));
+          }
         }
       }
     };
@@ -625,7 +651,7 @@ async function runEchoUnderLoad(systems, files, log) {
     return Object.fromEntries(
       started.map((t) => {
         const echo = { ...latencyStats(t.echo), timeouts: t.timeouts ?? 0, attachMs: t.attachMs };
-        return [t.system, { visible: t.visible, attached: t.attached, echo }];
+        return [t.system, { visible: t.visible, attached: t.attached, visibleBurst: t.visibleBurst ?? [], attachedBurst: t.attachedBurst ?? [], echo }];
       }),
     );
   } finally {
@@ -649,6 +675,75 @@ async function streamWindow(s, statusFiles, seconds) {
   });
   const cpu = bestCpuS(m);
   return { cpuS: cpu, tickCpuS: m.cpuS, per: m.per.map((p) => p.cpuS), pct: (100 * cpu) / m.wallS, seconds: m.wallS, outBytes: s.client.bytes - bytes0, minRate: Math.min(...rates), meanRate: rates.reduce((a, b) => a + b, 0) / rates.length };
+}
+
+/** The shape the streamers take when next started (they read STATUS.period on SIGUSR2). */
+function setStreamShape(statusFiles, shape) {
+  for (const f of statusFiles) writeFileSync(`${f}.period`, `${STREAM_SHAPES[shape].periodMs}\n`);
+}
+
+/** echo-under-load's CPU windows of swb and swb@B (--compare) beside tmux's, each shape and view. */
+function logStreamingCompare(R, log) {
+  const base = R.tmux?.load;
+  if (!base) return;
+  for (const [key, what] of [
+    ['attached', `attached, ${STREAM_SHAPES.steady.label}`],
+    ['attachedBurst', `attached, ${STREAM_SHAPES.burst.label}`],
+    ['visible', `dashboard visible, ${STREAM_SHAPES.steady.label}`],
+    ['visibleBurst', `dashboard visible, ${STREAM_SHAPES.burst.label}`],
+  ]) {
+    const t = base[key]?.cpuS;
+    if (!Number.isFinite(t)) continue;
+    const x = (system) => (Number.isFinite(R[system]?.load?.[key]?.cpuS) ? `${system} ${fmt(R[system].load[key].cpuS, 3)} s (${fmt(R[system].load[key].cpuS / t)}x)` : null);
+    log(`  load   streaming CPU, ${what}, medians: tmux ${fmt(t, 3)} s; ${['swb', 'swb@B'].map(x).filter(Boolean).join('; ')}`);
+  }
+}
+
+/**
+ * idle-start: every dashboard system (and swb@B with --compare) up at once, each with P.idleRows
+ * rows that print READY-<id> and wait (`cat`, pty raw); from each system's first full frame (every
+ * READY line; swb also every header), P.idleStartMinutes minutes of CPU, wakeups and bytes to the
+ * client, minute by minute: the settling after a start (V8's memory reducer, the header ages'
+ * first turns) included, which `idle` waits out before it measures. The systems run side by side
+ * (their windows start a few seconds apart, as each is started in turn); all are idle, so none
+ * loads another beyond what it spends itself, which is what is counted.
+ */
+async function runIdleStart(idleSystems, log) {
+  const started = [];
+  try {
+    for (const system of idleSystems) {
+      const rows = Array.from({ length: P.idleRows }, (_, i) => ({ name: `i${i + 1}`, cmd: idleCommand(null, `i${i + 1}`) }));
+      const markers = rows.map((r) => `READY-${r.name}`);
+      const headers = system.startsWith('swb') ? rows.map((r) => ` ${r.name} · `) : [];
+      const t0 = performance.now();
+      const s = await start(system, rows, 'idle-start');
+      await s.client.waitForMarkers([...markers, ...headers], 60000);
+      const readyMs = performance.now() - t0;
+      s.client.deferEmulation();
+      started.push({ system, s, readyMs, meter: idleWindowMeter(s.cpuPids, s.client), minutes: 0 });
+    }
+    // A minute closes for each system 60 s after its window opened, and so on.
+    for (let minute = 1; minute <= P.idleStartMinutes; minute++) {
+      for (const t of started) {
+        const wait = t.meter.startedAt + minute * 60000 - performance.now();
+        if (wait > 0) await sleep(wait);
+        const m = t.meter.mark();
+        log(`  idle-start ${t.system.padEnd(5)} minute ${minute}: ${fmt(m.cpuS * 1000, 1)} ms CPU (${m.perPidCpuS.map((c) => fmt(c * 1000, 1)).join(' + ')}), ${fmt(m.wakeups / m.seconds, 2)} wakeups/s, ${m.bytes} bytes to the client`);
+      }
+    }
+    const out = {};
+    for (const t of started) {
+      out[t.system] = { ...t.meter.total(), readyMs: t.readyMs };
+      const x = out[t.system];
+      log(`  idle-start ${t.system.padEnd(5)} ${P.idleRows} rows, the first ${P.idleStartMinutes} min from the first full frame (${fmt(t.readyMs, 0)} ms after spawn): ${fmt(x.pct, 4)} % of a core (${fmt(x.cpuS * 1000, 1)} ms CPU), ${fmt(x.wakeupsPerS, 2)} wakeups/s, ${x.bytes} bytes to the client (${fmt(x.bytesPerMin, 0)} a minute)`);
+    }
+    return out;
+  } finally {
+    for (const t of started) {
+      await t.s.client.resumeEmulation();
+      await stop(t.s);
+    }
+  }
 }
 
 /**
@@ -764,14 +859,17 @@ function machineInfo() {
 
 function readUsage() {
   return [
-    `usage: node bench/render.mjs [--quick] [--only=${WORKLOADS.join(',')}] [--systems=swb,tmux,floor] [--floods=colour,seq] [--flood-reps=N] [--load-reps=N] [--history=N] [--tmux-history=N] [--sched] [--prof] [--idle-preamble=BYTES] [--compare=DIR]`,
+    `usage: node bench/render.mjs [--quick] [--only=${WORKLOADS.join(',')}] [--systems=swb,tmux,floor] [--floods=colour,seq] [--flood-reps=N] [--load-reps=N] [--load-shapes=steady,burst] [--load-rounds=N] [--idle-minutes=N] [--history=N] [--tmux-history=N] [--sched] [--prof] [--idle-preamble=BYTES] [--compare=DIR]`,
     '  --only=LIST  the workloads to run (default: all); idle and echo share one session',
     '  --floods=LIST  the floods to run (default: colour,seq)',
     '  --flood-reps=N  runs of each flood per system, interleaved; the table shows medians (default 3)',
     '  --load-reps=N  echo-under-load: CPU windows per system and view, interleaved; the table shows medians (default 3)',
     "  --history=N  lines of history every system keeps (default 5000, swb's scrollback; tmux's own default is 2000)",
     "  --tmux-history=N  tmux's history-limit alone (default: --history)",
-    '  --compare=DIR  floods and echo-under-load: also run the swb built in checkout DIR (system swb@B), turn by turn with the others',
+    '  --compare=DIR  floods, idle, echo, idle-start and echo-under-load: also run the swb built in checkout DIR (system swb@B), turn by turn with the others',
+    '  --idle-minutes=N  idle-start: minutes measured from the first full frame (default 5; 1 with --quick)',
+    '  --load-shapes=LIST  echo-under-load: the streaming shapes measured (default steady,burst: 4 lines every 10 ms, 40 every 100 ms)',
+    '  --load-rounds=N  echo-under-load: rounds of echo after the CPU windows (default 30; 0: none)',
     '  --quick   smaller flood (2 MB / seq 80000), 5 s idle, 100 echo samples, 1 first-frame run, 2 reattaches, 5 s streaming and scale windows',
     '  --sched   echo-under-load: record the echo rounds with perf sched and print each system\'s keystroke hop by hop (needs perf; see lib/render/sched-chain.mjs)',
     '  --prof    run swb under node --cpu-prof and print its hot spots (also SWB_BENCH_PROF=1)',
@@ -849,13 +947,24 @@ async function main() {
   }
 
   if (only.has('idle') || only.has('echo')) {
-    for (const system of dashboards) {
+    for (const system of compareBin === undefined ? dashboards : [...dashboards, 'swb@B']) {
       const r = await attempt(`idle/echo ${system}`, () => runIdleEcho(system, files));
       if (!r) continue;
-      Object.assign(R[system], r);
+      Object.assign((R[system] ??= {}), r);
       if (r.idle) log(`  idle   ${system.padEnd(4)} ${P.idleRows} rows waiting on input, ${settled(r.idle.settling)}, then ${fmt(r.idle.seconds, 1)} s: ${fmt(r.idle.pct, 3)} % of a core (${fmt(r.idle.cpuS * 1000, 1)} ms CPU; /proc ticks ${fmt(r.idle.tickCpuS * 1000, 0)} ms), ${r.idle.outBytes} bytes to the client${r.idle.outBytes > 0 ? ` (text in them: ${JSON.stringify(r.idle.text)})` : ''}`);
       log(`  rss    ${system.padEnd(4)} ${P.idleRows} rows: peak ${(r.rss.hwm / MB).toFixed(1)} MB (${(r.rss.hwm / MB / r.rss.rows).toFixed(1)} MB per row)`);
       if (r.echo) log(`  echo   ${system.padEnd(4)} ${r.echo.n} keystrokes: p50 ${fmt(r.echo.p50, 2)} ms, p99 ${fmt(r.echo.p99, 2)} ms, max ${fmt(r.echo.max, 2)} ms; attach to first paint ${fmt(r.echo.attachMs, 0)} ms${r.echo.timeouts ? `, ${r.echo.timeouts} timeouts` : ''}`);
+    }
+  }
+
+  if (only.has('idle-start')) {
+    const idleSystems = compareBin === undefined ? dashboards : [...dashboards, 'swb@B'];
+    const r = await attempt('idle-start', () => runIdleStart(idleSystems, log));
+    for (const [system, x] of Object.entries(r ?? {})) (R[system] ??= {}).idleStart = x;
+    const base = R.tmux?.idleStart;
+    if (r?.['swb@B']) {
+      const x = (system) => `${system} ${fmt(r[system]?.pct, 4)} % (${fmt(r[system]?.wakeupsPerS, 2)} wakeups/s, ${fmt(r[system]?.bytesPerMin, 0)} B a minute)`;
+      log(`  idle-start first ${P.idleStartMinutes} min: ${x('swb')}; ${x('swb@B')}${base ? `; ${x('tmux')}` : ''}`);
     }
   }
 
@@ -903,8 +1012,11 @@ async function main() {
         echo: { p50: x.echo.p50, p99: x.echo.p99 },
         attached: { cpuS: median(x.attached.map((w) => w.cpuS)) },
         visible: { cpuS: median(x.visible.map((w) => w.cpuS)) },
+        attachedBurst: { cpuS: median(x.attachedBurst.map((w) => w.cpuS)) },
+        visibleBurst: { cpuS: median(x.visibleBurst.map((w) => w.cpuS)) },
       };
     }
+    logStreamingCompare(R, log);
     const b = R['swb@B']?.load;
     const base = R.tmux?.load;
     if (b && base) {
@@ -995,6 +1107,11 @@ function table(R) {
   flood('colour', 'flood coloured', ISSUE_TMUX.colourWall, ISSUE_TMUX.colourCpu);
   flood('seq', 'flood seq', ISSUE_TMUX.seqWall, ISSUE_TMUX.seqCpu);
   add(`idle ${P.idleRows} rows (% core)`, swb.idle?.pct, tmux.idle?.pct, 3, '<= 0.05 %', below(swb.idle?.pct, 0.05), fmt(ISSUE_TMUX.idlePct, 3));
+  const is = swb.idleStart;
+  const it = tmux.idleStart;
+  add(`idle ${P.idleRows} rows, first ${P.idleStartMinutes} min (% core)`, is?.pct, it?.pct, 4, '<= 0.05 %', below(is?.pct, 0.05), '');
+  add(`  wakeups/s`, is?.wakeupsPerS, it?.wakeupsPerS, 2, '(info)', null, '');
+  add(`  bytes to client a minute`, is?.bytesPerMin, it?.bytesPerMin, 0, '<= 1024', below(is?.bytesPerMin, 1024), '');
   add('echo p50 (ms)', swb.echo?.p50, tmux.echo?.p50, 2, '<= 1.2x tmux', within(swb.echo?.p50, tmux.echo?.p50, 1.2), fmt(ISSUE_TMUX.echoP50));
   add('echo p99 (ms)', swb.echo?.p99, tmux.echo?.p99, 2, '<= 2x tmux', within(swb.echo?.p99, tmux.echo?.p99, 2), fmt(ISSUE_TMUX.echoP99, 1));
   add('echo interleaved p50 (ms)', swb.echoPair?.p50, tmux.echoPair?.p50, 2, '<= 1.2x tmux', within(swb.echoPair?.p50, tmux.echoPair?.p50, 1.2), '');
@@ -1011,6 +1128,8 @@ function table(R) {
   add(`echo under load p99 (ms)`, sl?.echo.p99, tl?.echo.p99, 2, '<= 2x tmux', within(sl?.echo.p99, tl?.echo.p99, 2), fmt(ISSUE_TMUX.loadP99, 1), fl?.echo.p99);
   add(`streaming CPU, attached (s/${P.loadSeconds} s)`, sl?.attached.cpuS, tl?.attached.cpuS, 3, '<= 1.5x tmux', within(sl?.attached.cpuS, tl?.attached.cpuS, 1.5), fmt(ISSUE_TMUX.loadCpuS10), fl?.attached.cpuS);
   add(`  dashboard visible (s/${P.loadSeconds} s)`, sl?.visible.cpuS, tl?.visible.cpuS, 3, '(info)', null, '');
+  add(`streaming CPU, bursts, attached (s/${P.loadSeconds} s)`, sl?.attachedBurst.cpuS, tl?.attachedBurst.cpuS, 3, '<= 1.5x tmux', within(sl?.attachedBurst.cpuS, tl?.attachedBurst.cpuS, 1.5), '', fl?.attachedBurst.cpuS);
+  add(`  dashboard visible, bursts (s/${P.loadSeconds} s)`, sl?.visibleBurst.cpuS, tl?.visibleBurst.cpuS, 3, '(info)', null, '');
   const sc = swb.scale;
   const tc = tmux.scale;
   add(`scale ${P.scaleRows} rows first frame (ms)`, sc?.ms, tc?.ms, 0, '<= 2000 ms', below(sc?.ms, 2000), '');

@@ -6,6 +6,7 @@ import { SwbError } from '../protocol/error-codes.js';
 import type { RuntimePaths } from '../hub/runtime-paths.js';
 import { sleep, systemClock } from '../util/clock.js';
 import { swbBinPath } from '../util/package-root.js';
+import { IDLE_V8_FLAGS } from '../util/idle-v8-flags.js';
 import { HubClient, hubDenied, noHub, type ClientIdentity } from './hub-client.js';
 import { checkPrivateFile } from './trusted-socket.js';
 
@@ -100,7 +101,7 @@ async function startAndConnect(opts: ConnectOptions, socketPath: string): Promis
   const { workspace, explicitWorkspace } = opts.paths;
   // Loaded only here: most commands find a hub running, and start-up time is an agent's hot path.
   const { spawn } = await import('node:child_process');
-  const child = spawn(process.execPath, [swbBinPath(), 'hub', '--detached', ...(explicitWorkspace ? ['--workspace', workspace] : [])], {
+  const child = spawn(process.execPath, [...IDLE_V8_FLAGS, swbBinPath(), 'hub', '--detached', ...(explicitWorkspace ? ['--workspace', workspace] : [])], {
     detached: true,
     stdio: 'ignore',
     // The hub finds the same workspace from the same directory.

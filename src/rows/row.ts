@@ -16,13 +16,26 @@ import { foregroundJobOf, type ForegroundJob } from './foreground-job.js';
 
 /**
  * How often a row nobody draws reads its pty. Each read costs the same whatever it carries (a
- * wakeup, node-pty's stream, a parse turn, events); a program printing a line every few ms
- * costs a fraction as much read in 40 ms batches, and nobody is there to see the delay. Replies
- * to its terminal queries are delayed as much, at most. Fast output is read as it comes.
+ * wakeup, node-pty's stream, a parse turn, events: about half of a hidden row's CPU at 400
+ * lines/s); a program printing a line every few ms costs a fraction as much read in batches, and
+ * nobody is there to see the delay. At 40 ms an agent's Ink UI, which writes a burst every 100 ms
+ * or so, was still read once a burst; at 250 ms two or three bursts share a read. Replies to its
+ * terminal queries are delayed as much, at most; the state detector's quiet times are seconds.
+ * Fast output is read as it comes.
  */
-export const HIDDEN_READ_MS = 40;
-/** A read this large (a pty read returns at most 4095 bytes) is not followed by a batch wait. */
-const HIDDEN_BATCH_BELOW = 2048;
+export const HIDDEN_READ_MS = 250;
+/**
+ * A read this large is not followed by a batch wait: a pty read returns at most 4095 bytes, so a
+ * (nearly) full one says more is waiting — output coming faster than batches would carry it
+ * (a flood has its own fast path). Not less: after a 250 ms wait a trickle's read carries a few KB.
+ */
+const HIDDEN_BATCH_BELOW = 4000;
+/**
+ * Nor is a read that came this soon after the one before (which was not followed by a wait): the
+ * output is streaming, and a flood's reads are often part-full. Waiting there held a 20 MB flood
+ * for 250 ms at every short read.
+ */
+const HIDDEN_STREAM_GAP_MS = 20;
 
 export interface RowSpec {
   /** The row's handle (also SWB_SESSION). */
@@ -307,12 +320,13 @@ export class Row implements Disposable {
     store.add(
       proc.onData((chunk) => {
         if (this.outputTaps !== 0) this.outputEmitter.fire(chunk);
-        this.lastOutput = Date.now();
+        const now = Date.now();
+        const streaming = now - this.lastOutput < HIDDEN_STREAM_GAP_MS;
+        this.lastOutput = now;
         this.transcriptRing?.write(chunk);
         screen.write(chunk);
-        // Only a trickle waits: a read that filled most of the pty's buffer means output is
-        // coming faster than batches would carry it (a flood has its own fast path).
-        if (this.viewers === 0 && !batch.pending && chunk.length < HIDDEN_BATCH_BELOW) {
+        // Only a trickle waits (HIDDEN_BATCH_BELOW, HIDDEN_STREAM_GAP_MS).
+        if (this.viewers === 0 && !batch.pending && chunk.length < HIDDEN_BATCH_BELOW && !streaming) {
           batch.set(readOrNot, HIDDEN_READ_MS);
           readOrNot();
         }

@@ -7,6 +7,7 @@ import { ViewportRenderer } from '../rows/render-viewport.js';
 import type { RowScreen } from '../rows/row-screen.js';
 import { BEGIN_SYNC, CLEAR_SCREEN, END_SYNC, ERASE_LINE_RIGHT, HIDE_CURSOR, SGR_RESET, SHOW_CURSOR, moveTo } from './escapes.js';
 import { changedSpan, lineCells, recordPrinted, snapshotCells, type CellSnapshot } from './line-cells.js';
+import { segmentChange } from './segment-diff.js';
 
 export interface ViewportSource {
   key: string;
@@ -57,7 +58,8 @@ export class Compositor {
   private statusLine: string | null = null;
   /** What Ink put on each terminal line (undefined: the line is not Ink's). */
   private inkLines: Array<string | undefined> = [];
-  private segmentCache = new Map<string, string>();
+  /** Each segment as last sent: where, and its text (a changed one sends only the cells that differ). */
+  private segmentCache = new Map<string, Segment>();
   private caches = new Map<string, ViewportCache>();
   private renderer = new ViewportRenderer();
   private scratch: string[] = [];
@@ -116,10 +118,14 @@ export class Compositor {
     const liveSegments = new Set<string>();
     for (const seg of frame.segments) {
       liveSegments.add(seg.key);
-      const placed = `${seg.x},${seg.y}:${seg.text}`;
-      if (this.segmentCache.get(seg.key) === placed && !overwritten.has(seg.y)) continue;
-      out += moveTo(seg.y, seg.x) + seg.text;
-      this.segmentCache.set(seg.key, placed);
+      const sent = this.segmentCache.get(seg.key);
+      if (sent !== undefined && sent.x === seg.x && sent.y === seg.y && !overwritten.has(seg.y)) {
+        if (sent.text === seg.text) continue;
+        // In place and still on the terminal: only its cells that changed (a header's age).
+        const change = segmentChange(sent.text, seg.text);
+        if (change !== null) out += moveTo(seg.y, seg.x + change.offset) + change.text;
+      } else out += moveTo(seg.y, seg.x) + seg.text;
+      this.segmentCache.set(seg.key, seg);
       this.stats.linesPainted++;
     }
     for (const key of this.segmentCache.keys()) if (!liveSegments.has(key)) this.segmentCache.delete(key);

@@ -303,8 +303,13 @@ export class DashboardPainter implements RowPainter, Disposable {
     );
   }
 
+  /** The separators last built, for their layout and theme: every paint (an age's turn too) sends them to the compositor. */
+  private separatorsBuilt: { layout: Layout; themeName: string; segments: Segment[] } | null = null;
+
   /** Grid column separators: one cell wide, between placements that sit side by side. */
   private separators(layout: Layout, themeName: string): Segment[] {
+    const built = this.separatorsBuilt;
+    if (built !== null && built.layout === layout && built.themeName === themeName) return built.segments;
     const out: Segment[] = [];
     const style = this.o.separatorStyle(themeName);
     for (const p of layout.rows) {
@@ -312,6 +317,7 @@ export class DashboardPainter implements RowPainter, Disposable {
       const x = p.header.x - 1;
       for (let y = p.header.y; y < p.viewport.y + p.viewport.height; y++) out.push({ key: `s:${x}:${y}`, x, y, text: `${style}│\x1b[0m` });
     }
+    this.separatorsBuilt = { layout, themeName, segments: out };
     return out;
   }
 

@@ -179,7 +179,9 @@ export const TMUX_HISTORY_ARGS = ['start-server', ';', 'set-option', '-g', 'hist
 export async function startTmux(ctx, rows) {
   const sock = `swb-bench-${process.pid}-${++tmuxSessions}`;
   const env = clientEnv({});
-  const tmux = (args) => $({ env, quiet: true })`tmux -L ${sock} -f /dev/null ${args}`;
+  // stdin not a pipe: bash reads ~/.bashrc when its stdin is a socket (node's pipes are), and a
+  // `pyenv init` there waited up to a minute for pyenv's rehash lock at every tmux command.
+  const tmux = (args) => $({ env, quiet: true, stdio: ['ignore', 'pipe', 'pipe'] })`tmux -L ${sock} -f /dev/null ${args}`;
   liveSockets.add(sock);
   await tmux([...TMUX_HISTORY_ARGS, 'new-session', '-d', '-s', 'bench', '-x', String(COLS), '-y', String(ROWS), rows[0].cmd]);
   for (const r of rows.slice(1)) {

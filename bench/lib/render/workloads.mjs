@@ -130,13 +130,16 @@ export class Barrier {
  * streamer costs the machine nothing and never bursts the lines it skipped; the harness takes
  * turns between multiplexers that way. One node process per row instead of a shell loop: forking
  * `date` 400 times a second per row would load the machine more than the multiplexers under test.
+ * The shape: by default the due lines go out every 10 ms (4 lines at 400/s); if STATUS.period
+ * holds a number of milliseconds when SIGUSR2 starts it, they go out that often instead (100: 40
+ * lines every 100 ms, the bursts an agent's Ink UI writes), at the same rate.
  */
 export function writeStreamScript(dir) {
   const path = join(dir, 'stream-lines.mjs');
   writeFileSync(
     path,
     [
-      "import { renameSync, writeFileSync } from 'node:fs';",
+      "import { readFileSync, renameSync, writeFileSync } from 'node:fs';",
       'const [id, rateText, statusFile, startPaused] = process.argv.slice(2);',
       'const rate = Number(rateText);',
       'let n = 0;',
@@ -154,8 +157,10 @@ export function writeStreamScript(dir) {
       '  if (timers) return;',
       '  base = n;',
       '  t0 = performance.now();',
+      "  let period = 10;",
+      "  try { period = Number(readFileSync(`${statusFile}.period`, 'utf8').trim()) || 10; } catch {}",
       // Written aside and renamed: a reader never sees the file empty halfway through a write.
-      '  timers = [setInterval(tick, 10), setInterval(status, 250)];',
+      '  timers = [setInterval(tick, period), setInterval(status, 250)];',
       '};',
       'const stop = () => {',
       '  if (!timers) return;',

@@ -1,0 +1,108 @@
+// An idle dashboard wakes only when a header's age would read differently, and then sends only the
+// cells that changed (issue #33: 16 idle rows cost 0.46 % of a core and 22.5 KB in their first
+// minute). On a fake clock: every timer the painter arms is counted, every byte it writes kept.
+import { afterEach, describe, expect, it } from 'vitest';
+import { rowHeaderLine } from '../../../components/row-header-line.js';
+import { formatAge, initialState, type AppState } from '../../../src/app/app-state.js';
+import { LayoutSource } from '../../../src/app/layout-source.js';
+import { loadTheme } from '../../../src/config/theme.js';
+import { RowScreen } from '../../../src/rows/row-screen.js';
+import type { Row } from '../../../src/rows/row.js';
+import type { RowManager } from '../../../src/rows/row-manager.js';
+import { Compositor } from '../../../src/terminal/compositor.js';
+import { DashboardPainter } from '../../../src/terminal/dashboard-painter.js';
+import { InkStdout } from '../../../src/terminal/ink-surface.js';
+import type { Disposable } from '../../../src/util/lifecycle.js';
+import { FakeClock } from '../../helpers/fake-clock.js';
+import { row as rowView } from '../app/fixtures.js';
+
+const theme = (() => {
+  const t = loadTheme('dark');
+  if (!t.ok) throw new Error(t.error.message);
+  return t.theme;
+})();
+
+/** A fake clock that counts the timers that fired. */
+class CountingClock extends FakeClock {
+  fired = 0;
+  override setTimer(fn: () => void, ms: number): Disposable {
+    return super.setTimer(() => {
+      this.fired++;
+      fn();
+    }, ms);
+  }
+}
+
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+const t0 = Date.UTC(2026, 11, 1, 12, 0, 0);
+
+describe('an idle dashboard', () => {
+  const cleanup: Array<() => void> = [];
+  afterEach(() => {
+    while (cleanup.length > 0) cleanup.pop()!();
+  });
+
+  /** 16 rows that printed at t0 and went quiet, their real headers, painted once. */
+  function dashboard() {
+    const clock = new CountingClock(t0);
+    const names = Array.from({ length: 16 }, (_, i) => `i${i + 1}`);
+    const rows = new Map<string, Row>();
+    for (const name of names) {
+      const screen = new RowScreen({ cols: 40, rows: 8 });
+      cleanup.push(() => screen.dispose());
+      rows.set(name, { name, screen, lastOutputAt: t0 } as unknown as Row);
+    }
+    const state: AppState = { ...initialState({ cols: 200, rows: 50 }, 'grid', 'dark'), rows: names.map((n) => rowView(n, { lastOutputAt: t0 })), focused: 'i1' };
+    const writes: string[] = [];
+    const painter = new DashboardPainter({
+      compositor: new Compositor((data) => writes.push(data)),
+      ink: new InkStdout({ cols: 200, rows: 50 }, () => {}),
+      rows: { get: (name: string) => rows.get(name) } as unknown as RowManager,
+      getState: () => state,
+      layouts: new LayoutSource(1),
+      writeModes: () => {},
+      renderHeader: (row, width, focused, now) => rowHeaderLine({ row, width, focused, now, theme }),
+      separatorStyle: () => '',
+      clock,
+    });
+    cleanup.push(() => painter.dispose());
+    painter.paint();
+    writes.length = 0;
+    return { clock, writes };
+  }
+
+  it('arms one timer, for the next age turn, and writes nothing until an age reads differently', async () => {
+    const { clock, writes } = dashboard();
+    expect(clock.pendingTimers).toBe(1);
+    clock.advance(9_999);
+    await turn();
+    expect(clock.fired).toBe(0);
+    expect(writes).toEqual([]);
+    clock.advance(1);
+    await turn();
+    expect(clock.fired).toBe(1);
+    expect(formatAge(t0, clock.now())).toBe('<1m');
+    expect(writes.length).toBe(1);
+    // Between the turns ("<1m" until the minute), nothing.
+    writes.length = 0;
+    clock.advance(49_999);
+    await turn();
+    expect(clock.fired).toBe(1);
+    expect(writes).toEqual([]);
+  });
+
+  it('in its first five minutes wakes once per age turn and sends under 1 KB a turn', async () => {
+    const { clock, writes } = dashboard();
+    const perTurn: number[] = [];
+    for (let s = 1; s <= 300; s++) {
+      clock.advance(1_000);
+      await turn();
+      if (writes.length > 0) perTurn.push(Buffer.byteLength(writes.splice(0).join('')));
+    }
+    // "now" -> "<1m" at 10 s, then "1m" ... "5m": six turns, six wakes, six frames.
+    expect(clock.fired).toBe(6);
+    expect(perTurn).toHaveLength(6);
+    // One or two cells of 16 headers, each with its colours: under 1 KB a turn (the whole header lines were 2.6 KB).
+    for (const bytes of perTurn) expect(bytes).toBeLessThan(1024);
+  });
+});
