@@ -10,7 +10,7 @@ import type { OperatorPort } from '../hub/operator-port.js';
 import { HANDLE_HINT, HANDLE_PATTERN } from '../protocol/handle.js';
 import { emptyParams, historyParams, receiptParams, sendParams } from '../protocol/method-params.js';
 import type { MailItem } from '../protocol/methods.js';
-import { fromSwb, sayLine, toolError, type ToolTable } from './tool-method.js';
+import { fromSwb, sayLine, toolError, type ToolMethod, type ToolTable } from './tool-method.js';
 import type { MailEntryView } from './tool-protocol.js';
 
 const handle = z.string().regex(HANDLE_PATTERN, { error: HANDLE_HINT });
@@ -68,28 +68,8 @@ export const MAIL_TOOLS: ToolTable = {
       return 'error' in r ? fromSwb(r.error) : { ok: { updated: r.ok.updated, for: targets } };
     },
   },
-  'parked.redeliver': {
-    params: z.strictObject({ row: handle }),
-    mutates: true,
-    async run({ row }, { port, notes }) {
-      const r = await port.redeliverParked(row);
-      if ('error' in r) return fromSwb(r.error);
-      const said = `@${row}: ${parkedCount(r.ok.messages)} handed over; it is woken for them as usual`;
-      notes.note('info', said, row);
-      return { ok: { row, messages: r.ok.messages, said } };
-    },
-  },
-  'parked.discard': {
-    params: z.strictObject({ row: handle }),
-    mutates: true,
-    async run({ row }, { port, notes }) {
-      const r = await port.discardParked(row);
-      if ('error' in r) return fromSwb(r.error);
-      const said = `@${row}: ${parkedCount(r.ok.messages)} discarded (their senders see expired)`;
-      notes.note('info', said, row);
-      return { ok: { row, messages: r.ok.messages, said } };
-    },
-  },
+  'parked.redeliver': parkedTool('redeliver'),
+  'parked.discard': parkedTool('discard'),
   'budget.grant': {
     params: z.strictObject({ a: handle, b: handle }),
     mutates: true,
@@ -102,6 +82,19 @@ export const MAIL_TOOLS: ToolTable = {
   },
 };
 
-function parkedCount(n: number): string {
-  return `${n} parked message${n === 1 ? '' : 's'}`;
+/** The mail parked when a row came back as a fresh conversation: handed over after all, or discarded. */
+function parkedTool<N extends 'parked.redeliver' | 'parked.discard'>(action: 'redeliver' | 'discard'): ToolMethod<N> {
+  return {
+    params: z.strictObject({ row: handle }),
+    mutates: true,
+    async run({ row }, { port, notes }) {
+      const r = await (action === 'redeliver' ? port.redeliverParked(row) : port.discardParked(row));
+      if ('error' in r) return fromSwb(r.error);
+      const n = r.ok.messages;
+      const messages = `${n} parked message${n === 1 ? '' : 's'}`;
+      const said = action === 'redeliver' ? `@${row}: ${messages} handed over; it is woken for them as usual` : `@${row}: ${messages} discarded (their senders see expired)`;
+      notes.note('info', said, row);
+      return { ok: { row, messages: n, said } };
+    },
+  };
 }
