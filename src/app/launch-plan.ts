@@ -3,7 +3,7 @@
 // places. Reading files is all it does: nothing is started, so it can be tested and printed, and
 // the wiring (src/server/server-core.ts, client-session.ts) starts things in dependency order from it.
 import { statSync } from 'node:fs';
-import { basename } from 'node:path';
+import { basename, resolve as resolvePath } from 'node:path';
 import { loadProfiles, type ProfileSet } from '../agents/load-profiles.js';
 import { parseFlags, UsageError } from '../util/parse-flags.js';
 import { resolveFederationPaths, type FederationSettings } from '../config/federation-config.js';
@@ -66,6 +66,8 @@ export interface LaunchPlan {
   composerCloseAfterSend: boolean;
   /** Worktree rows: where they go, what prepares them. */
   worktrees: LoadedConfig['config']['worktrees'];
+  /** The browser client's listener (the config's `web`; withheld from an untrusted config). */
+  web?: NonNullable<LoadedConfig['config']['web']>;
   /** Price overrides and budgets (the config's `usage`). */
   usage?: NonNullable<LoadedConfig['config']['usage']>;
   /** Problems worth a notification at start (a row's command line, a broken profile file). */
@@ -163,6 +165,7 @@ export function planLaunch(argv: readonly string[], env: NodeJS.ProcessEnv, cwd:
       ...(config.scrollback !== undefined ? { scrollback: config.scrollback } : {}),
       notifications: config.notifications,
       notify: config.notify,
+      ...(config.web ? { web: resolveWebPaths(config.web, baseDir) } : {}),
       attachedStatus: config.attachedStatus ?? true,
       worktrees: config.worktrees,
       composerCloseAfterSend: config.composer?.closeAfterSend ?? true,
@@ -200,5 +203,14 @@ export function rowSpecFor(spec: ConfigRowSpec, profiles: ReadonlyMap<string, { 
     ...(spec.cwd !== undefined ? { cwd: spec.cwd } : {}),
     ...(spec.env !== undefined ? { env: spec.env } : {}),
     ...(spec.profile !== undefined ? { profile: spec.profile } : {}),
+  };
+}
+
+/** The web section with its TLS files resolved against the config's directory. */
+function resolveWebPaths(web: NonNullable<LoadedConfig['config']['web']>, baseDir: string): NonNullable<LoadedConfig['config']['web']> {
+  return {
+    ...web,
+    ...(web.tlsCert !== undefined ? { tlsCert: resolvePath(baseDir, web.tlsCert) } : {}),
+    ...(web.tlsKey !== undefined ? { tlsKey: resolvePath(baseDir, web.tlsKey) } : {}),
   };
 }

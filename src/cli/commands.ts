@@ -27,6 +27,7 @@ export const COMMANDS: Record<CommandName, { load: () => Promise<CommandDescript
   rm: { load: async () => (await import('./rm.js')).rmCommand },
   'kill-server': { load: async () => (await import('./kill-server.js')).killServerCommand },
   events: { load: async () => (await import('./events.js')).eventsCommand },
+  web: { load: async () => (await import('./web.js')).webCommand },
   run: { load: async () => (await import('./run.js')).runCommand },
   resource: { load: async () => (await import('./resource.js')).resourceCommand },
   interrupt: { load: async () => (await import('./interrupt.js')).interruptCommand },

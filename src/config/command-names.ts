@@ -24,6 +24,7 @@ export const COMMAND_SUMMARIES = {
   rm: 'close a worktree row, remove its tree',
   'kill-server': 'end the server and its rows',
   events: 'stream mail, states, wakes, rows',
+  web: 'serve the browser client, print its URL',
   run: 'run a command once its resources are reserved',
   resource: 'reservations: status, request, release, policy, grant',
   interrupt: "cancel a busy agent's turn",

@@ -189,6 +189,20 @@ export type NotifyConfig = z.output<typeof notifySchema>;
 const _notifyConfigFits: (config: NotifyConfig) => NotifySettings = (config) => config;
 void _notifyConfigFits;
 
+/** The browser client (issue #32): serve it from the server's start, and where (docs/CONFIG.md, "Web"). */
+export const webSchema = z
+  .strictObject({
+    start: z.optional(z.boolean().describe('Serve the page as soon as the server starts (default false: only once swb web asks).')),
+    port: z.optional(z.int().min(0).max(65535).describe('TCP port (default 0: any free port, kept while the server runs).')),
+    bind: z.optional(z.string().min(1).max(100).describe('Address to listen on (default 127.0.0.1). Anything but loopback needs tlsCert and tlsKey, or insecure.')),
+    tlsCert: z.optional(z.string().min(1).max(4096).describe('PEM certificate file: serve over HTTPS.')),
+    tlsKey: z.optional(z.string().min(1).max(4096).describe('PEM private key file for tlsCert.')),
+    insecure: z.optional(z.boolean().describe('Allow a non-loopback bind without TLS (the token and the screens cross the network in the clear).')),
+    allowedHosts: z.optional(z.array(z.string().regex(/^[A-Za-z0-9.[\]:-]{1,300}$/, { error: 'a host or host:port' })).max(32).describe('Host names (host or host:port) the page may be reached by besides its address, e.g. a tailnet name behind tailscale serve.')),
+    cookieHours: z.optional(z.number().min(0.01).max(24 * 365).describe("A browser's login lasts this long (default 168: a week).")),
+  })
+  .describe('The browser client: swb web serves it; this section serves it from the start (docs/CONFIG.md, "Web").');
+
 /** The file as written: strict, so an unknown field is an error. New sections are one more key here. */
 export const configFileSchema = z
   .strictObject({
@@ -209,6 +223,7 @@ export const configFileSchema = z
     federation: z.optional(federationSettingsSchema),
     worktrees: z.optional(worktreesSchema),
     usage: z.optional(UsageConfigSchema),
+    web: z.optional(webSchema),
   })
   .meta({ title: 'Switchboard config', description: 'Switchboard configuration (switchboard.json or <config dir>/config.json; docs/CONFIG.md).' });
 

@@ -16,6 +16,8 @@ export interface RunnableParts {
   worktreeRoot?: string;
   federation?: NonNullable<SwitchboardConfig['federation']>;
   notifyCommand?: readonly string[];
+  /** A listener that serves the operator's rows to a browser (possibly beyond this machine). */
+  web?: NonNullable<SwitchboardConfig['web']>;
 }
 
 export function runnableParts(config: SwitchboardConfig): RunnableParts {
@@ -25,16 +27,17 @@ export function runnableParts(config: SwitchboardConfig): RunnableParts {
     ...(config.worktrees?.root !== undefined ? { worktreeRoot: config.worktrees.root } : {}),
     ...(config.federation ? { federation: config.federation } : {}),
     ...(config.notify?.command !== undefined ? { notifyCommand: config.notify.command } : {}),
+    ...(config.web ? { web: config.web } : {}),
   };
 }
 
 export function hasRunnableParts(parts: RunnableParts): boolean {
-  return parts.rows.length > 0 || parts.setup !== undefined || parts.worktreeRoot !== undefined || parts.federation !== undefined || parts.notifyCommand !== undefined;
+  return parts.rows.length > 0 || parts.setup !== undefined || parts.worktreeRoot !== undefined || parts.federation !== undefined || parts.notifyCommand !== undefined || parts.web !== undefined;
 }
 
 /** The config as an untrusted file may act: nothing of it runs, connects or chooses where git writes. */
 export function withoutRunnableParts(config: SwitchboardConfig): SwitchboardConfig {
-  const { federation: _federation, worktrees, notify, ...rest } = config;
+  const { federation: _federation, web: _web, worktrees, notify, ...rest } = config;
   const { setup: _setup, root: _root, ...harmless } = worktrees ?? {};
   const { command: _command, ...silent } = notify ?? {};
   return {
@@ -70,6 +73,7 @@ export function describeRunnableParts(parts: RunnableParts): string[] {
     const creds = [f.credentials, f.passwordFile, f.tls?.cert, f.tls?.key].filter((x) => x !== undefined);
     lines.push(whole(`federation: connects to ${f.url} as node ${f.node}${creds.length > 0 ? `, presenting ${creds.join(', ')}` : ''}`));
   }
+  if (parts.web) lines.push(whole(`web: serves the rows to a browser on ${parts.web.bind ?? '127.0.0.1'}${parts.web.port ? ` port ${parts.web.port}` : ''}${parts.web.start ? ' from the start' : ''}${parts.web.insecure ? ', without TLS (insecure)' : ''}`));
   if (parts.notifyCommand !== undefined) lines.push(whole(`notify.command (run for each notification): ${parts.notifyCommand.map(shellQuote).join(' ')}`));
   return lines;
 }
@@ -83,6 +87,7 @@ export function summarizeRunnableParts(parts: RunnableParts): string {
     parts.worktreeRoot !== undefined ? 'worktrees.root' : null,
     parts.federation ? 'federation' : null,
     parts.notifyCommand !== undefined ? 'notify.command' : null,
+    parts.web ? 'web' : null,
   ]
     .filter((x) => x !== null)
     .join(', ');

@@ -110,6 +110,11 @@ export class HubSessions {
     }
   }
 
+  /** The row whose current SWB_TOKEN this is, or null (the web API's bearer tokens). */
+  rowOfToken(token: string): string | null {
+    return this.registry.rowOfToken(token);
+  }
+
   /**
    * Registers a row of the embedded server (or, over the socket, of an operator client). A row that
    * registers again gets a new token; connections that proved the old one are closed.

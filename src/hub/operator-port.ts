@@ -48,6 +48,8 @@ export interface OperatorPort {
 
   /** Registers a row and mints its token (a row registered again gets a new one). */
   registerRow(handle: string): { ok: true; token: string } | { ok: false; error: SwbErrorValue };
+  /** The row whose current SWB_TOKEN this is, or null (a token of a row since re-registered names nobody). */
+  rowOfToken(token: string): string | null;
   /** A row's process started or ended (a running row is online: @all reaches it, peers list it online). */
   rowRunning(handle: string, running: boolean): void;
   /** Who answers `rows.explain` (null: nobody). */
@@ -153,6 +155,7 @@ export function operatorPort(core: HubCore): OperatorPort {
 
     registerRow: (handle) => sessions.registerRow(handle),
     rowRunning: (handle, running) => sessions.setRowRunning(handle, running),
+    rowOfToken: (token) => sessions.rowOfToken(token),
     setExplainProvider: (provider) => server.setExplainProvider(provider),
     setServerControl: (control) => server.setControl(control),
 

@@ -20,6 +20,7 @@ import {
   newRowParams,
   parkedParams,
   stopServerParams,
+  webParams,
   readParams,
   receiptParams,
   peersParams,
@@ -298,6 +299,12 @@ const HANDLERS = new Map<string, Handler<unknown>>([
     params: stopServerParams,
     operatorOnly: true,
     run: (core, _conn, p) => core.server.ask((c) => c.stop(p.force ?? false)),
+  }),
+
+  'server.web': handler({
+    params: webParams,
+    operatorOnly: true,
+    run: (core, _conn, p) => core.server.ask((c) => c.web(p)),
   }),
 
   'hub.shutdown': handler({

@@ -4,6 +4,7 @@
 // an explanation). The hub only routes these; the server (src/server/server-control.ts) acts. The
 // server takes its seat (ServerSeat) through the operator port and is its only writer.
 import { swbError, type SwbErrorValue } from '../protocol/error-codes.js';
+import type { WebParams } from '../protocol/method-params.js';
 import type { NewRowParams, RowExplainResult, RowListing } from '../protocol/methods.js';
 import type { SkippedFile } from '../worktree/skipped-files.js';
 import type { Review, WorktreeInfo } from '../worktree/worktree.js';
@@ -27,6 +28,22 @@ export interface ServerControl {
   interrupt(name: string): Promise<ControlResult<{ key: string; sent: boolean; before: string; after: string; leftBusy: boolean }>>;
   parked(row: string, action: 'redeliver' | 'discard'): Promise<ControlResult<{ messages: number }>>;
   stop(force: boolean): ControlResult<{ stopping: boolean; rows: number; pid: number }>;
+  /** `swb web`: serves the browser client and mints a fresh token for its URL (the one place it is plain). */
+  web(params: WebParams): Promise<ControlResult<WebAnswer>>;
+}
+
+/** What `swb web` prints: the page's URL with a fresh token (none after a bare --rotate), and where it listens. */
+export interface WebAnswer {
+  url: string;
+  /** The address carrying the fresh token (printed once), or null when only rotating. */
+  loginUrl: string | null;
+  readOnly: boolean;
+  bind: string;
+  port: number;
+  tls: boolean;
+  rotated: boolean;
+  /** Said on stderr: e.g. a non-loopback listener without TLS. */
+  warnings: string[];
 }
 
 export function noServer(workspaceId: string): { error: SwbErrorValue } {

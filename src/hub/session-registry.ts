@@ -83,6 +83,16 @@ export class SessionRegistry<Conn> {
     return revoked;
   }
 
+  /**
+   * The row whose current token this is, or null: a token of a row since registered again (or
+   * unregistered) names nobody. Compared in constant time against every row's token.
+   */
+  rowOfToken(token: string): string | null {
+    let found: string | null = null;
+    for (const [handle, expected] of this.rowTokens) if (sameSecret(token, expected)) found = handle;
+    return found;
+  }
+
   isRow(handle: string): boolean {
     return this.rowTokens.has(handle);
   }

@@ -119,6 +119,21 @@ export const usageParams = z.strictObject({
 });
 export const killRowParams = z.strictObject({ row: handle });
 export const stopServerParams = z.strictObject({ force: z.optional(z.boolean()) });
+/**
+ * Operator only: `swb web` — serve the browser client (start or move the listener) and mint a fresh
+ * token for its URL; `rotate` revokes every token and cookie first. The token never reaches a row:
+ * the operator identity is refused to a row's process tree.
+ */
+export const webParams = z.strictObject({
+  readOnly: z.optional(z.boolean()),
+  rotate: z.optional(z.boolean()),
+  port: z.optional(z.int().min(0).max(65535)),
+  bind: z.optional(z.string().min(1).max(100)),
+  tlsCert: z.optional(z.string().min(1).max(4096)),
+  tlsKey: z.optional(z.string().min(1).max(4096)),
+  insecure: z.optional(z.boolean()),
+});
+export type WebParams = z.infer<typeof webParams>;
 export const parkedParams = z.strictObject({ row: handle, action: z.enum(['redeliver', 'discard']) });
 
 /** A page of known sessions in handle order, after the handle `after`. */

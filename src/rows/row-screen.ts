@@ -28,6 +28,7 @@ import { tapScrollback, type ScrollbackTap } from './scrollback-tap.js';
 import { clearWithScrollback, SpilledHistory } from './spilled-history.js';
 import { readScreenSnapshot } from './read-screen-snapshot.js';
 import type { ScreenSnapshot } from './screen-snapshot.js';
+import { serializeTerminal } from './serialize-terminal.js';
 
 const { Terminal: HeadlessTerminal } = xtermHeadless;
 
@@ -419,6 +420,11 @@ export class RowScreen implements Disposable, ParseClient {
     this.terminal.resize(cols, rows);
     this.dirtyRows.markAll();
     this.bump();
+  }
+
+  /** The screen and the emulator's history as the escape sequences that redraw them (a browser view's first frame). */
+  serialize(): string {
+    return serializeTerminal(this.terminal);
   }
 
   snapshot(): ScreenSnapshot {

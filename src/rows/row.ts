@@ -306,7 +306,7 @@ export class Row implements Disposable {
     this.endReadBatch = endBatch;
     store.add(
       proc.onData((chunk) => {
-        if (this.urgentValue) this.outputEmitter.fire(chunk);
+        if (this.outputTaps !== 0) this.outputEmitter.fire(chunk);
         this.lastOutput = Date.now();
         this.transcriptRing?.write(chunk);
         screen.write(chunk);
@@ -375,15 +375,32 @@ export class Row implements Disposable {
    * Counted: one of two attached clients leaving leaves the row urgent for the other.
    */
   attach(onChange: () => void, onOutput?: (chunk: Buffer) => void): Disposable {
-    const shown = this.show(onChange);
-    const output = onOutput ? this.outputEmitter.event(onOutput) : undefined;
+    const shown = onOutput ? this.tap(onChange, onOutput) : this.show(onChange);
     this.attachedClients++;
     this.setUrgent(true);
     // toDisposable runs this once, however often the handle is disposed.
     return toDisposable(() => {
-      output?.dispose();
       shown.dispose();
       if (--this.attachedClients === 0) this.setUrgent(false);
+    });
+  }
+
+  /** Handles hearing the program's output (tap, or attach with onOutput): none, and a chunk costs one compare. */
+  private outputTaps = 0;
+
+  /**
+   * As show(), and `onOutput` hears each chunk of the program's output as it arrives, before the
+   * screen parses it: a client that keeps its own emulator (the browser's xterm.js) takes the
+   * screen once (RowScreen.serialize, when `screen.pendingBytes` is 0) and then the bytes.
+   */
+  tap(onChange: () => void, onOutput: (chunk: Buffer) => void): Disposable {
+    const shown = this.show(onChange);
+    const output = this.outputEmitter.event(onOutput);
+    this.outputTaps++;
+    return toDisposable(() => {
+      this.outputTaps--;
+      output.dispose();
+      shown.dispose();
     });
   }
 

@@ -29,6 +29,8 @@ export function serverControl(o: {
   worktreeChanged?: (row: string) => void;
   /** Each agent row's usage, and the workspace's history (absent: usage is not tracked). */
   usage?: RowUsageBoard;
+  /** `swb web`: the browser listener (web-serving.ts). */
+  web?: ServerControl['web'];
 }): ServerControl {
   const { core, plan } = o;
   const { fleet, port } = core;
@@ -162,6 +164,10 @@ export function serverControl(o: {
       }
       setImmediate(() => o.stop('swb kill-server'));
       return { ok: { stopping: true, rows: running, pid: process.pid } };
+    },
+    web(p) {
+      if (!o.web) return Promise.resolve({ error: swbError('NOT_FOUND', 'This server does not serve the browser client.') });
+      return o.web(p);
     },
   };
 }

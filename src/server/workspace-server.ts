@@ -26,6 +26,8 @@ import { startServerCore, type ServerCore } from './server-core.js';
 import { RowRecords } from './row-records.js';
 import { serverControl } from './server-control.js';
 import { type RowUsageBoard, startRowUsage } from './row-usage.js';
+import { WebServing } from './web-serving.js';
+import { pageServiceFor } from './web-pages.js';
 
 export const SERVER_FLAGS = [
   { name: 'config', type: 'string' as const, value: 'FILE', description: 'config file' },
@@ -75,6 +77,7 @@ export async function runServer(argv: string[], env: NodeJS.ProcessEnv = process
     return fail(readyFd, 1, `swb: could not listen for clients: ${(err as Error).message}`);
   }
   server.restore(flags.fresh === true);
+  await server.startWeb();
   if (readyFd !== null) {
     try {
       writeSync(readyFd, `${JSON.stringify({ ok: true, pid: process.pid })}\n`);
@@ -110,6 +113,8 @@ class WorkspaceServer {
   private readonly desk: ClientDesk;
   /** Each agent row's usage, cost and budget (issue #38). */
   private readonly usage: RowUsageBoard;
+  /** The browser client's listener (issue #32): `swb web`, or the config's `web` section. */
+  private readonly web: WebServing;
 
   constructor(
     private readonly plan: LaunchPlan,
@@ -125,6 +130,13 @@ class WorkspaceServer {
     process.on('uncaughtException', (err) => this.log(`uncaught: ${err.stack ?? String(err)}`));
     process.on('unhandledRejection', (err) => this.log(`unhandled rejection: ${(err as Error)?.stack ?? String(err)}`));
     this.usage = startRowUsage(core, plan, records, log);
+    this.web = new WebServing({
+      paths: plan.paths,
+      ...(plan.web ? { settings: plan.web } : {}),
+      pages: pageServiceFor(core),
+      rowOfToken: (token) => core.port.rowOfToken(token),
+      log,
+    });
     core.port.setServerControl(
       serverControl({
         core,
@@ -134,6 +146,7 @@ class WorkspaceServer {
         attachedRows: () => core.fleet.attachedRows(),
         worktreeChanged: (row) => core.worktrees.poke(row),
         usage: this.usage,
+        web: (p) => this.web.web(p),
       }),
     );
     this.desk = serverDesk(core, { profiles: plan.profiles, env: plan.env, ...(plan.worktrees ? { worktrees: plan.worktrees } : {}), runDir: plan.paths.runDir, usage: this.usage });
@@ -156,6 +169,11 @@ class WorkspaceServer {
       });
     });
     chmodSync(path, 0o600);
+  }
+
+  /** The browser listener, when the config asks for it from the start. */
+  startWeb(): Promise<void> {
+    return this.web.startFromConfig();
   }
 
   private attachedCount(): number {
@@ -285,6 +303,7 @@ class WorkspaceServer {
     // every row has ended, so a client that exits knows nothing it started is left.
     for (const c of this.clients) c.endDashboard();
     this.listener?.close();
+    this.web.dispose();
     try {
       if (isOwnSocket(this.plan.paths.serverSocketPath)) unlinkSync(this.plan.paths.serverSocketPath);
     } catch {

@@ -32,6 +32,8 @@ export type ServerToPage =
   | { t: 'out'; name: string; data: string }
   /** The row's size changed (the client whose keys came last decides, as for terminal clients). */
   | { t: 'size'; name: string; cols: number; rows: number }
+  /** A rows frame (view/attach/input/resize) the server would not act on: why (e.g. READ_ONLY, NOT_ATTACHED, BAD_FRAME). */
+  | { t: 'refused'; frame: string; code: string; message: string }
   | { t: 'res'; id: number; ok?: unknown; error?: ToolError }
   | { t: 'push'; topic: string; data: unknown };
 

@@ -17,7 +17,7 @@ import type { ToolsDisposable } from './tools-host.js';
 
 export interface ComposerPanelOptions {
   client: ToolClient;
-  rows(): PageRow[];
+  rows(): readonly PageRow[];
 }
 
 let sent = 0;

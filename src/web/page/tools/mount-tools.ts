@@ -1,6 +1,7 @@
 // The page's tools panel, mounted by the shell through its host (tools-host.ts): tabs for the mail
 // view, the notification list, the composer and a row's tools, and the browser-notification toggle.
 // The shell calls compose() (the phone's "composer one tap away") and rowTools() on its rows.
+import './tools.css';
 import { BrowserNotices } from './browser-notices.js';
 import { ComposerPanel } from './composer-panel.js';
 import { button, el, fill } from './dom.js';
@@ -8,7 +9,7 @@ import { MailPanel } from './mail-panel.js';
 import { NotesPanel } from './notes-panel.js';
 import { RowPanel } from './row-panel.js';
 import { ToolClient } from './tool-client.js';
-import type { ToolsDisposable, ToolsHost } from './tools-host.js';
+import type { MountTools, ToolsDisposable, ToolsHost } from './tools-host.js';
 
 type Tab = 'mail' | 'notes' | 'compose' | 'row';
 const TAB_LABELS: Record<Tab, string> = { mail: 'mail', notes: 'notifications', compose: 'compose', row: 'row' };
@@ -21,9 +22,12 @@ export interface ToolsPanel extends ToolsDisposable {
   show(tab: Tab): void;
 }
 
-export function mountTools(host: ToolsHost): ToolsPanel {
+export const mountTools: MountTools = (host) => mountToolsPanel(host);
+
+/** The panel with its handles (tests and a shell that wants more than dispose). */
+export function mountToolsPanel(host: ToolsHost): ToolsPanel {
   const client = new ToolClient(host);
-  const focused = () => host.focused?.() ?? null;
+  const focused = () => host.focusedRow();
   let unseen = 0;
   const composer = new ComposerPanel({ client, rows: () => host.rows() });
   const mail = new MailPanel({
@@ -83,21 +87,23 @@ export function mountTools(host: ToolsHost): ToolsPanel {
 
   const root = el('div', { class: `tools${host.readOnly ? ' is-read-only' : ''}` }, [tabs, ...Object.values(sections)]);
   host.panel.append(root);
-  const rowsChanged = host.onRows?.(() => rowPanel.refresh());
+  const rowsChanged = host.onRows(() => rowPanel.refresh());
   show('mail');
 
   return {
     compose(row) {
       if (row) composer.writeTo(row);
       show('compose');
+      host.showPanel(true);
     },
     rowTools(row) {
       rowPanel.choose(row);
       show('row');
+      host.showPanel(true);
     },
     show,
     dispose() {
-      rowsChanged?.dispose();
+      rowsChanged.dispose();
       for (const part of [composer, mail, rowPanel, notes, notices]) part.dispose();
       root.remove();
     },

@@ -15,7 +15,7 @@ import type { ToolsDisposable } from './tools-host.js';
 
 export interface RowPanelOptions {
   client: ToolClient;
-  rows(): PageRow[];
+  rows(): readonly PageRow[];
   focused(): string | null;
   showRow(name: string): void;
   writeTo(name: string): void;

@@ -1,6 +1,7 @@
-// What the page's shell (web-rows' main.ts) hands the tools panel: the one WebSocket's requests and
-// pushes, a place to draw, the rows it shows, and whether this page is read-only. The tools never
-// open a socket of their own and never touch the rows' terminals; they ask the shell.
+// The seam between the page's shell (web-rows) and its tools (web-tools: mail, notifications,
+// composer, explain, wake policy, new row / restart / close, review): the shell owns the socket,
+// the rows and the panel the tools draw into; the tools ask the server through `request` and hear
+// what they follow through `onPush`. mountTools (./mount-tools.ts) is the tools' one entry.
 import type { PageRow } from '../../page-protocol.js';
 
 export interface ToolsDisposable {
@@ -8,23 +9,25 @@ export interface ToolsDisposable {
 }
 
 export interface ToolsHost {
-  /**
-   * A `req` frame; resolves with the `res` frame's `ok`, or rejects with its `error`
-   * ({ code, message }, an Error carrying them, or the connection's own failure).
-   */
+  /** A `req` frame; resolves with its `res`'s ok, rejects with an Error carrying `code` (ToolError). */
   request(method: string, params?: unknown): Promise<unknown>;
-  /** Every `push` frame of `topic`, as it comes. */
+  /** `push` frames of one topic (mail, receipts, notes, peers ...), until disposed. */
   onPush(topic: string, fn: (data: unknown) => void): ToolsDisposable;
-  /** Where the tools draw (the shell shows and hides it). */
+  /** Where the tools draw (the side panel on a desktop, a full-screen sheet on a phone). */
   readonly panel: HTMLElement;
-  /** The rows as the shell has them now (the server's order). */
-  rows(): PageRow[];
-  /** Shows and focuses a row in the shell. */
+  /** The rows as the server last told them, in the dashboard's order. */
+  rows(): readonly PageRow[];
+  /** Hears the rows change (the set, order, or a header). */
+  onRows(fn: (rows: readonly PageRow[]) => void): ToolsDisposable;
+  /** The row the operator looks at now (the focused tile, the phone's open row), or null. */
+  focusedRow(): string | null;
+  /** Brings a row to the operator (focuses its tile; on a phone, opens it). */
   focusRow(name: string): void;
-  /** The focused row, if the shell has one (the row tools start on it). */
-  focused?(): string | null;
-  /** The rows changed (added, gone, a header changed); the tools re-read rows(). */
-  onRows?(fn: () => void): ToolsDisposable;
-  /** View-only: the tools hide what changes anything (the server refuses it anyway). */
+  /** Opens the panel (e.g. the composer, addressed to `to`) or closes it. */
+  showPanel(open: boolean): void;
+  /** The page was opened read-only: the tools offer nothing that changes anything (the server refuses it anyway). */
   readonly readOnly: boolean;
 }
+
+/** The tools' entry: draws into host.panel and follows what it needs until disposed. */
+export type MountTools = (host: ToolsHost) => ToolsDisposable;
