@@ -49,6 +49,7 @@ export const ERROR_CODES = [
   'STALE_POLICY', // the resource's policy changed after this unused grant; the grant is void, ask again
   'TICKET_LIMIT', // a holder has too many open reservation tickets
   'TICKET_STATE', // the ticket is not in a state this operation applies to (e.g. released, or uncertain without force)
+  'READ_ONLY', // a view-only web credential asked to change something (type, send, read, close ...)
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

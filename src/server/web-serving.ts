@@ -12,7 +12,10 @@ import type { RuntimePaths } from '../hub/runtime-paths.js';
 import { packageRoot } from '../util/package-root.js';
 import type { Disposable } from '../util/lifecycle.js';
 import { isLoopback } from '../web/request-guard.js';
-import { WebServer, type ApiMount, type WebAddress } from '../web/web-server.js';
+import { ApiEvents } from '../web/api-events.js';
+import { ApiHub } from '../web/api-hub.js';
+import { IntercomApi } from '../web/api-routes.js';
+import { WebServer, type WebAddress } from '../web/web-server.js';
 import { WebTokens } from '../web/web-tokens.js';
 import type { PageService } from '../web/web-contract.js';
 import type { PageSocketLimits } from '../web/page-socket.js';
@@ -36,8 +39,6 @@ export interface WebServingOptions {
   paths: RuntimePaths;
   settings?: WebSettings;
   pages: PageService;
-  /** Builds the Intercom API for a listener (absent: /api/ answers 404). */
-  api?: () => ApiMount;
   /** The row whose current SWB_TOKEN this is, or null (the hub's session registry). */
   rowOfToken?: (token: string) => string | null;
   /** dist/web/ unless a test says otherwise. */
@@ -56,6 +57,9 @@ interface Wanted {
 
 export class WebServing implements Disposable {
   readonly tokens: WebTokens;
+  /** The Intercom API's connections to the hub, as each credential (kept across listener moves). */
+  private readonly apiHub: ApiHub;
+  private readonly api: IntercomApi;
   private server: WebServer | null = null;
   private current: Wanted | null = null;
   /** One change of the listener at a time (two `swb web` at once must not both listen). */
@@ -63,6 +67,8 @@ export class WebServing implements Disposable {
   private disposed = false;
 
   constructor(private readonly o: WebServingOptions) {
+    this.apiHub = new ApiHub({ socketPath: o.paths.socketPath, operatorTokenFile: o.paths.operatorTokenFile });
+    this.api = new IntercomApi(this.apiHub, new ApiEvents(this.apiHub));
     this.tokens = new WebTokens({ file: join(o.paths.runDir, 'web-tokens.json'), ...(o.settings?.cookieHours !== undefined ? { cookieHours: o.settings.cookieHours } : {}) });
   }
 
@@ -156,7 +162,7 @@ export class WebServing implements Disposable {
         tokens: this.tokens,
         pages: this.o.pages,
         staticDir: this.o.staticDir ?? join(packageRoot(), 'dist', 'web'),
-        ...(this.o.api ? { api: this.o.api() } : {}),
+        api: this.api,
         ...(this.o.rowOfToken ? { rowOfToken: this.o.rowOfToken } : {}),
         ...(this.o.limits ? { limits: this.o.limits } : {}),
         log: this.o.log,
@@ -174,6 +180,7 @@ export class WebServing implements Disposable {
 
   dispose(): void {
     this.disposed = true;
+    this.apiHub.dispose();
     void this.server?.close();
     this.server = null;
   }

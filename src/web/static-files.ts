@@ -3,7 +3,7 @@
 // plain (letters, digits, '.', '_', '-', one folder deep) and whose extension has a known content
 // type. A request is looked up in that table by its exact path, so '..', encoded slashes, symlinks
 // and directories simply find nothing (404): no traversal, no listing. `/` is index.html.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
@@ -48,7 +48,8 @@ export class StaticFiles {
     for (const name of names.sort()) {
       if (this.files.size >= MAX_FILES || !PLAIN_NAME.test(name)) continue;
       const full = join(dir, name);
-      const st = statSync(full, { throwIfNoEntry: false });
+      // lstat: a symlink is neither a file nor a folder here, so nothing outside the folder is reachable.
+      const st = lstatSync(full, { throwIfNoEntry: false });
       if (!st) continue;
       if (st.isDirectory()) {
         if (depth === 0) this.scan(full, `${prefix}/${name}`, depth + 1);

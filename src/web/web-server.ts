@@ -15,7 +15,7 @@ import { hostAllowed, hostRules, isLoopback, originAllowed, type HostRules } fro
 import { applySecurityHeaders } from './security-headers.js';
 import { StaticFiles } from './static-files.js';
 import { cookieFrom, setCookieLine } from './web-cookie.js';
-import type { PageService, PageSocket, WebIdentity } from './web-contract.js';
+import type { PageService, WebIdentity } from './web-contract.js';
 import type { WebTokens } from './web-tokens.js';
 
 /** Longest request target we read (a token URL is ~100 bytes; an API query a few hundred). */
@@ -43,8 +43,8 @@ export interface WebCaller {
 export interface ApiMount {
   /** Answers one request of an authenticated caller (path under /api/). */
   handle(req: IncomingMessage, res: ServerResponse, url: URL, caller: WebCaller): Promise<void>;
-  /** /api/ws: pushes what `swb events` streams to `socket` as `caller`; disposed when it closes. */
-  openEvents(socket: PageSocket, caller: WebCaller): Disposable;
+  /** /api/ws: pushes what `swb events` streams to `socket` as `caller` (filters in `url`'s query); disposed when it closes. */
+  openEvents(socket: BoundedPageSocket, caller: WebCaller, url: URL): Disposable;
 }
 
 export interface WebServerOptions extends WebAddress {
@@ -236,7 +236,15 @@ export class WebServer {
     if (this.closing) return refuse(503, 'Service Unavailable');
     if (!hostAllowed(req.headers.host, this.rules)) return refuse(421, 'Misdirected Request');
     if (!originAllowed(req.headers.origin, this.rules)) return refuse(403, 'Forbidden');
-    const path = (req.url ?? '').split('?')[0];
+    const target = req.url ?? '';
+    if (target.length > MAX_URL_BYTES) return refuse(414, 'URI Too Long');
+    let url: URL;
+    try {
+      url = new URL(target, 'http://swb.invalid');
+    } catch {
+      return refuse(400, 'Bad Request');
+    }
+    const path = url.pathname;
     if (path !== '/ws' && path !== '/api/ws') return refuse(404, 'Not Found');
     const api = path === '/api/ws';
     if (api && !this.o.api) return refuse(404, 'Not Found');
@@ -245,7 +253,7 @@ export class WebServer {
     this.wss.handleUpgrade(req, socket, head, (ws) => {
       this.sockets.add(ws);
       const page = new BoundedPageSocket(ws, this.limits);
-      const session = api ? this.o.api!.openEvents(page, caller) : this.o.pages.open(page, caller.who);
+      const session = api ? this.o.api!.openEvents(page, caller, url) : this.o.pages.open(page, caller.who);
       page.onClose(() => {
         this.sockets.delete(ws);
         session.dispose();
