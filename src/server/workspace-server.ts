@@ -4,7 +4,7 @@
 // in a dashboard, `swb kill-server`, or SIGTERM. Rows never depend on a client being there.
 import { writeSync, closeSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { parseFlags, UsageError } from '../util/parse-flags.js';
 import { packageVersion } from '../util/package-root.js';
 import { operatorRefusal, peerOf } from '../hub/peer-guard.js';
@@ -133,7 +133,7 @@ class WorkspaceServer {
     this.web = new WebServing({
       paths: plan.paths,
       ...(plan.web ? { settings: plan.web } : {}),
-      pages: pageServiceFor(core),
+      pages: pageServiceFor(core, basename(plan.paths.workspace) || plan.paths.workspace, () => this.desk),
       rowOfToken: (token) => core.port.rowOfToken(token),
       log,
     });

@@ -6,8 +6,8 @@ import * as z from 'zod';
 import { check } from '../util/schema.js';
 import type { PageToServer } from './page-protocol.js';
 
-/** Longest keys-or-paste frame (chars): a paste longer than this is refused, not cut. */
-export const PAGE_INPUT_MAX = 256 * 1024;
+/** Longest keys-or-paste frame (chars; the listener bounds a frame at 64 KiB first): the page sends a long paste in pieces. */
+export const PAGE_INPUT_MAX = 64 * 1024;
 /** Most rows one page may view at once. */
 export const PAGE_VIEW_MAX = 256;
 const rowName = z.string().min(1).max(64);

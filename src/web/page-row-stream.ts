@@ -102,6 +102,7 @@ export class PageRowStream implements Disposable {
 
   private sendScreen(): void {
     const { row } = this;
+    if (row.disposed) return;
     const wait = this.lastScreenAt + RESYNC_MIN_MS - this.sink.now();
     if (wait > 0) {
       this.resyncLater.setIfIdle(() => this.sink.requestFrame(), wait);
@@ -114,7 +115,8 @@ export class PageRowStream implements Disposable {
       this.awaitingParse = true;
       void screen.flush().then(() => {
         this.awaitingParse = false;
-        if (!this.disposed) this.sink.requestFrame();
+        // Now, before the pty's next read: in a flood the emulator is rarely empty at a frame's tick.
+        if (!this.disposed && this.needScreen) this.frame();
       });
       return;
     }

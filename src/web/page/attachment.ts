@@ -5,6 +5,9 @@
 import type { Connection } from './connection.js';
 import type { RowsModel } from './rows-model.js';
 
+/** Chars of keys or paste per frame. */
+const INPUT_PIECE = 8192;
+
 export class Attachment {
   private name: string | null = null;
   private typing: { dispose(): void } | null = null;
@@ -61,7 +64,9 @@ export class Attachment {
 
   /** Keys (or a key bar's sequence) for the attached row. */
   input(data: string): void {
-    if (this.name !== null && data.length > 0) this.connection.send({ t: 'input', name: this.name, data });
+    if (this.name === null) return;
+    // A long paste goes in pieces: the server bounds a frame (64 KiB), and JSON may grow a char to 6 bytes.
+    for (let i = 0; i < data.length; i += INPUT_PIECE) this.connection.send({ t: 'input', name: this.name, data: data.slice(i, i + INPUT_PIECE) });
   }
 
   /** A fresh socket, or the attached row's box changed: the server hears the attachment and its size again. */
