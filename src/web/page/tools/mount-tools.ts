@@ -12,6 +12,8 @@ import { ToolClient } from './tool-client.js';
 import type { MountTools, ToolsDisposable, ToolsHost } from './tools-host.js';
 
 type Tab = 'mail' | 'notes' | 'compose' | 'row';
+/** The shell's phone width (main.ts): there the tools are a full-screen sheet. */
+const PHONE_QUERY = '(max-width: 640px)';
 const TAB_LABELS: Record<Tab, string> = { mail: 'mail', notes: 'notifications', compose: 'compose', row: 'row' };
 
 export interface ToolsPanel extends ToolsDisposable {
@@ -88,7 +90,8 @@ export function mountToolsPanel(host: ToolsHost): ToolsPanel {
   const root = el('div', { class: `tools${host.readOnly ? ' is-read-only' : ''}` }, [tabs, ...Object.values(sections)]);
   host.panel.append(root);
   const rowsChanged = host.onRows(() => rowPanel.refresh());
-  show('mail');
+  // On a phone the panel opens on the composer (the issue's "composer one tap away"); on a desk, on the mail.
+  show(window.matchMedia(PHONE_QUERY).matches ? 'compose' : 'mail');
 
   return {
     compose(row) {
