@@ -11,7 +11,7 @@ import { MESSAGE_KINDS, type MessageKind } from '../../../protocol/message-rules
 import type { PeerInfo } from '../../../protocol/methods.js';
 import { completeMention, mentionAt, parseMentions, HANDLE_HINT } from '../../../text/mentions.js';
 import type { PageRow } from '../../page-protocol.js';
-import { button, el, fill, option } from './dom.js';
+import { button, el, fill, mutating, option } from './dom.js';
 import type { ToolClient } from './tool-client.js';
 import type { ToolsDisposable } from './tools-host.js';
 
@@ -52,12 +52,12 @@ export class ComposerPanel {
     this.replyLine = el('div', { class: 'tools-composer-reply' });
     this.suggestions = el('ul', { class: 'tools-suggestions', attrs: { role: 'listbox', 'aria-label': 'recipients' } });
     this.receipts = el('div', { class: 'tools-composer-receipts', attrs: { role: 'status' } });
-    this.send = button('send', () => void this.submit(), 'tools-button tools-send');
+    this.send = mutating(button('send', () => void this.submit(), 'tools-button tools-send'));
     this.root = el('section', { class: 'tools-composer', attrs: { 'aria-label': 'composer' } }, [
       this.replyLine,
       this.text,
       this.suggestions,
-      el('div', { class: 'tools-actions' }, [this.kind, client.readOnly ? el('span', { class: 'tools-readonly', text: 'read-only: this page cannot send' }) : this.send]),
+      el('div', { class: 'tools-actions' }, [this.kind, this.send, el('span', { class: 'tools-readonly', text: 'read-only: this page cannot send' })]),
       this.receipts,
     ]);
     this.subscriptions.push(
@@ -66,9 +66,12 @@ export class ComposerPanel {
         if (this.last) this.showStatus(applyReceiptToSend(this.last, r));
       }),
     );
-    void client.ask('peers', {}).then((r) => {
-      if ('ok' in r) this.peers = r.ok.peers;
-    });
+    const readPeers = () =>
+      void client.ask('peers', {}).then((r) => {
+        if ('ok' in r) this.peers = r.ok.peers;
+      });
+    this.subscriptions.push(client.onReconnect(readPeers));
+    readPeers();
     this.renderReply();
   }
 

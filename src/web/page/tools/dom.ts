@@ -26,6 +26,15 @@ export function button(text: string, onClick: () => void, cls = 'tools-button'):
   return el('button', { class: cls, text, attrs: { type: 'button' }, on: { click: () => onClick() } });
 }
 
+/**
+ * Marks a control that changes something: a read-only page (the shell puts `read-only` on the body
+ * once the server's hello says so) does not show it. The server refuses it anyway.
+ */
+export function mutating<T extends HTMLElement>(node: T): T {
+  node.classList.add('tools-mutates');
+  return node;
+}
+
 /** Replaces a node's children. */
 export function fill(node: Element, children: readonly Child[]): void {
   node.replaceChildren(...children.filter((c): c is Node | string => c !== null && c !== undefined && c !== false));

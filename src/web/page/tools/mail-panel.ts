@@ -8,7 +8,7 @@ import { buildThreads, mailLineView, unreadFor } from '../../../app/mail-view-th
 import { MESSAGE_KINDS } from '../../../protocol/message-rules.js';
 import type { PeerInfo } from '../../../protocol/methods.js';
 import type { MailEntryView } from '../../tool-protocol.js';
-import { button, el, fill, hhmm, option } from './dom.js';
+import { button, el, fill, hhmm, mutating, option } from './dom.js';
 import { describeError, type ToolClient } from './tool-client.js';
 import type { ToolsDisposable } from './tools-host.js';
 
@@ -62,10 +62,16 @@ export class MailPanel {
       client.on('mail', (m) => this.update(addArrived(this.view, entryOf(m)))),
       client.on('receipt', (r) => this.update(applyReceiptToView(this.view, r))),
       client.on('peers', (p) => this.setPeers(p.peers)),
+      client.onReconnect(() => this.reload()),
     );
     this.fillPeers();
-    void client.ask('peers', {}).then((r) => 'ok' in r && this.setPeers(r.ok.peers));
-    void this.loadPage();
+    this.reload();
+  }
+
+  /** The peers and the first page again (at the start, and after the socket was down). */
+  private reload(): void {
+    void this.o.client.ask('peers', {}).then((r) => 'ok' in r && this.setPeers(r.ok.peers));
+    this.setPeer(this.view.filter);
   }
 
   /** Shows message `id` (a note's mail): all mail, that message selected and opened. */
@@ -163,8 +169,8 @@ export class MailPanel {
       el('pre', { class: 'tools-mail-text', text: e.text }),
       el('ul', { class: 'tools-receipts', attrs: { 'aria-label': 'receipts' } }, e.receipts.map((r) => el('li', { class: `tools-receipt state-${r.state}`, attrs: { 'data-to': r.to }, text: describeRecipient(r) }))),
       el('div', { class: 'tools-actions' }, [
-        this.o.client.readOnly ? null : button('mark read', () => void this.markRead(e.id)),
-        this.o.client.readOnly ? null : button('reply', () => this.o.reply(e)),
+        mutating(button('mark read', () => void this.markRead(e.id))),
+        mutating(button('reply', () => this.o.reply(e))),
       ]),
     ]);
   }

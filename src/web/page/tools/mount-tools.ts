@@ -87,7 +87,7 @@ export function mountToolsPanel(host: ToolsHost): ToolsPanel {
     renderTabs();
   }
 
-  const root = el('div', { class: `tools${host.readOnly ? ' is-read-only' : ''}` }, [tabs, ...Object.values(sections)]);
+  const root = el('div', { class: 'tools' }, [tabs, ...Object.values(sections)]);
   host.panel.append(root);
   const rowsChanged = host.onRows(() => rowPanel.refresh());
   // On a phone the panel opens on the composer (the issue's "composer one tap away"); on a desk, on the mail.

@@ -21,20 +21,28 @@ export class NotesPanel {
   readonly root: HTMLElement;
   private notes: PageNote[] = [];
   private readonly list: HTMLElement;
-  private readonly subscription: ToolsDisposable;
+  private readonly subscriptions: ToolsDisposable[];
 
   constructor(private readonly o: NotesPanelOptions) {
     this.list = el('ul', { class: 'tools-notes-list', attrs: { 'aria-label': 'notifications' } });
     this.root = el('section', { class: 'tools-notes', attrs: { 'aria-label': 'notification list' } }, [this.list]);
-    this.subscription = o.client.on('note', (n) => {
-      this.add([n]);
-      o.arrived?.(n);
-    });
-    void o.client.ask('notes', {}).then((r) => {
+    this.subscriptions = [
+      o.client.on('note', (n) => {
+        this.add([n]);
+        o.arrived?.(n);
+      }),
+      o.client.onReconnect(() => this.load()),
+    ];
+    this.load();
+    this.render();
+  }
+
+  /** The list so far (at the start, and after the socket was down). */
+  private load(): void {
+    void this.o.client.ask('notes', {}).then((r) => {
       if ('error' in r) return fill(this.list, [el('li', { class: 'tools-note is-error', text: describeError(r.error) })]);
       this.add(r.ok.notes);
     });
-    this.render();
   }
 
   private add(notes: readonly PageNote[]): void {
@@ -68,6 +76,6 @@ export class NotesPanel {
   }
 
   dispose(): void {
-    this.subscription.dispose();
+    for (const s of this.subscriptions) s.dispose();
   }
 }

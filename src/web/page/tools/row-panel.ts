@@ -7,7 +7,7 @@ import type { WakePolicy } from '../../../app/app-state.js';
 import type { PageRow } from '../../page-protocol.js';
 import type { DeskInfo, ToolMethods } from '../../tool-protocol.js';
 import { ConfirmBar } from './confirm-bar.js';
-import { button, el, fill, option } from './dom.js';
+import { button, el, fill, mutating, option } from './dom.js';
 import { NewRowDialog } from './new-row-dialog.js';
 import { reviewView } from './review-view.js';
 import { describeError, type Answer, type ToolClient } from './tool-client.js';
@@ -47,17 +47,20 @@ export class RowPanel {
       void this.refreshDesk();
     });
     this.root = el('section', { class: 'tools-row', attrs: { 'aria-label': 'row tools' } }, [
-      el('div', { class: 'tools-filters' }, [this.select, el('label', { class: 'tools-field tools-inline' }, ['wake', this.wake])]),
+      el('div', { class: 'tools-filters' }, [this.select, mutating(el('label', { class: 'tools-field tools-inline' }, ['wake', this.wake]))]),
       this.head,
       this.actions,
       this.confirm.root,
       this.status,
       this.output,
-      client.readOnly ? null : this.dialog.root,
+      mutating(this.dialog.root),
       this.closedList,
       this.parkedList,
     ]);
-    this.subscriptions.push(client.on('wake', (w) => w.row === this.row && (this.wake.value = w.policy)));
+    this.subscriptions.push(
+      client.on('wake', (w) => w.row === this.row && (this.wake.value = w.policy)),
+      client.onReconnect(() => void this.refreshDesk()),
+    );
     this.refresh();
     void this.refreshDesk();
   }
@@ -89,7 +92,7 @@ export class RowPanel {
       return;
     }
     this.wake.value = row.wakePolicy;
-    this.wake.disabled = this.o.client.readOnly || row.profile === null;
+    this.wake.disabled = row.profile === null;
     const state = row.running ? (row.agentState ?? 'running') : `exited${row.exitCode !== null ? ` ${row.exitCode}` : ''}`;
     fill(this.head, [
       el('span', { class: 'tools-row-name', text: row.name }),
@@ -98,15 +101,14 @@ export class RowPanel {
       row.git ? el('span', { class: 'tools-row-branch', text: `${row.git.branch}${row.git.dirty ? ' *' : ''}` }) : null,
       row.title ? el('span', { class: 'tools-row-title', text: row.title }) : null,
     ]);
-    const ro = this.o.client.readOnly;
     fill(this.actions, [
       button('explain', () => void this.explain()),
       row.git ? button('review', () => void this.review()) : null,
       button('show', () => this.o.showRow(row.name)),
-      ro ? null : button('write to', () => this.o.writeTo(row.name)),
-      ro ? null : button('restart', () => void this.change('row.restart', row.name)),
-      ro ? null : button('close', () => void this.change('row.close', row.name)),
-      ro || !row.git ? null : button('remove worktree', () => void this.change('worktree.remove', row.name)),
+      mutating(button('write to', () => this.o.writeTo(row.name))),
+      mutating(button('restart', () => void this.change('row.restart', row.name))),
+      mutating(button('close', () => void this.change('row.close', row.name))),
+      row.git ? mutating(button('remove worktree', () => void this.change('worktree.remove', row.name))) : null,
     ]);
   }
 
@@ -125,7 +127,7 @@ export class RowPanel {
     const r = await this.o.client.ask('row.review', { row: name });
     if ('error' in r) return this.say(describeError(r.error), true);
     this.say('');
-    fill(this.output, [reviewView(r.ok.title, r.ok.lines), this.o.client.readOnly ? null : button(`write to @${name}`, () => this.o.writeTo(name))]);
+    fill(this.output, [reviewView(r.ok.title, r.ok.lines), mutating(button(`write to @${name}`, () => this.o.writeTo(name)))]);
   }
 
   private async setWake(policy: WakePolicy): Promise<void> {
@@ -159,18 +161,17 @@ export class RowPanel {
     if ('error' in r) return;
     const info = r.ok as DeskInfo & { cwd?: string };
     this.dialog.offer(info);
-    const ro = this.o.client.readOnly;
     fill(this.closedList, info.closed.length === 0 ? [] : [
       el('div', { class: 'tools-subhead', text: 'closed rows' }),
-      ...info.closed.map((c) => el('div', { class: 'tools-closed-row' }, [el('span', { text: `${c.name} — ${c.command}` }), ro ? null : button('reopen', () => void this.reopen(c.name))])),
+      ...info.closed.map((c) => el('div', { class: 'tools-closed-row' }, [el('span', { text: `${c.name} — ${c.command}` }), mutating(button('reopen', () => void this.reopen(c.name)))])),
     ]);
     fill(this.parkedList, info.parked.length === 0 ? [] : [
       el('div', { class: 'tools-subhead', text: 'mail parked for review' }),
       ...info.parked.map((p) =>
         el('div', { class: 'tools-parked-row' }, [
           el('span', { text: `@${p.recipient}: ${p.count} message${p.count === 1 ? '' : 's'}` }),
-          ro ? null : button('hand over', () => void this.parked('parked.redeliver', p.recipient)),
-          ro ? null : button('discard', () => void this.parked('parked.discard', p.recipient)),
+          mutating(button('hand over', () => void this.parked('parked.redeliver', p.recipient))),
+          mutating(button('discard', () => void this.parked('parked.discard', p.recipient))),
         ]),
       ),
     ]);
