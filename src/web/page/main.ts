@@ -69,7 +69,8 @@ function boot(): void {
   document.addEventListener('keydown', (e) => {
     if (attachment.attached !== null || phoneQuery.matches) return;
     const target = e.target as HTMLElement | null;
-    if (target && (target.closest('input, textarea, select, [contenteditable]') || target.closest('#tools'))) return;
+    // The page's own fields and the tools keep their keys (xterm.js's hidden textarea does not: a tile has it focused).
+    if (target && ((target.closest('input, textarea, select, [contenteditable]') && !target.closest('.xterm')) || target.closest('#tools'))) return;
     if (e.key === 'ArrowRight' || e.key === 'ArrowDown' || e.key === 'j') desk.move(1);
     else if (e.key === 'ArrowLeft' || e.key === 'ArrowUp' || e.key === 'k') desk.move(-1);
     else if (e.key === 'Enter' && desk.focused) attachment.attach(desk.focused);
@@ -78,7 +79,9 @@ function boot(): void {
     else if (e.key === '/') top.startFind();
     else return;
     e.preventDefault();
-  });
+    e.stopPropagation();
+    // Captured: a focused tile's xterm.js would take (and stop) the key first.
+  }, true);
 
   setInterval(() => {
     const now = Date.now();

@@ -1,12 +1,15 @@
-// xterm.js draws with <style> elements it writes at run time (its theme, its cell sizes), which
-// the page's Content-Security-Policy (no inline style) does not apply. This carries each such
-// element's text into a constructed stylesheet (document.adoptedStyleSheets), which the policy
-// does not cover, and follows the element as xterm.js rewrites or removes it. Only <style>
-// elements inside terminals (`.xterm`) are carried: the page has no other, and peer text never
-// reaches one (xterm.js builds them from its options, not from the screen).
-const sheets = new Map<HTMLStyleElement, CSSStyleSheet>();
+// xterm.js draws with <style> elements it makes at run time (its theme, its cell sizes), which
+// the page's Content-Security-Policy (style-src 'self': no inline style) refuses to apply, and
+// reports. So the page hands xterm.js, when it asks the document for a <style>, an inert element
+// of its own (TAG, never displayed, app.css) and carries each one's text into a constructed
+// stylesheet (document.adoptedStyleSheets), which the policy does not cover, following it as
+// xterm.js rewrites or removes it. xterm.js only sets these elements' textContent and removes
+// them; nothing else in the page makes a <style>. Their text comes from xterm.js's options,
+// never from a row's screen.
+const TAG = 'swb-term-style';
+const sheets = new Map<Element, CSSStyleSheet>();
 
-function sync(element: HTMLStyleElement): void {
+function sync(element: Element): void {
   let sheet = sheets.get(element);
   if (!element.isConnected) {
     if (sheet) {
@@ -24,23 +27,23 @@ function sync(element: HTMLStyleElement): void {
 }
 
 function visit(node: Node): void {
-  if (node instanceof HTMLStyleElement) {
-    if (node.closest('.xterm')) sync(node);
-  } else if (node instanceof Element) {
-    node.querySelectorAll('.xterm style').forEach((s) => sync(s as HTMLStyleElement));
-  }
+  if (!(node instanceof Element)) return;
+  if (node.localName === TAG) sync(node);
+  else node.querySelectorAll(TAG).forEach(sync);
 }
 
-/** Starts carrying terminal styles (once, at boot). */
+/** Starts handing out and carrying terminal styles (once, at boot, before any terminal is made). */
 export function bridgeTerminalStyles(root: Node = document.body): void {
+  const create = document.createElement.bind(document);
+  document.createElement = ((tag: string, options?: ElementCreationOptions) => (tag.toLowerCase() === 'style' ? create(TAG) : create(tag, options))) as typeof document.createElement;
   const observer = new MutationObserver((records) => {
     for (const record of records) {
       const target = record.target;
       if (record.type === 'characterData') {
-        if (target.parentNode instanceof HTMLStyleElement) visit(target.parentNode);
+        if (target.parentNode) visit(target.parentNode);
         continue;
       }
-      if (target instanceof HTMLStyleElement) visit(target);
+      visit(target);
       record.addedNodes.forEach(visit);
       // A removed style (or a terminal holding one) leaves the document: drop its sheet.
       if (record.removedNodes.length > 0) for (const element of [...sheets.keys()]) if (!element.isConnected) sync(element);
