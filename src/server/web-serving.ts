@@ -15,7 +15,7 @@ import { isLoopback } from '../web/request-guard.js';
 import { ApiEvents } from '../web/api-events.js';
 import { ApiHub } from '../web/api-hub.js';
 import { IntercomApi } from '../web/api-routes.js';
-import { WebServer, type WebAddress } from '../web/web-server.js';
+import type { WebServer, WebAddress } from '../web/web-server.js';
 import { WebTokens } from '../web/web-tokens.js';
 import type { PageService } from '../web/web-contract.js';
 import type { PageSocketLimits } from '../web/page-socket.js';
@@ -44,6 +44,8 @@ export interface WebServingOptions {
   /** dist/web/ unless a test says otherwise. */
   staticDir?: string;
   limits?: Partial<PageSocketLimits>;
+  /** Wall-clock time for cookie expiry (tests move it; default Date.now). */
+  now?: () => number;
   log: (line: string) => void;
 }
 
@@ -69,7 +71,11 @@ export class WebServing implements Disposable {
   constructor(private readonly o: WebServingOptions) {
     this.apiHub = new ApiHub({ socketPath: o.paths.socketPath, operatorTokenFile: o.paths.operatorTokenFile });
     this.api = new IntercomApi(this.apiHub, new ApiEvents(this.apiHub));
-    this.tokens = new WebTokens({ file: join(o.paths.runDir, 'web-tokens.json'), ...(o.settings?.cookieHours !== undefined ? { cookieHours: o.settings.cookieHours } : {}) });
+    this.tokens = new WebTokens({
+      file: join(o.paths.runDir, 'web-tokens.json'),
+      ...(o.settings?.cookieHours !== undefined ? { cookieHours: o.settings.cookieHours } : {}),
+      ...(o.now ? { now: o.now } : {}),
+    });
   }
 
   /** The listener, when it runs (tests and the page session read its address). */
@@ -154,6 +160,8 @@ export class WebServing implements Disposable {
     this.server = null;
     await old?.close();
     try {
+      // Loaded on first use: `ws` and node:http(s) cost a server that never serves the page nothing.
+      const { WebServer } = await import('../web/web-server.js');
       this.server = await WebServer.start({
         bind: wanted.bind,
         port: wanted.port,

@@ -46,7 +46,8 @@ export class IntercomApi implements ApiMount {
     const rest = restParts.join('/');
     const route = this.routes.get(name);
     if (!route || (rest !== '' && name !== 'status')) return answerError(res, swbError('NOT_FOUND', `There is no API route ${JSON.stringify(url.pathname.slice(0, 80))} (GET /api/openapi.json lists them).`));
-    if (req.method !== route.method && !(route.method === 'GET' && req.method === 'HEAD')) {
+    // Exactly the method: a HEAD of /api/inbox would mark mail delivered and then drop it.
+    if (req.method !== route.method) {
       res.setHeader('Allow', route.method);
       return answerJson(res, 405, { error: { code: 'BAD_REQUEST', message: `${url.pathname} takes ${route.method}.` } });
     }

@@ -11,7 +11,7 @@ import { OPERATOR } from '../protocol/handle.js';
 import type { WebIdentity } from './web-contract.js';
 
 /** Tokens kept at most: each `swb web` mints one; the oldest go first. */
-const MAX_TOKENS = 32;
+const MAX_TOKENS = 64;
 /** Cookies kept at most (a browser each); the oldest go first. */
 const MAX_COOKIES = 256;
 /** A cookie's lifetime unless the config says otherwise. */

@@ -49,7 +49,9 @@ export function recordingPages(pages: OpenedPage[]): PageService {
   };
 }
 
-export async function startTestWeb(opts: { settings?: WebSettings; staticDir?: string; limits?: Partial<PageSocketLimits>; hubLimits?: Parameters<typeof startTestHub>[0] } = {}): Promise<TestWeb> {
+export async function startTestWeb(
+  opts: { settings?: WebSettings; staticDir?: string; limits?: Partial<PageSocketLimits>; hubLimits?: Parameters<typeof startTestHub>[0]; now?: () => number } = {},
+): Promise<TestWeb> {
   const hub = await startTestHub(opts.hubLimits ?? {});
   const pages: OpenedPage[] = [];
   const serving = new WebServing({
@@ -59,6 +61,7 @@ export async function startTestWeb(opts: { settings?: WebSettings; staticDir?: s
     rowOfToken: (t) => hub.hub.core.sessions.rowOfToken(t),
     ...(opts.staticDir ? { staticDir: opts.staticDir } : {}),
     ...(opts.limits ? { limits: opts.limits } : {}),
+    ...(opts.now ? { now: opts.now } : {}),
     log: () => undefined,
   });
   deferCleanup('web serving', () => serving.dispose());
