@@ -1,19 +1,31 @@
-// The page's tools in headless Chromium against a real server side (tools-fixture.ts): a composer
-// send lands in a row's inbox from the operator and its receipts move on the page; mail to the
-// operator appears in the mail view and the notification list; a read-only page's send is refused
-// by the server (its own WebSocket, the page's cookie); the sanitizer's hostile corpus and HTML
+// The page's tools in headless Debian chromium (playwright-core) against a real workspace server
+// (browser-harness.ts: `swb` with real shells, `swb web`): a composer send lands in a row's inbox
+// from the operator (the row's own `swb wait` prints it) and its receipts move on the page; mail to
+// the operator appears live in the mail view and the notification list; a read-only page's send is
+// refused by the server (the page's own socket, its cookie); the sanitizer's hostile corpus and HTML
 // payloads, sent as mail and set as a row's title, render inert — no element or script injected.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { HOSTILE_CASES } from '../fixtures/hostile/corpus.js';
 import { connectClient } from '../helpers/hub-harness.js';
 import { runCleanups } from '../helpers/cleanup.js';
 import { waitUntil } from '../helpers/wait-until.js';
-import { launchBrowser, openTools, startToolsServer } from './tools-fixture.js';
+import { launchBrowser, openPage, startWebWorkspace } from './browser-harness.js';
 
 afterEach(runCleanups);
 
-const SLEEPER = { file: '/bin/sh', args: ['-c', 'sleep 60'] };
+/** A row that waits for its mail with its own `swb`, marks it read, shows its inbox, and stays. */
+const WAITS_FOR_MAIL = `id=$(swb wait --timeout 120 --json | sed -n 's/.*"id":\\([0-9]*\\).*/\\1/p' | head -n 1); echo "GOT-MAIL-$id"; swb read "$id"; swb inbox --all; exec sh`;
+
+/** The page at `url`, its tools panel open on `tab`. */
+async function openTools(browser: Browser, url: string, tab: 'mail' | 'notes' | 'compose' | 'row'): Promise<Page> {
+  const { page, problems } = await openPage(browser, url);
+  await page.locator('#top button.tools').click();
+  await page.locator(`#tools .tools-tab[data-tab="${tab}"]`).click();
+  // Nothing the page's CSP refused, no error thrown in the page.
+  expect(problems).toEqual([]);
+  return page;
+}
 
 /** Markup a page that inserted peer text as HTML would turn into live elements and scripts. */
 const HTML_PAYLOADS = [
@@ -38,10 +50,9 @@ async function injected(page: Page): Promise<{ foreign: number; pwned: unknown; 
 
 describe('the page’s tools in a browser', { timeout: 120_000 }, () => {
   it('a composer send lands in the row’s inbox from the operator, and its receipts move on the page', async () => {
-    const t = await startToolsServer();
-    t.fleet.add({ name: 'worker', command: SLEEPER }, { cols: 60, rows: 10 });
+    const ws = await startWebWorkspace({ worker: WAITS_FOR_MAIL });
     const browser = await launchBrowser();
-    const page = await openTools(browser, await t.loginUrl(), 'compose');
+    const page = await openTools(browser, await ws.login(), 'compose');
     const text = page.locator('#tools .tools-composer-text');
     await text.fill('@wor');
     // `@` completion from the rows and peers: the row is offered and Tab takes it.
@@ -52,16 +63,13 @@ describe('the page’s tools in a browser', { timeout: 120_000 }, () => {
     await page.locator('#tools .tools-composer-kind').selectOption('task');
     await page.locator('#tools .tools-send').click();
     const receipts = page.locator('#tools .tools-composer-receipts');
-    await receipts.filter({ hasText: '@worker · accepted' }).waitFor();
-    // In the row's inbox, from the operator, as the row itself reads it.
-    const worker = await connectClient(t.paths, { session: 'worker', token: t.tokens.get('worker')! });
-    const inbox = await worker.client.request<{ messages: Array<{ id: number; from: string; text: string; kind: string }> }>('mail.list', {});
-    expect(inbox.messages).toEqual([expect.objectContaining({ from: 'operator', text: 'please build', kind: 'task' })]);
-    const id = inbox.messages[0]!.id;
-    expect(await receipts.getAttribute('data-message-id')).toBe(String(id));
-    await receipts.filter({ hasText: '@worker ✓ delivered' }).waitFor();
-    await worker.client.request('mail.read', { ids: [id] });
-    await receipts.filter({ hasText: '@worker ✓✓ read' }).waitFor();
+    // In the row's inbox, from the operator: the row's own `swb wait` got it (delivered), then read it.
+    await receipts.filter({ hasText: '@worker ✓✓ read' }).waitFor({ timeout: 20_000 });
+    const id = Number(await receipts.getAttribute('data-message-id'));
+    expect(id).toBeGreaterThan(0);
+    await ws.terminal.waitForText(new RegExp(`GOT-MAIL-${id}`), { timeoutMs: 10_000 });
+    await ws.terminal.waitForText(new RegExp(`#${id}  from operator  task`), { timeoutMs: 10_000 });
+    await ws.terminal.waitForText(/ {4}please build/, { timeoutMs: 10_000 });
     // The mail view shows it with its receipt per recipient, moved live.
     await page.locator('#tools .tools-tab[data-tab="mail"]').click();
     await page.locator(`#tools .tools-mail-line[data-id="${id}"]`).click();
@@ -69,11 +77,11 @@ describe('the page’s tools in a browser', { timeout: 120_000 }, () => {
   });
 
   it('mail to the operator appears live in the mail view and the notification list', async () => {
-    const t = await startToolsServer();
+    const ws = await startWebWorkspace({ shell: 'exec sh' });
     const browser = await launchBrowser();
-    const page = await openTools(browser, await t.loginUrl(), 'mail');
+    const page = await openTools(browser, await ws.login(), 'mail');
     await page.locator('#tools .tools-mail-list .tools-empty').waitFor();
-    const bot = await connectClient(t.paths, { session: 'bot' });
+    const bot = await connectClient(ws.home.paths, { session: 'bot' });
     const sent = await bot.client.request<{ id: number }>('mail.send', { to: ['operator'], text: 'deploy finished\nall green', kind: 'data' });
     const line = page.locator(`#tools .tools-mail-line[data-id="${sent.id}"]`);
     await line.waitFor();
@@ -95,10 +103,9 @@ describe('the page’s tools in a browser', { timeout: 120_000 }, () => {
   });
 
   it('a read-only page has no send, and the server refuses its send', async () => {
-    const t = await startToolsServer();
-    t.fleet.add({ name: 'worker', command: SLEEPER }, { cols: 60, rows: 10 });
+    const ws = await startWebWorkspace({ worker: 'exec sh' });
     const browser = await launchBrowser();
-    const page = await openTools(browser, await t.loginUrl(true), 'compose');
+    const page = await openTools(browser, await ws.login({ readOnly: true }), 'compose');
     await page.locator('#tools .tools-readonly').waitFor();
     expect(await page.locator('#tools .tools-send').isVisible()).toBe(false);
     // The page's own socket (its cookie), asking anyway: refused at the server, nothing sent.
@@ -114,17 +121,18 @@ describe('the page’s tools in a browser', { timeout: 120_000 }, () => {
         }),
     );
     expect(answer).toMatchObject({ t: 'res', id: 7, error: { code: 'READ_ONLY' } });
-    expect(t.port.unreadCount('worker')).toBe(0);
+    // Nothing reached the row: the operator's own view of the mail has none.
+    const operatorPage = await openTools(browser, await ws.login(), 'mail');
+    await operatorPage.locator('#tools .tools-mail-list .tools-empty', { hasText: 'no mail' }).waitFor();
   });
 
   it('the hostile corpus and HTML payloads, as mail and as a row’s title, render inert', async () => {
-    const t = await startToolsServer();
-    // The row sets its title to each payload once the page watches it (a line typed into it says when).
-    const titles = HTML_PAYLOADS.map((p) => `printf '\\033]0;%s\\007' '${p.replace(/'/g, "'\\''")}'; sleep 0.2`).join('; ');
-    t.fleet.add({ name: 'titled', command: { file: '/bin/sh', args: ['-c', `read go; ${titles}; sleep 60`] } }, { cols: 60, rows: 10 });
+    // The row keeps setting its title to each payload in turn (the page sees whichever comes).
+    const titles = HTML_PAYLOADS.map((p) => `printf '\\033]0;%s\\007' '${p.replace(/'/g, "'\\''")}'; sleep 0.3`).join('; ');
+    const ws = await startWebWorkspace({ titled: `while :; do ${titles}; done` });
     const browser = await launchBrowser();
-    const page = await openTools(browser, await t.loginUrl(), 'mail');
-    const bot = await connectClient(t.paths, { session: 'bot' });
+    const page = await openTools(browser, await ws.login(), 'mail');
+    const bot = await connectClient(ws.home.paths, { session: 'bot' });
     const texts = [...HOSTILE_CASES.map((c) => (typeof c.input === 'string' ? c.input : new TextDecoder().decode(c.input))), ...HTML_PAYLOADS];
     const ids: number[] = [];
     for (const text of texts) {
@@ -138,10 +146,8 @@ describe('the page’s tools in a browser', { timeout: 120_000 }, () => {
     await page.locator('#tools .tools-tab[data-tab="notes"]').click();
     await waitUntil(async () => (await page.locator('#tools .tools-note').count()) >= ids.length, { what: 'the notes', timeoutMs: 15_000 });
     await page.locator('#tools .tools-tab[data-tab="row"]').click();
-    t.fleet.get('titled')!.write('go\r');
-    const lastTitle = HTML_PAYLOADS[HTML_PAYLOADS.length - 1]!;
-    await page.locator('#tools .tools-row-title', { hasText: 'ontoggle' }).waitFor({ timeout: 15_000 });
-    expect(await page.locator('#tools .tools-row-title').textContent()).toBe(lastTitle);
+    await page.locator('#tools .tools-row-title').waitFor({ timeout: 15_000 });
+    expect(HTML_PAYLOADS).toContain(await page.locator('#tools .tools-row-title').textContent());
     await page.locator('#tools .tools-row button', { hasText: 'explain' }).click();
     expect(await injected(page)).toEqual({ foreign: 0, pwned: undefined, scripts: 0 });
     // The payloads are there as text, not as markup.
