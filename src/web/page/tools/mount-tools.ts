@@ -89,7 +89,8 @@ export function mountToolsPanel(host: ToolsHost): ToolsPanel {
 
   const root = el('div', { class: 'tools' }, [tabs, ...Object.values(sections)]);
   host.panel.append(root);
-  const rowsChanged = host.onRows(() => rowPanel.refresh());
+  // A header changes with every output a row prints: the row tools follow only while they are shown.
+  const rowsChanged = host.onRows(() => current === 'row' && !host.panel.closest('[hidden]') && rowPanel.refresh());
   // On a phone the panel opens on the composer (the "composer one tap away"); on a desk, on the mail.
   show(window.matchMedia(PHONE_QUERY).matches ? 'compose' : 'mail');
 
