@@ -73,10 +73,10 @@ export const MAIL_TOOLS: ToolTable = {
   'budget.grant': {
     params: z.strictObject({ a: handle, b: handle }),
     mutates: true,
-    async run({ a, b }, { port, notes }) {
+    async run({ a, b }, { port, note }) {
       const r = await port.grantBudget(a, b);
       if ('error' in r) return fromSwb(r.error);
-      notes.note('info', `@${sayLine(a, 64)} ↔ @${sayLine(b, 64)}: granted ${r.ok.budget} more messages`, a);
+      note('info', `@${sayLine(a, 64)} ↔ @${sayLine(b, 64)}: granted ${r.ok.budget} more messages`, a);
       return { ok: r.ok };
     },
   },
@@ -87,13 +87,13 @@ function parkedTool<N extends 'parked.redeliver' | 'parked.discard'>(action: 're
   return {
     params: z.strictObject({ row: handle }),
     mutates: true,
-    async run({ row }, { port, notes }) {
+    async run({ row }, { port, note }) {
       const r = await (action === 'redeliver' ? port.redeliverParked(row) : port.discardParked(row));
       if ('error' in r) return fromSwb(r.error);
       const n = r.ok.messages;
       const messages = `${n} parked message${n === 1 ? '' : 's'}`;
       const said = action === 'redeliver' ? `@${row}: ${messages} handed over; it is woken for them as usual` : `@${row}: ${messages} discarded (their senders see expired)`;
-      notes.note('info', said, row);
+      note('info', said, row);
       return { ok: { row, messages: n, said } };
     },
   };

@@ -2,7 +2,8 @@
 // built from the same parts a terminal dashboard builds (an app store, the note strip, the row mirror
 // for rows' exits, wake failures, agents' and the fleet's notices, usage budgets; the mail notices for
 // mail and refusals and held pairs), so the page's list cannot say anything the dashboard would not.
-// One list per web server, shared by its pages: a page opened later sees what happened before it.
+// One list for the pages of a web server, kept while any page is open: a page opened later sees
+// what happened since the first (as a dashboard's list starts when that dashboard opens).
 import { initialState, type Note, type NoteKind } from '../app/app-state.js';
 import { AppStore } from '../app/app-store.js';
 import type { ClientDesk } from '../app/client-desk.js';
@@ -20,7 +21,6 @@ export class PageNotes implements Disposable {
   private readonly lifetime = new DisposableStore();
   private readonly store: AppStore;
   private readonly strip: NoteStrip;
-  private readonly mirror: RowMirror;
   private readonly added = this.lifetime.add(new Emitter<Note>());
   /** The newest note already told (notes get rising ids). */
   private told = 0;
@@ -36,7 +36,7 @@ export class PageNotes implements Disposable {
     const composer = this.lifetime.add(new ComposerController({ store: this.store, port, note }));
     const mailView = new MailViewController({ store: this.store, port, composer, note });
     this.lifetime.add(new MailNotices({ port, isRow: (name) => desk.fleet.has(name), note, mailView }));
-    this.mirror = this.lifetime.add(new RowMirror({ store: this.store, desk, port, notes: this.strip, attachedGone: () => undefined }));
+    this.lifetime.add(new RowMirror({ store: this.store, desk, port, notes: this.strip, attachedGone: () => undefined }));
     this.lifetime.add(this.store.onChange((state) => this.tell(state.notes)));
   }
 
@@ -48,11 +48,6 @@ export class PageNotes implements Disposable {
   /** A note of the page's own (how a change it asked for went), into the same list. */
   note(kind: NoteKind, text: string, row: string | null): void {
     this.strip.note(kind, text, row);
-  }
-
-  /** Why a row is in its state: the text the dashboard's explain view shows (`swb explain ROW --verbose`). */
-  explainText(name: string): string {
-    return this.mirror.explainText(name);
   }
 
   private tell(notes: readonly Note[]): void {

@@ -4,7 +4,7 @@
 // answered with a value or a typed error, never an exception. And the pushes a page follows: mail,
 // receipts, peers, the notification list, alerts for browser notifications, wake policies, usage.
 // The pushes are taken once for all pages (one subscription to each source, each item converted
-// once), so a second page costs a listener, not a second look at the store.
+// once), and only while a page is open: with no page, an accepted mail costs nothing more here.
 import type { ClientDesk } from '../app/client-desk.js';
 import type { OperatorPort } from '../hub/operator-port.js';
 import { OPERATOR } from '../protocol/handle.js';
@@ -35,37 +35,23 @@ export interface PageToolsOptions {
 }
 
 export class WebPageTools implements PageTools, Disposable {
-  private readonly lifetime = new DisposableStore();
   private readonly table: ToolTable;
   private readonly ctx: ToolContext;
-  private readonly feed = this.lifetime.add(new Emitter<ServerToPage>());
+  private readonly feed = new Emitter<ServerToPage>();
+  private followers = 0;
+  /** The sources the pages follow, taken while any page is open (no page: nothing more per mail). */
+  private live: { notes: PageNotes; lifetime: DisposableStore } | null = null;
   /** A peer change is pushed once per burst (a restart of many rows changes many peers). */
   private peersQueued = false;
 
   constructor(private readonly o: PageToolsOptions) {
     const { port, desk } = o;
-    const clock = o.clock ? { clock: o.clock } : {};
-    const notes = this.lifetime.add(new PageNotes({ port, desk, ...clock }));
-    this.ctx = { port, desk, notes };
+    this.ctx = { port, desk, note: (kind, text, row) => this.live?.notes.note(kind, text, row) };
     this.table = {
       ...MAIL_TOOLS,
       ...rowTools(o.defaultCwd ?? process.cwd()),
-      notes: { params: emptyParams, mutates: false, run: () => ({ ok: { notes: notes.list() } }) },
+      notes: { params: emptyParams, mutates: false, run: () => ({ ok: { notes: this.live?.notes.list() ?? [] } }) },
     };
-    const alerts = this.lifetime.add(new PageAlerts({ desk, ...(o.followNotices ? { followNotices: o.followNotices } : {}), ...clock }));
-    // Each source once, for every page.
-    this.lifetime.add(
-      port.onMail((m) =>
-        // A message just accepted: every recipient's receipt is where the hub put it (receipt pushes move it on).
-        this.push('mail', { ...m, receipts: m.to.map((to) => ({ to, state: m.state ?? 'accepted', woken: false })) }),
-      ),
-    );
-    this.lifetime.add(port.onReceipt((r) => this.push('receipt', r)));
-    this.lifetime.add(port.onPeer(() => this.peersChanged()));
-    this.lifetime.add(notes.onNote((n) => this.push('note', n)));
-    this.lifetime.add(alerts.onAlert((a) => this.push('alert', a)));
-    this.lifetime.add(desk.fleet.onPolicy((p) => this.push('wake', p)));
-    if (desk.usage) this.lifetime.add(desk.usage.onUsage((u) => this.push('usage', u)));
   }
 
   mutates(method: string): boolean {
@@ -89,7 +75,37 @@ export class WebPageTools implements PageTools, Disposable {
 
   follow(push: (message: ServerToPage) => void, who: WebIdentity): Disposable {
     if (who.handle !== OPERATOR) return toDisposable(() => undefined);
-    return this.feed.event(push);
+    const listening = this.feed.event(push);
+    if (this.followers++ === 0) this.live = this.goLive();
+    return toDisposable(() => {
+      listening.dispose();
+      if (--this.followers === 0) {
+        this.live?.lifetime.dispose();
+        this.live = null;
+      }
+    });
+  }
+
+  /** Each source once, for every page. */
+  private goLive(): { notes: PageNotes; lifetime: DisposableStore } {
+    const { port, desk } = this.o;
+    const lifetime = new DisposableStore();
+    const clock = this.o.clock ? { clock: this.o.clock } : {};
+    const notes = lifetime.add(new PageNotes({ port, desk, ...clock }));
+    const alerts = lifetime.add(new PageAlerts({ desk, ...(this.o.followNotices ? { followNotices: this.o.followNotices } : {}), ...clock }));
+    lifetime.add(
+      port.onMail((m) =>
+        // A message just accepted: every recipient's receipt is where the hub put it (receipt pushes move it on).
+        this.push('mail', { ...m, receipts: m.to.map((to) => ({ to, state: m.state ?? 'accepted', woken: false })) }),
+      ),
+    );
+    lifetime.add(port.onReceipt((r) => this.push('receipt', r)));
+    lifetime.add(port.onPeer(() => this.peersChanged()));
+    lifetime.add(notes.onNote((n) => this.push('note', n)));
+    lifetime.add(alerts.onAlert((a) => this.push('alert', a)));
+    lifetime.add(desk.fleet.onPolicy((p) => this.push('wake', p)));
+    if (desk.usage) lifetime.add(desk.usage.onUsage((u) => this.push('usage', u)));
+    return { notes, lifetime };
   }
 
   private method(name: string): ToolMethod | undefined {
@@ -105,11 +121,13 @@ export class WebPageTools implements PageTools, Disposable {
     this.peersQueued = true;
     queueMicrotask(() => {
       this.peersQueued = false;
-      this.push('peers', { peers: this.o.port.peers() });
+      if (this.live) this.push('peers', { peers: this.o.port.peers() });
     });
   }
 
   dispose(): void {
-    this.lifetime.dispose();
+    this.live?.lifetime.dispose();
+    this.live = null;
+    this.feed.dispose();
   }
 }

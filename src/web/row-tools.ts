@@ -6,6 +6,7 @@
 // would lose (a dirty worktree, unmerged commits) the server checks itself: git refuses.
 import * as z from 'zod';
 import { HANDLE_HINT, HANDLE_PATTERN } from '../protocol/handle.js';
+import { explainRowText } from '../app/row-mirror.js';
 import { emptyParams, explainParams } from '../protocol/method-params.js';
 import { describeSkipped } from '../worktree/skipped-files.js';
 import { reviewLine } from './review-line.js';
@@ -50,27 +51,27 @@ export function rowTools(defaultCwd: string): ToolTable {
     explain: {
       params: explainParams,
       mutates: false,
-      run({ row }, { desk, notes }) {
+      run({ row }, { desk }) {
         if (!desk.fleet.has(row)) return noRow(row);
-        return { ok: { row, text: notes.explainText(row) } };
+        return { ok: { row, text: explainRowText(desk, row) } };
       },
     },
     'wake.set': {
       params: z.strictObject({ row: handle, policy: z.enum(['auto', 'notify', 'off']) }),
       mutates: true,
-      run({ row, policy }, { desk, notes }) {
+      run({ row, policy }, { desk, note }) {
         if (!desk.fleet.has(row)) return noRow(row);
         if (!desk.fleet.agents?.has(row)) return toolError('UNAVAILABLE', `${row} has no agent profile: it is never woken`);
         if (!desk.setWakePolicy(row, policy)) return toolError('REFUSED', `the wake policy of ${row} could not be set`);
         const said = `wake policy of @${row}: ${policy}`;
-        notes.note('info', said, row);
+        note('info', said, row);
         return { ok: { row, policy, said } };
       },
     },
     'row.new': {
       params: newRowParams,
       mutates: true,
-      async run(params, { desk, notes }) {
+      async run(params, { desk, note }) {
         if (!desk.newRow) return toolError('UNAVAILABLE', 'this server starts rows only from swb new');
         const { cols: c, rows: r, ...fields } = params;
         const request = { ...fields, cwd: fields.cwd || defaultCwd };
@@ -78,22 +79,22 @@ export function rowTools(defaultCwd: string): ToolTable {
         if ('problem' in started) return toolError('REFUSED', sayLine(started.problem));
         if ('started' in started) {
           const said = `@${started.started} started`;
-          notes.note('info', said, started.started);
+          note('info', said, started.started);
           return { ok: { name: started.started, said } };
         }
         // git makes the worktree first; the answer waits for it (the row shows up once it exists).
         const made = await started.worktree;
         if ('problem' in made) return toolError('REFUSED', `@${started.name} did not start: ${sayLine(made.problem)}`);
         const said = `@${started.name} started in ${sayLine(made.path, 200)} on ${sayLine(made.branch, 100)}`;
-        notes.note('info', said, started.name);
-        if (made.skipped?.length) notes.note('error', `@${started.name}: ${describeSkipped(made.skipped)}`, started.name);
+        note('info', said, started.name);
+        if (made.skipped?.length) note('error', `@${started.name}: ${describeSkipped(made.skipped)}`, started.name);
         return { ok: { name: started.name, path: made.path, branch: made.branch, said } };
       },
     },
     'row.restart': {
       params: confirmed,
       mutates: true,
-      run({ row, confirm }, { desk, notes }) {
+      run({ row, confirm }, { desk, note }) {
         const r = desk.fleet.get(row);
         if (!r) return noRow(row);
         if (r.state === 'running' && !confirm) return toolError('CONFIRM_REQUIRED', `${row} is running: restarting it ends what it is doing`);
@@ -104,14 +105,14 @@ export function rowTools(defaultCwd: string): ToolTable {
           return toolError('REFUSED', `@${row} could not restart: ${sayLine(String((err as Error).message ?? err), 200)}`);
         }
         const said = `@${row} restarted${resumed ? ', resuming its conversation' : ''}`;
-        notes.note('info', said, row);
+        note('info', said, row);
         return { ok: { row, resumed, said } };
       },
     },
     'row.close': {
       params: confirmed,
       mutates: true,
-      run({ row, confirm }, { desk, notes }) {
+      run({ row, confirm }, { desk, note }) {
         const r = desk.fleet.get(row);
         if (!r) return noRow(row);
         const worktree = r.spec.worktree;
@@ -119,18 +120,18 @@ export function rowTools(defaultCwd: string): ToolTable {
         if (!confirm && r.state === 'running') return toolError('CONFIRM_REQUIRED', `${row} is running: closing it ends its program`);
         if (!desk.close(row)) return noRow(row);
         const said = `@${row} closed${worktree ? `; its worktree stays in ${sayLine(worktree.path, 200)}` : ''}`;
-        notes.note('info', said, null);
+        note('info', said, null);
         return { ok: { row, said } };
       },
     },
     'row.reopen': {
       params: z.strictObject({ row: handle, cols, rows }),
       mutates: true,
-      run({ row, cols: c, rows: r }, { desk, notes }) {
+      run({ row, cols: c, rows: r }, { desk, note }) {
         if (desk.fleet.has(row)) return toolError('REFUSED', `@${row} is running again already`);
         if (!desk.reopen(row, { cols: c ?? DEFAULT_SIZE.cols, rows: r ?? DEFAULT_SIZE.rows })) return toolError('NOT_FOUND', `${row} is not among the rows closed while this server runs`);
         const said = `@${row} reopened`;
-        notes.note('info', said, row);
+        note('info', said, row);
         return { ok: { row, said } };
       },
     },
@@ -150,7 +151,7 @@ export function rowTools(defaultCwd: string): ToolTable {
     'worktree.remove': {
       params: confirmed,
       mutates: true,
-      async run({ row, confirm }, { desk, notes }) {
+      async run({ row, confirm }, { desk, note }) {
         const r = desk.fleet.get(row);
         if (!r) return noRow(row);
         if (!r.spec.worktree || !desk.removeWorktree) return toolError('UNAVAILABLE', `@${row} does not run in a worktree of its own`);
@@ -159,7 +160,7 @@ export function rowTools(defaultCwd: string): ToolTable {
         const removed = await desk.removeWorktree(row);
         if ('problem' in removed) return toolError('REFUSED', `@${row} kept: ${sayLine(removed.problem)}`);
         const said = `@${row} closed and its worktree removed (the branch is kept)`;
-        notes.note('info', said, null);
+        note('info', said, null);
         return { ok: { row, said } };
       },
     },

@@ -8,13 +8,14 @@ import type { SwbErrorValue } from '../protocol/error-codes.js';
 import { sanitize } from '../text/sanitize.js';
 import type { ToolError } from './page-protocol.js';
 import type { ToolErrorCode, ToolMethodName, ToolMethods } from './tool-protocol.js';
-import type { PageNotes } from './page-notes.js';
+import type { NoteKind } from '../app/app-state.js';
 
 /** What every tool works with: mail only through the port, rows only through the desk. */
 export interface ToolContext {
   port: OperatorPort;
   desk: ClientDesk;
-  notes: PageNotes;
+  /** How a change went, into the pages' notification list (while a page is open to keep one). */
+  note(kind: NoteKind, text: string, row: string | null): void;
 }
 
 export type ToolAnswer<T> = { ok: T } | { error: ToolError };

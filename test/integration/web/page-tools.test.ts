@@ -59,7 +59,7 @@ async function setup() {
   const pushed = <T extends keyof ToolPushes>(topic: T): ToolPushes[T][] =>
     pushes.flatMap((m) => (m.t === 'push' && m.topic === topic ? [m.data as ToolPushes[T]] : []));
   const call = async (method: ToolMethodName | string, params?: unknown, who = OPERATOR_PAGE) => tools.handle(method, params, who);
-  return { hub, paths, port, fleet, agents, desk, tools, tokens, pushes, pushed, call };
+  return { hub, paths, port, fleet, agents, desk, tools, tokens, pushes, pushed, call, page };
 }
 
 const okOf = <T = Record<string, unknown>>(r: { ok: unknown } | { error: unknown }): T => {
@@ -122,6 +122,25 @@ describe('page tools: mail', () => {
     expect(codeOf(await t.call('row.new', { name: '', what: 'x'.repeat(5000), cwd: '' }))).toBe('BAD_REQUEST');
     expect(codeOf(await t.call('mail.markRead', { id: 2 ** 60 }))).toBe('BAD_REQUEST');
     expect(codeOf(await t.call('mail.receipts', { id: 999 }))).toBe('NOT_FOUND');
+  });
+});
+
+describe('page tools: the sources followed only while a page is open', () => {
+  it('the last page gone, mail is pushed to nobody and no notes are kept; the next page starts them again', async () => {
+    const t = await setup();
+    const bot = await connectClient(t.paths, { session: 'bot' });
+    await bot.client.request('mail.send', { to: ['operator'], text: 'one' });
+    await waitUntil(() => t.pushed('note').length === 1, { what: 'the first note' });
+    t.page.dispose();
+    await bot.client.request('mail.send', { to: ['operator'], text: 'two' });
+    await waitUntil(() => t.port.unreadCount('operator') === 2, { what: 'the second mail accepted' });
+    expect(t.pushed('mail').map((m) => m.text)).toEqual(['one']);
+    expect(okOf<{ notes: unknown[] }>(await t.call('notes')).notes).toEqual([]);
+    const again: ServerToPage[] = [];
+    const next = t.tools.follow((m) => again.push(m), OPERATOR_PAGE);
+    await bot.client.request('mail.send', { to: ['operator'], text: 'three' });
+    await waitUntil(() => again.some((m) => m.t === 'push' && m.topic === 'mail' && (m.data as { text: string }).text === 'three'), { what: 'the next page hears mail' });
+    next.dispose();
   });
 });
 
