@@ -66,7 +66,8 @@ const floodRow = (id) => {
 };
 const rows = [{ name: 'e', cmd: `${printMarker('READY', 'e')}; stty raw -echo; exec cat` }, ...Array.from({ length: FLOOD_ROWS }, (_, i) => ({ name: `f${i + 1}`, cmd: floodRow(i + 1) }))];
 
-const swb = await startSwb(ctx, rows);
+let drawn;
+const swb = await startSwb(ctx, rows, { onClient: (c) => (drawn = c.waitForMarkers(['READY-e', ...Array.from({ length: FLOOD_ROWS }, (_, i) => `WAIT-${i + 1}`)], 30_000)) });
 const swbRun = (args) => {
   const c = swbCommand(ctx, args);
   const r = spawnSync(c.file, c.args, { env: swb.env, cwd: swb.home, encoding: 'utf8', timeout: 20_000 });
@@ -77,7 +78,7 @@ const browser = await chromium.launch({ executablePath: chromiumPath, headless: 
 let client = swb.client;
 const results = { terminal: [], page: [], pageBytes: [] };
 try {
-  await client.waitForMarkers(['READY-e', ...Array.from({ length: FLOOD_ROWS }, (_, i) => `WAIT-${i + 1}`)], 20_000);
+  await drawn;
   await client.settle(300, 3000);
   const login = JSON.parse(swbRun(['web', '--json', '--no-qr'])).loginUrl;
   const context = await browser.newContext({ viewport: { width: 2560, height: 1600 } });
@@ -151,7 +152,14 @@ try {
   await page.evaluate(() => {
     // The key's keydown (capture, before xterm.js sees it) to the render whose screen shows the echo.
     const term = window.swbPage.model.term('e').terminal;
-    window.__echo = { pending: null, samples: [] };
+    window.__echo = { pending: null, samples: [], parsed: [] };
+    term.onWriteParsed(() => {
+      const p = window.__echo.pending;
+      if (p && p.t0 !== undefined && p.parsedAt === undefined) {
+        const b = term.buffer.active;
+        if (b.cursorX === p.x + 1) p.parsedAt = performance.now();
+      }
+    });
     document.addEventListener('keydown', (e) => { if (window.__echo.pending) window.__echo.pending.t0 = e.timeStamp; }, true);
     term.onRender(() => {
       const p = window.__echo.pending;
@@ -160,6 +168,7 @@ try {
       const cell = b.getLine(b.baseY + b.cursorY)?.getCell(b.cursorX - 1)?.getChars();
       if (b.cursorX === p.x + 1 && cell === p.ch) {
         window.__echo.samples.push(performance.now() - p.t0);
+        window.__echo.parsed.push((p.parsedAt ?? performance.now()) - p.t0);
         window.__echo.pending = null;
         p.resolve();
       }
@@ -185,6 +194,8 @@ try {
   const all = await page.evaluate(() => window.__echo.samples);
   pageSamples.push(...all.slice(10));
   const pageEcho = latencyStats(pageSamples);
+  const pageParsed = latencyStats((await page.evaluate(() => window.__echo.parsed)).slice(10));
+  process.stdout.write(`page echo: keydown → echo parsed by xterm.js p50 ${pageParsed.p50.toFixed(2)} ms; → painted p50 ${pageEcho.p50.toFixed(2)} ms\n`);
   await page.keyboard.press('Control+]');
   await page.close();
 
@@ -200,6 +211,11 @@ try {
       return painted ? performance.now() : false;
     }, wantedMarks, { polling: 'raf', timeout: 30_000 });
     loads.push(await at.jsonValue());
+    if (i === 0) {
+      const marks = await p.evaluate(() => Object.fromEntries(performance.getEntriesByType('mark').map((m) => [m.name, Math.round(m.startTime)])));
+      const nav = await p.evaluate(() => Math.round(performance.getEntriesByType('navigation')[0]?.responseEnd ?? 0));
+      process.stdout.write(`page load (first): html ${nav} ms, script running ${marks['swb-boot']} ms, server's hello ${marks['swb-hello']} ms, rows ${marks['swb-rows']} ms, every screen ${marks['swb-screens']} ms, every row painted ${Math.round(loads[0])} ms\n`);
+    }
     await p.close();
   }
   loads.sort((a, b) => a - b);

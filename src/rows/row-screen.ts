@@ -422,9 +422,9 @@ export class RowScreen implements Disposable, ParseClient {
     this.bump();
   }
 
-  /** The screen and the emulator's history as the escape sequences that redraw them (a browser view's first frame). */
-  serialize(): string {
-    return serializeTerminal(this.terminal);
+  /** The screen and (up to `historyLines` of) the emulator's history as the escape sequences that redraw them (a browser view's first frame). */
+  serialize(historyLines?: number): string {
+    return serializeTerminal(this.terminal, historyLines);
   }
 
   snapshot(): ScreenSnapshot {

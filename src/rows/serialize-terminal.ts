@@ -7,8 +7,8 @@ const { SerializeAddon } = serializeModule;
 
 const addons = new WeakMap<Terminal, InstanceType<typeof SerializeAddon>>();
 
-/** The terminal's screen, modes and cursor, and its scrollback (the emulator's, as cells). */
-export function serializeTerminal(terminal: Terminal): string {
+/** The terminal's screen, modes and cursor, and up to `historyLines` of its scrollback (the emulator's, as cells). */
+export function serializeTerminal(terminal: Terminal, historyLines?: number): string {
   let addon = addons.get(terminal);
   if (!addon) {
     addon = new SerializeAddon();
@@ -16,5 +16,5 @@ export function serializeTerminal(terminal: Terminal): string {
     terminal.loadAddon(addon as unknown as Parameters<Terminal['loadAddon']>[0]);
     addons.set(terminal, addon);
   }
-  return addon.serialize();
+  return addon.serialize(historyLines === undefined ? undefined : { scrollback: historyLines });
 }

@@ -18,6 +18,11 @@ import type { ServerToPage } from './page-protocol.js';
 
 /** Bytes of one row's output kept for a page that has not been sent them (then: a fresh screen instead). */
 export const PENDING_MAX = 128 * 1024;
+/**
+ * History lines sent with a screen (the page's scrollback grows from there as output comes): a
+ * page showing many rows at once loads each one's screen, not each one's whole history.
+ */
+export const SCREEN_HISTORY_LINES = 100;
 /** While a row overflows, a fresh screen at most this often. */
 export const RESYNC_MIN_MS = 100;
 
@@ -26,8 +31,8 @@ export interface RowStreamSink {
   send(message: ServerToPage): boolean;
   /** The socket is behind: hold this frame's bytes (they stay bounded) and try on the next. */
   congested(): boolean;
-  /** Asks for a frame soon (coalesced: one per ~16 ms for every row of the page). */
-  requestFrame(): void;
+  /** Asks for a frame (coalesced: one per ~16 ms for every row of the page; `now`: this event-loop turn, for the row the page types into). */
+  requestFrame(now?: boolean): void;
   now(): number;
 }
 
@@ -45,6 +50,8 @@ export class PageRowStream implements Disposable {
   private sentCols = 0;
   private sentRows = 0;
   private disposed = false;
+  /** The page types into this row: its output (the keys' echo) goes this turn, not at the next frame. */
+  urgent = false;
   private readonly resyncLater = new TimerSlot();
 
   constructor(
@@ -70,7 +77,7 @@ export class PageRowStream implements Disposable {
       this.chunks.push(chunk);
       this.pendingLength += chunk.length;
     }
-    this.sink.requestFrame();
+    this.sink.requestFrame(this.urgent);
   };
 
   private readonly onChange = (): void => {
@@ -128,7 +135,7 @@ export class PageRowStream implements Disposable {
     this.sentRows = row.rows;
     this.needScreen = false;
     this.lastScreenAt = this.sink.now();
-    this.sink.send({ t: 'screen', name: row.name, cols: row.cols, rows: row.rows, data: screen.serialize() });
+    this.sink.send({ t: 'screen', name: row.name, cols: row.cols, rows: row.rows, data: screen.serialize(SCREEN_HISTORY_LINES) });
   }
 
   dispose(): void {

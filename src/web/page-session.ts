@@ -82,15 +82,27 @@ class PageSession implements Disposable, RowStreamSink {
     return this.socket.bufferedBytes > SOCKET_SOFT_MAX;
   }
 
-  requestFrame(): void {
-    if (!this.closed) this.frameSlot.setIfIdle(this.frame, FRAME_MS);
+  requestFrame(now = false): void {
+    if (this.closed) return;
+    if (now) {
+      // The attached row's echo: later this turn (the pty's other reads first), not a frame later.
+      if (!this.frameThisTurn) {
+        this.frameThisTurn = true;
+        setImmediate(this.frame);
+      }
+      return;
+    }
+    this.frameSlot.setIfIdle(this.frame, FRAME_MS);
   }
 
   now(): number {
     return Date.now();
   }
 
+  private frameThisTurn = false;
+
   private readonly frame = (): void => {
+    this.frameThisTurn = false;
     for (const stream of this.streams.values()) stream.frame();
   };
 
@@ -123,7 +135,7 @@ class PageSession implements Disposable, RowStreamSink {
     for (const name of wanted) {
       if (this.streams.has(name)) continue;
       const row = this.o.desk.fleet.get(name);
-      if (row && !row.disposed) this.streams.set(name, new PageRowStream(row, this));
+      if (row && !row.disposed) this.streams.set(name, new PageRowStream(row, this)).urgent = this.attached?.name === name;
     }
   }
 
@@ -140,6 +152,8 @@ class PageSession implements Disposable, RowStreamSink {
       this.detach();
       // Attached: the row parses its output as it comes (urgent), as for a terminal client attached to it.
       this.attached = { name: row.name, handle: row.attach(() => undefined) };
+      const stream = this.streams.get(row.name);
+      if (stream) stream.urgent = true;
       this.o.desk.fleet.setAttached(row.name, this, true);
     }
     if (frame.cols !== undefined && frame.rows !== undefined) this.sizes.set(row.name, { cols: frame.cols, rows: frame.rows });
@@ -151,6 +165,8 @@ class PageSession implements Disposable, RowStreamSink {
     if (!was) return;
     this.attached = null;
     was.handle.dispose();
+    const stream = this.streams.get(was.name);
+    if (stream) stream.urgent = false;
     this.sizes.delete(was.name);
     this.o.desk.fleet.setAttached(was.name, this, false);
   }

@@ -19,6 +19,8 @@ import { ViewTracker } from './view-tracker.js';
 const PHONE_QUERY = '(max-width: 640px)';
 
 function boot(): void {
+  // Marks for the bench (bench/web.mjs: page load to every row painted, and where the time went).
+  performance.mark('swb-boot');
   bridgeTerminalStyles();
   const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
   const connection = new Connection(url);
@@ -47,8 +49,11 @@ function boot(): void {
   applyViewport();
 
   connection.onState((state, why) => top.connection(state, why));
+  let rowsMarked = false;
+  let screens = 0;
   connection.onMessage((message: ServerToPage) => {
     if (message.t === 'hello') {
+      performance.mark('swb-hello');
       readOnly = message.readOnly;
       top.hello(message.workspace, message.readOnly);
       document.body.classList.toggle('read-only', message.readOnly);
@@ -62,6 +67,11 @@ function boot(): void {
       return;
     }
     if (message.t === 'res' || message.t === 'push') return tools.receive(message);
+    if (message.t === 'rows' && !rowsMarked) {
+      rowsMarked = true;
+      performance.mark('swb-rows');
+    }
+    if (message.t === 'screen' && ++screens === model.rows.length) performance.mark('swb-screens');
     model.receive(message);
   });
 

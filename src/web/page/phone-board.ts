@@ -8,6 +8,7 @@ import { keyBar } from './key-bar.js';
 import { RowHeader } from './row-header.js';
 import type { RowsModel } from './rows-model.js';
 import type { ViewTracker } from './view-tracker.js';
+import { button } from './button.js';
 
 interface ListItem {
   element: HTMLElement;
@@ -102,16 +103,17 @@ export class PhoneBoard {
       item.element.remove();
       this.items.delete(name);
     }
-    for (const row of rows) {
+    rows.forEach((row, i) => {
       const item = this.items.get(row.name) ?? this.makeItem(row.name);
       const state = RowHeader.stateOf(row);
       item.state.textContent = state;
       item.state.dataset['state'] = state;
       item.name.textContent = row.name;
       item.unread.textContent = row.unread > 0 ? `✉ ${row.unread}` : '';
-      this.list.append(item.element);
+      const at = this.list.children[i];
+      if (at !== item.element) this.list.insertBefore(item.element, at ?? null);
       this.refreshLine(row.name);
-    }
+    });
     if (this.openName !== null) {
       const row = this.model.row(this.openName);
       if (row) this.fullHeader.update(row);
@@ -158,13 +160,4 @@ export class PhoneBoard {
     if (!this.active) return;
     this.views.set(this.openName !== null ? [this.openName] : this.model.rows.map((r) => r.name));
   }
-}
-
-function button(label: string, cls: string, onClick: () => void): HTMLButtonElement {
-  const b = document.createElement('button');
-  b.type = 'button';
-  b.className = cls;
-  b.textContent = label;
-  b.addEventListener('click', onClick);
-  return b;
 }

@@ -5,6 +5,7 @@
 import type { DeskBoard } from './desk-board.js';
 import type { ConnectionState } from './connection.js';
 import type { RowsModel } from './rows-model.js';
+import { button } from './button.js';
 
 export class TopBar {
   readonly element: HTMLElement;
@@ -71,13 +72,4 @@ export class TopBar {
   startFind(): void {
     this.find.focus();
   }
-}
-
-function button(label: string, cls: string, onClick: () => void): HTMLButtonElement {
-  const b = document.createElement('button');
-  b.type = 'button';
-  b.className = cls;
-  b.textContent = label;
-  b.addEventListener('click', onClick);
-  return b;
 }
