@@ -180,6 +180,12 @@ export class WebServing implements Disposable {
       const e = err as NodeJS.ErrnoException;
       return { error: swbError('BAD_REQUEST', `The page could not be served on ${wanted.bind} port ${wanted.port}: ${e.code ?? e.message}.`) };
     }
+    if (this.disposed) {
+      // The server began stopping while this one started: it must not outlive it.
+      await this.server.close();
+      this.server = null;
+      return { error: swbError('SHUTTING_DOWN', 'The server is stopping.') };
+    }
     // A port of 0 took a free one: it stays that one until asked otherwise.
     this.current = { ...wanted, port: this.server.port };
     this.o.log(`web: listening on ${this.server.url}`);

@@ -18,11 +18,14 @@ import type { ApiMount, WebCaller } from './web-server.js';
 const WAIT_GRACE_MS = 5_000;
 /** Long polls open at once, over all callers (each holds a hub connection for its wait). */
 const MAX_WAITS = 64;
+/** ... and of one identity, so one busy script cannot take them all. */
+const MAX_WAITS_PER_CALLER = 16;
 
 type Route = (req: IncomingMessage, res: ServerResponse, url: URL, caller: WebCaller, rest: string) => Promise<void>;
 
 export class IntercomApi implements ApiMount {
   private waits = 0;
+  private readonly waitsOf = new Map<string, number>();
   private readonly routes: ReadonlyMap<string, { method: 'GET' | 'POST'; mutates: boolean; run: Route }>;
 
   constructor(
@@ -132,13 +135,25 @@ export class IntercomApi implements ApiMount {
     const seconds = url.searchParams.get('timeout');
     const timeoutMs = seconds === null ? 30_000 : /^\d+(\.\d+)?$/.test(seconds) ? Math.round(Number(seconds) * 1000) : seconds;
     const params = { timeoutMs, ...query(url, ['after']), ...(url.searchParams.get('peek') === '1' ? { peek: true } : {}) };
-    if (this.waits >= MAX_WAITS) return answerError(res, swbError('HUB_BUSY', `${this.waits} long polls are open, the limit; try again shortly.`, { retryAfterMs: 1000 }));
+    const who = caller.who.handle;
+    const mine = this.waitsOf.get(who) ?? 0;
+    if (this.waits >= MAX_WAITS || mine >= MAX_WAITS_PER_CALLER) {
+      const open = this.waits >= MAX_WAITS ? `${this.waits} long polls are open` : `${who} has ${mine} long polls open`;
+      return answerError(res, swbError('HUB_BUSY', `${open}, the limit; try again shortly.`, { retryAfterMs: 1000 }));
+    }
     this.waits += 1;
+    this.waitsOf.set(who, mine + 1);
+    const done = (): void => {
+      this.waits -= 1;
+      const left = (this.waitsOf.get(who) ?? 1) - 1;
+      if (left > 0) this.waitsOf.set(who, left);
+      else this.waitsOf.delete(who);
+    };
     let client;
     try {
       client = await this.hub.open(caller);
     } catch (err) {
-      this.waits -= 1;
+      done();
       return answerError(res, asError(err, 'The hub could not be reached'));
     }
     const left = (): void => client.destroy();
@@ -148,7 +163,7 @@ export class IntercomApi implements ApiMount {
       const found = await this.hub.callOn(client, 'mail.wait', params, wait + WAIT_GRACE_MS);
       if (!res.destroyed) this.answer(res, found);
     } finally {
-      this.waits -= 1;
+      done();
       res.off('close', left);
       client.destroy();
     }

@@ -64,7 +64,8 @@ export class WebServer {
   private readonly wss: WebSocketServer;
   private readonly files: StaticFiles;
   private readonly limits: PageSocketLimits;
-  private readonly sockets = new Set<WebSocket>();
+  /** Open WebSockets, and whether a web credential (not a row's own token) opened each. */
+  private readonly sockets = new Map<WebSocket, boolean>();
   private rules!: HostRules;
   private boundPort = 0;
   private closing: Promise<void> | null = null;
@@ -141,14 +142,14 @@ export class WebServer {
     return `${this.url}?token=${encodeURIComponent(token)}`;
   }
 
-  /** Closes every open WebSocket (after `swb web --rotate`: their credential is gone). */
+  /** Closes every WebSocket a web token or cookie opened (after `swb web --rotate`: that credential is gone). */
   dropSockets(): void {
-    for (const ws of this.sockets) ws.close(1008, 'credentials revoked');
+    for (const [ws, web] of this.sockets) if (web) ws.close(1008, 'credentials revoked');
   }
 
   close(): Promise<void> {
     this.closing ??= new Promise<void>((resolve) => {
-      for (const ws of this.sockets) ws.terminate();
+      for (const ws of this.sockets.keys()) ws.terminate();
       this.server.close(() => resolve());
       this.server.closeAllConnections();
     });
@@ -251,7 +252,7 @@ export class WebServer {
     const caller = this.authenticate(req, api);
     if (!caller) return refuse(401, 'Unauthorized');
     this.wss.handleUpgrade(req, socket, head, (ws) => {
-      this.sockets.add(ws);
+      this.sockets.set(ws, caller.rowToken === undefined);
       const page = new BoundedPageSocket(ws, this.limits);
       const session = api ? this.o.api!.openEvents(page, caller, url) : this.o.pages.open(page, caller.who);
       page.onClose(() => {

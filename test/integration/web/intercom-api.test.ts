@@ -174,6 +174,31 @@ describe('Intercom API: endpoints', () => {
     expect(woke.body.messages.map((m: MailItem) => m.id)).toEqual([sent.body.id]);
   });
 
+  test('a long poll the client leaves ends its hub wait (nothing is marked delivered to nobody); one identity holds at most 16', async () => {
+    const web = await startTestWeb();
+    const alphaToken = registerRow(web, 'alpha');
+    const parked = () => (web.hub.core.waiters as unknown as { byHandle: Map<string, Set<unknown>> }).byHandle.get('alpha')?.size ?? 0;
+    const left = new AbortController();
+    const abandoned = fetch(`${web.base}/api/wait?timeout=20`, { headers: { authorization: `Bearer ${alphaToken}` }, signal: left.signal }).catch(() => 'aborted');
+    await waitUntil(() => parked() === 1, { what: 'the long poll to park' });
+    left.abort();
+    expect(await abandoned).toBe('aborted');
+    await waitUntil(() => parked() === 0, { what: 'the hub wait to end with the client' });
+    const op = api(web, await web.token());
+    const sent = await op.post('/api/send', { to: 'alpha', text: 'after they left' });
+    expect((await op.get(`/api/status/${sent.body.id}`)).body.recipients[0].state).toBe('accepted');
+    // Sixteen waits of one row at once; the seventeenth is told to come back.
+    const polls = new AbortController();
+    const many = Array.from({ length: 16 }, () => fetch(`${web.base}/api/wait?timeout=20&peek=1&after=${sent.body.recipients[0].seq}`, { headers: { authorization: `Bearer ${alphaToken}` }, signal: polls.signal }).catch(() => null));
+    await waitUntil(() => parked() === 16, { what: 'sixteen long polls' });
+    const extra = await api(web, alphaToken).get('/api/wait?timeout=1');
+    expect(extra.status).toBe(503);
+    expect(extra.body.error.code).toBe('HUB_BUSY');
+    polls.abort();
+    await Promise.all(many);
+    await waitUntil(() => parked() === 0, { what: 'the waits to end' });
+  });
+
   test('/api/ws pushes what swb events streams: the operator everything, a row only its own; unauthenticated refused', async () => {
     const web = await startTestWeb();
     const alphaToken = registerRow(web, 'alpha');

@@ -95,11 +95,18 @@ describe('web listener: credentials', () => {
     const cookie = await web.login();
     const opened = await openSocket(`${web.base.replace('http', 'ws')}/ws`, { cookie, origin: web.base });
     expect('ws' in opened).toBe(true);
+    // A row's own event stream rests on its SWB_TOKEN, which rotating the web credentials leaves alone.
+    const row = web.hub.core.sessions.registerRow('alpha');
+    if (!row.ok) throw new Error(row.error.message);
+    const rowEvents = await openSocket(`${web.base.replace('http', 'ws')}/api/ws`, { authorization: `Bearer ${row.token}` });
+    if (!('ws' in rowEvents)) throw new Error('refused');
+    await frameWhere(rowEvents.frames, (f) => f.subscribed, 'the row subscribed');
     const r = await web.serving.web({ rotate: true });
     expect('ok' in r && r.ok.rotated).toBe(true);
     expect((await fetch(`${web.base}/`, { headers: { cookie } })).status).toBe(401);
     expect((await fetch(`${web.base}/?token=${oldToken}`, { redirect: 'manual' })).status).toBe(401);
     await waitUntil(() => web.pages[0]?.closed, { what: 'the open page to be closed' });
+    expect(rowEvents.ws.readyState).toBe(rowEvents.ws.OPEN);
     // The fresh token works.
     const fresh = new URL((r as { ok: { loginUrl: string } }).ok.loginUrl).searchParams.get('token')!;
     expect((await fetch(`${web.base}/?token=${fresh}`, { redirect: 'manual' })).status).toBe(303);
