@@ -1,6 +1,8 @@
 // The tools' one way to make DOM: elements with classes, attributes and text set as text
 // (textContent), never as HTML — mail, row names, titles and notes are peers' words. No inline
 // style (the page's CSP has none): looks come from tools.css through classes.
+import { button as pageButton } from '../button.js';
+
 export type Child = Node | string | null | undefined | false;
 
 export interface ElOptions {
@@ -22,8 +24,9 @@ export function el<K extends keyof HTMLElementTagNameMap>(tag: K, o: ElOptions =
   return node;
 }
 
+/** The page's own button (../button.ts), with the tools' class unless another is given. */
 export function button(text: string, onClick: () => void, cls = 'tools-button'): HTMLButtonElement {
-  return el('button', { class: cls, text, attrs: { type: 'button' }, on: { click: () => onClick() } });
+  return pageButton(text, cls, onClick);
 }
 
 /**
