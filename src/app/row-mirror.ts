@@ -67,12 +67,7 @@ export class RowMirror implements Disposable {
 
   /** Why the row's agent is in its state, for the explain view. */
   explainText(name: string): string {
-    const agents = this.o.desk.fleet.agents;
-    if (!agents) return `${name}: state detection is off in this dashboard.`;
-    if (!agents.has(name)) {
-      return `${name} has no agent profile, so nothing detects its state and it is never woken.\nGive it one with a profile name as the row (swb claude) or "profile" in the config's rows[].`;
-    }
-    return agents.explainText(name);
+    return explainRowText(this.o.desk, name);
   }
 
   private refreshExplain(): void {
@@ -167,6 +162,16 @@ export class RowMirror implements Disposable {
   dispose(): void {
     this.lifetime.dispose();
   }
+}
+
+/** Why a row's agent is in its state: the explain view's text (every client's, the page's too). */
+export function explainRowText(desk: Pick<ClientDesk, 'fleet'>, name: string): string {
+  const agents = desk.fleet.agents;
+  if (!agents) return `${name}: state detection is off in this dashboard.`;
+  if (!agents.has(name)) {
+    return `${name} has no agent profile, so nothing detects its state and it is never woken.\nGive it one with a profile name as the row (swb claude) or "profile" in the config's rows[].`;
+  }
+  return agents.explainText(name);
 }
 
 export function closedView(spec: RowSpec, at: number): ClosedRow {

@@ -1,28 +1,33 @@
 // What the browser listener hands each page socket to: the page session (src/web/page-session.ts,
-// rows to and from the page, through the same desk and operator port a terminal client uses) and
-// the page's tools. This file is the one place the server chooses them. The tools are issue #32's
-// third part (src/web/page-tools.ts); until it is wired here, a page's tool requests are answered
-// NO_TOOLS and it follows no pushes.
+// rows to and from the page) with the page's tools (src/web/page-tools.ts: mail through the operator
+// port, rows through the server's ClientDesk — the one every terminal client uses too — and the
+// alerts taken from the server notifier's own sources). This file is the one place the server
+// chooses the PageService; the tools live as long as the server and end before its rows do.
 import type { ClientDesk } from '../app/client-desk.js';
 import { packageVersion } from '../util/package-root.js';
-import { toDisposable } from '../util/lifecycle.js';
+import { systemClock } from '../util/clock.js';
+import type { Disposable } from '../util/lifecycle.js';
 import { PageSessions } from '../web/page-session.js';
-import type { PageService, PageTools } from '../web/web-contract.js';
+import { WebPageTools } from '../web/page-tools.js';
+import type { PageService } from '../web/web-contract.js';
+import { followNotifySources } from './notify-sources.js';
 import type { ServerCore } from './server-core.js';
 
-const NO_TOOLS: PageTools = {
-  mutates: () => false,
-  handle: async (method) => ({ error: { code: 'NO_TOOLS', message: `this server has no page tools (${method.slice(0, 64)})` } }),
-  follow: () => toDisposable(() => undefined),
-};
+export interface WebPages extends Disposable {
+  pages: PageService;
+}
 
-/** The page service; `desk` is read when the first page opens (the server builds its desk after the listener's settings). */
-export function pageServiceFor(core: ServerCore, workspace: string, desk: () => ClientDesk): PageService {
-  let sessions: PageSessions | null = null;
+export function webPagesFor(core: ServerCore, desk: ClientDesk, o: { workspace: string; defaultCwd: string; log: (line: string) => void }): WebPages {
+  const { port, agents, fleet } = core;
+  const tools = new WebPageTools({
+    port,
+    desk,
+    defaultCwd: o.defaultCwd,
+    followNotices: (notify) => followNotifySources(notify, { agents, fleet, port, clock: systemClock }),
+    log: o.log,
+  });
   return {
-    open(socket, who) {
-      sessions ??= new PageSessions({ desk: desk(), port: core.port, tools: NO_TOOLS, workspace, serverVersion: packageVersion() });
-      return sessions.open(socket, who);
-    },
+    pages: new PageSessions({ desk, port, tools, workspace: o.workspace, serverVersion: packageVersion() }),
+    dispose: () => tools.dispose(),
   };
 }

@@ -27,7 +27,7 @@ import { RowRecords } from './row-records.js';
 import { serverControl } from './server-control.js';
 import { type RowUsageBoard, startRowUsage } from './row-usage.js';
 import { WebServing } from './web-serving.js';
-import { pageServiceFor } from './web-pages.js';
+import { webPagesFor, type WebPages } from './web-pages.js';
 
 export const SERVER_FLAGS = [
   { name: 'config', type: 'string' as const, value: 'FILE', description: 'config file' },
@@ -115,6 +115,8 @@ class WorkspaceServer {
   private readonly usage: RowUsageBoard;
   /** The browser client's listener (issue #32): `swb web`, or the config's `web` section. */
   private readonly web: WebServing;
+  /** What the listener hands each page: the page session and the page's tools. */
+  private readonly webPages: WebPages;
 
   constructor(
     private readonly plan: LaunchPlan,
@@ -130,10 +132,15 @@ class WorkspaceServer {
     process.on('uncaughtException', (err) => this.log(`uncaught: ${err.stack ?? String(err)}`));
     process.on('unhandledRejection', (err) => this.log(`unhandled rejection: ${(err as Error)?.stack ?? String(err)}`));
     this.usage = startRowUsage(core, plan, records, log);
+    this.desk = serverDesk(core, { profiles: plan.profiles, env: plan.env, ...(plan.worktrees ? { worktrees: plan.worktrees } : {}), runDir: plan.paths.runDir, usage: this.usage });
+    const workspace = basename(plan.paths.workspace) || plan.paths.workspace;
+    // A new row from the page runs where the workspace is (its directory), as `swb new` run there would.
+    const defaultCwd = plan.paths.explicitWorkspace ? process.cwd() : plan.paths.workspace;
+    this.webPages = webPagesFor(core, this.desk, { workspace, defaultCwd, log });
     this.web = new WebServing({
       paths: plan.paths,
       ...(plan.web ? { settings: plan.web } : {}),
-      pages: pageServiceFor(core, basename(plan.paths.workspace) || plan.paths.workspace, () => this.desk),
+      pages: this.webPages.pages,
       rowOfToken: (token) => core.port.rowOfToken(token),
       log,
     });
@@ -149,7 +156,6 @@ class WorkspaceServer {
         web: (p) => this.web.web(p),
       }),
     );
-    this.desk = serverDesk(core, { profiles: plan.profiles, env: plan.env, ...(plan.worktrees ? { worktrees: plan.worktrees } : {}), runDir: plan.paths.runDir, usage: this.usage });
     records.watch(() => core.fleet.list());
     core.fleet.onRemoved(() => this.stopIfEmpty());
   }
@@ -304,6 +310,7 @@ class WorkspaceServer {
     for (const c of this.clients) c.endDashboard();
     this.listener?.close();
     this.web.dispose();
+    this.webPages.dispose();
     try {
       if (isOwnSocket(this.plan.paths.serverSocketPath)) unlinkSync(this.plan.paths.serverSocketPath);
     } catch {
