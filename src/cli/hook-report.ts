@@ -62,7 +62,7 @@ export async function runHookReport(io: HookIo): Promise<number | null> {
     io.stderr(`swb: USAGE: unknown hook ${JSON.stringify(event)}; the hooks are: ${HOOK_EVENTS.join(', ')}\n`);
     return 2;
   }
-  const row = findRowIdentity(io.env);
+  const row = findRowIdentity(io.env, parentHint(io.env));
   const socket = row?.socket ?? io.env.SWB_SOCKET;
   if (!row || !socket) return null;
   // Codex's notify program gets its event as an argument and no stdin: read stdin only without one.
@@ -80,6 +80,18 @@ export async function runHookReport(io: HookIo): Promise<number | null> {
     io.stderr(`swb hook ${event}: ${(err as Error).message}\n`);
   }
   return 0;
+}
+
+/**
+ * Where to start looking for the row among the processes when the agent scrubbed SWB_TOKEN from the
+ * hook's environment: SWB_HOOK_PARENT, the agent's pid, which a hook run in the background passes
+ * (Gemini CLI's recipe: by the time this program looks, the shell that started it has exited and its
+ * parent is no longer the agent). Taken only beside SWB_SESSION, whose row the found one must be; it
+ * reads nothing a process of the same user could not read in /proc itself.
+ */
+function parentHint(env: NodeJS.ProcessEnv): { ppid: number } | Record<string, never> {
+  const pid = Number(env.SWB_HOOK_PARENT);
+  return env.SWB_SESSION && Number.isInteger(pid) && pid > 1 ? { ppid: pid } : {};
 }
 
 /**
