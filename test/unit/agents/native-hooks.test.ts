@@ -22,7 +22,8 @@ function launch(profile: string, args: string[] = []) {
   const dir = mkdtempSync(join(tmpdir(), 'swb-native-hooks-'));
   dirs.push(dir);
   const spec = withNativeTools({ name: 'r', command: { file: profile, args }, profile }, { profiles, dir, swb: SWB });
-  const argv = 'file' in spec.command ? [spec.command.file, ...(spec.command.args ?? [])] : [];
+  const c = spec.command;
+  const argv = typeof c !== 'string' && 'file' in c ? [c.file, ...(c.args ?? [])] : [];
   return { dir, spec, argv };
 }
 
@@ -62,7 +63,6 @@ describe("Codex's hooks with their trust", () => {
     expect(argv.slice(-4)).toEqual(['-c', `mcp_servers.swb.command="${SWB}"`, '-c', 'mcp_servers.swb.args=["mcp"]']);
     const hooks = argv.find((a) => a.startsWith('hooks='))!;
     for (const [event, hook] of [
-      ['SessionStart', 'session-start'],
       ['UserPromptSubmit', 'user-prompt-submit'],
       ['PermissionRequest', 'permission-request'],
       ['PostToolUse', 'post-tool-use'],
@@ -73,6 +73,7 @@ describe("Codex's hooks with their trust", () => {
       expect(hooks).toContain(`"/<session-flags>/config.toml:${codexEventLabel(event)}:0:0"={"trusted_hash"="sha256:`);
     }
     expect(hooks).not.toContain('PreToolUse');
+    expect(hooks).not.toContain('SessionStart');
     expect(argv.some((a) => a.startsWith('notify='))).toBe(false);
   });
 });
