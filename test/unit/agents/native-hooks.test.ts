@@ -95,7 +95,6 @@ describe("Gemini CLI's hooks in a settings file of the row's own", () => {
       AfterAgent: bg('turn-end'),
       AfterTool: bg('post-tool-use'),
       Notification: bg('notification'),
-      PreCompress: bg('pre-compact'),
     });
   });
 
