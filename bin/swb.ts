@@ -3,18 +3,33 @@
 // anything else opens the dashboard (a thin client of the server).
 // Each side loads as one bundled file when the build made it (scripts/bundle.mjs), falling back
 // to the plain compiled modules: `swb send` must start about as fast as Node itself, and the
-// dashboard must draw its first frame quickly.
+// dashboard must draw its first frame quickly. `swb hook` (an agent runs it at every hook) loads
+// its own bundle and nothing else: its start-up is the floor of a hook's latency (issue #37), so this
+// file imports nothing statically but node:fs.
 import { existsSync } from 'node:fs';
-import { restoreCaCerts } from '../src/util/ca-certs-aside.js';
-import { exitQuietlyWhenStdoutCloses } from '../src/util/closed-stdout.js';
-import { withoutFetch } from '../src/util/without-fetch.js';
 
 function bundled(name: string): string | null {
   const url = new URL(`../${name}`, import.meta.url);
   return existsSync(url) ? url.href : null;
 }
 
+/** `swb hook <event>` of a row: the small report program alone (null: not a row's hook, the CLI answers). */
+async function runHook(argv: string[]): Promise<number | null> {
+  const hookBundle = bundled('hook.mjs');
+  const { runHookReport } = (hookBundle ? await import(hookBundle) : await import('../src/cli/hook-report.js')) as typeof import('../src/cli/hook-report.js');
+  return runHookReport({ argv, env: process.env, stdinFd: 0, stdout: (t) => process.stdout.write(t), stderr: (t) => process.stderr.write(t) });
+}
+
 async function main(argv: string[]): Promise<number> {
+  if (argv[0] === 'hook') {
+    const status = await runHook(argv.slice(1));
+    if (status !== null) return status;
+  }
+  const [{ restoreCaCerts }, { exitQuietlyWhenStdoutCloses }, { withoutFetch }] = await Promise.all([
+    import('../src/util/ca-certs-aside.js'),
+    import('../src/util/closed-stdout.js'),
+    import('../src/util/without-fetch.js'),
+  ]);
   // Before anything copies the environment for a child (src/util/ca-certs-aside.ts says why).
   restoreCaCerts(process.env);
   exitQuietlyWhenStdoutCloses();

@@ -1,9 +1,11 @@
-// After tsc: bundles the two entry points `bin/swb.js` loads, each into one ES module.
+// After tsc: bundles the entry points `bin/swb.js` loads, each into one ES module.
 //  - dist/cli-bundle/cli.mjs: the CLI commands (one chunk per command). An agent runs `swb send` constantly; one file loads
 //    noticeably faster than the two dozen small modules it is made of.
 //  - dist/server.bundle.mjs: the workspace server, which draws every client's dashboard with Ink and React. Loading Ink's few hundred small
 //    modules one by one costs about half a second here; the bundle a fraction of that, which is
 //    most of the "start to first frame" budget.
+//  - dist/hook.mjs: `swb hook <event>`, which an agent starts at every hook: a few kilobytes that
+//    load nothing but node:net and node:fs, so it starts about as fast as Node itself (issue #37).
 // Native addons and yoga's wasm loader stay external. bin/swb.js falls back to the plain
 // compiled modules when a bundle is missing.
 import { build } from 'esbuild';
@@ -28,6 +30,7 @@ const common = {
 };
 
 await Promise.all([
+  build({ bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'warning', legalComments: 'none', entryPoints: [`${root}dist/src/cli/hook-report.js`], outfile: `${root}dist/hook.mjs` }),
   // Split: each command is its own chunk, loaded when it runs, so `swb send` never loads the
   // hub's modules (and the node:crypto / child_process they import).
   build({ ...common, entryPoints: { cli: `${root}dist/src/cli/main.js` }, outdir: `${root}dist/cli-bundle`, splitting: true, chunkNames: 'chunks/[name]-[hash]', outExtension: { '.js': '.mjs' } }),

@@ -26,7 +26,7 @@ export interface HookSignal {
 /** The payload fields a hook passes on (all optional: an agent sends what it has). */
 export interface HookReport {
   event: string;
-  /** Claude Code's Notification `notification_type`. */
+  /** The Notification hook's `notification_type` (Claude Code's, Gemini CLI's). */
   notificationType?: string;
   /** Claude Code's PreToolUse/PostToolUse `tool_name`. */
   toolName?: string;
@@ -56,6 +56,8 @@ const NOTIFICATION_REASON: Record<string, WaitingReason> = {
   elicitation_dialog: 'question',
   agent_needs_input: 'question',
   idle_prompt: 'idle-prompt',
+  // Gemini CLI's Notification hook: a tool waits for the operator's confirmation.
+  ToolPermission: 'permission',
 };
 
 /** Claude Code's tool that puts a question to the operator: its PreToolUse means the row waits for them. */

@@ -5,7 +5,11 @@
 // One file over 450 lines because it is one concept: the profile file's grammar, each field with its
 // description for `swb schema`; its parts have no reader apart from the whole.
 import * as z from 'zod';
-import { checkFile, editorSchemaField, ownRecord } from '../util/schema.js';
+import { checkFile, editorSchemaField } from '../util/schema.js';
+import { nativeSchema, type NativeRecipe } from './native-recipe.js';
+import { comment } from './schema-comment.js';
+
+export type { NativeRecipe } from './native-recipe.js';
 
 export const AGENT_STATES = ['busy', 'idle', 'waiting', 'exited', 'unknown'] as const;
 export type AgentState = (typeof AGENT_STATES)[number];
@@ -125,11 +129,6 @@ export interface ResumeRecipe {
  * point the agent at them (`{file:NAME}` is the path of file NAME). Claude Code: an MCP config
  * (--mcp-config) and settings (--settings) holding the Stop hook and the allow rule for mcp__swb__*.
  */
-export interface NativeRecipe {
-  launchArgs: string[];
-  files: Record<string, unknown>;
-}
-
 export interface AgentProfile {
   id: string;
   version: string;
@@ -169,7 +168,6 @@ const ID_PATTERN = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 // Control characters (C0, DEL, C1): a wake line must be plain printable text.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/u;
 
-const comment = z.optional(z.union([z.string(), z.array(z.string())]).meta({ id: 'comment', description: 'A note for readers; swb ignores it.' }));
 const ruleId = z
   .string()
   .min(1)
@@ -351,25 +349,6 @@ const resumeSchema = z
     ...(turnMarker !== undefined ? { turnMarker } : {}),
   }))
   .describe('How the agent resumes its conversation when its row is relaunched (`{id}` is the session id).');
-
-const FILE_NAME_HINT = 'a file name is letters, digits and "-"';
-const nativeSchema = z
-  .strictObject({
-    launchArgs: recipeArgs,
-    files: ownRecord(z.string().regex(/^[a-zA-Z][a-zA-Z0-9-]{0,31}$/, { error: FILE_NAME_HINT }), z.unknown(), { maxKeys: 8, keyProblem: FILE_NAME_HINT }),
-    $comment: comment,
-  })
-  .superRefine((n, ctx) => {
-    for (const [name, content] of Object.entries(n.files)) {
-      if (JSON.stringify(content).length > 16_384) ctx.addIssue({ code: 'custom', input: content, path: ['files', name], message: 'is larger than 16 KiB' });
-    }
-    for (const a of n.launchArgs) {
-      const m = /\{file:([^}]*)\}/.exec(a);
-      if (m && !Object.hasOwn(n.files, m[1]!)) ctx.addIssue({ code: 'custom', input: a, path: ['launchArgs'], message: `names a file "${m[1]}" that "files" does not define` });
-    }
-  })
-  .transform(({ launchArgs, files }): NativeRecipe => ({ launchArgs, files }))
-  .describe("swb's own tools for the agent: files swb writes per row and the arguments that point the agent at them.");
 
 /** A profile file as written (src/agents/profiles/*.json and user files): strict, so a typo is an error. */
 export const profileFileSchema = z

@@ -1,31 +1,14 @@
-// `swb hook <event>`: a row agent's own hook (see the profiles' `native` recipes: Claude Code runs it
-// at UserPromptSubmit, PreToolUse, Stop, Notification, ...). It reports the event to the row's hub as
-// the row — the second signal of the row's state, fused with its screen (issue #37) — and for `stop`
-// asks whether the row has unread mail, printing the decision that blocks the stop with a reason
-// telling the agent to read it. It runs on the agent's every tool call, so it loads nothing it does not
-// need and never fails the agent for swb's sake: any problem is said on stderr and the agent goes on.
+// `swb hook <event>` in the command table: its help, and the answer to callers that are not a row's
+// agent (the operator, `--as NAME`: the hub refuses them, and they hear why). A row's own hook is
+// reported by hook-report.ts, which bin/swb.js runs from its own small bundle before the CLI loads:
+// an agent starts it at every hook, and its start-up is the floor of a hook's latency (issue #37).
 import { HOOK_EVENTS } from '../agents/hook-signal.js';
 import { UsageError, type CommandDescriptor } from './command.js';
+import { hookPayloadFields, runHookReport } from './hook-report.js';
 
 interface StopDecision {
   block: boolean;
   reason: string;
-}
-
-/** The payload fields swb reads, from the hook's JSON on stdin (anything else is ignored). */
-function payloadFields(text: string): { notificationType?: string; toolName?: string } {
-  let v: unknown;
-  try {
-    v = JSON.parse(text);
-  } catch {
-    return {};
-  }
-  if (!v || typeof v !== 'object') return {};
-  const o = v as Record<string, unknown>;
-  const out: { notificationType?: string; toolName?: string } = {};
-  if (typeof o.notification_type === 'string') out.notificationType = o.notification_type.slice(0, 64);
-  if (typeof o.tool_name === 'string') out.toolName = o.tool_name.slice(0, 128);
-  return out;
 }
 
 export const hookCommand: CommandDescriptor = {
@@ -38,24 +21,25 @@ export const hookCommand: CommandDescriptor = {
   flags: [],
   details:
     'Rows of a profile with a native hook recipe get it without any config of yours. `stop` answers in Claude Code\'s hook protocol: {"decision":"block","reason":...} or nothing; the other events print nothing. ' +
-    "A second argument (Codex's notify program passes its event's JSON there) is read like stdin.",
+    "A second argument (Codex's notify program passes its event's JSON there) is read like stdin. Any problem is said on stderr and the agent goes on (exit 0).",
   async run(ctx) {
+    const io = { env: ctx.env, stdinFd: 0, stdout: (t: string) => process.stdout.write(t), stderr: (t: string) => process.stderr.write(t) };
+    const asRow = ctx.flags.as === undefined ? await runHookReport({ ...io, argv: ctx.args }) : null;
+    if (asRow !== null) return asRow;
     const event = ctx.args[0]!;
     if (!(HOOK_EVENTS as readonly string[]).includes(event)) throw new UsageError(`unknown hook ${JSON.stringify(event)}; the hooks are: ${HOOK_EVENTS.join(', ')}`);
-    // Codex passes its event as an argument and gives no stdin: read stdin only when no argument came.
     const payload = ctx.args[1] ?? (await ctx.readStdin(1024 * 1024).catch(() => ''));
-    // The process's own start: the agent's background hooks may report out of order.
     const startedAt = performance.timeOrigin;
     try {
       const client = await ctx.connect({ autoStart: false });
       if (event !== 'stop') {
-        await client.request('hook.event', { event, startedAt, ...payloadFields(payload) });
+        await client.request('hook.event', { event, startedAt, ...hookPayloadFields(payload) });
         return 0;
       }
       const decision = await client.request<StopDecision>('hook.stop', { startedAt });
       if (decision.block) process.stdout.write(`${JSON.stringify({ decision: 'block', reason: decision.reason })}\n`);
     } catch (err) {
-      // The agent goes on; say why on stderr (Claude shows it in verbose mode only).
+      // The agent goes on; say why on stderr.
       process.stderr.write(`swb hook ${event}: ${(err as Error).message}\n`);
     }
     return 0;

@@ -25,6 +25,7 @@ import {
 import { SwbError } from '../protocol/error-codes.js';
 import { terminalReportFromEnv } from '../notify/terminal-detect.js';
 import { checkPeer, checkSocketPath } from './trusted-socket.js';
+import { queryTerminal } from './terminal-query.js';
 import { launchServer, LaunchError } from './server-launch.js';
 
 /** What a terminal needs back if the server could not restore it (it vanished mid-frame). */
@@ -220,15 +221,20 @@ function offerTty(env: NodeJS.ProcessEnv): boolean {
   }
 }
 
-function pipe(socket: Socket, o: AttachOptions, split: SplitArgs): Promise<number> {
+async function pipe(socket: Socket, o: AttachOptions, split: SplitArgs): Promise<number> {
   const stdin = process.stdin;
   const stdout = process.stdout;
   const size = () => ({ cols: stdout.columns || 80, rows: stdout.rows || 24 });
   // Raw before the server can read a key: it may read this terminal itself from its WELCOME on.
   const wasRaw = stdin.isRaw;
   stdin.setRawMode(true);
-  const hello: HelloFrame = { wire: CLIENT_WIRE, version: packageVersion(), ...size(), cwd: o.cwd, args: split.hello, directTty: offerTty(o.env), terminal: terminalReportFromEnv(o.env) };
+  // The terminal's own name (XTVERSION), for its notifications: one round trip, bounded (terminal-query.ts).
+  const asked = stdout.isTTY && o.env.SWB_TERMINAL_QUERY !== '0' ? await queryTerminal(stdin, stdout) : null;
+  const terminal = { ...terminalReportFromEnv(o.env), ...(asked?.xtversion ? { xtversion: asked.xtversion } : {}) };
+  const hello: HelloFrame = { wire: CLIENT_WIRE, version: packageVersion(), ...size(), cwd: o.cwd, args: split.hello, directTty: offerTty(o.env), terminal };
   socket.write(encodeJsonFrame(FRAME.HELLO, hello));
+  // Keys typed while the terminal was asked go on as input, behind HELLO.
+  if (asked && asked.rest.length > 0) socket.write(encodeFrame(FRAME.INPUT, asked.rest));
 
   const onInput = (chunk: Buffer) => socket.write(encodeFrame(FRAME.INPUT, chunk));
   // Told to stop (kill -TSTP; the terminal is raw, so not Ctrl-Z) while the server holds the

@@ -64,7 +64,13 @@ export interface ClientTerminalReport {
   windowsTerminal?: boolean;
   /** KITTY_WINDOW_ID is set. */
   kittyWindow?: boolean;
+  /** The terminal's own answer to XTVERSION ("kitty(0.35.2)", "WezTerm 20240203-110809-5046fc22"). */
+  xtversion?: string;
 }
+
+/** Longest XTVERSION name kept; its characters are a name's and a version's, and spaces. */
+const MAX_XTVERSION = 64;
+const XTVERSION_TEXT = /^[A-Za-z0-9._+() -]+$/;
 
 /** Longest TERM or TERM_PROGRAM kept ("xterm-256color", "iTerm.app", "WezTerm"). */
 const MAX_TERMINAL_WORD = 64;
@@ -73,7 +79,7 @@ const TERMINAL_WORD = /^[A-Za-z0-9._+-]+$/;
 /**
  * The terminal report a peer sent, kept to what can be trusted: each name a short word of letters,
  * digits and . _ + - (anything else is dropped, never refused: a client with an odd TERM still
- * attaches), the two flags only when true. Never throws.
+ * attaches), the two flags only when true, the XTVERSION answer only as a short plain name. Never throws.
  */
 export function parseClientTerminal(value: unknown): ClientTerminalReport {
   if (typeof value !== 'object' || value === null) return {};
@@ -84,6 +90,7 @@ export function parseClientTerminal(value: unknown): ClientTerminalReport {
     ...(word(v.termProgram) ? { termProgram: v.termProgram } : {}),
     ...(v.windowsTerminal === true ? { windowsTerminal: true } : {}),
     ...(v.kittyWindow === true ? { kittyWindow: true } : {}),
+    ...(typeof v.xtversion === 'string' && v.xtversion.length <= MAX_XTVERSION && XTVERSION_TEXT.test(v.xtversion) ? { xtversion: v.xtversion } : {}),
   };
 }
 

@@ -1,9 +1,11 @@
 // Hands an agent swb's own tools at every launch of its row, as its profile's `native` recipe says
 // (issue #13): the files the recipe names are written for the row (0600, in a 0700 dir of the
-// runtime dir), and the recipe's arguments pointing at them are appended to the row's command. The
-// user's own config files are never touched.
+// runtime dir), the recipe's arguments pointing at them (and Codex's hooks with their trust, issue #37)
+// are appended to the row's command, and its variables naming them are added to the row's
+// environment. The user's own config files are never touched.
 import { chmodSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { codexHookArgs } from '../agents/codex-hook-flags.js';
 import { resolveProfile, type ProfileSet } from '../agents/load-profiles.js';
 import type { RowSpec } from '../rows/row.js';
 import { shellQuote } from '../util/shell-quote.js';
@@ -34,9 +36,17 @@ export function withNativeTools(spec: RowSpec, o: NativeToolsOptions): RowSpec {
     renameSync(tmp, file);
     paths.set(name, file);
   }
-  // In arguments `{swb}` is the launcher's path as it is (the recipe quotes it as its agent wants, e.g. TOML).
-  const args = recipe.launchArgs.map((a) => a.replace(/\{file:([^}]*)\}/g, (_m, name: string) => paths.get(name) ?? '').replaceAll('{swb}', o.swb));
+  const fileRef = (v: string): string => v.replace(/\{file:([^}]*)\}/g, (_m, name: string) => paths.get(name) ?? '');
+  // In arguments `{swb}` is the launcher's path as it is (the recipe quotes it as its agent wants, e.g. TOML);
+  // in a hook's command (a shell line) it is quoted.
+  const args = [
+    ...codexHookArgs(Object.fromEntries(Object.entries(recipe.codexHooks).map(([event, command]) => [event, substitute(command, o.swb) as string]))),
+    ...recipe.launchArgs.map((a) => fileRef(a).replaceAll('{swb}', o.swb)),
+  ];
+  const envEntries = Object.entries(recipe.env);
+  if (envEntries.length > 0) spec = { ...spec, env: { ...spec.env, ...Object.fromEntries(envEntries.map(([k, v]) => [k, fileRef(v)])) } };
   const c = spec.command;
+  if (args.length === 0) return spec;
   if (typeof c === 'string') return { ...spec, command: `${c} ${args.map(shellQuote).join(' ')}` };
   if ('shell' in c) return { ...spec, command: { shell: `${c.shell} ${args.map(shellQuote).join(' ')}` } };
   return { ...spec, command: { ...c, args: [...(c.args ?? []), ...args] } };

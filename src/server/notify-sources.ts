@@ -1,6 +1,8 @@
 // Where the server's notifications come from: each of the five kinds is taken once, at the place it
 // happens, and handed to the one Notifier as a NotifyEvent (src/notify/notify-event.ts).
-//   waiting      a row's agent goes into `waiting` (its reason: waitingReasonOf below)
+//   waiting      a row's agent goes into `waiting` (its reason: waitingReasonOf below), or waits
+//                for another reason (a permission answered, then a question put: the operator is
+//                needed again, for something else)
 //   turn-ended   busy → idle with no unread mail for the row (a turn ended and nothing is queued)
 //   mail         accepted mail addressed to the operator, from anyone but the operator
 //   row-exited   a row's program exits with a non-zero status
@@ -67,17 +69,25 @@ export function followNotifySources(notify: (event: NotifyEvent) => void, s: Not
   // Agents outlive this (their emitters end with them): once disposed, their events go nowhere.
   let live = true;
   lifetime.add(toDisposable(() => (live = false)));
-  // Each row's last state, to tell a transition (busy → idle) from a repeat.
+  // Each row's last state (and, waiting, why), to tell a transition (busy → idle) from a repeat.
   const lastState = new Map<string, AgentStateEvent['state']>();
+  const lastWaitingReason = new Map<string, WaitingReason>();
   lifetime.add(
     s.agents.onAgent((agent) => {
       agent.onStateChange((e) => {
         if (!live) return;
         const before = lastState.get(e.row);
         lastState.set(e.row, e.state);
+        if (e.state === 'waiting') {
+          const reason = waitingReasonOf(e);
+          const reasonBefore = lastWaitingReason.get(e.row);
+          lastWaitingReason.set(e.row, reason);
+          if (before !== 'waiting' || reason !== reasonBefore) notify({ kind: 'waiting', reason, row: e.row, at: now() });
+          return;
+        }
+        lastWaitingReason.delete(e.row);
         if (e.state === before) return;
-        if (e.state === 'waiting') notify({ kind: 'waiting', reason: waitingReasonOf(e), row: e.row, at: now() });
-        else if (before === 'busy' && e.state === 'idle' && s.port.unreadCount(e.row) === 0) notify({ kind: 'turn-ended', reason: 'idle', row: e.row, at: now() });
+        if (before === 'busy' && e.state === 'idle' && s.port.unreadCount(e.row) === 0) notify({ kind: 'turn-ended', reason: 'idle', row: e.row, at: now() });
       });
       agent.onNotice((n) => {
         if (live && isLoopGuardHold(n)) notify({ kind: 'wake-held', reason: 'loop-guard', row: n.row, at: now() });
@@ -104,6 +114,7 @@ export function followNotifySources(notify: (event: NotifyEvent) => void, s: Not
     s.fleet.onRemoved(({ row }) => {
       exits.delete(row.name);
       lastState.delete(row.name);
+      lastWaitingReason.delete(row.name);
     }),
   );
   return lifetime;

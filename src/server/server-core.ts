@@ -144,7 +144,7 @@ export async function startServerCore(plan: LaunchPlan, hooks: (mail: MailCore) 
   const policy = resolveNotifyPolicy(plan.notify, plan.notifications);
   const terminals = new NotifyTerminals(policy.terminal);
   const notifier = owner.add(new Notifier({ policy, clock, log: opts.log ?? core.log, writeTerminal: (notice) => terminals.write(notice) }));
-  const mutes = owner.add(new NotifierMutes(notifier));
+  const mutes = owner.add(new NotifierMutes(notifier, core.mail.rowRecords));
   owner.add(followNotifySources((event) => notifier.notify(event), { agents, fleet, port, clock }));
   const pasteBuffer = owner.add(new PasteBuffer());
   let stopped: Promise<void> | null = null;

@@ -1,7 +1,9 @@
 // The workspace server's memory of its rows (migration 4): each row's spec as the operator gave it,
 // its wake policy and its agent's session id, so a server started again — after kill-server, a
 // crash or a reboot — relaunches the same rows, each agent resuming its own conversation. And the
-// server's runs, so the next start can tell how the last one ended.
+// server's runs, so the next start can tell how the last one ended. And the rows the operator muted
+// (issue #37: the dashboard's per-row mute of notifications), as `mute:<row>` keys of the meta table,
+// so a mute outlives a restart and goes when the row's record does.
 import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from './open-database.js';
 
@@ -35,6 +37,9 @@ export class RowRecordStore {
     lastRun: Statement<unknown[], { id: number; pid: number; boot_id: string; started_at: number; stopped_at: number | null }>;
     startRun: Statement;
     stopRun: Statement;
+    muted: Statement<unknown[], { key: string }>;
+    mute: Statement;
+    unmute: Statement;
   };
 
   constructor(
@@ -55,6 +60,9 @@ export class RowRecordStore {
       lastRun: s(`SELECT id, pid, boot_id, started_at, stopped_at FROM server_runs ORDER BY id DESC LIMIT 1`),
       startRun: s(`INSERT INTO server_runs (pid, boot_id, started_at) VALUES (?, ?, ?)`),
       stopRun: s(`UPDATE server_runs SET stopped_at = ? WHERE id = (SELECT max(id) FROM server_runs) AND pid = ?`),
+      muted: s(`SELECT key FROM meta WHERE key >= 'mute:' AND key < 'mute;' ORDER BY key`),
+      mute: s(`INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`),
+      unmute: s(`DELETE FROM meta WHERE key = ?`),
     };
   }
 
@@ -65,7 +73,20 @@ export class RowRecordStore {
   }
 
   forget(name: string): void {
-    this.q.remove.run(name);
+    this.db.transaction(() => {
+      this.q.remove.run(name);
+      this.q.unmute.run(`mute:${name}`);
+    })();
+  }
+
+  /** The rows whose notifications the operator muted. */
+  mutedRows(): string[] {
+    return this.q.muted.all().map((r) => r.key.slice('mute:'.length));
+  }
+
+  setMuted(name: string, muted: boolean): void {
+    if (muted) this.q.mute.run(`mute:${name}`, String(this.now()));
+    else this.q.unmute.run(`mute:${name}`);
   }
 
   all(): RowRecord[] {

@@ -10,7 +10,8 @@ import type { RowListing } from '../../src/protocol/methods.js';
 import { writeClaudeConfig } from '../helpers/claude-config.js';
 import { runCleanups } from '../helpers/cleanup.js';
 import { operate } from '../helpers/swb-operator.js';
-import { runSwb, spawnSwb } from '../helpers/run-swb.js';
+import { followStates, type StateEvent } from '../helpers/follow-states.js';
+import { runSwb } from '../helpers/run-swb.js';
 import { createTempHome, type TempHome } from '../helpers/temp-home.js';
 import { startSwb, type TerminalHarness } from '../helpers/terminal-harness.js';
 import { waitUntil } from '../helpers/wait-until.js';
@@ -23,15 +24,6 @@ const API_KEY = 'sk-ant-stub-key-0000000000000000000000';
 
 afterEach(runCleanups);
 
-interface StateEvent {
-  kind: 'state';
-  at: number;
-  row: string;
-  state: string;
-  rule: string | null;
-  reason?: string | null;
-  source?: string;
-}
 
 describe.skipIf(!cliInstalled(CLAUDE_BIN))('real Claude Code: hooks fused with the screen', () => {
   let stub: AnthropicStub;
@@ -59,15 +51,6 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('real Claude Code: hooks fused with t
     return { t, states: [] };
   }
 
-  function follow(home: TempHome, states: StateEvent[]): void {
-    const events = spawnSwb(['events', '--json', '--kinds', 'state', '--row', 'claude'], { home, timeoutMs: 300_000 });
-    let seen = 0;
-    const poll = setInterval(() => {
-      const lines = events.stdout().split('\n');
-      for (; seen < lines.length - 1; seen++) states.push(JSON.parse(lines[seen]!) as StateEvent);
-    }, 10);
-    void events.exited.then(() => clearInterval(poll));
-  }
 
   const inputShows = (text: string) => ({ waitFor: (s: string) => new RegExp(`^❯\\s${text}\\s*$`, 'mu').test(s), what: `"${text}" in Claude's input` });
 
@@ -86,7 +69,7 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('real Claude Code: hooks fused with t
     const home = createTempHome();
     const { t, states } = start(home);
     await t.waitForText('claude · idle', { timeoutMs: 60_000 });
-    follow(home, states);
+    followStates(home, 'claude', states);
     await waitUntil(() => true);
     const floor = await hookFloorMs(home);
 

@@ -71,6 +71,24 @@ describe('notify sources', () => {
     ]);
   });
 
+  it('a row that keeps waiting but for another reason (permission answered, then a question) notifies again; the same reason does not', () => {
+    const t = setup();
+    const a = t.agent('api');
+    a.state('waiting', 'permission_dialog', { reason: 'permission' });
+    a.state('waiting', 'permission_dialog', { reason: 'permission' });
+    a.state('waiting', 'permission_dialog', { reason: 'question' });
+    a.state('waiting', 'permission_dialog', { reason: 'question' });
+    a.state('waiting', 'permission_dialog', { reason: 'permission' });
+    a.state('idle', 'prompt');
+    a.state('waiting', 'permission_dialog', { reason: 'permission' });
+    expect(t.events.map((e) => [e.kind, e.reason])).toEqual([
+      ['waiting', 'permission'],
+      ['waiting', 'question'],
+      ['waiting', 'permission'],
+      ['waiting', 'permission'],
+    ]);
+  });
+
   it('a reason the state event carries (the hooks) wins over the rule', () => {
     const t = setup();
     t.agent('api').state('waiting', 'permission_dialog', { reason: 'idle-prompt' });

@@ -1,0 +1,134 @@
+// Codex's own hooks fused with the screen on the REAL Codex CLI 0.171 (issue #37), driven through the
+// real `swb` dashboard against the offline Responses API stand-in. The codex profile's native recipe
+// passes Codex its hooks as one `-c hooks=...` with each hook's trust recorded for the launch (Codex
+// runs no untrusted hook): a turn's start (UserPromptSubmit) and end (Stop, reported as turn-end) are
+// heard from the hooks — the row's state changes with `source: hook` — and an approval question reads
+// `waiting (permission)` from PermissionRequest. The user's own Codex config gets nothing of swb's.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { loadProfiles } from '../../src/agents/load-profiles.js';
+import type { RowListing } from '../../src/protocol/methods.js';
+import { runCleanups } from '../helpers/cleanup.js';
+import { followStates, type StateEvent } from '../helpers/follow-states.js';
+import { explainRow, operate, shellCommand } from '../helpers/swb-operator.js';
+import { runSwb } from '../helpers/run-swb.js';
+import { createTempHome, type TempHome } from '../helpers/temp-home.js';
+import { startSwb, type TerminalHarness } from '../helpers/terminal-harness.js';
+import { waitUntil } from '../helpers/wait-until.js';
+import { startResponsesStub, type ResponsesStub } from '../support/model-api/openai-responses-stub.mjs';
+import { AGENTS_DIR, cliInstalled, prepareCodexHome, stopCodexDaemons } from './agent-cli.js';
+
+const CODEX_JS = process.env.SWB_CODEX_JS ?? join(AGENTS_DIR, '@openai/codex/bin/codex.js');
+const codex = loadProfiles({ configDir: '/nonexistent-swb-config' }).profiles.get('codex')!;
+const SLOW_MS = 4000;
+
+afterEach(runCleanups);
+
+describe.skipIf(!cliInstalled(CODEX_JS))('real Codex CLI: its hooks fused with the screen', () => {
+  let stub: ResponsesStub;
+  const codexHomes: string[] = [];
+
+  beforeAll(async () => {
+    stub = await startResponsesStub({
+      script: {
+        turns: [
+          { match: '^slow', delayMs: SLOW_MS, output: [{ type: 'text', text: 'Slow answer done.' }] },
+          {
+            match: '^tool please',
+            output: [{ type: 'function_call', name: 'exec_command', arguments: { cmd: 'touch created-by-stub.txt', justification: 'Create a marker file', sandbox_permissions: 'require_escalated' } }],
+            afterTool: 'Created the file.',
+          },
+        ],
+        default: { output: [{ type: 'text', text: 'Hello from the stub.' }] },
+      },
+    });
+  });
+
+  afterAll(async () => {
+    stopCodexDaemons(CODEX_JS, codexHomes);
+    await stub?.close();
+  }, 60_000);
+
+  function startDashboard(home: TempHome): { t: TerminalHarness; codexConfig: string } {
+    const codexHome = join(home.home, 'codex-home');
+    const project = join(home.home, 'project');
+    prepareCodexHome(codexHome, project, stub.url);
+    codexHomes.push(codexHome);
+    const config = join(home.workspace, 'swb.json');
+    writeFileSync(
+      config,
+      JSON.stringify({
+        rows: [
+          {
+            name: 'codex',
+            profile: 'codex',
+            command: shellCommand([process.execPath, CODEX_JS, ...('argv' in codex.command ? codex.command.argv.slice(1) : [])]),
+            cwd: project,
+            env: { HOME: codexHome, SHELL: '/bin/bash', STUB_API_KEY: 'stub-key' },
+            wake: 'off',
+          },
+        ],
+      }),
+    );
+    return { t: startSwb({ home, args: ['--config', config], cols: 120, rows: 40 }), codexConfig: join(codexHome, '.codex', 'config.toml') };
+  }
+
+  const inputShows = (text: string) => ({ waitFor: (s: string) => new RegExp(`^›\\s${text}\\s*$`, 'mu').test(s), what: `"${text}" in Codex's input` });
+
+  it("a turn's start and end are heard from Codex's hooks; an approval reads waiting (permission); its config.toml is untouched", async () => {
+    const home = createTempHome();
+    const { t, codexConfig } = startDashboard(home);
+    const configBefore = readFileSync(codexConfig, 'utf8');
+    await t.waitForText('codex · idle', { timeoutMs: 90_000 });
+    const states: StateEvent[] = [];
+    followStates(home, 'codex', states);
+
+    // 1. A slow turn: busy from the UserPromptSubmit hook, idle from the Stop hook.
+    const before = states.length;
+    await operate(t, ['slow one', inputShows('slow one'), '\r']);
+    const asked = await waitUntil(() => stub.requests.find((r) => r.lastUser === 'slow one'), { timeoutMs: 30_000, what: 'the prompt at the model' });
+    // The turn's start, while the model is still answering: busy, decided by the UserPromptSubmit hook.
+    const started = await waitUntil(
+      async () => {
+        const e = await explainRow(home, 'codex');
+        return e.signals?.hook?.event === 'UserPromptSubmit' && e;
+      },
+      { timeoutMs: SLOW_MS, intervalMs: 100, what: "the UserPromptSubmit hook's report" },
+    );
+    expect(started).toMatchObject({ state: 'busy', signals: { hook: { kind: 'turn-start' } } });
+    const idle = await waitUntil(() => states.slice(before).find((s) => s.state === 'idle' && s.at > asked.at + SLOW_MS - 500), {
+      timeoutMs: 30_000,
+      what: 'idle after the slow turn',
+    }).catch((err: Error) => {
+      throw new Error(`${err.message}\nstates: ${JSON.stringify(states.slice(before))}\n${t.describe()}`);
+    });
+    const turn = states.slice(before);
+    process.stdout.write(`codex-hooks: states of the slow turn ${JSON.stringify(turn.map((s) => [s.state, s.source, s.rule, s.at - asked.at]))}\n`);
+    // The turn's end came from the Stop hook (reported as turn-end), not the screen's quiet time.
+    expect(idle.source).toBe('hook');
+    const why = await explainRow(home, 'codex');
+    expect(why.signals?.hook).toMatchObject({ event: 'turn-end', kind: 'turn-end' });
+
+    // 2. An approval question: waiting (permission), heard from the PermissionRequest hook.
+    await operate(t, ['tool please', inputShows('tool please'), '\r']);
+    await t.waitForText('codex · waiting (permission)', { timeoutMs: 30_000 }).catch((err: Error) => {
+      throw new Error(`${err.message}\nstates: ${JSON.stringify(states.slice(before))}\n${t.describe()}`);
+    });
+    const ls = await runSwb(['ls', '--json'], { home });
+    expect((JSON.parse(ls.stdout) as { rows: RowListing[] }).rows.find((r) => r.name === 'codex')).toMatchObject({ state: 'waiting', reason: 'permission' });
+    const waiting = await explainRow(home, 'codex');
+    expect(waiting.signals?.hook).toMatchObject({ event: 'PermissionRequest', kind: 'waiting', reason: 'permission' });
+
+    // Approved: the tool runs and the turn ends; idle again.
+    await operate(t, ['y']);
+    await waitUntil(() => stub.requests.some((r) => r.toolResult !== undefined), { timeoutMs: 30_000, what: 'the tool result at the model' });
+    await t.waitForText('codex · idle', { timeoutMs: 30_000 });
+
+    // Nothing of swb's in the user's Codex config (Codex itself adds notes of its own there): the hooks
+    // and their trust lived in the launch's -c flags.
+    const after = readFileSync(codexConfig, 'utf8');
+    for (const line of configBefore.trim().split('\n')) expect(after).toContain(line);
+    expect(after).not.toMatch(/hooks|trusted_hash|notify|mcp_servers/);
+  }, 240_000);
+});
