@@ -3,6 +3,10 @@
 // rule (fuse-signals.ts) whenever either moves, and fires a change only when the fused state or its
 // waiting reason does. A hook that is contradicted by the screen is re-judged once it is old enough
 // to be outvoted (one timer), so a lasting disagreement resolves without a screen change.
+// A hook's news dates from when the agent ran it (its process's start), not from when it reached the
+// hub: a hook process takes a few hundred ms to start and report, and an async one (PreToolUse,
+// UserPromptSubmit) may arrive after the screen has already shown what came next (the permission
+// dialog drawn): the screen's newer change must not be overridden by older news (rule 4).
 import type { Clock } from '../util/clock.js';
 import { Emitter, type Event } from '../util/event.js';
 import type { Disposable } from '../util/lifecycle.js';
@@ -36,6 +40,12 @@ export interface StateFusionOptions {
   disagreeMs?: number;
 }
 
+/**
+ * How far back a hook's own start time is believed: a report whose process started longer ago than
+ * this (a hung hook, a skewed clock) is dated this much before it arrived.
+ */
+export const HOOK_START_TRUSTED_MS = 10_000;
+
 export class StateFusion implements Disposable {
   private readonly changes = new Emitter<FusedChange>();
   readonly onChange: Event<FusedChange> = this.changes.event;
@@ -58,7 +68,7 @@ export class StateFusion implements Disposable {
     return this.current;
   }
 
-  /** The last hook's signal and when it came, or null. */
+  /** The last hook's signal and when the agent ran it, or null. */
   get hook(): { signal: HookSignal; at: number } | null {
     return this.lastHook;
   }
@@ -69,17 +79,22 @@ export class StateFusion implements Disposable {
     this.update();
   }
 
-  /** The agent's hook spoke (`startedAt`: when its process started, if known). */
+  /**
+   * The agent's hook spoke (`startedAt`: when its process started, ms on the clock's scale, if known).
+   * Its news is dated from that start (within HOOK_START_TRUSTED_MS of now, never after now).
+   */
   hookSaid(signal: HookSignal, startedAt?: number): void {
+    const now = this.o.clock.now();
     if (startedAt !== undefined) {
       // A background hook that started before the last one reported is older news than it.
       if (startedAt < this.lastHookStartedAt) return;
       this.lastHookStartedAt = startedAt;
     }
-    this.lastHook = { signal, at: this.o.clock.now() };
+    const at = startedAt === undefined ? now : Math.min(now, Math.max(startedAt, now - HOOK_START_TRUSTED_MS));
+    this.lastHook = { signal, at };
     this.update();
     // A hook the screen contradicts is judged again once it may be outvoted.
-    if (this.current.rule === 'hook') this.recheckTimer.set(() => this.update(), this.disagreeMs + 1);
+    if (this.current.rule === 'hook') this.recheckTimer.set(() => this.update(), at + this.disagreeMs + 1 - now);
   }
 
   /** The newest screen was judged (its reported state may not have changed): a disagreement may now last. */
