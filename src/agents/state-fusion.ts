@@ -52,6 +52,8 @@ export class StateFusion implements Disposable {
   private readonly disagreeMs: number;
   private readonly recheckTimer: TimerSlot;
   private screenChangedAt: number;
+  /** The rules' reading of the last screen judged (screenJudged). */
+  private lastDetected: AgentState;
   private lastHook: { signal: HookSignal; at: number } | null = null;
   /** The newest hook process's start (ms epoch): one that started before it is stale news. */
   private lastHookStartedAt = 0;
@@ -61,6 +63,7 @@ export class StateFusion implements Disposable {
     this.disagreeMs = o.disagreeMs ?? DEFAULT_DISAGREE_MS;
     this.recheckTimer = new TimerSlot(o.clock);
     this.screenChangedAt = o.clock.now();
+    this.lastDetected = o.detected();
     this.current = this.judge(this.screenChangedAt);
   }
 
@@ -76,6 +79,7 @@ export class StateFusion implements Disposable {
   /** The tracker's reported state changed. */
   screenChanged(): void {
     this.screenChangedAt = this.o.clock.now();
+    this.lastDetected = this.o.detected();
     this.update();
   }
 
@@ -97,8 +101,21 @@ export class StateFusion implements Disposable {
     if (this.current.rule === 'hook') this.recheckTimer.set(() => this.update(), at + this.disagreeMs + 1 - now);
   }
 
-  /** The newest screen was judged (its reported state may not have changed): a disagreement may now last. */
+  /**
+   * The newest screen was judged (its reported state may not have changed): a disagreement may now
+   * last; and a screen that newly shows work or a dialog is a newer screen fact even while the tracker
+   * still reports what it held through its quiet time (the next prompt's spinner drawn before the
+   * quiet time after a Stop ran out: the screen is newer than that Stop, and says busy).
+   */
   screenJudged(): void {
+    const detected = this.o.detected();
+    const shown = detected !== this.lastDetected && (detected === 'busy' || detected === 'waiting');
+    this.lastDetected = detected;
+    if (shown) {
+      this.screenChangedAt = this.o.clock.now();
+      this.update();
+      return;
+    }
     if (this.lastHook !== null && this.current.rule === 'hook') this.update();
   }
 

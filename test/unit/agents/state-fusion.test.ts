@@ -108,4 +108,35 @@ describe('StateFusion', () => {
     expect(fusion.verdict).toMatchObject({ state: 'idle', rule: 'disagree' });
     expect(changes.map((c) => c.to)).toEqual(['busy', 'idle']);
   });
+
+  it('the next turn drawn while the tracker still holds busy through its quiet time is newer than the Stop before it', () => {
+    const { clock, fusion, show, screen } = setup();
+    show('busy');
+    clock.advance(3000);
+    fusion.hookSaid(hookSignalOf({ event: 'stop' }), clock.now() - 200);
+    expect(fusion.verdict.state).toBe('idle');
+    // The spinner goes: the rules read idle, the tracker holds busy for its quiet time (no change).
+    screen.detected = 'idle';
+    clock.advance(100);
+    fusion.screenJudged();
+    expect(fusion.verdict.state).toBe('idle');
+    // The operator's next prompt: the spinner is back before the quiet time ran out.
+    screen.detected = 'busy';
+    clock.advance(400);
+    fusion.screenJudged();
+    expect(fusion.verdict).toMatchObject({ state: 'busy', rule: 'screen-newer', won: 'screen' });
+  });
+
+  it('a screen that kept showing work through a Stop is not newer than it: the Stop decides', () => {
+    const { clock, fusion, show } = setup();
+    show('busy');
+    clock.advance(3000);
+    fusion.hookSaid(hookSignalOf({ event: 'stop' }), clock.now() - 200);
+    // Claude draws its spinner while the Stop hook runs: the rules still read busy, as before the hook.
+    clock.advance(80);
+    fusion.screenJudged();
+    clock.advance(80);
+    fusion.screenJudged();
+    expect(fusion.verdict).toMatchObject({ state: 'idle', rule: 'hook' });
+  });
 });
