@@ -6,7 +6,9 @@ import { StateTracker, type StateChange } from '../../../src/agents/state-tracke
 import { FakeClock } from '../../helpers/fake-clock.js';
 import { loadScreenFixture } from '../../helpers/screen-fixture.js';
 
-const claude = loadProfiles({ configDir: '/nonexistent-swb-config' }).profiles.get('claude')!;
+const bundledClaude = loadProfiles({ configDir: '/nonexistent-swb-config' }).profiles.get('claude')!;
+// The quiet-time mechanics below are timed for a 1500 ms quiet time (Claude's own is shorter: its test is below).
+const claude = { ...bundledClaude, quietMs: 1500 };
 const idle = loadScreenFixture('claude', 'idle-placeholder.txt').snapshot;
 const busy = loadScreenFixture('claude', 'real-busy.txt').snapshot;
 const dialog = loadScreenFixture('claude', 'permission-dialog.txt').snapshot;
@@ -65,6 +67,19 @@ describe('StateTracker', () => {
     clock.advance(1000);
     tracker.onScreenChange({ ...idle, lines: [...idle.lines] });
     clock.advance(600);
+    expect(tracker.state).toBe('idle');
+  });
+
+  it("Claude's own quiet time: a turn whose spinner is gone reads idle 600 ms later (bench:states found no spinner-less gap that long inside a turn)", () => {
+    expect(bundledClaude.quietMs).toBe(600);
+    const clock = new FakeClock();
+    const tracker = new StateTracker({ row: 'alice', profile: bundledClaude, clock });
+    tracker.onScreenChange(busy);
+    clock.advance(50);
+    tracker.onScreenChange(idle);
+    clock.advance(550);
+    expect(tracker.state).toBe('busy');
+    clock.advance(50);
     expect(tracker.state).toBe('idle');
   });
 
