@@ -12,10 +12,12 @@
 // still draws its spinner, that it asks before the dialog is drawn, or that an Esc stopped it before
 // the spinner goes; the agent is still working then). Agreement: samples every 50 ms outside 300 ms
 // around each true transition. Latency: from each true transition to swb's first reading of its state.
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { bundledProfilesDir } from '../../src/agents/load-profiles.js';
 import type { TerminalHarness } from '../../test/helpers/terminal-harness.js';
 import type { TempHome } from '../../test/helpers/temp-home.js';
-import { spawnSwb } from '../../test/helpers/run-swb.js';
+import { runSwb, spawnSwb } from '../../test/helpers/run-swb.js';
 
 export const SAMPLE_MS = 50;
 export const WINDOW_MS = 300;
@@ -24,8 +26,7 @@ export type State = 'idle' | 'busy' | 'waiting' | 'exited';
 export interface Mark {
   at: number;
   state: State;
-  /** truth: who made the transition (the agent's own are moved to when they show); seen: rule and signal. */
-  by?: 'agent' | 'operator';
+  /** seen: the signal and rule behind swb's reading. */
   why?: string;
   /** truth: the scripted step it belongs to (the dump's per-transition table). */
   label?: string;
@@ -180,8 +181,16 @@ export function score(s: Session, truth: readonly Mark[] = s.truth): Score {
       if (runWrong > longestWrong) (longestWrong = runWrong), (longestWrongAt = t - runWrong + SAMPLE_MS - s.t0);
     }
   }
-  const latencies = transitions.map((m) => {
-    const hit = s.seen.find((x) => x.at >= m.at - 2000 && x.state === m.state && stateAt(s.seen, m.at - 2001) !== m.state);
+  // From each true transition to swb's reading of its state: the first change to it after the previous
+  // transition (up to 2 s early: swb may read it before the truth, e.g. a hook ahead of the screen).
+  const latencies = transitions.map((m, i) => {
+    const from = Math.max(truth[i]!.at, m.at - 2000);
+    if (stateAt(s.seen, from) === m.state) {
+      // Already read so at `from`: early only if swb changed to it after the previous transition.
+      const entered = [...s.seen].reverse().find((x) => x.at <= from && x.state === m.state && x.at > truth[i]!.at);
+      return entered ? entered.at - m.at : NaN;
+    }
+    const hit = s.seen.find((x) => x.at > from && x.state === m.state);
     return hit ? hit.at - m.at : NaN;
   });
   const ok = latencies.filter((x) => !Number.isNaN(x));
@@ -227,4 +236,46 @@ export function dumpTimelines(label: string, s: Session, seenTruth: readonly Mar
     `swb      ${s.seen.map((m) => `${rel(m)}(${m.why ?? ''})`).join(' ')}`,
     `looks    ${s.looks.map((l) => `${l.at - s.t0}:${l.working ? 'W' : '-'}${l.dialog ? 'D' : '-'}`).join(' ')}`,
   ].join('\n');
+}
+
+/** `swb hook` start-to-exit, 7 times, in this run (a hook's floor: the agent starts it as a process). */
+export async function hookFloor(home: TempHome): Promise<number[]> {
+  const floor: number[] = [];
+  for (let i = 0; i < 7; i++) {
+    const s = performance.now();
+    await runSwb(['hook', 'session-end'], { home, input: '{}' });
+    floor.push(performance.now() - s);
+  }
+  return floor;
+}
+
+/** The printed report: per mode, both truths; with SWB_BENCH_DUMP=1 the timelines and the costly transitions. */
+export function report(title: string, modes: ReadonlyArray<readonly [string, Session]>): string {
+  const lines = ['', `bench:states — ${title}`];
+  for (const [name, s] of modes) {
+    const seenTruth = asSeenTruth(s.truth, s.looks);
+    if (process.env.SWB_BENCH_DUMP === '1') lines.push(dumpTimelines(name, s, seenTruth));
+    lines.push(scoreLine(`${name} vs stand-in`, score(s)), scoreLine(`${name} vs as-seen`, score(s, seenTruth)));
+    if (process.env.SWB_BENCH_DUMP === '1') lines.push(wrongTable(`${name} vs as-seen`, score(s, seenTruth)));
+  }
+  const floors = modes.flatMap(([, s]) => s.floor);
+  if (floors.length > 0) {
+    const floor = pct(floors, 50);
+    lines.push(`swb hook start-to-exit (median of ${floors.length}, same run): ${floor.toFixed(0)} ms; goal fused p50 ≤ that + 50 ms = ${(floor + 50).toFixed(0)} ms`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * SWB_BENCH_QUIET_MS: the agent's bundled profile with another quiet time, as a user profile in the
+ * session's config dir (it overrides the bundled one), to measure what the quiet time costs.
+ */
+export function overrideQuietTime(home: TempHome, profileId: string): void {
+  const quiet = process.env.SWB_BENCH_QUIET_MS;
+  if (!quiet) return;
+  const dir = join(home.home, 'config', 'switchboard', 'profiles');
+  mkdirSync(dir, { recursive: true });
+  const profile = JSON.parse(readFileSync(join(bundledProfilesDir(), `${profileId}.json`), 'utf8')) as { quietMs: number };
+  profile.quietMs = Number(quiet);
+  writeFileSync(join(dir, `${profileId}.json`), JSON.stringify(profile));
 }
