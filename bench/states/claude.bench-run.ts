@@ -16,7 +16,7 @@ import { createTempHome, type TempHome } from '../../test/helpers/temp-home.js';
 import { startSwb, type TerminalHarness } from '../../test/helpers/terminal-harness.js';
 import { startAnthropicStub, type AnthropicStub } from '../../test/support/model-api/anthropic-stub.mjs';
 import { AGENTS_DIR, cliInstalled } from '../../test/real-agents/agent-cli.js';
-import { pause, ScriptedSession } from './scripted-session.js';
+import { ScriptedSession } from './scripted-session.js';
 import { hookFloor, overrideQuietTime, report, score, watchRow, type Session } from './state-timeline.js';
 
 const CLAUDE_BIN = process.env.SWB_CLAUDE_BIN ?? join(AGENTS_DIR, '@anthropic-ai/claude-code/bin/claude.exe');
@@ -79,7 +79,7 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('bench:states — Claude Code', () =>
     await t.waitForText('claude · idle', { timeoutMs: 60_000 });
     // Claude's own markers: the footer's "esc to interrupt" or a spinner verb line; a permission or a question.
     const watch = watchRow(home, 'claude', t, { working: /esc to interrupt|^\s*[✻✶✳✢✽·*] \S[^\n]*…/m, dialog: /Do you want to proceed\?|Enter to select/ });
-    await pause(500);
+    await watch.ready();
     const s = new ScriptedSession(
       t,
       {
@@ -97,7 +97,7 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('bench:states — Claude Code', () =>
     // requests fail (Claude retries).
     for (const prompt of ['quick one', 'stream one', 'look around', 'flaky one']) await s.turn(prompt);
     await s.permission('compute it', 'Do you want to proceed?', '1', true, 'permission yes');
-    await s.permission('compute it', 'Do you want to proceed?', '\x1b', false, 'permission refused');
+    await s.permission('compute again', 'Do you want to proceed?', '\x1b', false, 'permission refused');
     // A question put to the operator, answered with the first choice.
     await s.permission('ask me', 'Which colour should I use?', '\r', true, 'question');
     // /clear: no turn, no request; but Claude runs the SessionEnd hooks before it clears, with its

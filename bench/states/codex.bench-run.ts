@@ -14,7 +14,7 @@ import { createTempHome, type TempHome } from '../../test/helpers/temp-home.js';
 import { startSwb } from '../../test/helpers/terminal-harness.js';
 import { startResponsesStub, type ResponsesStub } from '../../test/support/model-api/openai-responses-stub.mjs';
 import { AGENTS_DIR, cliInstalled, prepareCodexHome, stopCodexDaemons } from '../../test/real-agents/agent-cli.js';
-import { pause, ScriptedSession } from './scripted-session.js';
+import { ScriptedSession } from './scripted-session.js';
 import { hookFloor, overrideQuietTime, report, score, watchRow, type Session } from './state-timeline.js';
 
 const CODEX_JS = process.env.SWB_CODEX_JS ?? join(AGENTS_DIR, '@openai/codex/bin/codex.js');
@@ -34,7 +34,7 @@ describe.skipIf(!cliInstalled(CODEX_JS))('bench:states — Codex CLI', () => {
           { match: '^long', delayMs: 7000, output: [{ type: 'text', text: 'A long answer.' }] },
           { match: '^slow', delayMs: 30_000, output: [{ type: 'text', text: 'Slow answer.' }] },
           {
-            match: '^tool please',
+            match: '^tool (please|again)',
             output: [{ type: 'function_call', name: 'exec_command', arguments: { cmd: 'touch created-by-stub.txt', justification: 'Create a marker file', sandbox_permissions: 'require_escalated' } }],
             afterTool: 'Created the file.',
           },
@@ -77,7 +77,7 @@ describe.skipIf(!cliInstalled(CODEX_JS))('bench:states — Codex CLI', () => {
     await t.waitForText('codex · idle', { timeoutMs: 90_000 });
     // Codex's own markers: "Working (3s • esc to interrupt)"; its approval question.
     const watch = watchRow(home, 'codex', t, { working: /esc to interrupt/, dialog: new RegExp(APPROVAL.replace(/[?]/g, '\\?')) });
-    await pause(500);
+    await watch.ready();
     const s = new ScriptedSession(
       t,
       {
@@ -93,7 +93,7 @@ describe.skipIf(!cliInstalled(CODEX_JS))('bench:states — Codex CLI', () => {
     await s.turn('quick one');
     await s.turn('long one');
     await s.permission('tool please', APPROVAL, '\r', true, 'approval yes');
-    await s.permission('tool please', APPROVAL, '\x1b', false, 'approval refused');
+    await s.permission('tool again', APPROVAL, '\x1b', false, 'approval refused');
     await s.interrupt('slow one', '\x1b');
     await s.crash((await ls(home)).rows.find((r) => r.name === 'codex')?.pid);
     const t1 = Date.now();

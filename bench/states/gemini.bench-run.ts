@@ -16,7 +16,7 @@ import { createTempHome, type TempHome } from '../../test/helpers/temp-home.js';
 import { startSwb } from '../../test/helpers/terminal-harness.js';
 import { startGeminiStub, type GeminiStub } from '../../test/support/model-api/gemini-stub.mjs';
 import { AGENTS_DIR, cliInstalled } from '../../test/real-agents/agent-cli.js';
-import { pause, ScriptedSession } from './scripted-session.js';
+import { ScriptedSession } from './scripted-session.js';
 import { overrideQuietTime, report, score, watchRow, type Session } from './state-timeline.js';
 
 const GEMINI_JS = process.env.SWB_GEMINI_JS ?? join(AGENTS_DIR, '@google/gemini-cli/bundle/gemini.js');
@@ -34,7 +34,7 @@ describe.skipIf(!cliInstalled(GEMINI_JS))('bench:states — Gemini CLI', () => {
           { match: '^long', delayMs: 7000, parts: [{ text: 'A long answer.' }] },
           { match: '^slow', delayMs: 30_000, parts: [{ text: 'Slow answer.' }] },
           {
-            match: '^tool please',
+            match: '^tool (please|again)',
             parts: [{ functionCall: { name: 'run_shell_command', args: { command: 'touch created-by-stub.txt', description: 'Create a marker file' } } }],
             afterTool: 'Created the file.',
           },
@@ -78,7 +78,7 @@ describe.skipIf(!cliInstalled(GEMINI_JS))('bench:states — Gemini CLI', () => {
     await t.waitForText('gemini · idle', { timeoutMs: 90_000 });
     // Gemini's own markers: "⠏ Thinking... (esc to cancel, 3s)"; its confirmation "Allow execution of [Shell]?".
     const watch = watchRow(home, 'gemini', t, { working: /\(esc to cancel/, dialog: /Allow execution/ });
-    await pause(500);
+    await watch.ready();
     const s = new ScriptedSession(
       t,
       {
@@ -95,7 +95,7 @@ describe.skipIf(!cliInstalled(GEMINI_JS))('bench:states — Gemini CLI', () => {
     await s.turn('quick one');
     await s.turn('long one');
     await s.permission('tool please', 'Allow execution', '\r', true, 'confirmation yes');
-    await s.permission('tool please', 'Allow execution', '\x1b', false, 'confirmation refused');
+    await s.permission('tool again', 'Allow execution', '\x1b', false, 'confirmation refused');
     await s.interrupt('slow one', '\x1b');
     await s.crash((await ls(home)).rows.find((r) => r.name === 'gemini')?.pid);
     const t1 = Date.now();

@@ -49,7 +49,9 @@ export class ScriptedSession {
   async submit(prompt: string): Promise<number> {
     const from = Date.now();
     const at = await this.enter(prompt);
-    await waitUntil(() => this.agent.requests().find((r) => r.lastUser === prompt && r.at >= from), { timeoutMs: 60_000, what: `"${prompt}" to reach the stand-in` });
+    await waitUntil(() => this.agent.requests().find((r) => r.lastUser === prompt && r.at >= from), { timeoutMs: 60_000, what: `"${prompt}" to reach the stand-in` }).catch((err: Error) => {
+      throw new Error(`${err.message}\n${this.t.describe()}`);
+    });
     return at;
   }
 

@@ -12,12 +12,13 @@
 // still draws its spinner, that it asks before the dialog is drawn, or that an Esc stopped it before
 // the spinner goes; the agent is still working then). Agreement: samples every 50 ms outside 300 ms
 // around each true transition. Latency: from each true transition to swb's first reading of its state.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bundledProfilesDir } from '../../src/agents/load-profiles.js';
 import type { TerminalHarness } from '../../test/helpers/terminal-harness.js';
 import type { TempHome } from '../../test/helpers/temp-home.js';
 import { runSwb, spawnSwb } from '../../test/helpers/run-swb.js';
+import { waitUntil } from '../../test/helpers/wait-until.js';
 
 export const SAMPLE_MS = 50;
 export const WINDOW_MS = 300;
@@ -92,6 +93,28 @@ export function watchRow(home: TempHome, row: string, t: TerminalHarness, marker
   return {
     seen,
     looks,
+    /**
+     * Resolves once `swb events` has connected (a socket among its descriptors) and had time to
+     * subscribe: a state change before that would be missed (node alone takes seconds to start here).
+     */
+    async ready(): Promise<void> {
+      const pid = events.child.pid!;
+      const connected = () => {
+        try {
+          return readdirSync(`/proc/${pid}/fd`).some((fd) => {
+            try {
+              return readlinkSync(`/proc/${pid}/fd/${fd}`).startsWith('socket:');
+            } catch {
+              return false;
+            }
+          });
+        } catch {
+          return false;
+        }
+      };
+      await waitUntil(connected, { timeoutMs: 30_000, what: 'swb events to connect' });
+      await new Promise((r) => setTimeout(r, 500));
+    },
     /** Stops watching; with SWB_BENCH_DUMP=1 the screens seen go to `dumpFile`. */
     stop(dumpFile?: string, t0 = 0) {
       clearInterval(poll);
