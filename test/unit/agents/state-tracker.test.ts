@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { formatExplanation } from '../../../src/agents/format-explanation.js';
 import { loadProfiles } from '../../../src/agents/load-profiles.js';
 import { parseProfile } from '../../../src/agents/profile-schema.js';
-import { StateTracker, type StateChange } from '../../../src/agents/state-tracker.js';
+import { DIALOG_CLOSED_QUIET_MS, StateTracker, type StateChange } from '../../../src/agents/state-tracker.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
 import { loadScreenFixture } from '../../helpers/screen-fixture.js';
 
@@ -95,6 +95,50 @@ describe('StateTracker', () => {
     clock.advance(5000);
     expect(tracker.state).toBe('exited');
     expect(tracker.explain().evidence).toBe('process exited with code 0');
+  });
+
+  it('a dialog refused: idle DIALOG_CLOSED_QUIET_MS after it closed, straight from waiting, however the screen changes meanwhile', () => {
+    const { clock, tracker, changes } = setup();
+    tracker.onScreenChange(dialog);
+    clock.advance(50);
+    tracker.onScreenChange(idle);
+    clock.advance(DIALOG_CLOSED_QUIET_MS - 100);
+    // The operator starts typing: the screen changes, the dialog's close still counts.
+    tracker.onScreenChange({ ...idle, lines: [...idle.lines.slice(0, 6), ' ※ Tip: something else', ...idle.lines.slice(7)] });
+    expect(tracker.state).toBe('waiting');
+    clock.advance(100);
+    expect(tracker.state).toBe('idle');
+    expect(changes.map((c) => `${c.from}->${c.to}`)).toEqual(['unknown->waiting', 'waiting->idle']);
+  });
+
+  it('a dialog answered yes: the busy marker in the same frame reads busy at once', () => {
+    const { clock, tracker, changes } = setup();
+    tracker.onScreenChange(dialog);
+    clock.advance(50);
+    tracker.onScreenChange(busy);
+    expect(tracker.state).toBe('busy');
+    clock.advance(DIALOG_CLOSED_QUIET_MS * 3);
+    // ...and a later idle screen is a finishing turn: the whole quiet time.
+    tracker.onScreenChange(idle);
+    clock.advance(DIALOG_CLOSED_QUIET_MS * 2);
+    expect(tracker.state).toBe('busy');
+    clock.advance(1500);
+    expect(tracker.state).toBe('idle');
+    expect(changes.map((c) => `${c.from}->${c.to}`)).toEqual(['unknown->waiting', 'waiting->busy', 'busy->idle']);
+  });
+
+  it('a dialog that flickers back while redrawing restarts its close', () => {
+    const { clock, tracker } = setup();
+    tracker.onScreenChange(dialog);
+    clock.advance(50);
+    tracker.onScreenChange(idle);
+    clock.advance(DIALOG_CLOSED_QUIET_MS - 50);
+    tracker.onScreenChange(dialog);
+    tracker.onScreenChange(idle);
+    clock.advance(DIALOG_CLOSED_QUIET_MS - 50);
+    expect(tracker.state).toBe('waiting');
+    clock.advance(50);
+    expect(tracker.state).toBe('idle');
   });
 
   it('a rule saying exited is not final; only the process exit is', () => {
