@@ -90,12 +90,7 @@ describe.skipIf(!cliInstalled(CODEX_JS))('bench:states — Codex CLI', () => {
       Date.now(),
     );
     watch.seen.unshift({ at: s.t0 - 1, state: 'idle' });
-    await s.turn('quick one');
-    await s.turn('long one');
-    await s.permission('tool please', APPROVAL, '\r', true, 'approval yes');
-    await s.permission('tool again', APPROVAL, '\x1b', false, 'approval refused');
-    await s.interrupt('slow one', '\x1b');
-    await s.crash((await ls(home)).rows.find((r) => r.name === 'codex')?.pid);
+    await s.standard(APPROVAL, '\r', 'approval', async () => (await ls(home)).rows.find((r) => r.name === 'codex')?.pid);
     const t1 = Date.now();
     watch.stop(`/tmp/bench-states-codex-${fused ? 'fused' : 'screen'}.txt`, s.t0);
     return { truth: s.truth, seen: watch.seen, looks: watch.looks, t0: s.t0, t1, floor: fused ? await hookFloor(home) : [] };

@@ -4,8 +4,7 @@
 // dashboard against the offline Gemini API stand-in: a quick turn, a long turn, a shell command's
 // confirmation answered yes and one refused, an Esc mid-turn, a crash. Truths and scoring:
 // state-timeline.ts.
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadProfiles } from '../../src/agents/load-profiles.js';
@@ -15,7 +14,7 @@ import { ls } from '../../test/helpers/swb-ls.js';
 import { createTempHome, type TempHome } from '../../test/helpers/temp-home.js';
 import { startSwb } from '../../test/helpers/terminal-harness.js';
 import { startGeminiStub, type GeminiStub } from '../../test/support/model-api/gemini-stub.mjs';
-import { AGENTS_DIR, cliInstalled } from '../../test/real-agents/agent-cli.js';
+import { AGENTS_DIR, cliInstalled, prepareGeminiHome } from '../../test/real-agents/agent-cli.js';
 import { ScriptedSession } from './scripted-session.js';
 import { overrideQuietTime, report, score, watchRow, type Session } from './state-timeline.js';
 
@@ -51,11 +50,7 @@ describe.skipIf(!cliInstalled(GEMINI_JS))('bench:states — Gemini CLI', () => {
     const home: TempHome = createTempHome();
     const geminiHome = join(home.home, 'gemini-home');
     const project = join(home.home, 'project');
-    mkdirSync(join(geminiHome, '.gemini'), { recursive: true });
-    mkdirSync(project, { recursive: true });
-    execFileSync('git', ['init', '-q', project]);
-    writeFileSync(join(geminiHome, '.gemini', 'settings.json'), JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }));
-    writeFileSync(join(geminiHome, '.gemini', 'trustedFolders.json'), JSON.stringify({ [project]: 'TRUST_FOLDER' }));
+    prepareGeminiHome(geminiHome, project);
     const config = join(home.workspace, 'swb.json');
     const argv = 'argv' in gemini.command ? gemini.command.argv.slice(1) : [];
     writeFileSync(
@@ -92,12 +87,7 @@ describe.skipIf(!cliInstalled(GEMINI_JS))('bench:states — Gemini CLI', () => {
       Date.now(),
     );
     watch.seen.unshift({ at: s.t0 - 1, state: 'idle' });
-    await s.turn('quick one');
-    await s.turn('long one');
-    await s.permission('tool please', 'Allow execution', '\r', true, 'confirmation yes');
-    await s.permission('tool again', 'Allow execution', '\x1b', false, 'confirmation refused');
-    await s.interrupt('slow one', '\x1b');
-    await s.crash((await ls(home)).rows.find((r) => r.name === 'gemini')?.pid);
+    await s.standard('Allow execution', '\r', 'confirmation', async () => (await ls(home)).rows.find((r) => r.name === 'gemini')?.pid);
     const t1 = Date.now();
     watch.stop('/tmp/bench-states-gemini-screen.txt', s.t0);
     return { truth: s.truth, seen: watch.seen, looks: watch.looks, t0: s.t0, t1, floor: [] };

@@ -111,6 +111,20 @@ export class ScriptedSession {
     await pause(2000);
   }
 
+  /**
+   * The session every agent without extra cases runs: a quick turn, a 7 s one (the stand-in's prompts
+   * "quick one", "long one"), a tool call that asks answered yes then one refused ("tool please", "tool
+   * again"), an Esc mid-turn ("slow one"), then a crash of the row's process.
+   */
+  async standard(dialogText: string | RegExp, yesKey: string, what: string, pid: () => Promise<number | null | undefined>): Promise<void> {
+    await this.turn('quick one');
+    await this.turn('long one');
+    await this.permission('tool please', dialogText, yesKey, true, `${what} yes`);
+    await this.permission('tool again', dialogText, '\x1b', false, `${what} refused`);
+    await this.interrupt('slow one', '\x1b');
+    await this.crash(await pid());
+  }
+
   /** The operator waits until the agent shows it is done (no busy marker, no dialog), then a little more. */
   async settle(): Promise<void> {
     await waitUntil(

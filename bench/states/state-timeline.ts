@@ -137,7 +137,10 @@ export function asSeenTruth(truth: readonly Mark[], looks: readonly Look[]): Mar
     if (i === 0 || m.state === 'exited') return m;
     const next = truth[i + 1]?.at ?? Infinity;
     const inForce = (t: number) => [...looks].reverse().find((l) => l.at <= t);
-    const within = looks.filter((l) => l.at > m.at && l.at < next);
+    // A turn's first busy frame may come after the stand-in's answer already ended (the agent drew
+    // nothing for seconds): look for it up to the transition after next.
+    const limit = m.state === 'busy' ? (truth[i + 2]?.at ?? Infinity) : next;
+    const within = looks.filter((l) => l.at > m.at && l.at < limit);
     let at: number | undefined;
     if (m.state === 'idle') {
       // The start of the last stretch of done looks before the next transition.
