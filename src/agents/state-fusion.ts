@@ -3,6 +3,10 @@
 // rule (fuse-signals.ts) whenever either moves, and fires a change only when the fused state or its
 // waiting reason does. A hook that is contradicted by the screen is re-judged once it is old enough
 // to be outvoted (one timer), so a lasting disagreement resolves without a screen change.
+// A hook's news dates from when the agent ran it (its process's start), not from when it reached the
+// hub: a hook process takes a few hundred ms to start and report, and an async one (PreToolUse,
+// UserPromptSubmit) may arrive after the screen has already shown what came next (the permission
+// dialog drawn): the screen's newer change must not be overridden by older news (rule 4).
 import type { Clock } from '../util/clock.js';
 import { Emitter, type Event } from '../util/event.js';
 import type { Disposable } from '../util/lifecycle.js';
@@ -36,12 +40,20 @@ export interface StateFusionOptions {
   disagreeMs?: number;
 }
 
+/**
+ * How far back a hook's own start time is believed: a report whose process started longer ago than
+ * this (a hung hook, a skewed clock) is dated this much before it arrived.
+ */
+export const HOOK_START_TRUSTED_MS = 10_000;
+
 export class StateFusion implements Disposable {
   private readonly changes = new Emitter<FusedChange>();
   readonly onChange: Event<FusedChange> = this.changes.event;
   private readonly disagreeMs: number;
   private readonly recheckTimer: TimerSlot;
   private screenChangedAt: number;
+  /** The rules' reading of the last screen judged (screenJudged). */
+  private lastDetected: AgentState;
   private lastHook: { signal: HookSignal; at: number } | null = null;
   /** The newest hook process's start (ms epoch): one that started before it is stale news. */
   private lastHookStartedAt = 0;
@@ -51,6 +63,7 @@ export class StateFusion implements Disposable {
     this.disagreeMs = o.disagreeMs ?? DEFAULT_DISAGREE_MS;
     this.recheckTimer = new TimerSlot(o.clock);
     this.screenChangedAt = o.clock.now();
+    this.lastDetected = o.detected();
     this.current = this.judge(this.screenChangedAt);
   }
 
@@ -58,7 +71,7 @@ export class StateFusion implements Disposable {
     return this.current;
   }
 
-  /** The last hook's signal and when it came, or null. */
+  /** The last hook's signal and when the agent ran it, or null. */
   get hook(): { signal: HookSignal; at: number } | null {
     return this.lastHook;
   }
@@ -66,24 +79,43 @@ export class StateFusion implements Disposable {
   /** The tracker's reported state changed. */
   screenChanged(): void {
     this.screenChangedAt = this.o.clock.now();
+    this.lastDetected = this.o.detected();
     this.update();
   }
 
-  /** The agent's hook spoke (`startedAt`: when its process started, if known). */
+  /**
+   * The agent's hook spoke (`startedAt`: when its process started, ms on the clock's scale, if known).
+   * Its news is dated from that start (within HOOK_START_TRUSTED_MS of now, never after now).
+   */
   hookSaid(signal: HookSignal, startedAt?: number): void {
+    const now = this.o.clock.now();
     if (startedAt !== undefined) {
       // A background hook that started before the last one reported is older news than it.
       if (startedAt < this.lastHookStartedAt) return;
       this.lastHookStartedAt = startedAt;
     }
-    this.lastHook = { signal, at: this.o.clock.now() };
+    const at = startedAt === undefined ? now : Math.min(now, Math.max(startedAt, now - HOOK_START_TRUSTED_MS));
+    this.lastHook = { signal, at };
     this.update();
     // A hook the screen contradicts is judged again once it may be outvoted.
-    if (this.current.rule === 'hook') this.recheckTimer.set(() => this.update(), this.disagreeMs + 1);
+    if (this.current.rule === 'hook') this.recheckTimer.set(() => this.update(), at + this.disagreeMs + 1 - now);
   }
 
-  /** The newest screen was judged (its reported state may not have changed): a disagreement may now last. */
+  /**
+   * The newest screen was judged (its reported state may not have changed): a disagreement may now
+   * last; and a screen that newly shows work or a dialog is a newer screen fact even while the tracker
+   * still reports what it held through its quiet time (the next prompt's spinner drawn before the
+   * quiet time after a Stop ran out: the screen is newer than that Stop, and says busy).
+   */
   screenJudged(): void {
+    const detected = this.o.detected();
+    const shown = detected !== this.lastDetected && (detected === 'busy' || detected === 'waiting');
+    this.lastDetected = detected;
+    if (shown) {
+      this.screenChangedAt = this.o.clock.now();
+      this.update();
+      return;
+    }
     if (this.lastHook !== null && this.current.rule === 'hook') this.update();
   }
 

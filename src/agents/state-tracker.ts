@@ -1,5 +1,6 @@
 // Per-row state over time. Fed screen snapshots (never polled), it runs the detector on each one,
-// applies the profile's quiet time (a row is idle only after its screen was still for `quietMs`),
+// applies the profile's quiet time (a row is idle only after its screen was still for `quietMs`; right
+// after a dialog closed, after DIALOG_CLOSED_QUIET_MS),
 // emits typed state changes and explains the current state. Bursts of output are coalesced before
 // they get here, by the row's agent (src/supervisor/row-agent.ts: one snapshot per interval), so the
 // tracker keeps no debounce of its own: one timer between a screen change and its state, not two.
@@ -10,6 +11,15 @@ import type { Clock } from '../util/clock.js';
 import { TimerSlot } from '../util/timer-slot.js';
 import { detectState, type Detection } from './detect-state.js';
 import type { AgentProfile, AgentState } from './profile-schema.js';
+
+/**
+ * How long an idle-looking screen right after a dialog closed must last before the row counts as idle
+ * (a permission refused, a question dismissed), counted from the dialog's going, not from the screen's
+ * last change (the operator may already be typing). An answer that lets the agent go on shows its busy
+ * marker in the same frame the dialog goes (Claude, Codex, Gemini in bench:states), so this is a
+ * redraw's margin, not a turn's.
+ */
+export const DIALOG_CLOSED_QUIET_MS = 300;
 
 export interface StateChange {
   row: string;
@@ -72,6 +82,8 @@ export class StateTracker implements Disposable {
   private exitCode: number | null = null;
   /** The process ended (a rule may also say `exited`, but only a real exit is final). */
   private processExited = false;
+  /** When the screen last turned idle-looking straight from a dialog (null: not since). */
+  private dialogClosedAt: number | null = null;
   /** Re-runs the detector once the quiet time has passed. */
   private readonly quietTimer: TimerSlot;
   private disposed = false;
@@ -134,8 +146,20 @@ export class StateTracker implements Disposable {
     const detection = detectState(this.latest, this.profile);
     this.lastDetection = detection;
     if (detection.state !== 'idle') {
+      this.dialogClosedAt = null;
       this.quietTimer.clear();
       this.report(detection.state, detection.ruleId);
+      return;
+    }
+    if (this.reported === 'waiting' || this.dialogClosedAt !== null) {
+      // Straight from a dialog: idle once it has stayed so for DIALOG_CLOSED_QUIET_MS; till then the
+      // row still reads waiting (one change, waiting → idle, not a busy flash between).
+      this.dialogClosedAt ??= now;
+      const since = now - this.dialogClosedAt;
+      if (since >= DIALOG_CLOSED_QUIET_MS) {
+        this.dialogClosedAt = null;
+        this.report('idle', detection.ruleId);
+      } else this.quietTimer.set(() => this.evaluate(), DIALOG_CLOSED_QUIET_MS - since);
       return;
     }
     const still = now - this.lastChangeAt;
@@ -144,7 +168,7 @@ export class StateTracker implements Disposable {
       return;
     }
     // Idle on screen but not yet quiet: a finishing turn stays busy, anything else is unknown.
-    this.report(this.reported === 'busy' || this.reported === 'waiting' ? 'busy' : 'unknown', null);
+    this.report(this.reported === 'busy' ? 'busy' : 'unknown', null);
     this.quietTimer.set(() => this.evaluate(), this.profile.quietMs - still);
   }
 

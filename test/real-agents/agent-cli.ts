@@ -70,6 +70,18 @@ export function prepareCodexHome(home: string, project: string, stubUrl: string,
   writeFileSync(join(home, '.codex', 'config.toml'), `${config.join('\n')}\n`);
 }
 
+/**
+ * A HOME and a git project for an offline Gemini CLI: API-key auth in `.gemini/settings.json` (plus
+ * `security`'s other fields), the project trusted.
+ */
+export function prepareGeminiHome(home: string, project: string, security: Record<string, unknown> = {}): void {
+  mkdirSync(join(home, '.gemini'), { recursive: true });
+  mkdirSync(project, { recursive: true });
+  execFileSync('git', ['init', '-q', project]);
+  writeFileSync(join(home, '.gemini', 'settings.json'), JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' }, ...security } }));
+  writeFileSync(join(home, '.gemini', 'trustedFolders.json'), JSON.stringify({ [project]: 'TRUST_FOLDER' }));
+}
+
 /** The environment a real Claude Code runs with offline: its own HOME, the stand-in's URL and key, nothing sent elsewhere. */
 export function claudeOfflineEnv(home: string, stubUrl: string, apiKey: string): NodeJS.ProcessEnv {
   return {

@@ -85,7 +85,7 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('real Claude Code: hooks fused with t
     const endLag = idle.at - answered.at;
     process.stdout.write(
       `claude-states: hook floor (swb hook start-to-exit, median of 5) ${floor.toFixed(0)} ms; turn start seen ${startLag} ms after the model got the prompt (by ${busy!.source}); ` +
-        `turn end seen ${endLag} ms after the answer finished (by ${idle.source}, rule ${idle.rule}); the screen's quiet time is 1500 ms\n`,
+        `turn end seen ${endLag} ms after the answer finished (by ${idle.source}, rule ${idle.rule}); the screen alone waits out its quiet time after Claude's redraw\n`,
     );
     // The start is seen before the model even has the prompt (Claude draws its spinner first; the
     // UserPromptSubmit hook agrees). The end is the Stop hook's: Claude starts it after the answer, and

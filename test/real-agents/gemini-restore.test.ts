@@ -5,8 +5,7 @@
 // folder). The header says "restored (resumed)" and the resumed conversation carries the turn from
 // before. A row that never had a turn cannot be resumed (Gemini exits 42, "Invalid session
 // identifier"): swb starts it again as a new conversation, with a new id, and says so.
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadProfiles } from '../../src/agents/load-profiles.js';
@@ -23,7 +22,7 @@ import { createTempHome, type TempHome } from '../helpers/temp-home.js';
 import { startSwb, type TerminalHarness } from '../helpers/terminal-harness.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { startGeminiStub, type GeminiStub } from '../support/model-api/gemini-stub.mjs';
-import { AGENTS_DIR, cliInstalled } from './agent-cli.js';
+import { AGENTS_DIR, cliInstalled, prepareGeminiHome } from './agent-cli.js';
 
 const GEMINI_JS = process.env.SWB_GEMINI_JS ?? join(AGENTS_DIR, '@google/gemini-cli/bundle/gemini.js');
 const gemini = loadProfiles({ configDir: '/nonexistent-swb-config' }).profiles.get('gemini')!;
@@ -54,11 +53,7 @@ describe.skipIf(!cliInstalled(GEMINI_JS))('real Gemini CLI restored by the swb s
   function writeConfig(home: TempHome): string {
     const geminiHome = join(home.home, 'gemini-home');
     const project = join(home.home, 'project');
-    mkdirSync(join(geminiHome, '.gemini'), { recursive: true });
-    mkdirSync(project, { recursive: true });
-    execFileSync('git', ['init', '-q', project]);
-    writeFileSync(join(geminiHome, '.gemini', 'settings.json'), JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }));
-    writeFileSync(join(geminiHome, '.gemini', 'trustedFolders.json'), JSON.stringify({ [project]: 'TRUST_FOLDER' }));
+    prepareGeminiHome(geminiHome, project);
     const config = join(home.workspace, 'swb.json');
     const row = {
       name: 'gemini',

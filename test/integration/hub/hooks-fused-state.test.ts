@@ -21,7 +21,9 @@ import { waitUntil } from '../../helpers/wait-until.js';
 
 afterEach(runCleanups);
 
-const claude = loadProfiles({ configDir: '/nonexistent-swb-config' }).profiles.get('claude')!;
+// A 1500 ms quiet time: the hook's process (several hundred ms on a loaded machine) must come well
+// inside it for "the hook decides before the screen" to be what is tested (Claude's own is 600 ms).
+const claude = { ...loadProfiles({ configDir: '/nonexistent-swb-config' }).profiles.get('claude')!, quietMs: 1500 };
 const FAKE = new URL('../../fixtures/agents/fake-agent.mjs', import.meta.url).pathname;
 
 async function rowWithHooks(script: unknown) {

@@ -10,6 +10,10 @@ export interface StubTurn {
   /** Regex on all the newest user message's text, <system-reminder> blocks included (a Stop hook's feedback). */
   matchReminder?: string;
   delayMs?: number;
+  /** Stream each text over this long (in 20 deltas) once the delay has passed. */
+  streamMs?: number;
+  /** Answer this many requests for the turn with HTTP 529 overloaded_error before the real answer. */
+  failFirst?: number;
   content?: StubContent[];
   afterTool?: string;
   afterToolDelayMs?: number;
@@ -50,8 +54,13 @@ export interface AnthropicStub {
   port: number;
   url: string;
   requests: StubRequest[];
-  /** When each streamed answer to a main request finished (ms epoch), and whether it called a tool. */
-  answered: Array<{ at: number; lastUser: string; toolUse: boolean }>;
+  /**
+   * When each streamed answer to a main request finished (ms epoch), and whether it called a tool;
+   * `failed` for a failFirst error answered instead.
+   */
+  answered: Array<{ at: number; lastUser: string; toolUse: boolean; failed?: true }>;
+  /** The same for the CLI's side requests (titles, a compaction's summary). */
+  sideAnswered: Array<{ at: number; lastUser: string; toolUse: boolean }>;
   close(): Promise<void>;
 }
 export function startAnthropicStub(opts?: { script?: StubScript; port?: number; logFile?: string }): Promise<AnthropicStub>;

@@ -12,6 +12,9 @@
 //         "matchReminder": "REGEX",               // or on all its text, <system-reminder> blocks
 //                                                 //   included (a Stop hook's feedback comes so)
 //         "delayMs": 0,                           // hold the stream open (pings) before answering
+//         "streamMs": 0,                          // then stream each text over this long, in 20 deltas
+//         "failFirst": 0,                         // answer this many requests for the turn with an
+//                                                 //   HTTP 529 overloaded_error first (the CLI retries)
 //         "content": [ { "type": "text", "text": "..." },
 //                      { "type": "tool_use", "name": "Bash", "input": { "command": "ls" } } ],
 //         "afterTool": "text answered once the tool_result comes back",
@@ -165,7 +168,7 @@ function chooseResponse(script, body) {
     return { delayMs: turn?.afterToolDelayMs ?? 0, content: [{ type: 'text', text: turn?.afterTool ?? 'Done.' }] };
   }
   const turn = turns.find((t) => matches(t, text, newestUserTexts(body).join('\n')));
-  if (turn) return { delayMs: turn.delayMs ?? 0, content: turn.content ?? [{ type: 'text', text: 'OK.' }] };
+  if (turn) return { delayMs: turn.delayMs ?? 0, streamMs: turn.streamMs ?? 0, failFirst: turn.failFirst ?? 0, key: turn.match ?? turn.matchReminder, content: turn.content ?? [{ type: 'text', text: 'OK.' }] };
   return { delayMs: script.default?.delayMs ?? 0, content: script.default?.content ?? [{ type: 'text', text: 'OK.' }] };
 }
 
@@ -200,7 +203,9 @@ function sse(res, event, data) {
   res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
 }
 
-async function stream(res, model, blocks, delayMs, closed, usage) {
+const STREAM_DELTAS = 20;
+
+async function stream(res, model, blocks, delayMs, closed, usage, streamMs = 0) {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
   const message = {
     id: nextId('msg'),
@@ -220,16 +225,24 @@ async function stream(res, model, blocks, delayMs, closed, usage) {
     await new Promise((r) => setTimeout(r, Math.min(250, Math.max(1, until - Date.now()))));
   }
   if (closed()) return;
-  blocks.forEach((b, index) => {
+  for (const [index, b] of blocks.entries()) {
     if (b.type === 'text') {
       sse(res, 'content_block_start', { type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
-      sse(res, 'content_block_delta', { type: 'content_block_delta', index, delta: { type: 'text_delta', text: b.text } });
+      // A long streamed answer: the text in STREAM_DELTAS pieces spread over streamMs.
+      const pieces = streamMs > 0 ? STREAM_DELTAS : 1;
+      const size = Math.ceil(b.text.length / pieces);
+      for (let i = 0; i < pieces && !closed(); i++) {
+        const text = b.text.slice(i * size, (i + 1) * size);
+        if (text) sse(res, 'content_block_delta', { type: 'content_block_delta', index, delta: { type: 'text_delta', text } });
+        if (streamMs > 0) await new Promise((r) => setTimeout(r, streamMs / pieces));
+      }
+      if (closed()) return;
     } else {
       sse(res, 'content_block_start', { type: 'content_block_start', index, content_block: { type: 'tool_use', id: b.id, name: b.name, input: {} } });
       sse(res, 'content_block_delta', { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(b.input) } });
     }
     sse(res, 'content_block_stop', { type: 'content_block_stop', index });
-  });
+  }
   const stop = blocks.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn';
   sse(res, 'message_delta', { type: 'message_delta', delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: usage.output_tokens } });
   sse(res, 'message_stop', { type: 'message_stop' });
@@ -258,6 +271,10 @@ export async function startAnthropicStub({ script = {}, port = 0, logFile } = {}
   // When each streamed answer to the CLI's main requests finished (ms epoch): a turn's true end for
   // the state benchmarks and timing tests (issue #37).
   const answered = [];
+  // The same for the CLI's side requests (titles, a compaction's summary).
+  const sideAnswered = [];
+  // How many requests each failFirst turn has failed so far.
+  const failed = new Map();
   const server = await startStubServer({
     port,
     logFile,
@@ -284,10 +301,15 @@ export async function startAnthropicStub({ script = {}, port = 0, logFile } = {}
       const chosen = answerFor(body);
       const usage = usageFor(body, blocksFor(chosen.content, false));
       const blocks = blocksFor(chosen.content);
+      if (chosen.failFirst > 0 && (failed.get(chosen.key) ?? 0) < chosen.failFirst) {
+        failed.set(chosen.key, (failed.get(chosen.key) ?? 0) + 1);
+        answered.push({ at: Date.now(), lastUser: lastUser(body).text.slice(0, 200), toolUse: false, failed: true });
+        return sendJson(res, 529, { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded (stub)' } });
+      }
       if (body.stream) {
-        if (isSideRequest(body)) return stream(res, model, blocks, chosen.delayMs, closed, usage);
-        return stream(res, model, blocks, chosen.delayMs, closed, usage).then((r) => {
-          answered.push({ at: Date.now(), lastUser: lastUser(body).text.slice(0, 200), toolUse: blocks.some((b) => b.type === 'tool_use') });
+        const side = isSideRequest(body);
+        return stream(res, model, blocks, chosen.delayMs, closed, usage, chosen.streamMs ?? 0).then((r) => {
+          (side ? sideAnswered : answered).push({ at: Date.now(), lastUser: lastUser(body).text.slice(0, 200), toolUse: blocks.some((b) => b.type === 'tool_use') });
           return r;
         });
       }
@@ -295,6 +317,7 @@ export async function startAnthropicStub({ script = {}, port = 0, logFile } = {}
     },
   });
   server.answered = answered;
+  server.sideAnswered = sideAnswered;
   return server;
 }
 

@@ -34,6 +34,8 @@ export interface GeminiStub {
   port: number;
   url: string;
   requests: GeminiRequest[];
+  /** When each streamed answer to a main request finished (ms epoch), and whether it called a tool. */
+  answered: Array<{ at: number; lastUser: string; toolUse: boolean }>;
   close(): Promise<void>;
 }
 export function startGeminiStub(opts?: { script?: GeminiScript; port?: number; logFile?: string }): Promise<GeminiStub>;

@@ -157,9 +157,11 @@ function chunk(parts, final, usage) {
   return { candidates: [{ content: { role: 'model', parts }, index: 0, ...(final ? { finishReason: 'STOP' } : {}) }], usageMetadata: usage, modelVersion: 'gemini-stub' };
 }
 
-export function startGeminiStub({ script = {}, port = 0, logFile } = {}) {
+export async function startGeminiStub({ script = {}, port = 0, logFile } = {}) {
   const actionOf = (url) => /:([A-Za-z]+)$/.exec(url.pathname)?.[1] ?? '';
-  return startStubServer({
+  // When each streamed answer to a main request finished (ms epoch): a turn's true end for the state benchmark (issue #37).
+  const answered = [];
+  const server = await startStubServer({
     port,
     logFile,
     describe: (_req, url, body) => {
@@ -185,8 +187,11 @@ export function startGeminiStub({ script = {}, port = 0, logFile } = {}) {
       if (closed()) return;
       res.write(`data: ${JSON.stringify(chunk(chosen.parts, true, usage))}\r\n\r\n`);
       res.end();
+      if (!isSideCall(body)) answered.push({ at: Date.now(), lastUser: lastTyped(body).slice(0, 200), toolUse: chosen.parts.some((p) => p && p.functionCall) });
     },
   });
+  server.answered = answered;
+  return server;
 }
 
 await runStubCli(import.meta.url, 'gemini-stub', startGeminiStub);

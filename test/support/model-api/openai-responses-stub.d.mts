@@ -40,6 +40,8 @@ export interface ResponsesStub {
   port: number;
   url: string;
   requests: ResponsesRequest[];
+  /** When each streamed answer to a main request finished (ms epoch), and whether it called a tool. */
+  answered: Array<{ at: number; lastUser: string; toolUse: boolean }>;
   close(): Promise<void>;
 }
 export function startResponsesStub(opts?: { script?: ResponsesScript; port?: number; logFile?: string }): Promise<ResponsesStub>;

@@ -158,12 +158,14 @@ async function stream(res, body, out, delayMs, closed, handedOut) {
   res.end();
 }
 
-export function startResponsesStub({ script = {}, port = 0, logFile } = {}) {
+export async function startResponsesStub({ script = {}, port = 0, logFile } = {}) {
   // What each model request was handed (usage, plan windows), decided when it is logged and sent as logged.
   const handedOut = new WeakMap();
   let responses = 0;
+  // When each streamed answer finished (ms epoch): a turn's true end for the state benchmark (issue #37).
+  const answered = [];
   const isModelRequest = (req, url) => req.method === 'POST' && url.pathname.endsWith('/responses');
-  return startStubServer({
+  const server = await startStubServer({
     port,
     logFile,
     describe: (req, url, body) => {
@@ -178,9 +180,14 @@ export function startResponsesStub({ script = {}, port = 0, logFile } = {}) {
         return sendJson(res, 404, { error: { message: `stub has no ${url.pathname}`, type: 'not_found' } });
       }
       const chosen = choose(script, body);
-      return stream(res, body, items(chosen.output), chosen.delayMs, closed, handedOut.get(body));
+      const out = items(chosen.output);
+      return stream(res, body, out, chosen.delayMs, closed, handedOut.get(body)).then(() => {
+        if (!closed() || res.writableEnded) answered.push({ at: Date.now(), lastUser: lastTyped(body).slice(0, 200), toolUse: out.some((i) => i.type === 'function_call') });
+      });
     },
   });
+  server.answered = answered;
+  return server;
 }
 
 function describe(body) {

@@ -57,6 +57,15 @@ describe('detectState', () => {
     expect(d).toMatchObject({ state: 'busy', ruleId: 'title_spinner', region: 'OSC window title' });
   });
 
+  it("Claude: a spinner frame left in the title after the turn does not outweigh the idle prompt box on screen (bench:states saw it stuck for seconds)", () => {
+    const claude = profiles.get('claude')!;
+    const idle = loadScreenFixture('claude', 'real-idle.txt').snapshot;
+    expect(detectState({ ...idle, title: '⠐ Stub session' }, claude)).toMatchObject({ state: 'idle', ruleId: 'prompt_box' });
+    // ...while the screen's own busy markers still win over the idle box.
+    const busy = loadScreenFixture('claude', 'real-busy.txt').snapshot;
+    expect(detectState({ ...busy, title: '✳ Claude Code' }, claude)).toMatchObject({ state: 'busy', ruleId: 'esc_to_interrupt' });
+  });
+
   it('a spinner line just above the prompt box is busy even without the hint', () => {
     const lines = ['● Reading files', '', '✶ Cogitating…', '', '─'.repeat(40), '>', '─'.repeat(40)];
     const d = detectState({ lines, cols: 80, rows: lines.length, cursor: { x: 2, y: 5, visible: true }, title: '', alternateScreen: false }, claude);

@@ -2,11 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { formatExplanation } from '../../../src/agents/format-explanation.js';
 import { loadProfiles } from '../../../src/agents/load-profiles.js';
 import { parseProfile } from '../../../src/agents/profile-schema.js';
-import { StateTracker, type StateChange } from '../../../src/agents/state-tracker.js';
+import { DIALOG_CLOSED_QUIET_MS, StateTracker, type StateChange } from '../../../src/agents/state-tracker.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
 import { loadScreenFixture } from '../../helpers/screen-fixture.js';
 
-const claude = loadProfiles({ configDir: '/nonexistent-swb-config' }).profiles.get('claude')!;
+const bundledClaude = loadProfiles({ configDir: '/nonexistent-swb-config' }).profiles.get('claude')!;
+// The quiet-time mechanics below are timed for a 1500 ms quiet time (Claude's own is shorter: its test is below).
+const claude = { ...bundledClaude, quietMs: 1500 };
 const idle = loadScreenFixture('claude', 'idle-placeholder.txt').snapshot;
 const busy = loadScreenFixture('claude', 'real-busy.txt').snapshot;
 const dialog = loadScreenFixture('claude', 'permission-dialog.txt').snapshot;
@@ -68,6 +70,19 @@ describe('StateTracker', () => {
     expect(tracker.state).toBe('idle');
   });
 
+  it("Claude's own quiet time: a turn whose spinner is gone reads idle 600 ms later (bench:states found no spinner-less gap that long inside a turn)", () => {
+    expect(bundledClaude.quietMs).toBe(600);
+    const clock = new FakeClock();
+    const tracker = new StateTracker({ row: 'alice', profile: bundledClaude, clock });
+    tracker.onScreenChange(busy);
+    clock.advance(50);
+    tracker.onScreenChange(idle);
+    clock.advance(550);
+    expect(tracker.state).toBe('busy');
+    clock.advance(50);
+    expect(tracker.state).toBe('idle');
+  });
+
   // A burst of changes is coalesced before the tracker, by the row's agent: test/unit/supervisor/row-agent.test.ts.
 
   it('a dialog is waiting at once, and exit is final', () => {
@@ -80,6 +95,50 @@ describe('StateTracker', () => {
     clock.advance(5000);
     expect(tracker.state).toBe('exited');
     expect(tracker.explain().evidence).toBe('process exited with code 0');
+  });
+
+  it('a dialog refused: idle DIALOG_CLOSED_QUIET_MS after it closed, straight from waiting, however the screen changes meanwhile', () => {
+    const { clock, tracker, changes } = setup();
+    tracker.onScreenChange(dialog);
+    clock.advance(50);
+    tracker.onScreenChange(idle);
+    clock.advance(DIALOG_CLOSED_QUIET_MS - 100);
+    // The operator starts typing: the screen changes, the dialog's close still counts.
+    tracker.onScreenChange({ ...idle, lines: [...idle.lines.slice(0, 6), ' ※ Tip: something else', ...idle.lines.slice(7)] });
+    expect(tracker.state).toBe('waiting');
+    clock.advance(100);
+    expect(tracker.state).toBe('idle');
+    expect(changes.map((c) => `${c.from}->${c.to}`)).toEqual(['unknown->waiting', 'waiting->idle']);
+  });
+
+  it('a dialog answered yes: the busy marker in the same frame reads busy at once', () => {
+    const { clock, tracker, changes } = setup();
+    tracker.onScreenChange(dialog);
+    clock.advance(50);
+    tracker.onScreenChange(busy);
+    expect(tracker.state).toBe('busy');
+    clock.advance(DIALOG_CLOSED_QUIET_MS * 3);
+    // ...and a later idle screen is a finishing turn: the whole quiet time.
+    tracker.onScreenChange(idle);
+    clock.advance(DIALOG_CLOSED_QUIET_MS * 2);
+    expect(tracker.state).toBe('busy');
+    clock.advance(1500);
+    expect(tracker.state).toBe('idle');
+    expect(changes.map((c) => `${c.from}->${c.to}`)).toEqual(['unknown->waiting', 'waiting->busy', 'busy->idle']);
+  });
+
+  it('a dialog that flickers back while redrawing restarts its close', () => {
+    const { clock, tracker } = setup();
+    tracker.onScreenChange(dialog);
+    clock.advance(50);
+    tracker.onScreenChange(idle);
+    clock.advance(DIALOG_CLOSED_QUIET_MS - 50);
+    tracker.onScreenChange(dialog);
+    tracker.onScreenChange(idle);
+    clock.advance(DIALOG_CLOSED_QUIET_MS - 50);
+    expect(tracker.state).toBe('waiting');
+    clock.advance(50);
+    expect(tracker.state).toBe('idle');
   });
 
   it('a rule saying exited is not final; only the process exit is', () => {

@@ -5,7 +5,8 @@ import type { ScreenSnapshot } from '../../../src/rows/screen-snapshot.js';
 import { agentOnRow, FakeAgentRow } from '../../helpers/fake-agent-row.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
 
-const claude = loadProfiles({ configDir: '/nonexistent-swb-config' }).profiles.get('claude')!;
+// The wake's timing below is written for a 1500 ms quiet time (Claude's bundled one is shorter).
+const claude = { ...loadProfiles({ configDir: '/nonexistent-swb-config' }).profiles.get('claude')!, quietMs: 1500 };
 const RULE = '─'.repeat(80);
 const PLACEHOLDER = 'Try "refactor parser.ts"';
 

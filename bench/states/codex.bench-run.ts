@@ -1,0 +1,110 @@
+// `npm run bench:states` for Codex CLI (issue #37): how truly swb reads a REAL Codex row's state,
+// screen-only beside "fused" (the profile's native recipe: Codex's `notify` program is `swb hook
+// turn-end`, its only turn signal in 0.171; docs/AGENTS-REAL.md). The pinned Codex runs in the real
+// dashboard against the offline Responses API stand-in: a quick turn, a long turn, an approval answered
+// yes and one refused, an Esc mid-turn, a crash. Truths and scoring: state-timeline.ts.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { loadProfiles } from '../../src/agents/load-profiles.js';
+import { runCleanups } from '../../test/helpers/cleanup.js';
+import { shellCommand } from '../../test/helpers/swb-operator.js';
+import { ls } from '../../test/helpers/swb-ls.js';
+import { createTempHome, type TempHome } from '../../test/helpers/temp-home.js';
+import { startSwb } from '../../test/helpers/terminal-harness.js';
+import { startResponsesStub, type ResponsesStub } from '../../test/support/model-api/openai-responses-stub.mjs';
+import { AGENTS_DIR, cliInstalled, prepareCodexHome, stopCodexDaemons } from '../../test/real-agents/agent-cli.js';
+import { ScriptedSession } from './scripted-session.js';
+import { hookFloor, overrideQuietTime, report, score, watchRow, type Session } from './state-timeline.js';
+
+const CODEX_JS = process.env.SWB_CODEX_JS ?? join(AGENTS_DIR, '@openai/codex/bin/codex.js');
+const codex = loadProfiles({ configDir: '/nonexistent-swb-config' }).profiles.get('codex')!;
+const APPROVAL = 'Would you like to run the following command?';
+
+afterEach(runCleanups);
+
+describe.skipIf(!cliInstalled(CODEX_JS))('bench:states — Codex CLI', () => {
+  let stub: ResponsesStub;
+  const codexHomes: string[] = [];
+  beforeAll(async () => {
+    stub = await startResponsesStub({
+      script: {
+        turns: [
+          { match: '^quick', output: [{ type: 'text', text: 'Quick answer.' }] },
+          { match: '^long', delayMs: 7000, output: [{ type: 'text', text: 'A long answer.' }] },
+          { match: '^slow', delayMs: 30_000, output: [{ type: 'text', text: 'Slow answer.' }] },
+          {
+            match: '^tool (please|again)',
+            output: [{ type: 'function_call', name: 'exec_command', arguments: { cmd: 'touch created-by-stub.txt', justification: 'Create a marker file', sandbox_permissions: 'require_escalated' } }],
+            afterTool: 'Created the file.',
+          },
+        ],
+        default: { output: [{ type: 'text', text: 'Hello from the stub.' }] },
+      },
+    });
+  });
+  afterAll(async () => {
+    stopCodexDaemons(CODEX_JS, codexHomes);
+    await stub?.close();
+  }, 60_000);
+
+  async function session(fused: boolean): Promise<Session> {
+    const home: TempHome = createTempHome();
+    const codexHome = join(home.home, 'codex-home');
+    const project = join(home.home, 'project');
+    prepareCodexHome(codexHome, project, stub.url);
+    codexHomes.push(codexHome);
+    const config = join(home.workspace, 'swb.json');
+    const argv = 'argv' in codex.command ? codex.command.argv.slice(1) : [];
+    writeFileSync(
+      config,
+      JSON.stringify({
+        rows: [
+          {
+            name: 'codex',
+            profile: 'codex',
+            wake: 'off',
+            ...(fused ? {} : { nativeTools: false }),
+            command: shellCommand([process.execPath, CODEX_JS, ...argv, '-c', 'sandbox_workspace_write.network_access=true']),
+            cwd: project,
+            env: { HOME: codexHome, SHELL: '/bin/bash', STUB_API_KEY: 'stub-key' },
+          },
+        ],
+      }),
+    );
+    overrideQuietTime(home, 'codex');
+    const t = startSwb({ home, args: ['--config', config], cols: 120, rows: 40 });
+    await t.waitForText('codex · idle', { timeoutMs: 90_000 });
+    // Codex's own markers: "Working (3s • esc to interrupt)"; its approval question.
+    const watch = watchRow(home, 'codex', t, { working: /esc to interrupt/, dialog: new RegExp(APPROVAL.replace(/[?]/g, '\\?')) });
+    await watch.ready();
+    const s = new ScriptedSession(
+      t,
+      {
+        inputShows: (text) => ({ waitFor: (screen: string) => new RegExp(`^›\\s${text}\\s*$`, 'mu').test(screen), what: `"${text}" in Codex's input` }),
+        submit: ['\r'],
+        requests: () => stub.requests,
+        answered: () => stub.answered,
+      },
+      watch.looks,
+      Date.now(),
+    );
+    watch.seen.unshift({ at: s.t0 - 1, state: 'idle' });
+    await s.standard(APPROVAL, '\r', 'approval', async () => (await ls(home)).rows.find((r) => r.name === 'codex')?.pid);
+    const t1 = Date.now();
+    watch.stop(`/tmp/bench-states-codex-${fused ? 'fused' : 'screen'}.txt`, s.t0);
+    return { truth: s.truth, seen: watch.seen, looks: watch.looks, t0: s.t0, t1, floor: fused ? await hookFloor(home) : [] };
+  }
+
+  it('screen-only beside fused (notify)', async () => {
+    const screen = await session(false);
+    const fused = await session(true);
+    process.stdout.write(
+      report('Codex CLI (quick, 7 s turn, approval yes, approval refused, Esc mid-turn, crash)', [
+        ['screen-only', screen],
+        ['fused (notify)', fused],
+      ]),
+    );
+    expect(score(screen).samples).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,101 @@
+// `npm run bench:states` for Gemini CLI (issue #37): how truly swb reads a REAL Gemini CLI row's state.
+// Screen-only: Gemini CLI 0.61 has hooks only in its settings files, which swb does not write
+// (docs/AGENTS-REAL.md), so its screen is its only signal. The pinned Gemini CLI runs in the real
+// dashboard against the offline Gemini API stand-in: a quick turn, a long turn, a shell command's
+// confirmation answered yes and one refused, an Esc mid-turn, a crash. Truths and scoring:
+// state-timeline.ts.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { loadProfiles } from '../../src/agents/load-profiles.js';
+import { runCleanups } from '../../test/helpers/cleanup.js';
+import { shellCommand } from '../../test/helpers/swb-operator.js';
+import { ls } from '../../test/helpers/swb-ls.js';
+import { createTempHome, type TempHome } from '../../test/helpers/temp-home.js';
+import { startSwb } from '../../test/helpers/terminal-harness.js';
+import { startGeminiStub, type GeminiStub } from '../../test/support/model-api/gemini-stub.mjs';
+import { AGENTS_DIR, cliInstalled, prepareGeminiHome } from '../../test/real-agents/agent-cli.js';
+import { ScriptedSession } from './scripted-session.js';
+import { overrideQuietTime, report, score, watchRow, type Session } from './state-timeline.js';
+
+const GEMINI_JS = process.env.SWB_GEMINI_JS ?? join(AGENTS_DIR, '@google/gemini-cli/bundle/gemini.js');
+const gemini = loadProfiles({ configDir: '/nonexistent-swb-config' }).profiles.get('gemini')!;
+
+afterEach(runCleanups);
+
+describe.skipIf(!cliInstalled(GEMINI_JS))('bench:states — Gemini CLI', () => {
+  let stub: GeminiStub;
+  beforeAll(async () => {
+    stub = await startGeminiStub({
+      script: {
+        turns: [
+          { match: '^quick', parts: [{ text: 'Quick answer.' }] },
+          { match: '^long', delayMs: 7000, parts: [{ text: 'A long answer.' }] },
+          { match: '^slow', delayMs: 30_000, parts: [{ text: 'Slow answer.' }] },
+          {
+            match: '^tool (please|again)',
+            parts: [{ functionCall: { name: 'run_shell_command', args: { command: 'touch created-by-stub.txt', description: 'Create a marker file' } } }],
+            afterTool: 'Created the file.',
+          },
+        ],
+        default: { parts: [{ text: 'Hello from the stub.' }] },
+      },
+    });
+  });
+  afterAll(async () => {
+    await stub?.close();
+  });
+
+  async function session(): Promise<Session> {
+    const home: TempHome = createTempHome();
+    const geminiHome = join(home.home, 'gemini-home');
+    const project = join(home.home, 'project');
+    prepareGeminiHome(geminiHome, project);
+    const config = join(home.workspace, 'swb.json');
+    const argv = 'argv' in gemini.command ? gemini.command.argv.slice(1) : [];
+    writeFileSync(
+      config,
+      JSON.stringify({
+        rows: [
+          {
+            name: 'gemini',
+            profile: 'gemini',
+            wake: 'off',
+            command: shellCommand([process.execPath, GEMINI_JS, ...argv]),
+            cwd: project,
+            env: { HOME: geminiHome, SHELL: '/bin/bash', GEMINI_API_KEY: 'stub-key', GOOGLE_GEMINI_BASE_URL: stub.url },
+          },
+        ],
+      }),
+    );
+    overrideQuietTime(home, 'gemini');
+    const t = startSwb({ home, args: ['--config', config], cols: 120, rows: 40 });
+    await t.waitForText('gemini · idle', { timeoutMs: 90_000 });
+    // Gemini's own markers: "⠏ Thinking... (esc to cancel, 3s)"; its confirmation "Allow execution of [Shell]?".
+    const watch = watchRow(home, 'gemini', t, { working: /\(esc to cancel/, dialog: /Allow execution/ });
+    await watch.ready();
+    const s = new ScriptedSession(
+      t,
+      {
+        inputShows: (text) => ({ waitFor: (screen: string) => new RegExp(`^\\s*>\\s${text}\\s*$`, 'mu').test(screen), what: `"${text}" in Gemini's input` }),
+        // Gemini takes an Enter right after fast typing as part of a paste (a newline, not a submit).
+        submit: [{ pauseMs: gemini.submitDelayMs }, '\r'],
+        requests: () => stub.requests.filter((r) => !r.side),
+        answered: () => stub.answered,
+      },
+      watch.looks,
+      Date.now(),
+    );
+    watch.seen.unshift({ at: s.t0 - 1, state: 'idle' });
+    await s.standard('Allow execution', '\r', 'confirmation', async () => (await ls(home)).rows.find((r) => r.name === 'gemini')?.pid);
+    const t1 = Date.now();
+    watch.stop('/tmp/bench-states-gemini-screen.txt', s.t0);
+    return { truth: s.truth, seen: watch.seen, looks: watch.looks, t0: s.t0, t1, floor: [] };
+  }
+
+  it('screen-only (Gemini CLI 0.61 has no hooks swb wires)', async () => {
+    const screen = await session();
+    process.stdout.write(report('Gemini CLI (quick, 7 s turn, confirmation yes, confirmation refused, Esc mid-turn, crash)', [['screen-only', screen]]));
+    expect(score(screen).samples).toBeGreaterThan(0);
+  });
+});

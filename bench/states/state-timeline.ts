@@ -1,0 +1,307 @@
+// What `npm run bench:states` (issue #37) shares between its agents: the three timelines of one scripted
+// session and how they are scored.
+//   - truth: what the stand-in and the operator know. A transition the operator makes (a prompt's
+//     Enter, a key answering a dialog, an Esc) is true when the key goes out; one the agent makes (its
+//     answer finished, a tool call that needs permission) when the stand-in handed it out.
+//   - looks: what the operator sees on the agent's own screen (the attached row in the dashboard): is a
+//     turn running (the agent's busy marker), is a dialog up. Read with the agent's plain markers,
+//     never with swb's rules or verdict.
+//   - seen: swb's state for the row (`swb events --kinds state`, stamped by the server).
+// Two truths are scored. "stand-in" is the truth above. "as seen" moves each transition to when the
+// agent's screen first shows it, never earlier (the operator cannot know a turn ended while the agent
+// still draws its spinner, that it asks before the dialog is drawn, or that an Esc stopped it before
+// the spinner goes; the agent is still working then). Agreement: samples every 50 ms outside 300 ms
+// around each true transition. Latency: from each true transition to swb's first reading of its state.
+import { mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { bundledProfilesDir } from '../../src/agents/load-profiles.js';
+import type { TerminalHarness } from '../../test/helpers/terminal-harness.js';
+import type { TempHome } from '../../test/helpers/temp-home.js';
+import { runSwb, spawnSwb } from '../../test/helpers/run-swb.js';
+import { waitUntil } from '../../test/helpers/wait-until.js';
+
+export const SAMPLE_MS = 50;
+export const WINDOW_MS = 300;
+export type State = 'idle' | 'busy' | 'waiting' | 'exited';
+
+export interface Mark {
+  at: number;
+  state: State;
+  /** seen: the signal and rule behind swb's reading. */
+  why?: string;
+  /** truth: the scripted step it belongs to (the dump's per-transition table). */
+  label?: string;
+}
+
+export interface Look {
+  at: number;
+  /** The agent's busy marker is on screen. */
+  working: boolean;
+  /** A dialog (permission, question) is on screen. */
+  dialog: boolean;
+}
+
+export interface Session {
+  truth: Mark[];
+  seen: Mark[];
+  looks: Look[];
+  t0: number;
+  t1: number;
+  /** `swb hook` start-to-exit in the same run (ms), when measured. */
+  floor: number[];
+}
+
+const pct = (xs: number[], p: number) => (xs.length === 0 ? NaN : [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))]!);
+
+export function stateAt(line: readonly Mark[], t: number): string {
+  let s = 'unknown';
+  for (const m of line) if (m.at <= t) s = m.state;
+  return s;
+}
+
+/**
+ * The row's states as swb reports them, from `swb events` (the server's time of each change), and the
+ * agent's screen as the operator sees it, sampled every 10 ms through the dashboard's terminal.
+ */
+export function watchRow(home: TempHome, row: string, t: TerminalHarness, markers: { working: RegExp; dialog: RegExp }) {
+  const seen: Mark[] = [];
+  const looks: Look[] = [];
+  const screens: string[] = [];
+  const events = spawnSwb(['events', '--json', '--kinds', 'state', '--row', row], { home, timeoutMs: 900_000 });
+  let n = 0;
+  let lastBottom = '';
+  const drain = () => {
+    const lines = events.stdout().split('\n');
+    for (; n < lines.length - 1; n++) {
+      const e = JSON.parse(lines[n]!) as { at: number; state: string; rule?: string | null; source?: string };
+      // `unknown` is what the dashboard shows as neither busy nor waiting: it counts as idle.
+      seen.push({ at: e.at, state: (e.state === 'unknown' ? 'idle' : e.state) as State, why: `${e.source ?? ''}/${e.rule ?? ''}` });
+    }
+  };
+  const poll = setInterval(() => {
+    drain();
+    const lines = t.screenText();
+    const text = lines.join('\n');
+    const look = { at: Date.now(), working: markers.working.test(text), dialog: markers.dialog.test(text) };
+    const last = looks.at(-1);
+    if (!last || last.working !== look.working || last.dialog !== look.dialog) looks.push(look);
+    if (process.env.SWB_BENCH_DUMP === '1') {
+      const bottom = lines.slice(-16).join('\n');
+      if (bottom !== lastBottom && screens.length < 5000) screens.push(`@${look.at}\n${bottom}`), (lastBottom = bottom);
+    }
+  }, 10);
+  return {
+    seen,
+    looks,
+    /**
+     * Resolves once `swb events` has connected (a socket among its descriptors) and had time to
+     * subscribe: a state change before that would be missed (node alone takes seconds to start here).
+     */
+    async ready(): Promise<void> {
+      const pid = events.child.pid!;
+      const connected = () => {
+        try {
+          return readdirSync(`/proc/${pid}/fd`).some((fd) => {
+            try {
+              return readlinkSync(`/proc/${pid}/fd/${fd}`).startsWith('socket:');
+            } catch {
+              return false;
+            }
+          });
+        } catch {
+          return false;
+        }
+      };
+      await waitUntil(connected, { timeoutMs: 30_000, what: 'swb events to connect' });
+      await new Promise((r) => setTimeout(r, 500));
+    },
+    /** Stops watching; with SWB_BENCH_DUMP=1 the screens seen go to `dumpFile`. */
+    stop(dumpFile?: string, t0 = 0) {
+      clearInterval(poll);
+      drain();
+      events.child.kill();
+      if (dumpFile && process.env.SWB_BENCH_DUMP === '1') writeFileSync(dumpFile, `t0 ${t0}\n${screens.join('\n')}`);
+    },
+  };
+}
+
+/**
+ * Each transition moved to when the agent's screen first shows it, never earlier (see the header): a
+ * turn's start when its busy marker appears, a dialog when it is drawn, an end when the screen settles
+ * for good into neither (the last such change before the next transition: the agent may drop its busy
+ * marker for a moment mid-turn). An exit shows nothing on screen and stays where it was.
+ */
+export function asSeenTruth(truth: readonly Mark[], looks: readonly Look[]): Mark[] {
+  const done = (l: Look) => !l.working && !l.dialog;
+  return truth.map((m, i) => {
+    if (i === 0 || m.state === 'exited') return m;
+    const next = truth[i + 1]?.at ?? Infinity;
+    const inForce = (t: number) => [...looks].reverse().find((l) => l.at <= t);
+    // A turn's first busy frame may come after the stand-in's answer already ended (the agent drew
+    // nothing for seconds): look for it up to the transition after next.
+    const limit = m.state === 'busy' ? (truth[i + 2]?.at ?? Infinity) : next;
+    const within = looks.filter((l) => l.at > m.at && l.at < limit);
+    let at: number | undefined;
+    if (m.state === 'idle') {
+      // The start of the last stretch of done looks before the next transition.
+      const atNext = inForce(Math.min(next, Number.MAX_SAFE_INTEGER) - 1);
+      if (atNext && done(atNext)) {
+        let start = atNext.at;
+        for (let j = looks.indexOf(atNext) - 1; j >= 0 && done(looks[j]!); j--) start = looks[j]!.at;
+        at = Math.max(m.at, start);
+      }
+    } else {
+      const shows = (l: Look) => (m.state === 'waiting' ? l.dialog : l.working);
+      const now = inForce(m.at);
+      at = now && shows(now) ? m.at : within.find(shows)?.at;
+    }
+    return { ...m, at: at ?? m.at };
+  });
+}
+
+export interface Score {
+  agreement: number;
+  samples: number;
+  p50: number;
+  p99: number;
+  missed: number;
+  idleWhileBusy: number;
+  busyWhileWaiting: number;
+  /** The longest stretch of any wrong reading outside the windows, and where it began (ms from t0). */
+  longestWrong: number;
+  longestWrongAt: number;
+  floor: number;
+  /** Per true transition (in force at the sample): its label and state, and the wrong samples counted under it (ms). */
+  wrongBy: Array<{ label: string; state: string; wrongMs: number; latencyMs: number }>;
+}
+
+export function score(s: Session, truth: readonly Mark[] = s.truth): Score {
+  const transitions = truth.slice(1);
+  let agree = 0;
+  let counted = 0;
+  let idleWhileBusy = 0;
+  let busyWhileWaiting = 0;
+  let runIdle = 0;
+  let runBusy = 0;
+  let runWrong = 0;
+  let longestWrong = 0;
+  let longestWrongAt = 0;
+  const wrongMs = truth.map(() => 0);
+  for (let t = s.t0; t <= s.t1; t += SAMPLE_MS) {
+    const truly = stateAt(truth, t);
+    let inForce = 0;
+    for (let i = 0; i < truth.length; i++) if (truth[i]!.at <= t) inForce = i;
+    const read = stateAt(s.seen, t);
+    runIdle = truly === 'busy' && read === 'idle' ? runIdle + SAMPLE_MS : 0;
+    runBusy = truly === 'waiting' && read === 'busy' ? runBusy + SAMPLE_MS : 0;
+    idleWhileBusy = Math.max(idleWhileBusy, runIdle);
+    busyWhileWaiting = Math.max(busyWhileWaiting, runBusy);
+    if (transitions.some((m) => Math.abs(m.at - t) <= WINDOW_MS)) continue;
+    counted++;
+    if (truly === read) {
+      agree++;
+      runWrong = 0;
+    } else {
+      runWrong += SAMPLE_MS;
+      wrongMs[inForce] = wrongMs[inForce]! + SAMPLE_MS;
+      if (runWrong > longestWrong) (longestWrong = runWrong), (longestWrongAt = t - runWrong + SAMPLE_MS - s.t0);
+    }
+  }
+  // From each true transition to swb's reading of its state: the first change to it after the previous
+  // transition (up to 2 s early: swb may read it before the truth, e.g. a hook ahead of the screen).
+  const latencies = transitions.map((m, i) => {
+    const from = Math.max(truth[i]!.at, m.at - 2000);
+    if (stateAt(s.seen, from) === m.state) {
+      // Already read so at `from`: early only if swb changed to it after the previous transition.
+      const entered = [...s.seen].reverse().find((x) => x.at <= from && x.state === m.state && x.at > truth[i]!.at);
+      return entered ? entered.at - m.at : NaN;
+    }
+    const hit = s.seen.find((x) => x.at > from && x.state === m.state);
+    return hit ? hit.at - m.at : NaN;
+  });
+  const ok = latencies.filter((x) => !Number.isNaN(x));
+  return {
+    agreement: (100 * agree) / Math.max(1, counted),
+    samples: counted,
+    p50: pct(ok, 50),
+    p99: pct(ok, 99),
+    missed: latencies.length - ok.length,
+    idleWhileBusy,
+    busyWhileWaiting,
+    longestWrong,
+    longestWrongAt,
+    floor: pct(s.floor, 50),
+    wrongBy: truth.map((m, i) => ({ label: m.label ?? '', state: m.state, wrongMs: wrongMs[i]!, latencyMs: i === 0 ? 0 : latencies[i - 1]! })),
+  };
+}
+
+/** The transitions that cost samples, worst first (with SWB_BENCH_DUMP=1). */
+export function wrongTable(name: string, x: Score): string {
+  const rows = x.wrongBy
+    .map((w, i) => ({ ...w, i }))
+    .filter((w) => w.wrongMs > 0)
+    .sort((a, b) => b.wrongMs - a.wrongMs)
+    .map((w) => `  #${w.i} ${w.label || '(start)'} → ${w.state}: ${w.wrongMs} ms wrong, latency ${Number.isNaN(w.latencyMs) ? 'never' : `${w.latencyMs} ms`}`);
+  return [`wrong samples by transition, ${name}:`, ...rows].join('\n');
+}
+
+export function scoreLine(name: string, x: Score): string {
+  return (
+    `${name.padEnd(22)} ${x.agreement.toFixed(1).padStart(6)} %  (${x.samples} samples)  p50 ${x.p50.toFixed(0).padStart(5)} ms  p99 ${x.p99.toFixed(0).padStart(5)} ms  missed ${x.missed}  ` +
+    `idle-while-busy ${x.idleWhileBusy} ms  busy-while-waiting ${x.busyWhileWaiting} ms  longest wrong ${x.longestWrong} ms (at ${(x.longestWrongAt / 1000).toFixed(1)} s)`
+  );
+}
+
+/** With SWB_BENCH_DUMP=1: the timelines, relative to t0, for finding where a disagreement comes from. */
+export function dumpTimelines(label: string, s: Session, seenTruth: readonly Mark[]): string {
+  const rel = (m: Mark) => `${m.at - s.t0}:${m.state}`;
+  return [
+    `--- ${label}`,
+    `truth    ${s.truth.map(rel).join(' ')}`,
+    `as-seen  ${seenTruth.map(rel).join(' ')}`,
+    `swb      ${s.seen.map((m) => `${rel(m)}(${m.why ?? ''})`).join(' ')}`,
+    `looks    ${s.looks.map((l) => `${l.at - s.t0}:${l.working ? 'W' : '-'}${l.dialog ? 'D' : '-'}`).join(' ')}`,
+  ].join('\n');
+}
+
+/** `swb hook` start-to-exit, 7 times, in this run (a hook's floor: the agent starts it as a process). */
+export async function hookFloor(home: TempHome): Promise<number[]> {
+  const floor: number[] = [];
+  for (let i = 0; i < 7; i++) {
+    const s = performance.now();
+    await runSwb(['hook', 'session-end'], { home, input: '{}' });
+    floor.push(performance.now() - s);
+  }
+  return floor;
+}
+
+/** The printed report: per mode, both truths; with SWB_BENCH_DUMP=1 the timelines and the costly transitions. */
+export function report(title: string, modes: ReadonlyArray<readonly [string, Session]>): string {
+  const lines = ['', `bench:states — ${title}`];
+  for (const [name, s] of modes) {
+    const seenTruth = asSeenTruth(s.truth, s.looks);
+    if (process.env.SWB_BENCH_DUMP === '1') lines.push(dumpTimelines(name, s, seenTruth));
+    lines.push(scoreLine(`${name} vs stand-in`, score(s)), scoreLine(`${name} vs as-seen`, score(s, seenTruth)));
+    if (process.env.SWB_BENCH_DUMP === '1') lines.push(wrongTable(`${name} vs as-seen`, score(s, seenTruth)));
+  }
+  const floors = modes.flatMap(([, s]) => s.floor);
+  if (floors.length > 0) {
+    const floor = pct(floors, 50);
+    lines.push(`swb hook start-to-exit (median of ${floors.length}, same run): ${floor.toFixed(0)} ms; goal fused p50 ≤ that + 50 ms = ${(floor + 50).toFixed(0)} ms`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * SWB_BENCH_QUIET_MS: the agent's bundled profile with another quiet time, as a user profile in the
+ * session's config dir (it overrides the bundled one), to measure what the quiet time costs.
+ */
+export function overrideQuietTime(home: TempHome, profileId: string): void {
+  const quiet = process.env.SWB_BENCH_QUIET_MS;
+  if (!quiet) return;
+  const dir = join(home.home, 'config', 'switchboard', 'profiles');
+  mkdirSync(dir, { recursive: true });
+  const profile = JSON.parse(readFileSync(join(bundledProfilesDir(), `${profileId}.json`), 'utf8')) as { quietMs: number };
+  profile.quietMs = Number(quiet);
+  writeFileSync(join(dir, `${profileId}.json`), JSON.stringify(profile));
+}

@@ -1,0 +1,142 @@
+// StateFusion over time (issue #37): the rule table (fuse-signals.test.ts) applied as the two signals
+// move, on a fake clock. Above all: a hook's news dates from when the agent ran it, so a background
+// hook that reaches the hub after the screen has shown what came next does not override the screen.
+import { describe, expect, it } from 'vitest';
+import { HOOK_START_TRUSTED_MS, StateFusion, type FusedChange } from '../../../src/agents/state-fusion.js';
+import { hookSignalOf } from '../../../src/agents/hook-signal.js';
+import type { AgentState } from '../../../src/agents/profile-schema.js';
+import { FakeClock } from '../../helpers/fake-clock.js';
+
+function setup(disagreeMs = 5000) {
+  const clock = new FakeClock();
+  const screen = { state: 'idle' as AgentState, detected: 'idle' as AgentState };
+  const fusion = new StateFusion({ clock, screenState: () => screen.state, detected: () => screen.detected, disagreeMs });
+  const changes: FusedChange[] = [];
+  fusion.onChange((c) => changes.push(c));
+  /** The tracker reports a new state. */
+  const show = (state: AgentState, detected: AgentState = state) => {
+    screen.state = state;
+    screen.detected = detected;
+    fusion.screenChanged();
+  };
+  return { clock, fusion, changes, show, screen };
+}
+
+describe('StateFusion', () => {
+  it('a PreToolUse that the agent ran before it drew the permission dialog, reaching the hub after the dialog, leaves the row waiting', () => {
+    const { clock, fusion, show } = setup();
+    show('busy');
+    const ranAt = clock.now() + 100;
+    clock.advance(600);
+    show('waiting');
+    clock.advance(300);
+    // The hook process took 800 ms to start and report.
+    fusion.hookSaid(hookSignalOf({ event: 'pre-tool-use', toolName: 'Bash' }), ranAt);
+    expect(fusion.verdict).toMatchObject({ state: 'waiting', rule: 'screen-newer', won: 'screen' });
+  });
+
+  it('the same hook without its start time is dated by its arrival and decides (the rule before this fix)', () => {
+    const { clock, fusion, show } = setup();
+    show('busy');
+    clock.advance(600);
+    show('waiting');
+    clock.advance(300);
+    fusion.hookSaid(hookSignalOf({ event: 'pre-tool-use', toolName: 'Bash' }));
+    expect(fusion.verdict).toMatchObject({ state: 'busy', rule: 'hook' });
+  });
+
+  it('a Stop the agent ran after the screen last changed ends the turn at once, however late it arrives', () => {
+    const { clock, fusion, show, changes } = setup();
+    show('busy');
+    clock.advance(2000);
+    const ranAt = clock.now();
+    clock.advance(700);
+    fusion.hookSaid(hookSignalOf({ event: 'stop' }), ranAt);
+    expect(fusion.verdict).toMatchObject({ state: 'idle', rule: 'hook', won: 'hook' });
+    expect(changes.at(-1)).toMatchObject({ from: 'busy', to: 'idle' });
+  });
+
+  it('a Stop that reaches the hub after the operator started the next turn on screen leaves the row busy', () => {
+    const { clock, fusion, show } = setup();
+    show('busy');
+    clock.advance(2000);
+    const stopRanAt = clock.now();
+    clock.advance(200);
+    // The operator typed the next prompt; the screen went idle then busy again before the Stop arrived.
+    show('idle');
+    clock.advance(100);
+    show('busy');
+    clock.advance(400);
+    fusion.hookSaid(hookSignalOf({ event: 'stop' }), stopRanAt);
+    expect(fusion.verdict).toMatchObject({ state: 'busy', rule: 'screen-newer' });
+  });
+
+  it('a start time in the future counts as now; one older than HOOK_START_TRUSTED_MS counts as that old', () => {
+    const future = setup();
+    future.clock.advance(100);
+    future.fusion.hookSaid(hookSignalOf({ event: 'stop' }), future.clock.now() + 60_000);
+    expect(future.fusion.explain().hook?.ageMs).toBe(0);
+    const past = setup();
+    past.clock.advance(100);
+    past.fusion.hookSaid(hookSignalOf({ event: 'stop' }), past.clock.now() - HOOK_START_TRUSTED_MS * 5);
+    expect(past.fusion.explain().hook?.ageMs).toBe(HOOK_START_TRUSTED_MS);
+  });
+
+  it('a hook older than the last one that reported is dropped (background hooks out of order)', () => {
+    const { clock, fusion, show } = setup();
+    show('busy');
+    const start = clock.now();
+    clock.advance(500);
+    fusion.hookSaid(hookSignalOf({ event: 'stop' }), start + 400);
+    fusion.hookSaid(hookSignalOf({ event: 'pre-tool-use' }), start + 100);
+    expect(fusion.hook?.signal.event).toBe('Stop');
+    expect(fusion.verdict.state).toBe('idle');
+  });
+
+  it('a contradicted hook is outvoted disagreeMs after the agent ran it, not after it arrived', () => {
+    const { clock, fusion, show, changes } = setup(5000);
+    show('idle');
+    clock.advance(100);
+    const ranAt = clock.now();
+    clock.advance(1000);
+    // Said busy, but the screen stays idle (a crashed turn): judged again 5 s after the hook ran.
+    fusion.hookSaid(hookSignalOf({ event: 'user-prompt-submit' }), ranAt);
+    expect(fusion.verdict).toMatchObject({ state: 'busy', rule: 'hook' });
+    clock.advance(3999);
+    expect(fusion.verdict.state).toBe('busy');
+    clock.advance(2);
+    expect(fusion.verdict).toMatchObject({ state: 'idle', rule: 'disagree' });
+    expect(changes.map((c) => c.to)).toEqual(['busy', 'idle']);
+  });
+
+  it('the next turn drawn while the tracker still holds busy through its quiet time is newer than the Stop before it', () => {
+    const { clock, fusion, show, screen } = setup();
+    show('busy');
+    clock.advance(3000);
+    fusion.hookSaid(hookSignalOf({ event: 'stop' }), clock.now() - 200);
+    expect(fusion.verdict.state).toBe('idle');
+    // The spinner goes: the rules read idle, the tracker holds busy for its quiet time (no change).
+    screen.detected = 'idle';
+    clock.advance(100);
+    fusion.screenJudged();
+    expect(fusion.verdict.state).toBe('idle');
+    // The operator's next prompt: the spinner is back before the quiet time ran out.
+    screen.detected = 'busy';
+    clock.advance(400);
+    fusion.screenJudged();
+    expect(fusion.verdict).toMatchObject({ state: 'busy', rule: 'screen-newer', won: 'screen' });
+  });
+
+  it('a screen that kept showing work through a Stop is not newer than it: the Stop decides', () => {
+    const { clock, fusion, show } = setup();
+    show('busy');
+    clock.advance(3000);
+    fusion.hookSaid(hookSignalOf({ event: 'stop' }), clock.now() - 200);
+    // Claude draws its spinner while the Stop hook runs: the rules still read busy, as before the hook.
+    clock.advance(80);
+    fusion.screenJudged();
+    clock.advance(80);
+    fusion.screenJudged();
+    expect(fusion.verdict).toMatchObject({ state: 'idle', rule: 'hook' });
+  });
+});
