@@ -31,9 +31,9 @@ const WILDCARDS: ReadonlySet<string> = new Set(['0.0.0.0', '::']);
 const MAX_LOGIN_BYTES = 1024;
 /** The header a page sends its key in (HTTP); a WebSocket, which cannot set headers, sends `?pageKey=`. */
 export const PAGE_KEY_HEADER = 'x-swb-page-key';
-/** The public files of the login page (served without a credential: they hold no secret). */
+/** The public files of the login page (served without a credential: they hold no secret; the icon spares a 401 for the browser's favicon). */
 const LOGIN_PAGE = '/login.html';
-const PUBLIC_FILES: ReadonlySet<string> = new Set(['/login.js']);
+const PUBLIC_FILES: ReadonlySet<string> = new Set(['/login.js', '/icon-192.png']);
 
 export interface WebAddress {
   bind: string;
