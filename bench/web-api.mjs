@@ -28,7 +28,7 @@ const serving = new WebServing({ paths, pages: { open: () => ({ dispose() {} }) 
 try {
   const started = await serving.web({});
   if ('error' in started) throw new Error(started.error.message);
-  const token = new URL(started.ok.loginUrl).searchParams.get('token');
+  const token = new URLSearchParams(new URL(started.ok.loginUrl).hash.slice(1)).get('token');
   const base = started.ok.url.replace(/\/$/, '');
   const client = await HubClient.open(paths.socketPath);
   await client.sayHello({ session: 'operator', token: readFileSync(paths.operatorTokenFile, 'utf8').trim() });

@@ -201,7 +201,7 @@ try {
 
   // Page load to every row painted.
   const loads = [];
-  const base = login.replace(/\?token=.*$/, '');
+  const base = `${new URL(login).origin}/`;
   for (let i = 0; i < 5; i++) {
     const p = await context.newPage();
     await p.goto(base);

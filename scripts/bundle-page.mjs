@@ -1,5 +1,6 @@
 // Builds the browser page into dist/web/, the files the web listener serves (and nothing else):
-// index.html (no inline script or style: the page's CSP forbids both), app.js and app.css (the
+// index.html (no inline script or style: the page's CSP forbids both), login.html and login.js (the
+// public login page: the token from the URL's fragment for a cookie and the page key), app.js and app.css (the
 // page and xterm.js with its stylesheet, bundled by esbuild for the browser), sw.js (the offline
 // shell), manifest.webmanifest and two PNG icons drawn here (an installable page needs them; made
 // from a few lines of code rather than committed as binaries). Run by `npm run build`.
@@ -18,8 +19,10 @@ const common = { bundle: true, platform: 'browser', target: ['chrome110', 'firef
 await Promise.all([
   build({ ...common, entryPoints: { app: `${page}main.ts` }, outdir: out, format: 'esm', sourcemap: false }),
   build({ ...common, entryPoints: { sw: `${page}service-worker.ts` }, outdir: out, format: 'iife' }),
+  build({ ...common, entryPoints: { login: `${page}login.ts` }, outdir: out, format: 'esm' }),
 ]);
 copyFileSync(`${page}index.html`, `${out}index.html`);
+copyFileSync(`${page}login.html`, `${out}login.html`);
 writeFileSync(
   `${out}manifest.webmanifest`,
   JSON.stringify(

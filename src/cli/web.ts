@@ -1,7 +1,7 @@
 // `swb web`: serve the browser client from the running server and print its URL once, with a fresh
 // token (and a QR code of it for a phone). The token is minted by the server through the operator-
 // only hub method `server.web`: inside a row the operator identity is refused, so no agent can get
-// one. --rotate revokes every earlier token and every browser's cookie first.
+// one. --rotate revokes every earlier token and every browser's cookie and page key first.
 import { resolve } from 'node:path';
 import { renderUnicodeCompact } from 'uqr';
 import type { WebAnswer } from '../hub/server-control.js';
@@ -23,7 +23,7 @@ export const webCommand: CommandDescriptor = {
     { name: 'no-qr', type: 'boolean', description: 'do not print the QR code' },
   ],
   details:
-    'The URL carries a token that the page exchanges for a cookie (HttpOnly, SameSite=Strict) and then drops from the address bar. ' +
+    'The URL carries a token in its fragment (never sent to a server) that the page exchanges for a cookie (HttpOnly, SameSite=Strict) and a page key kept by the page, then drops from the address bar. ' +
     'The same token, as "Authorization: Bearer TOKEN", speaks as the operator to the HTTP API (docs/PROTOCOL.md, "HTTP API"). ' +
     'For a phone away from the desk: ssh -L 8080:127.0.0.1:PORT host, or tailscale serve (README, "Browser").',
   async run(ctx) {
@@ -50,7 +50,7 @@ export const webCommand: CommandDescriptor = {
     for (const w of r.warnings) process.stderr.write(`swb web: ${w}\n`);
     ctx.result(r);
     if (r.rotated) ctx.print('Every earlier token and browser login is revoked.');
-    ctx.print(`${r.readOnly ? 'View-only page' : 'Page'} (open once; the token becomes a cookie):`);
+    ctx.print(`${r.readOnly ? 'View-only page' : 'Page'} (open once; the token becomes a login):`);
     ctx.print(r.loginUrl ?? r.url);
     if (ctx.flags['no-qr'] !== true && r.loginUrl && !ctx.json) ctx.print(renderUnicodeCompact(r.loginUrl, { border: 1 }));
     return 0;

@@ -23,9 +23,9 @@ export function openApiDocument(): object {
       title: 'Switchboard Intercom API',
       version: '1',
       description:
-        'Mail between the operator, rows and scripts, over the swb web listener. Identity comes from the credential, never the body: the web token (or its cookie) is the operator; a row\'s SWB_TOKEN as a bearer token is that row. Same limits, error codes and receipts as the hub socket (docs/PROTOCOL.md).',
+        'Mail between the operator, rows and scripts, over the swb web listener. Identity comes from the credential, never the body: the web token (or a browser\'s login: its cookie together with its page key) is the operator; a row\'s SWB_TOKEN as a bearer token is that row. Same limits, error codes and receipts as the hub socket (docs/PROTOCOL.md).',
     },
-    security: [{ bearer: [] }, { cookie: [] }],
+    security: [{ bearer: [] }, { cookie: [], pageKey: [] }],
     paths: {
       '/api/send': {
         post: {
@@ -99,7 +99,8 @@ export function openApiDocument(): object {
     components: {
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'The web token (swb web) or a row\'s SWB_TOKEN.' },
-        cookie: { type: 'apiKey', in: 'cookie', name: 'swb_web', description: 'What a browser gets for the web token.' },
+        cookie: { type: 'apiKey', in: 'cookie', name: 'swb_web', description: 'What a browser gets for the web token (POST /login); only with its page key.' },
+        pageKey: { type: 'apiKey', in: 'header', name: 'X-Swb-Page-Key', description: 'The page key POST /login answers with the cookie; a cookie without its own key is 401.' },
       },
       schemas: {
         Error: { type: 'object', required: ['error'], properties: { error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'string' }, message: { type: 'string' }, details: { type: 'object' } } } } },

@@ -4,7 +4,9 @@
 // with the upgrade, and cookies are not what guards a WebSocket). So Host must name this listener —
 // its bound address and port, a loopback name (an SSH forward arrives as localhost:ANY), or a name the
 // config allows (a tailnet name behind `tailscale serve`) — and an Origin, when a browser sends one,
-// must be one of the same.
+// must be this very page's origin: the request's own Host. Naming a loopback name is not enough: a
+// row's dev server on localhost:3000 is another origin (though the same "site", so SameSite cookies
+// reach it), and its page must not drive the listener on localhost:PORT.
 import { isIP } from 'node:net';
 
 const LOOPBACK_NAMES: ReadonlySet<string> = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -48,4 +50,19 @@ export function originAllowed(origin: string | undefined, rules: HostRules): boo
   if (origin === undefined) return true;
   const m = /^https?:\/\/([^/]+)$/i.exec(origin);
   return m !== null && hostAllowed(m[1], rules);
+}
+
+/**
+ * Whether an Origin is the page's own origin: absent (not a browser), or `scheme://` + the request's
+ * own Host header, exactly. The scheme is the listener's, or https in front of a plain listener (a
+ * proxy such as `tailscale serve` terminates TLS; no other server can hold the same host and port).
+ */
+export function sameOrigin(origin: string | undefined, host: string | undefined, tls: boolean): boolean {
+  if (origin === undefined) return true;
+  if (!host) return false;
+  const m = /^(https?):\/\/([^/]+)$/i.exec(origin);
+  if (!m) return false;
+  const scheme = m[1]!.toLowerCase();
+  if (tls && scheme !== 'https') return false;
+  return m[2]!.toLowerCase() === host.toLowerCase();
 }

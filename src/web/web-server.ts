@@ -2,8 +2,12 @@
 // the token of `swb web`'s URL into a cookie, upgrades /ws to the page's WebSocket (handed to the
 // PageService) and /api/ws to the Intercom event stream, and routes /api/* to the Intercom HTTP API.
 // Every request passes the same gate first, in this order: the security headers, Host (DNS
-// rebinding), Origin (cross-site requests and WebSocket hijacking), then the credential — a cookie,
-// or for the API a bearer token — and whoever has none is told 401 and nothing else.
+// rebinding), Origin (the page's own origin only: cross-site requests, WebSocket hijacking, and a
+// row's dev server on another port of localhost), then the credential — a cookie together with its
+// page key (X-Swb-Page-Key, or `pageKey` in a WebSocket's query), or for the API a bearer token — and
+// whoever has none is told 401 and nothing else. The login: `swb web` prints /login#token=…; that page
+// (login.html, public) reads the token from the fragment, which no server ever sees, and POSTs it to
+// /login, whose answer sets the cookie and hands the page its key (web-tokens.ts says why both).
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { networkInterfaces } from 'node:os';
@@ -11,7 +15,9 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Disposable } from '../util/lifecycle.js';
 import { BoundedPageSocket, DEFAULT_PAGE_SOCKET_LIMITS, type PageSocketLimits } from './page-socket.js';
-import { hostAllowed, hostRules, isLoopback, originAllowed, type HostRules } from './request-guard.js';
+import { answerError, answerJson } from './api-answer.js';
+import { readJsonBody } from './read-json-body.js';
+import { hostAllowed, hostRules, isLoopback, originAllowed, sameOrigin, type HostRules } from './request-guard.js';
 import { applySecurityHeaders } from './security-headers.js';
 import { StaticFiles } from './static-files.js';
 import { cookieFrom, setCookieLine } from './web-cookie.js';
@@ -21,6 +27,13 @@ import type { WebTokens } from './web-tokens.js';
 /** Longest request target we read (a token URL is ~100 bytes; an API query a few hundred). */
 const MAX_URL_BYTES = 4096;
 const WILDCARDS: ReadonlySet<string> = new Set(['0.0.0.0', '::']);
+/** A login body is `{"token": "…"}`: a few dozen bytes. */
+const MAX_LOGIN_BYTES = 1024;
+/** The header a page sends its key in (HTTP); a WebSocket, which cannot set headers, sends `?pageKey=`. */
+export const PAGE_KEY_HEADER = 'x-swb-page-key';
+/** The public files of the login page (served without a credential: they hold no secret; the icon spares a 401 for the browser's favicon). */
+const LOGIN_PAGE = '/login.html';
+const PUBLIC_FILES: ReadonlySet<string> = new Set(['/login.js', '/icon-192.png']);
 
 export interface WebAddress {
   bind: string;
@@ -137,9 +150,9 @@ export class WebServer {
     return `${this.tls ? 'https' : 'http'}://${literal}:${this.boundPort}/`;
   }
 
-  /** The page's address carrying `token` (what `swb web` prints once). */
+  /** The page's address carrying `token` in its fragment, which the browser never sends (what `swb web` prints once). */
   loginUrl(token: string): string {
-    return `${this.url}?token=${encodeURIComponent(token)}`;
+    return `${this.url}login#token=${encodeURIComponent(token)}`;
   }
 
   /** Closes every WebSocket a web token or cookie opened (after `swb web --rotate`: that credential is gone). */
@@ -156,11 +169,14 @@ export class WebServer {
     return this.closing;
   }
 
-  /** The credential of a request: its cookie, or (API only) a bearer token — the web token or a row's. */
-  private authenticate(req: IncomingMessage, api: boolean): WebCaller | null {
+  /**
+   * The credential of a request: its cookie with the page key minted with it, or (API only) a bearer
+   * token — the web token or a row's, which no browser sends on its own, so it needs no page key.
+   */
+  private authenticate(req: IncomingMessage, api: boolean, pageKey: string | undefined): WebCaller | null {
     const cookie = cookieFrom(req.headers.cookie);
     if (cookie !== undefined) {
-      const who = this.o.tokens.identityOfCookie(cookie);
+      const who = this.o.tokens.identityOfCookie(cookie, pageKey);
       if (who) return { who };
     }
     if (!api) return null;
@@ -180,7 +196,7 @@ export class WebServer {
       plain(res, 421, 'Misdirected request');
       return false;
     }
-    if (!originAllowed(req.headers.origin, this.rules)) {
+    if (!originAllowed(req.headers.origin, this.rules) || !sameOrigin(req.headers.origin, req.headers.host, this.tls)) {
       plain(res, 403, 'Forbidden');
       return false;
     }
@@ -200,33 +216,59 @@ export class WebServer {
     }
     const method = req.method ?? 'GET';
     const token = url.searchParams.get('token');
-    if (url.pathname === '/login' || (url.pathname === '/' && token !== null)) return this.login(res, method, token);
+    if (url.pathname === '/login' && method === 'POST') return this.login(req, res);
+    if (url.pathname === '/login' || (url.pathname === '/' && token !== null)) return this.loginPage(res, method, token);
+    if (PUBLIC_FILES.has(url.pathname)) return this.serveFile(res, method, url.pathname);
     const api = url.pathname.startsWith('/api/');
-    const caller = this.authenticate(req, api);
-    if (!caller) return unauthorized(res, api);
+    const pageKey = headerValue(req.headers[PAGE_KEY_HEADER]);
+    const caller = this.authenticate(req, api, pageKey);
     if (api) {
+      if (!caller) return unauthorized(res, true);
       if (!this.o.api) return plain(res, 404, 'Not found');
       return this.o.api.handle(req, res, url, caller);
     }
+    // The page's own files: the public bundle, which a navigation (no header) must be able to load.
+    const cookie = cookieFrom(req.headers.cookie);
+    if (!caller && (cookie === undefined || !this.o.tokens.cookieOpensShell(cookie))) return unauthorized(res, false);
+    return this.serveFile(res, method, url.pathname);
+  }
+
+  private serveFile(res: ServerResponse, method: string, pathname: string): void {
     if (method !== 'GET' && method !== 'HEAD') {
       res.setHeader('Allow', 'GET, HEAD');
       return plain(res, 405, 'Method not allowed');
     }
-    const file = this.files.lookup(url.pathname);
+    const file = this.files.lookup(pathname);
     if (!file) return plain(res, 404, 'Not found');
     res.writeHead(200, { 'Content-Type': file.contentType, 'Content-Length': file.body.length });
     res.end(method === 'HEAD' ? undefined : file.body);
   }
 
-  /** `/?token=` or `/login?token=`: a valid token becomes a cookie, and the URL loses the token. */
-  private login(res: ServerResponse, method: string, token: string | null): void {
-    if (method !== 'GET') return plain(res, 405, 'Method not allowed');
-    const cookie = token ? this.o.tokens.cookieFor(token) : null;
-    if (!cookie) return unauthorized(res, false);
-    res.setHeader('Set-Cookie', setCookieLine(cookie.value, cookie.maxAgeSeconds, this.tls));
-    // 303 to the bare page: the token leaves the address bar and the history.
-    res.writeHead(303, { Location: '/', 'Content-Length': 0 });
+  /**
+   * GET /login: the login page, which reads the token from its fragment and POSTs it. An old URL
+   * (`/?token=` or `/login?token=`) is checked and sent there with the token moved to the fragment,
+   * so no later request carries it.
+   */
+  private loginPage(res: ServerResponse, method: string, token: string | null): void {
+    if (method !== 'GET' && method !== 'HEAD') {
+      res.setHeader('Allow', 'GET, HEAD, POST');
+      return plain(res, 405, 'Method not allowed');
+    }
+    if (token === null) return this.serveFile(res, method, LOGIN_PAGE);
+    if (!this.o.tokens.identityOfToken(token)) return unauthorized(res, false);
+    res.writeHead(303, { Location: `/login#token=${encodeURIComponent(token)}`, 'Content-Length': 0 });
     res.end();
+  }
+
+  /** POST /login `{token}`: a valid token becomes an HttpOnly cookie and the page key the page keeps. */
+  private async login(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const body = await readJsonBody(req, MAX_LOGIN_BYTES);
+    if ('error' in body) return answerError(res, body.error);
+    const token = typeof body.ok === 'object' && body.ok !== null ? (body.ok as { token?: unknown }).token : undefined;
+    const login = typeof token === 'string' ? this.o.tokens.loginWith(token) : null;
+    if (!login) return unauthorized(res, true);
+    res.setHeader('Set-Cookie', setCookieLine(login.cookie, login.maxAgeSeconds, this.tls));
+    answerJson(res, 200, { pageKey: login.pageKey, readOnly: login.readOnly, maxAgeSeconds: login.maxAgeSeconds });
   }
 
   private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
@@ -236,7 +278,7 @@ export class WebServer {
     };
     if (this.closing) return refuse(503, 'Service Unavailable');
     if (!hostAllowed(req.headers.host, this.rules)) return refuse(421, 'Misdirected Request');
-    if (!originAllowed(req.headers.origin, this.rules)) return refuse(403, 'Forbidden');
+    if (!originAllowed(req.headers.origin, this.rules) || !sameOrigin(req.headers.origin, req.headers.host, this.tls)) return refuse(403, 'Forbidden');
     const target = req.url ?? '';
     if (target.length > MAX_URL_BYTES) return refuse(414, 'URI Too Long');
     let url: URL;
@@ -249,7 +291,7 @@ export class WebServer {
     if (path !== '/ws' && path !== '/api/ws') return refuse(404, 'Not Found');
     const api = path === '/api/ws';
     if (api && !this.o.api) return refuse(404, 'Not Found');
-    const caller = this.authenticate(req, api);
+    const caller = this.authenticate(req, api, url.searchParams.get('pageKey') ?? undefined);
     if (!caller) return refuse(401, 'Unauthorized');
     this.wss.handleUpgrade(req, socket, head, (ws) => {
       this.sockets.set(ws, caller.rowToken === undefined);
@@ -274,6 +316,10 @@ function unauthorized(res: ServerResponse, api: boolean): void {
   const body = JSON.stringify({ error: { code: 'UNAUTHENTICATED', message: 'Unauthorized.' } });
   res.writeHead(401, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
   res.end(body);
+}
+
+function headerValue(h: string | string[] | undefined): string | undefined {
+  return Array.isArray(h) ? undefined : h;
 }
 
 /** The machine's first non-internal IPv4 address (for the URL of a wildcard bind). */

@@ -5,6 +5,12 @@
 // answer to `swb web` (an operator-only hub method, refused to a row's process tree). `rotate`
 // revokes every token and every cookie at once. A token may be view-only: what it (and a cookie got
 // for it) speaks as is a read-only operator.
+//
+// A cookie alone is not a login. Browsers send a localhost cookie to every port of localhost, so a
+// row's own dev server (localhost:3000) that the operator's browser visits receives it. Each cookie
+// is therefore minted with a page key, a second secret handed to the page's script only (it keeps it
+// in its origin's storage, which no other port can read), and a cookie is honoured only together
+// with its own key. Both are kept as hashes; rotating drops them together.
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { OPERATOR } from '../protocol/handle.js';
@@ -22,6 +28,16 @@ interface Stored {
   readOnly: boolean;
   /** Epoch ms; tokens have none (they last until rotated). */
   expiresAt?: number;
+  /** Cookies only: the hash of the page key minted with the cookie. */
+  keyHash?: string;
+}
+
+/** What a token is exchanged for: the cookie's value and the page key that must come with it. */
+export interface WebLogin {
+  cookie: string;
+  pageKey: string;
+  maxAgeSeconds: number;
+  readOnly: boolean;
 }
 
 interface TokenFile {
@@ -79,24 +95,36 @@ export class WebTokens {
     return t ? { handle: OPERATOR, readOnly: t.readOnly } : null;
   }
 
-  /** Exchanges a valid token for a fresh cookie value (with the same rights), or null. */
-  cookieFor(token: string): { value: string; maxAgeSeconds: number } | null {
+  /** Exchanges a valid token for a fresh cookie and its page key (with the token's rights), or null. */
+  loginWith(token: string): WebLogin | null {
     const t = find(this.tokens, token);
     if (!t) return null;
-    const value = mint();
+    const cookie = mint();
+    const pageKey = mint();
     const at = this.now();
     this.cookies = this.cookies.filter((c) => (c.expiresAt ?? 0) > at);
-    this.cookies.push({ hash: hashOf(value), readOnly: t.readOnly, expiresAt: at + this.cookieMaxAgeMs });
+    this.cookies.push({ hash: hashOf(cookie), readOnly: t.readOnly, expiresAt: at + this.cookieMaxAgeMs, keyHash: hashOf(pageKey) });
     if (this.cookies.length > MAX_COOKIES) this.cookies.splice(0, this.cookies.length - MAX_COOKIES);
     this.save();
-    return { value, maxAgeSeconds: Math.floor(this.cookieMaxAgeMs / 1000) };
+    return { cookie, pageKey, maxAgeSeconds: Math.floor(this.cookieMaxAgeMs / 1000), readOnly: t.readOnly };
   }
 
-  /** Who a cookie speaks as, or null for no such cookie or an expired one. */
-  identityOfCookie(value: string): WebIdentity | null {
+  /** Who a cookie presented with its page key speaks as; null for no such cookie, an expired one, or a missing or wrong key. */
+  identityOfCookie(value: string, pageKey: string | undefined): WebIdentity | null {
     const c = find(this.cookies, value);
     if (!c || (c.expiresAt ?? 0) <= this.now()) return null;
+    if (pageKey === undefined || pageKey.length === 0 || pageKey.length > 200 || hashOf(pageKey) !== c.keyHash) return null;
     return { handle: OPERATOR, readOnly: c.readOnly };
+  }
+
+  /**
+   * Whether a cookie (without its key) may fetch the page's own files: a navigation cannot carry a
+   * header, and those files are the same public bundle for everyone. Nothing that reads or changes
+   * state is served on this alone.
+   */
+  cookieOpensShell(value: string): boolean {
+    const c = find(this.cookies, value);
+    return c !== undefined && (c.expiresAt ?? 0) > this.now();
   }
 
   /** Revokes every token and every cookie (`swb web --rotate`). */
@@ -119,7 +147,11 @@ export class WebTokens {
       const valid = (s: unknown): s is Stored =>
         typeof s === 'object' && s !== null && typeof (s as Stored).hash === 'string' && /^[0-9a-f]{64}$/.test((s as Stored).hash) && typeof (s as Stored).readOnly === 'boolean';
       this.tokens = (Array.isArray(parsed.tokens) ? parsed.tokens : []).filter(valid).slice(-MAX_TOKENS);
-      this.cookies = (Array.isArray(parsed.cookies) ? parsed.cookies : []).filter(valid).filter((c) => typeof c.expiresAt === 'number').slice(-MAX_COOKIES);
+      // A cookie stored before page keys existed has no key to be presented with: it is dropped.
+      this.cookies = (Array.isArray(parsed.cookies) ? parsed.cookies : [])
+        .filter(valid)
+        .filter((c) => typeof c.expiresAt === 'number' && typeof c.keyHash === 'string' && /^[0-9a-f]{64}$/.test(c.keyHash))
+        .slice(-MAX_COOKIES);
     } catch {
       // A damaged file holds nothing we can trust: start with no credentials (swb web mints one).
     }

@@ -32,7 +32,7 @@ export async function launchBrowser(): Promise<Browser> {
 export interface WebWorkspace {
   home: TempHome;
   terminal: TerminalHarness;
-  /** A fresh `swb web` URL (its token becomes the page's cookie on first load). */
+  /** A fresh `swb web` URL, /login#token=… (its login page trades the token for the cookie and the page key). */
   login(opts?: { readOnly?: boolean }): Promise<string>;
 }
 

@@ -32,8 +32,12 @@ describe('the page in a browser', () => {
       w.on('framereceived', (f) => frames.push(`< ${String(f.payload).slice(0, 120)}`));
       w.on('close', () => frames.push('closed'));
     });
-    // The token became a cookie and left the address bar.
+    // The token became a cookie and a page key, and left the address bar: the login page POSTed it,
+    // the cookie is HttpOnly (no script sees it), the key sits in this origin's storage.
     expect(page.url()).not.toContain('token=');
+    await page.waitForURL((u) => u.pathname === '/');
+    expect(await page.evaluate(() => document.cookie)).toBe('');
+    expect(await page.evaluate(() => localStorage.getItem('swb.pageKey'))).toMatch(/^[A-Za-z0-9_-]{43}$/);
     for (const [name, ready] of [['alpha', 'ALPHA-READY'], ['beta', 'BETA-READY'], ['gamma', 'GAMMA-READY']] as const) {
       // Painted: the terminal's rows in the DOM hold the text (not only xterm's buffer).
       await waitUntil(async () => ((await page.locator(`.tile[data-row="${name}"] .xterm-rows`).textContent()) ?? '').includes(ready), { what: `${name}'s text painted`, timeoutMs: 15_000 });
@@ -77,11 +81,11 @@ describe('the page in a browser', () => {
     await page.locator('.tile[data-row="guarded"]').click();
     await page.keyboard.press('Enter');
     expect(await page.locator('.tile.attached').count()).toBe(0);
-    // ...and the server refuses the frames themselves, sent on a socket of the page's own (its cookie).
+    // ...and the server refuses the frames themselves, sent on a socket of the page's own (its cookie and page key).
     const refused = await page.evaluate(
       () =>
         new Promise<string[]>((resolve) => {
-          const socket = new WebSocket(`ws://${location.host}/ws`);
+          const socket = new WebSocket(`ws://${location.host}/ws?pageKey=${encodeURIComponent(localStorage.getItem('swb.pageKey') ?? '')}`);
           const codes: string[] = [];
           socket.onmessage = (e) => {
             const m = JSON.parse(String(e.data)) as { t: string; code?: string };

@@ -1,5 +1,5 @@
 // `swb web` against a real workspace server (issue #32): the URL printed once with a fresh token and
-// a QR code, the token turning into a cookie; --read-only; --rotate; a non-loopback --bind refused
+// a QR code, the token (in the URL's fragment) turning into a cookie and a page key; --read-only; --rotate; a non-loopback --bind refused
 // without TLS and warned about with --insecure; the config's `web` section serving from the start;
 // and no row able to get a token (the operator-token rule), whether it asks as itself or tries the
 // operator's token file.
@@ -10,6 +10,7 @@ import { deferCleanup, runCleanups } from '../helpers/cleanup.js';
 import { runSwb, spawnSwb } from '../helpers/run-swb.js';
 import { createTempHome, type TempHome } from '../helpers/temp-home.js';
 import { waitUntil } from '../helpers/wait-until.js';
+import { loginWithToken, tokenOfLoginUrl } from '../helpers/web-harness.js';
 
 afterEach(runCleanups);
 
@@ -48,14 +49,16 @@ describe('swb web', () => {
     const r = await runSwb(['web'], { home });
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
-    const urls = r.stdout.match(/http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]+/g)!;
+    const urls = r.stdout.match(/http:\/\/127\.0\.0\.1:\d+\/login#token=[A-Za-z0-9_-]+/g)!;
     expect(urls).toHaveLength(1);
     expect(r.stdout).toMatch(/[█▀▄]{20}/); // the QR code
-    const login = await fetch(urls[0]!, { redirect: 'manual' });
-    expect(login.status).toBe(303);
-    const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
     const base = new URL(urls[0]!).origin;
-    expect((await fetch(`${base}/api/peers`, { headers: { cookie } })).status).toBe(200);
+    // The browser fetches /login (the fragment stays with it), whose script POSTs the token.
+    expect((await fetch(urls[0]!)).status).toBe(200);
+    const login = await loginWithToken(base, tokenOfLoginUrl(urls[0]!));
+    const cookie = login.cookie;
+    expect((await fetch(`${base}/api/peers`, { headers: login.headers })).status).toBe(200);
+    expect((await fetch(`${base}/api/peers`, { headers: { cookie } })).status).toBe(401);
     // A second call: same listener, a different token, both valid.
     const again = JSON.parse((await runSwb(['web', '--json'], { home })).stdout) as { loginUrl: string; url: string; readOnly: boolean };
     expect(new URL(again.url).origin).toBe(base);
@@ -63,7 +66,7 @@ describe('swb web', () => {
     // View-only: refused send at the server.
     const view = JSON.parse((await runSwb(['web', '--read-only', '--json'], { home })).stdout) as { loginUrl: string; readOnly: boolean };
     expect(view.readOnly).toBe(true);
-    const viewToken = new URL(view.loginUrl).searchParams.get('token')!;
+    const viewToken = tokenOfLoginUrl(view.loginUrl);
     const refused = await fetch(`${base}/api/send`, { method: 'POST', headers: { authorization: `Bearer ${viewToken}`, 'content-type': 'application/json' }, body: '{"to":"alpha","text":"x"}' });
     expect(refused.status).toBe(403);
     expect(((await refused.json()) as any).error.code).toBe('READ_ONLY');
@@ -71,8 +74,8 @@ describe('swb web', () => {
     const rotated = await runSwb(['web', '--rotate', '--no-qr'], { home });
     expect(rotated.status).toBe(0);
     expect(rotated.stdout).toMatch(/revoked/);
-    expect((await fetch(`${base}/api/peers`, { headers: { cookie } })).status).toBe(401);
-    expect((await fetch(urls[0]!, { redirect: 'manual' })).status).toBe(401);
+    expect((await fetch(`${base}/api/peers`, { headers: login.headers })).status).toBe(401);
+    await expect(loginWithToken(base, tokenOfLoginUrl(urls[0]!))).rejects.toThrow(/401/);
     expect((await fetch(`${base}/api/peers`, { headers: { authorization: `Bearer ${viewToken}` } })).status).toBe(401);
   });
 

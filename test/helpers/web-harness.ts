@@ -1,7 +1,8 @@
 // A real hub and a real web listener in this process, over a temp SWB_HOME: the WebServing the
 // workspace server uses, with a small PageService that records who each page is and echoes its
-// frames (the real page session is web-rows' part). Plus the clients a test needs: fetch with a
-// cookie jar of one, and a WebSocket through `ws` with chosen headers.
+// frames (the real page session is web-rows' part). Plus the clients a test needs: a login as the
+// page does it (POST /login: the cookie and the page key), and a WebSocket through `ws` with chosen
+// headers.
 import { WebSocket } from 'ws';
 import { WebServing, type WebSettings } from '../../src/server/web-serving.js';
 import type { PageService, PageSocket, WebIdentity } from '../../src/web/web-contract.js';
@@ -25,8 +26,39 @@ export interface TestWeb extends TestHub {
   base: string;
   /** A fresh token from `swb web`'s method (readOnly: a view-only one). */
   token(readOnly?: boolean): Promise<string>;
-  /** Logs in with a fresh token: the cookie header value to send. */
-  login(readOnly?: boolean): Promise<string>;
+  /** Logs in with a fresh token as the page does (POST /login): the cookie and the page key. */
+  login(readOnly?: boolean): Promise<PageLogin>;
+}
+
+/** A page's login: both halves, and the headers that send them on a request. */
+export interface PageLogin {
+  /** `swb_web=VALUE`, as a Cookie header. */
+  cookie: string;
+  pageKey: string;
+  /** cookie + X-Swb-Page-Key. */
+  headers: { cookie: string; 'x-swb-page-key': string };
+}
+
+/** The token a login URL carries (in its fragment: /login#token=…). */
+export function tokenOfLoginUrl(loginUrl: string): string {
+  const token = new URLSearchParams(new URL(loginUrl).hash.slice(1)).get('token');
+  if (!token) throw new Error(`no token in ${loginUrl}`);
+  return token;
+}
+
+/** POST /login {token} from the page's own origin: the cookie it sets and the page key it answers. */
+export async function loginWithToken(base: string, token: string): Promise<PageLogin> {
+  const res = await fetch(`${base}/login`, { method: 'POST', headers: { 'content-type': 'application/json', origin: new URL(base).origin }, body: JSON.stringify({ token }) });
+  if (res.status !== 200) throw new Error(`login answered ${res.status}`);
+  const { pageKey } = (await res.json()) as { pageKey: string };
+  const cookie = cookieOf(res);
+  return { cookie, pageKey, headers: { cookie, 'x-swb-page-key': pageKey } };
+}
+
+/** `url` with the page key in its query (how a page's WebSocket carries it). */
+export function withPageKey(url: string, login: PageLogin | string): string {
+  const key = typeof login === 'string' ? login : login.pageKey;
+  return `${url}${url.includes('?') ? '&' : '?'}pageKey=${encodeURIComponent(key)}`;
 }
 
 /** Records each page and answers every frame with {t:'push', topic:'echo', data: frame}. */
@@ -71,13 +103,9 @@ export async function startTestWeb(
   const token = async (readOnly = false): Promise<string> => {
     const r = await serving.web(readOnly ? { readOnly: true } : {});
     if ('error' in r) throw new Error(`${r.error.code}: ${r.error.message}`);
-    return new URL(r.ok.loginUrl!).searchParams.get('token')!;
+    return tokenOfLoginUrl(r.ok.loginUrl!);
   };
-  const login = async (readOnly = false): Promise<string> => {
-    const res = await fetch(`${base}/?token=${await token(readOnly)}`, { redirect: 'manual' });
-    if (res.status !== 303) throw new Error(`login answered ${res.status}`);
-    return cookieOf(res);
-  };
+  const login = async (readOnly = false): Promise<PageLogin> => loginWithToken(base, await token(readOnly));
   return { ...hub, serving, pages, base, token, login };
 }
 

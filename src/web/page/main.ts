@@ -8,6 +8,7 @@ import type { ServerToPage } from '../page-protocol.js';
 import { Attachment } from './attachment.js';
 import { Connection } from './connection.js';
 import { DeskBoard } from './desk-board.js';
+import { pageKey } from './page-key.js';
 import { PhoneBoard } from './phone-board.js';
 import { RowsModel } from './rows-model.js';
 import { bridgeTerminalStyles } from './style-bridge.js';
@@ -22,7 +23,14 @@ function boot(): void {
   // Marks for the bench (bench/web.mjs: page load to every row painted, and where the time went).
   performance.mark('swb-boot');
   bridgeTerminalStyles();
-  const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
+  // The WebSocket carries the page key in its query (a browser cannot set a WebSocket's headers); the
+  // cookie alone is refused. No key: this browser has not logged in on this origin (login.ts).
+  const key = pageKey();
+  if (key === null) {
+    location.replace('/login');
+    return;
+  }
+  const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws?pageKey=${encodeURIComponent(key)}`;
   const connection = new Connection(url);
   const model = new RowsModel();
   let readOnly = false;

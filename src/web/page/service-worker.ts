@@ -43,6 +43,8 @@ worker.addEventListener('activate', (e) => {
 worker.addEventListener('fetch', (e) => {
   const url = new URL(e.request.url);
   if (e.request.method !== 'GET' || url.origin !== worker.location.origin) return;
+  // The login page is never the shell: it must reach the server (and must not be cached as '/').
+  if (url.pathname === '/login' || url.pathname === '/login.js') return;
   const key = e.request.mode === 'navigate' ? '/' : url.pathname;
   if (!SHELL.includes(key)) return;
   e.respondWith(

@@ -9,14 +9,15 @@ import { SwbError } from '../../../src/protocol/error-codes.js';
 import { runCleanups } from '../../helpers/cleanup.js';
 import { connectClient, connectOperator } from '../../helpers/hub-harness.js';
 import { waitUntil } from '../../helpers/wait-until.js';
-import { frameWhere, openSocket, startTestWeb, type TestWeb } from '../../helpers/web-harness.js';
+import { frameWhere, openSocket, startTestWeb, withPageKey, type PageLogin, type TestWeb } from '../../helpers/web-harness.js';
 
 afterEach(runCleanups);
 
 type Json = any;
 
-function api(web: TestWeb, auth: string) {
-  const headers = (extra: Record<string, string> = {}) => ({ ...(auth.startsWith('swb_web=') ? { cookie: auth } : { authorization: `Bearer ${auth}` }), ...extra });
+/** `auth`: a bearer token, or a page's login (its cookie and page key). */
+function api(web: TestWeb, auth: string | PageLogin) {
+  const headers = (extra: Record<string, string> = {}) => ({ ...(typeof auth === 'string' ? { authorization: `Bearer ${auth}` } : auth.headers), ...extra });
   return {
     get: async (path: string): Promise<{ status: number; body: Json }> => {
       const res = await fetch(`${web.base}${path}`, { headers: headers() });
@@ -204,7 +205,8 @@ describe('Intercom API: endpoints', () => {
     const alphaToken = registerRow(web, 'alpha');
     registerRow(web, 'beta');
     const ws = web.base.replace('http', 'ws');
-    const opSock = await openSocket(`${ws}/api/ws?kinds=mail`, { cookie: await web.login(), origin: web.base });
+    const op1 = await web.login();
+    const opSock = await openSocket(withPageKey(`${ws}/api/ws?kinds=mail`, op1), { cookie: op1.cookie, origin: web.base });
     const rowSock = await openSocket(`${ws}/api/ws`, { authorization: `Bearer ${alphaToken}` });
     if (!('ws' in opSock) || !('ws' in rowSock)) throw new Error('refused');
     await frameWhere(opSock.frames, (f) => f.subscribed, 'operator subscribed');

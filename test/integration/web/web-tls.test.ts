@@ -10,7 +10,7 @@ import { afterEach, expect, test } from 'vitest';
 import { WebSocket } from 'ws';
 import { runCleanups, deferCleanup } from '../../helpers/cleanup.js';
 import { createTempHome } from '../../helpers/temp-home.js';
-import { startTestWeb } from '../../helpers/web-harness.js';
+import { startTestWeb, tokenOfLoginUrl, withPageKey } from '../../helpers/web-harness.js';
 
 afterEach(runCleanups);
 
@@ -20,14 +20,15 @@ function selfSigned(): { cert: string; key: string } {
   return { cert: join(dir, 'cert.pem'), key: join(dir, 'key.pem') };
 }
 
-function get(url: string, ca: Buffer, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined> }> {
+function get(url: string, ca: Buffer, headers: Record<string, string> = {}, body?: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { ca, headers }, (res) => {
-      res.resume();
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers }));
+    const req = request(url, { ca, headers, method: body === undefined ? 'GET' : 'POST' }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString() }));
     });
     req.on('error', reject);
-    req.end();
+    req.end(body);
   });
 }
 
@@ -38,16 +39,19 @@ test('--tls-cert/--tls-key: HTTPS and WSS, a Secure cookie, HSTS; a non-loopback
   const r = await web.serving.web({ tlsCert: cert, tlsKey: key });
   if ('error' in r) throw new Error(r.error.message);
   expect(r.ok.tls).toBe(true);
-  expect(r.ok.loginUrl).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/\?token=/);
-  const login = await get(r.ok.loginUrl!, ca);
-  expect(login.status).toBe(303);
+  expect(r.ok.loginUrl).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/login#token=/);
+  const base = new URL(r.ok.url);
+  const login = await get(`${base.origin}/login`, ca, { 'content-type': 'application/json', origin: base.origin }, JSON.stringify({ token: tokenOfLoginUrl(r.ok.loginUrl!) }));
+  expect(login.status).toBe(200);
   const setCookie = String(login.headers['set-cookie']);
   expect(setCookie).toMatch(/HttpOnly; SameSite=Strict; Max-Age=\d+; Secure/);
   expect(login.headers['strict-transport-security']).toMatch(/max-age=/);
   const cookie = setCookie.split(';')[0]!;
-  const base = new URL(r.ok.url);
-  expect((await get(`${base.origin}/api/peers`, ca, { cookie })).status).toBe(200);
-  const ws = new WebSocket(`wss://${base.host}/ws`, { ca, headers: { cookie, origin: base.origin } });
+  const { pageKey } = JSON.parse(login.body) as { pageKey: string };
+  expect((await get(`${base.origin}/api/peers`, ca, { cookie, 'x-swb-page-key': pageKey })).status).toBe(200);
+  // Under TLS the page's origin is https: a plain-http Origin of the same host is another origin.
+  expect((await get(`${base.origin}/api/peers`, ca, { cookie, 'x-swb-page-key': pageKey, origin: `http://${base.host}` })).status).toBe(403);
+  const ws = new WebSocket(withPageKey(`wss://${base.host}/ws`, pageKey), { ca, headers: { cookie, origin: base.origin } });
   deferCleanup('wss', () => ws.terminate());
   const hello = await new Promise<any>((resolve, reject) => {
     ws.once('message', (d) => resolve(JSON.parse(String(d))));
