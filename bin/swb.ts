@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { restoreCaCerts } from '../src/util/ca-certs-aside.js';
 import { exitQuietlyWhenStdoutCloses } from '../src/util/closed-stdout.js';
 import { withoutFetch } from '../src/util/without-fetch.js';
+import { startMark } from '../src/util/start-trace.js';
 
 function bundled(name: string): string | null {
   const url = new URL(`../${name}`, import.meta.url);
@@ -16,10 +17,11 @@ function bundled(name: string): string | null {
 
 async function main(argv: string[]): Promise<number> {
   // Before anything copies the environment for a child (src/util/ca-certs-aside.ts says why).
+  startMark('entry');
   restoreCaCerts(process.env);
   exitQuietlyWhenStdoutCloses();
-  const cliBundle = bundled('cli-bundle/cli.mjs');
-  const cli = (cliBundle ? await import(cliBundle) : await import('../src/cli/main.js')) as typeof import('../src/cli/main.js');
+  // The server needs none of the CLI's commands: it loads its own bundle only (about 50 ms less of
+  // every cold start, measured here).
   if (argv[0] === 'server' && !argv.includes('--help')) {
     // React's production build (no dev checks) for the dashboards; rows still get the operator's own env.
     const operatorEnv = { ...process.env };
@@ -30,8 +32,12 @@ async function main(argv: string[]): Promise<number> {
     if (process.env.SWB_COLOR_LEVEL && process.env.FORCE_COLOR === undefined) process.env.FORCE_COLOR = process.env.SWB_COLOR_LEVEL;
     const serverBundle = bundled('server.bundle.mjs');
     const { runServer } = (await withoutFetch(() => (serverBundle ? import(serverBundle) : import('../src/server/workspace-server.js')))) as typeof import('../src/server/workspace-server.js');
+    startMark('server bundle loaded');
     return runServer(argv.slice(1), operatorEnv);
   }
+  const cliBundle = bundled('cli-bundle/cli.mjs');
+  const cli = (cliBundle ? await import(cliBundle) : await import('../src/cli/main.js')) as typeof import('../src/cli/main.js');
+  startMark('cli loaded');
   const status = await cli.runCli(argv);
   if (status !== null) return status;
   // The dashboard: a thin client of the workspace server, which draws it.
