@@ -7,7 +7,6 @@
 import { existsSync } from 'node:fs';
 import { restoreCaCerts } from '../src/util/ca-certs-aside.js';
 import { exitQuietlyWhenStdoutCloses } from '../src/util/closed-stdout.js';
-import { withoutFetch } from '../src/util/without-fetch.js';
 import { startMark } from '../src/util/start-trace.js';
 
 function bundled(name: string): string | null {
@@ -30,10 +29,10 @@ async function main(argv: string[]): Promise<number> {
     process.env.NODE_ENV ??= 'production';
     // No terminal here: Ink's colours follow the one that started the server (chalk reads this on import).
     if (process.env.SWB_COLOR_LEVEL && process.env.FORCE_COLOR === undefined) process.env.FORCE_COLOR = process.env.SWB_COLOR_LEVEL;
-    const serverBundle = bundled('server.bundle.mjs');
-    const { runServer } = (await withoutFetch(() => (serverBundle ? import(serverBundle) : import('../src/server/workspace-server.js')))) as typeof import('../src/server/workspace-server.js');
-    startMark('server bundle loaded');
-    return runServer(argv.slice(1), operatorEnv);
+    const { loadServer } = await import('../src/server/server-bundle.js');
+    const { server, bundle } = await loadServer();
+    startMark(`server bundle loaded (code cache ${bundle?.cache ?? 'none: plain modules'})`);
+    return server.runServer(argv.slice(1), operatorEnv);
   }
   const cliBundle = bundled('cli-bundle/cli.mjs');
   const cli = (cliBundle ? await import(cliBundle) : await import('../src/cli/main.js')) as typeof import('../src/cli/main.js');
