@@ -76,7 +76,7 @@ import { childNamed, echoChain, formatChain, readSchedTrace, startSchedRecord, t
 import { Barrier, floodCommand, helloCommand, idleCommand, lastEnd, readStreamStatus, shq, streamCommand, writeColouredText, writeStreamScript } from './lib/render/workloads.mjs';
 import { formatProfile, summariseProfile } from './lib/render/cpuprofile.mjs';
 import { echoOnce, latencyStats, sampleEcho } from './lib/render/echo.mjs';
-import { formatTrace, medianTrace, memoryModel, monotonicMs, nodeStartMs, readStartTrace } from './lib/render/start-memory.mjs';
+import { formatTrace, medianTrace, memoryModel, monotonicMs, nodeRss, nodeStartMs, privateRss, readStartTrace } from './lib/render/start-memory.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const argv = process.argv.slice(2);
@@ -498,7 +498,7 @@ async function runMemory(system, files) {
       // Parsing, painting and the resizes a layout makes over; then what a quiet second leaves.
       await s.client.settle(1000, 10000);
       await sleep(quick ? 1500 : 2500);
-      at[n] = memory(s.memPid);
+      at[n] = { ...memory(s.memPid), anon: privateRss(s.memPid) };
     } finally {
       await stop(s);
     }
@@ -953,6 +953,8 @@ async function main() {
   }
 
   if (only.has('memory')) {
+    R.node = { ...R.node, rss: nodeRss() };
+    log(`  memory node -e 0: peak RSS ${(R.node.rss / MB).toFixed(1)} MB (the node binary's pages, shared by every node process, are most of it)`);
     const memorySystems = compareBin === undefined ? dashboards : [...dashboards, 'swb@B'];
     for (const system of memorySystems) {
       const r = await attempt(`memory ${system}`, () => runMemory(system, files));
@@ -961,7 +963,7 @@ async function main() {
       const mbs = (x) => `${(x / MB).toFixed(1)} MB`;
       log(
         `  memory ${system.padEnd(5)} server with 1 / ${P.idleRows} idle rows: peak ${mbs(r.hwm.one)} / ${mbs(r.hwm.many)} (now ${mbs(r.rss.one)} / ${mbs(r.rss.many)});` +
-          ` base ${mbs(r.hwm.base)}, ${mbs(r.hwm.perRow)} per idle row (now: base ${mbs(r.rss.base)}, ${mbs(r.rss.perRow)} per row)`,
+          ` base ${mbs(r.hwm.base)}, ${mbs(r.hwm.perRow)} per idle row (now: base ${mbs(r.rss.base)}, ${mbs(r.rss.perRow)} per row; private (RssAnon): base ${mbs(r.anon.base)}, ${mbs(r.anon.perRow)} per row)`,
       );
     }
   }
@@ -1088,6 +1090,9 @@ function table(R) {
   const tm = tmux.memory;
   add('server base, peak RSS (MB)', mb(sm?.hwm.base), mb(tm?.hwm.base), 1, '<= 60', below(mb(sm?.hwm.base), 60), '');
   add('  swb@B (--compare)', mb(swbB.memory?.hwm.base), mb(tm?.hwm.base), 1, '(before)', null, '');
+  add('  above node -e 0 (MB)', mb(sm?.hwm.base - R.node?.rss), mb(tm?.hwm.base), 1, '(info)', null, '');
+  add('  private, RssAnon (MB)', mb(sm?.anon.base), mb(tm?.anon.base), 1, '(info)', null, '');
+  add('    swb@B (--compare)', mb(swbB.memory?.anon.base), mb(tm?.anon.base), 1, '(before)', null, '');
   add('per idle row, peak RSS (MB)', mb(sm?.hwm.perRow), mb(tm?.hwm.perRow), 2, '<= 2', below(mb(sm?.hwm.perRow), 2), '');
   add('  swb@B (--compare)', mb(swbB.memory?.hwm.perRow), mb(tm?.hwm.perRow), 2, '(before)', null, '');
   const sl = swb.load;

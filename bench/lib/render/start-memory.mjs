@@ -5,7 +5,9 @@
 //    where, on the one monotonic clock both processes and this harness share;
 //  - the server's memory with 1 and with 16 idle rows (each printed the idle preamble, so its
 //    scrollback holds what the idle workload's rows hold): the base (the server with no row, by
-//    extrapolation of the two) and the cost of one idle row.
+//    extrapolation of the two) and the cost of one idle row; peak RSS as the issue states it, and
+//    beside it the private part (RssAnon): about 40 MB of any node's RSS is the node binary's own
+//    pages (file-backed, shared by every node process), which `node -e 0` shows (nodeRssMb).
 import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 
@@ -14,6 +16,21 @@ export function nodeStartMs() {
   const t = performance.now();
   execFileSync(process.execPath, ['-e', '0'], { stdio: 'ignore' });
   return performance.now() - t;
+}
+
+/** `node -e 0`'s peak RSS (bytes): what any node process holds before any code of its own. */
+export function nodeRss() {
+  return 1024 * Number(execFileSync(process.execPath, ['-e', 'process.stdout.write(String(process.resourceUsage().maxRSS))'], { encoding: 'utf8' }));
+}
+
+/** A process's private resident memory (RssAnon, bytes): its RSS without the shared, file-backed pages. */
+export function privateRss(pid) {
+  try {
+    const m = /^RssAnon:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) * 1024 : Number.NaN;
+  } catch {
+    return Number.NaN;
+  }
 }
 
 /** CLOCK_MONOTONIC in ms, the clock the start trace writes. */
@@ -83,5 +100,6 @@ export function memoryModel(one, many, n) {
   return {
     hwm: { one: one.hwm, many: many.hwm, perRow: perRow('hwm'), base: one.hwm - perRow('hwm') },
     rss: { one: one.rss, many: many.rss, perRow: perRow('rss'), base: one.rss - perRow('rss') },
+    anon: { one: one.anon, many: many.anon, perRow: perRow('anon'), base: one.anon - perRow('anon') },
   };
 }
