@@ -55,13 +55,13 @@ export function readStartTrace(file, t0Ms) {
   const marks = [];
   const pids = [];
   for (const line of text.trim().split('\n')) {
-    const m = /^(\d+) ([\d.]+) (.*)$/.exec(line);
+    const m = /^(\d+) ([\d.]+) ([\d.]+) (.*)$/.exec(line);
     if (!m) continue;
-    const key = `${m[1]} ${m[3]}`;
+    const key = `${m[1]} ${m[4]}`;
     if (seen.has(key)) continue;
     seen.add(key);
     if (!pids.includes(m[1])) pids.push(m[1]);
-    marks.push({ process: pids.indexOf(m[1]) === 0 ? 'client' : pids.indexOf(m[1]) === 1 ? 'server' : `process ${pids.indexOf(m[1]) + 1}`, ms: Number(m[2]) - t0Ms, label: m[3] });
+    marks.push({ process: pids.indexOf(m[1]) === 0 ? 'client' : pids.indexOf(m[1]) === 1 ? 'server' : `process ${pids.indexOf(m[1]) + 1}`, ms: Number(m[2]) - t0Ms, cpuMs: Number(m[3]), label: m[4] });
   }
   return marks.sort((a, b) => a.ms - b.ms);
 }
@@ -71,21 +71,25 @@ export function medianTrace(traces) {
   const byKey = new Map();
   for (const t of traces) {
     for (const m of t) {
-      const key = `${m.process}: ${m.label}`;
-      if (!byKey.has(key)) byKey.set(key, []);
-      byKey.get(key).push(m.ms);
+      // The code cache's state is part of a label; one key for all of them.
+      const key = `${m.process}: ${m.label.replace(/ \(code cache .*\)$/, '')}`;
+      if (!byKey.has(key)) byKey.set(key, { ms: [], cpuMs: [], labels: new Set() });
+      byKey.get(key).ms.push(m.ms);
+      byKey.get(key).cpuMs.push(m.cpuMs);
+      byKey.get(key).labels.add(`${m.process}: ${m.label}`);
     }
   }
   const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
-  return [...byKey].map(([key, xs]) => ({ key, ms: med(xs) })).sort((a, b) => a.ms - b.ms);
+  return [...byKey].map(([, v]) => ({ key: [...v.labels].join(' | '), ms: med(v.ms), cpuMs: med(v.cpuMs) })).sort((a, b) => a.ms - b.ms);
 }
 
 /** The trace as lines: each mark's time since spawn and since the mark before. */
 export function formatTrace(system, marks, shownMs) {
-  const lines = [`  trace  ${system} start, median of the runs (ms since the client's spawn; + since the mark before):`];
+  const lines = [`  trace  ${system} start, median of the runs (ms since the client's spawn; + since the mark before; that process's CPU so far):`];
   let prev = 0;
-  for (const m of [...marks, ...(Number.isFinite(shownMs) ? [{ key: 'harness: every row shown', ms: shownMs }] : [])]) {
-    lines.push(`    ${m.ms.toFixed(0).padStart(6)}  +${(m.ms - prev).toFixed(0).padStart(4)}  ${m.key}`);
+  for (const m of [...marks, ...(Number.isFinite(shownMs) ? [{ key: 'harness: every row shown', ms: shownMs, cpuMs: Number.NaN }] : [])]) {
+    const cpu = Number.isFinite(m.cpuMs) && !m.key.includes('node started') ? `cpu ${m.cpuMs.toFixed(0).padStart(4)}` : ''.padStart(8);
+    lines.push(`    ${m.ms.toFixed(0).padStart(6)}  +${(m.ms - prev).toFixed(0).padStart(4)}  ${cpu}  ${m.key}`);
     prev = m.ms;
   }
   return lines.join('\n');
