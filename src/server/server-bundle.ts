@@ -4,14 +4,14 @@
 // the cache of exactly this load.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { asRequired, runCodeCachedBundle, type CodeCachedBundle } from '../util/code-cached-bundle.js';
+import { asRequired, codeCachedBundlesRun, runCodeCachedBundle, type CodeCachedBundle } from '../util/code-cached-bundle.js';
 import { withoutFetch } from '../util/without-fetch.js';
 
 type ServerModule = typeof import('./workspace-server.js');
 
 export interface LoadedServer {
   server: ServerModule;
-  /** The bundle's load (null: the plain modules ran, there being no bundle). */
+  /** The bundle's load (null: the plain modules ran: no bundle, or a node too old for it). */
   bundle: CodeCachedBundle<ServerModule> | null;
 }
 
@@ -20,7 +20,8 @@ const BUNDLE = new URL('../../server.bundle.cjs', import.meta.url);
 const CACHE = new URL('../../server.bundle.cache', import.meta.url);
 
 export async function loadServer(): Promise<LoadedServer> {
-  if (!existsSync(BUNDLE)) return { server: await withoutFetch(() => import('./workspace-server.js')), bundle: null };
+  // A node before 20.12 cannot run the bundle (codeCachedBundlesRun): the plain modules then.
+  if (!existsSync(BUNDLE) || !codeCachedBundlesRun()) return { server: await withoutFetch(() => import('./workspace-server.js')), bundle: null };
   // yoga-layout is an ES module with a top-level await: imported here, handed to the bundle's require().
   const yoga = (await withoutFetch(() => import('yoga-layout'))) as unknown as Record<string, unknown>;
   const bundle = runCodeCachedBundle<ServerModule>(fileURLToPath(BUNDLE), fileURLToPath(CACHE), { 'yoga-layout': asRequired(yoga) });

@@ -37,6 +37,7 @@ export const BUNDLE_WRAPPER = { head: '(function (exports, require, module, __fi
 
 /** Runs the CommonJS bundle at `path` with the code cache at `cachePath` (when there is one). */
 export function runCodeCachedBundle<T>(path: string, cachePath: string | null, preloaded: Readonly<Record<string, unknown>> = {}): CodeCachedBundle<T> {
+  if (!codeCachedBundlesRun()) throw new Error(`node ${process.version} cannot run ${path} (vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER came in 20.12)`);
   const source = readFileSync(path, 'utf8');
   if (!source.startsWith(BUNDLE_WRAPPER.head)) throw new Error(`${path} is not a bundle written for this loader (scripts/bundle.mjs wraps it)`);
   let cachedData: Buffer | undefined;
@@ -59,6 +60,11 @@ export function runCodeCachedBundle<T>(path: string, cachePath: string | null, p
   const run = script.runInThisContext() as (...args: unknown[]) => void;
   run(module.exports, require, module, path, dirname(path), pathToFileURL(path).href);
   return { exports: module.exports, cache: cachedData === undefined ? 'missing' : script.cachedDataRejected ? 'rejected' : 'used', script };
+}
+
+/** Whether this node can run such a bundle: an import() inside it needs Node's own loader (20.12 on). */
+export function codeCachedBundlesRun(): boolean {
+  return (vm.constants as Partial<typeof vm.constants> | undefined)?.USE_MAIN_CONTEXT_DEFAULT_LOADER !== undefined;
 }
 
 /**
