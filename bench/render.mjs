@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run bench:render [-- --quick] [--only=flood,idle,idle-start,echo,echo-interleaved,first,reattach,echo-under-load,scale] [--systems=swb,tmux,floor] [--floods=colour,seq] [--flood-reps=N] [--load-reps=N] [--load-shapes=steady,burst] [--load-rounds=N] [--idle-minutes=N] [--history=N] [--tmux-history=N] [--sched] [--prof] [--idle-preamble=BYTES] [--compare=DIR]
+// npm run bench:render [-- --quick] [--only=flood,idle,idle-start,echo,echo-interleaved,first,reattach,echo-under-load,scale,memory] [--systems=swb,tmux,floor] [--floods=colour,seq] [--flood-reps=N] [--load-reps=N] [--load-shapes=steady,burst] [--load-rounds=N] [--idle-minutes=N] [--history=N] [--tmux-history=N] [--sched] [--prof] [--idle-preamble=BYTES] [--first-reps=N] [--compare=DIR]
 //
 // Rendering cost of the dashboard beside tmux, measured the same way in the same run: both at
 // 200x50 with a client attached through a pty (this process is the terminal; it reads all
@@ -28,8 +28,14 @@
 //          included, which `idle` waits out (lib/render/idle-window.mjs).
 //   echo   in that session, attach the first row (swb: Enter; tmux: zoom the pane) and time a
 //          keystroke written to the client pty until it comes back out of it; p50/p99.
-//   first  start (spawn) to the first frame showing all 8 rows' output (swb also: headers).
-//   reattach  8 rows that printed a line, one client attached; a second client (swb attach /
+//   first  start (spawn) to the first frame showing all 8 rows' output (swb also: headers), no
+//          server running: swb's client starts its server, so the figure holds both node starts,
+//          the server's load, its rows and its first paint (as it always did: the old shape and
+//          the new are the same). --first-reps runs (default 5) of each system, interleaved, each
+//          after a `node -e 0` whose median is the unit of issue #33's goal (<= 3x); swb's runs
+//          are traced (SWB_START_TRACE) and the median timeline printed: which process, where.
+//   reattach  (goal, issue #33: <= 1.5x a `node -e 0` taken beside each)
+//          8 rows that printed a line, one client attached; a second client (swb attach /
 //          tmux attach-session) from spawn to its first full frame (every row's line in its
 //          output; swb also the headers); then it detaches (swb: d; tmux: the client ends).
 //   echo-interleaved  swb and tmux side by side, each with the idle workload's rows and its first
@@ -52,11 +58,14 @@
 //          READY lines (swb: and all 100 headers; at 200x50 every row fits, swb's grid and
 //          tmux's tiled window alike), idle CPU over 10 s once at rest (as idle), bytes written to the client in that
 //          window, the server's peak RSS per row. tmux: one window of 100 tiled panes.
+//   memory the server's peak RSS (VmHWM) with 1 and with 16 idle rows that printed the idle
+//          preamble: the base (the server with no row, extrapolated) and each idle row's cost
+//          (issue #33: base <= 60 MB, <= 2 MB an idle row; flooding rows: the floods' figure).
 // --sched records echo-under-load's echo rounds with `perf sched record` and prints, per system, the
 // median of each hop of a keystroke's round trip (lib/render/sched-chain.mjs): where swb's extra
 // time goes beside tmux's and the floor's. perf's own tracing costs every system alike in that run.
 // --compare=DIR adds another build of swb (DIR: a built checkout, e.g. a `git worktree` of another
-// commit) to the floods, idle/echo, idle-start and echo-under-load as system swb@B, as bench:relay's --compare does: both
+// commit) to the floods, idle/echo, idle-start, echo-under-load, first, reattach and memory as system swb@B, as bench:relay's --compare does: both
 // builds take their turns in the same run, so an A/B of a change is not two runs on a drifting machine.
 // --prof (or SWB_BENCH_PROF=1) runs swb under `node --cpu-prof` and prints the hot spots of each
 // measured span (the profiler's own sampling thread inflates swb's idle CPU in that mode).
@@ -75,10 +84,11 @@ import { Barrier, floodCommand, helloCommand, idleCommand, lastEnd, readStreamSt
 import { formatProfile, summariseProfile } from './lib/render/cpuprofile.mjs';
 import { idleWindowMeter } from './lib/render/idle-window.mjs';
 import { echoOnce, latencyStats, sampleEcho } from './lib/render/echo.mjs';
+import { formatTrace, medianTrace, memoryModel, monotonicMs, nodeRss, nodeStartMs, privateRss, readStartTrace } from './lib/render/start-memory.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const argv = process.argv.slice(2);
-const WORKLOADS = ['flood', 'idle', 'idle-start', 'echo', 'echo-interleaved', 'first', 'reattach', 'echo-under-load', 'scale'];
+const WORKLOADS = ['flood', 'idle', 'idle-start', 'echo', 'echo-interleaved', 'first', 'reattach', 'echo-under-load', 'scale', 'memory'];
 const flag = (name) => argv.includes(`--${name}`);
 const option = (name) => argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 if (flag('help')) {
@@ -146,7 +156,7 @@ const P = {
   idleRows: 16,
   echoSamples: quick ? 100 : 200,
   echoWarmup: 10,
-  firstReps: quick ? 1 : 3,
+  firstReps: repsOption('first-reps', 5),
   reattachRows: 8,
   reattachReps: quick ? 2 : 5,
   loadRows: 8,
@@ -170,6 +180,8 @@ const live = new Set();
 /** Extra clients (reattach) still running. */
 const extraClients = new Set();
 const oneShotSockets = new Set();
+/** Numbers the first-frame runs' trace files. */
+let firstFrameRuns = 0;
 /** --prof: spans of the swb profiles worth summarising ({ profName, label, fromUs, toUs }). */
 const profWindows = [];
 const monoUs = () => Number(process.hrtime.bigint() / 1000n);
@@ -206,12 +218,12 @@ for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
 }
 
 /** `onClient` (swb): called with the client pty as soon as it exists, before the server is known. */
-async function start(system, rows, profName, { onClient, keys } = {}) {
+async function start(system, rows, profName, { onClient, keys, extraEnv } = {}) {
   const s =
     system === 'swb'
-      ? await startSwb(ctx, rows, { ...(prof ? { profDir, profName } : {}), onClient })
+      ? await startSwb(ctx, rows, { ...(prof ? { profDir, profName } : {}), onClient, extraEnv })
       : system === 'swb@B'
-        ? Object.assign(await startSwb({ ...ctx, swbBin: compareBin }, rows, { onClient }), { system: 'swb@B' })
+        ? Object.assign(await startSwb({ ...ctx, swbBin: compareBin }, rows, { onClient, extraEnv }), { system: 'swb@B' })
         : system === 'floor'
           ? await startFloor(ctx, rows, { keys })
           : await startTmux(ctx, rows);
@@ -400,14 +412,18 @@ async function runEchoInterleaved(pair, files) {
 async function runFirstFrame(system) {
   const rows = Array.from({ length: 8 }, (_, i) => ({ name: `f${i + 1}`, cmd: helloCommand(`f${i + 1}`) }));
   const markers = rows.map((r) => `HELLO-${r.name}`);
+  // swb: where the time went, on the clock every process shares (issue #33; start-memory.mjs).
+  const traceFile = system.startsWith('swb') ? join(ctx.dir, `start-trace-${++firstFrameRuns}`) : undefined;
   const t0 = performance.now();
+  const t0Mono = monotonicMs();
   const profName = `first-frame-${profWindows.length}-${Date.now()}`;
   // swb: the row headers (Ink's chrome) must be there too, not only the rows' screens.
-  const headers = system === 'swb' ? rows.map((r) => ` ${r.name} · `) : [];
-  const { s, frame } = await startWatched(system, rows, profName, [...markers, ...headers], 30000);
+  const headers = system.startsWith('swb') ? rows.map((r) => ` ${r.name} · `) : [];
+  const { s, frame } = await startWatched(system, rows, profName, [...markers, ...headers], 30000, traceFile ? { SWB_START_TRACE: traceFile } : undefined);
   try {
     const { at } = await frame;
     const ms = at - t0;
+    const trace = traceFile ? readStartTrace(traceFile, t0Mono) : [];
     if (system === 'swb') profWindows.push({ profName, label: 'start to first frame', toUs: monoUs() });
     // CPU the multiplexer spent getting there: the client, which starts the server, and the
     // server's share read from its pid (both for swb and tmux).
@@ -417,8 +433,8 @@ async function runFirstFrame(system) {
     const lines = await s.client.screenLines();
     const problems = [];
     for (const m of markers) if (!lines.some((l) => l.includes(m))) problems.push(`${m} not on screen`);
-    if (system === 'swb') for (const r of rows) if (!lines.some((l) => l.includes(` ${r.name} · `))) problems.push(`header of ${r.name} not on screen`);
-    return { ms, cpuS, problems };
+    if (system.startsWith('swb')) for (const r of rows) if (!lines.some((l) => l.includes(` ${r.name} · `))) problems.push(`header of ${r.name} not on screen`);
+    return { ms, cpuS, problems, trace };
   } finally {
     await stop(s);
   }
@@ -429,14 +445,14 @@ async function runFirstFrame(system) {
  * its first byte (swb's client starts before its server's pid is known). Resolves with the
  * session and the promise of the frame ({ at }).
  */
-async function startWatched(system, rows, profName, markers, timeoutMs) {
+async function startWatched(system, rows, profName, markers, timeoutMs, extraEnv) {
   let frame;
   const watch = (client) => {
     frame = client.waitForMarkers(markers, timeoutMs);
     frame.catch(() => undefined); // awaited by the caller; not unhandled if the start fails
   };
   let s;
-  if (system === 'swb') s = await start('swb', rows, profName, { onClient: watch });
+  if (system.startsWith('swb')) s = await start(system, rows, profName, { onClient: watch, extraEnv });
   else {
     s = startTmuxOneShot(rows);
     live.add(s);
@@ -485,6 +501,33 @@ function medianOf(runs, key) {
 }
 
 /**
+ * memory: the server (swb: the workspace server; tmux: its server) with 1 and then with
+ * P.idleRows idle rows, each of which printed the idle preamble; peak and current RSS once the
+ * rows are drawn and the output parsed. start-memory.mjs's memoryModel makes a base and a per-row
+ * cost of the two.
+ */
+async function runMemory(system, files) {
+  const at = {};
+  for (const n of [1, P.idleRows]) {
+    const rows = Array.from({ length: n }, (_, i) => ({ name: `m${i + 1}`, cmd: idleCommand(files.preamble, `m${i + 1}`) }));
+    const s = await start(system, rows, `memory-${n}`);
+    try {
+      await s.client.waitForMarkers(
+        rows.map((r) => `READY-${r.name}`),
+        90000,
+      );
+      // Parsing, painting and the resizes a layout makes over; then what a quiet second leaves.
+      await s.client.settle(1000, 10000);
+      await sleep(quick ? 1500 : 2500);
+      at[n] = { ...memory(s.memPid), anon: privateRss(s.memPid) };
+    } finally {
+      await stop(s);
+    }
+  }
+  return memoryModel(at[1], at[P.idleRows], P.idleRows);
+}
+
+/**
  * reattach: 8 rows that printed HELLO-<id>, one client attached; then, reattachReps times, a
  * second client from spawn to the first full frame in its own output (every HELLO line; swb also
  * the row headers), ended again before the next (swb: `d` detaches it; tmux: the client ends).
@@ -492,13 +535,15 @@ function medianOf(runs, key) {
 async function runReattach(system) {
   const rows = Array.from({ length: P.reattachRows }, (_, i) => ({ name: `a${i + 1}`, cmd: helloCommand(`a${i + 1}`) }));
   const markers = rows.map((r) => `HELLO-${r.name}`);
-  const headers = system === 'swb' ? rows.map((r) => ` ${r.name} · `) : [];
+  const headers = system.startsWith('swb') ? rows.map((r) => ` ${r.name} · `) : [];
   const s = await start(system, rows, 'reattach');
   try {
     await s.client.waitForMarkers([...markers, ...headers], 30000);
     await s.client.settle(500, 5000);
     const runs = [];
     for (let rep = 0; rep < P.reattachReps; rep++) {
+      // The unit of issue #33's attach goal, taken right before it on the same machine.
+      const nodeMs = nodeStartMs();
       const meter = cpuMeter(s.cpuPids);
       const fromUs = monoUs();
       const t0 = performance.now();
@@ -515,7 +560,7 @@ async function runReattach(system) {
         for (const m of markers) if (!lines.some((l) => l.includes(m))) problems.push(`${m} not on the new client's screen`);
         for (const h of headers) if (!lines.some((l) => l.includes(h))) problems.push(`header${h}not on the new client's screen`);
         problems.push(...(await endExtraClient(s, next)));
-        runs.push({ ms, cpuS, bytes: next.bytes, problems });
+        runs.push({ ms, cpuS, bytes: next.bytes, problems, nodeMs });
       } finally {
         extraClients.delete(next);
         await next.stop('SIGKILL', 1000);
@@ -523,7 +568,7 @@ async function runReattach(system) {
       }
       await s.client.settle(200, 2000);
     }
-    return { ms: medianOf(runs, 'ms'), cpuS: medianOf(runs, 'cpuS'), all: runs.map((r) => r.ms), bytes: medianOf(runs, 'bytes'), problems: [...new Set(runs.flatMap((r) => r.problems))] };
+    return { ms: medianOf(runs, 'ms'), cpuS: medianOf(runs, 'cpuS'), nodeMs: medianOf(runs, 'nodeMs'), all: runs.map((r) => r.ms), bytes: medianOf(runs, 'bytes'), problems: [...new Set(runs.flatMap((r) => r.problems))] };
   } finally {
     await stop(s);
   }
@@ -531,7 +576,7 @@ async function runReattach(system) {
 
 /** Ends a reattached client the way an operator would; returns what went wrong (if anything). */
 async function endExtraClient(s, next) {
-  if (s.system !== 'swb') {
+  if (!s.system.startsWith('swb')) {
     await next.stop('SIGTERM', 2000);
     return [];
   }
@@ -859,18 +904,19 @@ function machineInfo() {
 
 function readUsage() {
   return [
-    `usage: node bench/render.mjs [--quick] [--only=${WORKLOADS.join(',')}] [--systems=swb,tmux,floor] [--floods=colour,seq] [--flood-reps=N] [--load-reps=N] [--load-shapes=steady,burst] [--load-rounds=N] [--idle-minutes=N] [--history=N] [--tmux-history=N] [--sched] [--prof] [--idle-preamble=BYTES] [--compare=DIR]`,
+    `usage: node bench/render.mjs [--quick] [--only=${WORKLOADS.join(',')}] [--systems=swb,tmux,floor] [--floods=colour,seq] [--flood-reps=N] [--load-reps=N] [--load-shapes=steady,burst] [--load-rounds=N] [--idle-minutes=N] [--history=N] [--tmux-history=N] [--sched] [--prof] [--idle-preamble=BYTES] [--first-reps=N] [--compare=DIR]`,
     '  --only=LIST  the workloads to run (default: all); idle and echo share one session',
     '  --floods=LIST  the floods to run (default: colour,seq)',
     '  --flood-reps=N  runs of each flood per system, interleaved; the table shows medians (default 3)',
     '  --load-reps=N  echo-under-load: CPU windows per system and view, interleaved; the table shows medians (default 3)',
     "  --history=N  lines of history every system keeps (default 5000, swb's scrollback; tmux's own default is 2000)",
     "  --tmux-history=N  tmux's history-limit alone (default: --history)",
-    '  --compare=DIR  floods, idle, echo, idle-start and echo-under-load: also run the swb built in checkout DIR (system swb@B), turn by turn with the others',
+    '  --compare=DIR  floods, idle, echo, idle-start, echo-under-load, first, reattach and memory: also run the swb built in checkout DIR (system swb@B), turn by turn with the others',
     '  --idle-minutes=N  idle-start: minutes measured from the first full frame (default 5; 1 with --quick)',
     '  --load-shapes=LIST  echo-under-load: the streaming shapes measured (default steady,burst: 4 lines every 10 ms, 40 every 100 ms)',
     '  --load-rounds=N  echo-under-load: rounds of echo after the CPU windows (default 30; 0: none)',
-    '  --quick   smaller flood (2 MB / seq 80000), 5 s idle, 100 echo samples, 1 first-frame run, 2 reattaches, 5 s streaming and scale windows',
+    '  --first-reps=N  first: cold starts per system, interleaved, each after a node -e 0; the table shows medians (default 5)',
+    '  --quick   smaller flood (2 MB / seq 80000), 5 s idle, 100 echo samples, 1 first-frame run (unless --first-reps), 2 reattaches, 5 s streaming and scale windows',
     '  --sched   echo-under-load: record the echo rounds with perf sched and print each system\'s keystroke hop by hop (needs perf; see lib/render/sched-chain.mjs)',
     '  --prof    run swb under node --cpu-prof and print its hot spots (also SWB_BENCH_PROF=1)',
     '  floor     node-pty + @xterm/headless alone on the floods, parsing every byte (swb fast-forwards plain floods)',
@@ -979,26 +1025,54 @@ async function main() {
   }
 
   if (only.has('first')) {
-    for (const system of dashboards) {
-      const runs = [];
-      for (let i = 0; i < P.firstReps; i++) {
+    // Each system's cold starts interleave (swb, tmux, swb@B, swb, ...), each right after a
+    // `node -e 0`: the goal's unit, from the same minute of the same machine.
+    const firstSystems = compareBin === undefined ? dashboards : [...dashboards, 'swb@B'];
+    const runs = Object.fromEntries(firstSystems.map((system) => [system, []]));
+    const nodeRuns = [];
+    for (let i = 0; i < P.firstReps; i++) {
+      for (const system of firstSystems) {
+        nodeRuns.push(nodeStartMs());
         const r = await attempt(`first frame ${system}`, () => runFirstFrame(system));
-        if (r) runs.push(r);
+        if (r) runs[system].push(r);
       }
-      if (runs.length === 0) continue;
-      R[system].first = { ms: median(runs.map((r) => r.ms)), all: runs.map((r) => r.ms), problems: runs.flatMap((r) => r.problems) };
-      log(`  first  ${system.padEnd(4)} 8 rows: ${runs.map((r) => `${r.ms.toFixed(0)} ms (${fmt(r.cpuS * 1000, 0)} ms CPU)`).join(', ')}${R[system].first.problems.length ? `; SCREEN CHECK: ${[...new Set(R[system].first.problems)].join('; ')}` : ''}`);
+    }
+    (R.node ??= {}).firstMs = median(nodeRuns);
+    log(`  node   node -e 0 beside each start: ${nodeRuns.map((ms) => ms.toFixed(0)).join(', ')} ms (median ${fmt(R.node.firstMs, 0)} ms)`);
+    for (const system of firstSystems) {
+      const all = runs[system];
+      if (all.length === 0) continue;
+      (R[system] ??= {}).first = { ms: median(all.map((r) => r.ms)), all: all.map((r) => r.ms), problems: all.flatMap((r) => r.problems) };
+      log(`  first  ${system.padEnd(5)} 8 rows, no server running: ${all.map((r) => `${r.ms.toFixed(0)} ms (${fmt(r.cpuS * 1000, 0)} ms CPU)`).join(', ')}; median ${fmt(R[system].first.ms, 0)} ms = ${fmt(R[system].first.ms / R.node.firstMs)}x node -e 0${R[system].first.problems.length ? `; SCREEN CHECK: ${[...new Set(R[system].first.problems)].join('; ')}` : ''}`);
+      if (all.some((r) => r.trace.length > 0)) log(formatTrace(system, medianTrace(all.map((r) => r.trace)), R[system].first.ms));
     }
   }
 
   if (only.has('reattach')) {
-    for (const system of dashboards) {
+    const reattachSystems = compareBin === undefined ? dashboards : [...dashboards, 'swb@B'];
+    for (const system of reattachSystems) {
       const r = await attempt(`reattach ${system}`, () => runReattach(system));
       if (!r) continue;
-      R[system].reattach = r;
+      (R[system] ??= {}).reattach = r;
       log(
-        `  reattach ${system.padEnd(4)} ${P.reattachRows} rows, second client to first full frame: ${r.all.map((ms) => `${ms.toFixed(0)} ms`).join(', ')} (median ${fmt(r.ms, 0)} ms, ${fmt(r.cpuS * 1000, 0)} ms CPU, ${r.bytes} bytes)` +
+        `  reattach ${system.padEnd(5)} ${P.reattachRows} rows, second client to first full frame: ${r.all.map((ms) => `${ms.toFixed(0)} ms`).join(', ')} (median ${fmt(r.ms, 0)} ms = ${fmt(r.ms / r.nodeMs)}x node -e 0 (${fmt(r.nodeMs, 0)} ms beside it), ${fmt(r.cpuS * 1000, 0)} ms CPU, ${r.bytes} bytes)` +
           `${r.problems.length ? `; CHECK: ${r.problems.join('; ')}` : ''}`,
+      );
+    }
+  }
+
+  if (only.has('memory')) {
+    R.node = { ...R.node, rss: nodeRss() };
+    log(`  memory node -e 0: peak RSS ${(R.node.rss / MB).toFixed(1)} MB (the node binary's pages, shared by every node process, are most of it)`);
+    const memorySystems = compareBin === undefined ? dashboards : [...dashboards, 'swb@B'];
+    for (const system of memorySystems) {
+      const r = await attempt(`memory ${system}`, () => runMemory(system, files));
+      if (!r) continue;
+      (R[system] ??= {}).memory = r;
+      const mbs = (x) => `${(x / MB).toFixed(1)} MB`;
+      log(
+        `  memory ${system.padEnd(5)} server with 1 / ${P.idleRows} idle rows: peak ${mbs(r.hwm.one)} / ${mbs(r.hwm.many)} (now ${mbs(r.rss.one)} / ${mbs(r.rss.many)});` +
+          ` base ${mbs(r.hwm.base)}, ${mbs(r.hwm.perRow)} per idle row (now: base ${mbs(r.rss.base)}, ${mbs(r.rss.perRow)} per row; private (RssAnon): base ${mbs(r.anon.base)}, ${mbs(r.anon.perRow)} per row)`,
       );
     }
   }
@@ -1102,7 +1176,8 @@ function table(R) {
     add(`  of it, end to screen (ms)`, a?.endLagMs, b?.endLagMs, 0, '', null, '', f?.endLagMs ?? Number.NaN);
     // The server's peak RSS (VmHWM, read once every row is done) over the 8 rows; the highest of the runs.
     const perRow = (x) => mb(x?.hwm) / 8;
-    add(`  peak RSS per row (MB)`, perRow(a), perRow(b), 1, '<= 20', below(perRow(a), 20), '', perRow(f));
+    add(`  peak RSS per row (MB)`, perRow(a), perRow(b), 1, '<= 15', below(perRow(a), 15), '', perRow(f));
+    if (R['swb@B']?.[kind]) add(`  swb@B (--compare) per row (MB)`, perRow(R['swb@B'][kind]), perRow(b), 1, '(before)', null, '', perRow(f));
   };
   flood('colour', 'flood coloured', ISSUE_TMUX.colourWall, ISSUE_TMUX.colourCpu);
   flood('seq', 'flood seq', ISSUE_TMUX.seqWall, ISSUE_TMUX.seqCpu);
@@ -1119,8 +1194,24 @@ function table(R) {
   const idleRss = (x) => mb(x?.rss?.hwmAfterEcho ?? x?.rss?.hwm);
   add(`peak RSS ${P.idleRows} idle rows (MB)`, idleRss(swb), idleRss(tmux), 1, `<= ${20 * P.idleRows} (20/row)`, below(idleRss(swb), 20 * P.idleRows), fmt(ISSUE_TMUX.rssMb, 0));
   add('  per row (MB)', idleRss(swb) / P.idleRows, idleRss(tmux) / P.idleRows, 1, '<= 20', below(idleRss(swb) / P.idleRows, 20), '');
+  // Issue #33's start goals are in units of node's own start, measured beside each start.
+  const node = R.node?.firstMs;
+  const swbB = R['swb@B'] ?? {};
   add('first frame 8 rows (ms)', swb.first?.ms, tmux.first?.ms, 0, '<= 1000 ms', below(swb.first?.ms, 1000), '');
+  add('  in node starts (x node -e 0)', swb.first?.ms / node, tmux.first?.ms / node, 2, '<= 3x', below(swb.first?.ms / node, 3), '');
+  add('  swb@B (--compare), x node -e 0', swbB.first?.ms / node, tmux.first?.ms / node, 2, '(before)', null, '');
   add(`reattach ${P.reattachRows} rows, first frame (ms)`, swb.reattach?.ms, tmux.reattach?.ms, 0, '<= 150 ms', below(swb.reattach?.ms, 150), '');
+  add('  in node starts (x node -e 0)', swb.reattach?.ms / swb.reattach?.nodeMs, tmux.reattach?.ms / tmux.reattach?.nodeMs, 2, '<= 1.5x', below(swb.reattach?.ms / swb.reattach?.nodeMs, 1.5), '');
+  add('  swb@B (--compare), x node -e 0', swbB.reattach?.ms / swbB.reattach?.nodeMs, tmux.reattach?.ms / tmux.reattach?.nodeMs, 2, '(before)', null, '');
+  const sm = swb.memory;
+  const tm = tmux.memory;
+  add('server base, peak RSS (MB)', mb(sm?.hwm.base), mb(tm?.hwm.base), 1, '<= 60', below(mb(sm?.hwm.base), 60), '');
+  add('  swb@B (--compare)', mb(swbB.memory?.hwm.base), mb(tm?.hwm.base), 1, '(before)', null, '');
+  add('  above node -e 0 (MB)', mb(sm?.hwm.base - R.node?.rss), mb(tm?.hwm.base), 1, '(info)', null, '');
+  add('  private, RssAnon (MB)', mb(sm?.anon.base), mb(tm?.anon.base), 1, '(info)', null, '');
+  add('    swb@B (--compare)', mb(swbB.memory?.anon.base), mb(tm?.anon.base), 1, '(before)', null, '');
+  add('per idle row, peak RSS (MB)', mb(sm?.hwm.perRow), mb(tm?.hwm.perRow), 2, '<= 2', below(mb(sm?.hwm.perRow), 2), '');
+  add('  swb@B (--compare)', mb(swbB.memory?.hwm.perRow), mb(tm?.hwm.perRow), 2, '(before)', null, '');
   const sl = swb.load;
   const tl = tmux.load;
   const fl = floor.load;

@@ -1,20 +1,24 @@
 // After tsc: bundles the entry points `bin/swb.js` loads, each into one ES module.
 //  - dist/cli-bundle/cli.mjs: the CLI commands (one chunk per command). An agent runs `swb send` constantly; one file loads
 //    noticeably faster than the two dozen small modules it is made of.
-//  - dist/server.bundle.mjs: the workspace server, which draws every client's dashboard with Ink and React. Loading Ink's few hundred small
+//  - dist/server.bundle.cjs: the workspace server, which draws every client's dashboard with Ink and React. Loading Ink's few hundred small
 //    modules one by one costs about half a second here; the bundle a fraction of that, which is
-//    most of the "start to first frame" budget.
+//    most of the "start to first frame" budget. CommonJS, so that it can load with V8's code cache
+//    on Node 20 (src/util/code-cached-bundle.ts says why; scripts/code-cache.mjs writes the cache).
 //  - dist/hook.mjs: `swb hook <event>`, which an agent starts at every hook: a few kilobytes that
 //    load nothing but node:net and node:fs, so it starts about as fast as Node itself (issue #37).
 // Native addons and yoga's wasm loader stay external. bin/swb.js falls back to the plain
 // compiled modules when a bundle is missing.
 import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+import { BUNDLE_WRAPPER } from '../dist/src/util/code-cached-bundle.js';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 // Chunk names carry a hash: without this, every build would leave the last one's chunks behind.
 rmSync(`${root}dist/cli-bundle`, { recursive: true, force: true });
+// The ES module bundle of earlier builds: nothing loads it any more.
+rmSync(`${root}dist/server.bundle.mjs`, { force: true });
 const common = {
   bundle: true,
   platform: 'node',
@@ -29,6 +33,24 @@ const common = {
   alias: { 'jsonc-parser': `${root}node_modules/jsonc-parser/lib/esm/main.js` },
 };
 
+/**
+ * Ink's reconciler awaits at its top level, for its DEV mode only (the devtools bridge, its own
+ * package.json): a CommonJS bundle cannot hold a top-level await. Production never takes those
+ * branches (NODE_ENV is production in the server), so they go; a changed Ink fails the build here
+ * rather than the server at its start.
+ */
+const inkWithoutDevMode = {
+  name: 'ink-without-dev-mode',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]ink[\\/]build[\\/]reconciler\.js$/ }, (args) => {
+      const text = readFileSync(args.path, 'utf8');
+      const awaits = ["await import('./devtools.js');", '? await loadPackageJson()'];
+      for (const a of awaits) if (!text.includes(a)) throw new Error(`${args.path}: no "${a}" (Ink changed: see scripts/bundle.mjs)`);
+      return { contents: text.replace(awaits[0], 'void 0;').replace(awaits[1], '? undefined'), loader: 'js' };
+    });
+  },
+};
+
 await Promise.all([
   build({ bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'warning', legalComments: 'none', entryPoints: [`${root}dist/src/cli/hook-report.js`], outfile: `${root}dist/hook.mjs` }),
   // Split: each command is its own chunk, loaded when it runs, so `swb send` never loads the
@@ -36,10 +58,16 @@ await Promise.all([
   build({ ...common, entryPoints: { cli: `${root}dist/src/cli/main.js` }, outdir: `${root}dist/cli-bundle`, splitting: true, chunkNames: 'chunks/[name]-[hash]', outExtension: { '.js': '.mjs' } }),
   build({
     ...common,
+    format: 'cjs',
+    // One function of (exports, require, ...), as the loader runs it (BUNDLE_WRAPPER says why);
+    // it hands in require() and import.meta.url.
+    banner: { js: BUNDLE_WRAPPER.head },
+    footer: { js: BUNDLE_WRAPPER.tail },
     entryPoints: [`${root}dist/src/server/workspace-server.js`],
-    outfile: `${root}dist/server.bundle.mjs`,
+    outfile: `${root}dist/server.bundle.cjs`,
     // Ink imports react-devtools-core only for its DEV-mode bridge, never used in production.
     alias: { ...common.alias, 'react-devtools-core': `${root}scripts/stubs/react-devtools-core.mjs` },
-    define: { 'process.env.NODE_ENV': '"production"' },
+    define: { 'process.env.NODE_ENV': '"production"', 'import.meta.url': '__swbImportMetaUrl' },
+    plugins: [inkWithoutDevMode],
   }),
 ]);

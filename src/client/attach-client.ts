@@ -27,6 +27,7 @@ import { terminalReportFromEnv } from '../notify/terminal-detect.js';
 import { checkPeer, checkSocketPath } from './trusted-socket.js';
 import { queryTerminal } from './terminal-query.js';
 import { launchServer, LaunchError } from './server-launch.js';
+import { startMark } from '../util/start-trace.js';
 
 /** What a terminal needs back if the server could not restore it (it vanished mid-frame). */
 const RESTORE_TERMINAL =
@@ -117,6 +118,7 @@ export async function runAttach(given: AttachOptions): Promise<number> {
     if (err instanceof SwbError) return fail(1, `swb: ${err.code}: ${err.message}`);
     throw err;
   }
+  startMark('connected');
   return pipe(socket, o, split);
 }
 
@@ -167,7 +169,9 @@ async function openServer(paths: RuntimePaths, o: AttachOptions, split: SplitArg
     ...(split.fresh ? ['--fresh'] : []),
   ];
   try {
+    startMark('launching the server');
     await launchServer({ paths, cwd: o.cwd, env: o.env, flags });
+    startMark('the server listens');
   } catch (err) {
     // Another swb started the server at the same moment: the workspace lock let it win; use it.
     if (!(err instanceof SwbError && err.code === 'HUB_RUNNING')) throw err;

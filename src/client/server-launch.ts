@@ -11,8 +11,8 @@ import type { Readable } from 'node:stream';
 import { SwbError } from '../protocol/error-codes.js';
 import type { RuntimePaths } from '../hub/runtime-paths.js';
 import { systemClock } from '../util/clock.js';
-import { IDLE_V8_FLAGS } from '../util/idle-v8-flags.js';
 import { swbBinPath } from '../util/package-root.js';
+import { SERVER_NODE_FLAGS } from '../util/server-node-flags.js';
 
 const READY_TIMEOUT_MS = 20_000;
 
@@ -37,8 +37,9 @@ export async function launchServer(o: LaunchOptions): Promise<number> {
   const depth = process.stdout.isTTY ? process.stdout.getColorDepth(o.env) : 8;
   const env = { ...o.env, SWB_COLOR_LEVEL: String(depth >= 24 ? 3 : depth >= 8 ? 2 : depth >= 4 ? 1 : 0) };
   const scoped = systemdScope(o.env);
-  // SWB_SERVER_NODE_ARGS: flags for the server's node (a profiler, say); the rows never see them.
-  const nodeArgs = [...IDLE_V8_FLAGS, ...(o.env.SWB_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean)];
+  // SWB_SERVER_NODE_ARGS: flags for the server's node (a profiler, say), after its own (a V8 flag
+  // given twice: the last wins); the rows never see them.
+  const nodeArgs = [...SERVER_NODE_FLAGS, ...(o.env.SWB_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean)];
   const [file, argv] = scoped ? ['systemd-run', [...scoped, '--', process.execPath, ...nodeArgs, ...args]] : [process.execPath, [...nodeArgs, ...args]];
   let child: ReturnType<typeof spawn>;
   try {

@@ -28,6 +28,7 @@ import type { Disposable } from '../util/lifecycle.js';
 import type { ClientSession, ClientTerminal } from './client-session.js';
 import { ttyWriter } from './client-tty.js';
 import { ttyKeyRelay, type TtyKeyRelay } from './tty-key-relay.js';
+import { markFirstCall } from '../util/start-trace.js';
 
 /** Output a client may leave unread before the server stops writing to it (then redraws once it reads). */
 export const CLIENT_BACKLOG_BYTES = 2 * 1024 * 1024;
@@ -155,7 +156,7 @@ export class ClientConnection {
     const welcome: WelcomeFrame = { wire: CLIENT_WIRE, version: this.o.version, pid: process.pid, directTty: this.tty !== null };
     this.send(encodeJsonFrame(FRAME.WELCOME, welcome));
     const terminal: ClientTerminal = {
-      write: (data) => this.output(data),
+      write: markFirstCall('first output to the client', (data: string) => this.output(data)),
       size: () => this.sizeValue,
       onResize: this.resizeEmitter.event,
       input: this.inputEmitter.event,

@@ -2,6 +2,7 @@
 // the rows (node-pty + @xterm/headless), the agent supervisor (state detection and wake, which must
 // run while nobody watches) and the fleet that shares the rows among clients. Started in dependency
 // order, each part registered with one owner, torn down in reverse.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openAuditLog } from '../agents/audit-log.js';
 import { HubClient } from '../client/hub-client.js';
@@ -204,7 +205,6 @@ async function startEmbeddedHub(paths: RuntimePaths, limits: HubLimits | undefin
 }
 
 async function askHubToStop(paths: RuntimePaths): Promise<void> {
-  const { readFileSync } = await import('node:fs');
   const token = readFileSync(paths.operatorTokenFile, 'utf8').trim();
   const client = await HubClient.open(paths.socketPath);
   try {

@@ -28,6 +28,7 @@ import { serverControl } from './server-control.js';
 import { type RowUsageBoard, startRowUsage } from './row-usage.js';
 import { WebServing } from './web-serving.js';
 import { webPagesFor, type WebPages } from './web-pages.js';
+import { startMark } from '../util/start-trace.js';
 
 export const SERVER_FLAGS = [
   { name: 'config', type: 'string' as const, value: 'FILE', description: 'config file' },
@@ -46,7 +47,9 @@ export async function runServer(argv: string[], env: NodeJS.ProcessEnv = process
   }
   const readyFd = flags['ready-fd'] !== undefined ? Number(flags['ready-fd']) : null;
   const planArgs = [...(flags.config ? ['--config', flags.config as string] : []), ...(flags.workspace ? ['--workspace', flags.workspace as string] : [])];
+  startMark('server running');
   const planned = planLaunch(planArgs, env, process.cwd());
+  startMark('launch planned');
   if ('help' in planned) return 0;
   if ('exit' in planned) return fail(readyFd, planned.exit, planned.message);
   const plan = planned.plan;
@@ -69,6 +72,7 @@ export async function runServer(argv: string[], env: NodeJS.ProcessEnv = process
     const hint = err.code === 'HUB_RUNNING' ? ' (another swb server owns this workspace)' : '';
     return fail(readyFd, 1, `swb: ${err.code}: ${err.message}${hint}`);
   }
+  startMark('server core started');
   const server = new WorkspaceServer(plan, core, records!, log);
   try {
     await server.listen();
@@ -78,6 +82,7 @@ export async function runServer(argv: string[], env: NodeJS.ProcessEnv = process
   }
   server.restore(flags.fresh === true);
   await server.startWeb();
+  startMark('listening');
   if (readyFd !== null) {
     try {
       writeSync(readyFd, `${JSON.stringify({ ok: true, pid: process.pid })}\n`);
@@ -220,6 +225,7 @@ class WorkspaceServer {
   }
 
   private openDashboard(hello: HelloFrame, terminal: Parameters<typeof openClientSession>[0]['terminal'], conn: ClientConnection) {
+    startMark('hello from a client');
     const planned = planLaunch(hello.args, this.plan.env, hello.cwd);
     if ('help' in planned) return { code: 'USAGE', message: 'swb --help prints the help without a server' };
     if ('exit' in planned) {
@@ -268,6 +274,7 @@ class WorkspaceServer {
         conn.bye({ reason: 'detached', message: `detached; ${n} row${n === 1 ? '' : 's'} run${n === 1 ? 's' : ''} on (swb attach comes back)` });
       },
     });
+    startMark('dashboard opened');
     return session;
   }
 

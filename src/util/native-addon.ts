@@ -1,6 +1,6 @@
 // The project's own native addons (binding.gyp; npm builds them on install into build/Release).
 // Found from the package root rather than from the calling module: this code also runs from the
-// esbuild bundles (dist/cli-bundle/chunks/, dist/server.bundle.mjs), at other depths than
+// esbuild bundles (dist/cli-bundle/chunks/, dist/server.bundle.cjs), at other depths than
 // dist/src/. A computed path also keeps esbuild from trying to bundle the .node file.
 import { createRequire } from 'node:module';
 import { join } from 'node:path';

@@ -36,13 +36,14 @@ export function swbCommand(ctx, args) {
  * do). `profDir` set: the server runs under node --cpu-prof and writes `<profName>.cpuprofile`
  * there when it stops. `onClient(client)` is called as soon as the client pty exists, before the
  * server's pid is known, so a caller can watch the client's output from its first byte.
+ * `extraEnv`: more environment for both (SWB_START_TRACE, say).
  */
-export async function startSwb(ctx, rows, { profDir, profName, onClient } = {}) {
+export async function startSwb(ctx, rows, { profDir, profName, onClient, extraEnv = {} } = {}) {
   const home = mkdtempSync(join(ctx.dir, 'swb-home-'));
   mkdirSync(join(home, 'config', 'switchboard'), { recursive: true });
   writeFileSync(join(home, 'config', 'switchboard', 'config.json'), JSON.stringify({ scrollback: HISTORY_LINES }));
   const nodeArgs = profDir ? `--cpu-prof ${process.env.SWB_BENCH_PROF_INTERVAL ? `--cpu-prof-interval=${process.env.SWB_BENCH_PROF_INTERVAL}` : ""} --cpu-prof-dir=${profDir} --cpu-prof-name=${profName}.cpuprofile` : '';
-  const env = clientEnv({ NODE_ENV: 'production', SWB_HOME: home, XDG_CONFIG_HOME: join(home, 'config'), SWB_NODE: process.execPath, ...(nodeArgs ? { SWB_SERVER_NODE_ARGS: nodeArgs } : {}) });
+  const env = clientEnv({ NODE_ENV: 'production', SWB_HOME: home, XDG_CONFIG_HOME: join(home, 'config'), SWB_NODE: process.execPath, ...(nodeArgs ? { SWB_SERVER_NODE_ARGS: nodeArgs } : {}), ...extraEnv });
   const client = new PtyClient({ ...swbCommand(ctx, ['--layout', 'grid', ...rows.map((r) => `${r.name}=${r.cmd}`)]), env, cwd: home, cols: COLS, rows: ROWS });
   onClient?.(client);
   let serverPid;
