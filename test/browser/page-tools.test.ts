@@ -108,11 +108,12 @@ describe('the page’s tools in a browser', { timeout: 120_000 }, () => {
     const page = await openTools(browser, await ws.login({ readOnly: true }), 'compose');
     await page.locator('#tools .tools-readonly').waitFor();
     expect(await page.locator('#tools .tools-send').isVisible()).toBe(false);
-    // The page's own socket (its cookie), asking anyway: refused at the server, nothing sent.
+    // The page's own socket (its cookie and page key), asking anyway: refused at the server, nothing sent.
     const answer = await page.evaluate(
       () =>
         new Promise<unknown>((resolve) => {
-          const ws = new WebSocket(`ws://${location.host}/ws`);
+          const key = encodeURIComponent(localStorage.getItem('swb.pageKey') ?? '');
+          const ws = new WebSocket(`ws://${location.host}/ws?pageKey=${key}`);
           ws.onmessage = (e) => {
             const m = JSON.parse(String(e.data));
             if (m.t === 'res' && m.id === 7) resolve(m);
