@@ -25,7 +25,6 @@ export class DeskBoard {
   private zoomed = false;
   private layoutValue: BoardLayout = 'grid';
   private active = true;
-  private mountFrame = 0;
   private readonly focusListeners = new Set<(name: string | null) => void>();
 
   constructor(
@@ -119,26 +118,12 @@ export class DeskBoard {
       if (at !== tile.element) this.element.insertBefore(tile.element, at ?? null);
     });
     if (rows.length > 0 && performance.getEntriesByName('swb-tiles').length === 0) performance.mark('swb-tiles');
-    // The view first: the server serializes the screens while this page opens the terminals.
+    // The view first: the server serializes the screens while this page lays out the tiles.
     this.tellView();
-    this.scheduleMount();
+    // Each terminal opens in its tile once its first screen is in (RowTerm.mount).
+    if (this.active) for (const [name, tile] of this.tiles) this.model.term(name).mount(tile.termBox);
     if (this.focusedName === null || !names.has(this.focusedName)) this.focus(rows[0]?.name ?? null);
     this.applyClasses();
-  }
-
-  /**
-   * Opens the tiles' terminals into their boxes in one batch, at the next frame: the rows' first
-   * screens (asked for by the view just told) are written into the closed terminals meanwhile, so
-   * each terminal's renderer starts with its screen and paints it once, in that frame.
-   */
-  private scheduleMount(): void {
-    if (this.mountFrame !== 0) return;
-    this.mountFrame = requestAnimationFrame(() => {
-      this.mountFrame = 0;
-      if (!this.active) return;
-      for (const [name, tile] of this.tiles) this.model.term(name).mount(tile.termBox);
-      if (this.tiles.size > 0 && performance.getEntriesByName('swb-mounted').length === 0) performance.mark('swb-mounted');
-    });
   }
 
   private makeTile(name: string): Tile {

@@ -3,7 +3,8 @@
 // row's screen text reaches the page, so what xterm.js would do with it is fenced: OSC 52 (the
 // clipboard) is swallowed and links are inert (no link provider, OSC 8 links never opened). The
 // row's history is xterm's scrollback, searched with addon-search. A terminal is written to
-// before it is shown (the phone's list reads its last line), and opened into a tile when shown.
+// before it is shown (the phone's list reads its last line), and opened into a tile when shown
+// and its first screen is in.
 import { Terminal } from '@xterm/xterm';
 import { FitAddon } from '@xterm/addon-fit';
 import { SearchAddon } from '@xterm/addon-search';
@@ -16,6 +17,9 @@ export class RowTerm {
   private readonly fit = new FitAddon();
   private readonly search = new SearchAddon();
   private opened = false;
+  /** Where the terminal is to be shown (it opens there once its first screen is parsed). */
+  private parent: HTMLElement | null = null;
+  private hasScreen = false;
   /** Called once per write burst, when the screen the page shows has changed (painted next frame). */
   onWritten: (() => void) | null = null;
 
@@ -39,21 +43,36 @@ export class RowTerm {
     this.terminal.parser.registerOscHandler(52, () => true);
   }
 
-  /** Shows the terminal in `parent` (opened the first time; moved after). */
+  /**
+   * Shows the terminal in `parent`: opened once its first screen is parsed (so the renderer starts
+   * at the row's size with its screen, and paints once, instead of an empty 80x24 box, a resize and
+   * a second paint — a page loading many rows pays each terminal's paint once); moved after.
+   */
   mount(parent: HTMLElement): void {
+    this.parent = parent;
     if (!this.opened) {
-      this.terminal.open(parent);
-      this.opened = true;
+      if (this.hasScreen) this.open(parent);
     } else if (this.terminal.element && this.terminal.element.parentElement !== parent) {
       parent.append(this.terminal.element);
     }
+  }
+
+  private open(parent: HTMLElement): void {
+    this.terminal.open(parent);
+    this.opened = true;
   }
 
   /** Resets to the server's screen at the row's size. */
   screen(cols: number, rows: number, data: string): void {
     this.terminal.reset();
     if (cols !== this.terminal.cols || rows !== this.terminal.rows) this.terminal.resize(cols, rows);
-    this.terminal.write(data, () => this.onWritten?.());
+    this.terminal.write(data, () => {
+      if (!this.hasScreen) {
+        this.hasScreen = true;
+        if (this.parent && !this.opened) this.open(this.parent);
+      }
+      this.onWritten?.();
+    });
   }
 
   out(data: string): void {
