@@ -189,7 +189,7 @@ try {
     if (i === 0) {
       const marks = await p.evaluate(() => Object.fromEntries(performance.getEntriesByType('mark').map((m) => [m.name, Math.round(m.startTime)])));
       const nav = await p.evaluate(() => Math.round(performance.getEntriesByType('navigation')[0]?.responseEnd ?? 0));
-      process.stdout.write(`page load (first): html ${nav} ms, script running ${marks['swb-boot']} ms, server's hello ${marks['swb-hello']} ms, rows ${marks['swb-rows']} ms, first screen ${marks['swb-first-screen']} ms, every screen ${marks['swb-screens']} ms, terminals opened ${marks['swb-mounted']} ms, every row painted ${Math.round(loads[0])} ms\n`);
+      process.stdout.write(`page load (first): html ${nav} ms, script running ${marks['swb-boot']} ms, server's hello ${marks['swb-hello']} ms, rows ${marks['swb-rows']} ms, first screen ${marks['swb-first-screen']} ms, every screen ${marks['swb-screens']} ms, every row painted ${Math.round(loads[0])} ms\n`);
     }
     await p.close();
   }

@@ -2,7 +2,7 @@
 // A bare `ws` server relays a page's keystrokes to a node-pty `cat` (raw, no echo: the same row
 // program as swb's row `e`) and its output back, as raw text frames — no JSON, no taps, no frame
 // clock, no size rule — into a page with the same xterm.js Terminal setup as swb's row views (the
-// same options and addons, DOM renderer, opened into a box the same size). The bench measures
+// same options and addons, DOM renderer; typing on, as swb's attached row: stdin on, a steady cursor). The bench measures
 // keydown → parsed and keydown → painted in it with the same probe as in swb's page, so the
 // ratio page/floor says what swb adds over the browser, the socket and xterm.js themselves.
 import { createServer } from 'node:http';
