@@ -12,6 +12,22 @@ import { SearchAddon } from '@xterm/addon-search';
 /** History lines the page keeps per row (the server keeps its own deeper history). */
 const PAGE_SCROLLBACK = 5000;
 
+/**
+ * Terminals whose first screen is parsed, opened together in the next frame: a page loading many
+ * rows lays out and paints once for all of them, not once per terminal as each screen comes in.
+ */
+const dueToOpen = new Set<RowTerm>();
+function openAtNextFrame(term: RowTerm): void {
+  if (dueToOpen.size === 0) {
+    requestAnimationFrame(() => {
+      const due = [...dueToOpen];
+      dueToOpen.clear();
+      for (const t of due) t.openNow();
+    });
+  }
+  dueToOpen.add(term);
+}
+
 export class RowTerm {
   readonly terminal: Terminal;
   private readonly fit = new FitAddon();
@@ -20,6 +36,7 @@ export class RowTerm {
   /** Where the terminal is to be shown (it opens there once its first screen is parsed). */
   private parent: HTMLElement | null = null;
   private hasScreen = false;
+  private disposed = false;
   /** Called once per write burst, when the screen the page shows has changed (painted next frame). */
   onWritten: (() => void) | null = null;
 
@@ -62,6 +79,11 @@ export class RowTerm {
     this.opened = true;
   }
 
+  /** Opens into the tile it was mounted in, if it is still due (openAtNextFrame). */
+  openNow(): void {
+    if (!this.opened && this.parent && !this.disposed) this.open(this.parent);
+  }
+
   /** Resets to the server's screen at the row's size. */
   screen(cols: number, rows: number, data: string): void {
     this.terminal.reset();
@@ -69,7 +91,7 @@ export class RowTerm {
     this.terminal.write(data, () => {
       if (!this.hasScreen) {
         this.hasScreen = true;
-        if (this.parent && !this.opened) this.open(this.parent);
+        if (this.parent && !this.opened) openAtNextFrame(this);
       }
       this.onWritten?.();
     });
@@ -121,6 +143,7 @@ export class RowTerm {
   }
 
   dispose(): void {
+    this.disposed = true;
     this.terminal.dispose();
   }
 }
