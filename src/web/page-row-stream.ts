@@ -60,7 +60,8 @@ export class PageRowStream implements Disposable {
   ) {
     this.screenRef = row.screen;
     this.handle = row.tap(this.onChange, this.onOutput);
-    sink.requestFrame();
+    // The first screen this turn, not a frame later: a page that has just said it views the row waits for it.
+    sink.requestFrame(true);
   }
 
   get name(): string {

@@ -116,10 +116,12 @@ export class DeskBoard {
       // Keep the server's order, moving only what is out of place: a moved element loses the focus (the attached row's keys).
       const at = this.element.children[i];
       if (at !== tile.element) this.element.insertBefore(tile.element, at ?? null);
-      if (this.active) this.model.term(row.name).mount(tile.termBox);
     });
     if (rows.length > 0 && performance.getEntriesByName('swb-tiles').length === 0) performance.mark('swb-tiles');
+    // The view first: the server serializes the screens while this page lays out the tiles.
     this.tellView();
+    // Each terminal opens in its tile once its first screen is in (RowTerm.mount).
+    if (this.active) for (const [name, tile] of this.tiles) this.model.term(name).mount(tile.termBox);
     if (this.focusedName === null || !names.has(this.focusedName)) this.focus(rows[0]?.name ?? null);
     this.applyClasses();
   }

@@ -79,7 +79,10 @@ function boot(): void {
       rowsMarked = true;
       performance.mark('swb-rows');
     }
-    if (message.t === 'screen' && ++screens === model.rows.length) performance.mark('swb-screens');
+    if (message.t === 'screen') {
+      if (++screens === 1) performance.mark('swb-first-screen');
+      if (screens === model.rows.length) performance.mark('swb-screens');
+    }
     model.receive(message);
   });
 

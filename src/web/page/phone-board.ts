@@ -123,6 +123,8 @@ export class PhoneBoard {
   }
 
   private refreshLine(name: string): void {
+    // A hidden list reads no lines (a desktop's output would pay for it); showing it renders them all.
+    if (!this.active) return;
     const item = this.items.get(name);
     if (item && this.model.hasTerm(name)) item.line.textContent = this.model.term(name).lastLine();
   }
