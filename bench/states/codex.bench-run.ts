@@ -77,8 +77,9 @@ describe.skipIf(!cliInstalled(CODEX_JS))('bench:states — Codex CLI', () => {
     overrideQuietTime(home, 'codex');
     const t = startSwb({ home, args: ['--config', config], cols: 120, rows: 40 });
     await t.waitForText('codex · idle', { timeoutMs: 90_000 });
-    // Codex's own markers: "Working (3s • esc to interrupt)"; its approval question.
-    const watch = watchRow(home, 'codex', t, { working: /esc to interrupt/, dialog: new RegExp(APPROVAL.replace(/[?]/g, '\\?')) });
+    // Codex's own markers: "Working (3s • esc to interrupt)", or "Waiting for startup · esc cancel" (a
+    // submitted prompt held while its MCP servers start: swb's own in the fused row); its approval question.
+    const watch = watchRow(home, 'codex', t, { working: /esc to interrupt|Waiting for startup/, dialog: new RegExp(APPROVAL.replace(/[?]/g, '\\?')) });
     await watch.ready();
     const s = new ScriptedSession(
       t,
