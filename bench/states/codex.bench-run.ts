@@ -1,8 +1,10 @@
 // `npm run bench:states` for Codex CLI (issue #37): how truly swb reads a REAL Codex row's state,
-// screen-only beside "fused" (the profile's native recipe: Codex's `notify` program is `swb hook
-// turn-end`, its only turn signal in 0.171; docs/AGENTS-REAL.md). The pinned Codex runs in the real
-// dashboard against the offline Responses API stand-in: a quick turn, a long turn, an approval answered
-// yes and one refused, an Esc mid-turn, a crash. Truths and scoring: state-timeline.ts.
+// screen-only (`nativeTools: false`: no hooks, no MCP server) beside fused with its hooks as the profile's
+// native recipe wires them: UserPromptSubmit, PermissionRequest, PostToolUse, PreCompact and Stop, all
+// passed as one `-c hooks=...` for this launch (src/agents/codex-hook-flags.ts; Codex's `notify` is left
+// to the user; docs/AGENTS-REAL.md). The pinned Codex runs in the real dashboard against the offline
+// Responses API stand-in: a quick turn, a long turn, an approval answered yes and one refused, an Esc
+// mid-turn, a crash. Truths and scoring: state-timeline.ts.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -75,14 +77,17 @@ describe.skipIf(!cliInstalled(CODEX_JS))('bench:states — Codex CLI', () => {
     overrideQuietTime(home, 'codex');
     const t = startSwb({ home, args: ['--config', config], cols: 120, rows: 40 });
     await t.waitForText('codex · idle', { timeoutMs: 90_000 });
-    // Codex's own markers: "Working (3s • esc to interrupt)"; its approval question.
-    const watch = watchRow(home, 'codex', t, { working: /esc to interrupt/, dialog: new RegExp(APPROVAL.replace(/[?]/g, '\\?')) });
+    // Codex's own markers: "Working (3s • esc to interrupt)", or "Waiting for startup · esc cancel" (a
+    // submitted prompt held while its MCP servers start: swb's own in the fused row); its approval question.
+    const watch = watchRow(home, 'codex', t, { working: /esc to interrupt|Waiting for startup/, dialog: new RegExp(APPROVAL.replace(/[?]/g, '\\?')) });
     await watch.ready();
     const s = new ScriptedSession(
       t,
       {
         inputShows: (text) => ({ waitFor: (screen: string) => new RegExp(`^›\\s${text}\\s*$`, 'mu').test(screen), what: `"${text}" in Codex's input` }),
-        submit: ['\r'],
+        // The pause swb's own wake makes (the profile's submitDelayMs): an Enter right after fast typing
+        // may be taken as part of a paste (seen once: the first prompt left in Codex's input).
+        submit: [{ pauseMs: codex.submitDelayMs }, '\r'],
         requests: () => stub.requests,
         answered: () => stub.answered,
       },
@@ -96,15 +101,16 @@ describe.skipIf(!cliInstalled(CODEX_JS))('bench:states — Codex CLI', () => {
     return { truth: s.truth, seen: watch.seen, looks: watch.looks, t0: s.t0, t1, floor: fused ? await hookFloor(home) : [] };
   }
 
-  it('screen-only beside fused (notify)', async () => {
+  it('screen-only beside fused (hooks)', async () => {
     const screen = await session(false);
     const fused = await session(true);
     process.stdout.write(
       report('Codex CLI (quick, 7 s turn, approval yes, approval refused, Esc mid-turn, crash)', [
         ['screen-only', screen],
-        ['fused (notify)', fused],
+        ['fused (hooks)', fused],
       ]),
     );
     expect(score(screen).samples).toBeGreaterThan(0);
+    expect(score(fused).samples).toBeGreaterThan(0);
   });
 });

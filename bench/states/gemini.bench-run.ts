@@ -1,9 +1,10 @@
-// `npm run bench:states` for Gemini CLI (issue #37): how truly swb reads a REAL Gemini CLI row's state.
-// Screen-only: Gemini CLI 0.61 has hooks only in its settings files, which swb does not write
-// (docs/AGENTS-REAL.md), so its screen is its only signal. The pinned Gemini CLI runs in the real
-// dashboard against the offline Gemini API stand-in: a quick turn, a long turn, a shell command's
-// confirmation answered yes and one refused, an Esc mid-turn, a crash. Truths and scoring:
-// state-timeline.ts.
+// `npm run bench:states` for Gemini CLI (issue #37): how truly swb reads a REAL Gemini CLI row's state,
+// screen-only (`nativeTools: false`: no hooks, no MCP server) beside fused with its hooks as the profile's
+// native recipe wires them: BeforeAgent, AfterAgent, AfterTool and Notification (ToolPermission), in a
+// settings file of the row's own named by GEMINI_CLI_SYSTEM_DEFAULTS_PATH, each running `swb hook` in the
+// background (docs/AGENTS-REAL.md). The pinned Gemini CLI runs in the real dashboard against the offline
+// Gemini API stand-in: a quick turn, a long turn, a shell command's confirmation answered yes and one
+// refused, an Esc mid-turn, a crash. Truths and scoring: state-timeline.ts.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -16,7 +17,7 @@ import { startSwb } from '../../test/helpers/terminal-harness.js';
 import { startGeminiStub, type GeminiStub } from '../../test/support/model-api/gemini-stub.mjs';
 import { AGENTS_DIR, cliInstalled, prepareGeminiHome } from '../../test/real-agents/agent-cli.js';
 import { ScriptedSession } from './scripted-session.js';
-import { overrideQuietTime, report, score, watchRow, type Session } from './state-timeline.js';
+import { hookFloor, overrideQuietTime, report, score, watchRow, type Session } from './state-timeline.js';
 
 const GEMINI_JS = process.env.SWB_GEMINI_JS ?? join(AGENTS_DIR, '@google/gemini-cli/bundle/gemini.js');
 const gemini = loadProfiles({ configDir: '/nonexistent-swb-config' }).profiles.get('gemini')!;
@@ -46,7 +47,7 @@ describe.skipIf(!cliInstalled(GEMINI_JS))('bench:states — Gemini CLI', () => {
     await stub?.close();
   });
 
-  async function session(): Promise<Session> {
+  async function session(fused: boolean): Promise<Session> {
     const home: TempHome = createTempHome();
     const geminiHome = join(home.home, 'gemini-home');
     const project = join(home.home, 'project');
@@ -61,6 +62,7 @@ describe.skipIf(!cliInstalled(GEMINI_JS))('bench:states — Gemini CLI', () => {
             name: 'gemini',
             profile: 'gemini',
             wake: 'off',
+            ...(fused ? {} : { nativeTools: false }),
             command: shellCommand([process.execPath, GEMINI_JS, ...argv]),
             cwd: project,
             env: { HOME: geminiHome, SHELL: '/bin/bash', GEMINI_API_KEY: 'stub-key', GOOGLE_GEMINI_BASE_URL: stub.url },
@@ -89,13 +91,20 @@ describe.skipIf(!cliInstalled(GEMINI_JS))('bench:states — Gemini CLI', () => {
     watch.seen.unshift({ at: s.t0 - 1, state: 'idle' });
     await s.standard('Allow execution', '\r', 'confirmation', async () => (await ls(home)).rows.find((r) => r.name === 'gemini')?.pid);
     const t1 = Date.now();
-    watch.stop('/tmp/bench-states-gemini-screen.txt', s.t0);
-    return { truth: s.truth, seen: watch.seen, looks: watch.looks, t0: s.t0, t1, floor: [] };
+    watch.stop(`/tmp/bench-states-gemini-${fused ? 'fused' : 'screen'}.txt`, s.t0);
+    return { truth: s.truth, seen: watch.seen, looks: watch.looks, t0: s.t0, t1, floor: fused ? await hookFloor(home) : [] };
   }
 
-  it('screen-only (Gemini CLI 0.61 has no hooks swb wires)', async () => {
-    const screen = await session();
-    process.stdout.write(report('Gemini CLI (quick, 7 s turn, confirmation yes, confirmation refused, Esc mid-turn, crash)', [['screen-only', screen]]));
+  it('screen-only beside fused (hooks)', async () => {
+    const screen = await session(false);
+    const fused = await session(true);
+    process.stdout.write(
+      report('Gemini CLI (quick, 7 s turn, confirmation yes, confirmation refused, Esc mid-turn, crash)', [
+        ['screen-only', screen],
+        ['fused (hooks)', fused],
+      ]),
+    );
     expect(score(screen).samples).toBeGreaterThan(0);
+    expect(score(fused).samples).toBeGreaterThan(0);
   });
 });

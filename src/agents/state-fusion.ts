@@ -2,7 +2,8 @@
 // screen state and when it changed, the agent's last hook and when it spoke), applies the fusion
 // rule (fuse-signals.ts) whenever either moves, and fires a change only when the fused state or its
 // waiting reason does. A hook that is contradicted by the screen is re-judged once it is old enough
-// to be outvoted (one timer), so a lasting disagreement resolves without a screen change.
+// to be outvoted (one timer), so a lasting disagreement resolves without a screen change. A hook that
+// says nothing of the turn (kind `none`) is not kept: it would leave the screen alone deciding.
 // A hook's news dates from when the agent ran it (its process's start), not from when it reached the
 // hub: a hook process takes a few hundred ms to start and report, and an async one (PreToolUse,
 // UserPromptSubmit) may arrive after the screen has already shown what came next (the permission
@@ -71,7 +72,7 @@ export class StateFusion implements Disposable {
     return this.current;
   }
 
-  /** The last hook's signal and when the agent ran it, or null. */
+  /** The last hook that said something of the turn, and when the agent ran it, or null. */
   get hook(): { signal: HookSignal; at: number } | null {
     return this.lastHook;
   }
@@ -88,6 +89,10 @@ export class StateFusion implements Disposable {
    * Its news is dated from that start (within HOOK_START_TRUSTED_MS of now, never after now).
    */
   hookSaid(signal: HookSignal, startedAt?: number): void {
+    // A hook that says nothing of the turn (SessionStart, SessionEnd, a notification swb does not
+    // know) is no news about it: the last meaningful hook keeps deciding, and its start still orders
+    // the meaningful ones (one that started before this silent hook is not stale for it).
+    if (signal.kind === 'none') return;
     const now = this.o.clock.now();
     if (startedAt !== undefined) {
       // A background hook that started before the last one reported is older news than it.

@@ -93,6 +93,35 @@ describe('StateFusion', () => {
     expect(fusion.verdict.state).toBe('idle');
   });
 
+  it('a hook that says nothing of the turn (SessionStart, an unknown Notification) keeps the last meaningful one', () => {
+    const { clock, fusion, show, changes } = setup();
+    show('busy');
+    clock.advance(100);
+    fusion.hookSaid(hookSignalOf({ event: 'permission-request' }), clock.now());
+    expect(fusion.verdict).toMatchObject({ state: 'waiting', reason: 'permission', rule: 'hook' });
+    const before = changes.length;
+    clock.advance(200);
+    fusion.hookSaid(hookSignalOf({ event: 'session-start' }), clock.now());
+    clock.advance(200);
+    fusion.hookSaid(hookSignalOf({ event: 'notification', notificationType: 'auth_success' }), clock.now());
+    // Still the permission request's verdict: the row did not fall back to the busy screen.
+    expect(fusion.hook?.signal.event).toBe('PermissionRequest');
+    expect(fusion.verdict).toMatchObject({ state: 'waiting', reason: 'permission', rule: 'hook' });
+    expect(changes.length).toBe(before);
+  });
+
+  it("a meaningful hook that started before a silent one but reported after it is not dropped as older news", () => {
+    const { clock, fusion, show } = setup();
+    show('busy');
+    const start = clock.now();
+    clock.advance(500);
+    // Background hooks: a SessionStart reports before the Stop whose process started first.
+    fusion.hookSaid(hookSignalOf({ event: 'session-start' }), start + 400);
+    fusion.hookSaid(hookSignalOf({ event: 'stop' }), start + 300);
+    expect(fusion.hook?.signal.event).toBe('Stop');
+    expect(fusion.verdict).toMatchObject({ state: 'idle', rule: 'hook' });
+  });
+
   it('a contradicted hook is outvoted disagreeMs after the agent ran it, not after it arrived', () => {
     const { clock, fusion, show, changes } = setup(5000);
     show('idle');

@@ -83,6 +83,20 @@ describe('StateTracker', () => {
     expect(tracker.state).toBe('idle');
   });
 
+  it.each(['codex', 'gemini'])("%s's own quiet time: a turn whose working line is gone reads idle 600 ms later (bench:states found no gap that long inside a turn)", (id) => {
+    const profile = loadProfiles({ configDir: '/nonexistent-swb-config' }).profiles.get(id)!;
+    expect(profile.quietMs).toBe(600);
+    const clock = new FakeClock();
+    const tracker = new StateTracker({ row: 'alice', profile, clock });
+    tracker.onScreenChange(loadScreenFixture(id, 'real-busy.txt').snapshot);
+    clock.advance(50);
+    tracker.onScreenChange(loadScreenFixture(id, 'real-idle.txt').snapshot);
+    clock.advance(550);
+    expect(tracker.state).toBe('busy');
+    clock.advance(50);
+    expect(tracker.state).toBe('idle');
+  });
+
   // A burst of changes is coalesced before the tracker, by the row's agent: test/unit/supervisor/row-agent.test.ts.
 
   it('a dialog is waiting at once, and exit is final', () => {
