@@ -75,7 +75,10 @@ describe('wake and programs that hold the terminal', () => {
     t.row.write('\u001b');
     await waitUntil(() => !t.screen().includes('-- INSERT --'), { what: 'vim back in normal mode', timeoutMs: 10_000 });
     t.row.write(':q!\r');
-    await waitUntil(() => t.screen().includes(WAKE_LINE), { what: 'the wake at the shell prompt', timeoutMs: 15_000 });
+    // It has failed under a loaded full run only: if it does again, say what the wake saw then.
+    await waitUntil(() => t.screen().includes(WAKE_LINE), { what: 'the wake at the shell prompt', timeoutMs: 15_000 }).catch((err: Error) => {
+      throw new Error(`${err.message}; the verdict then: ${JSON.stringify(t.verdict())}; the screen:\n${t.screen()}`);
+    });
     expect(t.typed()).toBeGreaterThan(0);
   }, 40_000);
 
