@@ -100,6 +100,9 @@ describe('hooks fused with the screen (real pty, real swb hook)', () => {
     const t = await rowWithHooks({ default: { busyMs: 60_000, reply: 'never' } });
     t.run.write('long\r');
     await waitUntil(() => t.agent.state === 'busy' && t.reports.includes('user-prompt-submit'), { what: 'busy', timeoutMs: 10_000 });
+    // The screen must have seen the turn too: the light hook can report before the row's screen is
+    // read, and an Esc before that leaves a screen that never changed (then the hook is outvoted later).
+    await waitUntil(() => t.agent.explainRow().fusion.screen.state === 'busy', { what: 'the screen reading busy', timeoutMs: 10_000 });
     t.run.write('\x1b');
     await waitUntil(() => t.agent.state === 'idle', { what: 'idle after Esc', timeoutMs: 10_000 });
     expect(t.reports).not.toContain('stop');
