@@ -427,7 +427,8 @@ describe('swb server and its clients', () => {
     // The shell read the line: a reattached client shows it at the row's prompt.
     const again = startSwb({ home, args: ['attach'] });
     await again.waitForText(new RegExp(`^[#$] ${escapeRegExp(SH_WAKE_LINE)}$`, 'm'));
-    expect(again.screenText()[0]).toMatch(/^ \S+ shell · sh · idle +✉ 1 /);
+    // The wake line is a command the shell runs: the row reads busy until the prompt is back and quiet.
+    await again.waitForText(/^ \S+ shell · sh · idle +✉ 1 /, { timeoutMs: 10_000 });
   });
 
   test('swb new adds a row every client shows; swb kill closes it; taken names, unknown rows and rows\u2019 own processes are refused', async () => {
