@@ -11,6 +11,9 @@ import type { RowView, Note } from '../app/app-state.js';
 
 export const PAGE_PROTOCOL_VERSION = 1;
 
+/** The header that carries the page key on the page's own HTTP requests (web-tokens.ts says why). */
+export const PAGE_KEY_HEADER = 'x-swb-page-key';
+
 export interface ToolError {
   code: string;
   message: string;

@@ -16,6 +16,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { Disposable } from '../util/lifecycle.js';
 import { BoundedPageSocket, DEFAULT_PAGE_SOCKET_LIMITS, type PageSocketLimits } from './page-socket.js';
 import { answerError, answerJson } from './api-answer.js';
+import { PAGE_KEY_HEADER } from './page-protocol.js';
 import { readJsonBody } from './read-json-body.js';
 import { hostAllowed, hostRules, isLoopback, originAllowed, sameOrigin, type HostRules } from './request-guard.js';
 import { applySecurityHeaders } from './security-headers.js';
@@ -29,8 +30,6 @@ const MAX_URL_BYTES = 4096;
 const WILDCARDS: ReadonlySet<string> = new Set(['0.0.0.0', '::']);
 /** A login body is `{"token": "…"}`: a few dozen bytes. */
 const MAX_LOGIN_BYTES = 1024;
-/** The header a page sends its key in (HTTP); a WebSocket, which cannot set headers, sends `?pageKey=`. */
-export const PAGE_KEY_HEADER = 'x-swb-page-key';
 /** The public files of the login page (served without a credential: they hold no secret; the icon spares a 401 for the browser's favicon). */
 const LOGIN_PAGE = '/login.html';
 const PUBLIC_FILES: ReadonlySet<string> = new Set(['/login.js', '/icon-192.png']);
@@ -220,6 +219,7 @@ export class WebServer {
     if (url.pathname === '/login' || (url.pathname === '/' && token !== null)) return this.loginPage(res, method, token);
     if (PUBLIC_FILES.has(url.pathname)) return this.serveFile(res, method, url.pathname);
     const api = url.pathname.startsWith('/api/');
+    // A page sends its key in a header over HTTP; a WebSocket, which cannot set headers, sends `?pageKey=`.
     const pageKey = headerValue(req.headers[PAGE_KEY_HEADER]);
     const caller = this.authenticate(req, api, pageKey);
     if (api) {

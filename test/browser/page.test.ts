@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/util/package-root.js';
 import { runCleanups } from '../helpers/cleanup.js';
+import { runSwb } from '../helpers/run-swb.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { launchBrowser, openPage, pageRowText, startWebWorkspace } from './browser-harness.js';
 
@@ -108,6 +109,19 @@ describe('the page in a browser', () => {
     await operator.page.keyboard.press('Enter');
     await waitUntil(async () => (await pageRowText(operator.page, 'guarded')).includes('marker-2'), { what: 'the operator’s line ran' });
     expect(await pageRowText(operator.page, 'guarded')).not.toContain('forbidden');
+  }, 120_000);
+
+  it('after `swb web --rotate` an open page is signed out: it goes to its login page and says why, instead of reconnecting forever', async () => {
+    const ws = await startWebWorkspace({ kept: 'echo KEPT-READY; exec sh' });
+    const browser = await launchBrowser();
+    const { page } = await openPage(browser, await ws.login());
+    await waitUntil(async () => (await pageRowText(page, 'kept')).includes('KEPT-READY'), { what: 'the row on the page' });
+    const rotated = await runSwb(['web', '--rotate', '--json', '--no-qr'], { home: ws.home, timeoutMs: 20_000 });
+    expect(rotated.status).toBe(0);
+    await page.waitForURL((u) => u.pathname === '/login', { timeout: 15_000 });
+    await waitUntil(async () => /revoked/.test((await page.locator('#status').textContent()) ?? ''), { what: 'the login page saying the access was revoked' });
+    // The stale key is gone: it could only send the page round again.
+    expect(await page.evaluate(() => localStorage.getItem('swb.pageKey'))).toBeNull();
   }, 120_000);
 
   it('on a phone (390×844) rows are a list — state, unread, last line — and one opens full screen with the key bar', async () => {

@@ -7,10 +7,13 @@ import { storePageKey } from './page-key.js';
 
 async function login(): Promise<void> {
   const status = document.getElementById('status')!;
-  const token = new URLSearchParams(location.hash.slice(1)).get('token');
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  const token = fragment.get('token');
   history.replaceState(null, '', '/login');
   if (!token) {
-    status.textContent = 'Open the address `swb web` printed (it carries a one-time token).';
+    status.textContent = fragment.has('revoked')
+      ? "This page's access was revoked (`swb web --rotate`): open the new address `swb web` prints."
+      : 'Open the address `swb web` printed (it carries a one-time token).';
     return;
   }
   const res = await fetch('/login', {

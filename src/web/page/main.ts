@@ -8,7 +8,7 @@ import type { ServerToPage } from '../page-protocol.js';
 import { Attachment } from './attachment.js';
 import { Connection } from './connection.js';
 import { DeskBoard } from './desk-board.js';
-import { pageKey } from './page-key.js';
+import { forgetPageKey, pageKey } from './page-key.js';
 import { PhoneBoard } from './phone-board.js';
 import { RowsModel } from './rows-model.js';
 import { bridgeTerminalStyles } from './style-bridge.js';
@@ -31,7 +31,11 @@ function boot(): void {
     return;
   }
   const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws?pageKey=${encodeURIComponent(key)}`;
-  const connection = new Connection(url);
+  // Revoked (`swb web --rotate`): the stored key is worthless; the login page says to run `swb web` again.
+  const connection = new Connection(url, key, () => {
+    forgetPageKey();
+    location.replace('/login#revoked=1');
+  });
   const model = new RowsModel();
   let readOnly = false;
   const views = new ViewTracker(connection);

@@ -15,3 +15,12 @@ export function pageKey(): string | null {
     return null;
   }
 }
+
+/** After the server revoked the page's credentials: a stale key would only send the page round again. */
+export function forgetPageKey(): void {
+  try {
+    localStorage.removeItem(STORAGE_KEY);
+  } catch {
+    // Storage refused (private mode): nothing was kept.
+  }
+}

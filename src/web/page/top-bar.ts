@@ -58,7 +58,7 @@ export class TopBar {
   }
 
   connection(state: ConnectionState, why?: string): void {
-    this.status.textContent = state === 'open' ? '● live' : state === 'connecting' ? '○ connecting' : `○ offline${why ? ` (${why})` : ''}`;
+    this.status.textContent = state === 'open' ? '● live' : state === 'connecting' ? '○ connecting' : state === 'revoked' ? '○ signed out' : `○ offline${why ? ` (${why})` : ''}`;
     this.status.dataset['state'] = state;
   }
 
