@@ -64,6 +64,7 @@ export class ClientConnection {
   private readonly resizeEmitter = new Emitter<void>();
   private dropping = false;
   private closed = false;
+  private helloReceived = false;
   /** A BYE is on its way (after the terminal took its last bytes). */
   private leaving = false;
   /** The client's terminal when the server holds it; null while the connection relays. */
@@ -91,6 +92,14 @@ export class ClientConnection {
 
   get attached(): boolean {
     return this.session !== null;
+  }
+
+  /**
+   * Whether this peer ever said HELLO: a client, accepted or refused. A connection that never did
+   * (a probe that connects and closes, a stranger's garbage) was never anyone's dashboard.
+   */
+  get saidHello(): boolean {
+    return this.helloReceived;
   }
 
   private received(chunk: Buffer): void {
@@ -132,6 +141,7 @@ export class ClientConnection {
   }
 
   private hello(payload: Buffer): void {
+    this.helloReceived = true;
     this.helloTimer.dispose();
     const refusal = this.o.refusal();
     if (refusal) return this.bye({ reason: 'refused', code: 'UNAUTHENTICATED', message: refusal });

@@ -81,6 +81,9 @@ export async function runServer(argv: string[], env: NodeJS.ProcessEnv = process
     return fail(readyFd, 1, `swb: could not listen for clients: ${(err as Error).message}`);
   }
   server.restore(flags.fresh === true);
+  // Launched by a client (it waits on the ready fd): that client is expected. A server the operator
+  // started by hand (`swb server`, e.g. for the browser) waits for clients and rows as long as it runs.
+  if (readyFd !== null) server.stopIfNobodyComes();
   await server.startWeb();
   startMark('listening');
   if (readyFd !== null) {
@@ -107,6 +110,9 @@ function fail(readyFd: number | null, status: number, message: string): number {
   }
   return status;
 }
+
+/** How long a server a client launched waits for a client before an empty server stops (the HELLO timeout is 10 s). */
+const NOBODY_CAME_MS = 30_000;
 
 class WorkspaceServer {
   private listener: Server | null = null;
@@ -209,7 +215,10 @@ class WorkspaceServer {
       open: (hello, terminal, conn) => this.openDashboard(hello, terminal, conn),
       onClose: (c) => {
         this.clients.delete(c);
-        this.stopIfEmpty();
+        // Only a client's leaving can leave the server with nobody: a connection that never said
+        // HELLO (a probe of the socket while the launching client is still on its way) must not
+        // stop a server whose rows that client is about to start.
+        if (c.saidHello) this.stopIfEmpty();
       },
       log: this.log,
     });
@@ -291,6 +300,15 @@ class WorkspaceServer {
         }
       }
     });
+  }
+
+  /**
+   * A server started for a client that never arrived (it died on its way, or was killed before its
+   * HELLO) would wait forever with no rows: once the launch's time is up, it is checked as a
+   * client's leaving would be (a client attached by then, or rows started, keep it).
+   */
+  stopIfNobodyComes(): void {
+    setTimeout(() => this.stopIfEmpty(), NOBODY_CAME_MS).unref();
   }
 
   /**
