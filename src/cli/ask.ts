@@ -1,9 +1,9 @@
-import type { MailItem } from '../protocol/methods.js';
 import { type CommandDescriptor } from './command.js';
 import { formatMail } from '../text/format-mail.js';
 import { idFlag, kindFlag, messageText, sendMessage } from './send.js';
 import { splitTargets } from './split-targets.js';
 import { systemClock } from '../util/clock.js';
+import { waitForMail } from '../client/wait-for-mail.js';
 
 export const askCommand: CommandDescriptor = {
   name: 'ask',
@@ -22,27 +22,19 @@ export const askCommand: CommandDescriptor = {
     const client = await ctx.connect();
     // Note the inbox position first, so a reply that lands before we start waiting is not missed.
     // Start after everything already in the inbox, without touching it.
-    let cursor = (await client.ready).lastSeq;
+    const cursor = (await client.ready).lastSeq;
     const sent = await sendMessage(ctx, { to: recipients, text, kind: kindFlag(ctx, 'task'), messageId: idFlag(ctx) });
     ctx.print(`asked #${sent.id}; waiting for a reply...`);
-    for (;;) {
-      const round = Math.max(0, Math.min(30_000, deadline - systemClock.now()));
-      // Peek: other mail that arrives meanwhile stays unseen (not "delivered") for `swb inbox`.
-      const r = await client.request<{ messages: MailItem[] }>('mail.wait', { timeoutMs: Math.round(round), after: cursor, peek: true }, { timeoutMs: round + client.requestTimeoutMs });
-      for (const m of r.messages) {
-        cursor = Math.max(cursor, m.seq ?? cursor);
-        if (m.replyTo === sent.id) {
-          await client.request('mail.read', { ids: [m.id] });
-          ctx.result({ question: sent, reply: m });
-          ctx.print(formatMail(m));
-          return 0;
-        }
-      }
-      if (systemClock.now() >= deadline) {
-        ctx.result({ question: sent, reply: null, timedOut: true });
-        ctx.print(`TIMEOUT: no reply to #${sent.id}.`);
-        return 1;
-      }
+    // Peek: other mail that arrives meanwhile stays unseen (not "delivered") for `swb inbox`.
+    const reply = await waitForMail(client, { deadline, after: cursor, peek: true }, (messages) => messages.find((m) => m.replyTo === sent.id));
+    if (reply) {
+      await client.request('mail.read', { ids: [reply.id] });
+      ctx.result({ question: sent, reply });
+      ctx.print(formatMail(reply));
+      return 0;
     }
+    ctx.result({ question: sent, reply: null, timedOut: true });
+    ctx.print(`TIMEOUT: no reply to #${sent.id}.`);
+    return 1;
   },
 };

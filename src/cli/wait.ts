@@ -1,7 +1,7 @@
-import type { MailItem } from '../protocol/methods.js';
 import { UsageError, type CommandDescriptor } from './command.js';
 import { formatMail } from '../text/format-mail.js';
 import { systemClock } from '../util/clock.js';
+import { waitForMail } from '../client/wait-for-mail.js';
 
 export const waitCommand: CommandDescriptor = {
   name: 'wait',
@@ -14,19 +14,14 @@ export const waitCommand: CommandDescriptor = {
     if (timeoutS !== undefined && timeoutS > 7 * 86400) throw new UsageError('--timeout is at most a week');
     const deadline = timeoutS === undefined ? Infinity : systemClock.now() + timeoutS * 1000;
     const client = await ctx.connect();
-    for (;;) {
-      const round = Math.max(0, Math.min(30_000, deadline - systemClock.now()));
-      const r = await client.request<{ messages: MailItem[] }>('mail.wait', { timeoutMs: Math.round(round) }, { timeoutMs: round + client.requestTimeoutMs });
-      if (r.messages.length > 0) {
-        ctx.result({ messages: r.messages });
-        for (const m of r.messages) ctx.print(formatMail(m));
-        return 0;
-      }
-      if (systemClock.now() >= deadline) {
-        ctx.result({ messages: [], timedOut: true });
-        ctx.print('TIMEOUT: no mail arrived.');
-        return 1;
-      }
+    const messages = await waitForMail(client, { deadline }, (m) => m);
+    if (messages) {
+      ctx.result({ messages });
+      for (const m of messages) ctx.print(formatMail(m));
+      return 0;
     }
+    ctx.result({ messages: [], timedOut: true });
+    ctx.print('TIMEOUT: no mail arrived.');
+    return 1;
   },
 };

@@ -14,6 +14,7 @@ import { MESSAGE_KINDS, type MailItem, type PeerInfo, type ReceiptResult, type S
 import { sanitize } from '../text/sanitize.js';
 import { formatMail, formatReceipts } from '../text/format-mail.js';
 import { registerCoordinateResourceTool } from './coordinate-resource.js';
+import { waitForMail } from '../client/wait-for-mail.js';
 import { systemClock } from '../util/clock.js';
 
 /** Opens (or reuses) the hub connection of this MCP server's caller. */
@@ -153,12 +154,9 @@ export function registerSwbTools(server: McpServer, connect: Connect): void {
       guarded(async () => {
         const client = await connect();
         const deadline = systemClock.now() + args.timeoutSeconds * 1000;
-        for (;;) {
-          const round = Math.min(WAIT_ROUND_MS, Math.max(0, deadline - systemClock.now()));
-          const r = await client.request<{ messages: MailItem[] }>('mail.wait', { timeoutMs: Math.round(round) }, { timeoutMs: round + client.requestTimeoutMs });
-          if (r.messages.length > 0) return ok(r.messages.map(formatMail).join('\n'), { messages: r.messages.map(cleanMail), timedOut: false });
-          if (systemClock.now() >= deadline) return ok(`No mail within ${args.timeoutSeconds} s.`, { messages: [], timedOut: true });
-        }
+        const messages = await waitForMail(client, { deadline, roundMs: WAIT_ROUND_MS }, (m) => m);
+        if (messages) return ok(messages.map(formatMail).join('\n'), { messages: messages.map(cleanMail), timedOut: false });
+        return ok(`No mail within ${args.timeoutSeconds} s.`, { messages: [], timedOut: true });
       }),
   );
 

@@ -203,10 +203,20 @@ function launches(log: string): Array<{ pid: number; args: string }> {
     .map((l) => ({ pid: Number(l.slice(0, l.indexOf(' '))), args: l.slice(l.indexOf(' ') + 1) }));
 }
 
-/** The left part of a row's header (glyph, name, profile, state, marks), once it is on screen. */
-async function header(t: TerminalHarness, name: string): Promise<string> {
+/**
+ * Expects the left part of a row's header (glyph, name, profile, state, marks) to read `want`, waiting
+ * for it: a header is repainted as its row's state settles, so the first frame that shows it proves nothing.
+ */
+async function expectHeader(t: TerminalHarness, name: string, want: RegExp): Promise<void> {
   const re = new RegExp(`^ \\S ${name} · .*?(?= {2,}|$)`);
-  return t.waitFor(() => t.screenText().map((l) => re.exec(l)?.[0]).find(Boolean), `the header of ${name}`);
+  const shown = () => t.screenText().map((l) => re.exec(l)?.[0]).find(Boolean);
+  const h = await t.waitFor(() => {
+    const now = shown();
+    return now !== undefined && want.test(now) && now;
+  }, `the header of ${name} to read ${want}`).catch((err: Error) => {
+    throw new Error(`${err.message}\nlast header of ${name}: ${shown() ?? '(none)'}`);
+  });
+  expect(h).toMatch(want);
 }
 
 /** `swb kill-server --force`, then waits until the dashboard has left and the server has ended. */
@@ -239,8 +249,8 @@ describe('the server relaunches its recorded rows', () => {
     const second = startSwb({ home, args: [], cols: 200 });
     await second.waitForText('ONE-UP');
     await second.waitForText('TWO-UP');
-    expect(await header(second, 'one')).toMatch(/ · restored$/);
-    expect(await header(second, 'two')).toMatch(/ · restored$/);
+    await expectHeader(second, 'one', / · restored$/);
+    await expectHeader(second, 'two', / · restored$/);
     // Both notes are kept in the notification list (the strip shows the last).
     await second.waitForText(/restored after the server crashed/);
     second.write('n');
@@ -306,7 +316,7 @@ describe('the server relaunches its recorded rows', () => {
 
     const second = startSwb({ home, args: [], cols: 200 });
     await second.waitForText('FAKE-UP');
-    expect(await header(second, 'fake')).toMatch(/^ \S fake · .* · restored \(resumed\)$/);
+    await expectHeader(second, 'fake', /^ \S fake · .* · restored \(resumed\)$/);
     await second.waitForText('@fake restored after the server stopped: resuming its conversation');
     await waitUntil(() => launches(log).length === 2, { what: 'the relaunch to be logged' });
     const relaunch = launches(log)[1]!;
@@ -343,7 +353,7 @@ describe('the server relaunches its recorded rows', () => {
     expect(renewed, `fresh launch arguments: ${fresh!.args}`).toBeDefined();
     expect(renewed).not.toBe(minted);
     await second.waitForText('PICKY-UP');
-    expect(await header(second, 'picky')).toMatch(/^ \S picky · .* · restored$/);
+    await expectHeader(second, 'picky', /^ \S picky · .* · restored$/);
     const after = rowOf(await ls(home), 'picky');
     expect(after).toMatchObject({ running: true, restored: 'fresh', pid: fresh!.pid, unread: 0 });
     // The new conversation is what the next restore resumes; the mail from before waits for the operator.
@@ -440,7 +450,7 @@ describe('the server relaunches its recorded rows', () => {
 
     const second = startSwb({ home, args: [], cols: 200 });
     await second.waitForText('OPENER-UP');
-    expect(await header(second, 'opener')).toMatch(/ · restored \(resumed\)$/);
+    await expectHeader(second, 'opener', / · restored \(resumed\)$/);
     await waitUntil(() => launches(log).length === 2, { what: 'the relaunch to be logged' });
     expect(launches(log)[1]!.args).toBe(`resume conv${launched.pid}`);
     expect(rowOf(await ls(home), 'opener')).toMatchObject({ restored: 'resumed', pid: launches(log)[1]!.pid });
@@ -461,7 +471,7 @@ describe('the server relaunches its recorded rows', () => {
 
     const second = startSwb({ home, args: [], cols: 200 });
     await second.waitForText('OPENER-UP');
-    expect(await header(second, 'opener')).toMatch(/ · restored \(resumed\)$/);
+    await expectHeader(second, 'opener', / · restored \(resumed\)$/);
     await waitUntil(() => launches(log).length === 2, { what: 'the relaunch to be logged' });
     expect(launches(log)[1]!.args).toBe(`resume conv${pid}`);
   });

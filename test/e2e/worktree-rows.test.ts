@@ -4,12 +4,12 @@
 // the config's `worktrees.setup` runs first in the row; D reviews it on the dashboard; X then w
 // removes the worktree only when no work would be lost. The workspace is itself the repository, so
 // worktrees go to <base>/workspace.swb/NAME, inside the temp dir the home removes.
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { RowListing } from '../../src/protocol/methods.js';
 import { runCleanups } from '../helpers/cleanup.js';
+import { commitFile, git, initRepo, writeIn as write } from '../helpers/git-repo.js';
 import { isProcessAlive } from '../helpers/processes.js';
 import { runSwb, type SwbResult } from '../helpers/run-swb.js';
 import { createTempHome, type TempHome } from '../helpers/temp-home.js';
@@ -22,38 +22,11 @@ const ATTACH = '\r';
 const DETACH_ROW = '\x1c'; // Ctrl-\
 const HINTS = /enter attach/;
 
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, {
-    cwd,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, LC_ALL: 'C', GIT_TERMINAL_PROMPT: '0', GIT_CONFIG_NOSYSTEM: '1' },
-  }).trimEnd();
-}
-
-function write(dir: string, file: string, text: string): void {
-  mkdirSync(dirname(join(dir, file)), { recursive: true });
-  writeFileSync(join(dir, file), text);
-}
-
-function commitFile(dir: string, file: string, text: string, message = `edit ${file}`): string {
-  write(dir, file, text);
-  git(dir, 'add', '--', file);
-  git(dir, 'commit', '-q', '-m', message);
-  return git(dir, 'rev-parse', 'HEAD');
-}
-
 /** Makes the home's workspace a repository on main with one commit; `exclude` lists files git should not see. */
 function makeRepo(home: TempHome, exclude: string[] = []): string {
   const repo = home.workspace;
-  git(repo, 'init', '-q', '-b', 'main');
-  git(repo, 'config', 'user.name', 'Switchboard Test');
-  git(repo, 'config', 'user.email', 'test@switchboard.invalid');
-  git(repo, 'config', 'commit.gpgsign', 'false');
+  initRepo(repo, { 'README.md': 'line one\nline two\n' });
   if (exclude.length > 0) writeFileSync(join(repo, '.git', 'info', 'exclude'), `${exclude.join('\n')}\n`);
-  write(repo, 'README.md', 'line one\nline two\n');
-  git(repo, 'add', '-A');
-  git(repo, 'commit', '-q', '-m', 'initial');
   return repo;
 }
 

@@ -2,10 +2,9 @@
 // server. Planning (defaults and every refusal), `.worktreeinclude` copying, ahead/behind/dirty,
 // the review against the start commit, every merge mode with its refusals (leaving both trees as
 // they were), and removal that refuses to lose work, by real ancestry.
-import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { join, relative } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { IncludedCopy } from '../../../src/worktree/copy-included.js';
 import { checkGitVersion } from '../../../src/worktree/git.js';
@@ -23,18 +22,9 @@ import {
   type WorktreeRequest,
 } from '../../../src/worktree/worktree.js';
 import { deferCleanup, runCleanups } from '../../helpers/cleanup.js';
+import { commitFile, git, initRepo, writeIn as write } from '../../helpers/git-repo.js';
 
 afterEach(runCleanups);
-
-/** git as a test runs it: plain output, no prompts, no global config of the machine's. */
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, {
-    cwd,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, LC_ALL: 'C', GIT_TERMINAL_PROMPT: '0', GIT_CONFIG_NOSYSTEM: '1' },
-  }).trimEnd(); // not the start: `git status --porcelain` lines begin with a space
-}
 
 /** Exit status of a git command that may fail. */
 function gitStatus(cwd: string, ...args: string[]): number {
@@ -44,18 +34,6 @@ function gitStatus(cwd: string, ...args: string[]): number {
   } catch (err) {
     return (err as { status?: number }).status ?? -1;
   }
-}
-
-function write(dir: string, file: string, text: string): void {
-  mkdirSync(dirname(join(dir, file)), { recursive: true });
-  writeFileSync(join(dir, file), text);
-}
-
-function commitFile(dir: string, file: string, text: string, message = `edit ${file}`): string {
-  write(dir, file, text);
-  git(dir, 'add', '--', file);
-  git(dir, 'commit', '-q', '-m', message);
-  return git(dir, 'rev-parse', 'HEAD');
 }
 
 const head = (dir: string, ref = 'HEAD'): string => git(dir, 'rev-parse', ref);
@@ -73,16 +51,7 @@ function makeRepo(): Repo {
   const base = realpathSync(mkdtempSync(join(tmpdir(), 'swb-worktree-')));
   deferCleanup(`repository ${base}`, () => rmSync(base, { recursive: true, force: true }));
   const repo = join(base, 'repo');
-  mkdirSync(repo);
-  git(repo, 'init', '-q', '-b', 'main');
-  git(repo, 'config', 'user.name', 'Switchboard Test');
-  git(repo, 'config', 'user.email', 'test@switchboard.invalid');
-  git(repo, 'config', 'commit.gpgsign', 'false');
-  write(repo, 'README.md', 'line one\nline two\nline three\n');
-  write(repo, 'second.txt', 'a\nb\nc\n');
-  write(repo, 'gone.txt', 'to be deleted\n');
-  git(repo, 'add', '-A');
-  git(repo, 'commit', '-q', '-m', 'initial');
+  initRepo(repo, { 'README.md': 'line one\nline two\nline three\n', 'second.txt': 'a\nb\nc\n', 'gone.txt': 'to be deleted\n' });
   return { base, repo };
 }
 

@@ -64,7 +64,9 @@ describe.each(SHELLS)('real $id', ({ id, file, args, env }) => {
     await run.waitFor((s) => state(s) === 'idle', 5000, 'prompt again');
 
     expect(await wakeLiveAgent(run, profile)).toBe(1);
-    const after = await run.waitFor((s) => s.lines.some((l) => l.includes(profile.wakeLine)), 5000, 'wake line echoed');
+    // Woken once the shell took the line; its prompt comes back after that (fish redraws it in more than
+    // one write), so wait for the echoed line with the prompt under it rather than read one instant.
+    const after = await run.waitFor((s) => s.lines.some((l) => l.includes(profile.wakeLine)) && state(s) === 'idle', 5000, 'wake line echoed, prompt back');
     expect(state(after)).toBe('idle');
     expect(readFileSync(marker, 'utf8')).toBe('done\n');
   }, 60_000);

@@ -5,6 +5,7 @@ import { RowScreen } from '../../../src/rows/row-screen.js';
 import type { Row } from '../../../src/rows/row.js';
 import type { RowManager } from '../../../src/rows/row-manager.js';
 import { Compositor } from '../../../src/terminal/compositor.js';
+import { FLOOD_GAP_MS } from '../../../src/rows/flood-policy.js';
 import { DashboardPainter } from '../../../src/terminal/dashboard-painter.js';
 import { InkStdout } from '../../../src/terminal/ink-surface.js';
 import type { Clock } from '../../../src/util/clock.js';
@@ -30,10 +31,13 @@ describe('DashboardPainter', () => {
     while (cleanup.length > 0) cleanup.pop()!();
   });
 
-  /** A dashboard of one row, painted once; frames capped far apart (a minute) unless told. */
-  function dashboard(timing: { frameMs?: number; clock?: Clock } = {}) {
+  /**
+   * A dashboard of one row, painted once; frames capped far apart (a minute) unless told. The row's
+   * screen tells "still printing" from "paused" on `screenClock` (default: the real one).
+   */
+  function dashboard(timing: { frameMs?: number; clock?: Clock; screenClock?: Clock } = {}) {
     let out = '';
-    const screen = new RowScreen({ cols: 40, rows: 8 });
+    const screen = new RowScreen({ cols: 40, rows: 8, ...(timing.screenClock ? { clock: timing.screenClock } : {}) });
     const row = fakeRow('r1', screen);
     const state: AppState = { ...initialState({ cols: 40, rows: 12 }, 'grid', 'default'), rows: [rowView('r1')], focused: 'r1' };
     const painter = new DashboardPainter({
@@ -54,7 +58,10 @@ describe('DashboardPainter', () => {
   }
 
   it('a row whose output stopped paints at once; one still printing waits for the frame cap', async () => {
-    const d = dashboard();
+    // The screen's own clock: "still printing" is output within FLOOD_GAP_MS (15 ms), which a loaded
+    // machine's flush and turns could outlast on the real clock, and the row would read as paused.
+    const screenClock = new FakeClock();
+    const d = dashboard({ screenClock });
     // A row still printing: its change waits for the next frame (a minute away here).
     d.screen.write('still printing\r\n');
     await d.screen.flush();
@@ -65,6 +72,8 @@ describe('DashboardPainter', () => {
     expect(d.output()).not.toContain('still printing');
     // A flood whose output paused: parsed once it paused (RowScreen's flood wait), and shown then.
     d.screen.write(lines(1, 400));
+    expect(d.screen.quiet).toBe(false);
+    screenClock.advance(FLOOD_GAP_MS);
     await waitUntil(() => d.screen.quiet, { timeoutMs: 5000 });
     d.painter.rowChanged(d.row);
     await waitUntil(() => d.output().includes('400'), { timeoutMs: 5000 });
