@@ -11,5 +11,11 @@ import { IDLE_V8_FLAGS } from './idle-v8-flags.js';
 // collected more often, each collection as cheap (only the living are copied). Measured here
 // (bench:render --quick --only=flood --floods=colour, 8 rows, two runs each): peak RSS 129-130 MB
 // at the default, 115-116 MB at 2 MB; the server's CPU 1.48-2.12 s and 1.43-1.57 s.
+//
+// --heap-growing-percent: after a full collection V8 lets the old generation grow to its live size
+// times a factor it picks from its GC speed (often 2x and more) before it collects again. The rows'
+// first output (16 idle rows that each printed 1 MB of coloured text, issue #33's memory workload)
+// promotes young garbage into that room, and the peak RSS keeps it: 2.2-2.5 MB a row. Capped at
+// 1.5x, the same workload peaks at 1.1-1.2 MB a row (bench:render --only=memory, see README).
 // Then the idle flags every long-lived swb process starts with (idle-v8-flags.ts says why).
-export const SERVER_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=2', ...IDLE_V8_FLAGS];
+export const SERVER_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=2', '--heap-growing-percent=50', ...IDLE_V8_FLAGS];
