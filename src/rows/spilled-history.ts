@@ -20,7 +20,8 @@ const CHUNK_UNITS = 64 * 1024;
 const SHORT_LINE_UNITS = 64;
 
 interface Chunk {
-  units: Uint16Array;
+  /** One byte a unit until a unit above 0xff arrives (then widened, see widen()). */
+  units: Uint8Array | Uint16Array;
   used: number;
   /** End offset (in units) of each line in the chunk, in order. */
   ends: number[];
@@ -38,6 +39,13 @@ export class SpilledHistory {
   /** Lines kept (at most capacity). */
   get length(): number {
     return Math.min(this.held, this.capacity);
+  }
+
+  /** Bytes the chunks take (a byte chunk one a unit, a widened one two). */
+  get heldBytes(): number {
+    let bytes = 0;
+    for (const chunk of this.chunks) bytes += chunk.units.byteLength;
+    return bytes;
   }
 
   /** Appends one emulator line's text, as translateToString(true) would give it. */
@@ -73,9 +81,11 @@ export class SpilledHistory {
   private appendUnits(from: Uint16Array | Uint8Array, start: number, n: number): void {
     let chunk = this.chunks[this.chunks.length - 1];
     if (chunk === undefined || chunk.used + n > chunk.units.length) {
-      chunk = { units: new Uint16Array(Math.max(CHUNK_UNITS, n)), used: 0, ends: [] };
+      chunk = { units: new Uint8Array(Math.max(CHUNK_UNITS, n)), used: 0, ends: [] };
       this.chunks.push(chunk);
     }
+    // A byte chunk takes a line whose units all fit a byte; the first that does not widens it.
+    if (chunk.units instanceof Uint8Array && from instanceof Uint16Array && !fitsBytes(from, start, n)) widen(chunk);
     // Most lines are short (a `seq` line is 6 units): a loop beats subarray() + set(), which
     // allocates a view per line — a flood spills millions.
     if (n <= SHORT_LINE_UNITS) {
@@ -115,7 +125,21 @@ export class SpilledHistory {
   }
 }
 
-function decode(units: Uint16Array, start: number, end: number): string {
+/** Every one of `n` units of `from` from `start` is below 256. */
+function fitsBytes(from: Uint16Array, start: number, n: number): boolean {
+  let any = 0;
+  for (let i = start, end = start + n; i < end; i++) any |= from[i]!;
+  return any <= 0xff;
+}
+
+/** The chunk's units as UTF-16 from here on, its bytes copied over (once per chunk at most). */
+function widen(chunk: Chunk): void {
+  const wide = new Uint16Array(chunk.units.length);
+  wide.set(chunk.units.subarray(0, chunk.used));
+  chunk.units = wide;
+}
+
+function decode(units: Uint8Array | Uint16Array, start: number, end: number): string {
   // fromCharCode takes its arguments on the stack: decode long lines in slices.
   let text = '';
   for (let at = start; at < end; at += 8192) {

@@ -1,6 +1,7 @@
-// The V8 flags the workspace server and a headless hub start with when swb launches them (bin/swb
-// passes the same to `swb hub` and `swb server`, and turns the reducer off for the thin client and
-// every other command, whose start leaves little to give back). Why:
+// The V8 flags a headless hub starts with when swb launches it (bin/swb passes the same to `swb hub`,
+// and turns the reducer off for the thin client and every other command, whose start leaves little
+// to give back; the workspace server caps its heap's growth instead and runs without the reducer,
+// server-node-flags.ts says why). Why:
 // V8's memory reducer notices a process going idle after its start and runs full collections to
 // hand the start's garbage back, 10-60 s in: two, of which the second frees nothing (seen with
 // --trace-gc: "Mark-Compact (reduce) 24.9 (37.7) -> 21.1 (23.5) MB", then "21.1 -> 21.1"). Each

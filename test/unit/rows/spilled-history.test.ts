@@ -76,6 +76,26 @@ describe('SpilledHistory', () => {
   });
 
 
+  it('keeps Latin-1 text one byte a unit and widens a chunk in place at its first wider unit, short and long lines alike', () => {
+    const spilled = new SpilledHistory(5000);
+    const latin = Array.from({ length: 900 }, (_, i) => `${i} café Ü ÿ ${'x'.repeat(i % 90)}`);
+    for (const line of latin) spilled.appendText(line);
+    // Every unit fits a byte: one chunk of CHUNK_UNITS bytes, not twice that.
+    expect(spilled.heldBytes).toBe(64 * 1024);
+    const wide = ['box ─ short', `long ${'─'.repeat(100)} end`, 'emoji 😀 and 日本語'];
+    for (const line of wide) spilled.appendText(line);
+    const after = Array.from({ length: 50 }, (_, i) => `after ${i} é ${'y'.repeat(i * 3)}`);
+    for (const line of after) spilled.appendText(line);
+    spilled.appendAsciiLines(Buffer.from('bytes one\r\nbytes two\r\n', 'latin1'));
+    expect(spilled.lines()).toEqual([...latin, ...wide, ...after, 'bytes one', 'bytes two']);
+    expect(spilled.heldBytes).toBe(2 * 64 * 1024);
+    // A long first line that needs two bytes widens its fresh chunk before set() copies it.
+    const fresh = new SpilledHistory(10);
+    fresh.appendText(`${'Ω'.repeat(80)}`);
+    fresh.appendText('plain');
+    expect(fresh.lines()).toEqual(['Ω'.repeat(80), 'plain']);
+  });
+
   it('takes ASCII lines ended by CR LF as appendText takes each: empty, short, long, a chunk of its own', () => {
     const all = ['', 'a', `b ${'x'.repeat(80)}`, '', 'y'.repeat(70_000), 'last'];
     const fromBytes = new SpilledHistory(10);
