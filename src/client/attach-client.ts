@@ -103,7 +103,7 @@ export async function runAttach(given: AttachOptions): Promise<number> {
   }
   if (split.hello.some((a) => !a.startsWith('-'))) {
     const { checkDashboardArgs } = await import('../app/dashboard-args.js');
-    const checked = checkDashboardArgs(split.hello, o.env, o.cwd);
+    const checked = await checkDashboardArgs(split.hello, o.env, o.cwd);
     if ('usage' in checked) return fail(2, `swb: USAGE: ${checked.usage}${/Try: swb --help$/.test(checked.usage) ? '' : '\nTry: swb --help'}`);
     startMark('dashboard args checked');
   }
