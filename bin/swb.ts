@@ -20,6 +20,17 @@ async function runHook(argv: string[]): Promise<number | null> {
   return runHookReport({ argv, env: process.env, stdinFd: 0, stdout: (t) => process.stdout.write(t), stderr: (t) => process.stderr.write(t) });
 }
 
+/**
+ * Whether argv opens the dashboard whatever the commands are: nothing, `attach`, or a flag first
+ * other than the top-level help and version (cli/main.ts answers those; a flag first names no
+ * command there either).
+ */
+function opensDashboardOnly(argv: readonly string[]): boolean {
+  const first = argv[0];
+  if (first === undefined || first === 'attach') return true;
+  return first.startsWith('-') && first !== '--help' && first !== '-h' && first !== '--version';
+}
+
 async function main(argv: string[]): Promise<number> {
   if (argv[0] === 'hook') {
     const status = await runHook(argv.slice(1));
@@ -48,6 +59,15 @@ async function main(argv: string[]): Promise<number> {
     const { server, bundle } = await loadServer();
     startMark(`server bundle loaded (code cache ${bundle?.cache ?? 'none: plain modules'})`);
     return server.runServer(argv.slice(1), operatorEnv);
+  }
+  // The dashboard and `swb attach` when argv cannot name a command: the client's own entry, not the
+  // CLI's command table (src/cli/dashboard-entry.ts says why). Decided here, before either loads,
+  // so that a command (`swb send`) loads nothing more than it did.
+  if (opensDashboardOnly(argv)) {
+    const dashboardBundle = bundled('cli-bundle/dashboard.mjs');
+    const dashboard = (dashboardBundle ? await import(dashboardBundle) : await import('../src/cli/dashboard-entry.js')) as typeof import('../src/cli/dashboard-entry.js');
+    startMark('dashboard entry loaded');
+    return dashboard.runDashboard(argv);
   }
   const cliBundle = bundled('cli-bundle/cli.mjs');
   const cli = (cliBundle ? await import(cliBundle) : await import('../src/cli/main.js')) as typeof import('../src/cli/main.js');

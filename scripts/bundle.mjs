@@ -1,6 +1,7 @@
 // After tsc: bundles the entry points `bin/swb.js` loads, each into one ES module.
 //  - dist/cli-bundle/cli.mjs: the CLI commands (one chunk per command). An agent runs `swb send` constantly; one file loads
-//    noticeably faster than the two dozen small modules it is made of.
+//    noticeably faster than the two dozen small modules it is made of. dist/cli-bundle/dashboard.mjs beside it (chunks
+//    shared): the dashboard's and `swb attach`'s own entry, without the command table (src/cli/dashboard-entry.ts).
 //  - dist/server.bundle.cjs: the workspace server, which draws every client's dashboard with Ink and React. Loading Ink's few hundred small
 //    modules one by one costs about half a second here; the bundle a fraction of that, which is
 //    most of the "start to first frame" budget. CommonJS, so that it can load with V8's code cache
@@ -55,7 +56,7 @@ await Promise.all([
   build({ bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'warning', legalComments: 'none', entryPoints: [`${root}dist/src/cli/hook-report.js`], outfile: `${root}dist/hook.mjs` }),
   // Split: each command is its own chunk, loaded when it runs, so `swb send` never loads the
   // hub's modules (and the node:crypto / child_process they import).
-  build({ ...common, entryPoints: { cli: `${root}dist/src/cli/main.js` }, outdir: `${root}dist/cli-bundle`, splitting: true, chunkNames: 'chunks/[name]-[hash]', outExtension: { '.js': '.mjs' } }),
+  build({ ...common, entryPoints: { cli: `${root}dist/src/cli/main.js`, dashboard: `${root}dist/src/cli/dashboard-entry.js` }, outdir: `${root}dist/cli-bundle`, splitting: true, chunkNames: 'chunks/[name]-[hash]', outExtension: { '.js': '.mjs' } }),
   build({
     ...common,
     format: 'cjs',

@@ -4,8 +4,9 @@
 // workspace's server, which would restore every recorded row. The server's launch plan runs the
 // same check again (its PATH may differ), so there is one definition of a bad ROW.
 // The agent profiles are read only when some ROW names a program found nowhere (the one case they
-// decide), so a dashboard with no rows given, or rows that are plainly programs, reads no profile.
-import { loadProfiles } from '../agents/load-profiles.js';
+// decide), so a dashboard with no rows given, or rows that are plainly programs, reads no profile —
+// and loads no profile code: load-profiles brings the profile schema and zod, about 100 ms of CPU
+// on the thin client's path to launching the server (issue #33), so it is imported only then.
 import { parseFlags, UsageError } from '../util/parse-flags.js';
 import { COMMAND_NAMES } from '../config/command-names.js';
 import { missingProgram, nearest } from '../config/row-command-check.js';
@@ -25,7 +26,7 @@ export type DashboardArgsCheck = { help: true } | { usage: string } | { ok: true
  * `--help` asked, the first usage problem (a sentence starting `row "ARG": ...`, or a flag's), or ok.
  * `profileIds`, when given, are used as they are; otherwise they are read only when needed.
  */
-export function checkDashboardArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: string, profileIds?: readonly string[]): DashboardArgsCheck {
+export async function checkDashboardArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: string, profileIds?: readonly string[]): Promise<DashboardArgsCheck> {
   let parsed: ReturnType<typeof parseFlags>;
   try {
     parsed = parseFlags([...argv], DASHBOARD_FLAGS);
@@ -39,6 +40,7 @@ export function checkDashboardArgs(argv: readonly string[], env: NodeJS.ProcessE
   // First as if no word were a profile: only a program found nowhere needs the profiles to tell.
   const problem = rowsProblem(parsed.args, profileIds ?? [], env, cwd);
   if (problem === null || profileIds !== undefined) return problem === null ? { ok: true } : { usage: problem };
+  const { loadProfiles } = await import('../agents/load-profiles.js');
   const known = [...loadProfiles({ env }).profiles.keys()];
   const exact = rowsProblem(parsed.args, known, env, cwd);
   return exact === null ? { ok: true } : { usage: exact };

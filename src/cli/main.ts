@@ -33,6 +33,6 @@ export async function runCli(argv: readonly string[]): Promise<number | null> {
 
 /** The dashboard: a thin client of the workspace server (`create`: start one when none runs). */
 export async function runClient(argv: readonly string[], create = true): Promise<number> {
-  const { runAttach } = await import('../client/attach-client.js');
-  return runAttach({ argv, env: process.env, cwd: process.cwd(), create });
+  const dashboard = await import('./dashboard-entry.js');
+  return dashboard.runClient(argv, create);
 }

@@ -103,8 +103,9 @@ export async function runAttach(given: AttachOptions): Promise<number> {
   }
   if (split.hello.some((a) => !a.startsWith('-'))) {
     const { checkDashboardArgs } = await import('../app/dashboard-args.js');
-    const checked = checkDashboardArgs(split.hello, o.env, o.cwd);
+    const checked = await checkDashboardArgs(split.hello, o.env, o.cwd);
     if ('usage' in checked) return fail(2, `swb: USAGE: ${checked.usage}${/Try: swb --help$/.test(checked.usage) ? '' : '\nTry: swb --help'}`);
+    startMark('dashboard args checked');
   }
   if (!process.stdout.isTTY || !process.stdin.isTTY) {
     return fail(2, 'swb: the dashboard needs a terminal (stdin and stdout must be a TTY); the mail commands work anywhere (swb --help).');
@@ -162,6 +163,7 @@ async function openServer(paths: RuntimePaths, o: AttachOptions, split: SplitArg
     write: (text) => process.stderr.write(text),
     interactive: Boolean(process.stdin.isTTY && process.stderr.isTTY) && !o.env.CI,
   });
+  startMark('config trust checked');
   if (trust === 'interrupted') throw new LaunchError('swb: interrupted at the question; nothing was started.');
   const flags = [
     ...(split.config ? ['--config', split.config] : []),

@@ -7,6 +7,7 @@ import { HANDLE_HINT, HANDLE_PATTERN } from '../protocol/handle.js';
 import { checkFile, editorSchemaField, ownRecord, parse, type Checked } from '../util/schema.js';
 import { ACTIONS, type ActionName } from './key-actions.js';
 import { THEME_NAME_PATTERN } from './theme.js';
+import { RESERVED_ROW_NAMES } from './reserved-row-names.js';
 import { federationSettingsSchema } from './federation-config.js';
 import { UsageConfigSchema } from './usage-config.js';
 import {
@@ -27,8 +28,7 @@ export type WakePolicy = (typeof WAKE_POLICIES)[number];
 export const LAYOUTS = ['stack', 'grid'] as const;
 export type Layout = (typeof LAYOUTS)[number];
 
-/** Names a row may not take: the broadcast target and the operator's own session. */
-export const RESERVED_ROW_NAMES: ReadonlySet<string> = new Set(['all', 'operator']);
+export { RESERVED_ROW_NAMES };
 
 export const CONFIG_LIMITS = {
   rows: 64,

@@ -10,7 +10,8 @@
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { isValidHandle } from '../text/mentions.js';
-import { RESERVED_ROW_NAMES, type RowConfig, type WakePolicy } from './config-schema.js';
+import type { RowConfig, WakePolicy } from './config-schema.js';
+import { RESERVED_ROW_NAMES } from './reserved-row-names.js';
 
 export interface RowSpec {
   /** The row's handle. */
