@@ -19,6 +19,9 @@ export interface AgentSide {
 
 export const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** A typed line not on screen after this long is typed again (it never reached the agent). */
+const RETYPE_AFTER_MS = 6000;
+
 export class ScriptedSession {
   readonly truth: Mark[];
 
@@ -36,12 +39,29 @@ export class ScriptedSession {
     this.truth.push({ at, state, label });
   }
 
-  /** Types a line and submits it; resolves with when the submitting key went out. */
+  /**
+   * Types a line and submits it; resolves with when the submitting key went out. A line that never
+   * reached the agent's input is typed again: Codex drew its input box before it took keys (seen
+   * once, loaded: the first prompt's keys lost, the session stopped after 20 s).
+   */
   async enter(line: string): Promise<number> {
     let entered = 0;
+    let typedAt = Infinity;
     const submit = this.agent.submit;
     const last = submit.length - 1;
-    await operate(this.t, [line, this.agent.inputShows(line), ...submit.slice(0, last), { waitFor: () => ((entered = Date.now()), true), what: 'now' }, submit[last]!]);
+    const shows = this.agent.inputShows(line);
+    // A timer, not the wait's own check: a screen that never changes is never checked again.
+    const retype = setInterval(() => {
+      if (Date.now() - typedAt < RETYPE_AFTER_MS || this.t.screenText().join('\n').includes(line)) return;
+      this.t.write(line);
+      typedAt = Date.now();
+    }, 500);
+    try {
+      const now = (set: (at: number) => void): OperatorStep => ({ waitFor: () => (set(Date.now()), true), what: 'now' });
+      await operate(this.t, [line, now((at) => (typedAt = at)), shows, now(() => (typedAt = Infinity)), ...submit.slice(0, last), now((at) => (entered = at)), submit[last]!]);
+    } finally {
+      clearInterval(retype);
+    }
     return entered;
   }
 

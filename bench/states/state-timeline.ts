@@ -12,7 +12,7 @@
 // still draws its spinner, that it asks before the dialog is drawn, or that an Esc stopped it before
 // the spinner goes; the agent is still working then). Agreement: samples every 50 ms outside 300 ms
 // around each true transition. Latency: from each true transition to swb's first reading of its state.
-import { mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bundledProfilesDir } from '../../src/agents/load-profiles.js';
 import type { TerminalHarness } from '../../test/helpers/terminal-harness.js';
@@ -94,26 +94,13 @@ export function watchRow(home: TempHome, row: string, t: TerminalHarness, marker
     seen,
     looks,
     /**
-     * Resolves once `swb events` has connected (a socket among its descriptors) and had time to
-     * subscribe: a state change before that would be missed (node alone takes seconds to start here).
+     * Resolves once `swb events` has subscribed (it says "watching" on stderr: the stream is live from
+     * there). A socket among its descriptors was not enough: under load the subscription came later
+     * and the first turn's busy was missed (seen: a Codex screen-only session read idle through a
+     * 3.5 s "Waiting for startup").
      */
     async ready(): Promise<void> {
-      const pid = events.child.pid!;
-      const connected = () => {
-        try {
-          return readdirSync(`/proc/${pid}/fd`).some((fd) => {
-            try {
-              return readlinkSync(`/proc/${pid}/fd/${fd}`).startsWith('socket:');
-            } catch {
-              return false;
-            }
-          });
-        } catch {
-          return false;
-        }
-      };
-      await waitUntil(connected, { timeoutMs: 30_000, what: 'swb events to connect' });
-      await new Promise((r) => setTimeout(r, 500));
+      await waitUntil(() => /swb events: watching/.test(events.stderr()), { timeoutMs: 30_000, what: 'swb events to subscribe' });
     },
     /** Stops watching; with SWB_BENCH_DUMP=1 the screens seen go to `dumpFile`. */
     stop(dumpFile?: string, t0 = 0) {

@@ -68,6 +68,8 @@ describe("Codex's hooks with their trust", () => {
       ['PostToolUse', 'post-tool-use'],
       ['PreCompact', 'pre-compact'],
       ['Stop', 'turn-end'],
+      // Codex runs no Stop for a turn the operator interrupted (Esc): its Interrupt hook ends it.
+      ['Interrupt', 'interrupt'],
     ] as const) {
       expect(hooks).toContain(`"${event}"=[{"hooks"=[{"type"="command","command"="'/opt/my swb/bin/swb' hook ${hook}","timeout"=10,"async"=true}]}]`);
       expect(hooks).toContain(`"/<session-flags>/config.toml:${codexEventLabel(event)}:0:0"={"trusted_hash"="sha256:`);
