@@ -120,6 +120,7 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('bench:states — Claude Code', () =>
       await s.settle();
     }
     await s.interrupt('slow one', '\x1b');
+    await s.escAtOnce('slow two', '\x1b');
     await s.crash((await ls(home)).rows.find((r) => r.name === 'claude')?.pid);
     const t1 = Date.now();
     watch.stop(`/tmp/bench-states-claude-${fused ? 'fused' : 'screen'}.txt`, s.t0);
@@ -131,7 +132,7 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('bench:states — Claude Code', () =>
     const fused = await session(true);
     process.stdout.write(
       report(
-        'Claude Code (quick, 7 s streamed, tool calls, API error + retry, permission yes, permission refused, question, /clear, compaction, Esc mid-turn, crash)',
+        'Claude Code (quick, 7 s streamed, tool calls, API error + retry, permission yes, permission refused, question, /clear, compaction, Esc mid-turn, Esc at once, crash)',
         [
           ['screen-only', screen],
           ['fused', fused],

@@ -123,6 +123,19 @@ export class ScriptedSession {
     await this.settle();
   }
 
+  /**
+   * An Esc `afterMs` after a prompt's Enter, before the agent has drawn (or swb has read) its turn: the
+   * turn is dropped at once. The stand-in need not have the request yet (it answers "slow" prompts
+   * after 30 s, so none ends on its own).
+   */
+  async escAtOnce(prompt: string, key: string, afterMs = 250): Promise<void> {
+    const at = await this.enter(prompt);
+    this.mark(at, 'busy', 'Esc at once: Enter');
+    await pause(Math.max(0, at + afterMs - Date.now()));
+    this.mark(await this.press(key), 'idle', 'Esc at once: Esc');
+    await this.settle();
+  }
+
   /** A crash: the agent's process killed. */
   async crash(pid: number | null | undefined): Promise<void> {
     if (!pid) return;
@@ -134,7 +147,8 @@ export class ScriptedSession {
   /**
    * The session every agent without extra cases runs: a quick turn, a 7 s one (the stand-in's prompts
    * "quick one", "long one"), a tool call that asks answered yes then one refused ("tool please", "tool
-   * again"), an Esc mid-turn ("slow one"), then a crash of the row's process.
+   * again"), an Esc mid-turn ("slow one"), an Esc 250 ms after a prompt's Enter ("slow two"), then a
+   * crash of the row's process.
    */
   async standard(dialogText: string | RegExp, yesKey: string, what: string, pid: () => Promise<number | null | undefined>): Promise<void> {
     await this.turn('quick one');
@@ -142,6 +156,7 @@ export class ScriptedSession {
     await this.permission('tool please', dialogText, yesKey, true, `${what} yes`);
     await this.permission('tool again', dialogText, '\x1b', false, `${what} refused`);
     await this.interrupt('slow one', '\x1b');
+    await this.escAtOnce('slow two', '\x1b');
     await this.crash(await pid());
   }
 

@@ -109,4 +109,20 @@ describe('hooks fused with the screen (real pty, real swb hook)', () => {
     expect(t.agent.explainRow().fusion.verdict.rule).toBe('screen-newer');
     expect(t.ends).toMatchObject([{ by: 'screen' }]);
   });
+
+  it('an Esc right after the prompt, before the screen read the turn: idle once the redrawn prompt has been still for the quiet time, not after the 5 s disagreement', async () => {
+    const t = await rowWithHooks({ default: { busyMs: 60_000, reply: 'never' } });
+    // Enter and Esc in one read: the agent draws its busy frame and drops it before a snapshot is taken.
+    t.run.write('long\r\x1b');
+    await waitUntil(() => t.events().some((e) => e.event === 'interrupt'), { what: 'the fake agent interrupted', timeoutMs: 10_000 });
+    await waitUntil(() => t.reports.includes('user-prompt-submit'), { what: 'the UserPromptSubmit hook', timeoutMs: 10_000 });
+    const heard = Date.now();
+    await waitUntil(() => t.agent.state === 'idle' && t.agent.explainRow().fusion.hook?.event === 'UserPromptSubmit', { what: 'idle after the Esc', timeoutMs: 10_000 });
+    const verdict = t.agent.explainRow().fusion.verdict;
+    // The hook's own start is at most as old as its report: the 5 s disagreement cannot have decided.
+    expect(Date.now() - heard).toBeLessThan(4000);
+    expect(['screen-settled', 'screen-newer']).toContain(verdict.rule);
+    expect(verdict.won).toBe('screen');
+    expect(t.reports).not.toContain('stop');
+  });
 });
