@@ -9,7 +9,7 @@ import type { Look, Mark, State } from './state-timeline.js';
 
 export interface AgentSide {
   /** The screen shows this line typed into the agent's input. */
-  inputShows(text: string): OperatorStep;
+  inputShows(text: string): { waitFor: (screen: string) => boolean; what: string };
   /** What goes out after a typed line to submit it (an agent may need a pause first). */
   submit: OperatorStep[];
   /** The stand-in's model requests and finished answers. */
@@ -121,6 +121,7 @@ export class ScriptedSession {
     await pause(afterMs);
     this.mark(await this.press(key), 'idle', 'Esc mid-turn: Esc');
     await this.settle();
+    await this.clearDraft(prompt);
   }
 
   /**
@@ -134,6 +135,17 @@ export class ScriptedSession {
     await pause(Math.max(0, at + afterMs - Date.now()));
     this.mark(await this.press(key), 'idle', 'Esc at once: Esc');
     await this.settle();
+    await this.clearDraft(prompt);
+  }
+
+  /**
+   * An interrupted prompt the agent gave back as a draft (Claude Code does) is erased with Backspace,
+   * so the next line is typed into an empty input.
+   */
+  private async clearDraft(prompt: string): Promise<void> {
+    const shows = this.agent.inputShows(prompt);
+    if (!shows.waitFor(this.t.screenText().join('\n'))) return;
+    await operate(this.t, ['\x7f'.repeat(prompt.length), { waitFor: (screen) => !shows.waitFor(screen), what: `"${prompt}" erased from the input` }]);
   }
 
   /** A crash: the agent's process killed. */
