@@ -119,8 +119,9 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('bench:states — Claude Code', () =>
       s.mark(Math.max(at, ...answers), 'idle', '/compact: summarised');
       await s.settle();
     }
-    await s.interrupt('slow one', '\x1b');
-    await s.escAtOnce('slow two', '\x1b');
+    // Claude gives an interrupted prompt back as a draft: erased before the next step.
+    await s.interrupt('slow one', '\x1b', 2000, true);
+    await s.escAtOnce('slow two', '\x1b', 250, true);
     await s.crash((await ls(home)).rows.find((r) => r.name === 'claude')?.pid);
     const t1 = Date.now();
     watch.stop(`/tmp/bench-states-claude-${fused ? 'fused' : 'screen'}.txt`, s.t0);

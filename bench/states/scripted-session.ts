@@ -115,13 +115,16 @@ export class ScriptedSession {
     await this.settle();
   }
 
-  /** A slow turn interrupted with the agent's interrupt key after `afterMs`. */
-  async interrupt(prompt: string, key: string, afterMs = 2000): Promise<void> {
+  /**
+   * A slow turn interrupted with the agent's interrupt key after `afterMs`. `givesDraftBack`: the agent
+   * puts the interrupted prompt back in its input (Claude Code does), erased before the next step.
+   */
+  async interrupt(prompt: string, key: string, afterMs = 2000, givesDraftBack = false): Promise<void> {
     this.mark(await this.submit(prompt), 'busy', 'Esc mid-turn: Enter');
     await pause(afterMs);
     this.mark(await this.press(key), 'idle', 'Esc mid-turn: Esc');
     await this.settle();
-    await this.clearDraft(prompt);
+    if (givesDraftBack) await this.eraseDraft(prompt);
   }
 
   /**
@@ -129,23 +132,22 @@ export class ScriptedSession {
    * turn is dropped at once. The stand-in need not have the request yet (it answers "slow" prompts
    * after 30 s, so none ends on its own).
    */
-  async escAtOnce(prompt: string, key: string, afterMs = 250): Promise<void> {
+  async escAtOnce(prompt: string, key: string, afterMs = 250, givesDraftBack = false): Promise<void> {
     const at = await this.enter(prompt);
     this.mark(at, 'busy', 'Esc at once: Enter');
     await pause(Math.max(0, at + afterMs - Date.now()));
     this.mark(await this.press(key), 'idle', 'Esc at once: Esc');
     await this.settle();
-    await this.clearDraft(prompt);
+    if (givesDraftBack) await this.eraseDraft(prompt);
   }
 
   /**
-   * An interrupted prompt the agent gave back as a draft (Claude Code does) is erased with Backspace,
-   * so the next line is typed into an empty input.
+   * The interrupted prompt the agent gave back as a draft, erased with Backspace so the next line is
+   * typed into an empty input (on an empty input the keys do nothing). The screen's input line is not
+   * waited on: an agent may echo the prompt in its transcript in the same shape.
    */
-  private async clearDraft(prompt: string): Promise<void> {
-    const shows = this.agent.inputShows(prompt);
-    if (!shows.waitFor(this.t.screenText().join('\n'))) return;
-    await operate(this.t, ['\x7f'.repeat(prompt.length), { waitFor: (screen) => !shows.waitFor(screen), what: `"${prompt}" erased from the input` }]);
+  private async eraseDraft(prompt: string): Promise<void> {
+    await operate(this.t, ['\x7f'.repeat(prompt.length), { pauseMs: 500 }]);
   }
 
   /** A crash: the agent's process killed. */
