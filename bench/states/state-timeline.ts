@@ -107,6 +107,10 @@ export function watchRow(home: TempHome, row: string, t: TerminalHarness, marker
       clearInterval(poll);
       drain();
       events.child.kill();
+      // A reader that fell behind is dropped by the hub and reconnects; what changed meanwhile is not
+      // replayed, so the session's readings have a gap its score cannot show.
+      const gaps = events.stderr().split('swb events: reconnected').length - 1;
+      if (gaps > 0) process.stderr.write(`bench:states: ${row}'s state stream reconnected ${gaps} time(s): readings between were lost, the score is not to be trusted\n`);
       if (dumpFile && process.env.SWB_BENCH_DUMP === '1') writeFileSync(dumpFile, `t0 ${t0}\n${screens.join('\n')}`);
     },
   };
