@@ -119,7 +119,9 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('bench:states — Claude Code', () =>
       s.mark(Math.max(at, ...answers), 'idle', '/compact: summarised');
       await s.settle();
     }
-    await s.interrupt('slow one', '\x1b');
+    // Claude gives an interrupted prompt back as a draft: erased before the next step.
+    await s.interrupt('slow one', '\x1b', 2000, true);
+    await s.escAtOnce('slow two', '\x1b', 250, true);
     await s.crash((await ls(home)).rows.find((r) => r.name === 'claude')?.pid);
     const t1 = Date.now();
     watch.stop(`/tmp/bench-states-claude-${fused ? 'fused' : 'screen'}.txt`, s.t0);
@@ -131,7 +133,7 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('bench:states — Claude Code', () =>
     const fused = await session(true);
     process.stdout.write(
       report(
-        'Claude Code (quick, 7 s streamed, tool calls, API error + retry, permission yes, permission refused, question, /clear, compaction, Esc mid-turn, crash)',
+        'Claude Code (quick, 7 s streamed, tool calls, API error + retry, permission yes, permission refused, question, /clear, compaction, Esc mid-turn, Esc at once, crash)',
         [
           ['screen-only', screen],
           ['fused', fused],

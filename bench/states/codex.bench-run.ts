@@ -105,7 +105,7 @@ describe.skipIf(!cliInstalled(CODEX_JS))('bench:states — Codex CLI', () => {
     const screen = await session(false);
     const fused = await session(true);
     process.stdout.write(
-      report('Codex CLI (quick, 7 s turn, approval yes, approval refused, Esc mid-turn, crash)', [
+      report('Codex CLI (quick, 7 s turn, approval yes, approval refused, Esc mid-turn, Esc at once, crash)', [
         ['screen-only', screen],
         ['fused (hooks)', fused],
       ]),

@@ -99,7 +99,7 @@ describe.skipIf(!cliInstalled(GEMINI_JS))('bench:states — Gemini CLI', () => {
     const screen = await session(false);
     const fused = await session(true);
     process.stdout.write(
-      report('Gemini CLI (quick, 7 s turn, confirmation yes, confirmation refused, Esc mid-turn, crash)', [
+      report('Gemini CLI (quick, 7 s turn, confirmation yes, confirmation refused, Esc mid-turn, Esc at once, crash)', [
         ['screen-only', screen],
         ['fused (hooks)', fused],
       ]),

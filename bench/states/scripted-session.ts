@@ -9,7 +9,7 @@ import type { Look, Mark, State } from './state-timeline.js';
 
 export interface AgentSide {
   /** The screen shows this line typed into the agent's input. */
-  inputShows(text: string): OperatorStep;
+  inputShows(text: string): { waitFor: (screen: string) => boolean; what: string };
   /** What goes out after a typed line to submit it (an agent may need a pause first). */
   submit: OperatorStep[];
   /** The stand-in's model requests and finished answers. */
@@ -18,6 +18,9 @@ export interface AgentSide {
 }
 
 export const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A typed line not on screen after this long is typed again (it never reached the agent). */
+const RETYPE_AFTER_MS = 6000;
 
 export class ScriptedSession {
   readonly truth: Mark[];
@@ -36,12 +39,29 @@ export class ScriptedSession {
     this.truth.push({ at, state, label });
   }
 
-  /** Types a line and submits it; resolves with when the submitting key went out. */
+  /**
+   * Types a line and submits it; resolves with when the submitting key went out. A line that never
+   * reached the agent's input is typed again: Codex drew its input box before it took keys (seen
+   * once, loaded: the first prompt's keys lost, the session stopped after 20 s).
+   */
   async enter(line: string): Promise<number> {
     let entered = 0;
+    let typedAt = Infinity;
     const submit = this.agent.submit;
     const last = submit.length - 1;
-    await operate(this.t, [line, this.agent.inputShows(line), ...submit.slice(0, last), { waitFor: () => ((entered = Date.now()), true), what: 'now' }, submit[last]!]);
+    const shows = this.agent.inputShows(line);
+    // A timer, not the wait's own check: a screen that never changes is never checked again.
+    const retype = setInterval(() => {
+      if (Date.now() - typedAt < RETYPE_AFTER_MS || this.t.screenText().join('\n').includes(line)) return;
+      this.t.write(line);
+      typedAt = Date.now();
+    }, 500);
+    try {
+      const now = (set: (at: number) => void): OperatorStep => ({ waitFor: () => (set(Date.now()), true), what: 'now' });
+      await operate(this.t, [line, now((at) => (typedAt = at)), shows, now(() => (typedAt = Infinity)), ...submit.slice(0, last), now((at) => (entered = at)), submit[last]!]);
+    } finally {
+      clearInterval(retype);
+    }
     return entered;
   }
 
@@ -95,12 +115,39 @@ export class ScriptedSession {
     await this.settle();
   }
 
-  /** A slow turn interrupted with the agent's interrupt key after `afterMs`. */
-  async interrupt(prompt: string, key: string, afterMs = 2000): Promise<void> {
+  /**
+   * A slow turn interrupted with the agent's interrupt key after `afterMs`. `givesDraftBack`: the agent
+   * puts the interrupted prompt back in its input (Claude Code does), erased before the next step.
+   */
+  async interrupt(prompt: string, key: string, afterMs = 2000, givesDraftBack = false): Promise<void> {
     this.mark(await this.submit(prompt), 'busy', 'Esc mid-turn: Enter');
     await pause(afterMs);
     this.mark(await this.press(key), 'idle', 'Esc mid-turn: Esc');
     await this.settle();
+    if (givesDraftBack) await this.eraseDraft(prompt);
+  }
+
+  /**
+   * An Esc `afterMs` after a prompt's Enter, before the agent has drawn (or swb has read) its turn: the
+   * turn is dropped at once. The stand-in need not have the request yet (it answers "slow" prompts
+   * after 30 s, so none ends on its own).
+   */
+  async escAtOnce(prompt: string, key: string, afterMs = 250, givesDraftBack = false): Promise<void> {
+    const at = await this.enter(prompt);
+    this.mark(at, 'busy', 'Esc at once: Enter');
+    await pause(Math.max(0, at + afterMs - Date.now()));
+    this.mark(await this.press(key), 'idle', 'Esc at once: Esc');
+    await this.settle();
+    if (givesDraftBack) await this.eraseDraft(prompt);
+  }
+
+  /**
+   * The interrupted prompt the agent gave back as a draft, erased with Backspace so the next line is
+   * typed into an empty input (on an empty input the keys do nothing). The screen's input line is not
+   * waited on: an agent may echo the prompt in its transcript in the same shape.
+   */
+  private async eraseDraft(prompt: string): Promise<void> {
+    await operate(this.t, ['\x7f'.repeat(prompt.length), { pauseMs: 500 }]);
   }
 
   /** A crash: the agent's process killed. */
@@ -114,7 +161,8 @@ export class ScriptedSession {
   /**
    * The session every agent without extra cases runs: a quick turn, a 7 s one (the stand-in's prompts
    * "quick one", "long one"), a tool call that asks answered yes then one refused ("tool please", "tool
-   * again"), an Esc mid-turn ("slow one"), then a crash of the row's process.
+   * again"), an Esc mid-turn ("slow one"), an Esc 250 ms after a prompt's Enter ("slow two"), then a
+   * crash of the row's process.
    */
   async standard(dialogText: string | RegExp, yesKey: string, what: string, pid: () => Promise<number | null | undefined>): Promise<void> {
     await this.turn('quick one');
@@ -122,6 +170,7 @@ export class ScriptedSession {
     await this.permission('tool please', dialogText, yesKey, true, `${what} yes`);
     await this.permission('tool again', dialogText, '\x1b', false, `${what} refused`);
     await this.interrupt('slow one', '\x1b');
+    await this.escAtOnce('slow two', '\x1b');
     await this.crash(await pid());
   }
 

@@ -16,6 +16,11 @@ import { createHash } from 'node:crypto';
 const SESSION_FLAGS_SOURCE = '/<session-flags>/config.toml';
 /** Seconds Codex gives each hook (its default is 600): `swb hook` reports and exits in well under one. */
 const HOOK_TIMEOUT_S = 10;
+/**
+ * Codex clamps an Interrupt hook's timeout to 3 s ("clamping Interrupt hook timeout to 3s" in its hooks
+ * view) and hashes the clamped definition: a larger one is a hook "new or changed" that never runs.
+ */
+const CLAMPED_TIMEOUT_S: Readonly<Record<string, number>> = { Interrupt: 3 };
 
 /** Codex's snake_case label of an event, used in trust keys and hashes: `UserPromptSubmit` → `user_prompt_submit`. */
 export function codexEventLabel(event: string): string {
@@ -54,7 +59,7 @@ export function codexHookArgs(hooks: Readonly<Record<string, string>>): string[]
   const table: Record<string, unknown> = {};
   const state: Record<string, { trusted_hash: string }> = {};
   for (const [event, command] of events) {
-    const handler = { type: 'command', command, timeout: HOOK_TIMEOUT_S, async: true };
+    const handler = { type: 'command', command, timeout: CLAMPED_TIMEOUT_S[event] ?? HOOK_TIMEOUT_S, async: true };
     table[event] = [{ hooks: [handler] }];
     state[`${SESSION_FLAGS_SOURCE}:${codexEventLabel(event)}:0:0`] = { trusted_hash: codexHookHash(event, handler) };
   }

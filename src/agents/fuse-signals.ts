@@ -7,16 +7,24 @@
 //                   an idle screen agrees with a hook's "waiting at an idle prompt".
 //   4. screen-newer the screen's state changed after the hook spoke: the screen covers what hooks miss
 //                   (a dialog answered, an Esc interrupt, a turn whose end no hook reported).
-//   5. disagree     the hook spoke at least `disagreeMs` ago and the screen has shown another state
+//   5. screen-settled the hook says busy, the screen reads idle, and the screen's content changed
+//                   after the hook spoke and has been still since for `settledMs` (the profile's quiet
+//                   time): something happened after the turn started and the agent is back at its idle
+//                   prompt. An Esc right after a prompt does this: the agent drops the turn before its
+//                   busy marker is ever read, so the reported screen state never changes and rule 4
+//                   cannot see it; without this rule the hook held busy till rule 6 (5 s). A turn that
+//                   really runs draws its busy marker (a spinner, a ticking timer) in that time and is
+//                   never still that long (bench:states: no gap over 351 ms inside a turn).
+//   6. disagree     the hook spoke at least `disagreeMs` ago and the screen has shown another state
 //                   since: a crashed hook or a missed event; the screen is believed.
-//   6. hook         otherwise the hook decides at once: a turn started (busy), ended (idle), or
+//   7. hook         otherwise the hook decides at once: a turn started (busy), ended (idle), or
 //                   stopped for the operator (waiting, with its reason), before the screen can tell.
 // A screen that reads `unknown` (no rule matched, or idle not yet quiet from a non-busy state) never
 // outvotes a hook.
 import type { AgentState } from './profile-schema.js';
 import type { HookSignal, WaitingReason } from './hook-signal.js';
 
-export type FusionRule = 'exit' | 'screen-only' | 'agree' | 'screen-newer' | 'disagree' | 'hook';
+export type FusionRule = 'exit' | 'screen-only' | 'agree' | 'screen-newer' | 'screen-settled' | 'disagree' | 'hook';
 
 export interface ScreenSide {
   /** The tracker's reported state (quiet time applied). */
@@ -25,6 +33,8 @@ export interface ScreenSide {
   detected: AgentState;
   /** How long ago the reported state last changed. */
   ageMs: number;
+  /** How long the screen's content (text, title, cursor) has been unchanged; unknown: rule 5 is off. */
+  stillMs?: number;
 }
 
 export interface HookSide {
@@ -42,8 +52,11 @@ export interface FusedVerdict {
   why: string;
 }
 
-/** A hook older than this that the screen still contradicts is outvoted (rule 5). */
+/** A hook older than this that the screen still contradicts is outvoted (rule 6). */
 export const DEFAULT_DISAGREE_MS = 5000;
+
+/** How long an idle screen that changed after a busy hook must stay still to outvote it (rule 5): a profile's quiet time. */
+export const DEFAULT_SETTLED_MS = 600;
 
 /** The state a hook signal stands for (null: it says nothing about the turn). */
 export function hookState(s: HookSignal): AgentState | null {
@@ -67,7 +80,16 @@ function agrees(screenState: AgentState, said: AgentState, reason: WaitingReason
 
 const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
-export function fuseSignals(screen: ScreenSide, hook: HookSide | null, disagreeMs: number = DEFAULT_DISAGREE_MS): FusedVerdict {
+/**
+ * Rule 5's first half: the hook says busy, the screen reads idle, and its content changed after the
+ * hook spoke (still for less time than the hook's age). StateFusion also uses it to know when to judge
+ * again: once the screen has been still for `settledMs`.
+ */
+export function idleAfterBusyHook(screen: ScreenSide, hook: HookSide): boolean {
+  return hookState(hook.signal) === 'busy' && screen.state === 'idle' && screen.detected === 'idle' && screen.stillMs !== undefined && screen.stillMs < hook.ageMs;
+}
+
+export function fuseSignals(screen: ScreenSide, hook: HookSide | null, disagreeMs: number = DEFAULT_DISAGREE_MS, settledMs: number = DEFAULT_SETTLED_MS): FusedVerdict {
   if (screen.state === 'exited') return { state: 'exited', reason: null, won: 'screen', rule: 'exit', why: 'the process exited' };
   const said = hook ? hookState(hook.signal) : null;
   if (hook === null || said === null) {
@@ -84,6 +106,15 @@ export function fuseSignals(screen: ScreenSide, hook: HookSide | null, disagreeM
       won: 'screen',
       rule: 'screen-newer',
       why: `the screen turned ${screen.state} ${secs(screen.ageMs)} ago, after the hook (${event}, ${secs(hook.ageMs)} ago)`,
+    };
+  }
+  if (idleAfterBusyHook(screen, hook) && screen.stillMs! >= settledMs) {
+    return {
+      state: 'idle',
+      reason: null,
+      won: 'screen',
+      rule: 'screen-settled',
+      why: `the hook (${event}) said busy ${secs(hook.ageMs)} ago, but the screen changed after it and has read idle, still, for ${secs(screen.stillMs!)}: the turn was dropped (an Esc) before its busy marker was read`,
     };
   }
   if (hook.ageMs >= disagreeMs && screen.detected !== 'unknown' && !agrees(screen.detected, said, reason) && screen.state !== 'unknown') {

@@ -48,6 +48,7 @@ export const HOOK_EVENTS = [
   'session-end',
   'stop-failure',
   'turn-end',
+  'interrupt',
 ] as const;
 
 const NOTIFICATION_REASON: Record<string, WaitingReason> = {
@@ -97,6 +98,9 @@ export function hookSignalOf(r: HookReport): HookSignal {
     case 'turn-end':
       // Codex's notify program (agent-turn-complete), or any agent's plain end of turn.
       return signal('turn-end', 'turn-end');
+    case 'interrupt':
+      // Codex's Interrupt hook: the operator stopped the turn (Esc); the agent is back at its prompt.
+      return signal('turn-end', 'Interrupt');
     case 'session-start':
       // Fires before the agent is ready for a prompt (its MCP servers may still be starting): its
       // readiness is the screen's to tell (the prompt drawn, then quiet).

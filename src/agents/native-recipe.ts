@@ -18,8 +18,12 @@ export interface NativeRecipe {
   codexHooks: Record<string, string>;
 }
 
-/** The hook events Codex 0.171 reads from a config layer (`hooks.<Event>`), in the order it lists them. */
-export const CODEX_HOOK_EVENTS = ['PreToolUse', 'PermissionRequest', 'PostToolUse', 'PreCompact', 'PostCompact', 'SessionStart', 'UserPromptSubmit', 'Stop'] as const;
+/**
+ * The hook events Codex 0.171 reads from a config layer (`hooks.<Event>`), in the order it lists them
+ * (its managed-hooks requirements: PreModelRequest, SessionEnd and the subagent events are not offered
+ * here; Interrupt is, with its own input schema `interrupt.command.input`).
+ */
+export const CODEX_HOOK_EVENTS = ['PreToolUse', 'PermissionRequest', 'PostToolUse', 'PreCompact', 'PostCompact', 'SessionStart', 'UserPromptSubmit', 'Stop', 'Interrupt'] as const;
 
 const FILE_NAME_HINT = 'a file name is letters, digits and "-"';
 const ENV_NAME_HINT = 'an environment variable name is upper-case letters, digits and "_"';

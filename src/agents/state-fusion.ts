@@ -8,11 +8,14 @@
 // hub: a hook process takes a few hundred ms to start and report, and an async one (PreToolUse,
 // UserPromptSubmit) may arrive after the screen has already shown what came next (the permission
 // dialog drawn): the screen's newer change must not be overridden by older news (rule 4).
+// A busy hook that an idle screen may outvote once it has been still long enough (rule 5, an Esc
+// right after a prompt) is judged again when that time is up (a second timer): a still screen sends
+// no more snapshots to judge it by.
 import type { Clock } from '../util/clock.js';
 import { Emitter, type Event } from '../util/event.js';
 import type { Disposable } from '../util/lifecycle.js';
 import { TimerSlot } from '../util/timer-slot.js';
-import { DEFAULT_DISAGREE_MS, fuseSignals, type FusedVerdict } from './fuse-signals.js';
+import { DEFAULT_DISAGREE_MS, DEFAULT_SETTLED_MS, fuseSignals, idleAfterBusyHook, type FusedVerdict, type ScreenSide } from './fuse-signals.js';
 import type { HookSignal, WaitingReason } from './hook-signal.js';
 import type { AgentState } from './profile-schema.js';
 
@@ -38,7 +41,11 @@ export interface StateFusionOptions {
   screenState: () => AgentState;
   /** What the rules say about the newest screen, before the quiet time. */
   detected: () => AgentState;
+  /** How long the screen's content has been unchanged (the tracker's stillForMs); without it rule 5 is off. */
+  stillMs?: () => number;
   disagreeMs?: number;
+  /** How long an idle screen that changed after a busy hook must be still to outvote it (the profile's quiet time). */
+  settledMs?: number;
 }
 
 /**
@@ -51,7 +58,10 @@ export class StateFusion implements Disposable {
   private readonly changes = new Emitter<FusedChange>();
   readonly onChange: Event<FusedChange> = this.changes.event;
   private readonly disagreeMs: number;
+  private readonly settledMs: number;
   private readonly recheckTimer: TimerSlot;
+  /** Judges again when a screen that settled idle after a busy hook has been still for settledMs. */
+  private readonly settleTimer: TimerSlot;
   private screenChangedAt: number;
   /** The rules' reading of the last screen judged (screenJudged). */
   private lastDetected: AgentState;
@@ -62,7 +72,9 @@ export class StateFusion implements Disposable {
 
   constructor(private readonly o: StateFusionOptions) {
     this.disagreeMs = o.disagreeMs ?? DEFAULT_DISAGREE_MS;
+    this.settledMs = o.settledMs ?? DEFAULT_SETTLED_MS;
     this.recheckTimer = new TimerSlot(o.clock);
+    this.settleTimer = new TimerSlot(o.clock);
     this.screenChangedAt = o.clock.now();
     this.lastDetected = o.detected();
     this.current = this.judge(this.screenChangedAt);
@@ -135,13 +147,23 @@ export class StateFusion implements Disposable {
     };
   }
 
+  private screenSide(now: number): ScreenSide {
+    const side: ScreenSide = { state: this.o.screenState(), detected: this.o.detected(), ageMs: now - this.screenChangedAt };
+    if (this.o.stillMs) side.stillMs = this.o.stillMs();
+    return side;
+  }
+
   private judge(now: number): FusedVerdict {
     const h = this.lastHook;
-    return fuseSignals(
-      { state: this.o.screenState(), detected: this.o.detected(), ageMs: now - this.screenChangedAt },
-      h ? { signal: h.signal, ageMs: now - h.at } : null,
-      this.disagreeMs,
-    );
+    return fuseSignals(this.screenSide(now), h ? { signal: h.signal, ageMs: now - h.at } : null, this.disagreeMs, this.settledMs);
+  }
+
+  /** While the hook holds busy over an idle screen that changed after it, judge again once it is still for settledMs. */
+  private armSettle(now: number): void {
+    const h = this.lastHook;
+    if (this.current.rule !== 'hook' || h === null) return;
+    const screen = this.screenSide(now);
+    if (idleAfterBusyHook(screen, { signal: h.signal, ageMs: now - h.at })) this.settleTimer.set(() => this.update(), this.settledMs - screen.stillMs! + 1);
   }
 
   private update(): void {
@@ -149,12 +171,14 @@ export class StateFusion implements Disposable {
     const before = this.current;
     const next = this.judge(now);
     this.current = next;
+    this.armSettle(now);
     if (next.state === before.state && next.reason === before.reason) return;
     this.changes.fire({ from: before.state, to: next.state, reason: next.reason, verdict: next, at: now });
   }
 
   dispose(): void {
     this.recheckTimer.dispose();
+    this.settleTimer.dispose();
     this.changes.dispose();
   }
 }

@@ -258,7 +258,7 @@ export class RowAgent implements Disposable {
     const tracker = lifetime.add(new StateTracker({ row: row.name, profile, clock, ...(this.o.warning !== undefined ? { warning: this.o.warning } : {}) }));
     const foregroundJob = row.foregroundJob ? () => row.foregroundJob!() : undefined;
     const fusion = lifetime.add(
-      new StateFusion({ clock, screenState: () => tracker.state, detected: () => tracker.detection?.state ?? 'unknown' }),
+      new StateFusion({ clock, screenState: () => tracker.state, detected: () => tracker.detection?.state ?? 'unknown', stillMs: () => tracker.stillForMs(), settledMs: profile.quietMs }),
     );
     const wake = lifetime.add(
       new WakeController({

@@ -109,4 +109,23 @@ describe('hooks fused with the screen (real pty, real swb hook)', () => {
     expect(t.agent.explainRow().fusion.verdict.rule).toBe('screen-newer');
     expect(t.ends).toMatchObject([{ by: 'screen' }]);
   });
+
+  it('an Esc before the agent drew its turn: idle once the redrawn prompt has been still for the quiet time (rule screen-settled), not after the 5 s disagreement', async () => {
+    // The agent runs the turn at once but would draw it only after 5 s (a loaded agent draws late).
+    const t = await rowWithHooks({ default: { busyMs: 60_000, reply: 'never', drawAfterMs: 5000 } });
+    t.run.write('long\r');
+    // The hook has run (it reported): the Esc's redraw comes after it.
+    await waitUntil(() => t.reports.includes('user-prompt-submit') && t.agent.state === 'busy', { what: 'busy by the UserPromptSubmit hook', timeoutMs: 10_000 });
+    expect(t.agent.explainRow().fusion.screen.state).not.toBe('busy');
+    const esc = Date.now();
+    t.run.write('\x1b');
+    await waitUntil(() => t.events().some((e) => e.event === 'interrupt'), { what: 'the fake agent interrupted', timeoutMs: 10_000 });
+    await waitUntil(() => t.agent.state === 'idle', { what: 'idle after the Esc', timeoutMs: 10_000 });
+    const tookMs = Date.now() - esc;
+    expect(t.agent.explainRow().fusion.verdict).toMatchObject({ state: 'idle', rule: 'screen-settled', won: 'screen' });
+    // The quiet time after the redraw (1500 ms here), well before the hook could be outvoted.
+    expect(tookMs).toBeGreaterThanOrEqual(claude.quietMs);
+    expect(tookMs).toBeLessThan(claude.quietMs + 2000);
+    expect(t.reports).not.toContain('stop');
+  });
 });

@@ -1,5 +1,6 @@
 // The fusion rule table (issue #37), every pair of signals: each screen state against each hook signal,
-// with the hook newer or older than the screen's last change, fresh or old enough to be outvoted.
+// with the hook newer or older than the screen's last change, fresh or old enough to be outvoted, and
+// with the screen's content changed after the hook and still since for the settle time or not yet.
 import { describe, expect, it } from 'vitest';
 import { fuseSignals, type FusedVerdict, type HookSide, type ScreenSide } from '../../../src/agents/fuse-signals.js';
 import { hookSignalOf, type HookSignal } from '../../../src/agents/hook-signal.js';
@@ -28,7 +29,8 @@ const HOOK_STATE: Record<string, AgentState | null> = {
 const HOOK_REASON: Record<string, string | null> = { permission: 'permission', question: 'question', 'idle-prompt': 'idle-prompt' };
 
 /** The table, written out: what each pair must give (the screen's rules read what it reports). */
-function expected(screen: AgentState, hookName: string, timing: 'hook-newer' | 'screen-newer' | 'hook-old'): Pick<FusedVerdict, 'state' | 'rule' | 'won'> {
+type Timing = 'hook-newer' | 'screen-newer' | 'hook-old' | 'settled' | 'settling';
+function expected(screen: AgentState, hookName: string, timing: Timing): Pick<FusedVerdict, 'state' | 'rule' | 'won'> {
   const said = HOOK_STATE[hookName]!;
   if (screen === 'exited') return { state: 'exited', rule: 'exit', won: 'screen' };
   if (said === null) return { state: screen, rule: 'screen-only', won: 'screen' };
@@ -37,10 +39,20 @@ function expected(screen: AgentState, hookName: string, timing: 'hook-newer' | '
   if (screen === 'unknown') return { state: said, rule: 'hook', won: 'hook' };
   if (timing === 'screen-newer') return { state: screen, rule: 'screen-newer', won: 'screen' };
   if (timing === 'hook-old') return { state: screen, rule: 'disagree', won: 'screen' };
+  // An idle screen whose content changed after a busy hook and has been still since for the settle time.
+  if (timing === 'settled' && said === 'busy' && screen === 'idle') return { state: 'idle', rule: 'screen-settled', won: 'screen' };
   return { state: said, rule: 'hook', won: 'hook' };
 }
 
-const ages = { 'hook-newer': { screen: 2000, hook: 100 }, 'screen-newer': { screen: 100, hook: 2000 }, 'hook-old': { screen: 9000, hook: N } } as const;
+const SETTLED = 600;
+// screen: its reported state's age; still: how long its content has been unchanged (none: not known).
+const ages: Record<Timing, { screen: number; hook: number; still?: number }> = {
+  'hook-newer': { screen: 2000, hook: 100 },
+  'screen-newer': { screen: 100, hook: 2000 },
+  'hook-old': { screen: 9000, hook: N },
+  settled: { screen: 9000, hook: 1500, still: SETTLED },
+  settling: { screen: 9000, hook: 1500, still: SETTLED - 1 },
+};
 
 describe('fuseSignals: the rule table', () => {
   it('no hook: the screen alone decides', () => {
@@ -49,11 +61,12 @@ describe('fuseSignals: the rule table', () => {
 
   for (const screen of SCREEN)
     for (const hookName of Object.keys(HOOKS))
-      for (const timing of ['hook-newer', 'screen-newer', 'hook-old'] as const)
+      for (const timing of Object.keys(ages) as Timing[])
         it(`screen ${screen} × hook ${hookName} (${timing})`, () => {
-          const s: ScreenSide = { state: screen, detected: screen, ageMs: ages[timing].screen };
-          const h: HookSide = { signal: HOOKS[hookName]!, ageMs: ages[timing].hook };
-          const v = fuseSignals(s, h, N);
+          const { screen: ageMs, hook: hookAge, still } = ages[timing];
+          const s: ScreenSide = { state: screen, detected: screen, ageMs, ...(still !== undefined ? { stillMs: still } : {}) };
+          const h: HookSide = { signal: HOOKS[hookName]!, ageMs: hookAge };
+          const v = fuseSignals(s, h, N, SETTLED);
           const want = expected(screen, hookName, timing);
           expect(v).toMatchObject(want);
           // The waiting reason comes with a hook's waiting only, and only while the row waits.
@@ -81,6 +94,22 @@ describe('fuseSignals: the rule table', () => {
     expect(v).toMatchObject({ state: 'idle', rule: 'screen-newer' });
   });
 
+  it('an Esc right after a prompt: the screen never read busy, but changed after the hook and settled idle: it wins after the settle time, not after N s', () => {
+    const screen = (stillMs: number): ScreenSide => ({ state: 'idle', detected: 'idle', ageMs: 60_000, stillMs });
+    const hook = (ageMs: number): HookSide => ({ signal: HOOKS['turn-start']!, ageMs });
+    // The Esc 250 ms after the prompt; the agent redrew its prompt box 100 ms later.
+    expect(fuseSignals(screen(SETTLED - 1), hook(350 + SETTLED - 1), N, SETTLED)).toMatchObject({ state: 'busy', rule: 'hook' });
+    const v = fuseSignals(screen(SETTLED), hook(350 + SETTLED), N, SETTLED);
+    expect(v).toMatchObject({ state: 'idle', rule: 'screen-settled', won: 'screen', reason: null });
+    expect(v.why).toContain('still');
+    // A screen unchanged since before the hook (the agent has not drawn the turn yet) does not outvote it.
+    expect(fuseSignals(screen(2000), hook(1500), N, SETTLED)).toMatchObject({ state: 'busy', rule: 'hook' });
+    // Nor does a screen whose rules read busy or a dialog, nor a screen the tracker holds busy.
+    expect(fuseSignals({ state: 'idle', detected: 'busy', ageMs: 60_000, stillMs: 900 }, hook(1500), N, SETTLED).state).toBe('busy');
+    // A waiting or ended hook is not what this rule overrules.
+    expect(fuseSignals(screen(900), { signal: HOOKS.permission!, ageMs: 1500 }, N, SETTLED)).toMatchObject({ state: 'waiting', rule: 'hook' });
+  });
+
   it('a permission answered: the screen goes busy after the hook said waiting, and wins', () => {
     const v = fuseSignals({ state: 'busy', detected: 'busy', ageMs: 10 }, { signal: HOOKS.permission!, ageMs: 3000 }, N);
     expect(v).toMatchObject({ state: 'busy', rule: 'screen-newer', reason: null });
@@ -93,6 +122,7 @@ describe('fuseSignals: the rule table', () => {
     expect(hookSignalOf({ event: 'stop-blocked' })).toMatchObject({ kind: 'work' });
     expect(hookSignalOf({ event: 'session-start' })).toMatchObject({ kind: 'none' });
     expect(hookSignalOf({ event: 'turn-end' })).toMatchObject({ kind: 'turn-end' });
+    expect(hookSignalOf({ event: 'interrupt' })).toMatchObject({ kind: 'turn-end', event: 'Interrupt' });
     expect(hookSignalOf({ event: 'pre-compact' })).toMatchObject({ kind: 'work' });
   });
 });

@@ -68,8 +68,12 @@ describe("Codex's hooks with their trust", () => {
       ['PostToolUse', 'post-tool-use'],
       ['PreCompact', 'pre-compact'],
       ['Stop', 'turn-end'],
+      // Codex runs no Stop for a turn the operator interrupted (Esc): its Interrupt hook ends it.
+      ['Interrupt', 'interrupt'],
     ] as const) {
-      expect(hooks).toContain(`"${event}"=[{"hooks"=[{"type"="command","command"="'/opt/my swb/bin/swb' hook ${hook}","timeout"=10,"async"=true}]}]`);
+      // Codex clamps an Interrupt hook's timeout to 3 s and hashes the clamped definition for its trust.
+      const timeout = event === 'Interrupt' ? 3 : 10;
+      expect(hooks).toContain(`"${event}"=[{"hooks"=[{"type"="command","command"="'/opt/my swb/bin/swb' hook ${hook}","timeout"=${timeout},"async"=true}]}]`);
       expect(hooks).toContain(`"/<session-flags>/config.toml:${codexEventLabel(event)}:0:0"={"trusted_hash"="sha256:`);
     }
     expect(hooks).not.toContain('PreToolUse');

@@ -168,4 +168,37 @@ describe('StateFusion', () => {
     fusion.screenJudged();
     expect(fusion.verdict).toMatchObject({ state: 'idle', rule: 'hook' });
   });
+
+  it('an Esc before the screen read the turn: once the redrawn prompt has been still for the settle time the row is idle, without waiting out the disagreement', () => {
+    const clock = new FakeClock();
+    let changedAt = clock.now();
+    const fusion = new StateFusion({ clock, screenState: () => 'idle', detected: () => 'idle', stillMs: () => clock.now() - changedAt, settledMs: 600 });
+    const changes: FusedChange[] = [];
+    fusion.onChange((c) => changes.push(c));
+    // The prompt's Enter: the hook ran at once; the agent's busy frame came and went between two snapshots.
+    fusion.hookSaid(hookSignalOf({ event: 'user-prompt-submit' }), clock.now());
+    expect(fusion.verdict).toMatchObject({ state: 'busy', rule: 'hook' });
+    // The Esc 250 ms later: the agent redraws its idle prompt box (the screen changes, still reads idle).
+    clock.advance(250);
+    changedAt = clock.now();
+    fusion.screenJudged();
+    expect(fusion.verdict.state).toBe('busy');
+    // No snapshot comes while the screen is still: the fusion's own timer judges it again.
+    clock.advance(599);
+    expect(fusion.verdict.state).toBe('busy');
+    clock.advance(2);
+    expect(fusion.verdict).toMatchObject({ state: 'idle', rule: 'screen-settled', won: 'screen' });
+    expect(changes.map((c) => c.to)).toEqual(['busy', 'idle']);
+  });
+
+  it('a turn start the agent has not drawn yet (its screen unchanged since before the hook) stays busy', () => {
+    const clock = new FakeClock();
+    const changedAt = clock.now();
+    clock.advance(5000);
+    const fusion = new StateFusion({ clock, screenState: () => 'idle', detected: () => 'idle', stillMs: () => clock.now() - changedAt, settledMs: 600 });
+    fusion.hookSaid(hookSignalOf({ event: 'user-prompt-submit' }), clock.now());
+    clock.advance(2000);
+    fusion.screenJudged();
+    expect(fusion.verdict).toMatchObject({ state: 'busy', rule: 'hook' });
+  });
 });
