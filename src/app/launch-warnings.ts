@@ -14,7 +14,8 @@ export interface LaunchSpec {
   command: string | undefined;
 }
 
-const CODEX_OVERRIDE = /(?:^|\s)(?:-c|--config|--enable|--disable|--search)(?:[\s=]|$)/;
+// A word of the command line, quoted or not (`'-c'`, "--config=x": what a script that quotes every argument writes).
+const CODEX_OVERRIDE = /(?:^|\s)(['"]?)(?:-c|--config|--enable|--disable|--search)(?:\1(?:\s|$)|=)/;
 
 export function launchWarnings(spec: LaunchSpec): string[] {
   const warnings: string[] = [];

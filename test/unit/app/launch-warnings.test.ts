@@ -10,7 +10,7 @@ describe('launchWarnings', () => {
 
   it('is quiet for the codex profile’s own command and for command lines with an override', () => {
     expect(launchWarnings({ name: 'cx', profile: 'codex', command: undefined })).toEqual([]);
-    for (const command of ['codex -c allow_login_shell=false', 'codex --config x=1', 'codex --enable foo', 'codex --disable=tui_app_server', "'/opt/codex' -c a=b"]) {
+    for (const command of ['codex -c allow_login_shell=false', 'codex --config x=1', 'codex --enable foo', 'codex --disable=tui_app_server', "'/opt/codex' -c a=b", "'/opt/codex' '-c' 'a=b'", '"codex" "--config=x=1"']) {
       expect(launchWarnings({ name: 'cx', profile: 'codex', command }), command).toEqual([]);
     }
   });
