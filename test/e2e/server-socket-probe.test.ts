@@ -3,7 +3,7 @@
 // server a client launched has none until that client's HELLO starts them, so a probe at that moment
 // used to stop the server under the launching client: "the swb server stopped (no rows and no clients)").
 // A client that said HELLO and left still stops an empty server (server-clients.test.ts, kill-last-row).
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -37,7 +37,10 @@ describe('the server socket and its probes', () => {
     deferCleanup('swb kill-server', async () => {
       if (!server.hasExited()) await runSwb(['kill-server', '--force'], { home });
     });
-    await waitUntil(() => existsSync(home.paths.serverSocketPath), { timeoutMs: 15_000, what: 'the server to listen' });
+    await waitUntil(() => existsSync(home.paths.serverSocketPath), { timeoutMs: 15_000, what: 'the server to listen' }).catch((err: Error) => {
+      const log = join(home.paths.runDir, 'server.log');
+      throw new Error(`${err.message}\nexited: ${server.hasExited()}\nstderr: ${server.stderr()}\nserver.log: ${existsSync(log) ? readFileSync(log, 'utf8') : '(none)'}`);
+    });
 
     await probe(home.paths.serverSocketPath);
     await probe(home.paths.serverSocketPath, Buffer.from('GET / HTTP/1.1\r\n\r\n'));
