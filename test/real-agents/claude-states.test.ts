@@ -7,20 +7,15 @@
 // for it — comes back to idle through the screen.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RowListing } from '../../src/protocol/methods.js';
-import { writeClaudeConfig } from '../helpers/claude-config.js';
 import { runCleanups } from '../helpers/cleanup.js';
 import { operate } from '../helpers/swb-operator.js';
 import { followStates, type StateEvent } from '../helpers/follow-states.js';
 import { runSwb } from '../helpers/run-swb.js';
 import { createTempHome, type TempHome } from '../helpers/temp-home.js';
-import { startSwb, type TerminalHarness } from '../helpers/terminal-harness.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { startAnthropicStub, type AnthropicStub } from '../support/model-api/anthropic-stub.mjs';
-import { AGENTS_DIR, cliInstalled } from './agent-cli.js';
-import { join } from 'node:path';
+import { CLAUDE_BIN, cliInstalled, launchAgentRow } from './agent-cli.js';
 
-const CLAUDE_BIN = process.env.SWB_CLAUDE_BIN ?? join(AGENTS_DIR, '@anthropic-ai/claude-code/bin/claude.exe');
-const API_KEY = 'sk-ant-stub-key-0000000000000000000000';
 
 afterEach(runCleanups);
 
@@ -45,11 +40,6 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('real Claude Code: hooks fused with t
     await stub?.close();
   });
 
-  function start(home: TempHome): { t: TerminalHarness; states: StateEvent[] } {
-    const { config } = writeClaudeConfig(home, { bin: CLAUDE_BIN, stubUrl: stub.url, apiKey: API_KEY, args: '--permission-mode default', row: { wake: 'off' } });
-    const t = startSwb({ home, args: ['--config', config], cols: 120, rows: 40 });
-    return { t, states: [] };
-  }
 
 
   const inputShows = (text: string) => ({ waitFor: (s: string) => new RegExp(`^❯\\s${text}\\s*$`, 'mu').test(s), what: `"${text}" in Claude's input` });
@@ -67,7 +57,8 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('real Claude Code: hooks fused with t
 
   it("a turn's start and end are seen at the hooks' pace; a permission prompt reads waiting (permission); Esc goes back to idle", async () => {
     const home = createTempHome();
-    const { t, states } = start(home);
+    const { t } = launchAgentRow(home, { agent: 'claude', stubUrl: stub.url, row: { wake: 'off' } });
+    const states: StateEvent[] = [];
     await t.waitForText('claude · idle', { timeoutMs: 60_000 });
     followStates(home, 'claude', states);
     await waitUntil(() => true);
