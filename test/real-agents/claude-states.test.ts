@@ -113,6 +113,7 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('real Claude Code: hooks fused with t
     await operate(t, ['\x1b']);
     const back = await waitUntil(() => states.slice(beforeEsc).find((s) => s.state === 'idle'), { timeoutMs: 30_000, what: 'idle after Esc' });
     process.stdout.write(`claude-states: Esc to idle ${back.at - escAt} ms (by ${back.source}, rule ${back.rule})\n`);
-    expect(back.source).not.toBe('hook');
+    const explained = JSON.stringify((await runSwb(['explain', 'claude', '--json'], { home })).stdout);
+    expect(back.source, `states since the slow prompt (Esc at ${escAt}): ${JSON.stringify(states.slice(beforeEsc))}\nall: ${JSON.stringify(states)}\nexplain: ${explained}`).not.toBe('hook');
   }, 240_000);
 });

@@ -89,9 +89,20 @@ describe.skipIf(!cliInstalled(CODEX_JS))('real Codex CLI: its hooks fused with t
     const waiting = await explainRow(home, 'codex');
     expect(waiting.signals?.hook).toMatchObject({ event: 'PermissionRequest', kind: 'waiting', reason: 'permission' });
 
-    // Approved: the tool runs and the turn ends; idle again.
-    await operate(t, ['y']);
-    await waitUntil(() => stub.requests.some((r) => r.toolResult !== undefined), { timeoutMs: 30_000, what: 'the tool result at the model' });
+    // Approved: the tool runs and the turn ends; idle again. The header can read waiting from the
+    // PermissionRequest hook before Codex has drawn its question (a 'y' typed then goes to the input,
+    // and the question waits forever): the operator answers the question once it is on the screen,
+    // and again only while it still is (a key it did not take).
+    const ran = () => stub.requests.some((r) => r.toolResult !== undefined);
+    const question = (s: string) => s.includes('Would you like to run the following command?') && s.includes('esc to cancel');
+    await operate(t, [{ waitFor: question, what: "Codex's approval question" }]);
+    for (let tries = 0; !ran() && tries < 10; tries++) {
+      if (question(t.screenText().join('\n'))) await operate(t, ['y']);
+      await waitUntil(ran, { timeoutMs: 3_000, what: 'the tool result at the model' }).catch(() => undefined);
+    }
+    await waitUntil(ran, { timeoutMs: 30_000, what: 'the tool result at the model' }).catch((err: Error) => {
+      throw new Error(`${err.message}\nrequests: ${JSON.stringify(stub.requests.map((r) => r.lastUser || r.toolResult))}\n${t.describe()}`);
+    });
     await t.waitForText('codex · idle', { timeoutMs: 30_000 });
 
     // Nothing of swb's in the user's Codex config (Codex itself adds notes of its own there): the hooks

@@ -111,10 +111,13 @@ describe.skipIf(!cliInstalled(GEMINI_JS))('real Gemini CLI restored by the swb s
     await killServer(home, first);
 
     const second = dashboard(home, config);
+    // The note is on the strip for 8 s from the server's start; Gemini may take longer than that to
+    // read idle on a loaded machine, so it is watched for from the start, not after the idle.
+    const noted = second.waitForText('@gemini restored after the server stopped: resuming its conversation', { timeoutMs: 90_000 });
     await second.waitForText(/gemini · idle\b.* · restored \(resumed\)/, { timeoutMs: 90_000 }).catch((err: Error) => {
       throw new Error(`${err.message}\n${serverLogs(home)}`);
     });
-    await second.waitForText('@gemini restored after the server stopped: resuming its conversation');
+    await noted;
     const resumed = await runningGemini(home, second);
     expect(argAfter(resumed.argv, '--resume')).toBe(sessionId);
     expect(resumed.argv).not.toContain('--session-id');
