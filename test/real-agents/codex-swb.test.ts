@@ -12,7 +12,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadProfiles } from '../../src/agents/load-profiles.js';
 import { runCleanups } from '../helpers/cleanup.js';
-import { askWhileQuestionOpen, explainRow, firstReceipt, operate } from '../helpers/swb-operator.js';
+import { askWhileQuestionOpen, explainRow, firstReceipt, operate, submitPrompt } from '../helpers/swb-operator.js';
 import { runSwb } from '../helpers/run-swb.js';
 import { createTempHome, type TempHome } from '../helpers/temp-home.js';
 import type { TerminalHarness } from '../helpers/terminal-harness.js';
@@ -166,7 +166,14 @@ describe.skipIf(!cliInstalled(CODEX_JS))('real Codex CLI in swb', () => {
         t.write('\t'); // focus the next row, and attach only once it has the focus
         await t.waitFor(() => focused('beta'), 'beta focused', { timeoutMs: 10_000 });
       }
-      await operate(t, ['which row', inputShows('which row'), '\r']);
+      // (Typed until Codex's input shows it: on a loaded machine a freshly started Codex has dropped
+      // the keys of its first prompt.)
+      await submitPrompt(t, 'which row', {
+        inputShows: inputShows('which row').waitFor,
+        submit: ['\r'],
+        taken: () => stub.requests.filter((r) => r.lastUser === 'which row').length >= (row === 'alpha' ? 1 : 2),
+        what: `${row}'s prompt to reach the model`,
+      });
       await waitUntil(() => stub.requests.filter((r) => r.toolResult?.includes('row=')).length >= (row === 'alpha' ? 1 : 2), { timeoutMs: 30_000, what: `${row}'s command to run` });
     }
     const rows = stub.requests.map((r) => /row=(\S*)/.exec(r.toolResult ?? '')?.[1]).filter((r) => r !== undefined);

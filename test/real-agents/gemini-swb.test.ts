@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadProfiles } from '../../src/agents/load-profiles.js';
 import { runCleanups } from '../helpers/cleanup.js';
-import { askWhileQuestionOpen, explainRow, firstReceipt, operate, typedIntoRows, type OperatorStep } from '../helpers/swb-operator.js';
+import { askWhileQuestionOpen, explainRow, firstReceipt, operate, submitPrompt, typedIntoRows, type OperatorStep } from '../helpers/swb-operator.js';
 import { createTempHome, type TempHome } from '../helpers/temp-home.js';
 import type { TerminalHarness } from '../helpers/terminal-harness.js';
 import { waitUntil } from '../helpers/wait-until.js';
@@ -97,7 +97,14 @@ describe.skipIf(!cliInstalled(GEMINI_JS))('real Gemini CLI in swb', () => {
     await t.waitForText('gemini · idle', { timeoutMs: 90_000 });
 
     // A tool confirmation reads as waiting.
-    await operate(t, ['tool please', inputShows('tool please'), ...SUBMIT]);
+    // (Submitted until the model has it: on a loaded machine Gemini has taken the Enter after the
+    // pause as part of the typing, and the prompt stayed in its input.)
+    await submitPrompt(t, 'tool please', {
+      inputShows: inputShows('tool please').waitFor,
+      submit: SUBMIT,
+      taken: () => stub.requests.some((r) => !r.side && r.lastUser === 'tool please'),
+      what: '"tool please" to reach the model',
+    });
     await t.waitForText('gemini · waiting', { timeoutMs: 30_000 });
     expect(await explainRow(home, 'gemini')).toMatchObject({ state: 'waiting', prompt: { free: false } });
 
