@@ -42,13 +42,15 @@ export async function submitPrompt(
   o: { inputShows: (screen: string) => boolean; submit: readonly OperatorStep[]; taken: () => boolean; what: string },
 ): Promise<void> {
   const screen = () => t.screenText().join('\n');
-  for (let tries = 0; !o.inputShows(screen()) && tries < 4; tries++) {
+  const shown = () => t.waitFor(() => o.inputShows(screen()), `"${text}" in the input`, { timeoutMs: 5000 }).then(() => true, () => false);
+  await operate(t, [text]);
+  for (let tries = 0; !(await shown()) && tries < 4; tries++) {
     if (!screen().includes(text)) await operate(t, [text]);
-    await t.waitFor(() => o.inputShows(screen()), `"${text}" in the input`, { timeoutMs: 5000 }).catch(() => undefined);
   }
+  await operate(t, o.submit);
   for (let tries = 0; !o.taken() && tries < 4; tries++) {
-    if (tries === 0 || o.inputShows(screen())) await operate(t, o.submit);
     await waitUntil(o.taken, { timeoutMs: 5000, what: o.what }).catch(() => undefined);
+    if (!o.taken() && o.inputShows(screen())) await operate(t, o.submit);
   }
   await waitUntil(o.taken, { timeoutMs: 30_000, what: o.what }).catch((err: Error) => {
     throw new Error(`${err.message}\n${t.describe()}`);

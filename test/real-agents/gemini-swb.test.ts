@@ -99,10 +99,11 @@ describe.skipIf(!cliInstalled(GEMINI_JS))('real Gemini CLI in swb', () => {
     // A tool confirmation reads as waiting.
     // (Submitted until the model has it: on a loaded machine Gemini has taken the Enter after the
     // pause as part of the typing, and the prompt stayed in its input.)
+    const before = stub.requests.length;
     await submitPrompt(t, 'tool please', {
       inputShows: inputShows('tool please').waitFor,
       submit: SUBMIT,
-      taken: () => stub.requests.some((r) => !r.side && r.lastUser === 'tool please'),
+      taken: () => stub.requests.slice(before).some((r) => !r.side && r.lastUser === 'tool please'),
       what: '"tool please" to reach the model',
     });
     await t.waitForText('gemini · waiting', { timeoutMs: 30_000 });
