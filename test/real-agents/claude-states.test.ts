@@ -87,6 +87,7 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('real Claude Code: hooks fused with t
     expect(endLag).toBeLessThan(1500);
 
     // 2. A permission prompt: waiting (permission) in the header and in `swb ls --json`.
+    const answeredBeforeTool = stub.answered.length;
     await operate(t, ['run it', inputShows('run it'), '\r']);
     await t.waitForText('claude · waiting (permission)', { timeoutMs: 30_000 }).catch((err: Error) => {
       throw new Error(`${err.message}\nstates: ${JSON.stringify(states.slice(before))}\n${t.describe()}`);
@@ -102,6 +103,11 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('real Claude Code: hooks fused with t
       await waitUntil(ran, { timeoutMs: 2_000, what: 'the tool result to reach the model' }).catch(() => undefined);
     }
     expect(ran()).toBe(true);
+    // The turn's end: idle after the stand-in's last answer of it. The header alone can read idle
+    // for a moment between the dialog closing and the tool's own hook (seen in a loaded run: the
+    // next prompt was then typed into the running turn, and this turn's Stop read as the Esc's idle).
+    const toolTurnAnswered = await waitUntil(() => stub.answered.slice(answeredBeforeTool).find((a) => !a.toolUse), { timeoutMs: 30_000, what: "the tool turn's last answer" });
+    await waitUntil(() => states.some((s) => s.state === 'idle' && s.at >= toolTurnAnswered.at), { timeoutMs: 30_000, what: 'idle after the tool turn' });
     await t.waitForText('claude · idle', { timeoutMs: 30_000 });
 
     // 3. An Esc interrupt mid-turn: no hook says so; the screen brings the row back to idle.

@@ -16,7 +16,7 @@ import { processFamily } from '../helpers/process-descendants.js';
 import { isProcessAlive } from '../helpers/processes.js';
 import { runSwb } from '../helpers/run-swb.js';
 import { ls } from '../helpers/swb-ls.js';
-import { operate, type OperatorStep } from '../helpers/swb-operator.js';
+import { operate, submitPrompt, type OperatorStep } from '../helpers/swb-operator.js';
 import { createTempHome, type TempHome } from '../helpers/temp-home.js';
 import type { TerminalHarness } from '../helpers/terminal-harness.js';
 import { waitUntil } from '../helpers/wait-until.js';
@@ -125,8 +125,15 @@ describe.skipIf(!cliInstalled(GEMINI_JS))('real Gemini CLI restored by the swb s
     expect(resumed.row).toMatchObject({ running: true, restored: 'resumed' });
 
     // The next turn carries the one from before the stop.
-    await operate(second, [SECOND_PROMPT, inputShows(SECOND_PROMPT), ...SUBMIT]);
-    const asked = await waitUntil(() => stub.requests.find((r) => !r.side && r.lastUser === SECOND_PROMPT), { timeoutMs: 30_000, what: 'the second prompt to reach the model' });
+    // (Typed until the input shows it: a resumed Gemini on a loaded machine has dropped the keys of
+    // its first prompt.)
+    await submitPrompt(second, SECOND_PROMPT, {
+      inputShows: inputShows(SECOND_PROMPT).waitFor,
+      submit: SUBMIT,
+      taken: () => stub.requests.some((r) => !r.side && r.lastUser === SECOND_PROMPT),
+      what: 'the second prompt to reach the model',
+    });
+    const asked = stub.requests.find((r) => !r.side && r.lastUser === SECOND_PROMPT)!;
     expect(asked.history).toEqual([`user: ${FIRST_PROMPT}`, `model: ${FIRST_ANSWER}`, `user: ${SECOND_PROMPT}`]);
   }, 240_000);
 
