@@ -9,18 +9,15 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { writeClaudeConfig } from '../../test/helpers/claude-config.js';
 import { runCleanups } from '../../test/helpers/cleanup.js';
 import { ls } from '../../test/helpers/swb-ls.js';
 import { createTempHome, type TempHome } from '../../test/helpers/temp-home.js';
-import { startSwb, type TerminalHarness } from '../../test/helpers/terminal-harness.js';
+import type { TerminalHarness } from '../../test/helpers/terminal-harness.js';
 import { startAnthropicStub, type AnthropicStub } from '../../test/support/model-api/anthropic-stub.mjs';
-import { AGENTS_DIR, cliInstalled } from '../../test/real-agents/agent-cli.js';
+import { CLAUDE_BIN, cliInstalled, startDashboard, writeAgentRowConfig } from '../../test/real-agents/agent-cli.js';
 import { ScriptedSession } from './scripted-session.js';
 import { hookFloor, overrideQuietTime, report, score, watchRow, type Session } from './state-timeline.js';
 
-const CLAUDE_BIN = process.env.SWB_CLAUDE_BIN ?? join(AGENTS_DIR, '@anthropic-ai/claude-code/bin/claude.exe');
-const API_KEY = 'sk-ant-stub-key-0000000000000000000000';
 const LONG = 'A long streamed answer, a few words at a time. '.repeat(12);
 
 afterEach(runCleanups);
@@ -66,16 +63,10 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('bench:states — Claude Code', () =>
 
   async function session(fused: boolean): Promise<Session> {
     const home: TempHome = createTempHome();
-    const { config, project } = writeClaudeConfig(home, {
-      bin: CLAUDE_BIN,
-      stubUrl: stub.url,
-      apiKey: API_KEY,
-      args: '--permission-mode default',
-      row: { wake: 'off', ...(fused ? {} : { nativeTools: false }) },
-    });
+    const { config, project } = writeAgentRowConfig(home, { agent: 'claude', stubUrl: stub.url, row: { wake: 'off', ...(fused ? {} : { nativeTools: false }) } });
     writeFileSync(join(project, 'notes.txt'), 'a note: hello\n');
     overrideQuietTime(home, 'claude');
-    const t: TerminalHarness = startSwb({ home, args: ['--config', config], cols: 120, rows: 40 });
+    const t: TerminalHarness = startDashboard(home, config);
     await t.waitForText('claude · idle', { timeoutMs: 60_000 });
     // Claude's own markers: the footer's "esc to interrupt" or a spinner verb line; a permission or a question.
     const watch = watchRow(home, 'claude', t, { working: /esc to interrupt|^\s*[✻✶✳✢✽·*] \S[^\n]*…/m, dialog: /Do you want to proceed\?|Enter to select/ });

@@ -5,21 +5,16 @@
 // to the user; docs/AGENTS-REAL.md). The pinned Codex runs in the real dashboard against the offline
 // Responses API stand-in: a quick turn, a long turn, an approval answered yes and one refused, an Esc
 // mid-turn, a crash. Truths and scoring: state-timeline.ts.
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadProfiles } from '../../src/agents/load-profiles.js';
 import { runCleanups } from '../../test/helpers/cleanup.js';
-import { shellCommand } from '../../test/helpers/swb-operator.js';
 import { ls } from '../../test/helpers/swb-ls.js';
 import { createTempHome, type TempHome } from '../../test/helpers/temp-home.js';
-import { startSwb } from '../../test/helpers/terminal-harness.js';
 import { startResponsesStub, type ResponsesStub } from '../../test/support/model-api/openai-responses-stub.mjs';
-import { AGENTS_DIR, cliInstalled, prepareCodexHome, stopCodexDaemons } from '../../test/real-agents/agent-cli.js';
+import { CODEX_JS, cliInstalled, launchAgentRow } from '../../test/real-agents/agent-cli.js';
 import { ScriptedSession } from './scripted-session.js';
 import { hookFloor, overrideQuietTime, report, score, watchRow, type Session } from './state-timeline.js';
 
-const CODEX_JS = process.env.SWB_CODEX_JS ?? join(AGENTS_DIR, '@openai/codex/bin/codex.js');
 const codex = loadProfiles({ configDir: '/nonexistent-swb-config' }).profiles.get('codex')!;
 const APPROVAL = 'Would you like to run the following command?';
 
@@ -27,7 +22,6 @@ afterEach(runCleanups);
 
 describe.skipIf(!cliInstalled(CODEX_JS))('bench:states — Codex CLI', () => {
   let stub: ResponsesStub;
-  const codexHomes: string[] = [];
   beforeAll(async () => {
     stub = await startResponsesStub({
       script: {
@@ -46,36 +40,18 @@ describe.skipIf(!cliInstalled(CODEX_JS))('bench:states — Codex CLI', () => {
     });
   });
   afterAll(async () => {
-    stopCodexDaemons(CODEX_JS, codexHomes);
     await stub?.close();
-  }, 60_000);
+  });
 
   async function session(fused: boolean): Promise<Session> {
     const home: TempHome = createTempHome();
-    const codexHome = join(home.home, 'codex-home');
-    const project = join(home.home, 'project');
-    prepareCodexHome(codexHome, project, stub.url);
-    codexHomes.push(codexHome);
-    const config = join(home.workspace, 'swb.json');
-    const argv = 'argv' in codex.command ? codex.command.argv.slice(1) : [];
-    writeFileSync(
-      config,
-      JSON.stringify({
-        rows: [
-          {
-            name: 'codex',
-            profile: 'codex',
-            wake: 'off',
-            ...(fused ? {} : { nativeTools: false }),
-            command: shellCommand([process.execPath, CODEX_JS, ...argv, '-c', 'sandbox_workspace_write.network_access=true']),
-            cwd: project,
-            env: { HOME: codexHome, SHELL: '/bin/bash', STUB_API_KEY: 'stub-key' },
-          },
-        ],
-      }),
-    );
     overrideQuietTime(home, 'codex');
-    const t = startSwb({ home, args: ['--config', config], cols: 120, rows: 40 });
+    const { t } = launchAgentRow(home, {
+      agent: 'codex',
+      stubUrl: stub.url,
+      args: ['-c', 'sandbox_workspace_write.network_access=true'],
+      row: { wake: 'off', ...(fused ? {} : { nativeTools: false }) },
+    });
     await t.waitForText('codex · idle', { timeoutMs: 90_000 });
     // Codex's own markers: "Working (3s • esc to interrupt)", or "Waiting for startup · esc cancel" (a
     // submitted prompt held while its MCP servers start: swb's own in the fused row); its approval question.

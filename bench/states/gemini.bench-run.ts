@@ -5,21 +5,16 @@
 // background (docs/AGENTS-REAL.md). The pinned Gemini CLI runs in the real dashboard against the offline
 // Gemini API stand-in: a quick turn, a long turn, a shell command's confirmation answered yes and one
 // refused, an Esc mid-turn, a crash. Truths and scoring: state-timeline.ts.
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadProfiles } from '../../src/agents/load-profiles.js';
 import { runCleanups } from '../../test/helpers/cleanup.js';
-import { shellCommand } from '../../test/helpers/swb-operator.js';
 import { ls } from '../../test/helpers/swb-ls.js';
 import { createTempHome, type TempHome } from '../../test/helpers/temp-home.js';
-import { startSwb } from '../../test/helpers/terminal-harness.js';
 import { startGeminiStub, type GeminiStub } from '../../test/support/model-api/gemini-stub.mjs';
-import { AGENTS_DIR, cliInstalled, prepareGeminiHome } from '../../test/real-agents/agent-cli.js';
+import { GEMINI_JS, cliInstalled, launchAgentRow } from '../../test/real-agents/agent-cli.js';
 import { ScriptedSession } from './scripted-session.js';
 import { hookFloor, overrideQuietTime, report, score, watchRow, type Session } from './state-timeline.js';
 
-const GEMINI_JS = process.env.SWB_GEMINI_JS ?? join(AGENTS_DIR, '@google/gemini-cli/bundle/gemini.js');
 const gemini = loadProfiles({ configDir: '/nonexistent-swb-config' }).profiles.get('gemini')!;
 
 afterEach(runCleanups);
@@ -49,29 +44,8 @@ describe.skipIf(!cliInstalled(GEMINI_JS))('bench:states — Gemini CLI', () => {
 
   async function session(fused: boolean): Promise<Session> {
     const home: TempHome = createTempHome();
-    const geminiHome = join(home.home, 'gemini-home');
-    const project = join(home.home, 'project');
-    prepareGeminiHome(geminiHome, project);
-    const config = join(home.workspace, 'swb.json');
-    const argv = 'argv' in gemini.command ? gemini.command.argv.slice(1) : [];
-    writeFileSync(
-      config,
-      JSON.stringify({
-        rows: [
-          {
-            name: 'gemini',
-            profile: 'gemini',
-            wake: 'off',
-            ...(fused ? {} : { nativeTools: false }),
-            command: shellCommand([process.execPath, GEMINI_JS, ...argv]),
-            cwd: project,
-            env: { HOME: geminiHome, SHELL: '/bin/bash', GEMINI_API_KEY: 'stub-key', GOOGLE_GEMINI_BASE_URL: stub.url },
-          },
-        ],
-      }),
-    );
     overrideQuietTime(home, 'gemini');
-    const t = startSwb({ home, args: ['--config', config], cols: 120, rows: 40 });
+    const { t } = launchAgentRow(home, { agent: 'gemini', stubUrl: stub.url, row: { wake: 'off', ...(fused ? {} : { nativeTools: false }) } });
     await t.waitForText('gemini · idle', { timeoutMs: 90_000 });
     // Gemini's own markers: "⠏ Thinking... (esc to cancel, 3s)"; its confirmation "Allow execution of [Shell]?".
     const watch = watchRow(home, 'gemini', t, { working: /\(esc to cancel/, dialog: /Allow execution/ });

@@ -13,6 +13,7 @@ import { createConnection } from 'node:net';
 import { HOOK_EVENTS } from '../agents/hook-signal.js';
 import { PROTOCOL_VERSION } from '../protocol/limits.js';
 import { findRowIdentity } from './row-identity.js';
+import { processStartedAt } from '../util/process-start.js';
 
 /** The hook's JSON is read up to this size (the fields swb reads are near its start). */
 const MAX_PAYLOAD_BYTES = 1024 * 1024;
@@ -50,8 +51,8 @@ export function hookPayloadFields(text: string): { notificationType?: string; to
  * hook (flags such as --as, or no row identity here or in the parent processes): the CLI answers those.
  */
 export async function runHookReport(io: HookIo): Promise<number | null> {
-  // The process's own start (ms epoch): the agent's background hooks may report out of order.
-  const startedAt = Date.now() - process.uptime() * 1000;
+  // When the agent started this hook (ms epoch): its background hooks may report out of order.
+  const startedAt = processStartedAt();
   if (io.argv.some((a) => a.startsWith('-'))) return null;
   const [event, arg, ...extra] = io.argv;
   if (event === undefined || extra.length > 0) {

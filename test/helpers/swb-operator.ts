@@ -29,6 +29,34 @@ export async function operate(t: TerminalHarness, steps: readonly OperatorStep[]
   await t.waitForText(/enter attach/);
 }
 
+/**
+ * As the operator on a loaded machine: types `text` into the attached row's agent until its input
+ * shows it (keys sent while the agent is still setting up its input are dropped: it is typed again
+ * only when none of it reached the screen), then submits with `submit` until `taken` (e.g. the prompt
+ * reached the model), pressing again only while the input still shows the text (an Enter the agent
+ * took as part of the typing, or dropped).
+ */
+export async function submitPrompt(
+  t: TerminalHarness,
+  text: string,
+  o: { inputShows: (screen: string) => boolean; submit: readonly OperatorStep[]; taken: () => boolean; what: string },
+): Promise<void> {
+  const screen = () => t.screenText().join('\n');
+  const shown = () => t.waitFor(() => o.inputShows(screen()), `"${text}" in the input`, { timeoutMs: 5000 }).then(() => true, () => false);
+  await operate(t, [text]);
+  for (let tries = 0; !(await shown()) && tries < 4; tries++) {
+    if (!screen().includes(text)) await operate(t, [text]);
+  }
+  await operate(t, o.submit);
+  for (let tries = 0; !o.taken() && tries < 4; tries++) {
+    await waitUntil(o.taken, { timeoutMs: 5000, what: o.what }).catch(() => undefined);
+    if (!o.taken() && o.inputShows(screen())) await operate(t, o.submit);
+  }
+  await waitUntil(o.taken, { timeoutMs: 30_000, what: o.what }).catch((err: Error) => {
+    throw new Error(`${err.message}\n${t.describe()}`);
+  });
+}
+
 /** `swb explain ROW --json`, as the operator. */
 export async function explainRow(home: TempHome, row: string): Promise<RowExplainResult> {
   const r = await runSwb(['explain', row, '--json'], { home });

@@ -185,6 +185,17 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('real Claude Code with swb native too
     const ask = spawnSwb(['ask', '--as', 'tester', '@claude', 'ping', '--timeout', '120'], { home });
     await t.waitForText(/claude · idle .*✉ 1/, { timeoutMs: 20_000 });
 
+    // Claude connects its MCP servers in the background, and a prompt sent before swb's is connected
+    // goes to the model without its tools (seen on a loaded machine, where `swb mcp` takes seconds to
+    // start): the operator first sees in Claude's /mcp that swb is connected with its tools.
+    await operate(t, [
+      '/mcp',
+      inputShows('/mcp'),
+      '\r',
+      { waitFor: (s) => new RegExp(`✔ swb\\s+${SWB_TOOLS.length} tools`).test(s), what: "Claude's /mcp to list swb connected with its tools" },
+      '\x1b',
+      { waitFor: (s) => !s.includes('MCP servers'), what: 'the /mcp dialog to close' },
+    ]);
     // The operator asks Claude to check its mail; the model uses mcp__swb__inbox, then mcp__swb__reply.
     await operate(t, ['check mail via mcp', inputShows('check mail via mcp'), '\r']);
     const typed = await waitUntil(() => stub.requests.find((r) => r.lastUser === 'check mail via mcp'), {

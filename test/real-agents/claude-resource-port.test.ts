@@ -132,7 +132,7 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('real Claude Code: two rows take turn
       },
       { timeoutMs: 120_000, what: 'both Bash tool results to reach the model' },
     ).catch((err: Error) => {
-      throw new Error(`${err.message}\n${t.describe()}\nmarks:\n${(() => { try { return readFileSync(join(dir, 'marks'), 'utf8'); } catch { return '(none)'; } })()}`);
+      throw new Error(`${err.message}\ntool results: ${JSON.stringify(stub.requests.map((r) => r.toolResult).filter(Boolean))}\n${t.describe()}\nmarks:\n${(() => { try { return readFileSync(join(dir, 'marks'), 'utf8'); } catch { return '(none)'; } })()}`);
     });
     for (const row of ROWS) expect(results.join('\n')).toContain(`BOUND ${row} OK`);
     expect(results.join('\n')).not.toContain('BIND-FAILED');

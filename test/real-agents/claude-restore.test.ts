@@ -199,12 +199,15 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('real Claude Code restored by the swb
     // recorded row, resuming its conversation.
     const requestsBefore = stub.requests.length;
     const second = dashboard(home, config);
+    // The note is on the strip for 8 s from the server's start; Claude may take longer than that to
+    // read idle on a loaded machine, so it is watched for from the start, not after the idle.
+    const noted = second.waitForText('@claude restored after the server crashed: resuming its conversation', { timeoutMs: 60_000 });
     await second
       .waitForText(/claude · idle\b.* · restored \(resumed\)/, { timeoutMs: 60_000 })
       .catch((err: Error) => {
         throw new Error(`${err.message}\n${serverLogs(home)}`);
       });
-    await second.waitForText('@claude restored after the server crashed: resuming its conversation');
+    await noted;
     // Claude shows the conversation it resumed.
     await second.waitForText(FIRST_ANSWER);
     const resumed = await runningClaude(home, second);

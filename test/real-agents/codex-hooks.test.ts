@@ -4,30 +4,24 @@
 // runs no untrusted hook): a turn's start (UserPromptSubmit) and end (Stop, reported as turn-end) are
 // heard from the hooks — the row's state changes with `source: hook` — and an approval question reads
 // `waiting (permission)` from PermissionRequest. The user's own Codex config gets nothing of swb's.
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { loadProfiles } from '../../src/agents/load-profiles.js';
 import type { RowListing } from '../../src/protocol/methods.js';
 import { runCleanups } from '../helpers/cleanup.js';
 import { followStates, type StateEvent } from '../helpers/follow-states.js';
-import { explainRow, operate, shellCommand } from '../helpers/swb-operator.js';
+import { explainRow, operate } from '../helpers/swb-operator.js';
 import { runSwb } from '../helpers/run-swb.js';
-import { createTempHome, type TempHome } from '../helpers/temp-home.js';
-import { startSwb, type TerminalHarness } from '../helpers/terminal-harness.js';
+import { createTempHome } from '../helpers/temp-home.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { startResponsesStub, type ResponsesStub } from '../support/model-api/openai-responses-stub.mjs';
-import { AGENTS_DIR, cliInstalled, prepareCodexHome, stopCodexDaemons } from './agent-cli.js';
+import { CODEX_JS, cliInstalled, launchAgentRow } from './agent-cli.js';
 
-const CODEX_JS = process.env.SWB_CODEX_JS ?? join(AGENTS_DIR, '@openai/codex/bin/codex.js');
-const codex = loadProfiles({ configDir: '/nonexistent-swb-config' }).profiles.get('codex')!;
 const SLOW_MS = 4000;
 
 afterEach(runCleanups);
 
 describe.skipIf(!cliInstalled(CODEX_JS))('real Codex CLI: its hooks fused with the screen', () => {
   let stub: ResponsesStub;
-  const codexHomes: string[] = [];
 
   beforeAll(async () => {
     stub = await startResponsesStub({
@@ -46,39 +40,14 @@ describe.skipIf(!cliInstalled(CODEX_JS))('real Codex CLI: its hooks fused with t
   });
 
   afterAll(async () => {
-    stopCodexDaemons(CODEX_JS, codexHomes);
     await stub?.close();
-  }, 60_000);
-
-  function startDashboard(home: TempHome): { t: TerminalHarness; codexConfig: string } {
-    const codexHome = join(home.home, 'codex-home');
-    const project = join(home.home, 'project');
-    prepareCodexHome(codexHome, project, stub.url);
-    codexHomes.push(codexHome);
-    const config = join(home.workspace, 'swb.json');
-    writeFileSync(
-      config,
-      JSON.stringify({
-        rows: [
-          {
-            name: 'codex',
-            profile: 'codex',
-            command: shellCommand([process.execPath, CODEX_JS, ...('argv' in codex.command ? codex.command.argv.slice(1) : [])]),
-            cwd: project,
-            env: { HOME: codexHome, SHELL: '/bin/bash', STUB_API_KEY: 'stub-key' },
-            wake: 'off',
-          },
-        ],
-      }),
-    );
-    return { t: startSwb({ home, args: ['--config', config], cols: 120, rows: 40 }), codexConfig: join(codexHome, '.codex', 'config.toml') };
-  }
+  });
 
   const inputShows = (text: string) => ({ waitFor: (s: string) => new RegExp(`^›\\s${text}\\s*$`, 'mu').test(s), what: `"${text}" in Codex's input` });
 
   it("a turn's start and end are heard from Codex's hooks; an approval reads waiting (permission); its config.toml is untouched", async () => {
     const home = createTempHome();
-    const { t, codexConfig } = startDashboard(home);
+    const { t, agentConfig: codexConfig } = launchAgentRow(home, { agent: 'codex', stubUrl: stub.url, row: { wake: 'off' } });
     const configBefore = readFileSync(codexConfig, 'utf8');
     await t.waitForText('codex · idle', { timeoutMs: 90_000 });
     const states: StateEvent[] = [];
@@ -120,9 +89,20 @@ describe.skipIf(!cliInstalled(CODEX_JS))('real Codex CLI: its hooks fused with t
     const waiting = await explainRow(home, 'codex');
     expect(waiting.signals?.hook).toMatchObject({ event: 'PermissionRequest', kind: 'waiting', reason: 'permission' });
 
-    // Approved: the tool runs and the turn ends; idle again.
-    await operate(t, ['y']);
-    await waitUntil(() => stub.requests.some((r) => r.toolResult !== undefined), { timeoutMs: 30_000, what: 'the tool result at the model' });
+    // Approved: the tool runs and the turn ends; idle again. The header can read waiting from the
+    // PermissionRequest hook before Codex has drawn its question (a 'y' typed then goes to the input,
+    // and the question waits forever): the operator answers the question once it is on the screen,
+    // and again only while it still is (a key it did not take).
+    const ran = () => stub.requests.some((r) => r.toolResult !== undefined);
+    const question = (s: string) => s.includes('Would you like to run the following command?') && s.includes('esc to cancel');
+    await operate(t, [{ waitFor: question, what: "Codex's approval question" }]);
+    for (let tries = 0; !ran() && tries < 10; tries++) {
+      if (question(t.screenText().join('\n'))) await operate(t, ['y']);
+      await waitUntil(ran, { timeoutMs: 3_000, what: 'the tool result at the model' }).catch(() => undefined);
+    }
+    await waitUntil(ran, { timeoutMs: 30_000, what: 'the tool result at the model' }).catch((err: Error) => {
+      throw new Error(`${err.message}\nrequests: ${JSON.stringify(stub.requests.map((r) => r.lastUser || r.toolResult))}\n${t.describe()}`);
+    });
     await t.waitForText('codex · idle', { timeoutMs: 30_000 });
 
     // Nothing of swb's in the user's Codex config (Codex itself adds notes of its own there): the hooks

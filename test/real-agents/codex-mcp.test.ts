@@ -19,7 +19,7 @@
 //   cancel`); the title says `[ ! ] Action Required`, so the row reads waiting. "Allow for this session"
 //   is remembered per tool. (Under `codex exec`, whose approval policy is never, the same call fails:
 //   "MCP tool call requires approval, but approval policy is never".)
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadProfiles } from '../../src/agents/load-profiles.js';
@@ -27,15 +27,14 @@ import type { ReceiptResult, RowListing } from '../../src/protocol/methods.js';
 import { readProcStat } from '../../src/rows/process-tree.js';
 import { runCleanups } from '../helpers/cleanup.js';
 import { processFamily } from '../helpers/process-descendants.js';
-import { explainRow, firstReceipt, operate, shellCommand, type OperatorStep } from '../helpers/swb-operator.js';
+import { explainRow, firstReceipt, operate, type OperatorStep } from '../helpers/swb-operator.js';
 import { runSwb, spawnSwb, type SwbProcess, type SwbResult } from '../helpers/run-swb.js';
 import { createTempHome, type TempHome } from '../helpers/temp-home.js';
-import { startSwb, type TerminalHarness } from '../helpers/terminal-harness.js';
+import type { TerminalHarness } from '../helpers/terminal-harness.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { startResponsesStub, type ResponsesStub } from '../support/model-api/openai-responses-stub.mjs';
-import { AGENTS_DIR, cliInstalled, prepareCodexHome, stopCodexDaemons } from './agent-cli.js';
+import { CODEX_JS, cliInstalled, launchAgentRow } from './agent-cli.js';
 
-const CODEX_JS = process.env.SWB_CODEX_JS ?? join(AGENTS_DIR, '@openai/codex/bin/codex.js');
 const codex = loadProfiles({ configDir: '/nonexistent-swb-config' }).profiles.get('codex')!;
 const WAKE_LINE = codex.wakeLine;
 const SWB_TOOLS = ['coordinate_resource', 'inbox', 'peers', 'read', 'reply', 'send', 'status', 'wait'];
@@ -48,7 +47,6 @@ afterEach(runCleanups);
 
 describe.skipIf(!cliInstalled(CODEX_JS))("real Codex CLI with swb's MCP tools (default sandbox)", () => {
   let stub: ResponsesStub;
-  const codexHomes: string[] = [];
 
   beforeAll(async () => {
     stub = await startResponsesStub({
@@ -84,36 +82,15 @@ describe.skipIf(!cliInstalled(CODEX_JS))("real Codex CLI with swb's MCP tools (d
   });
 
   afterAll(async () => {
-    stopCodexDaemons(CODEX_JS, codexHomes);
     await stub?.close();
-  }, 60_000);
+  });
 
   /**
    * swb with one row, `codex`, running the real CLI offline as the codex profile starts it, in Codex's
    * default sandbox (no network opt-in); swb appends the profile's MCP arguments itself.
    */
   function startDashboard(home: TempHome, wake: 'auto' | 'off'): TerminalHarness {
-    const codexHome = join(home.home, 'codex-home');
-    const project = join(home.home, 'project');
-    prepareCodexHome(codexHome, project, stub.url);
-    codexHomes.push(codexHome);
-    const config = join(home.workspace, 'swb.json');
-    writeFileSync(
-      config,
-      JSON.stringify({
-        rows: [
-          {
-            name: 'codex',
-            profile: 'codex',
-            wake,
-            command: shellCommand([process.execPath, CODEX_JS, ...('argv' in codex.command ? codex.command.argv.slice(1) : [])]),
-            cwd: project,
-            env: { HOME: codexHome, SHELL: '/bin/bash', STUB_API_KEY: 'stub-key' },
-          },
-        ],
-      }),
-    );
-    return startSwb({ home, args: ['--config', config], cols: 120, rows: 40 });
+    return launchAgentRow(home, { agent: 'codex', stubUrl: stub.url, row: { wake } }).t;
   }
 
   const inputShows = (text: string) => ({ waitFor: (s: string) => new RegExp(`^›\\s${text}\\s*$`, 'mu').test(s), what: `"${text}" in Codex's input` });

@@ -9,20 +9,17 @@
 // opt in with `-c sandbox_workspace_write.network_access=true`); and bare `codex` rows share one
 // app-server daemon that runs every command with one row's environment (identities mixed), which any -c
 // option avoids (Codex then runs its server embedded): two rows started the profile's way keep theirs.
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadProfiles } from '../../src/agents/load-profiles.js';
 import { runCleanups } from '../helpers/cleanup.js';
-import { askWhileQuestionOpen, explainRow, firstReceipt, operate, shellCommand } from '../helpers/swb-operator.js';
+import { askWhileQuestionOpen, explainRow, firstReceipt, operate, submitPrompt } from '../helpers/swb-operator.js';
 import { runSwb } from '../helpers/run-swb.js';
 import { createTempHome, type TempHome } from '../helpers/temp-home.js';
-import { startSwb, type TerminalHarness } from '../helpers/terminal-harness.js';
+import type { TerminalHarness } from '../helpers/terminal-harness.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { startResponsesStub, type ResponsesStub } from '../support/model-api/openai-responses-stub.mjs';
-import { AGENTS_DIR, cliInstalled, prepareCodexHome, stopCodexDaemons } from './agent-cli.js';
+import { CODEX_JS, cliInstalled, launchAgentRow } from './agent-cli.js';
 
-const CODEX_JS = process.env.SWB_CODEX_JS ?? join(AGENTS_DIR, '@openai/codex/bin/codex.js');
 const codex = loadProfiles({ configDir: '/nonexistent-swb-config' }).profiles.get('codex')!;
 const WAKE_LINE = codex.wakeLine;
 const SLOW_MS = 6000;
@@ -31,7 +28,6 @@ afterEach(runCleanups);
 
 describe.skipIf(!cliInstalled(CODEX_JS))('real Codex CLI in swb', () => {
   let stub: ResponsesStub;
-  const codexHomes: string[] = [];
 
   beforeAll(async () => {
     stub = await startResponsesStub({
@@ -82,9 +78,8 @@ describe.skipIf(!cliInstalled(CODEX_JS))('real Codex CLI in swb', () => {
   });
 
   afterAll(async () => {
-    stopCodexDaemons(CODEX_JS, codexHomes);
     await stub?.close();
-  }, 60_000);
+  });
 
   /**
    * swb with rows (default: one, `codex`) running the real CLI offline against the stub, sharing one
@@ -93,25 +88,7 @@ describe.skipIf(!cliInstalled(CODEX_JS))('real Codex CLI in swb', () => {
    * Codex's sandbox reach the hub's socket.
    */
   function startDashboard(home: TempHome, names: string[] = ['codex'], { sandboxed = false } = {}): TerminalHarness {
-    const codexHome = join(home.home, 'codex-home');
-    const project = join(home.home, 'project');
-    prepareCodexHome(codexHome, project, stub.url);
-    codexHomes.push(codexHome);
-    const config = join(home.workspace, 'swb.json');
-    writeFileSync(
-      config,
-      JSON.stringify({
-        rows: names.map((name) => (
-          {
-            name,
-            profile: 'codex',
-            command: shellCommand([process.execPath, CODEX_JS, ...('argv' in codex.command ? codex.command.argv.slice(1) : []), ...(sandboxed ? [] : ['-c', 'sandbox_workspace_write.network_access=true'])]),
-            cwd: project,
-            env: { HOME: codexHome, SHELL: '/bin/bash', STUB_API_KEY: 'stub-key' },
-          })),
-      }),
-    );
-    return startSwb({ home, args: ['--config', config], cols: 120, rows: 40 });
+    return launchAgentRow(home, { agent: 'codex', stubUrl: stub.url, names, args: sandboxed ? [] : ['-c', 'sandbox_workspace_write.network_access=true'] }).t;
   }
 
   const inputShows = (text: string) => ({ waitFor: (s: string) => new RegExp(`^›\\s${text}\\s*$`, 'mu').test(s), what: `"${text}" in Codex's input` });
@@ -189,7 +166,15 @@ describe.skipIf(!cliInstalled(CODEX_JS))('real Codex CLI in swb', () => {
         t.write('\t'); // focus the next row, and attach only once it has the focus
         await t.waitFor(() => focused('beta'), 'beta focused', { timeoutMs: 10_000 });
       }
-      await operate(t, ['which row', inputShows('which row'), '\r']);
+      // (Typed until Codex's input shows it: on a loaded machine a freshly started Codex has dropped
+      // the keys of its first prompt.)
+      const before = stub.requests.length;
+      await submitPrompt(t, 'which row', {
+        inputShows: inputShows('which row').waitFor,
+        submit: ['\r'],
+        taken: () => stub.requests.slice(before).some((r) => r.lastUser === 'which row'),
+        what: `${row}'s prompt to reach the model`,
+      });
       await waitUntil(() => stub.requests.filter((r) => r.toolResult?.includes('row=')).length >= (row === 'alpha' ? 1 : 2), { timeoutMs: 30_000, what: `${row}'s command to run` });
     }
     const rows = stub.requests.map((r) => /row=(\S*)/.exec(r.toolResult ?? '')?.[1]).filter((r) => r !== undefined);

@@ -6,23 +6,20 @@
 // and a tool confirmation reads `waiting (permission)` from the Notification hook (ToolPermission).
 // With Gemini's environment variable redaction on (SWB_TOKEN stripped from a hook's environment) the
 // hook still finds its row, through the Gemini pid the recipe passes (SWB_HOOK_PARENT).
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadProfiles } from '../../src/agents/load-profiles.js';
 import type { RowListing } from '../../src/protocol/methods.js';
 import { runCleanups } from '../helpers/cleanup.js';
 import { followStates, type StateEvent } from '../helpers/follow-states.js';
-import { explainRow, operate, shellCommand, type OperatorStep } from '../helpers/swb-operator.js';
+import { explainRow, operate, type OperatorStep } from '../helpers/swb-operator.js';
 import { runSwb } from '../helpers/run-swb.js';
 import { createTempHome, type TempHome } from '../helpers/temp-home.js';
-import { startSwb, type TerminalHarness } from '../helpers/terminal-harness.js';
+import type { TerminalHarness } from '../helpers/terminal-harness.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { startGeminiStub, type GeminiStub } from '../support/model-api/gemini-stub.mjs';
-import { AGENTS_DIR, cliInstalled } from './agent-cli.js';
+import { GEMINI_JS, cliInstalled, launchAgentRow } from './agent-cli.js';
 
-const GEMINI_JS = process.env.SWB_GEMINI_JS ?? join(AGENTS_DIR, '@google/gemini-cli/bundle/gemini.js');
 const gemini = loadProfiles({ configDir: '/nonexistent-swb-config' }).profiles.get('gemini')!;
 const SLOW_MS = 6000;
 
@@ -52,31 +49,8 @@ describe.skipIf(!cliInstalled(GEMINI_JS))("real Gemini CLI: its hooks fused with
   });
 
   function startDashboard(home: TempHome, security: Record<string, unknown> = {}): { t: TerminalHarness; userSettings: string } {
-    const geminiHome = join(home.home, 'gemini-home');
-    const project = join(home.home, 'project');
-    mkdirSync(join(geminiHome, '.gemini'), { recursive: true });
-    mkdirSync(project, { recursive: true });
-    execFileSync('git', ['init', '-q', project]);
-    const userSettings = join(geminiHome, '.gemini', 'settings.json');
-    writeFileSync(userSettings, JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' }, ...security } }));
-    writeFileSync(join(geminiHome, '.gemini', 'trustedFolders.json'), JSON.stringify({ [project]: 'TRUST_FOLDER' }));
-    const config = join(home.workspace, 'swb.json');
-    writeFileSync(
-      config,
-      JSON.stringify({
-        rows: [
-          {
-            name: 'gemini',
-            profile: 'gemini',
-            command: shellCommand([process.execPath, GEMINI_JS, ...('argv' in gemini.command ? gemini.command.argv.slice(1) : [])]),
-            cwd: project,
-            env: { HOME: geminiHome, SHELL: '/bin/bash', GEMINI_API_KEY: 'stub-key', GOOGLE_GEMINI_BASE_URL: stub.url },
-            wake: 'off',
-          },
-        ],
-      }),
-    );
-    return { t: startSwb({ home, args: ['--config', config], cols: 120, rows: 40 }), userSettings };
+    const { t, agentConfig } = launchAgentRow(home, { agent: 'gemini', stubUrl: stub.url, security, row: { wake: 'off' } });
+    return { t, userSettings: agentConfig };
   }
 
   const inputShows = (text: string) => ({ waitFor: (s: string) => new RegExp(`^\\s*>\\s${text}\\s*$`, 'mu').test(s), what: `"${text}" in Gemini's input` });

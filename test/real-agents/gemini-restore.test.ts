@@ -5,7 +5,6 @@
 // folder). The header says "restored (resumed)" and the resumed conversation carries the turn from
 // before. A row that never had a turn cannot be resumed (Gemini exits 42, "Invalid session
 // identifier"): swb starts it again as a new conversation, with a new id, and says so.
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadProfiles } from '../../src/agents/load-profiles.js';
@@ -17,14 +16,13 @@ import { processFamily } from '../helpers/process-descendants.js';
 import { isProcessAlive } from '../helpers/processes.js';
 import { runSwb } from '../helpers/run-swb.js';
 import { ls } from '../helpers/swb-ls.js';
-import { operate, shellCommand, type OperatorStep } from '../helpers/swb-operator.js';
+import { operate, submitPrompt, type OperatorStep } from '../helpers/swb-operator.js';
 import { createTempHome, type TempHome } from '../helpers/temp-home.js';
-import { startSwb, type TerminalHarness } from '../helpers/terminal-harness.js';
+import type { TerminalHarness } from '../helpers/terminal-harness.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { startGeminiStub, type GeminiStub } from '../support/model-api/gemini-stub.mjs';
-import { AGENTS_DIR, cliInstalled, prepareGeminiHome } from './agent-cli.js';
+import { GEMINI_JS, cliInstalled, startDashboard, writeAgentRowConfig } from './agent-cli.js';
 
-const GEMINI_JS = process.env.SWB_GEMINI_JS ?? join(AGENTS_DIR, '@google/gemini-cli/bundle/gemini.js');
 const gemini = loadProfiles({ configDir: '/nonexistent-swb-config' }).profiles.get('gemini')!;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const FIRST_PROMPT = 'remember the word avocado';
@@ -50,26 +48,12 @@ describe.skipIf(!cliInstalled(GEMINI_JS))('real Gemini CLI restored by the swb s
   });
 
   /** A config with one row, `gemini`, running the real CLI offline against the stub in a trusted project. */
-  function writeConfig(home: TempHome): string {
-    const geminiHome = join(home.home, 'gemini-home');
-    const project = join(home.home, 'project');
-    prepareGeminiHome(geminiHome, project);
-    const config = join(home.workspace, 'swb.json');
-    const row = {
-      name: 'gemini',
-      profile: 'gemini',
-      command: shellCommand([process.execPath, GEMINI_JS, ...('argv' in gemini.command ? gemini.command.argv.slice(1) : [])]),
-      cwd: project,
-      env: { HOME: geminiHome, SHELL: '/bin/bash', GEMINI_API_KEY: 'stub-key', GOOGLE_GEMINI_BASE_URL: stub.url },
-    };
-    writeFileSync(config, JSON.stringify({ rows: [row] }));
-    return config;
-  }
+  const writeConfig = (home: TempHome): string => writeAgentRowConfig(home, { agent: 'gemini', stubUrl: stub.url }).config;
 
   /** Whether the gemini profile's resume recipe (transcript and turn marker) says session `id` had turns. */
   const hadTurns = (home: TempHome, id: string): boolean =>
     sessionHadTurns(gemini.resume!.transcript!, id, { HOME: join(home.home, 'gemini-home') }, gemini.resume!.turnMarker);
-  const dashboard = (home: TempHome, config: string): TerminalHarness => startSwb({ home, args: ['--config', config], cols: 120, rows: 40 });
+  const dashboard = startDashboard;
   const inputShows = (text: string) => ({ waitFor: (s: string) => new RegExp(`^\\s*>\\s${text}\\s*$`, 'mu').test(s), what: `"${text}" in Gemini's input` });
   // Gemini takes an Enter right after fast typing as part of a paste (a newline, not a submit).
   const SUBMIT: OperatorStep[] = [{ pauseMs: gemini.submitDelayMs }, '\r'];
@@ -127,10 +111,13 @@ describe.skipIf(!cliInstalled(GEMINI_JS))('real Gemini CLI restored by the swb s
     await killServer(home, first);
 
     const second = dashboard(home, config);
+    // The note is on the strip for 8 s from the server's start; Gemini may take longer than that to
+    // read idle on a loaded machine, so it is watched for from the start, not after the idle.
+    const noted = second.waitForText('@gemini restored after the server stopped: resuming its conversation', { timeoutMs: 90_000 });
     await second.waitForText(/gemini · idle\b.* · restored \(resumed\)/, { timeoutMs: 90_000 }).catch((err: Error) => {
       throw new Error(`${err.message}\n${serverLogs(home)}`);
     });
-    await second.waitForText('@gemini restored after the server stopped: resuming its conversation');
+    await noted;
     const resumed = await runningGemini(home, second);
     expect(argAfter(resumed.argv, '--resume')).toBe(sessionId);
     expect(resumed.argv).not.toContain('--session-id');
@@ -138,8 +125,15 @@ describe.skipIf(!cliInstalled(GEMINI_JS))('real Gemini CLI restored by the swb s
     expect(resumed.row).toMatchObject({ running: true, restored: 'resumed' });
 
     // The next turn carries the one from before the stop.
-    await operate(second, [SECOND_PROMPT, inputShows(SECOND_PROMPT), ...SUBMIT]);
-    const asked = await waitUntil(() => stub.requests.find((r) => !r.side && r.lastUser === SECOND_PROMPT), { timeoutMs: 30_000, what: 'the second prompt to reach the model' });
+    // (Typed until the input shows it: a resumed Gemini on a loaded machine has dropped the keys of
+    // its first prompt.)
+    await submitPrompt(second, SECOND_PROMPT, {
+      inputShows: inputShows(SECOND_PROMPT).waitFor,
+      submit: SUBMIT,
+      taken: () => stub.requests.some((r) => !r.side && r.lastUser === SECOND_PROMPT),
+      what: 'the second prompt to reach the model',
+    });
+    const asked = stub.requests.find((r) => !r.side && r.lastUser === SECOND_PROMPT)!;
     expect(asked.history).toEqual([`user: ${FIRST_PROMPT}`, `model: ${FIRST_ANSWER}`, `user: ${SECOND_PROMPT}`]);
   }, 240_000);
 

@@ -13,20 +13,18 @@
 // SWB_TOKEN) unless its environment variable redaction is on: then SWB_TOKEN is dropped (no setting
 // lets a name containing TOKEN through), and swb finds the row through the command's ancestors (the row's
 // Gemini process still holds it in its environment) instead of failing or speaking as the operator.
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadProfiles } from '../../src/agents/load-profiles.js';
 import { runCleanups } from '../helpers/cleanup.js';
-import { askWhileQuestionOpen, explainRow, firstReceipt, operate, shellCommand, typedIntoRows, type OperatorStep } from '../helpers/swb-operator.js';
+import { askWhileQuestionOpen, explainRow, firstReceipt, operate, submitPrompt, typedIntoRows, type OperatorStep } from '../helpers/swb-operator.js';
 import { createTempHome, type TempHome } from '../helpers/temp-home.js';
-import { startSwb, type TerminalHarness } from '../helpers/terminal-harness.js';
+import type { TerminalHarness } from '../helpers/terminal-harness.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { startGeminiStub, type GeminiStub } from '../support/model-api/gemini-stub.mjs';
-import { AGENTS_DIR, cliInstalled } from './agent-cli.js';
+import { GEMINI_JS, cliInstalled, launchAgentRow } from './agent-cli.js';
 
-const GEMINI_JS = process.env.SWB_GEMINI_JS ?? join(AGENTS_DIR, '@google/gemini-cli/bundle/gemini.js');
 const gemini = loadProfiles({ configDir: '/nonexistent-swb-config' }).profiles.get('gemini')!;
 const WAKE_LINE = gemini.wakeLine;
 const SLOW_MS = 6000;
@@ -84,31 +82,7 @@ describe.skipIf(!cliInstalled(GEMINI_JS))('real Gemini CLI in swb', () => {
    * swb's own commands allowed by a user policy; `security` adds to the settings' `security` object.
    */
   function startDashboard(home: TempHome, { security = {} }: { security?: Record<string, unknown> } = {}): TerminalHarness {
-    const geminiHome = join(home.home, 'gemini-home');
-    const project = join(home.home, 'project');
-    mkdirSync(join(geminiHome, '.gemini', 'policies'), { recursive: true });
-    mkdirSync(project, { recursive: true });
-    execFileSync('git', ['init', '-q', project]);
-    // Auth by API key (any value: the stub does not check it); the project is trusted.
-    writeFileSync(join(geminiHome, '.gemini', 'settings.json'), JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' }, ...security } }));
-    writeFileSync(join(geminiHome, '.gemini', 'trustedFolders.json'), JSON.stringify({ [project]: 'TRUST_FOLDER' }));
-    writeFileSync(join(geminiHome, '.gemini', 'policies', 'swb.toml'), SWB_POLICY);
-    const config = join(home.workspace, 'swb.json');
-    writeFileSync(
-      config,
-      JSON.stringify({
-        rows: [
-          {
-            name: 'gemini',
-            profile: 'gemini',
-            command: shellCommand([process.execPath, GEMINI_JS, ...('argv' in gemini.command ? gemini.command.argv.slice(1) : [])]),
-            cwd: project,
-            env: { HOME: geminiHome, SHELL: '/bin/bash', GEMINI_API_KEY: 'stub-key', GOOGLE_GEMINI_BASE_URL: stub.url },
-          },
-        ],
-      }),
-    );
-    return startSwb({ home, args: ['--config', config], cols: 120, rows: 40 });
+    return launchAgentRow(home, { agent: 'gemini', stubUrl: stub.url, security, policies: { 'swb.toml': SWB_POLICY } }).t;
   }
 
   const inputShows = (text: string) => ({ waitFor: (s: string) => new RegExp(`^\\s*>\\s${text}\\s*$`, 'mu').test(s), what: `"${text}" in Gemini's input` });
@@ -123,7 +97,15 @@ describe.skipIf(!cliInstalled(GEMINI_JS))('real Gemini CLI in swb', () => {
     await t.waitForText('gemini · idle', { timeoutMs: 90_000 });
 
     // A tool confirmation reads as waiting.
-    await operate(t, ['tool please', inputShows('tool please'), ...SUBMIT]);
+    // (Submitted until the model has it: on a loaded machine Gemini has taken the Enter after the
+    // pause as part of the typing, and the prompt stayed in its input.)
+    const before = stub.requests.length;
+    await submitPrompt(t, 'tool please', {
+      inputShows: inputShows('tool please').waitFor,
+      submit: SUBMIT,
+      taken: () => stub.requests.slice(before).some((r) => !r.side && r.lastUser === 'tool please'),
+      what: '"tool please" to reach the model',
+    });
     await t.waitForText('gemini · waiting', { timeoutMs: 30_000 });
     expect(await explainRow(home, 'gemini')).toMatchObject({ state: 'waiting', prompt: { free: false } });
 

@@ -68,7 +68,12 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('usage of a real Claude Code row', ()
     await t.waitForText('claude · idle', { timeoutMs: 60_000 });
     const inputShows = (text: string) => ({ waitFor: (s: string) => new RegExp(`^❯\\s${text}\\s*$`, 'mu').test(s), what: `"${text}" in Claude's input` });
     for (const [text, answer] of [['hello there', 'Hello from the stub.'], ['read the notes', 'The notes say hello.'], ['one more', 'Hello from the stub.']] as const) {
-      await operate(t, [text, inputShows(text), '\r', { waitFor: (s) => s.includes(answer) && !s.includes('esc to interrupt'), what: `the answer to ${text}` }]);
+      // This turn's own answer: the last turn's reads the same as the first's, so the screen alone
+      // could show it before the prompt even reached the model (then the conversation came up short).
+      const from = stub.answered.length;
+      await operate(t, [text, inputShows(text), '\r']);
+      await waitUntil(() => stub.answered.slice(from).some((a) => !a.toolUse && !a.failed), { timeoutMs: 60_000, what: `the stand-in to answer ${text}` });
+      await operate(t, [{ waitFor: (s) => s.includes(answer) && !s.includes('esc to interrupt'), what: `the answer to ${text}` }]);
     }
     await t.waitForText('claude · idle', { timeoutMs: 30_000 });
 
