@@ -126,7 +126,9 @@ describe('usage of an agent row', () => {
     writeFileSync(conversation, lines.slice(0, half).map((l) => `${l}\n`).join(''));
     writeFileSync(join(home.home, 'part.jsonl'), lines.slice(0, half).map((l) => `${l}\n`).join(''));
     const part = sumTranscript('claude', [join(home.home, 'part.jsonl')]);
-    await waitUntil(async () => (await usageReport(home)).total.turns === part.turns.length, { timeoutMs: 15_000, intervalMs: 200, what: 'the first half to be counted' });
+    await waitUntil(async () => (await usageReport(home)).total.turns === part.turns.length, { timeoutMs: 15_000, intervalMs: 200, what: 'the first half to be counted' }).catch(async (err: Error) => {
+      throw new Error(`${err.message}: ${JSON.stringify((await usageReport(home)).total)} of ${part.turns.length}; file there: ${existsSync(conversation)}; ${readFileSync(join(home.paths.runDir, 'server.log'), 'utf8').slice(-2500)}`);
+    });
     const serverPid = (await ls(home)).pid;
     const stopped = await runSwb(['kill-server', '--force'], { home });
     expect(stopped.status).toBe(0);
