@@ -64,7 +64,12 @@ export class TranscriptSeeker implements Disposable {
       this.watcher.on('error', () => this.unwatch());
     } catch {
       this.watcher = null;
+      return;
     }
+    // Looked, then watched: the next folder made in between (mkdir -p runs on while we arm) told no
+    // watch of itself. Looked again now that the watch is on, so it cannot be missed.
+    const next = this.segments[this.level]!;
+    if (this.level < this.segments.length - 1 && !next.includes('*') && isDir(join(this.dir, next))) this.seen(next);
   }
 
   private seen(name: string | null): void {

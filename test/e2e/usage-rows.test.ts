@@ -72,7 +72,9 @@ describe('usage of an agent row', () => {
     const partFile = join(home.home, 'part.jsonl');
     writeFileSync(partFile, lines.slice(0, half).map((l) => `${l}\n`).join(''));
     const first = sumTranscript('claude', [partFile, SUBAGENT]);
-    await waitUntil(async () => (await usageReport(home)).total.turns === first.turns.length, { timeoutMs: 15_000, intervalMs: 200, what: 'the first half to be counted' });
+    await waitUntil(async () => (await usageReport(home)).total.turns === first.turns.length, { timeoutMs: 15_000, intervalMs: 200, what: 'the first half to be counted' }).catch(async (err: Error) => {
+      throw new Error(`${err.message}: ${JSON.stringify((await usageReport(home)).total)} of ${first.turns.length}; ${readFileSync(join(home.paths.runDir, 'server.log'), 'utf8').slice(-2500)}`);
+    });
     expect((await usageReport(home)).total.tokens).toEqual(tokensOf(first));
 
     // It grows: the rest of the conversation.
