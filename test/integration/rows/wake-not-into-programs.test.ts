@@ -91,7 +91,9 @@ describe('wake and programs that hold the terminal', () => {
     expect(t.verdict()?.prompt.detail).toMatch(/^sh \(process group \d+\) is running in the foreground$/);
     expect(t.typed()).toBe(0);
     t.row.write('\u0003');
-    await waitUntil(() => t.screen().includes(WAKE_LINE), { what: 'the wake at the shell prompt', timeoutMs: 15_000 });
+    await waitUntil(() => t.screen().includes(WAKE_LINE), { what: 'the wake at the shell prompt', timeoutMs: 15_000 }).catch((err: Error) => {
+      throw new Error(`${err.message}; the verdict then: ${JSON.stringify(t.verdict())}; the screen:\n${t.screen()}`);
+    });
     expect(t.typed()).toBeGreaterThan(0);
   }, 40_000);
 });
