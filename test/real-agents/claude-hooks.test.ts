@@ -18,10 +18,8 @@ import { createTempHome, type TempHome } from '../helpers/temp-home.js';
 import { startSwb, type TerminalHarness } from '../helpers/terminal-harness.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { startAnthropicStub, type AnthropicStub, type StubRequest } from '../support/model-api/anthropic-stub.mjs';
-import { AGENTS_DIR, cliInstalled } from './agent-cli.js';
+import { cliInstalled, CLAUDE_BIN, CLAUDE_API_KEY as API_KEY } from './agent-cli.js';
 
-const CLAUDE_BIN = process.env.SWB_CLAUDE_BIN ?? join(AGENTS_DIR, '@anthropic-ai/claude-code/bin/claude.exe');
-const API_KEY = 'sk-ant-stub-key-0000000000000000000000';
 const SLOW_MS = 6000;
 const SWB_TOOLS = ['mcp__swb__coordinate_resource', 'mcp__swb__inbox', 'mcp__swb__peers', 'mcp__swb__read', 'mcp__swb__reply', 'mcp__swb__send', 'mcp__swb__status', 'mcp__swb__wait'];
 // The id of tester's message in what the inbox tool returned: Claude Code hands the model an MCP

@@ -3,7 +3,6 @@
 // recipe) allow exactly that command, so the wake's `swb inbox` runs without a permission question.
 // Before, only the mcp__swb__* tools were allowed, and a user without `Bash(swb:*)` in their own
 // settings was asked at every wake (the row sat `waiting` on "Do you want to proceed?").
-import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadProfiles } from '../../src/agents/load-profiles.js';
 import { writeClaudeConfig } from '../helpers/claude-config.js';
@@ -13,10 +12,8 @@ import { createTempHome } from '../helpers/temp-home.js';
 import { startSwb } from '../helpers/terminal-harness.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { startAnthropicStub, type AnthropicStub } from '../support/model-api/anthropic-stub.mjs';
-import { AGENTS_DIR, cliInstalled } from './agent-cli.js';
+import { cliInstalled, CLAUDE_BIN, CLAUDE_API_KEY as API_KEY } from './agent-cli.js';
 
-const CLAUDE_BIN = process.env.SWB_CLAUDE_BIN ?? join(AGENTS_DIR, '@anthropic-ai/claude-code/bin/claude.exe');
-const API_KEY = 'sk-ant-stub-key-0000000000000000000000';
 const claude = loadProfiles({ configDir: '/nonexistent-swb-config' }).profiles.get('claude')!;
 const WAKE_LINE = claude.wakeLine;
 

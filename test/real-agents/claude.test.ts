@@ -14,12 +14,10 @@ import { readPromptInput } from '../../src/agents/prompt-input.js';
 import type { ScreenSnapshot } from '../../src/rows/screen-snapshot.js';
 import { startAnthropicStub, type AnthropicStub } from '../support/model-api/anthropic-stub.mjs';
 import { runHeadless, type HeadlessRun } from '../helpers/headless-screen.js';
-import { AGENTS_DIR, claudeOfflineEnv, cliInstalled, pinnedVersion } from './agent-cli.js';
+import { claudeOfflineEnv, cliInstalled, pinnedVersion, CLAUDE_BIN, CLAUDE_API_KEY as API_KEY } from './agent-cli.js';
 import { bottomHas, has, saveFixture, wakeLiveAgent } from '../helpers/real-agent-harness.js';
 
-const CLAUDE_BIN = process.env.SWB_CLAUDE_BIN ?? join(AGENTS_DIR, '@anthropic-ai/claude-code/bin/claude.exe');
 const VERSION = pinnedVersion('@anthropic-ai/claude-code');
-const API_KEY = 'sk-ant-stub-key-0000000000000000000000';
 const claude = loadProfiles({ configDir: '/nonexistent-swb-config' }).profiles.get('claude')!;
 /** Claude draws its prompt as "❯" + NO-BREAK SPACE. */
 const prompted = (text: string) => (s: ScreenSnapshot) => s.lines.some((l) => /^❯\s/u.test(l) && l.slice(2) === text);

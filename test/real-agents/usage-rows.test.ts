@@ -20,11 +20,9 @@ import { startSwb } from '../helpers/terminal-harness.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { startAnthropicStub, type AnthropicStub } from '../support/model-api/anthropic-stub.mjs';
 import { startResponsesStub, type ResponsesStub } from '../support/model-api/openai-responses-stub.mjs';
-import { AGENTS_DIR, cliInstalled, prepareCodexHome, stopCodexDaemons } from './agent-cli.js';
+import { AGENTS_DIR, cliInstalled, prepareCodexHome, stopCodexDaemons, CLAUDE_BIN, CLAUDE_API_KEY as API_KEY } from './agent-cli.js';
 
-const CLAUDE_BIN = process.env.SWB_CLAUDE_BIN ?? join(AGENTS_DIR, '@anthropic-ai/claude-code/bin/claude.exe');
 const CODEX_JS = process.env.SWB_CODEX_JS ?? join(AGENTS_DIR, '@openai/codex/bin/codex.js');
-const API_KEY = 'sk-ant-stub-key-0000000000000000000000';
 const codex = loadProfiles({ configDir: '/nonexistent-swb-config' }).profiles.get('codex')!;
 
 afterEach(runCleanups);

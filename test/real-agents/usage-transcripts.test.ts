@@ -14,12 +14,10 @@ import { startAnthropicStub, type AnthropicStub } from '../support/model-api/ant
 import { startResponsesStub, type ResponsesStub } from '../support/model-api/openai-responses-stub.mjs';
 import { runHeadless, type HeadlessRun } from '../helpers/headless-screen.js';
 import { capturing, has } from '../helpers/real-agent-harness.js';
-import { AGENTS_DIR, claudeOfflineEnv, cliInstalled, codexOfflineEnv, prepareCodexHome, stopCodexDaemons } from './agent-cli.js';
+import { AGENTS_DIR, claudeOfflineEnv, cliInstalled, codexOfflineEnv, prepareCodexHome, stopCodexDaemons, CLAUDE_BIN, CLAUDE_API_KEY as API_KEY } from './agent-cli.js';
 import { sumTranscript } from '../helpers/usage-sum.js';
 
-const CLAUDE_BIN = process.env.SWB_CLAUDE_BIN ?? join(AGENTS_DIR, '@anthropic-ai/claude-code/bin/claude.exe');
 const CODEX_JS = process.env.SWB_CODEX_JS ?? join(AGENTS_DIR, '@openai/codex/bin/codex.js');
-const API_KEY = 'sk-ant-stub-key-0000000000000000000000';
 /** Claude Code's prompt line ("❯" and a no-break space) under its box's top rule. */
 const promptShown = (s: { lines: string[] }): boolean => s.lines.some((l) => /^❯\s*$/u.test(l));
 const FIXTURES = join(new URL('../fixtures/usage/', import.meta.url).pathname);
