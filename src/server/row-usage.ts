@@ -134,7 +134,9 @@ export class RowUsageBoard implements Disposable {
     const existing = this.seekers.get(name);
     if (existing) return existing.arm();
     const path = this.expectedPath(name);
-    if (path !== null) this.seekers.set(name, new TranscriptSeeker(path, () => this.lookSoon(name)));
+    if (path === null) return;
+    const seeker = this.seekers.set(name, new TranscriptSeeker(path, () => this.lookSoon(name)));
+    this.o.log(`row ${name}: its conversation file is not there yet (${path}); ${seeker.watching ? `watching ${seeker.watchedFolder}` : 'no folder of its path to watch'}`);
   }
 
   private start(row: Row): void {
@@ -150,8 +152,9 @@ export class RowUsageBoard implements Disposable {
    * batch (one store transaction for their records), and a look's commit may not run in it.
    */
   private lookSoon(name: string): void {
+    const scheduled = this.lookPending.size > 0;
     this.lookPending.add(name);
-    if (this.lookPending.size > 1) return;
+    if (scheduled) return;
     setImmediate(() => {
       const names = [...this.lookPending];
       this.lookPending.clear();

@@ -23,6 +23,8 @@ export class TranscriptSeeker implements Disposable {
   private dir = '';
   private descents = 0;
   private watcher: FSWatcher | null = null;
+  /** The folder the watch is on (null: none yet); once set, later folders entered are new. */
+  private watchedDir: string | null = null;
   private disposed = false;
 
   /**
@@ -37,7 +39,7 @@ export class TranscriptSeeker implements Disposable {
     // (`~/.claude` for `~/.claude/projects/*/…`); entered at once when it exists (arm).
     this.level = Math.max(0, literalEnd - 2);
     this.dir = `/${this.segments.slice(0, this.level).join('/')}`;
-    this.arm();
+    this.settle(false);
   }
 
   /** Whether a folder of the path is watched (false: the config folder is not there, or the bound was reached). */
@@ -47,29 +49,53 @@ export class TranscriptSeeker implements Disposable {
 
   /** The folder watched now (tests). */
   get watchedFolder(): string | null {
-    return this.watcher ? this.dir : null;
+    return this.watcher ? this.watchedDir : null;
   }
 
-  /** Watches again from where it stands (the owner's look found nothing: a folder may have appeared unseen). */
+  /**
+   * Watches again from where it stands (the owner's look found nothing: a folder may have appeared
+   * unseen, its watch event not read yet). Folders entered here appeared after the watch began, so
+   * they are new and what they hold is entered too; at the start nothing existing is guessed at.
+   */
   arm(): void {
+    this.settle(false);
+  }
+
+  /**
+   * Enters the path's literal folders that exist and puts the one watch where the seeker then stands
+   * (a watch left on a folder above would match the wrong segment and see nothing of the file).
+   * `fresh`: the folder stood in appeared after watching began, so a `*` level's only folder is ours
+   * (so is every folder entered here once a watch was on: they were missing when it was placed).
+   */
+  private settle(fresh: boolean): void {
     if (this.disposed) return;
-    // Literal folders that exist are entered at once; the watch goes on the first one missing's parent.
+    const from = this.dir;
     while (this.level < this.segments.length - 1 && !this.segments[this.level]!.includes('*') && isDir(join(this.dir, this.segments[this.level]!))) {
       this.dir = join(this.dir, this.segments[this.level]!);
       this.level++;
     }
+    const isNew = fresh || (this.watchedDir !== null && this.dir !== from);
+    if (this.dir !== from) this.unwatch();
     if (this.watcher || !isDir(this.dir)) return;
     try {
       this.watcher = watch(this.dir, { persistent: false }, (_event, name) => this.seen(name === null ? null : String(name)));
       this.watcher.on('error', () => this.unwatch());
+      this.watchedDir = this.dir;
     } catch {
       this.watcher = null;
       return;
     }
-    // Looked, then watched: the next folder made in between (mkdir -p runs on while we arm) told no
-    // watch of itself. Looked again now that the watch is on, so it cannot be missed.
     const next = this.segments[this.level]!;
-    if (this.level < this.segments.length - 1 && !next.includes('*') && isDir(join(this.dir, next))) this.seen(next);
+    if (this.level >= this.segments.length - 1) return;
+    if (!next.includes('*')) {
+      // Looked, then watched: the next folder made in between (mkdir -p runs on while we arm) told no
+      // watch of itself. Looked again now that the watch is on, so it cannot be missed.
+      if (isDir(join(this.dir, next))) this.seen(next);
+    } else if (isNew) {
+      // Made before the watch moved here (mkdir -p): the new folder's matching sub-folder, if one.
+      const inside = entries(this.dir).filter((e) => matches(next, e) && isDir(join(this.dir, e)));
+      if (inside.length === 1) this.descend(inside[0]!);
+    }
   }
 
   private seen(name: string | null): void {
@@ -88,12 +114,7 @@ export class TranscriptSeeker implements Disposable {
     this.unwatch();
     this.dir = join(this.dir, name);
     this.level++;
-    this.arm();
-    // Made before the watch moved here (mkdir -p): the new folder's matching sub-folder, if one.
-    if (this.level < this.segments.length - 1 && this.segments[this.level]!.includes('*')) {
-      const inside = entries(this.dir).filter((e) => matches(this.segments[this.level]!, e) && isDir(join(this.dir, e)));
-      if (inside.length === 1) this.descend(inside[0]!);
-    }
+    this.settle(true);
   }
 
   private unwatch(): void {

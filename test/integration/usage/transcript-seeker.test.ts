@@ -92,4 +92,20 @@ describe('TranscriptSeeker', () => {
     appendFileSync(join(dir, '.gemini', 'tmp', 'proj2', 'chats', 'session-2026-abcd1234.json'), '{}');
     await waitUntil(() => looks >= 2);
   });
+  it("the owner's look before the watch's event (the row went quiet as mkdir -p ran): the watch moves with it", async () => {
+    const pattern = join(dir, '.claude', 'projects', '*', 'sess-3.jsonl');
+    let looks = 0;
+    const seeker = new TranscriptSeeker(pattern, () => looks++);
+    owned.push(seeker);
+    expect(seeker.watchedFolder).toBe(dir);
+    // The folders appear and the owner looks (arm) in the same turn, before the watch's event is read.
+    mkdirSync(join(dir, '.claude', 'projects', 'slug'), { recursive: true });
+    seeker.arm();
+    // The watch is where the seeker stands, never left behind on a folder above it.
+    expect(seeker.watchedFolder).toBe(join(dir, '.claude', 'projects', 'slug'));
+    await new Promise((r) => setImmediate(r));
+    const before = looks;
+    appendFileSync(join(dir, '.claude', 'projects', 'slug', 'sess-3.jsonl'), line);
+    await waitUntil(() => looks > before, { what: 'the late file to be seen' });
+  });
 });
