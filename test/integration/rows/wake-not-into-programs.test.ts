@@ -84,7 +84,9 @@ describe('wake and programs that hold the terminal', () => {
 
   it('a foreground command that printed something like a prompt: not free (foreground-job); after it ends the wake is typed', async () => {
     const t = await bashRow();
-    t.row.write(`sh -c 'printf "fake prompt$ "; sleep 30'\r`);
+    // The line the job prints is not in the command line the shell echoes ("%s"), so seeing it means
+    // the job runs as `sh` (seen as the forked `bash` before its exec, the verdict named bash once).
+    t.row.write(`sh -c 'printf "fake %s$ " prompt; sleep 30'\r`);
     await waitUntil(() => t.screen().includes('fake prompt$'), { what: 'the job printing its line' });
     await t.mail();
     await waitUntil(() => t.verdict()?.prompt.reason === 'foreground-job', { what: 'the verdict to name the foreground job', timeoutMs: 10_000 });
