@@ -190,8 +190,10 @@ export class FederationLink {
       out.user = s.user;
       out.pass = readSecret(s.passwordFile, 'federation.passwordFile').toString('utf8').trim();
     }
-    // The operator's NODE_EXTRA_CA_CERTS, which the server's node was started without (nats-extra-ca.ts).
-    const extraCa = s.tls?.ca ? undefined : natsExtraCa(process.env, (line) => this.host.log(`federation: ${line}`));
+    // The operator's NODE_EXTRA_CA_CERTS, which the server's node was started without (nats-extra-ca.ts),
+    // for TLS only: with any tls option, the NATS client refuses a server that offers no TLS.
+    const tlsUrl = /(^|,)\s*tls:\/\//.test(s.url);
+    const extraCa = (s.tls || tlsUrl) && !s.tls?.ca ? natsExtraCa(process.env, (line) => this.host.log(`federation: ${line}`)) : undefined;
     if (s.tls) {
       // Read here, not by the NATS client on each connect: a missing file or a private key that
       // others may read refuses the start with a sentence, like the password and .creds files.
@@ -202,7 +204,6 @@ export class FederationLink {
         ...(s.tls.key ? { key: readSecret(s.tls.key, 'federation.tls.key').toString('utf8') } : {}),
       };
     } else if (extraCa) {
-      // Only for a server that offers TLS (a tls:// URL, or one that requires it): a plain one stays plain.
       out.tls = { ca: extraCa };
     }
     return out;
