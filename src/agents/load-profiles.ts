@@ -1,12 +1,14 @@
 // Loads the bundled agent profiles plus the user's additions and overrides from
 // `<configDir>/profiles/*.json`. A bad user file is reported and skipped (the bundled profile of the
-// same id stays in force); a bad bundled file is a bug and throws.
+// same id stays in force); a bad bundled file is a bug and throws. The bundled ones come checked
+// by the build when it can (compiled-profiles.ts).
 import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync, readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PROFILE_LIMITS, ProfileError, parseProfile, unknownProfile, type AgentProfile } from './profile-schema.js';
 import { parseJsonc } from '../config/parse-jsonc.js';
+import { COMPILED_PROFILES_PATH, decodeProfiles, profilesDigest, type ProfileSource } from './compiled-profiles.js';
 
 export interface ProfileLoadError {
   file: string;
@@ -92,6 +94,10 @@ export function loadProfileFile(path: string, label: string = path): AgentProfil
   } catch (err) {
     throw new ProfileError(label, undefined, '', `cannot read: ${(err as Error).message}`);
   }
+  return parseProfileText(text, label);
+}
+
+function parseProfileText(text: string, label: string): AgentProfile {
   // Comments and trailing commas are fine (JSONC), as in the config.
   const parsed = parseJsonc(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   if (!parsed.ok) throw new ProfileError(label, undefined, '', `${parsed.line}:${parsed.column}: ${parsed.problem}`);
@@ -108,14 +114,47 @@ const bundledCache = new Map<string, readonly AgentProfile[]>();
 function bundledProfiles(dir: string): readonly AgentProfile[] {
   const cached = bundledCache.get(dir);
   if (cached) return cached;
-  const out: AgentProfile[] = [];
-  for (const f of jsonFiles(dir)) {
-    const p = loadProfileFile(join(dir, f), `bundled:${f}`);
-    if (`${p.id}.json` !== f) throw new ProfileError(`bundled:${f}`, undefined, 'id', `id "${p.id}" does not match the file name`);
-    out.push(p);
-  }
+  const sources = bundledProfileSources(dir);
+  // The package's own profiles, as the build checked them (compiled-profiles.ts), when they are these.
+  const compiled = dir === bundledProfilesDir() ? readCompiled(profilesDigest(sources)) : null;
+  const out = compiled ?? parseBundledProfiles(sources);
   bundledCache.set(dir, out);
   return out;
+}
+
+function readBundled(path: string, name: string): string {
+  try {
+    return readBounded(path, PROFILE_LIMITS.fileBytes);
+  } catch (err) {
+    throw new ProfileError(`bundled:${name}`, undefined, '', `cannot read: ${(err as Error).message}`);
+  }
+}
+
+function readCompiled(digest: string): AgentProfile[] | null {
+  let text: string;
+  try {
+    text = readFileSync(join(packageRoot(), ...COMPILED_PROFILES_PATH), 'utf8');
+  } catch {
+    return null; // not built (tsc alone): parsed instead
+  }
+  return decodeProfiles(text, digest);
+}
+
+/** The bundled profile files parsed and checked (the build's compile-profiles.mjs, and a start without its output). */
+export function parseBundledProfiles(sources: readonly ProfileSource[]): AgentProfile[] {
+  const out: AgentProfile[] = [];
+  for (const { name, text } of sources) {
+    const label = `bundled:${name}`;
+    const p = parseProfileText(text, label);
+    if (`${p.id}.json` !== name) throw new ProfileError(label, undefined, 'id', `id "${p.id}" does not match the file name`);
+    out.push(p);
+  }
+  return out;
+}
+
+/** The bundled profile files, as read (for compile-profiles.mjs). */
+export function bundledProfileSources(dir: string = bundledProfilesDir()): ProfileSource[] {
+  return jsonFiles(dir).map((name) => ({ name, text: readBundled(join(dir, name), name) }));
 }
 
 export function loadProfiles(opts: LoadProfilesOptions = {}): ProfileSet {

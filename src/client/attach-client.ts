@@ -21,11 +21,12 @@ import {
   FROM_SERVER,
   type ByeFrame,
   type HelloFrame,
+  type WelcomeFrame,
 } from '../protocol/client-wire.js';
 import { SwbError } from '../protocol/error-codes.js';
 import { terminalReportFromEnv } from '../notify/terminal-detect.js';
 import { checkPeer, checkSocketPath } from './trusted-socket.js';
-import { queryTerminal } from './terminal-query.js';
+import { queryBoundFromEnv, TerminalQuery, type TerminalAnswer } from './terminal-query.js';
 import { launchServer, LaunchError } from './server-launch.js';
 import { startMark } from '../util/start-trace.js';
 
@@ -234,13 +235,6 @@ async function pipe(socket: Socket, o: AttachOptions, split: SplitArgs): Promise
   // Raw before the server can read a key: it may read this terminal itself from its WELCOME on.
   const wasRaw = stdin.isRaw;
   stdin.setRawMode(true);
-  // The terminal's own name (XTVERSION), for its notifications: one round trip, bounded (terminal-query.ts).
-  const asked = stdout.isTTY && o.env.SWB_TERMINAL_QUERY !== '0' ? await queryTerminal(stdin, stdout) : null;
-  const terminal = { ...terminalReportFromEnv(o.env), ...(asked?.xtversion ? { xtversion: asked.xtversion } : {}) };
-  const hello: HelloFrame = { wire: CLIENT_WIRE, version: packageVersion(), ...size(), cwd: o.cwd, args: split.hello, directTty: offerTty(o.env), terminal };
-  socket.write(encodeJsonFrame(FRAME.HELLO, hello));
-  // Keys typed while the terminal was asked go on as input, behind HELLO.
-  if (asked && asked.rest.length > 0) socket.write(encodeFrame(FRAME.INPUT, asked.rest));
 
   const onInput = (chunk: Buffer) => socket.write(encodeFrame(FRAME.INPUT, chunk));
   // Told to stop (kill -TSTP; the terminal is raw, so not Ctrl-Z) while the server holds the
@@ -255,18 +249,62 @@ async function pipe(socket: Socket, o: AttachOptions, split: SplitArgs): Promise
     stdin.resume();
   };
 
+  // The terminal's own name (XTVERSION), for its notifications (terminal-query.ts). Asked now and
+  // not waited for: HELLO goes at once, the keys typed meanwhile go on as INPUT behind it, and the
+  // answer follows in a TERMINAL frame, which also hands a terminal the server holds its keys.
+  let welcome: WelcomeFrame | null = null;
+  let handedOver = false;
+  let answer: TerminalAnswer | null = null;
+  const handOver = () => {
+    if (handedOver || welcome === null || (query !== null && answer === null)) return;
+    handedOver = true;
+    if (answer !== null && welcome.terminalQuery) socket.write(encodeJsonFrame(FRAME.TERMINAL, answer.xtversion !== undefined ? { xtversion: answer.xtversion } : {}));
+    if (!welcome.directTty) relayInput();
+  };
+  const queryMs = queryBoundFromEnv(o.env);
+  const query =
+    stdout.isTTY && o.env.SWB_TERMINAL_QUERY !== '0'
+      ? new TerminalQuery({
+          input: stdin,
+          output: stdout,
+          timeoutMs: queryMs,
+          onKeys: onInput,
+          onDone: (a) => {
+            answer = a;
+            startMark(a.answered ? 'terminal answered' : 'terminal query ended unanswered');
+            handOver();
+          },
+        })
+      : null;
+  // The query first, in the same turn as HELLO: it reaches the terminal before anything the
+  // server draws there, and no key is read (to go out as INPUT) before HELLO is on its way.
+  query?.start();
+  const terminal = terminalReportFromEnv(o.env);
+  const hello: HelloFrame = {
+    wire: CLIENT_WIRE,
+    version: packageVersion(),
+    ...size(),
+    cwd: o.cwd,
+    args: split.hello,
+    directTty: offerTty(o.env),
+    terminal,
+    ...(query ? { terminalQueryMs: queryMs } : {}),
+  };
+  socket.write(encodeJsonFrame(FRAME.HELLO, hello));
+  startMark('hello sent');
+
   let bye: ByeFrame | null = null;
-  let welcomed = false;
   const decoder = new FrameDecoder(FROM_SERVER);
   socket.on('data', (chunk: Buffer) => {
     try {
       for (const f of decoder.push(chunk)) {
         if (f.type === FRAME.WELCOME) {
-          if (!welcomed) {
-            if (welcomedDirect(f.payload)) process.on('SIGTSTP', suspend);
-            else relayInput();
-          }
-          welcomed = true;
+          if (welcome !== null) continue;
+          welcome = parseWelcome(f.payload);
+          if (welcome.directTty) process.on('SIGTSTP', suspend);
+          // An older server takes no TERMINAL, and one that holds the terminal reads it already.
+          if (!welcome.terminalQuery && welcome.directTty) query?.stop();
+          handOver();
         } else if (f.type === FRAME.OUTPUT) {
           // A terminal slower than the server: stop reading the socket until it catches up (the
           // server then drops and later redraws instead of queueing without end).
@@ -290,6 +328,7 @@ async function pipe(socket: Socket, o: AttachOptions, split: SplitArgs): Promise
     const finish = () => {
       if (done) return;
       done = true;
+      query?.dispose();
       stdin.off('data', onInput);
       stdout.off('resize', onResize);
       process.off('SIGTSTP', suspend);
@@ -320,11 +359,13 @@ async function pipe(socket: Socket, o: AttachOptions, split: SplitArgs): Promise
   });
 }
 
-function welcomedDirect(payload: Buffer): boolean {
+/** What a WELCOME says this client does next (an unreadable one: relay, and send no TERMINAL). */
+function parseWelcome(payload: Buffer): WelcomeFrame {
   try {
-    return (JSON.parse(payload.toString('utf8')) as { directTty?: unknown }).directTty === true;
+    const v = JSON.parse(payload.toString('utf8')) as Partial<WelcomeFrame>;
+    return { wire: CLIENT_WIRE, version: '', pid: 0, directTty: v.directTty === true, terminalQuery: v.terminalQuery === true };
   } catch {
-    return false;
+    return { wire: CLIENT_WIRE, version: '', pid: 0, directTty: false, terminalQuery: false };
   }
 }
 

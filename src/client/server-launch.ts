@@ -13,6 +13,7 @@ import type { RuntimePaths } from '../hub/runtime-paths.js';
 import { systemClock } from '../util/clock.js';
 import { swbBinPath } from '../util/package-root.js';
 import { SERVER_NODE_FLAGS } from '../util/server-node-flags.js';
+import { caCertsAside } from '../util/ca-certs-aside.js';
 
 const READY_TIMEOUT_MS = 20_000;
 
@@ -35,7 +36,8 @@ export async function launchServer(o: LaunchOptions): Promise<number> {
   const args = [swbBinPath(), 'server', ...o.flags, '--ready-fd', '3'];
   // The server has no terminal of its own: Ink's colours follow the terminal that started it.
   const depth = process.stdout.isTTY ? process.stdout.getColorDepth(o.env) : 8;
-  const env = { ...o.env, SWB_COLOR_LEVEL: String(depth >= 24 ? 3 : depth >= 8 ? 2 : depth >= 4 ? 1 : 0) };
+  // Without NODE_EXTRA_CA_CERTS for its node to parse at start (its NATS link and its rows get it back: ca-certs-aside.ts).
+  const env = { ...caCertsAside(o.env), SWB_COLOR_LEVEL: String(depth >= 24 ? 3 : depth >= 8 ? 2 : depth >= 4 ? 1 : 0) };
   const scoped = systemdScope(o.env);
   // SWB_SERVER_NODE_ARGS: flags for the server's node (a profiler, say), after its own (a V8 flag
   // given twice: the last wins); the rows never see them.

@@ -22,6 +22,7 @@ import type { FederationStore, IncomingResult } from './federation-store.js';
 import { groupIntoEnvelopes } from './federation-store.js';
 import { dedupId, inboundFilter, mailSubject, readEnvelope, STREAM, SUBJECT_ROOT, type Envelope } from './envelope.js';
 import type { FederationSettings } from '../config/federation-config.js';
+import { natsExtraCa } from './nats-extra-ca.js';
 import { Presence, PRESENCE_BEAT_MS, type PresencePeer, type RemotePeer } from './presence.js';
 
 const RETENTION_MS = 14 * 86_400_000;
@@ -189,14 +190,21 @@ export class FederationLink {
       out.user = s.user;
       out.pass = readSecret(s.passwordFile, 'federation.passwordFile').toString('utf8').trim();
     }
+    // The operator's NODE_EXTRA_CA_CERTS, which the server's node was started without (nats-extra-ca.ts),
+    // for TLS only: with any tls option, the NATS client refuses a server that offers no TLS.
+    const tlsUrl = /(^|,)\s*tls:\/\//.test(s.url);
+    const extraCa = (s.tls || tlsUrl) && !s.tls?.ca ? natsExtraCa(process.env, (line) => this.host.log(`federation: ${line}`)) : undefined;
     if (s.tls) {
       // Read here, not by the NATS client on each connect: a missing file or a private key that
       // others may read refuses the start with a sentence, like the password and .creds files.
       out.tls = {
         ...(s.tls.ca ? { ca: readPublic(s.tls.ca, 'federation.tls.ca').toString('utf8') } : {}),
+        ...(extraCa ? { ca: extraCa } : {}),
         ...(s.tls.cert ? { cert: readPublic(s.tls.cert, 'federation.tls.cert').toString('utf8') } : {}),
         ...(s.tls.key ? { key: readSecret(s.tls.key, 'federation.tls.key').toString('utf8') } : {}),
       };
+    } else if (extraCa) {
+      out.tls = { ca: extraCa };
     }
     return out;
   }

@@ -5,7 +5,10 @@
 //
 // client → server: HELLO (JSON, first and once), INPUT (raw terminal bytes), RESIZE (JSON),
 //   DETACH (empty: leave as the detach key does; sent on SIGTSTP to a client whose terminal the
-//   server holds, so the shell taking the terminal back never shares it with the server)
+//   server holds, so the shell taking the terminal back never shares it with the server),
+//   TERMINAL (JSON, once, only after a HELLO with `terminalQueryMs`: the terminal's answer to the
+//   client's query, which ran beside attaching; it also hands the terminal's keys to a server that
+//   holds the terminal, since the client read them itself until then)
 // server → client: WELCOME (JSON, answers HELLO), OUTPUT (bytes for the terminal), BYE (JSON, last)
 // When WELCOME says `directTty`, the server reads and writes the client's terminal itself
 // (server/client-tty.ts): no INPUT or OUTPUT flows, only RESIZE and BYE. An older peer on either
@@ -21,6 +24,7 @@ export const FRAME = {
   INPUT: 2,
   RESIZE: 3,
   DETACH: 4,
+  TERMINAL: 5,
   WELCOME: 16,
   OUTPUT: 17,
   BYE: 18,
@@ -32,6 +36,12 @@ const HEADER = 5;
 export const MAX_FRAME_BYTES = 4 * 1024 * 1024;
 /** Largest HELLO: a command line of rows and a few fields. */
 export const MAX_HELLO_BYTES = 64 * 1024;
+/** Largest TERMINAL: one short name. */
+export const MAX_TERMINAL_BYTES = 1024;
+/** The longest query a HELLO may announce (terminalQueryMs). */
+export const MAX_TERMINAL_QUERY_MS = 60_000;
+/** How much longer than the announced query a server waits for TERMINAL before it reads the terminal anyway. */
+export const TERMINAL_HANDOVER_GRACE_MS = 1000;
 
 export interface HelloFrame {
   wire: number;
@@ -54,6 +64,28 @@ export interface HelloFrame {
    * short printable words (parseClientTerminal). Absent: an older client, or nothing known.
    */
   terminal?: ClientTerminalReport;
+  /**
+   * The client asked its terminal its name and reads the terminal itself (keys go on as INPUT)
+   * for at most this many ms, until it sends TERMINAL. A server holding the terminal reads it only
+   * from then on. Absent: no query (or an older client, whose HELLO carries the answer in `terminal`).
+   */
+  terminalQueryMs?: number;
+}
+
+/** The client's terminal named itself (or did not, within the client's bound). */
+export interface TerminalFrame {
+  /** The terminal's answer to XTVERSION; absent when it gave none. */
+  xtversion?: string;
+}
+
+/**
+ * A TERMINAL frame's JSON, or the sentence saying why it is not one. A name that is no short plain
+ * word is dropped (as in parseClientTerminal), not refused.
+ */
+export function parseTerminalFrame(value: unknown): TerminalFrame | string {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'TERMINAL is not a JSON object';
+  const { xtversion } = parseClientTerminal({ xtversion: (value as Record<string, unknown>).xtversion });
+  return xtversion !== undefined ? { xtversion } : {};
 }
 
 /** A client's terminal as its environment names it (the shape src/notify's TerminalReport reads). */
@@ -100,6 +132,8 @@ export interface WelcomeFrame {
   pid: number;
   /** The server holds the client's terminal: the client sends no INPUT and gets no OUTPUT. */
   directTty?: boolean;
+  /** The server waits for the TERMINAL the HELLO announced (an older server leaves it out: send none). */
+  terminalQuery?: boolean;
 }
 
 export interface ByeFrame {
@@ -170,7 +204,7 @@ export class FrameDecoder {
   }
 }
 
-export const FROM_CLIENT: ReadonlySet<number> = new Set([FRAME.HELLO, FRAME.INPUT, FRAME.RESIZE, FRAME.DETACH]);
+export const FROM_CLIENT: ReadonlySet<number> = new Set([FRAME.HELLO, FRAME.INPUT, FRAME.RESIZE, FRAME.DETACH, FRAME.TERMINAL]);
 export const FROM_SERVER: ReadonlySet<number> = new Set([FRAME.WELCOME, FRAME.OUTPUT, FRAME.BYE]);
 
 /** A terminal size from a peer, or null when it is not one (bounded like a real terminal's). */

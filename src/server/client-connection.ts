@@ -16,19 +16,25 @@ import {
   FrameError,
   FROM_CLIENT,
   MAX_HELLO_BYTES,
+  MAX_TERMINAL_BYTES,
+  MAX_TERMINAL_QUERY_MS,
   parseClientTerminal,
   parseSize,
+  parseTerminalFrame,
+  TERMINAL_HANDOVER_GRACE_MS,
   type ByeFrame,
+  type ClientTerminalReport,
   type HelloFrame,
   type WelcomeFrame,
 } from '../protocol/client-wire.js';
 import { systemClock, type Clock } from '../util/clock.js';
 import { Emitter } from '../util/event.js';
 import type { Disposable } from '../util/lifecycle.js';
+import { TimerSlot } from '../util/timer-slot.js';
 import type { ClientSession, ClientTerminal } from './client-session.js';
 import { ttyWriter } from './client-tty.js';
 import { ttyKeyRelay, type TtyKeyRelay } from './tty-key-relay.js';
-import { markFirstCall } from '../util/start-trace.js';
+import { markFirstCall, startMark } from '../util/start-trace.js';
 
 /** Output a client may leave unread before the server stops writing to it (then redraws once it reads). */
 export const CLIENT_BACKLOG_BYTES = 2 * 1024 * 1024;
@@ -62,6 +68,16 @@ export class ClientConnection {
   private readonly inputEmitter = new Emitter<Buffer>();
   private sizeValue = { cols: 80, rows: 24 };
   private readonly resizeEmitter = new Emitter<void>();
+  /** The terminal named itself after HELLO (TERMINAL): its whole report, HELLO's part with the answer. */
+  private readonly namedEmitter = new Emitter<ClientTerminalReport>();
+  /**
+   * 'reading': the client still reads its terminal for its query's replies (HELLO's terminalQueryMs)
+   * and relays the keys; a terminal the server holds is read only once it hands over (TERMINAL).
+   */
+  private query: 'none' | 'reading' | 'handed over' = 'none';
+  /** Takes the terminal from a client that announced a query and never sent its TERMINAL. */
+  private readonly handoverTimer: TimerSlot;
+  private helloTerminal: ClientTerminalReport = {};
   private dropping = false;
   private closed = false;
   private helloReceived = false;
@@ -81,6 +97,7 @@ export class ClientConnection {
   constructor(private readonly o: ClientConnectionOptions) {
     const { socket } = o;
     this.clock = o.clock ?? systemClock;
+    this.handoverTimer = new TimerSlot(this.clock);
     socket.on('data', (chunk: Buffer) => this.received(chunk));
     socket.on('drain', () => {
       if (!this.tty) this.drained(); // with the terminal held, only the terminal's drain counts
@@ -125,6 +142,7 @@ export class ClientConnection {
       this.inputEmitter.fire(payload);
       return;
     }
+    if (type === FRAME.TERMINAL) return this.terminalNamed(payload);
     if (type === FRAME.DETACH) {
       this.session!.leave();
       return;
@@ -156,6 +174,14 @@ export class ClientConnection {
       });
     }
     this.sizeValue = { cols: hello.cols, rows: hello.rows };
+    this.helloTerminal = hello.terminal ?? {};
+    if (hello.terminalQueryMs !== undefined) {
+      this.query = 'reading';
+      this.handoverTimer.set(() => {
+        this.o.log(`client sent no TERMINAL within ${hello.terminalQueryMs} ms of its query: the server reads its terminal now`);
+        this.handOver();
+      }, hello.terminalQueryMs + TERMINAL_HANDOVER_GRACE_MS);
+    }
     if (hello.directTty && this.o.openTty) {
       this.holdTty(
         this.o.openTty((chunk) => {
@@ -163,13 +189,20 @@ export class ClientConnection {
         }),
       );
     }
-    const welcome: WelcomeFrame = { wire: CLIENT_WIRE, version: this.o.version, pid: process.pid, directTty: this.tty !== null };
+    const welcome: WelcomeFrame = {
+      wire: CLIENT_WIRE,
+      version: this.o.version,
+      pid: process.pid,
+      directTty: this.tty !== null,
+      ...(this.query === 'reading' ? { terminalQuery: true } : {}),
+    };
     this.send(encodeJsonFrame(FRAME.WELCOME, welcome));
     const terminal: ClientTerminal = {
       write: markFirstCall('first output to the client', (data: string) => this.output(data)),
       size: () => this.sizeValue,
       onResize: this.resizeEmitter.event,
       input: this.inputEmitter.event,
+      named: this.namedEmitter.event,
       ...(this.keyRelay ? { keyPath: this.keyRelay, echoPath: this.keyRelay } : {}),
     };
     let opened: ClientSession | string | { code: string; message: string };
@@ -195,12 +228,36 @@ export class ClientConnection {
     const relay = ttyKeyRelay(tty, (data) => this.writeTty(data));
     if (typeof relay === 'string') this.o.log(`keys reach attached rows through the event loop: ${relay}`);
     else this.keyRelay = relay;
-    // The keys come to openTty's onKeys; reading starts here.
-    tty.resume();
+    // The keys come to openTty's onKeys; reading starts here, or once the client stops reading.
+    if (this.query === 'reading') this.keyRelay?.waitForHandover();
+    else tty.resume();
     tty.on('drain', () => this.drained());
     // The terminal hung up (SSH gone) or failed: the client is gone with it.
     tty.on('error', () => this.close());
     tty.on('end', () => this.close());
+  }
+
+  /** TERMINAL: the terminal's name, and the end of the client's reading of it. */
+  private terminalNamed(payload: Buffer): void {
+    if (this.query !== 'reading') return this.bye({ reason: 'refused', code: 'BAD_REQUEST', message: 'TERMINAL came without a query announced in HELLO, or twice' });
+    if (payload.length > MAX_TERMINAL_BYTES) return this.bye({ reason: 'refused', code: 'BAD_REQUEST', message: `TERMINAL is over ${MAX_TERMINAL_BYTES} bytes` });
+    const named = parseTerminalFrame(safeJson(payload));
+    if (typeof named === 'string') return this.bye({ reason: 'refused', code: 'BAD_REQUEST', message: named });
+    this.handOver();
+    if (named.xtversion !== undefined) {
+      startMark('terminal named');
+      this.namedEmitter.fire({ ...this.helloTerminal, xtversion: named.xtversion });
+    }
+  }
+
+  /** The client reads its terminal no more: the server reads a terminal it holds from here on. */
+  private handOver(): void {
+    if (this.query !== 'reading') return;
+    this.query = 'handed over';
+    this.handoverTimer.clear();
+    if (!this.tty || this.closed || this.leaving) return;
+    this.keyRelay?.handedOver();
+    this.tty.resume();
   }
 
   private output(data: string): void {
@@ -297,7 +354,9 @@ export class ClientConnection {
     this.closed = true;
     this.dropTty();
     this.helloTimer.dispose();
+    this.handoverTimer.dispose();
     this.resizeEmitter.dispose();
+    this.namedEmitter.dispose();
     this.inputEmitter.dispose();
     // Give a polite client the BYE; a dead one is cut off at once.
     if (!this.o.socket.destroyed) this.clock.setTimer(() => this.o.socket.destroy(), BYE_GRACE_MS);
@@ -330,6 +389,10 @@ export function parseHello(value: unknown): HelloFrame | string {
     if (typeof a !== 'string' || Buffer.byteLength(a) > MAX_ARG_BYTES || a.includes('\0')) return `each HELLO arg must be a string of at most ${MAX_ARG_BYTES} bytes`;
   }
   if (v.directTty !== undefined && typeof v.directTty !== 'boolean') return 'HELLO directTty must be true or false';
+  const queryMs = v.terminalQueryMs;
+  if (queryMs !== undefined && !(typeof queryMs === 'number' && Number.isInteger(queryMs) && queryMs >= 1 && queryMs <= MAX_TERMINAL_QUERY_MS)) {
+    return `HELLO terminalQueryMs must be a whole number of ms, 1-${MAX_TERMINAL_QUERY_MS}`;
+  }
   // The terminal's names only choose a notification sequence: odd ones are dropped, never refused.
   const terminal = parseClientTerminal(v.terminal);
   return {
@@ -341,5 +404,6 @@ export function parseHello(value: unknown): HelloFrame | string {
     args: v.args as string[],
     ...(v.directTty === true ? { directTty: true } : {}),
     ...(Object.keys(terminal).length > 0 ? { terminal } : {}),
+    ...(queryMs !== undefined ? { terminalQueryMs: queryMs } : {}),
   };
 }

@@ -20,6 +20,7 @@ import { KeyPacer } from '../terminal/key-pacer.js';
 import { sgr } from '../terminal/sgr-color.js';
 import { sanitize } from '../text/sanitize.js';
 import type { Event } from '../util/event.js';
+import type { ClientTerminalReport } from '../protocol/client-wire.js';
 import { DisposableStore, toDisposable, type Disposable } from '../util/lifecycle.js';
 import { initialState, type AppState } from '../app/app-state.js';
 import { AppContext, type AppServices } from '../app/app-context.js';
@@ -44,6 +45,8 @@ export interface ClientTerminal {
   onResize: Event<void>;
   /** The client's keys, raw. */
   input: Event<Buffer>;
+  /** The terminal named itself after attaching (its XTVERSION answer): its whole report from then on. */
+  named?: Event<ClientTerminalReport>;
   /** Takes plain keys to an attached row off the event loop (a terminal the server reads itself). */
   keyPath?: KeyPath;
   /** Echoes the attached row's output ahead off the event loop (the same thread as keyPath's). */

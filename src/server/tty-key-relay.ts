@@ -82,6 +82,8 @@ export class TtyKeyRelay implements KeyPath, EchoPath {
   private on: KeyPathHandlers | null = null;
   private echo: ArmedEcho | null = null;
   private closed = false;
+  /** The client still reads the terminal for its query's replies (client-wire TERMINAL): the thread may not. */
+  private clientReads = false;
 
   constructor(
     private readonly tty: ReadStream,
@@ -157,8 +159,18 @@ export class TtyKeyRelay implements KeyPath, EchoPath {
     return this.on !== null;
   }
 
+  /** The thread starts no reads until handedOver(): the client reads the terminal meanwhile. */
+  waitForHandover(): void {
+    this.clientReads = true;
+  }
+
+  /** The client reads its terminal no more: the next key read may start the thread. */
+  handedOver(): void {
+    this.clientReads = false;
+  }
+
   start(ptyFd: number, screened: Uint8Array, on: KeyPathHandlers): boolean {
-    if (this.closed || this.on !== null || this.tty.destroyed) return false;
+    if (this.closed || this.clientReads || this.on !== null || this.tty.destroyed) return false;
     this.tty.pause();
     try {
       this.relay.start(this.ttyFd, ptyFd, screened);

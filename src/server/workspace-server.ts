@@ -29,6 +29,7 @@ import { type RowUsageBoard, startRowUsage } from './row-usage.js';
 import { WebServing } from './web-serving.js';
 import { webPagesFor, type WebPages } from './web-pages.js';
 import { startMark } from '../util/start-trace.js';
+import { toDisposable } from '../util/lifecycle.js';
 
 export const SERVER_FLAGS = [
   { name: 'config', type: 'string' as const, value: 'FILE', description: 'config file' },
@@ -272,8 +273,16 @@ class WorkspaceServer {
       port: this.core.port,
       look: { ...look, keymap: this.plan.keymap, themes: look.themes },
       terminal,
-      // Notifications reach this client's terminal in the sequence its terminal takes (HELLO's report).
-      notifications: (write) => this.core.notifications.terminals.add(hello.terminal ?? {}, write),
+      // Notifications reach this client's terminal in the sequence its terminal takes (HELLO's report,
+      // and the terminal's own name when it answers the client's query later: TERMINAL).
+      notifications: (write) => {
+        const listener = this.core.notifications.terminals.add(hello.terminal ?? {}, write);
+        const named = terminal.named?.((report) => listener.retarget(report));
+        return toDisposable(() => {
+          named?.dispose();
+          listener.dispose();
+        });
+      },
       rows,
       notes,
       cwd: hello.cwd,

@@ -1,6 +1,8 @@
 // Attaching hands a row the whole terminal: the operator sees exactly what the program would
 // draw in a bare terminal of that size, every key reaches it, and detaching brings the
-// dashboard back with the terminal's input modes as the dashboard wants them.
+// dashboard back with the terminal's input modes as the dashboard wants them. Attaching never waits
+// for the terminal to answer swb's query of its name, and the keys typed while the query is open
+// reach the row in order, the terminal's answer never among them.
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,6 +11,8 @@ import { runCleanups } from '../helpers/cleanup.js';
 import { swbEnv } from '../helpers/run-swb.js';
 import { createTempHome, type TempHome } from '../helpers/temp-home.js';
 import { startProgram, startSwb, type TerminalHarness } from '../helpers/terminal-harness.js';
+import { traceMark } from '../helpers/start-trace-file.js';
+import { waitUntil } from '../helpers/wait-until.js';
 
 afterEach(runCleanups);
 
@@ -155,3 +159,47 @@ describe('attach', () => {
 function stripAge(line: string): string {
   return line.replace(/ +(\d+[smhd]|now|-)$/, ' AGE');
 }
+
+describe('the terminal query beside attaching', () => {
+  test('a terminal that does not answer swb’s query does not delay the first frame; keys typed meanwhile reach the row in order, the late answer never among them', async () => {
+    const home = createTempHome();
+    const trace = join(home.home, 'start-trace');
+    const t = startSwb({
+      home,
+      args: ['cat=exec cat -v'],
+      cols: COLS,
+      rows: ROWS,
+      answersDeviceAttributes: false,
+      env: { SWB_TERMINAL_QUERY_MS: '60000', SWB_START_TRACE: trace },
+    });
+    await t.waitForText('enter attach');
+    // The order of events: HELLO went out and the server drew this client's first frame while the
+    // query was still open (it has not answered, and its bound is a minute off).
+    const hello = traceMark(trace, 'hello sent');
+    const drawn = traceMark(trace, 'first output to the client');
+    expect(hello).toBeDefined();
+    expect(drawn).toBeDefined();
+    expect(hello!.ms).toBeLessThan(drawn!.ms);
+    expect(traceMark(trace, 'terminal answered')).toBeUndefined();
+    expect(traceMark(trace, 'terminal query ended unanswered')).toBeUndefined();
+
+    // Keys while the client still reads its terminal: they attach the row and type into it.
+    t.write(ATTACH);
+    await t.waitFor(() => !t.screenText().join('\n').includes('enter attach'), 'the attached view');
+    t.write('ab');
+    // The terminal answers at last, between keys, its name cut from its end marker; the keys after
+    // the end marker are the server's to read (it holds this terminal), and still come in order.
+    t.write('c\x1bP>|foot(1.16.2)\x1b\\d');
+    t.write('\x1b[?62;22ce');
+    t.write('f\r');
+    await t.waitForText(/^abcdef$/m);
+    await waitUntil(() => traceMark(trace, 'terminal named'), { what: 'the server to hear the terminal’s name' });
+    // cat -v shows an ESC as ^[: none came through, nor any of the answer's text.
+    const screen = t.screenText().join('\n');
+    expect(screen).not.toContain('^[');
+    expect(screen).not.toContain('foot');
+    expect(screen).not.toContain('62;22');
+    t.write('gh\r');
+    await t.waitForText(/^gh$/m);
+  });
+});

@@ -1,13 +1,16 @@
 // Notifications reach the operator's own terminal through the real swb: a row's mail to the operator
 // and a row's non-zero exit arrive at the attached client's terminal as the desktop-notification
 // sequence its terminal takes — OSC 9 (WezTerm), OSC 777 (Ghostty), OSC 99 (kitty) — picked from what
-// the client reports about its terminal; the mute key (M) silences the focused row, on the server.
+// the client reports about its terminal (even when the terminal names itself only after the first
+// frame: the query runs beside attaching); the mute key (M) silences the focused row, on the server.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { runCleanups } from '../helpers/cleanup.js';
 import { createTempHome, type TempHome } from '../helpers/temp-home.js';
 import { startSwb } from '../helpers/terminal-harness.js';
+import { traceMark } from '../helpers/start-trace-file.js';
+import { waitUntil } from '../helpers/wait-until.js';
 
 afterEach(runCleanups);
 
@@ -57,6 +60,34 @@ describe('notifications on the attached client’s terminal', () => {
     expect(t.output.split(exit)).toHaveLength(2);
     expect(t.output).not.toMatch(/\x1b\][^\x07\x1b]*secret-body/);
     expect(t.titles).toEqual([]);
+  });
+
+  test('a terminal that names itself only after the first frame (XTVERSION answered late) still gets its sequence: kitty’s OSC 99', async () => {
+    const home = notifyingHome();
+    const trace = join(home.home, 'start-trace');
+    // Nothing in the environment says kitty (TERM is xterm-256color: the bell), and the terminal
+    // answers the query only when the test says (the bound is far off).
+    const t = startSwb({
+      home,
+      args: [mailThenExit('a')],
+      recordOutput: true,
+      answersDeviceAttributes: false,
+      env: { SWB_TERMINAL_QUERY_MS: '60000', SWB_START_TRACE: trace },
+    });
+    await t.waitForText(/ a · /);
+    // The frame is drawn while the query is still open: attaching did not wait for it.
+    expect(traceMark(trace, 'first output to the client')).toBeDefined();
+    expect(traceMark(trace, 'terminal answered')).toBeUndefined();
+    t.write(`${ESC}P>|kitty(0.35.2)${ESC}\\${ESC}[?62;22c`);
+    await waitUntil(() => traceMark(trace, 'terminal named'), { what: 'the server to hear the terminal’s name' });
+    writeFileSync(join(home.workspace, 'go-a'), '');
+    const mail = CASES[2]!.mail;
+    const exit = CASES[2]!.exit;
+    await t.waitFor(() => t.output.includes(mail) && t.output.includes(exit), 'the mail and exit notifications in OSC 99');
+    expect(t.output).not.toContain(`${ESC}]9;`);
+    expect(t.output).not.toContain(`${ESC}]777;`);
+    // The reply never reached the dashboard as keys.
+    expect(t.screenText().join('\n')).not.toContain('kitty');
   });
 
   test('M mutes the focused row on the server: its mail and exit stay silent, another row’s still ring; M again unmutes', async () => {

@@ -111,6 +111,19 @@ describe('swb server and its clients', () => {
     expect(await serverPid(home)).toBe(server);
   });
 
+  test('the server’s node starts without reading NODE_EXTRA_CA_CERTS, and its rows still get the setting', async () => {
+    const home = createTempHome();
+    // A file node cannot load: a node that reads the setting at its start says so on stderr.
+    const ca = join(home.home, 'no-such-ca.pem');
+    const t = startSwb({ home, args: ['ca=echo "CA<$NODE_EXTRA_CA_CERTS>"; exec sleep 600'], env: { NODE_EXTRA_CA_CERTS: ca } });
+    await t.waitForText(`CA<${ca}>`);
+    const server = await serverPid(home);
+    const started = readFileSync(`/proc/${server}/environ`, 'utf8').split('\0');
+    expect(started.filter((e) => e.startsWith('NODE_EXTRA_CA_CERTS='))).toEqual([]);
+    expect(started).toContain(`SWB_NODE_EXTRA_CA_CERTS=${ca}`);
+    expect(readFileSync(join(home.paths.runDir, 'server.out'), 'utf8')).not.toMatch(/Ignoring extra certs/);
+  });
+
   test('swb attach never starts a server: NO_SERVER', async () => {
     const home = createTempHome();
     const t = startSwb({ home, args: ['attach'] });

@@ -2,6 +2,7 @@
 // config, and swb hubs as nodes alpha, beta and gamma (each its own SWB_HOME and store).
 import { chmodSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { connect } from '@nats-io/transport-node';
 import { describe, expect, it } from 'vitest';
 import { FedNode, ok, twoNodesForThisFile } from '../helpers/federation.js';
@@ -161,6 +162,17 @@ describe('identity across nodes', () => {
     const gamma = new FedNode('gamma', world.nats);
     chmodSync(join(gamma.home.home, 'nats-password'), 0o644);
     await expect(gamma.start()).rejects.toThrow(/federation\.passwordFile: .* may be read by others \(mode 644\); chmod 600 it/);
+  });
+
+  it('a node with NODE_EXTRA_CA_CERTS set aside (as a launched server has it) still links to a plain nats:// server', async () => {
+    // Its NATS link adds those authorities only for TLS: any tls option would make the NATS client
+    // refuse a server that offers none. (Any readable file: it is never used as certificates here.)
+    const gamma = new FedNode('gamma', world.nats, { env: { SWB_NODE_EXTRA_CA_CERTS: fileURLToPath(import.meta.url) } });
+    await gamma.start();
+    const op = await gamma.operator();
+    await waitUntil(async () => (await ok(op, 'federation.status', {})).link.state === 'up', { timeoutMs: 15_000, what: 'gamma’s link up' });
+    op.destroy();
+    await gamma.stop();
   });
 
   it('a second server claiming a live node name is refused with NODE_COLLISION', async () => {

@@ -1,6 +1,7 @@
 // Federation over TLS, for real: a nats-server that requires TLS and a client certificate signed
 // by its CA (mutual TLS, on top of the shipped users and permissions), certificates made by openssl
-// for this run, and nodes whose `federation.tls` names their CA, certificate and key.
+// for this run, and nodes whose `federation.tls` names their CA, certificate and key — or whose CA
+// comes from NODE_EXTRA_CA_CERTS, which the server's node is started without (issue #33).
 import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -96,6 +97,17 @@ describe('federation over TLS (mutual, with the shipped users and permissions)',
       expect(status.problem).toMatch(why);
       await gamma.stop();
     }
+  });
+
+  it('a CA named only by NODE_EXTRA_CA_CERTS, set aside as a launched server gets it (node never read it at start), still vouches for the NATS server', async () => {
+    // As src/client/server-launch.ts launches the server: the setting under its aside name, which
+    // the entry puts back into the environment only after node started (bin/swb.ts).
+    const trusting = new FedNode('gamma', nats, { federation: { tls: pki.cert('gamma') }, env: { SWB_NODE_EXTRA_CA_CERTS: pki.ca } });
+    await trusting.start();
+    expect(trusting.proc!.stderr()).not.toMatch(/Ignoring extra certs/);
+    const op = await trusting.operator();
+    await waitUntil(async () => (await ok(op, 'federation.status', {})).link.state === 'up', { timeoutMs: 15_000, what: 'gamma’s link up' });
+    await trusting.stop();
   });
 
   it('a TLS key that others may read refuses the start, saying so', async () => {

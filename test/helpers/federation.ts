@@ -113,14 +113,16 @@ export class FedNode {
   proc: SwbProcess | null = null;
   readonly home: TempHome;
   readonly configPath: string;
+  private readonly env: Record<string, string>;
 
   constructor(
     readonly name: string,
     readonly nats: NatsServer,
     /** `credentials`: a .creds file to connect with, in place of the shipped user and its password. */
-    opts: { user?: string; credentials?: string; limits?: Record<string, number>; federation?: Record<string, unknown> } = {},
+    opts: { user?: string; credentials?: string; limits?: Record<string, number>; federation?: Record<string, unknown>; env?: Record<string, string> } = {},
   ) {
     this.home = createTempHome();
+    this.env = opts.env ?? {};
     let auth: Record<string, string>;
     if (opts.credentials !== undefined) auth = { credentials: opts.credentials };
     else {
@@ -138,7 +140,7 @@ export class FedNode {
 
   async start(): Promise<void> {
     // Named with --config: the operator's own file (a workspace's switchboard.json would need swb trust first).
-    const proc = spawnSwb(['hub', '--config', this.configPath], { home: this.home });
+    const proc = spawnSwb(['hub', '--config', this.configPath], { home: this.home, env: this.env });
     this.proc = proc;
     await waitUntil(() => /listening on/.test(proc.stderr()) || proc.hasExited(), { timeoutMs: 15_000, what: `node ${this.name} to listen` });
     if (proc.hasExited()) throw new Error(`node ${this.name} exited: ${proc.stderr().slice(-2000)}`);

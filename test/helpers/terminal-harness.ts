@@ -50,7 +50,15 @@ export interface TerminalHarnessOptions {
   env?: NodeJS.ProcessEnv;
   /** Keep every byte the program writes (see `output`); off by default, as floods would pile up. */
   recordOutput?: boolean;
+  /**
+   * False: the terminal does not answer DA1 (CSI c), as a terminal that knows no query, or one
+   * behind a slow link, has not yet; the test types the answer itself when it wants one. Default true.
+   */
+  answersDeviceAttributes?: boolean;
 }
+
+/** xterm's answer to DA1 (CSI ? params c). */
+const DA1_ANSWER = /^\x1b\[\?[0-9;]*c$/;
 
 export interface WaitOptions {
   timeoutMs?: number;
@@ -135,7 +143,9 @@ export class TerminalHarness {
       settle();
     });
     // Replies to queries (DA, CPR, DECRQM) go back to the program, as a real terminal's would.
+    const silentToDa1 = opts.answersDeviceAttributes === false;
     this.terminal.onData((reply) => {
+      if (silentToDa1 && DA1_ANSWER.test(reply)) return;
       if (!this.disposed && this.exitValue === undefined) this.pty.write(reply);
     });
   }
@@ -418,6 +428,8 @@ export interface SwbTerminalOptions {
   recordOutput?: boolean;
   /** Where swb runs (default: the home's workspace). */
   cwd?: string;
+  /** False: the terminal leaves DA1 unanswered (TerminalHarnessOptions). */
+  answersDeviceAttributes?: boolean;
 }
 
 /**
@@ -434,6 +446,7 @@ export function startSwb(opts: SwbTerminalOptions): TerminalHarness {
     // The operator's own config and themes stay out of it: an empty config dir under the home.
     env: swbEnv(opts.home, { TERM: 'xterm-256color', SHELL: '/bin/sh', XDG_CONFIG_HOME: join(opts.home.home, 'config'), ...opts.env }),
     ...(opts.recordOutput ? { recordOutput: true } : {}),
+    ...(opts.answersDeviceAttributes === false ? { answersDeviceAttributes: false } : {}),
   });
   deferCleanup(`swb terminal ${harness.pid}`, () => harness.dispose());
   return harness;

@@ -15,6 +15,7 @@ import {
   encodeFrame,
   encodeJsonFrame,
   parseSize,
+  parseTerminalFrame,
   type FrameType,
 } from '../../../src/protocol/client-wire.js';
 import { parseHello } from '../../../src/server/client-connection.js';
@@ -188,6 +189,11 @@ describe('parseHello', () => {
     expect(parseClientTerminal({ term: 'a;b', termProgram: '' })).toEqual({});
   });
 
+  it('keeps the bound of a terminal query the client runs beside attaching (TERMINAL follows)', () => {
+    expect(parseHello({ ...good, terminalQueryMs: 1000 })).toEqual({ ...good, terminalQueryMs: 1000 });
+    expect(parseHello({ ...good, terminalQueryMs: 60_000 })).toEqual({ ...good, terminalQueryMs: 60_000 });
+  });
+
   it('takes exactly 256 args of 4096 bytes', () => {
     const args = Array.from({ length: 256 }, () => 'x'.repeat(4096));
     expect(parseHello({ ...good, args })).toEqual({ ...good, args });
@@ -214,10 +220,30 @@ describe('parseHello', () => {
     ['a NUL in an arg', { ...good, args: ['ok', 'one=sleep\u00001'] }, /each HELLO arg must be a string of at most 4096 bytes/],
     ['a number among the args', { ...good, args: ['ok', 5] }, /each HELLO arg must be a string/],
     ['an arg over 4096 bytes', { ...good, args: ['é'.repeat(2049)] }, /at most 4096 bytes/],
+    ['a query bound of 0 ms', { ...good, terminalQueryMs: 0 }, /terminalQueryMs must be a whole number of ms, 1-60000/],
+    ['a query bound over a minute', { ...good, terminalQueryMs: 60_001 }, /terminalQueryMs/],
+    ['a fractional query bound', { ...good, terminalQueryMs: 1.5 }, /terminalQueryMs/],
+    ['a query bound that is a string', { ...good, terminalQueryMs: '500' }, /terminalQueryMs/],
   ])('refuses %s with a sentence', (_what, value, sentence) => {
     const r = parseHello(value);
     expect(typeof r).toBe('string');
     expect(r).toMatch(sentence);
     expect(r).toMatch(/^HELLO|^each HELLO/);
+  });
+});
+
+describe('parseTerminalFrame', () => {
+  it("keeps the terminal's name only as a short plain word, an object without one as no name, and refuses what is no object", () => {
+    expect(parseTerminalFrame({ xtversion: 'kitty(0.35.2)' })).toEqual({ xtversion: 'kitty(0.35.2)' });
+    expect(parseTerminalFrame({})).toEqual({});
+    expect(parseTerminalFrame({ xtversion: 'evil\x1b]0;x\x07' })).toEqual({});
+    expect(parseTerminalFrame({ xtversion: 'x'.repeat(65) })).toEqual({});
+    expect(parseTerminalFrame({ xtversion: 7 })).toEqual({});
+    for (const bad of [null, 'kitty', ['kitty'], 3, undefined]) expect(parseTerminalFrame(bad)).toMatch(/^TERMINAL is not a JSON object/);
+  });
+
+  it('is a frame only a client sends', () => {
+    expect(FROM_CLIENT.has(FRAME.TERMINAL)).toBe(true);
+    expect(FROM_SERVER.has(FRAME.TERMINAL)).toBe(false);
   });
 });
