@@ -10,6 +10,7 @@ import { isStoreFailure } from '../store/store-error.js';
 import type { HubConnection } from './hub-connection.js';
 import type { HubCore } from './hub-core.js';
 import { handleIntercomEnvelope } from './intercom-dialect.js';
+import type { HandlerResult } from './rpc-handler.js';
 import { dispatchRpc } from './rpc-handlers.js';
 
 /**
@@ -63,7 +64,14 @@ function handleFrame(core: HubCore, conn: HubConnection, frame: DecodedFrame): v
       const { id, method, params } = msg.message;
       const reserve = replyReservation(method, core.limits);
       conn.beginRequest(reserve);
-      const work = dispatchRpc(core, conn, method, params ?? {}).then(
+      let answer: HandlerResult | Promise<HandlerResult>;
+      try {
+        answer = dispatchRpc(core, conn, method, params ?? {});
+      } catch (err) {
+        answer = Promise.reject(err);
+      }
+      // Answered in a later turn of the microtask queue either way (as an async handler always was).
+      const work = (answer instanceof Promise ? answer : Promise.resolve(answer)).then(
         (result) => {
           conn.endRequest(reserve);
           if ('error' in result) conn.writeError(id, result.error);

@@ -210,15 +210,15 @@ export class HubConnection {
   private reviewDeadline(): void {
     if (this.closed) return;
     const { idleTimeoutMs, stallTimeoutMs } = this.limits;
-    const due: number[] = [];
-    if (!this.identity && idleTimeoutMs > 0) due.push(this.acceptedAt + idleTimeoutMs);
-    if (this.frameStartedAt !== null && idleTimeoutMs > 0) due.push(this.frameStartedAt + idleTimeoutMs);
-    if (this.stalledSince !== null && stallTimeoutMs > 0) due.push(this.stalledSince + stallTimeoutMs);
-    if (due.length === 0) {
+    // Reviewed at every request's start and end: the earliest of at most three, with no array made.
+    let at = Infinity;
+    if (!this.identity && idleTimeoutMs > 0) at = this.acceptedAt + idleTimeoutMs;
+    if (this.frameStartedAt !== null && idleTimeoutMs > 0) at = Math.min(at, this.frameStartedAt + idleTimeoutMs);
+    if (this.stalledSince !== null && stallTimeoutMs > 0) at = Math.min(at, this.stalledSince + stallTimeoutMs);
+    if (at === Infinity) {
       this.clearDeadline();
       return;
     }
-    const at = Math.min(...due);
     // Most reviews (each read of a frame that spans reads) find the same deadline already armed.
     if (this.deadline.pending && this.deadlineAt === at) return;
     this.deadlineAt = at;

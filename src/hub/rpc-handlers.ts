@@ -333,7 +333,12 @@ function replyBudget(core: HubCore): number {
   return Math.max(4096, core.limits.maxReplyBytes - 1024);
 }
 
-export async function dispatchRpc(core: HubCore, conn: HubConnection, method: string, rawParams: unknown): Promise<HandlerResult> {
+/**
+ * The method's answer: a value at once when its handler answers at once, else the handler's own
+ * promise, not wrapped in another (a mail accept's answer waits for its commit and nothing more).
+ * Throws what a handler throws; the caller turns it into the request's typed error.
+ */
+export function dispatchRpc(core: HubCore, conn: HubConnection, method: string, rawParams: unknown): HandlerResult | Promise<HandlerResult> {
   const h = HANDLERS.get(method);
   if (!h) return { error: swbError('UNKNOWN_METHOD', `There is no method ${JSON.stringify(method.slice(0, 64))}.`) };
   let params = h.plainParams?.(rawParams);

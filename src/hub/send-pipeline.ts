@@ -31,6 +31,9 @@ export type BudgetHeld =
 
 /** Tokenless participants together may send this many times one sender's rate. */
 const PARTICIPANTS_RATE_FACTOR = 4;
+/** What a send is answered: its receipt, or the typed refusal (nothing stored). */
+export type SendAnswer = { ok: SendResult } | { error: SwbErrorValue };
+
 const NOT_STORED = 'The message could not be stored; nothing was accepted, retry with the same id';
 
 export interface SendPipelineDeps {
@@ -82,16 +85,19 @@ export class SendPipeline {
     return { batches: this.committer.batches, committed: this.committer.committed };
   }
 
-  /** Every send, with its refusal reported (the dashboard shows rows' refused mail to the operator). */
-  async send(sender: string, params: SendParams): Promise<{ ok: SendResult } | { error: SwbErrorValue }> {
-    const outcome = await this.sendUnreported(sender, params);
-    if ('error' in outcome) {
-      this.refusedEmitter.fire({ sender, to: params.to, error: outcome.error });
-      this.reportHeld(sender, outcome.error.code, outcome.error.details);
-    } else {
-      for (const s of outcome.ok.skipped ?? []) this.reportHeld(sender, s.code, s.details);
+  /**
+   * Every send, with its refusal reported (the dashboard shows rows' refused mail to the operator).
+   * A local send's one promise is the commit's: the answer is made in the commit's loop (issue #33).
+   */
+  send(sender: string, params: SendParams): Promise<SendAnswer> {
+    try {
+      const routed = this.routeAcrossNodes(params);
+      if ('error' in routed) return Promise.resolve(this.reported(sender, params, routed));
+      if (routed.ok.to.some(isRemoteAddress)) return this.sendRemote(sender, params, routed.ok);
+      return this.commit(sender, params, routed.ok);
+    } catch (err) {
+      return Promise.reject(err);
     }
-    return outcome;
   }
 
   /** Runs after the commit returned (a local send's, or mail from another node): push, wake, tell. */
@@ -119,30 +125,43 @@ export class SendPipeline {
     }
   }
 
-  /** The whole send pipeline up to the commit: the request (limits, recipients, rate), then group commit. */
-  private async sendUnreported(sender: string, original: SendParams): Promise<{ ok: SendResult } | { error: SwbErrorValue }> {
-    const routed = this.routeAcrossNodes(original);
-    if ('error' in routed) return routed;
-    const sent = routed.ok;
-    if (sent.to.some(isRemoteAddress)) {
-      const remote = sent.to.filter(isRemoteAddress);
-      const json = Buffer.byteLength(JSON.stringify(sent.text), 'utf8');
-      if (json > MAX_REMOTE_TEXT_JSON) {
-        return { error: swbError('MESSAGE_TOO_LARGE', `Mail to another node carries at most ${MAX_REMOTE_TEXT_JSON} bytes of text as JSON; this is ${json}.`, { limit: MAX_REMOTE_TEXT_JSON }) };
-      }
-      const { store, mail } = this.deps;
-      try {
-        await mail.gate.run(() => {
-          for (const h of remote) store.rememberHandle(h, 'remote');
-        });
-      } catch (err) {
-        return { error: mail.storeFailure(err, NOT_STORED) };
-      }
-    }
+  /** The request (limits, recipients, rate), then the group commit; its answer reported in the commit's loop. */
+  private commit(sender: string, params: SendParams, sent: SendParams): Promise<SendAnswer> {
     const built = buildSendRequest(sender, sent, this.context);
-    if ('error' in built) return built;
-    const outcome = await this.committer.submit(built.request);
-    return outcome.ok ? { ok: outcome.result } : { error: outcome.error };
+    if ('error' in built) return Promise.resolve(this.reported(sender, params, built));
+    return this.committer.submit(built.request, (outcome) =>
+      this.reported(sender, params, outcome.ok ? { ok: outcome.result } : { error: outcome.error }),
+    );
+  }
+
+  /** Mail for other nodes: its text's size there, and its recipients remembered before the commit. */
+  private async sendRemote(sender: string, params: SendParams, sent: SendParams): Promise<SendAnswer> {
+    const remote = sent.to.filter(isRemoteAddress);
+    const json = Buffer.byteLength(JSON.stringify(sent.text), 'utf8');
+    if (json > MAX_REMOTE_TEXT_JSON) {
+      const error = swbError('MESSAGE_TOO_LARGE', `Mail to another node carries at most ${MAX_REMOTE_TEXT_JSON} bytes of text as JSON; this is ${json}.`, { limit: MAX_REMOTE_TEXT_JSON });
+      return this.reported(sender, params, { error });
+    }
+    const { store, mail } = this.deps;
+    try {
+      await mail.gate.run(() => {
+        for (const h of remote) store.rememberHandle(h, 'remote');
+      });
+    } catch (err) {
+      return this.reported(sender, params, { error: mail.storeFailure(err, NOT_STORED) });
+    }
+    return this.commit(sender, params, sent);
+  }
+
+  /** A send's answer, its refusal (or the recipients it skipped) told to the listeners first. */
+  private reported(sender: string, params: SendParams, answer: SendAnswer): SendAnswer {
+    if ('error' in answer) {
+      this.refusedEmitter.fire({ sender, to: params.to, error: answer.error });
+      this.reportHeld(sender, answer.error.code, answer.error.details);
+    } else {
+      for (const s of answer.ok.skipped ?? []) this.reportHeld(sender, s.code, s.details);
+    }
+    return answer;
   }
 
   /**

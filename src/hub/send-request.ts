@@ -22,7 +22,7 @@ export interface SendContext {
   isStored(sender: string, messageId: string): boolean;
 }
 
-/** No recipient reached only through `@all`: shared, never written. */
+/** No recipient reached only through `@all`, or none that hears pushes: shared, never written. */
 const NONE_OPTIONAL: ReadonlySet<string> = new Set();
 
 export function buildSendRequest(sender: string, sent: SendParams, ctx: SendContext): { request: AcceptRequest } | { error: SwbErrorValue } {
@@ -33,8 +33,8 @@ export function buildSendRequest(sender: string, sent: SendParams, ctx: SendCont
     return { error: messageTooLarge(bytes, limits.maxMessageBytes) };
   }
   if (text.length === 0) return { error: swbError('BAD_REQUEST', 'A message needs some text.') };
-  // One recipient (most mail) needs no set to lose its duplicates.
-  const requestedTo = sent.to.length === 1 ? [sent.to[0]!] : [...new Set(sent.to)];
+  // One recipient (most mail) needs no set to lose its duplicates, nor a copy (the params are this request's own).
+  const requestedTo = sent.to.length === 1 ? sent.to : [...new Set(sent.to)];
   if (requestedTo.length > limits.maxRecipients) return { error: swbError('BAD_REQUEST', `At most ${limits.maxRecipients} recipients per message.`) };
   const to: string[] = [];
   let broadcast = false;
@@ -52,8 +52,9 @@ export function buildSendRequest(sender: string, sent: SendParams, ctx: SendCont
       error: swbError('RATE_LIMITED', `${sender} is sending faster than ${limits.ratePerSecond} messages a second; retry in ${wait} ms.`, { retryAfterMs: wait }),
     };
   }
-  const live = new Set<string>();
-  for (const h of to) if (ctx.hearsPushes(h)) live.add(h);
+  // Most recipients have no connection that hears pushes: then no set is made.
+  let live: Set<string> | undefined;
+  for (const h of to) if (ctx.hearsPushes(h)) (live ??= new Set()).add(h);
   return {
     request: {
       sender,
@@ -65,7 +66,7 @@ export function buildSendRequest(sender: string, sent: SendParams, ctx: SendCont
       kind: sent.kind ?? 'msg',
       replyTo: sent.replyTo ?? null,
       messageId,
-      live,
+      live: live ?? NONE_OPTIONAL,
     },
   };
 }

@@ -85,6 +85,9 @@ type InboxRow = MessageRow & { seq: number; state: number };
 /** How stale a handle's recorded last use may be (it only decides when a tokenless handle is forgotten). */
 const LAST_SEEN_GRANULARITY_MS = 3600_000;
 
+/** No recipient skipped (most sends): shared, never written. */
+const NO_SKIPS: ReadonlyArray<{ to: string; error: SwbErrorValue }> = [];
+
 /** Counter changes of a batch not yet committed. */
 interface Staged {
   seq: Map<string, number>;
@@ -388,8 +391,9 @@ export class MailStore {
     // the same transaction.
     const notFull = without(r.to, full);
     const budget = r.fromRemote ? null : this.budget.decide(r.sender, notFull, r.optional, depth, at);
-    const skipped = [...full, ...(budget?.skipped ?? [])];
-    const to = budget ? without(notFull, budget.skipped) : notFull;
+    // Most sends skip nobody: no array made for them.
+    const skipped = full.length === 0 && !budget?.skipped.length ? NO_SKIPS : [...full, ...(budget?.skipped ?? [])];
+    const to = budget && budget.skipped.length > 0 ? without(notFull, budget.skipped) : notFull;
     const refusal = r.fromRemote ? null : (budget?.refusal ?? this.refusal(r, to, staged) ?? (to.length === 0 && skipped.length > 0 ? skipped[0]!.error : null));
     if (refusal) {
       this.q.deleteMessage.run(id);
@@ -407,12 +411,14 @@ export class MailStore {
       recipients.push({ to: recipient, seq, state: delivered ? 'delivered' : 'accepted' });
     }
     // One envelope per other node, whatever the number of its recipients (they share the message id there).
-    const nodes = new Set<string>();
-    for (const recipient of to) {
-      const at_ = recipient.indexOf('@');
-      if (at_ > 0) nodes.add(recipient.slice(at_ + 1));
+    if (to.some((recipient) => recipient.indexOf('@') > 0)) {
+      const nodes = new Set<string>();
+      for (const recipient of to) {
+        const at_ = recipient.indexOf('@');
+        if (at_ > 0) nodes.add(recipient.slice(at_ + 1));
+      }
+      for (const node of nodes) this.q.insertOutboxMail.run(node, id, at);
     }
-    for (const node of nodes) this.q.insertOutboxMail.run(node, id, at);
     let repliedTo: { id: number; recipient: string; sender: string } | null = null;
     if (r.replyTo !== null) {
       const wasUnread = this.isUnread(r.replyTo, r.sender);
@@ -440,8 +446,8 @@ export class MailStore {
   }
 
   /** Broadcast recipients whose inbox is full: skipped, each with the refusal it would have had. */
-  private skippedFull(r: AcceptRequest, staged: Staged): Array<{ to: string; error: SwbErrorValue }> {
-    if (!r.optional || r.optional.size === 0 || this.maxUnread <= 0) return [];
+  private skippedFull(r: AcceptRequest, staged: Staged): ReadonlyArray<{ to: string; error: SwbErrorValue }> {
+    if (!r.optional || r.optional.size === 0 || this.maxUnread <= 0) return NO_SKIPS;
     return r.to.filter((to) => r.optional!.has(to) && this.stagedUnread(to, staged) >= this.maxUnread).map((to) => ({ to, error: this.queueFull(to) }));
   }
 
