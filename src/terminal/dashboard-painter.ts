@@ -317,7 +317,9 @@ export class DashboardPainter implements RowPainter, Disposable {
     }
     const segments: Segment[] = [];
     const viewports: ViewportSource[] = [];
-    const headers: PaintedHeader[] = [];
+    // The records of the last paint are reused: a flood paints 30 frames a second.
+    const headers = this.paintedHeaders;
+    let painted = 0;
     if (!fullScreen) {
       const byName = new Map(state.rows.map((r) => [r.name, r]));
       const now = this.clock.now();
@@ -332,7 +334,18 @@ export class DashboardPainter implements RowPainter, Disposable {
           const header = typeof drawn === 'string' ? { line: drawn, age: null } : drawn;
           const key = `h:${p.name}`;
           segments.push({ key, x: p.header.x, y: p.header.y, text: header.line });
-          headers.push({ key, x: p.header.x, y: p.header.y, view, header, field: formatAgeField(ageSince(live), now) });
+          // The field as the header shows it (one that has no place for it: as it would read).
+          const field = header.age?.text ?? formatAgeField(ageSince(live), now);
+          const h = headers[painted++];
+          if (h === undefined) headers.push({ key, x: p.header.x, y: p.header.y, view, header, field });
+          else {
+            h.key = key;
+            h.x = p.header.x;
+            h.y = p.header.y;
+            h.view = view;
+            h.header = header;
+            h.field = field;
+          }
         }
         if (row && p.viewport.height > 0) {
           viewports.push({ key: p.name, rect: p.viewport, screen: row.screen });
@@ -340,7 +353,7 @@ export class DashboardPainter implements RowPainter, Disposable {
       }
       segments.push(...this.separators(layout, state.themeName));
     }
-    this.paintedHeaders = headers;
+    headers.length = painted;
     this.paintedState = state;
     // Under a full-screen overlay no row is drawn (rowChanged paints none while it is up).
     this.o.compositor.paintDashboard(
