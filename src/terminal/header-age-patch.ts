@@ -40,7 +40,12 @@ export function turnHeaderAge(header: RenderedHeader, field: string): HeaderAgeT
   if (age.text === field) return null;
   if (age.text.length !== field.length) return 'repaint';
   const line = header.line.slice(0, age.index) + field + header.line.slice(age.index + field.length);
+  // Only the cells that differ ("<1m" to " 1m": two; " 1m" to " 2m": one); the field is ASCII, a cell a character.
+  let first = 0;
+  while (age.text[first] === field[first]) first++;
+  let last = field.length - 1;
+  while (age.text[last] === field[last]) last--;
   // A style that starts with its own reset needs none before it (as segment-diff.ts sends spans).
   const style = age.style.startsWith('\x1b[0;') || age.style === SGR_RESET ? age.style : SGR_RESET + age.style;
-  return { header: { line, age: { ...age, text: field } }, offset: age.column, span: style + field + SGR_RESET };
+  return { header: { line, age: { ...age, text: field } }, offset: age.column + first, span: style + field.slice(first, last + 1) + SGR_RESET };
 }
