@@ -766,8 +766,8 @@ async function runIdleStart(idleSystems, log) {
       const readyMs = performance.now() - t0;
       s.client.deferEmulation();
       // Which path the figures are of: an installed swb draws on the terminal itself, and its client sleeps.
-      const relay = system.startsWith('swb') ? swbClientRelay(s.home) : null;
-      if (relay !== null) log(`  idle-start ${system.padEnd(5)} the client relays every frame (the server says: ${relay}): not the path of an installed swb`);
+      const relay = !system.startsWith('swb') ? null : s.env.SWB_DIRECT_TTY === '0' ? 'SWB_DIRECT_TTY=0 in its environment' : swbClientRelay(s.home);
+      if (relay !== null) log(`  idle-start ${system.padEnd(5)} the client relays every frame (${relay}): not the path of an installed swb`);
       started.push({ system, s, readyMs, meter: idleWindowMeter(s.cpuPids, s.client), minutes: 0 });
     }
     // A minute closes for each system 60 s after its window opened, and so on.
