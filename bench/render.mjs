@@ -78,7 +78,7 @@ import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
 import { bestCpuS, cpuMeter, cpuSeconds, loadAverage, memory, settleIdle } from './lib/render/proc.mjs';
 import { PtyClient, sleep } from './lib/render/pty-client.mjs';
-import { COLS, HISTORY_LINES, ROWS, TMUX_HISTORY_ARGS, TMUX_HISTORY_LINES, clientEnv, killAllTmux, killTmuxServer, listProfiles, startFloor, startSwb, startTmux, swbCommand } from './lib/render/systems.mjs';
+import { COLS, HISTORY_LINES, ROWS, TMUX_HISTORY_ARGS, TMUX_HISTORY_LINES, clientEnv, killAllTmux, killTmuxServer, listProfiles, startFloor, startSwb, startTmux, swbClientRelay, swbCommand } from './lib/render/systems.mjs';
 import { childNamed, echoChain, formatChain, readSchedTrace, startSchedRecord, threadsOf } from './lib/render/sched-chain.mjs';
 import { Barrier, floodCommand, helloCommand, idleCommand, lastEnd, readStreamStatus, shq, streamCommand, writeColouredText, writeStreamScript } from './lib/render/workloads.mjs';
 import { formatProfile, summariseProfile } from './lib/render/cpuprofile.mjs';
@@ -765,6 +765,9 @@ async function runIdleStart(idleSystems, log) {
       await s.client.waitForMarkers([...markers, ...headers], 60000);
       const readyMs = performance.now() - t0;
       s.client.deferEmulation();
+      // Which path the figures are of: an installed swb draws on the terminal itself, and its client sleeps.
+      const relay = !system.startsWith('swb') ? null : s.env.SWB_DIRECT_TTY === '0' ? 'SWB_DIRECT_TTY=0 in its environment' : swbClientRelay(s.home);
+      if (relay !== null) log(`  idle-start ${system.padEnd(5)} the client relays every frame (${relay}): not the path of an installed swb`);
       started.push({ system, s, readyMs, meter: idleWindowMeter(s.cpuPids, s.client), minutes: 0 });
     }
     // A minute closes for each system 60 s after its window opened, and so on.

@@ -3,8 +3,9 @@
 // a line write rather than a whole-frame Ink render (idle rows must cost next to nothing).
 // Measured with cell-width.ts (the terminal's per-code-point cells), not Ink's string-width: Ink never
 // lays this line out, and it has to fill exactly its cells on the terminal, beside a row's screen.
-import { ageSince, formatAge, type RowView } from '../src/app/app-state.js';
+import { AGE_CELLS, ageSince, formatAgeField, type RowView } from '../src/app/app-state.js';
 import type { Theme } from '../src/config/theme.js';
+import type { RenderedHeader } from '../src/terminal/header-age-patch.js';
 import { sgr } from '../src/terminal/sgr-color.js';
 import { sanitize } from '../src/text/sanitize.js';
 import { padToWidth, truncateToWidth, cellWidth } from '../src/text/cell-width.js';
@@ -35,7 +36,8 @@ export function rowHeaderParts({ row, now }: Pick<RowHeaderInput, 'row' | 'now'>
   const reason = state === 'waiting' && row.waitingReason ? ` (${row.waitingReason})` : '';
   const left = ` ${STATE_GLYPH[state] ?? '○'} ${row.name}${profile} · ${state}${reason}${exit}${row.wakeFailed ? ' · wake failed' : ''}${policy}${muted}${restored}${reservationPart(row.reservations)}${gitPart(row.git)}`;
   const badge = row.unread > 0 ? ` ✉ ${row.unread} ` : '';
-  const right = ` ${formatAge(ageSince(row), now)} `;
+  // Right-aligned in a field of its own width: a turn of the clock changes only its cells.
+  const right = ` ${formatAgeField(ageSince(row), now)} `;
   return { left, badge, right, state };
 }
 
@@ -63,6 +65,18 @@ function gitPart(git: RowView['git']): string {
 }
 
 export function rowHeaderLine(input: RowHeaderInput): string {
+  return rowHeader(input).line;
+}
+
+/** Trailing bytes of every header line: the reset after its last part. */
+const LINE_END = '\x1b[0m';
+
+/**
+ * The header line and where its age field sits (the age's last cell is one before the line's
+ * end, in the header's own colours): the dashboard rewrites just that field at the clock's turn
+ * (src/terminal/header-age-patch.ts). A header too narrow for its parts has no such place.
+ */
+export function rowHeader(input: RowHeaderInput): RenderedHeader {
   const { width, focused, theme } = input;
   const { left, badge, right, state } = rowHeaderParts(input);
   const colors = focused ? theme.header.focused : theme.header.unfocused;
@@ -70,7 +84,7 @@ export function rowHeaderLine(input: RowHeaderInput): string {
   // Usage (#38) takes what the name and state leave; it goes first when the header is narrow.
   const usage = usageHeaderPart(input.row.usage, width - cellWidth(badge) - cellWidth(right) - Math.min(cellWidth(left), HEADER_LEFT_KEEP));
   const room = Math.max(0, width - cellWidth(badge) - cellWidth(right) - usage.length);
-  if (room === 0) return base + padToWidth(truncateToWidth(left, width), width) + '\x1b[0m';
+  if (room === 0) return { line: base + padToWidth(truncateToWidth(left, width), width) + LINE_END, age: null };
   // The state word takes its theme colour; everything else the header's.
   const main = padToWidth(truncateToWidth(left, room), room);
   const stateColor = theme.state[state as keyof Theme['state']] ?? colors.fg;
@@ -80,5 +94,9 @@ export function rowHeaderLine(input: RowHeaderInput): string {
       ? `${main.slice(0, at + 3)}${sgr({ fg: stateColor, ...(colors.bg ? { bg: colors.bg } : {}) })}${state}${base}${main.slice(at + 3 + state.length)}`
       : main;
   const badgePart = badge ? `${sgr({ fg: theme.unread.fg, ...(theme.unread.bg ? { bg: theme.unread.bg } : {}), bold: true })}${badge}${base}` : '';
-  return `${base}${painted}${usage}${badgePart}${right}\x1b[0m`;
+  const line = `${base}${painted}${usage}${badgePart}${right}${LINE_END}`;
+  // `right` is " " + the field + " ", in the header's colours (the badge ends by restoring them).
+  const field = right.slice(1, -1);
+  const fits = field.length === AGE_CELLS;
+  return { line, age: fits ? { index: line.length - LINE_END.length - 1 - field.length, column: width - 1 - field.length, text: field, style: base } : null };
 }

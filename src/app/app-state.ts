@@ -183,6 +183,18 @@ export function formatAge(lastOutputAt: number, now: number): string {
   return `${Math.max(1, Math.floor(now / 86_400_000) - Math.floor(lastOutputAt / 86_400_000))}d`;
 }
 
+/** The cells a header gives its age: "now", "<1m", "59m", "23h" and "99d" all fit. */
+export const AGE_CELLS = 3;
+
+/**
+ * The age as a header shows it, right-aligned in AGE_CELLS cells ("  -", " 5m"): every turn of the
+ * clock from "now" to "99d" keeps its width, so a turn changes those cells and nothing beside them
+ * (the header's other parts stay where they are; terminal/header-age-patch.ts rewrites just these).
+ */
+export function formatAgeField(lastOutputAt: number, now: number): string {
+  return formatAge(lastOutputAt, now).padStart(AGE_CELLS);
+}
+
 /** The instant a row's header age counts from: its exit once it ended (it may never have printed), else its last output. */
 export function ageSince(row: Pick<RowView, 'running' | 'exitedAt' | 'lastOutputAt'>): number {
   return !row.running && row.exitedAt ? row.exitedAt : row.lastOutputAt;

@@ -6,7 +6,7 @@ import React from 'react';
 import { render } from 'ink';
 import { App } from '../../components/App.js';
 import { attachedStatusLine } from '../../components/attached-status-line.js';
-import { rowHeaderLine } from '../../components/row-header-line.js';
+import { rowHeader } from '../../components/row-header-line.js';
 import { keysLabel, type Keymap } from '../config/keymap.js';
 import { rawKeySequences } from '../terminal/key-encodings.js';
 import type { Theme } from '../config/theme.js';
@@ -128,7 +128,7 @@ export function openClientSession(o: ClientSessionOptions): ClientSession {
       getState: store.getState,
       layouts,
       writeModes: write,
-      renderHeader: (row, width, focused, now, themeName) => rowHeaderLine({ row, width, focused, now, theme: themeOf(themeName) }),
+      renderHeader: (row, width, focused, now, themeName) => rowHeader({ row, width, focused, now, theme: themeOf(themeName) }),
       separatorStyle: (themeName) => sgr({ fg: themeOf(themeName).border.unfocused }),
       ...(look.attachedStatus
         ? { renderAttachedStatus: (state: AppState, width: number) => attachedStatusLine({ state, width, theme: themeOf(state.themeName), detachKey }) }

@@ -24,6 +24,14 @@ export interface Segment {
   text: string;
 }
 
+/** A segment on the terminal whose text changed only in some cells: `span` (ANSI) drawn from its cell `offset` makes `segment.text` of `was`. */
+export interface SegmentPatch {
+  segment: Segment;
+  was: string;
+  offset: number;
+  span: string;
+}
+
 export interface DashboardFrame {
   /** Ink's latest frame, placed with its first line at terminal row `inkTop`. */
   ink: readonly string[];
@@ -136,6 +144,29 @@ export class Compositor {
     }
     for (const key of this.caches.keys()) if (!live.has(key)) this.caches.delete(key);
     this.flush(out);
+  }
+
+  /**
+   * Headers' ages turned and nothing else changed (header-age-patch.ts): each patch's cells, with
+   * no look at Ink's lines or the viewports. False, and nothing sent, when the terminal is not
+   * known to show each patched segment as it `was` (a clear is due, it moved or changed since):
+   * the caller paints the whole frame instead.
+   */
+  patchSegments(patches: readonly SegmentPatch[]): boolean {
+    if (this.needsClear) return false;
+    for (const p of patches) {
+      const sent = this.segmentCache.get(p.segment.key);
+      if (sent === undefined || sent.x !== p.segment.x || sent.y !== p.segment.y || sent.text !== p.was) return false;
+    }
+    let out = '';
+    for (const { segment, offset, span } of patches) {
+      out += moveTo(segment.y, segment.x + offset) + span;
+      this.segmentCache.set(segment.key, segment);
+      this.stats.linesPainted++;
+    }
+    if (out !== '') this.cursorAt = null;
+    this.flush(out);
+    return true;
   }
 
   /**

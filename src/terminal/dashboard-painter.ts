@@ -15,9 +15,10 @@ import { DisposableStore, type Disposable } from '../util/lifecycle.js';
 import { QuietTimer } from '../util/quiet-timer.js';
 import { TimerSlot } from '../util/timer-slot.js';
 import { AgeClock } from './age-clock.js';
-import { ageSince, formatAge } from '../app/app-state.js';
+import { ageSince, formatAge, formatAgeField } from '../app/app-state.js';
+import { turnHeaderAge, type RenderedHeader } from './header-age-patch.js';
 import type { OutputLender } from '../rows/pty-output-loan.js';
-import type { Compositor, Segment, ViewportSource } from './compositor.js';
+import type { Compositor, Segment, SegmentPatch, ViewportSource } from './compositor.js';
 import type { InkStdout } from './ink-surface.js';
 import { DASHBOARD_MODES, modeTransition } from './terminal-modes.js';
 
@@ -46,8 +47,11 @@ export interface PainterOptions {
   /** The client's one layout (the chrome and the rows it draws use the same). */
   layouts: LayoutSource;
   writeModes: (sequences: string) => void;
-  /** A row's header as one ANSI line of exactly `width` cells (a view, injected from components/). */
-  renderHeader: (row: RowView, width: number, focused: boolean, now: number, themeName: string) => string;
+  /**
+   * A row's header as one ANSI line of exactly `width` cells (a view, injected from components/),
+   * with where its age field sits when the clock's turn may rewrite just that (header-age-patch.ts).
+   */
+  renderHeader: (row: RowView, width: number, focused: boolean, now: number, themeName: string) => string | RenderedHeader;
   /** Border colour SGR for grid separators. */
   separatorStyle: (themeName: string) => string;
   /** The line under an attached row, exactly `width` cells (absent: the row takes the whole terminal). */
@@ -83,8 +87,9 @@ export class DashboardPainter implements RowPainter, Disposable {
       new AgeClock(
         () => this.shownAgesSince(),
         () => {
-          // Headers are not on screen while a row is attached.
-          if (this.o.getState().attached === null && this.agesChanged()) this.paintSoon();
+          // Headers are not on screen while a row is attached. A turn that changed only ages sends
+          // only their cells, when it can (paintAges); anything else, the whole frame.
+          if (this.o.getState().attached === null && this.agesChanged() && !this.paintAges()) this.paintSoon();
         },
         this.clock,
       ),
@@ -103,6 +108,9 @@ export class DashboardPainter implements RowPainter, Disposable {
   }
 
   private readonly ages: AgeClock;
+  /** The headers the last dashboard paint drew, for the clock's turn (paintAges); from that paint's state. */
+  private paintedHeaders: PaintedHeader[] = [];
+  private paintedState: AppState | null = null;
 
   private shownAges = '';
   /**
@@ -135,6 +143,40 @@ export class DashboardPainter implements RowPainter, Disposable {
     if (ages === this.shownAges) return false;
     this.shownAges = ages;
     return true;
+  }
+
+  /**
+   * The clock's turn when nothing but ages changed since the last paint: each header whose age
+   * field reads differently gets that field's cells, and nothing else is looked at (no header
+   * rendered, no Ink line or viewport compared). False when the turn needs a full paint: one is
+   * due anyway, the state moved on, or a header cannot be rewritten in place.
+   */
+  private paintAges(): boolean {
+    if (this.immediate !== null || this.frame.pending || this.o.getState() !== this.paintedState) return false;
+    const now = this.clock.now();
+    const patches: SegmentPatch[] = [];
+    const turned: Array<[PaintedHeader, RenderedHeader, string]> = [];
+    for (const h of this.paintedHeaders) {
+      const field = formatAgeField(this.liveAgeSince(h.view), now);
+      if (field === h.field) continue;
+      const turn = turnHeaderAge(h.header, field);
+      if (turn === 'repaint') return false;
+      if (turn === null) continue;
+      patches.push({ segment: { key: h.key, x: h.x, y: h.y, text: turn.header.line }, was: h.header.line, offset: turn.offset, span: turn.span });
+      turned.push([h, turn.header, field]);
+    }
+    if (!this.o.compositor.patchSegments(patches)) return false;
+    for (const [h, header, field] of turned) {
+      h.header = header;
+      h.field = field;
+    }
+    return true;
+  }
+
+  /** What a header's age counts from: the row's live last output (the state's copy lags), or its exit. */
+  private liveAgeSince(view: RowView): number {
+    const row = this.o.rows.get(view.name);
+    return ageSince(row ? { running: view.running, exitedAt: view.exitedAt, lastOutputAt: row.lastOutputAt } : view);
   }
 
   /** Row output changed: paint soon (frame-capped on the dashboard, immediately when attached). */
@@ -224,6 +266,7 @@ export class DashboardPainter implements RowPainter, Disposable {
     const state = this.o.getState();
     const attachedRow = state.attached !== null ? this.o.rows.get(state.attached) : undefined;
     if (attachedRow) {
+      this.paintedState = null;
       const screen = attachedRow.screen;
       // What the echo path read lands first: the paint is computed knowing what it put on the
       // terminal (landing inside this paint's write could only mark it unknown, and send it again).
@@ -274,6 +317,9 @@ export class DashboardPainter implements RowPainter, Disposable {
     }
     const segments: Segment[] = [];
     const viewports: ViewportSource[] = [];
+    // The records of the last paint are reused: a flood paints 30 frames a second.
+    const headers = this.paintedHeaders;
+    let painted = 0;
     if (!fullScreen) {
       const byName = new Map(state.rows.map((r) => [r.name, r]));
       const now = this.clock.now();
@@ -281,14 +327,25 @@ export class DashboardPainter implements RowPainter, Disposable {
         const view = byName.get(p.name);
         const row = this.o.rows.get(p.name);
         if (view) {
-          segments.push({
-            key: `h:${p.name}`,
-            x: p.header.x,
-            y: p.header.y,
-            // Ages come from the row itself and the wall clock, not the app store: keeping them
-            // current costs a header repaint, never a chrome (Ink) render.
-            text: this.o.renderHeader(row ? { ...view, lastOutputAt: row.lastOutputAt } : view, p.header.width, state.focused === p.name, now, state.themeName),
-          });
+          // Ages come from the row itself and the wall clock, not the app store: keeping them
+          // current costs a header repaint, never a chrome (Ink) render.
+          const live = row ? { ...view, lastOutputAt: row.lastOutputAt } : view;
+          const drawn = this.o.renderHeader(live, p.header.width, state.focused === p.name, now, state.themeName);
+          const header = typeof drawn === 'string' ? { line: drawn, age: null } : drawn;
+          const key = `h:${p.name}`;
+          segments.push({ key, x: p.header.x, y: p.header.y, text: header.line });
+          // The field as the header shows it (one that has no place for it: as it would read).
+          const field = header.age?.text ?? formatAgeField(ageSince(live), now);
+          const h = headers[painted++];
+          if (h === undefined) headers.push({ key, x: p.header.x, y: p.header.y, view, header, field });
+          else {
+            h.key = key;
+            h.x = p.header.x;
+            h.y = p.header.y;
+            h.view = view;
+            h.header = header;
+            h.field = field;
+          }
         }
         if (row && p.viewport.height > 0) {
           viewports.push({ key: p.name, rect: p.viewport, screen: row.screen });
@@ -296,6 +353,8 @@ export class DashboardPainter implements RowPainter, Disposable {
       }
       segments.push(...this.separators(layout, state.themeName));
     }
+    headers.length = painted;
+    this.paintedState = state;
     // Under a full-screen overlay no row is drawn (rowChanged paints none while it is up).
     this.o.compositor.paintDashboard(
       { ink, inkTop: fullScreen ? 0 : layout.chrome.y, segments, viewports },
@@ -342,6 +401,16 @@ export class DashboardPainter implements RowPainter, Disposable {
     if (this.immediate) clearImmediate(this.immediate);
     this.store.dispose();
   }
+}
+
+/** A header as the last dashboard paint drew it: its segment's place, its row's view then, its text and age field. */
+interface PaintedHeader {
+  key: string;
+  x: number;
+  y: number;
+  view: RowView;
+  header: RenderedHeader;
+  field: string;
 }
 
 /** The compositor's key for a row's attached viewport. */

@@ -99,6 +99,23 @@ export async function startSwb(ctx, rows, { profDir, profName, onClient, extraEn
   return system;
 }
 
+/**
+ * How the server reaches the client's terminal, from its log: null when it draws on it directly
+ * (server/client-tty.ts), else why the client relays every frame (a checkout without the native
+ * addons, say: then the thin client wakes for each frame, as no installed swb does).
+ */
+export function swbClientRelay(home) {
+  for (const ws of safeReaddir(join(home, 'run'))) {
+    try {
+      const m = / client relays its terminal: (.*)$/m.exec(readFileSync(join(home, 'run', ws, 'server.log'), 'utf8'));
+      if (m) return m[1];
+    } catch {
+      // no log
+    }
+  }
+  return null;
+}
+
 /** The pid the workspace server logs once it serves (SWB_HOME/run/<workspace>/server.log). */
 async function waitForServerPid(home, timeoutMs) {
   const deadline = Date.now() + timeoutMs;

@@ -77,6 +77,26 @@ describe('Compositor', () => {
     expect((await o.text())[2]).toBe('TWO');
   });
 
+  it("patches a segment's cells only while the terminal shows the text the patch was made from", async () => {
+    const o = outer(20, 3);
+    const c = new Compositor(o.write);
+    const header = (age: string) => ({ key: 'h:a', x: 0, y: 0, text: `\x1b[0;1mrow a ${age}\x1b[0m` });
+    c.paintDashboard({ ink: [], inkTop: 2, segments: [header('now')], viewports: [] }, { cols: 20, rows: 3 });
+    o.frames.length = 0;
+    // Made from another text than the one painted: refused, nothing sent.
+    expect(c.patchSegments([{ segment: header(' 2m'), was: header('<1m').text, offset: 6, span: '\x1b[0;1m 2m\x1b[0m' }])).toBe(false);
+    expect(o.frames).toEqual([]);
+    expect(c.patchSegments([{ segment: header('<1m'), was: header('now').text, offset: 6, span: '\x1b[0;1m<1m\x1b[0m' }])).toBe(true);
+    expect(o.frames).toEqual(['\x1b[?2026h\x1b[1;7H\x1b[0;1m<1m\x1b[0m\x1b[?2026l']);
+    expect((await o.text())[0]).toBe('row a <1m');
+    // Its text is now the patched one: a paint of that text sends nothing more.
+    c.paintDashboard({ ink: [], inkTop: 2, segments: [header('<1m')], viewports: [] }, { cols: 20, rows: 3 });
+    expect(o.frames).toHaveLength(1);
+    // A clear is due: refused.
+    c.invalidate();
+    expect(c.patchSegments([{ segment: header(' 1m'), was: header('<1m').text, offset: 6, span: '\x1b[0;1m 1m\x1b[0m' }])).toBe(false);
+  });
+
   it('repaints a viewport when chrome overwrote its lines', async () => {
     const o = outer(20, 4);
     const c = new Compositor(o.write);
