@@ -96,7 +96,20 @@ describe.runIf(process.platform === 'linux')('openClientTty', () => {
     const other = await inPty('echo READY; exec sleep 60');
     const otherTty = readlinkSync(`/proc/${other.pty.pid}/fd/0`);
     const { pty } = await inPty(`exec 1>${otherTty}; echo READY >&2; exec sleep 60`);
-    expect(openClientTty(pty.pid)).toMatch(/not one terminal/);
+    const opened = openClientTty(pty.pid);
+    if (typeof opened !== 'string') {
+      // Seen once in a loaded full run: say what the process held then.
+      opened.destroy();
+      const fd = (n: number) => {
+        try {
+          return readlinkSync(`/proc/${pty.pid}/fd/${n}`);
+        } catch (err) {
+          return String(err);
+        }
+      };
+      throw new Error(`opened a terminal: fd 0 ${fd(0)}, fd 1 ${fd(1)}, the other terminal ${otherTty} (pid ${pty.pid}, other ${other.pty.pid})`);
+    }
+    expect(opened).toMatch(/not one terminal/);
   });
 
   test('a pid that is no process, or none at all, is refused', () => {
