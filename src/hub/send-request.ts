@@ -22,8 +22,8 @@ export interface SendContext {
   isStored(sender: string, messageId: string): boolean;
 }
 
-/** No recipient reached only through `@all`, or none that hears pushes: shared, never written. */
-const NONE_OPTIONAL: ReadonlySet<string> = new Set();
+/** An empty set of handles (none reached only through `@all`, none that hears pushes): shared, never written. */
+const NO_HANDLES: ReadonlySet<string> = new Set();
 
 export function buildSendRequest(sender: string, sent: SendParams, ctx: SendContext): { request: AcceptRequest } | { error: SwbErrorValue } {
   const text = toWellFormed(sent.text);
@@ -61,12 +61,12 @@ export function buildSendRequest(sender: string, sent: SendParams, ctx: SendCont
       to,
       requestedTo: broadcast ? requestedTo.map((t) => (t === '*' ? BROADCAST : t)) : requestedTo,
       // Reached only through @all: one full inbox there skips that recipient instead of failing all.
-      optional: broadcast ? optionalOf(to, requestedTo) : NONE_OPTIONAL,
+      optional: broadcast ? optionalOf(to, requestedTo) : NO_HANDLES,
       text,
       kind: sent.kind ?? 'msg',
       replyTo: sent.replyTo ?? null,
       messageId,
-      live: live ?? NONE_OPTIONAL,
+      live: live ?? NO_HANDLES,
     },
   };
 }

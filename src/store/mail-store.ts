@@ -411,14 +411,13 @@ export class MailStore {
       recipients.push({ to: recipient, seq, state: delivered ? 'delivered' : 'accepted' });
     }
     // One envelope per other node, whatever the number of its recipients (they share the message id there).
-    if (to.some((recipient) => recipient.indexOf('@') > 0)) {
-      const nodes = new Set<string>();
-      for (const recipient of to) {
-        const at_ = recipient.indexOf('@');
-        if (at_ > 0) nodes.add(recipient.slice(at_ + 1));
-      }
-      for (const node of nodes) this.q.insertOutboxMail.run(node, id, at);
+    // (Most mail names no other node: then no set is made.)
+    let nodes: Set<string> | undefined;
+    for (const recipient of to) {
+      const at_ = recipient.indexOf('@');
+      if (at_ > 0) (nodes ??= new Set()).add(recipient.slice(at_ + 1));
     }
+    for (const node of nodes ?? []) this.q.insertOutboxMail.run(node, id, at);
     let repliedTo: { id: number; recipient: string; sender: string } | null = null;
     if (r.replyTo !== null) {
       const wasUnread = this.isUnread(r.replyTo, r.sender);

@@ -133,7 +133,7 @@ export class DashboardPainter implements RowPainter, Disposable {
   }
   /** What each header's age counts from, as the header shows it (the row's live last output). */
   private shownAgesSince(): number[] {
-    return this.o.getState().rows.map((view) => ageSince({ ...view, lastOutputAt: this.o.rows.get(view.name)?.lastOutputAt ?? view.lastOutputAt }));
+    return this.o.getState().rows.map((view) => this.liveAgeSince(view));
   }
 
   private agesChanged(): boolean {
