@@ -37,7 +37,13 @@ describe('the server socket and its probes', () => {
     deferCleanup('swb kill-server', async () => {
       if (!server.hasExited()) await runSwb(['kill-server', '--force'], { home });
     });
-    await waitUntil(() => existsSync(home.paths.serverSocketPath), { timeoutMs: 15_000, what: 'the server to listen' }).catch((err: Error) => {
+    // Its log's "serving" line, not the socket file: the file appears at bind(), and a connect between
+    // that and listen() is refused (seen under load: ECONNREFUSED with the server still starting).
+    const serving = () => {
+      const log = join(home.paths.runDir, 'server.log');
+      return existsSync(log) && readFileSync(log, 'utf8').includes(' serving ');
+    };
+    await waitUntil(serving, { timeoutMs: 15_000, what: 'the server to listen' }).catch((err: Error) => {
       const log = join(home.paths.runDir, 'server.log');
       throw new Error(`${err.message}\nexited: ${server.hasExited()}\nstderr: ${server.stderr()}\nserver.log: ${existsSync(log) ? readFileSync(log, 'utf8') : '(none)'}`);
     });

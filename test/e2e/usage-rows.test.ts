@@ -50,6 +50,11 @@ async function startAgentRow(home: ReturnType<typeof createTempHome>, more: { ro
   const t = startSwb({ home, args: ['--config', config], cols: 160 });
   // The file may be caught half written: wait for the id and the line's end.
   const id = await waitUntil(() => existsSync(argsFile) && /--session-id\n([0-9a-f-]{36})\n/.exec(readFileSync(argsFile, 'utf8'))?.[1], { what: 'the fake agent to start' });
+  // The server waits for the conversation from the row's first look on. Folders made before that look
+  // are ones it cannot tell from an older session's (it waits for the row to go quiet to look in them,
+  // and this agent never does): the test makes its folders once the server says it waits.
+  const log = join(home.paths.runDir, 'server.log');
+  await waitUntil(() => existsSync(log) && readFileSync(log, 'utf8').includes('row agent: its conversation file is not there yet'), { what: 'the server to wait for the conversation' });
   return { t, config, id, dir: join(agentHome, '.claude', 'projects', '-tmp-some-project') };
 }
 
