@@ -6,7 +6,7 @@
 // and what a closed connection leaves behind elsewhere (its session, waits, subscriptions) to
 // `onClosed`.
 import { createServer, type Server, type Socket as NetSocket } from 'node:net';
-import { chmodSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { swbError } from '../protocol/error-codes.js';
 import type { HubLimits } from '../protocol/limits.js';
 import type { DecodedFrame } from '../protocol/ndjson-decoder.js';
@@ -16,6 +16,7 @@ import { myUid } from '../util/private-path.js';
 import { HubConnection, type ConnectionEvents } from './hub-connection.js';
 import { peerOf } from './peer-guard.js';
 import { isOwnSocket } from './private-dir.js';
+import { listenOnSocketPath } from './listen-socket-path.js';
 
 /** How long a connection answered HUB_BUSY may take to read the answer before it is cut. */
 const BUSY_ANSWER_GRACE_MS = 1000;
@@ -59,19 +60,11 @@ export class HubListener {
     const tmp = `${operatorTokenFile}.${process.pid}.tmp`;
     writeFileSync(tmp, this.o.operatorToken, { mode: 0o600 });
     renameSync(tmp, operatorTokenFile);
-    // We hold the lock, so no live hub can own this socket: a leftover file is stale.
-    if (isOwnSocket(socketPath)) unlinkSync(socketPath);
     const server = createServer({ allowHalfOpen: false }, (socket) => this.accept(socket));
     this.server = server;
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      // A burst of clients (every row's CLI at once) queues in the backlog instead of seeing EAGAIN.
-      server.listen({ path: socketPath, backlog: Math.min(4096, Math.max(511, limits.maxConnections)) }, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
-    chmodSync(socketPath, 0o600);
+    // We hold the lock, so no live hub can own this socket: a leftover is stale and is replaced. A
+    // burst of clients (every row's CLI at once) queues in the backlog instead of seeing EAGAIN.
+    await listenOnSocketPath(server, socketPath, Math.min(4096, Math.max(511, limits.maxConnections)));
     const removeSocket = toDisposable(() => {
       try {
         if (isOwnSocket(socketPath)) unlinkSync(socketPath);

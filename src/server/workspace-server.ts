@@ -12,7 +12,8 @@ import { SwbError } from '../protocol/error-codes.js';
 import { checkDirectoryChain, myUid } from '../util/private-path.js';
 import { RotatingLog } from '../util/rotating-log.js';
 import { isOwnSocket } from '../hub/private-dir.js';
-import { chmodSync, unlinkSync } from 'node:fs';
+import { listenOnSocketPath } from '../hub/listen-socket-path.js';
+import { unlinkSync } from 'node:fs';
 import { planLaunch, type LaunchPlan, type PlannedRow } from '../app/launch-plan.js';
 import type { HelloFrame } from '../protocol/client-wire.js';
 import { ClientConnection } from './client-connection.js';
@@ -175,18 +176,10 @@ class WorkspaceServer {
   async listen(): Promise<void> {
     const path = this.plan.paths.serverSocketPath;
     checkDirectoryChain(this.plan.paths.socketDir, myUid(), 'The server will not listen there: no client would trust it.');
-    // We hold the workspace's hub lock, so no live server can own this socket: a leftover is stale.
-    if (isOwnSocket(path)) unlinkSync(path);
     const listener = createServer({ allowHalfOpen: false }, (socket) => this.accept(socket));
     this.listener = listener;
-    await new Promise<void>((resolve, reject) => {
-      listener.once('error', reject);
-      listener.listen({ path }, () => {
-        listener.off('error', reject);
-        resolve();
-      });
-    });
-    chmodSync(path, 0o600);
+    // We hold the workspace's hub lock, so no live server can own this socket: a leftover is stale.
+    await listenOnSocketPath(listener, path);
   }
 
   /** The browser listener, when the config asks for it from the start. */
