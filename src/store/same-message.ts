@@ -22,11 +22,11 @@ export interface StoredContent {
 
 /**
  * The recipients as asked, canonical, as JSON: the `digest` column of a new row. `recipientsJson`
- * is the row's recipients column already made for a one-recipient send, reused when the sender
- * asked for exactly that list (most mail), so an accept makes no second string.
+ * is the row's recipients column (JSON of `to`), reused when the sender asked for exactly its one
+ * recipient (most mail), so an accept makes no second string.
  */
 export function requestedKey(requestedTo: readonly string[], to: readonly string[], recipientsJson: string): string {
-  if (requestedTo.length === 1) return requestedTo === to ? recipientsJson : JSON.stringify(requestedTo);
+  if (requestedTo.length === 1) return to.length === 1 && to[0] === requestedTo[0] ? recipientsJson : JSON.stringify(requestedTo);
   return JSON.stringify([...new Set(requestedTo)].sort());
 }
 
