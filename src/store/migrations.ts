@@ -259,6 +259,6 @@ export const MIGRATIONS: readonly string[] = [
   // id is compared with the row itself (src/store/same-message.ts); older rows keep their sha256.
   // An older swb refuses a store at this version (it would queue no delivered receipt on insert).
   `
-  DROP TRIGGER remote_receipt_on_insert;
+  DROP TRIGGER IF EXISTS remote_receipt_on_insert;
   `,
 ];
