@@ -13,6 +13,11 @@
 // at 32 senders and `swb send`'s wall time, each reported as a ratio B/A. Every hub answers the same
 // client (this checkout's HubClient): the wire protocol is the contract between them.
 //   --rounds=N  rounds of the side-by-side part (default 5, 3 with --quick)
+//   --ids=repeat  the throughput shape before issue #33's fourth pass: every throughput run with 32
+//               senders used the same message ids (tp-32-<sender>-<n>), so all but a system's first
+//               run were retries of stored mail (answered as duplicates; the floor then stores
+//               nothing), and this checkout's side-by-side runs all were (its first part had sent
+//               them). By default each run sends new mail; run both to compare with older figures.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -93,6 +98,9 @@ function cpuSeconds(pid) {
 const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
 const fmt = (n, d = 2) => n.toFixed(d);
 let seq = 0;
+/** Each throughput run's own message ids (new mail), unless --ids=repeat asks for the old shape. */
+const repeatIds = option('ids') === 'repeat';
+let throughputRun = 0;
 
 async function latency(n, sys = A) {
   const c = await connect('lat', sys);
@@ -108,6 +116,7 @@ async function latency(n, sys = A) {
 }
 
 async function throughput(senders, perSender, window, sys = A) {
+  const run = repeatIds ? '' : `${throughputRun++}-`;
   const clients = await Promise.all(Array.from({ length: senders }, (_, i) => connect(`tp${senders}-${i}`, sys)));
   const t0 = process.hrtime.bigint();
   await Promise.all(
@@ -116,7 +125,7 @@ async function throughput(senders, perSender, window, sys = A) {
       const lane = async () => {
         while (next < perSender) {
           const n = next++;
-          await c.request('mail.send', { to: ['sink'], text: `throughput ${i} ${n}`, messageId: `tp-${senders}-${i}-${n}` });
+          await c.request('mail.send', { to: ['sink'], text: `throughput ${i} ${n}`, messageId: `tp-${senders}-${run}${i}-${n}` });
         }
       };
       await Promise.all(Array.from({ length: window }, lane));
@@ -302,7 +311,8 @@ async function sideBySideRounds(runs) {
     const label = { A: 'swb', F: 'floor', B: 'swb@B' };
     console.log(
       `\nside by side: ${rounds} rounds, the systems taking turns (order rotated each round), medians of the rounds ` +
-        `(swb = this checkout, floor = bench/lib/mail-floor-hub.mjs${B === undefined ? '' : `, swb@B = ${compareDir}`})`,
+        `(swb = this checkout, floor = bench/lib/mail-floor-hub.mjs${B === undefined ? '' : `, swb@B = ${compareDir}`})` +
+        (repeatIds ? '; --ids=repeat: the throughput runs repeat stored message ids (retries), the shape before' : '; every throughput run sends new mail'),
     );
     const line = (what, key, unit, digits, goal) => {
       const cells = systems.filter(([name]) => figures[name][key].length > 0).map(([name]) => `${label[name]} ${fmt(m(name, key), digits)} ${unit}`);
