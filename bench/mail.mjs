@@ -13,6 +13,11 @@
 // at 32 senders and `swb send`'s wall time, each reported as a ratio B/A. Every hub answers the same
 // client (this checkout's HubClient): the wire protocol is the contract between them.
 //   --rounds=N  rounds of the side-by-side part (default 5, 3 with --quick)
+//   --ids=repeat  the throughput shape before issue #33's fourth pass: every throughput run with 32
+//               senders used the same message ids (tp-32-<sender>-<n>), so all but a system's first
+//               run were retries of stored mail (answered as duplicates; the floor then stores
+//               nothing), and this checkout's side-by-side runs all were (its first part had sent
+//               them). By default each run sends new mail; run both to compare with older figures.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -93,6 +98,9 @@ function cpuSeconds(pid) {
 const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
 const fmt = (n, d = 2) => n.toFixed(d);
 let seq = 0;
+/** Each throughput run's own message ids (new mail), unless --ids=repeat asks for the old shape. */
+const repeatIds = option('ids') === 'repeat';
+let throughputRun = 0;
 
 async function latency(n, sys = A) {
   const c = await connect('lat', sys);
@@ -108,6 +116,7 @@ async function latency(n, sys = A) {
 }
 
 async function throughput(senders, perSender, window, sys = A) {
+  const run = repeatIds ? '' : `${throughputRun++}-`;
   const clients = await Promise.all(Array.from({ length: senders }, (_, i) => connect(`tp${senders}-${i}`, sys)));
   const t0 = process.hrtime.bigint();
   await Promise.all(
@@ -116,7 +125,7 @@ async function throughput(senders, perSender, window, sys = A) {
       const lane = async () => {
         while (next < perSender) {
           const n = next++;
-          await c.request('mail.send', { to: ['sink'], text: `throughput ${i} ${n}`, messageId: `tp-${senders}-${i}-${n}` });
+          await c.request('mail.send', { to: ['sink'], text: `throughput ${i} ${n}`, messageId: `tp-${senders}-${run}${i}-${n}` });
         }
       };
       await Promise.all(Array.from({ length: window }, lane));
@@ -272,7 +281,7 @@ async function sideBySideRounds(runs) {
       await latency(200, sys); // warm-up, as A had
     }
     const rounds = Number(option('rounds') ?? (quick ? 3 : 5));
-    const keys = ['p50', 'p99', 'cpu', 'user', 'tp1', 'tp8', 'send'];
+    const keys = ['p50', 'p99', 'cpu', 'user', 'tp1', 'tp8', 'cpu8', 'send'];
     const figures = Object.fromEntries(systems.map(([name]) => [name, Object.fromEntries(keys.map((k) => [k, []]))]));
     for (let r = 0; r < rounds; r++) {
       const order = systems.map((_, i) => systems[(i + r) % systems.length]);
@@ -287,7 +296,13 @@ async function sideBySideRounds(runs) {
         figures[name].p50.push(l.p50);
         figures[name].p99.push(l.p99);
         figures[name].tp1.push(await throughput(32, quick ? 250 : 500, 1, sys));
-        figures[name].tp8.push(await throughput(32, quick ? 250 : 1000, 8, sys));
+        const perSender8 = quick ? 250 : 1000;
+        const before8 = cpuSeconds(pidOf[name]());
+        figures[name].tp8.push(await throughput(32, perSender8, 8, sys));
+        const after8 = cpuSeconds(pidOf[name]());
+        // The hub's CPU per message under load (32 x 8): steadier than the rate on a shared machine,
+        // whose other work takes wall time from every system but not CPU time from the hub.
+        figures[name].cpu8.push(((after8.user + after8.system - before8.user - before8.system) * 1e6) / (32 * perSender8));
         if (sys !== F) figures[name].send.push(wallMs(process.execPath, [sys.swb, 'send', '--as', 'cli-bench', '@sink', 'compare'], Math.ceil(runs / 3), {}, sys));
       }
     }
@@ -296,7 +311,8 @@ async function sideBySideRounds(runs) {
     const label = { A: 'swb', F: 'floor', B: 'swb@B' };
     console.log(
       `\nside by side: ${rounds} rounds, the systems taking turns (order rotated each round), medians of the rounds ` +
-        `(swb = this checkout, floor = bench/lib/mail-floor-hub.mjs${B === undefined ? '' : `, swb@B = ${compareDir}`})`,
+        `(swb = this checkout, floor = bench/lib/mail-floor-hub.mjs${B === undefined ? '' : `, swb@B = ${compareDir}`})` +
+        (repeatIds ? '; --ids=repeat: the throughput runs repeat stored message ids (retries), the shape before' : '; every throughput run sends new mail'),
     );
     const line = (what, key, unit, digits, goal) => {
       const cells = systems.filter(([name]) => figures[name][key].length > 0).map(([name]) => `${label[name]} ${fmt(m(name, key), digits)} ${unit}`);
@@ -310,6 +326,7 @@ async function sideBySideRounds(runs) {
     line('  of which user (not the kernel)', 'user', 'us', 0);
     line('throughput, 32 senders x 1', 'tp1', 'msg/s', 0, 'swb/floor >= 0.7x');
     line('throughput, 32 senders x 8', 'tp8', 'msg/s', 0, 'swb/floor >= 0.7x');
+    line("  hub's CPU per message at 32 x 8", 'cpu8', 'us', 1);
     line('swb send wall time', 'send', 'ms', 1);
     const met = m('A', 'p50') / m('F', 'p50') <= 1.25 && m('A', 'tp1') / m('F', 'tp1') >= 0.7 && m('A', 'tp8') / m('F', 'tp8') >= 0.7;
     console.log(`issue #33's mail goals met (p50 and both throughputs against the floor): ${met ? 'yes' : 'NO'}`);

@@ -15,18 +15,22 @@ import type {
   SendResult,
   SessionRole,
 } from '../protocol/methods.js';
-import { messageDigest } from './message-digest.js';
 import { asOpenError, openDatabase, type SqliteDatabase } from './open-database.js';
 import { STATE_CODE, UNREAD_SQL, stateName } from './receipt-state.js';
 import { DEFAULT_REPLY_BUDGET, ReplyBudget, type ReplyBudgetSettings } from './reply-budget.js';
+import { requestedKey, sameMessage } from './same-message.js';
 import { WalSync } from './wal-sync.js';
 
 export interface AcceptRequest {
   sender: string;
   /** Concrete recipients (broadcast already expanded by the hub), deduplicated. */
   to: string[];
-  /** Recipients as the sender wrote them (`all` kept), for the idempotency digest. */
+  /** Recipients as the sender wrote them (`all` kept): with the rest, what a retry must repeat (same-message.ts). */
   requestedTo: string[];
+  /**
+   * Well-formed (src/text/well-formed.ts), as the hub and federation make it: a retry is compared
+   * with the text read back from the store, and SQLite cannot keep a lone surrogate.
+   */
   text: string;
   kind: MessageKind;
   replyTo: number | null;
@@ -63,6 +67,7 @@ export interface MessageRow {
   text: string;
   reply_to: number | null;
   recipients: string;
+  /** The recipients as asked, as JSON (schema 9 on), or an older row's sha256 digest: see same-message.ts. */
   digest: string;
   created_at: number;
 }
@@ -202,6 +207,15 @@ export class MailStore {
       remoteWoken: s(`UPDATE deliveries SET woken_at = @at, woken_by = coalesce(@how, 'typed') WHERE message = @id AND recipient = @to AND woken_at IS NULL`),
       insertDelivery: s(`INSERT INTO deliveries (message, recipient, seq, state, accepted_at, delivered_at)
                          VALUES (?, ?, ?, ?, ?, ?)`),
+      // Mail from another node delivered as it is stored (its recipient hears pushes): the delivered
+      // receipt for its sender's node, in the accept's transaction. What schema 5's insert trigger did
+      // for every delivery row (schema 9 dropped it: local mail paid its call and had nothing to queue).
+      queueDeliveredReceipt: s(`INSERT INTO outbox (node, kind, message, body, created_at)
+                                SELECT substr(m.sender, instr(m.sender, '@') + 1), 'receipt', NULL,
+                                       json_object('sender', substr(m.sender, 1, instr(m.sender, '@') - 1), 'messageId', m.message_id,
+                                                   'to', @to, 'state', ${STATE_CODE.delivered}, 'woken', 0, 'at', @at),
+                                       CAST(unixepoch('subsec') * 1000 AS INTEGER)
+                                FROM messages m WHERE m.id = @id`),
       deliveriesOf: s<DeliveryRow>(`SELECT * FROM deliveries WHERE message = ? ORDER BY recipient`),
       deliveryFor: s<DeliveryRow>(`SELECT * FROM deliveries WHERE message = ? AND recipient = ?`),
       messageById: s<MessageRow>(`SELECT * FROM messages WHERE id = ?`),
@@ -380,11 +394,13 @@ export class MailStore {
     for (const to of r.to) {
       if (!this.roles.has(to)) return { ok: false, error: swbError('UNKNOWN_PEER', `No session named ${to} is known to this hub.`, { to }) };
     }
-    const digest = messageDigest(r.requestedTo, r.kind, r.replyTo, r.text);
     const full = this.skippedFull(r, staged);
     const depth = r.fromRemote ? 0 : this.budget.depthOf(r.sender, r.replyTo);
-    const info = this.q.insertMessage.run(r.sender, r.messageId, r.kind, r.text, r.replyTo, JSON.stringify(r.to), digest, at, depth);
-    if (info.changes === 0) return this.repeated(r, digest);
+    const recipientsJson = JSON.stringify(r.to);
+    // No hash of the content: a retry is caught by the unique key and compared with the row (same-message.ts).
+    const asked = requestedKey(r.requestedTo, r.to, recipientsJson);
+    const info = this.q.insertMessage.run(r.sender, r.messageId, r.kind, r.text, r.replyTo, recipientsJson, asked, at, depth);
+    if (info.changes === 0) return this.repeated(r);
     const id = Number(info.lastInsertRowid);
     // Refusals are decided after the insert (a retry of a stored message must get its receipt,
     // even if the inbox is full or the budget spent now); a refused new message is removed again in
@@ -402,10 +418,13 @@ export class MailStore {
     if (skipped.length > 0) this.q.setRecipients.run(JSON.stringify(to), id);
     if (budget) this.budget.apply(r.sender, budget);
     const recipients: SendResult['recipients'] = [];
+    // Receipts go back only to a sender on another node (handle@node), as schema 5's triggers decide.
+    const remoteSender = r.sender.includes('@');
     for (const recipient of to) {
       const seq = staged.seq.get(recipient) ?? this.nextSeq.get(recipient) ?? 1;
       const delivered = r.live.has(recipient);
       this.q.insertDelivery.run(id, recipient, seq, delivered ? STATE_CODE.delivered : STATE_CODE.accepted, at, delivered ? at : null);
+      if (delivered && remoteSender) this.q.queueDeliveredReceipt.run({ id, to: recipient, at });
       staged.seq.set(recipient, seq + 1);
       staged.unread.set(recipient, this.stagedUnread(recipient, staged) + 1);
       recipients.push({ to: recipient, seq, state: delivered ? 'delivered' : 'accepted' });
@@ -494,9 +513,9 @@ export class MailStore {
   }
 
   /** A (sender, messageId) seen before: the same message is a retry, anything else a conflict. */
-  private repeated(r: AcceptRequest, digest: string): AcceptOutcome {
+  private repeated(r: AcceptRequest): AcceptOutcome {
     const existing = this.q.findBySenderId.get(r.sender, r.messageId)!;
-    if (existing.digest !== digest) {
+    if (!sameMessage(existing, r.requestedTo, r.kind, r.replyTo, r.text)) {
       return {
         ok: false,
         error: swbError('MESSAGE_ID_CONFLICT', `Message id ${r.messageId} was already used by ${r.sender} for a different message.`, {

@@ -250,4 +250,15 @@ export const MIGRATIONS: readonly string[] = [
     stopped_at INTEGER NOT NULL
   ) STRICT;
   `,
+  // 9 (issue #33, mail at the floor): schema 5's insert trigger ran for every delivery row an accept
+  // wrote, local mail included, to find that its sender was on no other node (~1 µs a row). The accept
+  // now queues that receipt itself, in the same transaction, only for mail from another node
+  // delivered as it is stored (MailStore's queueDeliveredReceipt); receipts already queued stay as they
+  // are. The update trigger stays: receipts of state changes come from many statements. From this
+  // version on, messages.digest of a new row holds the recipients as asked, as JSON, and a retried
+  // id is compared with the row itself (src/store/same-message.ts); older rows keep their sha256.
+  // An older swb refuses a store at this version (it would queue no delivered receipt on insert).
+  `
+  DROP TRIGGER IF EXISTS remote_receipt_on_insert;
+  `,
 ];

@@ -43,6 +43,9 @@ export interface BudgetDecision {
   resets: string[];
 }
 
+/** Nothing refused, skipped, counted or reset, at depth 0: shared by every such decision, never written. */
+const NOTHING_TO_DECIDE: BudgetDecision = { depth: 0, refusal: null, skipped: [], counted: [], resets: [] };
+
 function pairOf(x: string, y: string): [string, string] {
   return x < y ? [x, y] : [y, x];
 }
@@ -101,6 +104,8 @@ export class ReplyBudget {
    * @all) are skipped instead of refusing it. A pair found out of budget is marked held.
    */
   decide(sender: string, to: readonly string[], optional: ReadonlySet<string> | undefined, depth: number, at: number): BudgetDecision {
+    // A sender the budget does not count (depth 0 then, see depthOf) is most mail: no object made for it.
+    if (depth === 0 && sender !== OPERATOR && !this.counts(sender)) return NOTHING_TO_DECIDE;
     const none: BudgetDecision = { depth, refusal: null, skipped: [], counted: [], resets: [] };
     if (sender === OPERATOR) return { ...none, resets: to.filter((h) => this.counts(h)) };
     if (!this.counts(sender)) return none;
