@@ -68,7 +68,7 @@ export interface MessageRow {
   reply_to: number | null;
   recipients: string;
   /** The recipients as asked, as JSON (schema 9 on), or an older row's sha256 digest: see same-message.ts. */
-  digest: string;
+  retry_key: string;
   created_at: number;
 }
 
@@ -192,7 +192,7 @@ export class MailStore {
       setRecipients: s(`UPDATE messages SET recipients = ? WHERE id = ?`),
       findBySenderId: s<MessageRow>(`SELECT * FROM messages WHERE sender = ? AND message_id = ?`),
       // DO NOTHING on a repeated (sender, message_id): the common path needs no SELECT first.
-      insertMessage: s(`INSERT INTO messages (sender, message_id, kind, text, reply_to, recipients, digest, created_at, depth)
+      insertMessage: s(`INSERT INTO messages (sender, message_id, kind, text, reply_to, recipients, retry_key, created_at, depth)
                         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (sender, message_id) DO NOTHING`),
       // Mail for another node, published from the outbox in id order (src/federation/nats-link.ts).
       insertOutboxMail: s(`INSERT INTO outbox (node, kind, message, created_at) VALUES (?, 'mail', ?, ?)`),

@@ -254,11 +254,13 @@ export const MIGRATIONS: readonly string[] = [
   // wrote, local mail included, to find that its sender was on no other node (~1 µs a row). The accept
   // now queues that receipt itself, in the same transaction, only for mail from another node
   // delivered as it is stored (MailStore's queueDeliveredReceipt); receipts already queued stay as they
-  // are. The update trigger stays: receipts of state changes come from many statements. From this
-  // version on, messages.digest of a new row holds the recipients as asked, as JSON, and a retried
-  // id is compared with the row itself (src/store/same-message.ts); older rows keep their sha256.
-  // An older swb refuses a store at this version (it would queue no delivered receipt on insert).
+  // are. The update trigger stays: receipts of state changes come from many statements. The column
+  // that held each message's sha256 digest is now `retry_key`: a new row keeps there the recipients
+  // as asked, as JSON, and a retried id is compared with the row itself (src/store/same-message.ts);
+  // older rows keep their sha256 in it. An older swb refuses a store at this version (it would queue
+  // no delivered receipt on insert).
   `
   DROP TRIGGER IF EXISTS remote_receipt_on_insert;
+  ALTER TABLE messages RENAME COLUMN digest TO retry_key;
   `,
 ];

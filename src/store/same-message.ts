@@ -3,7 +3,7 @@
 // different content = MESSAGE_ID_CONFLICT.
 //
 // Retries are rare and the store's unique key (sender, message_id) catches every one, so an accept
-// computes no hash: a new row keeps in `messages.digest` only what the row does not hold itself, the
+// computes no hash: a new row keeps in `messages.retry_key` only what the row does not hold itself, the
 // recipients as asked (`all` kept; canonical: one as written, more deduplicated and sorted) as JSON,
 // and a retry is compared with the stored row — kind, thread and text read back from it. Rows stored
 // before schema 9 hold a sha256 digest of all four instead (32 base64url characters, never starting
@@ -17,11 +17,11 @@ export interface StoredContent {
   text: string;
   reply_to: number | null;
   /** requestedKey(...) from schema 9 on; a sha256 messageDigest(...) in older rows. */
-  digest: string;
+  retry_key: string;
 }
 
 /**
- * The recipients as asked, canonical, as JSON: the `digest` column of a new row. `recipientsJson`
+ * The recipients as asked, canonical, as JSON: the `retry_key` column of a new row. `recipientsJson`
  * is the row's recipients column (JSON of `to`), reused when the sender asked for exactly its one
  * recipient (most mail), so an accept makes no second string.
  */
@@ -32,8 +32,8 @@ export function requestedKey(requestedTo: readonly string[], to: readonly string
 
 /** Whether a retry (recipients as asked, kind, thread, text) is the message stored in `row`. */
 export function sameMessage(row: StoredContent, requestedTo: readonly string[], kind: string, replyTo: number | null, text: string): boolean {
-  if (!row.digest.startsWith('[')) return row.digest === messageDigest(requestedTo, kind, replyTo, text);
-  return row.kind === kind && row.reply_to === replyTo && row.text === text && row.digest === requestedKey(requestedTo, [], '');
+  if (!row.retry_key.startsWith('[')) return row.retry_key === messageDigest(requestedTo, kind, replyTo, text);
+  return row.kind === kind && row.reply_to === replyTo && row.text === text && row.retry_key === requestedKey(requestedTo, [], '');
 }
 
 type OneShotHash = (algorithm: string, data: string, outputEncoding: 'base64url') => string;

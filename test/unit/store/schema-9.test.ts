@@ -156,10 +156,10 @@ describe('schema 9: a retried message id is compared with the stored row', () =>
     const one = accept(s, req({ sender: 'alice', to: ['bob'], messageId: 'n-1' }));
     const many = accept(s, req({ sender: 'alice', to: ['carol', 'bob'], requestedTo: ['carol', 'bob', 'carol'], messageId: 'n-2' }));
     expect(one.ok && many.ok).toBe(true);
-    const digests = s.db.prepare(`SELECT message_id, digest FROM messages ORDER BY id`).all();
-    expect(digests).toEqual([
-      { message_id: 'n-1', digest: '["bob"]' },
-      { message_id: 'n-2', digest: '["bob","carol"]' },
+    const keys = s.db.prepare(`SELECT message_id, retry_key FROM messages ORDER BY id`).all();
+    expect(keys).toEqual([
+      { message_id: 'n-1', retry_key: '["bob"]' },
+      { message_id: 'n-2', retry_key: '["bob","carol"]' },
     ]);
   });
 
