@@ -53,6 +53,28 @@ const inkWithoutDevMode = {
   },
 };
 
+/**
+ * string-width builds its emoji regular expression (`\p{RGI_Emoji}`, a set of strings V8 expands as
+ * it makes the literal) when the module loads: 10-30 ms of every server's start (issue #33), for
+ * text no first frame holds (printable ASCII takes string-width's fast path, and most text after it
+ * never reaches the emoji test). Made at its first test instead; the same expression, so widths do
+ * not change. A changed string-width fails the build here.
+ */
+const stringWidthLazyEmoji = {
+  name: 'string-width-lazy-emoji',
+  setup(b) {
+    // The project's own string-width (the one Ink resolves); wrap-ansi's older copy has no such literal.
+    const own = `${root}node_modules/string-width/index.js`;
+    b.onLoad({ filter: /[\\/]node_modules[\\/]string-width[\\/]index\.js$/ }, (args) => {
+      if (args.path !== own) return undefined;
+      const text = readFileSync(args.path, 'utf8');
+      const made = 'const rgiEmojiRegex = /^\\p{RGI_Emoji}$/v;';
+      if (!text.includes(made)) throw new Error(`${args.path}: no "${made}" (string-width changed: see scripts/bundle.mjs)`);
+      return { contents: text.replace(made, 'let rgiEmojiRegexMade;\nconst rgiEmojiRegex = { test: (s) => (rgiEmojiRegexMade ??= /^\\p{RGI_Emoji}$/v).test(s) };'), loader: 'js' };
+    });
+  },
+};
+
 await Promise.all([
   build({ bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'warning', legalComments: 'none', entryPoints: [`${root}dist/src/cli/hook-report.js`], outfile: `${root}dist/hook.mjs` }),
   // Split: each command is its own chunk, loaded when it runs, so `swb send` never loads the
@@ -70,7 +92,7 @@ await Promise.all([
     // Ink imports react-devtools-core only for its DEV-mode bridge, never used in production.
     alias: { ...common.alias, 'react-devtools-core': `${root}scripts/stubs/react-devtools-core.mjs` },
     define: { 'process.env.NODE_ENV': '"production"', 'import.meta.url': '__swbImportMetaUrl' },
-    plugins: [inkWithoutDevMode],
+    plugins: [inkWithoutDevMode, stringWidthLazyEmoji],
   }),
 ]);
 
