@@ -58,19 +58,33 @@ const inkWithoutDevMode = {
  * it makes the literal) when the module loads: 10-30 ms of every server's start (issue #33), for
  * text no first frame holds (printable ASCII takes string-width's fast path, and most text after it
  * never reaches the emoji test). Made at its first test instead; the same expression, so widths do
- * not change. A changed string-width fails the build here.
+ * not change. A changed string-width fails the build here. (Called by lazyGraphemeSegmenters below.)
  */
-const stringWidthLazyEmoji = {
-  name: 'string-width-lazy-emoji',
+function lazyEmoji(path, text) {
+  const made = 'const rgiEmojiRegex = /^\\p{RGI_Emoji}$/v;';
+  if (!text.includes(made)) throw new Error(`${path}: no "${made}" (string-width changed: see scripts/bundle.mjs)`);
+  return text.replace(made, 'let rgiEmojiRegexMade;\nconst rgiEmojiRegex = { test: (s) => (rgiEmojiRegexMade ??= /^\\p{RGI_Emoji}$/v).test(s) };');
+}
+
+/**
+ * The first Intl.Segmenter a process makes costs 30-100 ms (src/text/grapheme-segmenter.ts says
+ * why), and four of the server's dependencies make one as they load: each gets
+ * lazyGraphemeSegmenter in its place, which makes it only for text that needs it (a first frame's
+ * does not). Each file must hold exactly one, else the build fails here (a dependency changed).
+ */
+const LAZY_SEGMENTER_FILES = ['string-width/index.js', 'wrap-ansi/node_modules/string-width/index.js', 'slice-ansi/tokenize-ansi.js', '@alcalzone/ansi-tokenize/build/tokenize.js'].map((f) => `${root}node_modules/${f}`);
+const lazyGraphemeSegmenters = {
+  name: 'lazy-grapheme-segmenters',
   setup(b) {
-    // The project's own string-width (the one Ink resolves); wrap-ansi's older copy has no such literal.
-    const own = `${root}node_modules/string-width/index.js`;
-    b.onLoad({ filter: /[\\/]node_modules[\\/]string-width[\\/]index\.js$/ }, (args) => {
-      if (args.path !== own) return undefined;
-      const text = readFileSync(args.path, 'utf8');
-      const made = 'const rgiEmojiRegex = /^\\p{RGI_Emoji}$/v;';
-      if (!text.includes(made)) throw new Error(`${args.path}: no "${made}" (string-width changed: see scripts/bundle.mjs)`);
-      return { contents: text.replace(made, 'let rgiEmojiRegexMade;\nconst rgiEmojiRegex = { test: (s) => (rgiEmojiRegexMade ??= /^\\p{RGI_Emoji}$/v).test(s) };'), loader: 'js' };
+    const helper = JSON.stringify(`${root}dist/src/text/grapheme-segmenter.js`);
+    b.onLoad({ filter: /[\\/]node_modules[\\/].*\.js$/ }, (args) => {
+      if (!LAZY_SEGMENTER_FILES.includes(args.path)) return undefined;
+      let text = readFileSync(args.path, 'utf8');
+      const made = text.split('new Intl.Segmenter(').length - 1;
+      if (made !== 1) throw new Error(`${args.path}: ${made} "new Intl.Segmenter(" where one was expected (a dependency changed: see scripts/bundle.mjs)`);
+      // string-width's emoji expression too (lazyEmoji): one file, one onLoad.
+      if (args.path === `${root}node_modules/string-width/index.js`) text = lazyEmoji(args.path, text);
+      return { contents: `import { lazyGraphemeSegmenter as __swbLazyGraphemeSegmenter } from ${helper};\n${text.replace('new Intl.Segmenter(', '__swbLazyGraphemeSegmenter(')}`, loader: 'js' };
     });
   },
 };
@@ -92,7 +106,7 @@ await Promise.all([
     // Ink imports react-devtools-core only for its DEV-mode bridge, never used in production.
     alias: { ...common.alias, 'react-devtools-core': `${root}scripts/stubs/react-devtools-core.mjs` },
     define: { 'process.env.NODE_ENV': '"production"', 'import.meta.url': '__swbImportMetaUrl' },
-    plugins: [inkWithoutDevMode, stringWidthLazyEmoji],
+    plugins: [inkWithoutDevMode, lazyGraphemeSegmenters],
   }),
 ]);
 
