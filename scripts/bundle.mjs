@@ -113,4 +113,5 @@ await Promise.all([
 // The server keeps its bundle's source in its heap: one byte a character, not two, when no
 // character is above U+00FF (src/util/one-byte-source.ts; 3 MB of the base server's RSS).
 const serverBundle = `${root}dist/server.bundle.cjs`;
-writeFileSync(serverBundle, oneByteSource(readFileSync(serverBundle, 'utf8')));
+// Written as Latin-1, which the loader reads (src/util/code-cached-bundle.ts): no UTF-8 to decode at start.
+writeFileSync(serverBundle, oneByteSource(readFileSync(serverBundle, 'utf8')), 'latin1');
