@@ -42,7 +42,7 @@ const dir = mkdtempSync(join(tmpdir(), 'swb-snapshot-bench-'));
 const READY = `const c = process.cpuUsage(); process.stdout.write(JSON.stringify({ cpuMs: (c.user + c.system) / 1000, rss: process.memoryUsage.rss(), sinceStartMs: performance.now() }) + '\\n');`;
 
 function snapshotEntry() {
-  const source = readFileSync(bundlePath, 'utf8');
+  const source = readFileSync(bundlePath, 'latin1');
   const pre = `'use strict';
 let realRequire = null;
 const loaded = new Map();

@@ -53,6 +53,42 @@ const inkWithoutDevMode = {
   },
 };
 
+/**
+ * string-width builds its emoji regular expression (`\p{RGI_Emoji}`, a set of strings V8 expands as
+ * it makes the literal) when the module loads: 10-30 ms of every server's start (issue #33), for
+ * text no first frame holds (printable ASCII takes string-width's fast path, and most text after it
+ * never reaches the emoji test). Made at its first test instead; the same expression, so widths do
+ * not change. A changed string-width fails the build here. (Called by lazyGraphemeSegmenters below.)
+ */
+function lazyEmoji(path, text) {
+  const made = 'const rgiEmojiRegex = /^\\p{RGI_Emoji}$/v;';
+  if (!text.includes(made)) throw new Error(`${path}: no "${made}" (string-width changed: see scripts/bundle.mjs)`);
+  return text.replace(made, 'let rgiEmojiRegexMade;\nconst rgiEmojiRegex = { test: (s) => (rgiEmojiRegexMade ??= /^\\p{RGI_Emoji}$/v).test(s) };');
+}
+
+/**
+ * The first Intl.Segmenter a process makes costs 30-100 ms (src/text/grapheme-segmenter.ts says
+ * why), and four of the server's dependencies make one as they load: each gets
+ * lazyGraphemeSegmenter in its place, which makes it only for text that needs it (a first frame's
+ * does not). Each file must hold exactly one, else the build fails here (a dependency changed).
+ */
+const LAZY_SEGMENTER_FILES = ['string-width/index.js', 'wrap-ansi/node_modules/string-width/index.js', 'slice-ansi/tokenize-ansi.js', '@alcalzone/ansi-tokenize/build/tokenize.js'].map((f) => `${root}node_modules/${f}`);
+const lazyGraphemeSegmenters = {
+  name: 'lazy-grapheme-segmenters',
+  setup(b) {
+    const helper = JSON.stringify(`${root}dist/src/text/grapheme-segmenter.js`);
+    b.onLoad({ filter: /[\\/]node_modules[\\/].*\.js$/ }, (args) => {
+      if (!LAZY_SEGMENTER_FILES.includes(args.path)) return undefined;
+      let text = readFileSync(args.path, 'utf8');
+      const made = text.split('new Intl.Segmenter(').length - 1;
+      if (made !== 1) throw new Error(`${args.path}: ${made} "new Intl.Segmenter(" where one was expected (a dependency changed: see scripts/bundle.mjs)`);
+      // string-width's emoji expression too (lazyEmoji): one file, one onLoad.
+      if (args.path === `${root}node_modules/string-width/index.js`) text = lazyEmoji(args.path, text);
+      return { contents: `import { lazyGraphemeSegmenter as __swbLazyGraphemeSegmenter } from ${helper};\n${text.replace('new Intl.Segmenter(', '__swbLazyGraphemeSegmenter(')}`, loader: 'js' };
+    });
+  },
+};
+
 await Promise.all([
   build({ bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'warning', legalComments: 'none', entryPoints: [`${root}dist/src/cli/hook-report.js`], outfile: `${root}dist/hook.mjs` }),
   // Split: each command is its own chunk, loaded when it runs, so `swb send` never loads the
@@ -70,11 +106,12 @@ await Promise.all([
     // Ink imports react-devtools-core only for its DEV-mode bridge, never used in production.
     alias: { ...common.alias, 'react-devtools-core': `${root}scripts/stubs/react-devtools-core.mjs` },
     define: { 'process.env.NODE_ENV': '"production"', 'import.meta.url': '__swbImportMetaUrl' },
-    plugins: [inkWithoutDevMode],
+    plugins: [inkWithoutDevMode, lazyGraphemeSegmenters],
   }),
 ]);
 
 // The server keeps its bundle's source in its heap: one byte a character, not two, when no
 // character is above U+00FF (src/util/one-byte-source.ts; 3 MB of the base server's RSS).
 const serverBundle = `${root}dist/server.bundle.cjs`;
-writeFileSync(serverBundle, oneByteSource(readFileSync(serverBundle, 'utf8')));
+// Written as Latin-1, which the loader reads (src/util/code-cached-bundle.ts): no UTF-8 to decode at start.
+writeFileSync(serverBundle, oneByteSource(readFileSync(serverBundle, 'utf8')), 'latin1');

@@ -29,27 +29,36 @@ const FILE_NAME_HINT = 'a file name is letters, digits and "-"';
 const ENV_NAME_HINT = 'an environment variable name is upper-case letters, digits and "_"';
 const FILE_REF = /\{file:([^}]*)\}/;
 
-export const nativeSchema = z
-  .strictObject({
-    launchArgs: z.array(z.string().min(1).max(200)).max(16),
-    files: ownRecord(z.string().regex(/^[a-zA-Z][a-zA-Z0-9-]{0,31}$/, { error: FILE_NAME_HINT }), z.unknown(), { maxKeys: 8, keyProblem: FILE_NAME_HINT }),
-    env: ownRecord(z.string().regex(/^[A-Z][A-Z0-9_]{0,63}$/, { error: ENV_NAME_HINT }), z.string().min(1).max(200), { maxKeys: 8, keyProblem: ENV_NAME_HINT })
-      .default({})
-      .describe('Variables set in the agent\'s environment ({file:NAME} is the path of a file of "files").'),
-    codexHooks: ownRecord(z.string().refine((e) => (CODEX_HOOK_EVENTS as readonly string[]).includes(e), { error: `a Codex hook event: ${CODEX_HOOK_EVENTS.join(', ')}` }), z.string().min(1).max(200), { maxKeys: CODEX_HOOK_EVENTS.length, keyProblem: `a Codex hook event: ${CODEX_HOOK_EVENTS.join(', ')}` })
-      .default({})
-      .describe('Codex hooks ({swb} is the launcher): passed as -c hooks=..., each trusted for this launch only, run in the background.'),
-    $comment: comment,
-  })
-  .superRefine((n, ctx) => {
-    for (const [name, content] of Object.entries(n.files)) {
-      if (JSON.stringify(content).length > 16_384) ctx.addIssue({ code: 'custom', input: content, path: ['files', name], message: 'is larger than 16 KiB' });
-    }
-    const refs: Array<[string | number, string, string]> = [...n.launchArgs.map((a, i): [number, string, string] => [i, a, 'launchArgs']), ...Object.entries(n.env).map(([k, v]): [string, string, string] => [k, v, 'env'])];
-    for (const [at, value, field] of refs) {
-      const m = FILE_REF.exec(value);
-      if (m && !Object.hasOwn(n.files, m[1]!)) ctx.addIssue({ code: 'custom', input: value, path: [field, at], message: `names a file "${m[1]}" that "files" does not define` });
-    }
-  })
-  .transform(({ launchArgs, files, env, codexHooks }): NativeRecipe => ({ launchArgs, files, env, codexHooks }))
-  .describe("swb's own tools for the agent: files swb writes per row and the arguments that point the agent at them.");
+function buildNativeSchema() {
+  return z
+    .strictObject({
+      launchArgs: z.array(z.string().min(1).max(200)).max(16),
+      files: ownRecord(z.string().regex(/^[a-zA-Z][a-zA-Z0-9-]{0,31}$/, { error: FILE_NAME_HINT }), z.unknown(), { maxKeys: 8, keyProblem: FILE_NAME_HINT }),
+      env: ownRecord(z.string().regex(/^[A-Z][A-Z0-9_]{0,63}$/, { error: ENV_NAME_HINT }), z.string().min(1).max(200), { maxKeys: 8, keyProblem: ENV_NAME_HINT })
+        .default({})
+        .describe('Variables set in the agent\'s environment ({file:NAME} is the path of a file of "files").'),
+      codexHooks: ownRecord(z.string().refine((e) => (CODEX_HOOK_EVENTS as readonly string[]).includes(e), { error: `a Codex hook event: ${CODEX_HOOK_EVENTS.join(', ')}` }), z.string().min(1).max(200), { maxKeys: CODEX_HOOK_EVENTS.length, keyProblem: `a Codex hook event: ${CODEX_HOOK_EVENTS.join(', ')}` })
+        .default({})
+        .describe('Codex hooks ({swb} is the launcher): passed as -c hooks=..., each trusted for this launch only, run in the background.'),
+      $comment: comment,
+    })
+    .superRefine((n, ctx) => {
+      for (const [name, content] of Object.entries(n.files)) {
+        if (JSON.stringify(content).length > 16_384) ctx.addIssue({ code: 'custom', input: content, path: ['files', name], message: 'is larger than 16 KiB' });
+      }
+      const refs: Array<[string | number, string, string]> = [...n.launchArgs.map((a, i): [number, string, string] => [i, a, 'launchArgs']), ...Object.entries(n.env).map(([k, v]): [string, string, string] => [k, v, 'env'])];
+      for (const [at, value, field] of refs) {
+        const m = FILE_REF.exec(value);
+        if (m && !Object.hasOwn(n.files, m[1]!)) ctx.addIssue({ code: 'custom', input: value, path: [field, at], message: `names a file "${m[1]}" that "files" does not define` });
+      }
+    })
+    .transform(({ launchArgs, files, env, codexHooks }): NativeRecipe => ({ launchArgs, files, env, codexHooks }))
+    .describe("swb's own tools for the agent: files swb writes per row and the arguments that point the agent at them.");
+}
+
+let nativeSchemaBuilt: ReturnType<typeof buildNativeSchema> | undefined;
+
+/** The recipe's schema, built at its first use, with the profile schema (profile-schema.ts says why). */
+export function nativeSchema(): ReturnType<typeof buildNativeSchema> {
+  return (nativeSchemaBuilt ??= buildNativeSchema());
+}

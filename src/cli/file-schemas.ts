@@ -8,7 +8,8 @@ import { profileFileSchema } from '../agents/profile-schema.js';
 import { configFileSchema } from '../config/config-schema.js';
 import { themeFileSchema } from '../config/theme.js';
 
-export const FILE_SCHEMAS = { config: configFileSchema, theme: themeFileSchema, profile: profileFileSchema } as const;
+// Each as a function: the profile's is built at its first use (profile-schema.ts says why).
+export const FILE_SCHEMAS = { config: () => configFileSchema, theme: () => themeFileSchema, profile: profileFileSchema } as const;
 export type FileSchemaName = keyof typeof FILE_SCHEMAS;
 export const FILE_SCHEMA_NAMES = Object.keys(FILE_SCHEMAS) as FileSchemaName[];
 
@@ -21,7 +22,7 @@ export function isFileSchemaName(name: string): name is FileSchemaName {
  * which editors understand best.
  */
 export function jsonSchemaOf(name: FileSchemaName): Record<string, unknown> {
-  return z.toJSONSchema(FILE_SCHEMAS[name], { io: 'input', target: 'draft-07' });
+  return z.toJSONSchema(FILE_SCHEMAS[name](), { io: 'input', target: 'draft-07' });
 }
 
 /** The text of schemas/NAME.schema.json. */

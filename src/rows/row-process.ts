@@ -253,6 +253,11 @@ export class RowProcess implements Disposable {
     if (signal === 'SIGHUP' || signal === 'SIGTERM') signalProcessTree(this.tree, 'SIGCONT');
   }
 
+  /** The kernel's start time of the program's process (Linux; undefined elsewhere), read once as it started. */
+  get startTime(): string | undefined {
+    return this.tree.startTime;
+  }
+
   /** Whether the program or anything it started in its session is still alive. */
   processesAlive(): boolean {
     return processTreeAlive(this.tree);

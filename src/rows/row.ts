@@ -155,6 +155,11 @@ export class Row implements Disposable {
     return this.current.process.pid;
   }
 
+  /** The kernel's start time of `pid` (Linux), with the pid the program's identity (a pid is reused, a start time with it is not). */
+  get pidStartTime(): string | undefined {
+    return this.current.process.startTime;
+  }
+
   /** The job in the foreground of this row's terminal if it is not the program's own (see foreground-job.ts). */
   foregroundJob(): ForegroundJob | null | undefined {
     return this.state === 'running' ? foregroundJobOf(this.pid) : undefined;

@@ -92,7 +92,9 @@ export class RowRecords {
         const k = this.known.get(row.name);
         if (k && row.state === 'running') {
           k.pid = row.pid;
-          k.pidStart = readProcStat(row.pid)?.startTime ?? null;
+          // Read once, as the row started (row-process.ts); a start time never changes (issue #33:
+          // a second read of /proc per row, at once after the fork, on the first frame's path).
+          k.pidStart = row.pidStartTime ?? null;
           if (waitsForId(k)) this.armDiscovery();
         }
         this.save(row.name, wake);

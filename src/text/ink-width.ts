@@ -9,8 +9,10 @@
 // shows where the two models differ. Only the server's UI imports this file, so `swb send` and the
 // thin client never load string-width (test/unit/architecture.test.ts).
 import stringWidth from 'string-width';
+import { lazyGraphemeSegmenter } from './grapheme-segmenter.js';
 
-const graphemes = new Intl.Segmenter();
+// No Intl.Segmenter before a text needs one (grapheme-segmenter.ts says why).
+const graphemes = lazyGraphemeSegmenter();
 
 /** Cells Ink gives the string (ANSI escapes count nothing, as in Ink). */
 export function inkWidth(str: string): number {

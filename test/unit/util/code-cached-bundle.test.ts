@@ -44,6 +44,12 @@ describe('runCodeCachedBundle', () => {
     expect(second.exports.square(9)).toBe(81);
   });
 
+  it('reads the bundle one byte a character, as the build writes it (Latin-1): é and £ are themselves', () => {
+    const b = writeBundle('');
+    writeFileSync(b.path, `${BUNDLE_WRAPPER.head}exports.text = 'café £5';${BUNDLE_WRAPPER.tail}`, 'latin1');
+    expect(runCodeCachedBundle<{ text: string }>(b.path, null).exports.text).toBe('caf\u00e9 \u00a35');
+  });
+
   it('compiles without a cache V8 refuses (another source), and says so', () => {
     const a = writeBundle('exports.v = 1;');
     writeFileSync(a.cache, runCodeCachedBundle(a.path, null).script.createCachedData());
