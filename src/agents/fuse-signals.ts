@@ -3,8 +3,10 @@
 // first rule that applies decides, and says which signal won and why (explain shows it):
 //   1. exit         the process ended: exited, whatever a hook said last.
 //   2. screen-only  no hook has spoken (an agent without hooks, or none yet this incarnation).
-//   3. draft-returned the hook said a turn started with prompt P, the screen's rules read idle (no busy
-//                   marker, no dialog) and its input holds P again: the agent dropped the turn and gave
+//   3. draft-returned the hook said a turn started with prompt P, the screen's rules read busy after
+//                   the hook's process started (the turn drawn: not the line as typed, before the agent
+//                   redrew), now read idle (no busy marker, no dialog), and its input holds P again:
+//                   the agent dropped the turn and gave
 //                   the prompt back. Claude Code does this for a turn interrupted (Esc) before its
 //                   answer began, with no hook and nothing in its transcript; the screen alone cannot
 //                   tell that from a pause, so it waited out the quiet time. Idle at once: a turn that
@@ -43,6 +45,8 @@ export interface ScreenSide {
   stillMs?: number;
   /** What the agent's input line holds (a draft; '' when empty); unknown: rule 3 is off. */
   draft?: string;
+  /** How long ago the rules last read busy (undefined: not since this incarnation began, or not known); rule 3 needs it. */
+  busySeenMs?: number;
 }
 
 export interface HookSide {
@@ -89,7 +93,21 @@ function agrees(screenState: AgentState, said: AgentState, reason: WaitingReason
 const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 /**
- * Rule 3's test: an idle screen whose input holds the prompt the hook's turn started with. The input
+ * The end of a turn whose prompt the agent gave back (rule 3), kept by StateFusion as the turn's last
+ * news once seen (the draft may be erased next); explain and the row's events name it.
+ */
+export const PROMPT_GIVEN_BACK: HookSignal = { kind: 'turn-end', reason: null, event: 'Esc: prompt given back' };
+
+const draftReturned = (seen: string): FusedVerdict => ({
+  state: 'idle',
+  reason: null,
+  won: 'both',
+  rule: 'draft-returned',
+  why: `${seen}: the turn was interrupted (Esc) before its answer and the prompt given back`,
+});
+
+/**
+ * Rule 3's test: an idle screen, read busy since the hook ran, whose input holds the prompt the hook's turn started with. The input
  * line shows a long prompt's start only (the rest wraps onto rows below): a draft that begins the
  * prompt, at least 4 characters of it (or all of a shorter one), is the prompt given back.
  */
@@ -97,6 +115,10 @@ export function promptGivenBack(screen: ScreenSide, hook: HookSide): boolean {
   const prompt = hook.signal.kind === 'turn-start' ? hook.signal.prompt : undefined;
   const draft = screen.draft;
   if (!prompt || !draft || screen.detected !== 'idle') return false;
+  // The turn must have been drawn (the rules read busy after the hook's process started): an agent
+  // that took the prompt but has not redrawn yet (loaded, it may take a second) still shows the line
+  // as it was typed, with no busy marker. Claude draws its spinner in the frame the prompt goes out.
+  if (screen.busySeenMs === undefined || screen.busySeenMs >= hook.ageMs) return false;
   return draft.length >= Math.min(prompt.length, 4) && prompt.startsWith(draft);
 }
 
@@ -123,16 +145,12 @@ export function fuseSignals(screen: ScreenSide, hook: HookSide | null, disagreeM
   }
   const event = hook.signal.event;
   const reason = said === 'waiting' ? hook.signal.reason : null;
-  if (promptGivenBack(screen, hook)) {
-    return {
-      state: 'idle',
-      reason: null,
-      won: 'both',
-      rule: 'draft-returned',
-      why: `the hook (${event}, ${secs(hook.ageMs)} ago) said a turn started, and its prompt is back in the idle screen's input: the turn was interrupted (Esc) before its answer and the prompt given back`,
-    };
-  }
-  if (agrees(screen.state, said, reason)) return { state: said, reason, won: 'both', rule: 'agree', why: `the hook (${event}) and the screen agree` };
+  // The turn whose prompt came back (now, or before: StateFusion keeps it as PROMPT_GIVEN_BACK).
+  const given = promptGivenBack(screen, hook);
+  const dropped = hook.signal === PROMPT_GIVEN_BACK;
+  if (given) return draftReturned(`the hook (${event}, ${secs(hook.ageMs)} ago) said a turn started, and its prompt is back in the idle screen's input`);
+  const droppedVerdict = () => draftReturned(`${secs(hook.ageMs)} ago the prompt of the turn came back into the idle screen's input`);
+  if (agrees(screen.state, said, reason)) return dropped ? droppedVerdict() : { state: said, reason, won: 'both', rule: 'agree', why: `the hook (${event}) and the screen agree` };
   if (screen.state !== 'unknown' && screen.ageMs < hook.ageMs) {
     return {
       state: screen.state,
@@ -160,5 +178,6 @@ export function fuseSignals(screen: ScreenSide, hook: HookSide | null, disagreeM
       why: `the hook (${event}) said ${said} ${secs(hook.ageMs)} ago but the screen still reads ${screen.detected}: the screen is believed after ${secs(disagreeMs)}`,
     };
   }
+  if (dropped) return droppedVerdict();
   return { state: said, reason, won: 'hook', rule: 'hook', why: `the hook (${event}, ${secs(hook.ageMs)} ago) decides before the screen (${screen.state}) can tell` };
 }

@@ -18,7 +18,7 @@ import type { Clock } from '../util/clock.js';
 import { Emitter, type Event } from '../util/event.js';
 import type { Disposable } from '../util/lifecycle.js';
 import { TimerSlot } from '../util/timer-slot.js';
-import { DEFAULT_DISAGREE_MS, DEFAULT_SETTLED_MS, draftMatters, fuseSignals, idleAfterBusyHook, type FusedVerdict, type ScreenSide } from './fuse-signals.js';
+import { DEFAULT_DISAGREE_MS, DEFAULT_SETTLED_MS, draftMatters, fuseSignals, idleAfterBusyHook, PROMPT_GIVEN_BACK, type FusedVerdict, type ScreenSide } from './fuse-signals.js';
 import type { HookSignal, WaitingReason } from './hook-signal.js';
 import type { AgentState } from './profile-schema.js';
 
@@ -59,9 +59,6 @@ export interface StateFusionOptions {
  */
 export const HOOK_START_TRUSTED_MS = 10_000;
 
-/** The end of a turn whose prompt the agent gave back (rule 3), as explain and the row's events name it. */
-export const PROMPT_GIVEN_BACK: HookSignal = { kind: 'turn-end', reason: null, event: 'Esc: prompt given back' };
-
 export class StateFusion implements Disposable {
   private readonly changes = new Emitter<FusedChange>();
   readonly onChange: Event<FusedChange> = this.changes.event;
@@ -73,6 +70,8 @@ export class StateFusion implements Disposable {
   private screenChangedAt: number;
   /** The rules' reading of the last screen judged (screenJudged). */
   private lastDetected: AgentState;
+  /** When the rules last read busy (rule 3: a turn whose prompt comes back must have been drawn). */
+  private busySeenAt: number | null = null;
   private lastHook: { signal: HookSignal; at: number } | null = null;
   /** The newest hook process's start (ms epoch): one that started before it is stale news. */
   private lastHookStartedAt = 0;
@@ -84,7 +83,7 @@ export class StateFusion implements Disposable {
     this.recheckTimer = new TimerSlot(o.clock);
     this.settleTimer = new TimerSlot(o.clock);
     this.screenChangedAt = o.clock.now();
-    this.lastDetected = o.detected();
+    this.lastDetected = this.read(this.screenChangedAt);
     this.current = this.judge(this.screenChangedAt);
   }
 
@@ -100,8 +99,15 @@ export class StateFusion implements Disposable {
   /** The tracker's reported state changed. */
   screenChanged(): void {
     this.screenChangedAt = this.o.clock.now();
-    this.lastDetected = this.o.detected();
+    this.lastDetected = this.read(this.screenChangedAt);
     this.update();
+  }
+
+  /** The rules' reading of the newest screen, noted when busy. */
+  private read(now: number): AgentState {
+    const detected = this.o.detected();
+    if (detected === 'busy') this.busySeenAt = now;
+    return detected;
   }
 
   /**
@@ -133,7 +139,7 @@ export class StateFusion implements Disposable {
    * quiet time after a Stop ran out: the screen is newer than that Stop, and says busy).
    */
   screenJudged(): void {
-    const detected = this.o.detected();
+    const detected = this.read(this.o.clock.now());
     const shown = detected !== this.lastDetected && (detected === 'busy' || detected === 'waiting');
     this.lastDetected = detected;
     if (shown) {
@@ -161,7 +167,10 @@ export class StateFusion implements Disposable {
     const side: ScreenSide = { state: this.o.screenState(), detected: this.o.detected(), ageMs: now - this.screenChangedAt };
     if (this.o.stillMs) side.stillMs = this.o.stillMs();
     // Read only when rule 3 could use it: finding the input line is a search of the screen.
-    if (this.o.draft && draftMatters(side.detected, this.lastHook?.signal)) side.draft = this.o.draft();
+    if (this.o.draft && draftMatters(side.detected, this.lastHook?.signal)) {
+      side.draft = this.o.draft();
+      if (this.busySeenAt !== null) side.busySeenMs = now - this.busySeenAt;
+    }
     return side;
   }
 
@@ -184,7 +193,7 @@ export class StateFusion implements Disposable {
     const next = this.judge(now);
     this.current = next;
     // The prompt given back ends that turn for good (the draft may be erased next): kept as the last news.
-    if (next.rule === 'draft-returned' && this.lastHook !== null) this.lastHook = { signal: PROMPT_GIVEN_BACK, at: now };
+    if (next.rule === 'draft-returned' && this.lastHook !== null && this.lastHook.signal !== PROMPT_GIVEN_BACK) this.lastHook = { signal: PROMPT_GIVEN_BACK, at: now };
     this.armSettle(now);
     if (next.state === before.state && next.reason === before.reason) return;
     this.changes.fire({ from: before.state, to: next.state, reason: next.reason, verdict: next, at: now });

@@ -11,7 +11,8 @@ import type { AgentProfile, AgentState } from '../agents/profile-schema.js';
 import { hookSignalOf, type HookReport, type WaitingReason } from '../agents/hook-signal.js';
 import { readPromptStatus } from '../agents/prompt-status.js';
 import { readPromptInput } from '../agents/prompt-input.js';
-import { PROMPT_GIVEN_BACK, StateFusion, type FusionExplanation } from '../agents/state-fusion.js';
+import { PROMPT_GIVEN_BACK } from '../agents/fuse-signals.js';
+import { StateFusion, type FusionExplanation } from '../agents/state-fusion.js';
 import { StateTracker, type StateExplanation } from '../agents/state-tracker.js';
 import {
   WakeController,

@@ -208,13 +208,21 @@ describe('StateFusion', () => {
     const fusion = new StateFusion({ clock, screenState: () => screen.state, detected: () => screen.detected, draft: () => screen.draft, settledMs: 600 });
     const changes: FusedChange[] = [];
     fusion.onChange((c) => changes.push(c));
+    // The operator typed the prompt (the screen shows it in the input) and pressed Enter.
+    screen.draft = 'slow one';
+    clock.advance(500);
     const enterAt = clock.now();
-    // The spinner drawn at once; the UserPromptSubmit hook's report arrives 500 ms after its start.
+    // A loaded agent: its hook ran at once and reported before it redrew: the typed line is no prompt given back.
+    clock.advance(300);
+    fusion.hookSaid(hookSignalOf({ event: 'user-prompt-submit', prompt: 'slow one' }), enterAt + 10);
+    fusion.screenJudged();
+    expect(fusion.verdict).toMatchObject({ state: 'busy', rule: 'hook' });
+    // The spinner drawn, the input emptied; the hook's report had come 300 ms after its start.
     clock.advance(80);
     screen.state = screen.detected = 'busy';
+    screen.draft = '';
     fusion.screenChanged();
     clock.advance(500);
-    fusion.hookSaid(hookSignalOf({ event: 'user-prompt-submit', prompt: 'slow one' }), enterAt + 80);
     expect(fusion.verdict).toMatchObject({ state: 'busy', rule: 'agree' });
     // The Esc: Claude drops the turn and puts the prompt back; the tracker holds busy for its quiet time.
     clock.advance(1400);
@@ -232,12 +240,16 @@ describe('StateFusion', () => {
     clock.advance(100);
     screen.draft = '';
     fusion.screenJudged();
-    expect(fusion.verdict.state).toBe('idle');
-    expect(fusion.explain().verdict).toMatchObject({ state: 'idle', rule: 'hook' });
+    expect(fusion.verdict).toMatchObject({ state: 'idle', rule: 'draft-returned' });
+    expect(fusion.explain().verdict).toMatchObject({ state: 'idle', rule: 'draft-returned' });
     screen.state = 'idle';
     fusion.screenChanged();
-    expect(fusion.verdict).toMatchObject({ state: 'idle', rule: 'agree' });
+    expect(fusion.verdict).toMatchObject({ state: 'idle', rule: 'draft-returned' });
     expect(changes.map((c) => c.to)).toEqual(['busy', 'idle']);
+    // The next turn's hook, and its screen, are news again.
+    clock.advance(3000);
+    fusion.hookSaid(hookSignalOf({ event: 'user-prompt-submit', prompt: 'quick one' }), clock.now());
+    expect(fusion.verdict).toMatchObject({ state: 'busy', rule: 'hook' });
   });
 
   it('/clear: SessionStart(clear) ends what the operator asked at once, while the screen still holds busy through its quiet time', () => {
