@@ -363,6 +363,7 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('real Claude Code with swb native too
     await t.waitForText('claude · idle', { timeoutMs: 60_000 });
 
     // A slow turn (the stand-in holds its answer 6 s): busy, and its UserPromptSubmit heard.
+    const from = Date.now();
     await operate(t, ['slow question', inputShows('slow question'), '\r']);
     await waitUntil(() => stub.requests.find((r) => r.lastUser === 'slow question'), { timeoutMs: 20_000, what: 'the slow question to reach the model' });
     await waitUntil(
@@ -403,6 +404,7 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('real Claude Code with swb native too
     expect(cleared).toMatchObject({ state: 'idle', signals: { hook: { kind: 'turn-end' } } });
     await t.waitForText('claude · idle', { timeoutMs: 5000 });
     // Nothing reached the model for either: the interrupted prompt was never answered, /clear asks nothing.
-    expect(stub.requests.filter((r) => r.lastUser === 'slow question')).toHaveLength(1);
+    expect(stub.requests.filter((r) => r.at >= from && r.lastUser === 'slow question')).toHaveLength(1);
+    expect(stub.requests.filter((r) => r.at >= from && r.lastUser === '/clear')).toEqual([]);
   }, 180_000);
 });
