@@ -4,7 +4,7 @@
 // the real CLI in a pty against the offline Anthropic stand-in with a settings file whose every hook
 // appends "<ms epoch> <event> <payload>" to a log, follows the conversation's transcript (a 10 ms poll of
 // its size, as a tail would), and prints each step's key time and what came after it, in ms from the key.
-//   node bench/states/claude-endings-probe.mjs [--keep]
+//   node bench/states/claude-endings-probe.mjs [--keep] [--screens]   (--screens: each step's screen after it)
 // Not a test: a record of facts the hook signal table (src/agents/hook-signal.ts) relies on.
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -61,30 +61,31 @@ const screen = () => {
 };
 const busyShown = () => /esc to interrupt/.test(screen());
 
-// The transcript, followed as a tail would: each new line with when it was seen.
+// The transcripts, followed as a tail would: each new line with when it was seen, and which file (after
+// /clear Claude goes on in a new one, under a new session id).
 const transcriptLines = [];
-let transcriptPath = null;
-let transcriptSize = 0;
-let partial = '';
+const followed = new Map(); // path → { size, partial }
 const tail = setInterval(() => {
-  if (!transcriptPath) {
-    const projects = join(home, '.claude', 'projects');
-    if (!existsSync(projects)) return;
-    for (const d of readdirSync(projects)) {
-      for (const f of readdirSync(join(projects, d))) if (f.endsWith('.jsonl')) transcriptPath ??= null;
-      const f = join(projects, d, `${sessionId}.jsonl`);
-      if (existsSync(f)) transcriptPath = f;
+  const projects = join(home, '.claude', 'projects');
+  if (!existsSync(projects)) return;
+  for (const d of readdirSync(projects)) {
+    const folder = join(projects, d);
+    if (!statSync(folder).isDirectory()) continue;
+    for (const f of readdirSync(folder)) {
+      if (!f.endsWith('.jsonl')) continue;
+      const path = join(folder, f);
+      const seen = followed.get(path) ?? { size: 0, partial: '' };
+      followed.set(path, seen);
+      const size = statSync(path).size;
+      if (size <= seen.size) continue;
+      const text = readFileSync(path, 'utf8').slice(seen.size);
+      seen.size = size;
+      const lines = (seen.partial + text).split('\n');
+      seen.partial = lines.pop();
+      const at = Date.now();
+      for (const line of lines) if (line) transcriptLines.push({ at, line, file: f.slice(0, 8) });
     }
-    if (!transcriptPath) return;
   }
-  const size = statSync(transcriptPath).size;
-  if (size <= transcriptSize) return;
-  const text = readFileSync(transcriptPath, 'utf8').slice(transcriptSize);
-  transcriptSize = size;
-  const lines = (partial + text).split('\n');
-  partial = lines.pop();
-  const at = Date.now();
-  for (const l of lines) if (l) transcriptLines.push({ at, line: l });
 }, 10);
 
 // The screen's busy marker, sampled every 20 ms.
@@ -138,7 +139,7 @@ async function step(name, keyAction, settleMs) {
   await pause(settleMs);
   const out = [`## ${name} (key at 0 ms)`];
   for (const h of hookLines().slice(hooksBefore)) out.push(`  hook ${String(h.at - at).padStart(6)} ms  ${h.event}  ${h.payload.replace(/"transcript_path":"[^"]*",?|"cwd":"[^"]*",?|"session_id":"[^"]*",?/g, '').slice(0, 220)}`);
-  for (const t of transcriptLines.slice(linesBefore)) out.push(`  tx   ${String(t.at - at).padStart(6)} ms  ${summary(t.line)}`);
+  for (const t of transcriptLines.slice(linesBefore)) out.push(`  tx   ${String(t.at - at).padStart(6)} ms  [${t.file}] ${summary(t.line)}`);
   for (const b of busyChanges.slice(busyBefore)) out.push(`  scr  ${String(b.at - at).padStart(6)} ms  ${b.busy ? 'busy marker up' : 'busy marker down'}`);
   if (process.argv.includes('--screens')) out.push(screen().split('\n').filter((l) => l.trim()).slice(-12).map((l) => `  | ${l}`).join('\n'));
   results.push(out.join('\n'));
@@ -191,6 +192,6 @@ try {
   clearInterval(sampler);
   p.kill();
   await stub.close();
-  process.stdout.write(`\ntranscript: ${transcriptPath}\nhook log: ${hookLog}\n`);
+  process.stdout.write(`\ntranscripts: ${[...followed.keys()].join(' ')}\nhook log: ${hookLog}\n`);
   if (!process.argv.includes('--keep')) rmSync(dir, { recursive: true, force: true });
 }
