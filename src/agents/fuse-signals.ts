@@ -3,28 +3,36 @@
 // first rule that applies decides, and says which signal won and why (explain shows it):
 //   1. exit         the process ended: exited, whatever a hook said last.
 //   2. screen-only  no hook has spoken (an agent without hooks, or none yet this incarnation).
-//   3. agree        both say the same state: it, with the hook's waiting reason (the screen has none);
+//   3. draft-returned the hook said a turn started with prompt P, the screen's rules read busy after
+//                   the hook's process started (the turn drawn: not the line as typed, before the agent
+//                   redrew), now read idle (no busy marker, no dialog), and its input holds P again:
+//                   the agent dropped the turn and gave
+//                   the prompt back. Claude Code does this for a turn interrupted (Esc) before its
+//                   answer began, with no hook and nothing in its transcript; the screen alone cannot
+//                   tell that from a pause, so it waited out the quiet time. Idle at once: a turn that
+//                   runs shows its busy marker, and its input does not hold the prompt it took.
+//   4. agree        both say the same state: it, with the hook's waiting reason (the screen has none);
 //                   an idle screen agrees with a hook's "waiting at an idle prompt".
-//   4. screen-newer the screen's state changed after the hook spoke: the screen covers what hooks miss
+//   5. screen-newer the screen's state changed after the hook spoke: the screen covers what hooks miss
 //                   (a dialog answered, an Esc interrupt, a turn whose end no hook reported).
-//   5. screen-settled the hook says busy, the screen reads idle, and the screen's content changed
+//   6. screen-settled the hook says busy, the screen reads idle, and the screen's content changed
 //                   after the hook spoke and has been still since for `settledMs` (the profile's quiet
 //                   time): something happened after the turn started and the agent is back at its idle
 //                   prompt. An Esc right after a prompt does this: the agent drops the turn before its
-//                   busy marker is ever read, so the reported screen state never changes and rule 4
-//                   cannot see it; without this rule the hook held busy till rule 6 (5 s). A turn that
+//                   busy marker is ever read, so the reported screen state never changes and rule 5
+//                   cannot see it; without this rule the hook held busy till rule 7 (5 s). A turn that
 //                   really runs draws its busy marker (a spinner, a ticking timer) in that time and is
 //                   never still that long (bench:states: no gap over 351 ms inside a turn).
-//   6. disagree     the hook spoke at least `disagreeMs` ago and the screen has shown another state
+//   7. disagree     the hook spoke at least `disagreeMs` ago and the screen has shown another state
 //                   since: a crashed hook or a missed event; the screen is believed.
-//   7. hook         otherwise the hook decides at once: a turn started (busy), ended (idle), or
+//   8. hook         otherwise the hook decides at once: a turn started (busy), ended (idle), or
 //                   stopped for the operator (waiting, with its reason), before the screen can tell.
 // A screen that reads `unknown` (no rule matched, or idle not yet quiet from a non-busy state) never
 // outvotes a hook.
 import type { AgentState } from './profile-schema.js';
 import type { HookSignal, WaitingReason } from './hook-signal.js';
 
-export type FusionRule = 'exit' | 'screen-only' | 'agree' | 'screen-newer' | 'screen-settled' | 'disagree' | 'hook';
+export type FusionRule = 'exit' | 'screen-only' | 'agree' | 'draft-returned' | 'screen-newer' | 'screen-settled' | 'disagree' | 'hook';
 
 export interface ScreenSide {
   /** The tracker's reported state (quiet time applied). */
@@ -33,8 +41,12 @@ export interface ScreenSide {
   detected: AgentState;
   /** How long ago the reported state last changed. */
   ageMs: number;
-  /** How long the screen's content (text, title, cursor) has been unchanged; unknown: rule 5 is off. */
+  /** How long the screen's content (text, title, cursor) has been unchanged; unknown: rule 6 is off. */
   stillMs?: number;
+  /** What the agent's input line holds (a draft; '' when empty); unknown: rule 3 is off. */
+  draft?: string;
+  /** How long ago the rules last read busy (undefined: not since this incarnation began, or not known); rule 3 needs it. */
+  busySeenMs?: number;
 }
 
 export interface HookSide {
@@ -52,10 +64,10 @@ export interface FusedVerdict {
   why: string;
 }
 
-/** A hook older than this that the screen still contradicts is outvoted (rule 6). */
+/** A hook older than this that the screen still contradicts is outvoted (rule 7). */
 export const DEFAULT_DISAGREE_MS = 5000;
 
-/** How long an idle screen that changed after a busy hook must stay still to outvote it (rule 5): a profile's quiet time. */
+/** How long an idle screen that changed after a busy hook must stay still to outvote it (rule 6): a profile's quiet time. */
 export const DEFAULT_SETTLED_MS = 600;
 
 /** The state a hook signal stands for (null: it says nothing about the turn). */
@@ -81,7 +93,42 @@ function agrees(screenState: AgentState, said: AgentState, reason: WaitingReason
 const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 /**
- * Rule 5's first half: the hook says busy, the screen reads idle, and its content changed after the
+ * The end of a turn whose prompt the agent gave back (rule 3), kept by StateFusion as the turn's last
+ * news once seen (the draft may be erased next); explain and the row's events name it.
+ */
+export const PROMPT_GIVEN_BACK: HookSignal = { kind: 'turn-end', reason: null, event: 'Esc: prompt given back' };
+
+const draftReturned = (seen: string): FusedVerdict => ({
+  state: 'idle',
+  reason: null,
+  won: 'both',
+  rule: 'draft-returned',
+  why: `${seen}: the turn was interrupted (Esc) before its answer and the prompt given back`,
+});
+
+/**
+ * Rule 3's test: an idle screen, read busy since the hook ran, whose input holds the prompt the hook's turn started with. The input
+ * line shows a long prompt's start only (the rest wraps onto rows below): a draft that begins the
+ * prompt, at least 4 characters of it (or all of a shorter one), is the prompt given back.
+ */
+export function promptGivenBack(screen: ScreenSide, hook: HookSide): boolean {
+  const prompt = hook.signal.kind === 'turn-start' ? hook.signal.prompt : undefined;
+  const draft = screen.draft;
+  if (!prompt || !draft || screen.detected !== 'idle') return false;
+  // The turn must have been drawn (the rules read busy after the hook's process started): an agent
+  // that took the prompt but has not redrawn yet (loaded, it may take a second) still shows the line
+  // as it was typed, with no busy marker. Claude draws its spinner in the frame the prompt goes out.
+  if (screen.busySeenMs === undefined || screen.busySeenMs >= hook.ageMs) return false;
+  return draft.length >= Math.min(prompt.length, 4) && prompt.startsWith(draft);
+}
+
+/** Whether rule 3 could apply: a turn started with a known prompt and the screen's rules read idle (the draft is worth reading). */
+export function draftMatters(detected: AgentState, hook: HookSignal | undefined): boolean {
+  return detected === 'idle' && hook?.kind === 'turn-start' && hook.prompt !== undefined;
+}
+
+/**
+ * Rule 6's first half: the hook says busy, the screen reads idle, and its content changed after the
  * hook spoke (still for less time than the hook's age). StateFusion also uses it to know when to judge
  * again: once the screen has been still for `settledMs`.
  */
@@ -98,7 +145,12 @@ export function fuseSignals(screen: ScreenSide, hook: HookSide | null, disagreeM
   }
   const event = hook.signal.event;
   const reason = said === 'waiting' ? hook.signal.reason : null;
-  if (agrees(screen.state, said, reason)) return { state: said, reason, won: 'both', rule: 'agree', why: `the hook (${event}) and the screen agree` };
+  // The turn whose prompt came back (now, or before: StateFusion keeps it as PROMPT_GIVEN_BACK).
+  const given = promptGivenBack(screen, hook);
+  const dropped = hook.signal === PROMPT_GIVEN_BACK;
+  if (given) return draftReturned(`the hook (${event}, ${secs(hook.ageMs)} ago) said a turn started, and its prompt is back in the idle screen's input`);
+  const droppedVerdict = () => draftReturned(`${secs(hook.ageMs)} ago the prompt of the turn came back into the idle screen's input`);
+  if (agrees(screen.state, said, reason)) return dropped ? droppedVerdict() : { state: said, reason, won: 'both', rule: 'agree', why: `the hook (${event}) and the screen agree` };
   if (screen.state !== 'unknown' && screen.ageMs < hook.ageMs) {
     return {
       state: screen.state,
@@ -126,5 +178,6 @@ export function fuseSignals(screen: ScreenSide, hook: HookSide | null, disagreeM
       why: `the hook (${event}) said ${said} ${secs(hook.ageMs)} ago but the screen still reads ${screen.detected}: the screen is believed after ${secs(disagreeMs)}`,
     };
   }
+  if (dropped) return droppedVerdict();
   return { state: said, reason, won: 'hook', rule: 'hook', why: `the hook (${event}, ${secs(hook.ageMs)} ago) decides before the screen (${screen.state}) can tell` };
 }

@@ -21,6 +21,13 @@ export interface HookSignal {
   reason: WaitingReason | null;
   /** The agent's event as it named it (shown by explain), e.g. `Notification(permission_prompt)`. */
   event: string;
+  /**
+   * Only for a `turn-start` whose agent said what it took: the prompt's first line (trimmed, bounded).
+   * Claude Code gives a turn interrupted before its answer back as a draft, with no hook and nothing
+   * in its transcript: that draft in the input of an idle screen is how the fusion knows (rule
+   * 'draft-returned', fuse-signals.ts).
+   */
+  prompt?: string;
 }
 
 /** The payload fields a hook passes on (all optional: an agent sends what it has). */
@@ -30,6 +37,12 @@ export interface HookReport {
   notificationType?: string;
   /** Claude Code's PreToolUse/PostToolUse `tool_name`. */
   toolName?: string;
+  /** Claude Code's SessionStart `source`: startup, resume, clear or compact. */
+  source?: string;
+  /** Claude Code's PreCompact/PostCompact `trigger`: manual (`/compact`) or auto (mid-turn). */
+  trigger?: string;
+  /** Claude Code's UserPromptSubmit `prompt`, its first line only (hook-report.ts bounds it). */
+  prompt?: string;
   /** When the hook process started (ms epoch), to order hooks the agent ran in the background. */
   startedAt?: number;
 }
@@ -44,6 +57,7 @@ export const HOOK_EVENTS = [
   'notification',
   'permission-request',
   'pre-compact',
+  'post-compact',
   'session-start',
   'session-end',
   'stop-failure',
@@ -69,8 +83,12 @@ const signal = (kind: HookSignalKind, event: string, reason: WaitingReason | nul
 /** The signal one hook report carries. */
 export function hookSignalOf(r: HookReport): HookSignal {
   switch (r.event) {
-    case 'user-prompt-submit':
-      return signal('turn-start', 'UserPromptSubmit');
+    case 'user-prompt-submit': {
+      const s = signal('turn-start', 'UserPromptSubmit');
+      const prompt = r.prompt?.trim();
+      if (prompt) s.prompt = prompt;
+      return s;
+    }
     case 'pre-tool-use':
       if (r.toolName !== undefined && QUESTION_TOOLS.has(r.toolName)) return signal('waiting', `PreToolUse(${r.toolName})`, 'question');
       return signal('work', r.toolName ? `PreToolUse(${r.toolName})` : 'PreToolUse');
@@ -80,7 +98,11 @@ export function hookSignalOf(r: HookReport): HookSignal {
     case 'subagent-stop':
       return signal('work', 'SubagentStop');
     case 'pre-compact':
-      return signal('work', 'PreCompact');
+      return signal('work', r.trigger ? `PreCompact(${r.trigger})` : 'PreCompact');
+    case 'post-compact':
+      // Claude Code after a compaction: one the operator asked for (`/compact`) is over and Claude is
+      // back at its prompt; an automatic one happened inside a turn that goes on.
+      return r.trigger === 'manual' ? signal('turn-end', 'PostCompact(manual)') : signal('work', r.trigger ? `PostCompact(${r.trigger})` : 'PostCompact');
     case 'permission-request':
       return signal('waiting', 'PermissionRequest', 'permission');
     case 'notification': {
@@ -102,9 +124,13 @@ export function hookSignalOf(r: HookReport): HookSignal {
       // Codex's Interrupt hook: the operator stopped the turn (Esc); the agent is back at its prompt.
       return signal('turn-end', 'Interrupt');
     case 'session-start':
-      // Fires before the agent is ready for a prompt (its MCP servers may still be starting): its
-      // readiness is the screen's to tell (the prompt drawn, then quiet).
-      return signal('none', 'SessionStart');
+      // After `/clear` Claude Code starts a fresh session and is at its prompt (it fires this once the
+      // conversation is cleared, its spinner going down with it): the end of what the operator asked.
+      if (r.source === 'clear') return signal('turn-end', 'SessionStart(clear)');
+      // At a launch or resume it fires before the agent is ready for a prompt (its MCP servers may still
+      // be starting): readiness is the screen's to tell (the prompt drawn, then quiet). After a
+      // compaction it cannot tell `/compact` from an automatic one mid-turn: PostCompact's trigger does.
+      return signal('none', r.source ? `SessionStart(${r.source})` : 'SessionStart');
     case 'session-end':
       return signal('none', 'SessionEnd');
     default:

@@ -7,15 +7,18 @@
 // A hook's news dates from when the agent ran it (its process's start), not from when it reached the
 // hub: a hook process takes a few hundred ms to start and report, and an async one (PreToolUse,
 // UserPromptSubmit) may arrive after the screen has already shown what came next (the permission
-// dialog drawn): the screen's newer change must not be overridden by older news (rule 4).
-// A busy hook that an idle screen may outvote once it has been still long enough (rule 5, an Esc
+// dialog drawn): the screen's newer change must not be overridden by older news (rule 5).
+// A busy hook that an idle screen may outvote once it has been still long enough (rule 6, an Esc
 // right after a prompt) is judged again when that time is up (a second timer): a still screen sends
 // no more snapshots to judge it by.
+// A turn whose prompt the agent gave back into an idle screen's input (rule 3, Claude Code's Esc before
+// its answer) ends once, here: the fusion keeps that end as the turn's last news (`Esc: prompt given
+// back`), so erasing the draft afterwards does not bring the dropped turn back.
 import type { Clock } from '../util/clock.js';
 import { Emitter, type Event } from '../util/event.js';
 import type { Disposable } from '../util/lifecycle.js';
 import { TimerSlot } from '../util/timer-slot.js';
-import { DEFAULT_DISAGREE_MS, DEFAULT_SETTLED_MS, fuseSignals, idleAfterBusyHook, type FusedVerdict, type ScreenSide } from './fuse-signals.js';
+import { DEFAULT_DISAGREE_MS, DEFAULT_SETTLED_MS, draftMatters, fuseSignals, idleAfterBusyHook, PROMPT_GIVEN_BACK, type FusedVerdict, type ScreenSide } from './fuse-signals.js';
 import type { HookSignal, WaitingReason } from './hook-signal.js';
 import type { AgentState } from './profile-schema.js';
 
@@ -41,8 +44,10 @@ export interface StateFusionOptions {
   screenState: () => AgentState;
   /** What the rules say about the newest screen, before the quiet time. */
   detected: () => AgentState;
-  /** How long the screen's content has been unchanged (the tracker's stillForMs); without it rule 5 is off. */
+  /** How long the screen's content has been unchanged (the tracker's stillForMs); without it rule 6 is off. */
   stillMs?: () => number;
+  /** What the agent's input line holds on the newest screen ('' when empty); without it rule 3 is off. */
+  draft?: () => string;
   disagreeMs?: number;
   /** How long an idle screen that changed after a busy hook must be still to outvote it (the profile's quiet time). */
   settledMs?: number;
@@ -65,6 +70,8 @@ export class StateFusion implements Disposable {
   private screenChangedAt: number;
   /** The rules' reading of the last screen judged (screenJudged). */
   private lastDetected: AgentState;
+  /** When the rules last read busy (rule 3: a turn whose prompt comes back must have been drawn). */
+  private busySeenAt: number | null = null;
   private lastHook: { signal: HookSignal; at: number } | null = null;
   /** The newest hook process's start (ms epoch): one that started before it is stale news. */
   private lastHookStartedAt = 0;
@@ -76,7 +83,7 @@ export class StateFusion implements Disposable {
     this.recheckTimer = new TimerSlot(o.clock);
     this.settleTimer = new TimerSlot(o.clock);
     this.screenChangedAt = o.clock.now();
-    this.lastDetected = o.detected();
+    this.lastDetected = this.read(this.screenChangedAt);
     this.current = this.judge(this.screenChangedAt);
   }
 
@@ -92,8 +99,15 @@ export class StateFusion implements Disposable {
   /** The tracker's reported state changed. */
   screenChanged(): void {
     this.screenChangedAt = this.o.clock.now();
-    this.lastDetected = this.o.detected();
+    this.lastDetected = this.read(this.screenChangedAt);
     this.update();
+  }
+
+  /** The rules' reading of the newest screen, noted when busy. */
+  private read(now: number): AgentState {
+    const detected = this.o.detected();
+    if (detected === 'busy') this.busySeenAt = now;
+    return detected;
   }
 
   /**
@@ -125,7 +139,7 @@ export class StateFusion implements Disposable {
    * quiet time after a Stop ran out: the screen is newer than that Stop, and says busy).
    */
   screenJudged(): void {
-    const detected = this.o.detected();
+    const detected = this.read(this.o.clock.now());
     const shown = detected !== this.lastDetected && (detected === 'busy' || detected === 'waiting');
     this.lastDetected = detected;
     if (shown) {
@@ -133,7 +147,9 @@ export class StateFusion implements Disposable {
       this.update();
       return;
     }
-    if (this.lastHook !== null && this.current.rule === 'hook') this.update();
+    const h = this.lastHook;
+    // While a turn started with a known prompt and the rules read idle, each screen may show it given back (rule 3).
+    if (h !== null && (this.current.rule === 'hook' || (this.o.draft !== undefined && draftMatters(detected, h.signal)))) this.update();
   }
 
   explain(now: number = this.o.clock.now()): FusionExplanation {
@@ -150,6 +166,11 @@ export class StateFusion implements Disposable {
   private screenSide(now: number): ScreenSide {
     const side: ScreenSide = { state: this.o.screenState(), detected: this.o.detected(), ageMs: now - this.screenChangedAt };
     if (this.o.stillMs) side.stillMs = this.o.stillMs();
+    // Read only when rule 3 could use it: finding the input line is a search of the screen.
+    if (this.o.draft && draftMatters(side.detected, this.lastHook?.signal)) {
+      side.draft = this.o.draft();
+      if (this.busySeenAt !== null) side.busySeenMs = now - this.busySeenAt;
+    }
     return side;
   }
 
@@ -171,6 +192,8 @@ export class StateFusion implements Disposable {
     const before = this.current;
     const next = this.judge(now);
     this.current = next;
+    // The prompt given back ends that turn for good (the draft may be erased next): kept as the last news.
+    if (next.rule === 'draft-returned' && this.lastHook !== null && this.lastHook.signal !== PROMPT_GIVEN_BACK) this.lastHook = { signal: PROMPT_GIVEN_BACK, at: now };
     this.armSettle(now);
     if (next.state === before.state && next.reason === before.reason) return;
     this.changes.fire({ from: before.state, to: next.state, reason: next.reason, verdict: next, at: now });

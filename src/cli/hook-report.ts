@@ -11,7 +11,7 @@
 import { fstatSync, readSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { HOOK_EVENTS } from '../agents/hook-signal.js';
-import { PROTOCOL_VERSION } from '../protocol/limits.js';
+import { HOOK_PROMPT_MAX_CHARS, PROTOCOL_VERSION } from '../protocol/limits.js';
 import { findRowIdentity } from './row-identity.js';
 import { processStartedAt } from '../util/process-start.js';
 
@@ -30,8 +30,21 @@ export interface HookIo {
   stderr: (text: string) => void;
 }
 
-/** The payload fields swb reads (anything else is ignored): Claude's and Gemini's notification type, a tool's name. */
-export function hookPayloadFields(text: string): { notificationType?: string; toolName?: string } {
+/** What hookPayloadFields picks. */
+export interface HookPayloadFields {
+  notificationType?: string;
+  toolName?: string;
+  source?: string;
+  trigger?: string;
+  prompt?: string;
+}
+
+/**
+ * The payload fields swb reads (anything else is ignored): Claude's and Gemini's notification type, a
+ * tool's name, Claude's SessionStart source and compaction trigger, and the first line of a submitted
+ * prompt (Claude gives a turn interrupted before its answer back as that draft: the fusion knows it so).
+ */
+export function hookPayloadFields(text: string): HookPayloadFields {
   let v: unknown;
   try {
     v = JSON.parse(text);
@@ -40,9 +53,15 @@ export function hookPayloadFields(text: string): { notificationType?: string; to
   }
   if (!v || typeof v !== 'object') return {};
   const o = v as Record<string, unknown>;
-  const out: { notificationType?: string; toolName?: string } = {};
+  const out: HookPayloadFields = {};
   if (typeof o.notification_type === 'string') out.notificationType = o.notification_type.slice(0, 64);
   if (typeof o.tool_name === 'string') out.toolName = o.tool_name.slice(0, 128);
+  if (typeof o.source === 'string') out.source = o.source.slice(0, 32);
+  if (typeof o.trigger === 'string') out.trigger = o.trigger.slice(0, 32);
+  if (typeof o.prompt === 'string') {
+    const first = o.prompt.trimStart().split('\n', 1)[0]!.trim();
+    if (first) out.prompt = first.slice(0, HOOK_PROMPT_MAX_CHARS);
+  }
   return out;
 }
 

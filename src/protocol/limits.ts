@@ -79,3 +79,9 @@ export const PROTOCOL_VERSION = 1;
 export function messageTooLarge(bytes: number, limit: number): SwbErrorValue {
   return swbError('MESSAGE_TOO_LARGE', `The message is ${bytes} bytes; the limit is ${limit}.`, { limit });
 }
+
+/**
+ * How much of a turn's prompt a hook passes on (its first line, in characters): enough to know the
+ * prompt again where the agent gives it back into its input (one screen row), no more.
+ */
+export const HOOK_PROMPT_MAX_CHARS = 200;

@@ -10,6 +10,8 @@
 import type { AgentProfile, AgentState } from '../agents/profile-schema.js';
 import { hookSignalOf, type HookReport, type WaitingReason } from '../agents/hook-signal.js';
 import { readPromptStatus } from '../agents/prompt-status.js';
+import { readPromptInput } from '../agents/prompt-input.js';
+import { PROMPT_GIVEN_BACK } from '../agents/fuse-signals.js';
 import { StateFusion, type FusionExplanation } from '../agents/state-fusion.js';
 import { StateTracker, type StateExplanation } from '../agents/state-tracker.js';
 import {
@@ -258,7 +260,14 @@ export class RowAgent implements Disposable {
     const tracker = lifetime.add(new StateTracker({ row: row.name, profile, clock, ...(this.o.warning !== undefined ? { warning: this.o.warning } : {}) }));
     const foregroundJob = row.foregroundJob ? () => row.foregroundJob!() : undefined;
     const fusion = lifetime.add(
-      new StateFusion({ clock, screenState: () => tracker.state, detected: () => tracker.detection?.state ?? 'unknown', stillMs: () => tracker.stillForMs(), settledMs: profile.quietMs }),
+      new StateFusion({
+        clock,
+        screenState: () => tracker.state,
+        detected: () => tracker.detection?.state ?? 'unknown',
+        stillMs: () => tracker.stillForMs(),
+        draft: () => draftOn(tracker, profile),
+        settledMs: profile.quietMs,
+      }),
     );
     const wake = lifetime.add(
       new WakeController({
@@ -286,7 +295,7 @@ export class RowAgent implements Disposable {
       fusion.onChange((c) => {
         wake.onStateChange(c.to);
         const source = c.verdict.won;
-        const rule = source === 'hook' ? hookRule(fusion) : screenRule;
+        const rule = source === 'hook' || c.verdict.rule === 'draft-returned' ? hookRule(fusion) : screenRule;
         this.stateEmitter.fire({ row: row.name, state: c.to, rule, reason: c.reason, source });
         if (c.to === 'idle' && (c.from === 'busy' || c.from === 'waiting')) {
           this.turnEndedEmitter.fire({ row: row.name, at: c.at, by: source === 'hook' ? 'hook' : 'screen' });
@@ -358,5 +367,16 @@ function ruleOf(fusion: StateFusion, tracker: StateTracker): string | null {
 }
 
 function hookRule(fusion: StateFusion): string {
-  return `hook ${fusion.hook?.signal.event ?? ''}`.trimEnd();
+  const signal = fusion.hook?.signal;
+  // A turn the fusion ended itself (the prompt given back): no hook said it.
+  if (signal === PROMPT_GIVEN_BACK) return `draft-returned (${signal.event})`;
+  return `hook ${signal?.event ?? ''}`.trimEnd();
+}
+
+/** The draft in the agent's input on the tracker's newest screen ('' when none, or no input line). */
+function draftOn(tracker: StateTracker, profile: AgentProfile): string {
+  const snap = tracker.snapshot;
+  if (!snap) return '';
+  const input = readPromptInput(snap, profile);
+  return input.found && !input.isEmpty ? input.text : '';
 }

@@ -3,7 +3,10 @@
 // allow rule and a Stop hook running `swb hook stop`; both files 0600 in the runtime dir). The scripted
 // model (offline, the Anthropic API stub) reads and answers mail with the mcp__swb__* tools, and mail
 // that comes during a turn is read at the end of that turn because the Stop hook blocked the stop:
-// nothing is typed into the row, and the receipts say "told by its hook".
+// nothing is typed into the row, and the receipts say "told by its hook". And the endings Claude's
+// screen cannot tell from a pause (issue #37): an Esc before the answer (Claude gives the prompt back as
+// a draft: rule draft-returned) and /clear (its SessionStart hook, source "clear") read idle by their
+// own signals.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -352,5 +355,56 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('real Claude Code with swb native too
 
     // The mail is still unread, told of by the hook first (the receipt keeps the first telling).
     expect(await firstReceipt(home, 1)).toMatchObject({ to: 'claude', state: 'accepted', wokenBy: 'hook', readAt: null });
+  }, 180_000);
+
+  it('an Esc before the answer reads idle by the prompt Claude gives back (draft-returned), and /clear by its SessionStart(clear) hook', async () => {
+    const home = createTempHome();
+    const t = startDashboard(home, { wake: 'off' });
+    await t.waitForText('claude · idle', { timeoutMs: 60_000 });
+
+    // A slow turn (the stand-in holds its answer 6 s): busy, and its UserPromptSubmit heard.
+    const from = Date.now();
+    await operate(t, ['slow question', inputShows('slow question'), '\r']);
+    await waitUntil(() => stub.requests.find((r) => r.lastUser === 'slow question'), { timeoutMs: 20_000, what: 'the slow question to reach the model' });
+    await waitUntil(
+      async () => {
+        const e = await explainRow(home, 'claude');
+        return e.state === 'busy' && e.signals?.hook?.event === 'UserPromptSubmit' && e.detected === 'busy' && e;
+      },
+      { timeoutMs: 20_000, intervalMs: 200, what: 'busy, by the UserPromptSubmit hook and the screen' },
+    );
+    // Esc: Claude drops the turn (no hook, nothing in its transcript) and gives the prompt back.
+    await operate(t, ['\x1b', inputShows('slow question')]);
+    const esc = await waitUntil(
+      async () => {
+        const e = await explainRow(home, 'claude');
+        return e.state === 'idle' && e;
+      },
+      { timeoutMs: 10_000, intervalMs: 100, what: 'idle after the Esc' },
+    ).catch((err: Error) => {
+      throw new Error(`${err.message}\n${t.describe()}`);
+    });
+    expect(esc.signals).toMatchObject({ rule: 'draft-returned', won: 'both', hook: { event: 'Esc: prompt given back', kind: 'turn-end' } });
+    // The header says so too; then the operator erases the draft and it stays idle.
+    await t.waitForText('claude · idle', { timeoutMs: 5000 });
+    await operate(t, ['\x7f'.repeat('slow question'.length), { waitFor: (s) => !/^❯\s+slow question/mu.test(s), what: 'the draft erased' }]);
+    expect((await explainRow(home, 'claude')).state).toBe('idle');
+
+    // /clear: Claude runs SessionEnd, clears, then SessionStart with source "clear".
+    await operate(t, ['/clear', inputShows('/clear'), '\r']);
+    const cleared = await waitUntil(
+      async () => {
+        const e = await explainRow(home, 'claude');
+        return e.signals?.hook?.event === 'SessionStart(clear)' && e;
+      },
+      { timeoutMs: 20_000, intervalMs: 200, what: "the SessionStart(clear) hook heard" },
+    ).catch((err: Error) => {
+      throw new Error(`${err.message}\n${t.describe()}`);
+    });
+    expect(cleared).toMatchObject({ state: 'idle', signals: { hook: { kind: 'turn-end' } } });
+    await t.waitForText('claude · idle', { timeoutMs: 5000 });
+    // Nothing reached the model for either: the interrupted prompt was never answered, /clear asks nothing.
+    expect(stub.requests.filter((r) => r.at >= from && r.lastUser === 'slow question')).toHaveLength(1);
+    expect(stub.requests.filter((r) => r.at >= from && r.lastUser === '/clear')).toEqual([]);
   }, 180_000);
 });

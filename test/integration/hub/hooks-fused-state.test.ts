@@ -3,7 +3,10 @@
 // SWB_SESSION/SWB_TOKEN/SWB_SOCKET) against a real hub; the row's agent hears the hub's reports and
 // fuses them with the screen it reads. A turn's end is seen by its Stop hook well before the
 // screen's quiet time, a permission dialog reads `waiting (permission)`, and an Esc interrupt (no
-// hook at all) comes back to idle through the screen.
+// hook at all) comes back to idle through the screen. Claude's endings its screen cannot tell from a
+// pause: `/clear` ends by SessionStart(clear), `/compact` by PostCompact(manual), and an Esc before the
+// answer, whose prompt Claude gives back as a draft, by that draft (rule draft-returned), each well
+// before the quiet time.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -127,5 +130,55 @@ describe('hooks fused with the screen (real pty, real swb hook)', () => {
     expect(tookMs).toBeGreaterThanOrEqual(claude.quietMs);
     expect(tookMs).toBeLessThan(claude.quietMs + 2000);
     expect(t.reports).not.toContain('stop');
+  });
+
+  it('/clear ends by its SessionStart(clear) hook while the screen still shows the clear running', async () => {
+    const t = await rowWithHooks({ rules: [{ match: '^/clear$', slash: 'clear', busyMs: 300, holdMs: 4000 }] });
+    t.run.write('/clear\r');
+    await waitUntil(() => t.agent.explainRow().fusion.screen.state === 'busy', { what: 'the screen reading busy', timeoutMs: 10_000 });
+    await waitUntil(() => t.reports.includes('session-start'), { what: 'the SessionStart hook', timeoutMs: 10_000 });
+    expect(t.agent.state).toBe('idle');
+    // The fake agent still draws its spinner (it holds it 4 s after the hook): the hook decided.
+    expect(t.agent.explainRow().fusion).toMatchObject({ verdict: { state: 'idle', won: 'hook', rule: 'hook' }, hook: { event: 'SessionStart(clear)', kind: 'turn-end' }, screen: { detected: 'busy' } });
+    expect(t.states.at(-1)).toMatchObject({ state: 'idle', source: 'hook', rule: 'hook SessionStart(clear)' });
+    expect(t.ends).toMatchObject([{ by: 'hook' }]);
+    expect(t.reports).not.toContain('user-prompt-submit');
+  });
+
+  it('/compact ends by its PostCompact(manual) hook; its PreCompact and SessionStart(compact) keep it busy', async () => {
+    const t = await rowWithHooks({ rules: [{ match: '^/compact$', slash: 'compact', busyMs: 600, holdMs: 4000 }] });
+    t.run.write('/compact\r');
+    await waitUntil(() => t.agent.state === 'busy' && t.agent.explainRow().fusion.screen.state === 'busy', { what: 'busy', timeoutMs: 10_000 });
+    await waitUntil(() => t.reports.includes('post-compact'), { what: 'the PostCompact hook', timeoutMs: 10_000 });
+    await waitUntil(() => t.reports.length >= 3, { what: 'all three hooks', timeoutMs: 10_000 });
+    expect(t.agent.explainRow().fusion).toMatchObject({ verdict: { state: 'idle', won: 'hook' }, hook: { event: 'PostCompact(manual)' }, screen: { detected: 'busy' } });
+    expect(t.states.filter((s) => s.state === 'idle' && s.source === 'hook').map((s) => s.rule)).toEqual(['hook PostCompact(manual)']);
+    expect([...t.reports].sort()).toEqual(['post-compact', 'pre-compact', 'session-start']);
+  });
+
+  it('an Esc before the answer, the prompt given back as a draft (as Claude Code does): idle at the next snapshot (rule draft-returned), well before the quiet time; erasing the draft keeps it idle', async () => {
+    const t = await rowWithHooks({ default: { busyMs: 60_000, reply: 'never', restoreOnInterrupt: true } });
+    t.run.write('long question\r');
+    await waitUntil(() => t.agent.state === 'busy' && t.reports.includes('user-prompt-submit'), { what: 'busy', timeoutMs: 10_000 });
+    await waitUntil(() => t.agent.explainRow().fusion.screen.state === 'busy', { what: 'the screen reading busy', timeoutMs: 10_000 });
+    const esc = Date.now();
+    t.run.write('\x1b');
+    await waitUntil(() => t.agent.state === 'idle', { what: 'idle after the Esc', timeoutMs: 10_000 });
+    const tookMs = Date.now() - esc;
+    // The screen alone waits out its quiet time (1500 ms here) after the redrawn prompt.
+    expect(tookMs).toBeLessThan(claude.quietMs);
+    const why = t.agent.explainRow();
+    expect(why.fusion.verdict).toMatchObject({ state: 'idle', rule: 'draft-returned', won: 'both' });
+    expect(why.fusion.hook).toMatchObject({ event: 'Esc: prompt given back', kind: 'turn-end' });
+    expect(t.states.at(-1)).toMatchObject({ state: 'idle', rule: 'draft-returned (Esc: prompt given back)' });
+    expect(t.ends).toMatchObject([{ by: 'screen' }]);
+    expect(t.reports).not.toContain('stop');
+    // The operator erases the draft at once: the dropped turn does not come back.
+    t.run.write('\x7f'.repeat('long question'.length));
+    await t.run.waitFor((s) => s.lines.some((l) => l.startsWith('> Try "')), 5000, 'the input emptied');
+    const before = t.states.length;
+    await waitUntil(() => t.agent.explainRow().state.state === 'idle', { what: 'the screen idle after its quiet time', timeoutMs: 10_000 });
+    expect(t.agent.state).toBe('idle');
+    expect(t.states.slice(before).filter((s) => s.state !== 'idle')).toEqual([]);
   });
 });

@@ -125,4 +125,40 @@ describe('fuseSignals: the rule table', () => {
     expect(hookSignalOf({ event: 'interrupt' })).toMatchObject({ kind: 'turn-end', event: 'Interrupt' });
     expect(hookSignalOf({ event: 'pre-compact' })).toMatchObject({ kind: 'work' });
   });
+
+  it("maps Claude Code's endings its screen cannot tell: /clear (SessionStart clear) and /compact (PostCompact manual) end the turn; an automatic compaction is work", () => {
+    expect(hookSignalOf({ event: 'session-start', source: 'clear' })).toEqual({ kind: 'turn-end', reason: null, event: 'SessionStart(clear)' });
+    // At a launch or resume Claude is not ready yet, and after a compaction SessionStart cannot tell /compact from an automatic one.
+    for (const source of ['startup', 'resume', 'compact']) expect(hookSignalOf({ event: 'session-start', source })).toMatchObject({ kind: 'none', event: `SessionStart(${source})` });
+    expect(hookSignalOf({ event: 'post-compact', trigger: 'manual' })).toEqual({ kind: 'turn-end', reason: null, event: 'PostCompact(manual)' });
+    expect(hookSignalOf({ event: 'post-compact', trigger: 'auto' })).toMatchObject({ kind: 'work', event: 'PostCompact(auto)' });
+    expect(hookSignalOf({ event: 'post-compact' })).toMatchObject({ kind: 'work', event: 'PostCompact' });
+    expect(hookSignalOf({ event: 'pre-compact', trigger: 'manual' })).toMatchObject({ kind: 'work', event: 'PreCompact(manual)' });
+    // UserPromptSubmit keeps the prompt's first line it was given (for the draft rule), and nothing blank.
+    expect(hookSignalOf({ event: 'user-prompt-submit', prompt: ' slow one ' })).toEqual({ kind: 'turn-start', reason: null, event: 'UserPromptSubmit', prompt: 'slow one' });
+    expect(hookSignalOf({ event: 'user-prompt-submit', prompt: '  ' })).not.toHaveProperty('prompt');
+  });
+
+  it('the prompt given back: a turn started with prompt P and an idle screen whose input holds P again is idle at once (rule draft-returned), before the quiet time', () => {
+    const started: HookSide = { signal: hookSignalOf({ event: 'user-prompt-submit', prompt: 'slow one' }), ageMs: 900 };
+    // The tracker still holds busy through its quiet time; the rules read the redrawn prompt box.
+    const v = fuseSignals({ state: 'busy', detected: 'idle', ageMs: 2000, busySeenMs: 100, draft: 'slow one' }, started, N, SETTLED);
+    expect(v).toMatchObject({ state: 'idle', rule: 'draft-returned', won: 'both', reason: null });
+    expect(v.why).toContain('prompt is back');
+    // A long prompt shows its start on the input line (the rest wraps below).
+    const long: HookSide = { signal: hookSignalOf({ event: 'user-prompt-submit', prompt: 'please look at the parser and the tests' }), ageMs: 900 };
+    expect(fuseSignals({ state: 'busy', detected: 'idle', ageMs: 2000, busySeenMs: 100, draft: 'please look at the' }, long, N, SETTLED).rule).toBe('draft-returned');
+    // Not: an empty input, another draft, a few letters, a screen whose rules still read busy or a dialog.
+    for (const draft of ['', 'quick one', 'sl']) expect(fuseSignals({ state: 'busy', detected: 'idle', ageMs: 2000, draft }, started, N, SETTLED)).toMatchObject({ state: 'busy', rule: 'agree' });
+    for (const detected of ['busy', 'waiting', 'unknown'] as const) expect(fuseSignals({ state: 'busy', detected, ageMs: 2000, busySeenMs: 100, draft: 'slow one' }, started, N, SETTLED).rule).not.toBe('draft-returned');
+    // Not without the prompt (an agent whose hook does not say it), nor for a hook other than a turn's start.
+    expect(fuseSignals({ state: 'busy', detected: 'idle', ageMs: 2000, busySeenMs: 100, draft: 'slow one' }, { signal: HOOKS['turn-start']!, ageMs: 900 }, N, SETTLED).state).toBe('busy');
+    expect(fuseSignals({ state: 'busy', detected: 'idle', ageMs: 2000, busySeenMs: 100, draft: 'slow one' }, { signal: HOOKS.work!, ageMs: 900 }, N, SETTLED).state).toBe('busy');
+    // Without the draft read (screen side unknown), the rule is off.
+    expect(fuseSignals({ state: 'busy', detected: 'idle', ageMs: 2000, busySeenMs: 100 }, started, N, SETTLED).state).toBe('busy');
+    // Nor a turn never drawn since the hook ran (busy last read before it, or never): the line as the
+    // operator typed it, the agent yet to redraw.
+    expect(fuseSignals({ state: 'busy', detected: 'idle', ageMs: 2000, busySeenMs: 900, draft: 'slow one' }, started, N, SETTLED)).toMatchObject({ state: 'busy', rule: 'agree' });
+    expect(fuseSignals({ state: 'idle', detected: 'idle', ageMs: 2000, draft: 'slow one' }, started, N, SETTLED)).toMatchObject({ state: 'busy', rule: 'hook' });
+  });
 });

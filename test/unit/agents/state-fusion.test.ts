@@ -201,4 +201,91 @@ describe('StateFusion', () => {
     fusion.screenJudged();
     expect(fusion.verdict).toMatchObject({ state: 'busy', rule: 'hook' });
   });
+
+  it("an Esc before Claude's answer: the prompt given back in the idle screen's input ends the turn at the next snapshot, and erasing the draft does not bring it back", () => {
+    const clock = new FakeClock();
+    const screen = { state: 'idle' as AgentState, detected: 'idle' as AgentState, draft: '' };
+    const fusion = new StateFusion({ clock, screenState: () => screen.state, detected: () => screen.detected, draft: () => screen.draft, settledMs: 600 });
+    const changes: FusedChange[] = [];
+    fusion.onChange((c) => changes.push(c));
+    // The operator typed the prompt (the screen shows it in the input) and pressed Enter.
+    screen.draft = 'slow one';
+    clock.advance(500);
+    const enterAt = clock.now();
+    // A loaded agent: its hook ran at once and reported before it redrew: the typed line is no prompt given back.
+    clock.advance(300);
+    fusion.hookSaid(hookSignalOf({ event: 'user-prompt-submit', prompt: 'slow one' }), enterAt + 10);
+    fusion.screenJudged();
+    expect(fusion.verdict).toMatchObject({ state: 'busy', rule: 'hook' });
+    // The spinner drawn, the input emptied; the hook's report had come 300 ms after its start.
+    clock.advance(80);
+    screen.state = screen.detected = 'busy';
+    screen.draft = '';
+    fusion.screenChanged();
+    clock.advance(500);
+    expect(fusion.verdict).toMatchObject({ state: 'busy', rule: 'agree' });
+    // The Esc: Claude drops the turn and puts the prompt back; the tracker holds busy for its quiet time.
+    clock.advance(1400);
+    screen.detected = 'idle';
+    fusion.screenJudged();
+    // The spinner went a frame before the draft came back: not yet.
+    expect(fusion.verdict.state).toBe('busy');
+    clock.advance(80);
+    screen.draft = 'slow one';
+    fusion.screenJudged();
+    expect(fusion.verdict).toMatchObject({ state: 'idle', rule: 'draft-returned' });
+    expect(changes.map((c) => c.to)).toEqual(['busy', 'idle']);
+    expect(fusion.explain().hook).toMatchObject({ event: 'Esc: prompt given back', kind: 'turn-end' });
+    // The operator erases the draft before the quiet time is out: still idle (the turn's end was kept).
+    clock.advance(100);
+    screen.draft = '';
+    fusion.screenJudged();
+    expect(fusion.verdict).toMatchObject({ state: 'idle', rule: 'draft-returned' });
+    expect(fusion.explain().verdict).toMatchObject({ state: 'idle', rule: 'draft-returned' });
+    screen.state = 'idle';
+    fusion.screenChanged();
+    expect(fusion.verdict).toMatchObject({ state: 'idle', rule: 'draft-returned' });
+    expect(changes.map((c) => c.to)).toEqual(['busy', 'idle']);
+    // The next turn's hook, and its screen, are news again.
+    clock.advance(3000);
+    fusion.hookSaid(hookSignalOf({ event: 'user-prompt-submit', prompt: 'quick one' }), clock.now());
+    expect(fusion.verdict).toMatchObject({ state: 'busy', rule: 'hook' });
+  });
+
+  it('/clear: SessionStart(clear) ends what the operator asked at once, while the screen still holds busy through its quiet time', () => {
+    const { clock, fusion, show, changes, screen } = setup();
+    show('busy');
+    clock.advance(200);
+    fusion.hookSaid(hookSignalOf({ event: 'session-start', source: 'clear' }), clock.now() - 50);
+    // The rules read the prompt box again; the tracker holds busy for its quiet time.
+    screen.detected = 'idle';
+    fusion.screenJudged();
+    expect(fusion.verdict).toMatchObject({ state: 'idle', rule: 'hook', won: 'hook' });
+    expect(changes.at(-1)).toMatchObject({ from: 'busy', to: 'idle' });
+    // A launch's SessionStart is no news of a turn: the screen decides.
+    const launch = setup();
+    launch.show('busy');
+    launch.fusion.hookSaid(hookSignalOf({ event: 'session-start', source: 'startup' }), launch.clock.now());
+    expect(launch.fusion.verdict).toMatchObject({ state: 'busy', rule: 'screen-only' });
+  });
+
+  it('/compact: PostCompact(manual) ends it; an automatic compaction mid-turn (PostCompact auto) keeps the turn busy', () => {
+    const { clock, fusion, show } = setup();
+    show('busy');
+    clock.advance(100);
+    fusion.hookSaid(hookSignalOf({ event: 'pre-compact', trigger: 'manual' }), clock.now());
+    clock.advance(900);
+    fusion.hookSaid(hookSignalOf({ event: 'session-start', source: 'compact' }), clock.now());
+    expect(fusion.verdict.state).toBe('busy');
+    clock.advance(150);
+    fusion.hookSaid(hookSignalOf({ event: 'post-compact', trigger: 'manual' }), clock.now());
+    expect(fusion.verdict).toMatchObject({ state: 'idle', rule: 'hook' });
+    const auto = setup();
+    auto.show('busy');
+    auto.clock.advance(100);
+    auto.fusion.hookSaid(hookSignalOf({ event: 'post-compact', trigger: 'auto' }), auto.clock.now());
+    auto.screen.detected = 'idle';
+    auto.fusion.screenJudged();
+    expect(auto.fusion.verdict).toMatchObject({ state: 'busy' });
+  });
 });

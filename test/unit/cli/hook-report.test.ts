@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hookPayloadFields, runHookReport } from '../../../src/cli/hook-report.js';
+import { HOOK_PROMPT_MAX_CHARS } from '../../../src/protocol/limits.js';
 
 const servers: Server[] = [];
 afterEach(() => {
@@ -127,5 +128,15 @@ describe('swb hook, the small program', () => {
     expect(hookPayloadFields('not json')).toEqual({});
     expect(hookPayloadFields('[1,2]')).toEqual({});
     expect(hookPayloadFields(JSON.stringify({ notification_type: 'x'.repeat(500), tool_name: 'y'.repeat(500) }))).toEqual({ notificationType: 'x'.repeat(64), toolName: 'y'.repeat(128) });
+  });
+
+  it("passes on Claude's SessionStart source, a compaction's trigger and a submitted prompt's first line (bounded), for the endings only they tell", () => {
+    expect(hookPayloadFields(JSON.stringify({ hook_event_name: 'SessionStart', source: 'clear' }))).toEqual({ source: 'clear' });
+    expect(hookPayloadFields(JSON.stringify({ hook_event_name: 'PostCompact', trigger: 'manual', compact_summary: 'a long summary' }))).toEqual({ trigger: 'manual' });
+    expect(hookPayloadFields(JSON.stringify({ prompt: '  fix the parser\nand the tests too\n' }))).toEqual({ prompt: 'fix the parser' });
+    expect(hookPayloadFields(JSON.stringify({ prompt: 'p'.repeat(5000), source: 's'.repeat(100), trigger: 't'.repeat(100) }))).toEqual({ prompt: 'p'.repeat(HOOK_PROMPT_MAX_CHARS), source: 's'.repeat(32), trigger: 't'.repeat(32) });
+    // A blank prompt, or one of the wrong type, is none.
+    expect(hookPayloadFields(JSON.stringify({ prompt: ' \n\n ' }))).toEqual({});
+    expect(hookPayloadFields(JSON.stringify({ prompt: 42, source: null }))).toEqual({});
   });
 });
