@@ -1,6 +1,6 @@
 // The JSON the native hook client (hook-client.c) writes and reads, and nothing more: a growable
 // byte buffer; a string written as JSON.stringify writes it, whatever bytes it is given (invalid
-// UTF-8 is replaced, byte by byte, with U+FFFD); the hook payload reduced to its top-level string
+// UTF-8 is replaced with U+FFFD as node's decoder replaces it); the hook payload reduced to its top-level string
 // fields (which of them matter is the hub's to decide: src/agents/hook-payload-fields.ts); and a
 // bounded parser for the hub's answer lines. Every loop here is bounded by its input's length, no
 // recursion goes deeper than JP_MAX_DEPTH, and no buffer grows past the cap its caller gives.
@@ -58,6 +58,32 @@ static size_t utf8_len(const unsigned char *s, size_t n) {
 
 static const char REPLACEMENT[] = "\xEF\xBF\xBD";
 
+/**
+ * How many bytes one U+FFFD stands for where utf8_len found no valid sequence: the lead and the
+ * continuation bytes that were still right before it broke (the "maximal subpart", as node's own
+ * UTF-8 decoder counts them), so both clients read the same bytes as the same text.
+ */
+static size_t utf8_bad_len(const unsigned char *s, size_t n) {
+  unsigned c = s[0];
+  unsigned lo = 0x80, hi = 0xBF;
+  size_t need;
+  if (c >= 0xE0 && c <= 0xEF) {
+    need = 3;
+    if (c == 0xE0) lo = 0xA0;
+    if (c == 0xED) hi = 0x9F;
+  } else if (c >= 0xF0 && c <= 0xF4) {
+    need = 4;
+    if (c == 0xF0) lo = 0x90;
+    if (c == 0xF4) hi = 0x8F;
+  } else {
+    return 1;
+  }
+  if (n < 2 || s[1] < lo || s[1] > hi) return 1;
+  size_t k = 2;
+  while (k < need && k < n && (s[k] & 0xC0) == 0x80) k++;
+  return k;
+}
+
 /** A control character as JSON.stringify escapes it. */
 static void put_control(buf_t *b, unsigned c) {
   switch (c) {
@@ -90,7 +116,7 @@ static void json_string(buf_t *b, const char *str, size_t n) {
       size_t l = utf8_len(s + i, n - i);
       if (l == 0) {
         buf_puts(b, REPLACEMENT);
-        i++;
+        i += utf8_bad_len(s + i, n - i);
       } else {
         buf_put(b, s + i, l);
         i += l;
@@ -169,7 +195,7 @@ static int copy_string_inside(buf_t *out, const unsigned char *s, size_t a, size
       put_control(out, s[a]);
     } else {
       size_t l = utf8_len(s + a, b - a);
-      step = l ? l : 1;
+      step = l ? l : utf8_bad_len(s + a, b - a);
       if (used + step > cap) break;
       if (l) buf_put(out, s + a, l);
       else buf_puts(out, REPLACEMENT);
@@ -320,7 +346,7 @@ static int jp_string(jp_t *p, buf_t *out, size_t cap) {
       if (l) buf_put(out, s + i, l);
       else buf_puts(out, REPLACEMENT);
     }
-    i += l ? l : 1;
+    i += l ? l : utf8_bad_len(s + i, p->n - i);
   }
   return 0;
 }
