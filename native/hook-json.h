@@ -443,7 +443,8 @@ static int jp_object(jp_t *p, int depth, void *ctx, int (*member)(void *ctx, con
     p->i = skip_ws(p->s, p->n, p->i);
     int ok = jp_string(p, &key, 31);
     char name[32] = "";
-    if (key.len && !key.failed) memcpy(name, key.p, key.len + 1);
+    // A key holding NUL ("result\u0000x") is no key this reads: as a C string it would pass for one.
+    if (key.len && !key.failed && !memchr(key.p, '\0', key.len)) memcpy(name, key.p, key.len + 1);
     free(key.p);
     if (!ok) return 0;
     p->i = skip_ws(p->s, p->n, p->i);
