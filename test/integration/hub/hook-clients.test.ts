@@ -4,11 +4,13 @@
 // event, the payload's fields, the hook's start), a hostile payload and an oversized one, Stop blocking
 // for mail, a wrong token, no hub, a hub that never answers, a wrong command line, and a row found among
 // the ancestors when the agent scrubbed SWB_TOKEN (the native client hands that to the node one).
+// And a property: for any payload bytes the native client passes the hub the fields node reads from them.
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hookPayloadFields } from '../../../src/agents/hook-payload-fields.js';
 import type { HookReport } from '../../../src/agents/hook-signal.js';
@@ -156,4 +158,36 @@ describe.each(HOOK_CLIENTS)('the %s hook client against a real hub', (client: Ho
     expect(r).toMatchObject({ status: 0, stdout: '', stderr: '' });
     expect(ctx.reports).toEqual([{ event: 'notification', notificationType: 'idle_prompt', startedAt: expect.any(Number) }]);
   });
+});
+
+describe('the native hook client, for any payload bytes', () => {
+  it('the hub hears exactly the fields node reads from the same bytes (or none where node reads none), and the agent never fails', async () => {
+    const ctx = await hubWithRow();
+    const text = fc.string({ unit: fc.constantFrom('a', '"', '\\', '\n', '\u0001', 'é', '😀', '\ud800', '/', '\u2028', '{', '}', ',', ':') , maxLength: 12 });
+    const value = fc.oneof(text, fc.integer(), fc.constant(null), fc.dictionary(fc.constantFrom('tool_name', 'notification_type', 'x'), text), fc.array(text, { maxLength: 3 }));
+    const payload = fc.record({ session_id: value, tool_name: fc.oneof(text, value), notification_type: fc.oneof(text, value), tool_input: value }, { requiredKeys: [] });
+    // Some cases with bytes changed at random: invalid UTF-8, broken syntax.
+    const bytes = fc.tuple(payload, fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { maxLength: 2 })).map(([p, edits]) => {
+      const b = Buffer.from(JSON.stringify(p));
+      for (const [at, byte] of edits) if (b.length > 0) b[at % b.length] = byte;
+      return b;
+    });
+    await fc.assert(
+      fc.asyncProperty(bytes, async (input) => {
+        ctx.reports.length = 0;
+        const r = await runHook('native', ['pre-tool-use'], { home: ctx.home, env: ctx.env, input });
+        expect(r).toMatchObject({ status: 0, stdout: '', stderr: '' });
+        let nodeReads: object;
+        try {
+          JSON.parse(input.toString('utf8'));
+          nodeReads = hookPayloadFields(input.toString('utf8'));
+        } catch {
+          // Not JSON to node: it reads nothing; the native client may still read the fields before the break.
+          return;
+        }
+        expect(ctx.reports).toEqual([{ event: 'pre-tool-use', ...nodeReads, startedAt: expect.any(Number) }]);
+      }),
+      { numRuns: 60 },
+    );
+  }, 120_000);
 });
