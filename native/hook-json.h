@@ -206,11 +206,17 @@ static int copy_string_inside(buf_t *out, const unsigned char *s, size_t a, size
   return 1;
 }
 
-/** How much of a payload is passed on: a field's name and value are cut (or the field left out) past these. */
+/**
+ * How much of a payload is passed on: a field's name and value are cut (or the field left out) past
+ * these. A value keeps 2 KiB: room for the longest field the hub reads (a prompt's first line, 200
+ * characters, each up to a six-byte escape) after some leading space. The whole stays under the hub's
+ * 16 KiB bound for `payload` (src/protocol/method-params.ts), and its frame, escaped once more (at most
+ * twice the size: nothing but quotes and backslashes is left to escape), under the hub's 64 KiB frame.
+ */
 #define PAYLOAD_MAX_FIELDS 32
 #define PAYLOAD_MAX_KEY_BYTES 64
-#define PAYLOAD_MAX_VALUE_BYTES 256
-#define PAYLOAD_MAX_BYTES 8192
+#define PAYLOAD_MAX_VALUE_BYTES 2048
+#define PAYLOAD_MAX_BYTES 16384
 
 /**
  * The payload's top-level string fields as a JSON object, in their order (a name longer than

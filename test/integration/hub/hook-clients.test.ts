@@ -81,6 +81,11 @@ describe.each(HOOK_CLIENTS)('the %s hook client against a real hub', (client: Ho
     const r = await runHook(client, ['notification'], { home: ctx.home, env: ctx.env, input: payload });
     expect(r).toMatchObject({ status: 0, stdout: '', stderr: '' });
     expect(ctx.reports).toEqual([{ event: 'notification', ...expected, startedAt: expect.any(Number) }]);
+    // A long field the hub reads is passed whole up to the hub's own cut (128 characters of three bytes each, and escapes).
+    const long = JSON.stringify({ prompt: 'p'.repeat(5000), tool_name: `${'界'.repeat(100)}${'\u0001'.repeat(40)}` });
+    expect(await runHook(client, ['pre-tool-use'], { home: ctx.home, env: ctx.env, input: long })).toMatchObject({ status: 0, stderr: '' });
+    expect(ctx.reports.pop()).toEqual({ event: 'pre-tool-use', toolName: hookPayloadFields(long).toolName, startedAt: expect.any(Number) });
+    expect(hookPayloadFields(long).toolName).toHaveLength(128);
     // Junk, an array, and a payload that is not JSON at all are no fields.
     for (const junk of ['not json', '[1,2]', '{"tool_name":', Buffer.from([0x7b, 0x22, 0xff, 0x22])]) {
       expect(await runHook(client, ['post-tool-use'], { home: ctx.home, env: ctx.env, input: junk })).toMatchObject({ status: 0, stderr: '' });
