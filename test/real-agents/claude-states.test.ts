@@ -79,7 +79,7 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('real Claude Code: hooks fused with t
     // UserPromptSubmit hook agrees). The end is the Stop hook's: Claude starts it after the answer, then
     // the hook's own process (the floor above: 30-120 ms for the native client here, 150-400 ms for
     // node's). Not asserted within 100 ms: on this loaded machine this first turn's end was seen
-    // 181-596 ms after the answer (four runs) while the hook process took 31-117 ms, so most of it is
+    // 181-596 ms after the answer (five runs) while the hook process took 31-117 ms, so most of it is
     // Claude's own time before it starts its Stop hook (bench:states' later turns: 33-100 ms for most).
     // The screen alone could not say idle before its quiet time had passed.
     expect(startLag).toBeLessThanOrEqual(100);
