@@ -1,7 +1,9 @@
 {
   # npm runs `node-gyp rebuild` on install because this file exists and package.json has no
-  # install script; the results are build/Release/peer_credentials.node (src/util/peer-credentials.ts)
-  # and build/Release/key_relay.node (src/server/tty-key-relay.ts).
+  # install script; the results are build/Release/peer_credentials.node (src/util/peer-credentials.ts),
+  # build/Release/key_relay.node (src/server/tty-key-relay.ts) and build/Release/swb-hook, the native
+  # hook client the agents' hooks run (native/hook-client.c; src/server/native-tools.ts picks it, or
+  # `swb hook` where it did not build).
   "targets": [
     {
       "target_name": "peer_credentials",
@@ -17,6 +19,17 @@
       "sources": ["native/key-relay.c"],
       "cflags": ["-Wall", "-Wextra", "-Werror=implicit-function-declaration", "-pthread"],
       "ldflags": ["-pthread"],
+      "xcode_settings": {
+        "WARNING_CFLAGS": ["-Wall", "-Wextra"],
+        "MACOSX_DEPLOYMENT_TARGET": "10.15"
+      }
+    },
+    {
+      # A plain program, not an addon: no node headers, no libuv; it is started as its own process.
+      "target_name": "swb-hook",
+      "type": "executable",
+      "sources": ["native/hook-client.c"],
+      "cflags": ["-Wall", "-Wextra", "-Werror=implicit-function-declaration", "-O2"],
       "xcode_settings": {
         "WARNING_CFLAGS": ["-Wall", "-Wextra"],
         "MACOSX_DEPLOYMENT_TARGET": "10.15"

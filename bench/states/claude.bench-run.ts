@@ -4,7 +4,7 @@
 // turn, a long streamed turn, a turn of tool calls, a permission answered yes and one refused, a
 // question put to the operator, an API error and retry, /clear, a compaction, an Esc mid-turn, a crash.
 // Truths, timelines and scoring: state-timeline.ts. Per mode it prints agreement, transition latency
-// p50/p99 and the longest wrong stretches against both truths, and `swb hook`'s own start-to-exit in
+// p50/p99 and the longest wrong stretches against both truths, and the hook command's own start-to-exit in
 // the same run (a hook's floor). SWB_BENCH_DUMP=1 prints the timelines and keeps the screens in /tmp.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,7 +16,7 @@ import type { TerminalHarness } from '../../test/helpers/terminal-harness.js';
 import { startAnthropicStub, type AnthropicStub } from '../../test/support/model-api/anthropic-stub.mjs';
 import { CLAUDE_BIN, cliInstalled, startDashboard, writeAgentRowConfig } from '../../test/real-agents/agent-cli.js';
 import { ScriptedSession } from './scripted-session.js';
-import { hookFloor, overrideQuietTime, report, score, watchRow, type Session } from './state-timeline.js';
+import { hookFloors, overrideQuietTime, report, score, watchRow, type Session } from './state-timeline.js';
 
 const LONG = 'A long streamed answer, a few words at a time. '.repeat(12);
 
@@ -116,7 +116,7 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('bench:states — Claude Code', () =>
     await s.crash((await ls(home)).rows.find((r) => r.name === 'claude')?.pid);
     const t1 = Date.now();
     watch.stop(`/tmp/bench-states-claude-${fused ? 'fused' : 'screen'}.txt`, s.t0);
-    return { truth: s.truth, seen: watch.seen, looks: watch.looks, t0: s.t0, t1, floor: await hookFloor(home) };
+    return { truth: s.truth, seen: watch.seen, looks: watch.looks, t0: s.t0, t1, ...(await hookFloors(home)) };
   }
 
   it('screen-only beside fused', async () => {

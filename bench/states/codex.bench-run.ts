@@ -13,7 +13,7 @@ import { createTempHome, type TempHome } from '../../test/helpers/temp-home.js';
 import { startResponsesStub, type ResponsesStub } from '../../test/support/model-api/openai-responses-stub.mjs';
 import { CODEX_JS, cliInstalled, launchAgentRow } from '../../test/real-agents/agent-cli.js';
 import { ScriptedSession } from './scripted-session.js';
-import { hookFloor, overrideQuietTime, report, score, watchRow, type Session } from './state-timeline.js';
+import { hookFloors, overrideQuietTime, report, score, watchRow, type Session } from './state-timeline.js';
 
 const codex = loadProfiles({ configDir: '/nonexistent-swb-config' }).profiles.get('codex')!;
 const APPROVAL = 'Would you like to run the following command?';
@@ -74,7 +74,7 @@ describe.skipIf(!cliInstalled(CODEX_JS))('bench:states — Codex CLI', () => {
     await s.standard(APPROVAL, '\r', 'approval', async () => (await ls(home)).rows.find((r) => r.name === 'codex')?.pid);
     const t1 = Date.now();
     watch.stop(`/tmp/bench-states-codex-${fused ? 'fused' : 'screen'}.txt`, s.t0);
-    return { truth: s.truth, seen: watch.seen, looks: watch.looks, t0: s.t0, t1, floor: fused ? await hookFloor(home) : [] };
+    return { truth: s.truth, seen: watch.seen, looks: watch.looks, t0: s.t0, t1, ...(fused ? await hookFloors(home) : { floor: [] }) };
   }
 
   it('screen-only beside fused (hooks)', async () => {

@@ -13,7 +13,7 @@ import { createTempHome, type TempHome } from '../../test/helpers/temp-home.js';
 import { startGeminiStub, type GeminiStub } from '../../test/support/model-api/gemini-stub.mjs';
 import { GEMINI_JS, cliInstalled, launchAgentRow } from '../../test/real-agents/agent-cli.js';
 import { ScriptedSession } from './scripted-session.js';
-import { hookFloor, overrideQuietTime, report, score, watchRow, type Session } from './state-timeline.js';
+import { hookFloors, overrideQuietTime, report, score, watchRow, type Session } from './state-timeline.js';
 
 const gemini = loadProfiles({ configDir: '/nonexistent-swb-config' }).profiles.get('gemini')!;
 
@@ -66,7 +66,7 @@ describe.skipIf(!cliInstalled(GEMINI_JS))('bench:states — Gemini CLI', () => {
     await s.standard('Allow execution', '\r', 'confirmation', async () => (await ls(home)).rows.find((r) => r.name === 'gemini')?.pid);
     const t1 = Date.now();
     watch.stop(`/tmp/bench-states-gemini-${fused ? 'fused' : 'screen'}.txt`, s.t0);
-    return { truth: s.truth, seen: watch.seen, looks: watch.looks, t0: s.t0, t1, floor: fused ? await hookFloor(home) : [] };
+    return { truth: s.truth, seen: watch.seen, looks: watch.looks, t0: s.t0, t1, ...(fused ? await hookFloors(home) : { floor: [] }) };
   }
 
   it('screen-only beside fused (hooks)', async () => {

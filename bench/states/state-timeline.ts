@@ -15,9 +15,11 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bundledProfilesDir } from '../../src/agents/load-profiles.js';
+import { nativeHookClientPath } from '../../src/util/native-addon.js';
+import { hookStartToExit } from '../../test/helpers/hook-clients.js';
 import type { TerminalHarness } from '../../test/helpers/terminal-harness.js';
 import type { TempHome } from '../../test/helpers/temp-home.js';
-import { runSwb, spawnSwb } from '../../test/helpers/run-swb.js';
+import { spawnSwb } from '../../test/helpers/run-swb.js';
 import { waitUntil } from '../../test/helpers/wait-until.js';
 
 export const SAMPLE_MS = 50;
@@ -47,8 +49,10 @@ export interface Session {
   looks: Look[];
   t0: number;
   t1: number;
-  /** `swb hook` start-to-exit in the same run (ms), when measured. */
+  /** The rows' hook command's start-to-exit in the same run (ms), when measured (hookFloors). */
   floor: number[];
+  /** `swb hook` (node)'s, beside it. */
+  floorNode?: number[];
 }
 
 const pct = (xs: number[], p: number) => (xs.length === 0 ? NaN : [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))]!);
@@ -265,15 +269,13 @@ export function dumpTimelines(label: string, s: Session, seenTruth: readonly Mar
   ].join('\n');
 }
 
-/** `swb hook` start-to-exit, 7 times, in this run (a hook's floor: the agent starts it as a process). */
-export async function hookFloor(home: TempHome): Promise<number[]> {
-  const floor: number[] = [];
-  for (let i = 0; i < 7; i++) {
-    const s = performance.now();
-    await runSwb(['hook', 'session-end'], { home, input: '{}' });
-    floor.push(performance.now() - s);
-  }
-  return floor;
+/**
+ * A hook's start-to-exit, 7 times each, in this run (a hook's floor: the agent starts it as a process):
+ * `floor` for the command the rows' recipes run (the native hook client where it was built), and
+ * `floorNode` for `swb hook` in node (test/helpers/hook-clients.ts hookStartToExit says how).
+ */
+export async function hookFloors(home: TempHome): Promise<{ floor: number[]; floorNode: number[] }> {
+  return { floor: await hookStartToExit(home, 'rows', 7), floorNode: await hookStartToExit(home, 'node', 7) };
 }
 
 /** The printed report: per mode, both truths; with SWB_BENCH_DUMP=1 the timelines and the costly transitions. */
@@ -290,7 +292,10 @@ export function report(title: string, modes: ReadonlyArray<readonly [string, Ses
   const floors = modes.flatMap(([, s]) => s.floor);
   if (floors.length > 0) {
     const floor = pct(floors, 50);
-    lines.push(`swb hook start-to-exit (median of ${floors.length}, same run): ${floor.toFixed(0)} ms; goal fused p50 ≤ that + 50 ms = ${(floor + 50).toFixed(0)} ms`);
+    const nodeFloors = modes.flatMap(([, s]) => s.floorNode ?? []);
+    const client = nativeHookClientPath() ? 'the native hook client' : '`swb hook`';
+    const node = nodeFloors.length > 0 ? ` (\`swb hook\` in node: ${pct(nodeFloors, 50).toFixed(0)} ms)` : '';
+    lines.push(`hook start-to-exit, ${client} (median of ${floors.length}, same run): ${floor.toFixed(0)} ms${node}; goal fused p50 ≤ that + 50 ms = ${(floor + 50).toFixed(0)} ms`);
   }
   return `${lines.join('\n')}\n`;
 }

@@ -6,11 +6,11 @@
 //   3. draft-returned the hook said a turn started with prompt P, the screen's rules read busy after
 //                   the hook's process started (the turn drawn: not the line as typed, before the agent
 //                   redrew), now read idle (no busy marker, no dialog), and its input holds P again:
-//                   the agent dropped the turn and gave
-//                   the prompt back. Claude Code does this for a turn interrupted (Esc) before its
-//                   answer began, with no hook and nothing in its transcript; the screen alone cannot
-//                   tell that from a pause, so it waited out the quiet time. Idle at once: a turn that
-//                   runs shows its busy marker, and its input does not hold the prompt it took.
+//                   the agent dropped the turn and gave the prompt back. Claude Code does this for a
+//                   turn interrupted (Esc) before its answer began, with no hook and nothing in its
+//                   transcript; the screen alone cannot tell that from a pause, so it waited out the
+//                   quiet time. Idle at once: a turn that runs shows its busy marker, and its input
+//                   does not hold the prompt it took.
 //   4. agree        both say the same state: it, with the hook's waiting reason (the screen has none);
 //                   an idle screen agrees with a hook's "waiting at an idle prompt".
 //   5. screen-newer the screen's state changed after the hook spoke: the screen covers what hooks miss

@@ -125,7 +125,8 @@ export interface ResumeRecipe {
 
 /**
  * How a row hands its agent swb's own tools without touching the user's config files: files swb
- * writes per row (JSON; `{swb}` in their strings is the row's swb launcher) and the arguments that
+ * writes per row (JSON; `{swb}` in their strings is the row's swb launcher, `{swb-hook}` what runs a
+ * hook: src/server/native-tools.ts hookRunner) and the arguments that
  * point the agent at them (`{file:NAME}` is the path of file NAME). Claude Code: an MCP config
  * (--mcp-config) and settings (--settings) holding the Stop hook and the allow rule for mcp__swb__*.
  */

@@ -8,10 +8,14 @@
 // decision when the hub says the row has unread mail. It never fails the agent for swb's sake: any
 // problem is said on stderr and the exit status is 0 (2 only for a wrong command line). A caller that
 // is not a row (the operator, `--as NAME`) is the CLI's to answer (src/cli/hook.ts): null says so.
+// Where it was built, the rows' hooks run native/hook-client.c instead, which does the same fast path
+// in about a millisecond and hands everything else (no row identity in its environment, a flag, an
+// event it does not know) to this program unchanged.
 import { fstatSync, readSync } from 'node:fs';
 import { createConnection } from 'node:net';
+import { hookPayloadFields } from '../agents/hook-payload-fields.js';
 import { HOOK_EVENTS } from '../agents/hook-signal.js';
-import { HOOK_PROMPT_MAX_CHARS, PROTOCOL_VERSION } from '../protocol/limits.js';
+import { PROTOCOL_VERSION } from '../protocol/limits.js';
 import { findRowIdentity } from './row-identity.js';
 import { processStartedAt } from '../util/process-start.js';
 
@@ -28,41 +32,6 @@ export interface HookIo {
   stdinFd: number;
   stdout: (text: string) => void;
   stderr: (text: string) => void;
-}
-
-/** What hookPayloadFields picks. */
-export interface HookPayloadFields {
-  notificationType?: string;
-  toolName?: string;
-  source?: string;
-  trigger?: string;
-  prompt?: string;
-}
-
-/**
- * The payload fields swb reads (anything else is ignored): Claude's and Gemini's notification type, a
- * tool's name, Claude's SessionStart source and compaction trigger, and the first line of a submitted
- * prompt (Claude gives a turn interrupted before its answer back as that draft: the fusion knows it so).
- */
-export function hookPayloadFields(text: string): HookPayloadFields {
-  let v: unknown;
-  try {
-    v = JSON.parse(text);
-  } catch {
-    return {};
-  }
-  if (!v || typeof v !== 'object') return {};
-  const o = v as Record<string, unknown>;
-  const out: HookPayloadFields = {};
-  if (typeof o.notification_type === 'string') out.notificationType = o.notification_type.slice(0, 64);
-  if (typeof o.tool_name === 'string') out.toolName = o.tool_name.slice(0, 128);
-  if (typeof o.source === 'string') out.source = o.source.slice(0, 32);
-  if (typeof o.trigger === 'string') out.trigger = o.trigger.slice(0, 32);
-  if (typeof o.prompt === 'string') {
-    const first = o.prompt.trimStart().split('\n', 1)[0]!.trim();
-    if (first) out.prompt = first.slice(0, HOOK_PROMPT_MAX_CHARS);
-  }
-  return out;
 }
 
 /**

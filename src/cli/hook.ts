@@ -2,9 +2,10 @@
 // agent (the operator, `--as NAME`: the hub refuses them, and they hear why). A row's own hook is
 // reported by hook-report.ts, which bin/swb.js runs from its own small bundle before the CLI loads:
 // an agent starts it at every hook, and its start-up is the floor of a hook's latency (issue #37).
+import { hookPayloadFields } from '../agents/hook-payload-fields.js';
 import { HOOK_EVENTS } from '../agents/hook-signal.js';
 import { UsageError, type CommandDescriptor } from './command.js';
-import { hookPayloadFields, runHookReport } from './hook-report.js';
+import { runHookReport } from './hook-report.js';
 
 interface StopDecision {
   block: boolean;

@@ -1,5 +1,6 @@
 // One handler per JSON-RPC method. Params are parsed with the method's schema first, so
 // handlers only ever see typed values; the sender is always conn.identity, never the payload.
+import { hookPayloadFields } from '../agents/hook-payload-fields.js';
 import { swbError } from '../protocol/error-codes.js';
 import { PROTOCOL_VERSION } from '../protocol/limits.js';
 import {
@@ -232,7 +233,9 @@ const HANDLERS = new Map<string, Handler<unknown>>([
     async run(core, _conn, p, who) {
       // The row's agent speaks for itself only: the row is the connection's, never the payload's.
       if (who.role !== 'row') return { error: swbError('UNAUTHENTICATED', "hook.event is for a row (its agent's own hooks).") };
-      core.hooks.report(who.handle, p);
+      // The native hook client sends the payload's string fields as they were: picked here, where the node hook picks them itself.
+      const { payload, ...report } = p;
+      core.hooks.report(who.handle, payload === undefined ? report : { ...hookPayloadFields(payload), ...report });
       return { ok: { reported: true } };
     },
   }),

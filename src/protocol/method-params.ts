@@ -110,6 +110,12 @@ export const hookEventParams = z.strictObject({
   prompt: z.optional(z.string().max(HOOK_PROMPT_MAX_CHARS)),
   /** When the hook process started (ms epoch): hooks an agent runs in the background may arrive out of order. */
   startedAt: z.optional(z.number().nonnegative()),
+  /**
+   * The native hook client's form of the fields: the payload's top-level string fields as a JSON
+   * object (native/hook-json.h bounds it to 16 KiB); the hub picks the fields from it
+   * (src/agents/hook-payload-fields.ts). Fields given above win over it.
+   */
+  payload: z.optional(z.string().max(16_384)),
 });
 /** The Stop hook's question (its start time orders it among the row's other hooks). */
 export const hookStopParams = z.strictObject({ startedAt: z.optional(z.number().nonnegative()) });

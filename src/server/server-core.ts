@@ -28,6 +28,7 @@ import { WorktreeBoard } from '../worktree/worktree-board.js';
 import { withNativeTools } from './native-tools.js';
 import { configEnvForRows } from './config-for-rows.js';
 import { writeSwbLauncher } from '../util/swb-launcher.js';
+import { nativeHookClientPath } from '../util/native-addon.js';
 import type { LaunchPlan } from '../app/launch-plan.js';
 import { Notifier } from '../notify/notifier.js';
 import { resolveNotifyPolicy } from '../notify/notify-policy.js';
@@ -113,7 +114,8 @@ export async function startServerCore(plan: LaunchPlan, hooks: (mail: MailCore) 
   port.setExplainProvider((row, verbose) => agents.explain(row, verbose));
   owner.add(toDisposable(() => port.setExplainProvider(null)));
   const wakeFor = new Map(plan.rows.flatMap((r) => (r.wake ? [[r.spec.name, r.wake] as const] : [])));
-  const native = { profiles: plan.profiles, dir: join(paths.runDir, 'rows'), swb: join(binDir, 'swb') };
+  // Whether the agents' hooks run the native client is decided once, here, for every launch.
+  const native = { profiles: plan.profiles, dir: join(paths.runDir, 'rows'), swb: join(binDir, 'swb'), hookClient: nativeHookClientPath() };
   const fleetHooks: FleetHooks = { ...hooks(core.mail), everyLaunch: (spec) => withNativeTools(spec, native) };
   const fleet = owner.add(new RowFleet({ rows, port, agents, configuredWakePolicy: (spec) => wakeFor.get(spec.name), hooks: fleetHooks }));
   const worktrees = owner.add(new WorktreeBoard(core.log));

@@ -2,6 +2,7 @@
 // Found from the package root rather than from the calling module: this code also runs from the
 // esbuild bundles (dist/cli-bundle/chunks/, dist/server.bundle.cjs), at other depths than
 // dist/src/. A computed path also keeps esbuild from trying to bundle the .node file.
+import { accessSync, constants } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { packageRoot } from './package-root.js';
@@ -15,6 +16,21 @@ export function requireNativeAddon<T>(file: string, what: string): T | string {
   } catch (err) {
     // First line only: require() appends a multi-line "Require stack" that says nothing useful here.
     return `cannot load ${what}${path ? ` (${path})` : ''}: ${(err as Error).message.split('\n')[0]}`;
+  }
+}
+
+/**
+ * The native hook client (native/hook-client.c, built beside the addons as build/Release/swb-hook),
+ * or null where it was not built (no compiler at install, or a platform it does not build on): the
+ * rows' hooks then run `swb hook`, which does the same in node.
+ */
+export function nativeHookClientPath(): string | null {
+  try {
+    const path = join(packageRoot(), 'build', 'Release', 'swb-hook');
+    accessSync(path, constants.X_OK);
+    return path;
+  } catch {
+    return null;
   }
 }
 

@@ -27,6 +27,8 @@ export interface SwbRunOptions {
   cwd?: string;
   /** Kill the process and fail after this long (default 15 s). */
   timeoutMs?: number;
+  /** The program (and its first arguments) that stands for `swb` here, e.g. the native hook client (hook-clients.ts). */
+  via?: readonly string[];
 }
 
 export interface SwbProcess {
@@ -51,7 +53,8 @@ export function swbEnv(home: TempHome, extra: Record<string, string> = {}): Node
 export function spawnSwb(args: readonly string[], opts: SwbRunOptions): SwbProcess {
   const bin = swbBinPath();
   if (!existsSync(bin)) throw new Error(`${bin} is missing: run \`npm run build\` before the integration tests`);
-  const child = spawn(process.execPath, [bin, ...args], {
+  const [file, ...lead] = opts.via ?? [process.execPath, bin];
+  const child = spawn(file!, [...lead, ...args], {
     cwd: opts.cwd ?? opts.home.workspace,
     env: swbEnv(opts.home, opts.env),
     stdio: ['pipe', 'pipe', 'pipe'],

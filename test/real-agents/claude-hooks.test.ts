@@ -1,6 +1,6 @@
 // Delivery without typing (issue #13) on REAL Claude Code, driven through the real `swb` dashboard:
 // a `claude`-profile row gets swb's own tools at launch (--mcp-config with `swb mcp`, --settings with the
-// allow rule and a Stop hook running `swb hook stop`; both files 0600 in the runtime dir). The scripted
+// allow rule and a Stop hook running the rows' hook client (the native one where it was built, else `swb hook stop`); both files 0600 in the runtime dir). The scripted
 // model (offline, the Anthropic API stub) reads and answers mail with the mcp__swb__* tools, and mail
 // that comes during a turn is read at the end of that turn because the Stop hook blocked the stop:
 // nothing is typed into the row, and the receipts say "told by its hook". And the endings Claude's
@@ -11,6 +11,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ReceiptResult, RowListing } from '../../src/protocol/methods.js';
+import { nativeHookClientPath } from '../../src/util/native-addon.js';
 import { shellQuote } from '../../src/util/shell-quote.js';
 import { writeClaudeConfig } from '../helpers/claude-config.js';
 import { deferCleanup, runCleanups } from '../helpers/cleanup.js';
@@ -167,7 +168,10 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('real Claude Code with swb native too
     };
     // The MCP tools, and the one command the wake line asks for (issue #31.15).
     expect([...settings.permissions.allow].sort()).toEqual(['Bash(swb inbox:*)', ...SWB_TOOLS]);
-    expect(settings.hooks.Stop).toEqual([{ hooks: [{ type: 'command', command: `${shellQuote(server.command)} hook stop`, timeout: 30 }] }]);
+    // The rows' hook client: the native one where it was built (it hands anything it does not do to the launcher), else `swb hook`.
+    const native = nativeHookClientPath();
+    const stopCommand = native ? `${shellQuote(native)} ${shellQuote(server.command)} stop` : `${shellQuote(server.command)} hook stop`;
+    expect(settings.hooks.Stop).toEqual([{ hooks: [{ type: 'command', command: stopCommand, timeout: 30 }] }]);
     // Nothing of the user's own Claude config was touched.
     expect(existsSync(join(home.home, 'claude-home', '.claude', 'settings.json'))).toBe(false);
 

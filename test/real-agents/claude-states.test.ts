@@ -1,5 +1,6 @@
 // Hooks fused with the screen on REAL Claude Code (issue #37), driven through the real `swb` dashboard
-// against the offline model stand-in: the row's native settings run `swb hook <event>` for the turn's
+// against the offline model stand-in: the row's native settings run its hook client (the native one
+// where it was built, else `swb hook <event>`) for the turn's
 // events, and the row's state (`swb events --kinds state`, with the server's time of each change)
 // follows them: a turn's start and end are seen about when the stand-in knows they happen (the floor
 // is the hook process itself: measured here and printed), a permission prompt reads
@@ -10,6 +11,7 @@ import type { RowListing } from '../../src/protocol/methods.js';
 import { runCleanups } from '../helpers/cleanup.js';
 import { operate } from '../helpers/swb-operator.js';
 import { followStates, type StateEvent } from '../helpers/follow-states.js';
+import { hookStartToExit } from '../helpers/hook-clients.js';
 import { runSwb } from '../helpers/run-swb.js';
 import { createTempHome, type TempHome } from '../helpers/temp-home.js';
 import { waitUntil } from '../helpers/wait-until.js';
@@ -44,15 +46,9 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('real Claude Code: hooks fused with t
 
   const inputShows = (text: string) => ({ waitFor: (s: string) => new RegExp(`^❯\\s${text}\\s*$`, 'mu').test(s), what: `"${text}" in Claude's input` });
 
-  /** The hook process's own start-to-exit (the floor of a hook's latency), measured on this machine now. */
-  async function hookFloorMs(home: TempHome): Promise<number> {
-    const times: number[] = [];
-    for (let i = 0; i < 5; i++) {
-      const t0 = performance.now();
-      await runSwb(['hook', 'session-end'], { home, input: '{}' });
-      times.push(performance.now() - t0);
-    }
-    return times.sort((a, b) => a - b)[2]!;
+  /** The hook command's own start-to-exit as the rows run it (the floor of a hook's latency), measured on this machine now. */
+  async function hookFloorMs(home: TempHome, client: 'rows' | 'node'): Promise<number> {
+    return (await hookStartToExit(home, client, 5)).sort((a, b) => a - b)[2]!;
   }
 
   it("a turn's start and end are seen at the hooks' pace; a permission prompt reads waiting (permission); Esc goes back to idle", async () => {
@@ -62,7 +58,8 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('real Claude Code: hooks fused with t
     await t.waitForText('claude · idle', { timeoutMs: 60_000 });
     followStates(home, 'claude', states);
     await waitUntil(() => true);
-    const floor = await hookFloorMs(home);
+    const floor = await hookFloorMs(home, 'rows');
+    const nodeFloor = await hookFloorMs(home, 'node');
 
     // 1. A quick turn: start (the prompt reaches the model) and end (its answer finished streaming).
     const before = states.length;
@@ -75,13 +72,16 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('real Claude Code: hooks fused with t
     const startLag = busy!.at - asked.at;
     const endLag = idle.at - answered.at;
     process.stdout.write(
-      `claude-states: hook floor (swb hook start-to-exit, median of 5) ${floor.toFixed(0)} ms; turn start seen ${startLag} ms after the model got the prompt (by ${busy!.source}); ` +
+      `claude-states: hook floor (the rows' hook command's start-to-exit, median of 5) ${floor.toFixed(0)} ms (\`swb hook\` in node ${nodeFloor.toFixed(0)} ms); turn start seen ${startLag} ms after the model got the prompt (by ${busy!.source}); ` +
         `turn end seen ${endLag} ms after the answer finished (by ${idle.source}, rule ${idle.rule}); the screen alone waits out its quiet time after Claude's redraw\n`,
     );
     // The start is seen before the model even has the prompt (Claude draws its spinner first; the
-    // UserPromptSubmit hook agrees). The end is the Stop hook's: Claude starts it after the answer, and
-    // the hook process's own start-up (the floor above) is most of what lies between; the screen alone
-    // could not say idle before its quiet time had passed.
+    // UserPromptSubmit hook agrees). The end is the Stop hook's: Claude starts it after the answer, then
+    // the hook's own process (the floor above: 30-120 ms for the native client here, 150-400 ms for
+    // node's). Not asserted within 100 ms: on this loaded machine this first turn's end was seen
+    // 181-596 ms after the answer (five runs) while the hook process took 31-117 ms, so most of it is
+    // Claude's own time before it starts its Stop hook (bench:states' later turns: 33-100 ms for most).
+    // The screen alone could not say idle before its quiet time had passed.
     expect(startLag).toBeLessThanOrEqual(100);
     expect(idle.source).toBe('hook');
     expect(endLag).toBeLessThan(1500);

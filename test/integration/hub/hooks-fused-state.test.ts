@@ -1,5 +1,6 @@
 // Hooks fused with the screen through a real pty (issue #37): the fake agent (a Claude-like TUI) runs
-// the real `swb hook <event>` CLI as Claude Code would, in the background, as the row (its
+// the real `swb hook <event>` as Claude Code would (through each hook client: the node CLI and the
+// native one, native/hook-client.c), in the background, as the row (its
 // SWB_SESSION/SWB_TOKEN/SWB_SOCKET) against a real hub; the row's agent hears the hub's reports and
 // fuses them with the screen it reads. A turn's end is seen by its Stop hook well before the
 // screen's quiet time, a permission dialog reads `waiting (permission)`, and an Esc interrupt (no
@@ -14,9 +15,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadProfiles } from '../../../src/agents/load-profiles.js';
 import type { AgentStateEvent, AgentTurnEndedEvent } from '../../../src/supervisor/row-agent.js';
 import { systemClock } from '../../../src/util/clock.js';
-import { swbBinPath } from '../../../src/util/package-root.js';
 import { deferCleanup, runCleanups } from '../../helpers/cleanup.js';
 import { agentOnRow, headlessAgentRow } from '../../helpers/fake-agent-row.js';
+import { HOOK_CLIENTS, hookClientArgv, type HookClient } from '../../helpers/hook-clients.js';
 import { runHeadless } from '../../helpers/headless-screen.js';
 import { connectOperator, startTestHub } from '../../helpers/hub-harness.js';
 import { swbEnv } from '../../helpers/run-swb.js';
@@ -29,7 +30,7 @@ afterEach(runCleanups);
 const claude = { ...loadProfiles({ configDir: '/nonexistent-swb-config' }).profiles.get('claude')!, quietMs: 1500 };
 const FAKE = new URL('../../fixtures/agents/fake-agent.mjs', import.meta.url).pathname;
 
-async function rowWithHooks(script: unknown) {
+async function rowWithHooks(client: HookClient, script: unknown, profile = claude) {
   const { hub, home, paths } = await startTestHub();
   const op = await connectOperator(paths);
   const { token } = await op.client.request<{ token: string }>('session.registerRow', { handle: 'worker' });
@@ -41,7 +42,7 @@ async function rowWithHooks(script: unknown) {
     SWB_SOCKET: paths.socketPath,
     FAKE_AGENT_SCRIPT_JSON: JSON.stringify(script),
     FAKE_AGENT_LOG: logFile,
-    FAKE_AGENT_HOOK_ARGV: JSON.stringify([process.execPath, swbBinPath(), 'hook']),
+    FAKE_AGENT_HOOK_ARGV: JSON.stringify(hookClientArgv(client)),
   });
   const run = runHeadless(process.execPath, [FAKE], { cols: 90, rows: 24, env });
   deferCleanup('the fake agent', async () => {
@@ -49,7 +50,7 @@ async function rowWithHooks(script: unknown) {
     await run.exited;
   });
   const row = headlessAgentRow(run, 'worker');
-  const agent = agentOnRow({ row, profile: claude, clock: systemClock });
+  const agent = agentOnRow({ row, profile, clock: systemClock });
   deferCleanup('the row agent', () => agent.dispose());
   const reports: string[] = [];
   hub.core.hooks.onReport((r) => {
@@ -71,9 +72,9 @@ async function rowWithHooks(script: unknown) {
   return { run, agent, reports, states, ends, events };
 }
 
-describe('hooks fused with the screen (real pty, real swb hook)', () => {
+describe.each(HOOK_CLIENTS)('hooks fused with the screen (real pty, the real %s hook client)', (client: HookClient) => {
   it("a turn's start and end come from the hooks; the end well before the screen's quiet time", async () => {
-    const t = await rowWithHooks({ default: { busyMs: 1200, reply: 'Worked.' } });
+    const t = await rowWithHooks(client, { default: { busyMs: 1200, reply: 'Worked.' } });
     t.run.write('work\r');
     await waitUntil(() => t.reports.includes('user-prompt-submit'), { what: 'the UserPromptSubmit hook', timeoutMs: 10_000 });
     expect(t.agent.state).toBe('busy');
@@ -89,7 +90,7 @@ describe('hooks fused with the screen (real pty, real swb hook)', () => {
   });
 
   it('a permission dialog reads waiting (permission); answering yes runs the turn to its Stop', async () => {
-    const t = await rowWithHooks({ rules: [{ match: '^deploy', dialog: true, busyMs: 400, reply: 'Deployed.' }] });
+    const t = await rowWithHooks(client, { rules: [{ match: '^deploy', dialog: true, busyMs: 400, reply: 'Deployed.' }] });
     t.run.write('deploy\r');
     await waitUntil(() => t.agent.state === 'waiting' && t.agent.waitingReason === 'permission', { what: 'waiting (permission)', timeoutMs: 10_000 });
     expect(t.states.some((s) => s.state === 'waiting' && s.reason === 'permission')).toBe(true);
@@ -100,7 +101,7 @@ describe('hooks fused with the screen (real pty, real swb hook)', () => {
   });
 
   it('an Esc interrupt (no hook) comes back to idle through the screen', async () => {
-    const t = await rowWithHooks({ default: { busyMs: 60_000, reply: 'never' } });
+    const t = await rowWithHooks(client, { default: { busyMs: 60_000, reply: 'never' } });
     t.run.write('long\r');
     await waitUntil(() => t.agent.state === 'busy' && t.reports.includes('user-prompt-submit'), { what: 'busy', timeoutMs: 10_000 });
     // The screen must have seen the turn too: the light hook can report before the row's screen is
@@ -115,7 +116,7 @@ describe('hooks fused with the screen (real pty, real swb hook)', () => {
 
   it('an Esc before the agent drew its turn: idle once the redrawn prompt has been still for the quiet time (rule screen-settled), not after the 5 s disagreement', async () => {
     // The agent runs the turn at once but would draw it only after 5 s (a loaded agent draws late).
-    const t = await rowWithHooks({ default: { busyMs: 60_000, reply: 'never', drawAfterMs: 5000 } });
+    const t = await rowWithHooks(client, { default: { busyMs: 60_000, reply: 'never', drawAfterMs: 5000 } });
     t.run.write('long\r');
     // The hook has run (it reported): the Esc's redraw comes after it.
     await waitUntil(() => t.reports.includes('user-prompt-submit') && t.agent.state === 'busy', { what: 'busy by the UserPromptSubmit hook', timeoutMs: 10_000 });
@@ -133,7 +134,7 @@ describe('hooks fused with the screen (real pty, real swb hook)', () => {
   });
 
   it('/clear ends by its SessionStart(clear) hook while the screen still shows the clear running', async () => {
-    const t = await rowWithHooks({ rules: [{ match: '^/clear$', slash: 'clear', busyMs: 300, holdMs: 4000 }] });
+    const t = await rowWithHooks(client, { rules: [{ match: '^/clear$', slash: 'clear', busyMs: 300, holdMs: 4000 }] });
     t.run.write('/clear\r');
     await waitUntil(() => t.agent.explainRow().fusion.screen.state === 'busy', { what: 'the screen reading busy', timeoutMs: 10_000 });
     await waitUntil(() => t.reports.includes('session-start'), { what: 'the SessionStart hook', timeoutMs: 10_000 });
@@ -146,7 +147,7 @@ describe('hooks fused with the screen (real pty, real swb hook)', () => {
   });
 
   it('/compact ends by its PostCompact(manual) hook; its PreCompact and SessionStart(compact) keep it busy', async () => {
-    const t = await rowWithHooks({ rules: [{ match: '^/compact$', slash: 'compact', busyMs: 600, holdMs: 4000 }] });
+    const t = await rowWithHooks(client, { rules: [{ match: '^/compact$', slash: 'compact', busyMs: 600, holdMs: 4000 }] });
     t.run.write('/compact\r');
     await waitUntil(() => t.agent.state === 'busy' && t.agent.explainRow().fusion.screen.state === 'busy', { what: 'busy', timeoutMs: 10_000 });
     await waitUntil(() => t.reports.includes('post-compact'), { what: 'the PostCompact hook', timeoutMs: 10_000 });
@@ -157,7 +158,9 @@ describe('hooks fused with the screen (real pty, real swb hook)', () => {
   });
 
   it('an Esc before the answer, the prompt given back as a draft (as Claude Code does): idle at the next snapshot (rule draft-returned), well before the quiet time; erasing the draft keeps it idle', async () => {
-    const t = await rowWithHooks({ default: { busyMs: 60_000, reply: 'never', restoreOnInterrupt: true } });
+    // A long quiet time, so that "well before it" holds on a loaded machine too (1.6 s was seen at 1.5).
+    const patient = { ...claude, quietMs: 5000 };
+    const t = await rowWithHooks(client, { default: { busyMs: 60_000, reply: 'never', restoreOnInterrupt: true } }, patient);
     t.run.write('long question\r');
     await waitUntil(() => t.agent.state === 'busy' && t.reports.includes('user-prompt-submit'), { what: 'busy', timeoutMs: 10_000 });
     await waitUntil(() => t.agent.explainRow().fusion.screen.state === 'busy', { what: 'the screen reading busy', timeoutMs: 10_000 });
@@ -165,8 +168,8 @@ describe('hooks fused with the screen (real pty, real swb hook)', () => {
     t.run.write('\x1b');
     await waitUntil(() => t.agent.state === 'idle', { what: 'idle after the Esc', timeoutMs: 10_000 });
     const tookMs = Date.now() - esc;
-    // The screen alone waits out its quiet time (1500 ms here) after the redrawn prompt.
-    expect(tookMs).toBeLessThan(claude.quietMs);
+    // The screen alone waits out its quiet time (5 s here) after the redrawn prompt.
+    expect(tookMs).toBeLessThan(patient.quietMs);
     const why = t.agent.explainRow();
     expect(why.fusion.verdict).toMatchObject({ state: 'idle', rule: 'draft-returned', won: 'both' });
     expect(why.fusion.hook).toMatchObject({ event: 'Esc: prompt given back', kind: 'turn-end' });

@@ -1,7 +1,8 @@
 // The agents' own hooks as the bundled profiles' native recipes hand them out (issue #37): Codex's as one
 // `-c hooks=...` override carrying the trust Codex asks of each hook (its key and hash computed as Codex
 // computes them), Gemini CLI's in a settings file of the row's own named by GEMINI_CLI_SYSTEM_DEFAULTS_PATH,
-// each run in the background. Written through withNativeTools into a real temp dir.
+// each run in the background; every hook's command runs the native hook client where it was built, else
+// `swb hook`, decided once per launch. Written through withNativeTools into a real temp dir.
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,10 +19,12 @@ afterEach(() => {
 const profiles = loadProfiles({ configDir: '/nonexistent-swb-config' });
 const SWB = '/opt/my swb/bin/swb';
 
-function launch(profile: string, args: string[] = []) {
+const NATIVE = '/opt/my swb/build/Release/swb-hook';
+
+function launch(profile: string, args: string[] = [], hookClient: string | null = null) {
   const dir = mkdtempSync(join(tmpdir(), 'swb-native-hooks-'));
   dirs.push(dir);
-  const spec = withNativeTools({ name: 'r', command: { file: profile, args }, profile }, { profiles, dir, swb: SWB });
+  const spec = withNativeTools({ name: 'r', command: { file: profile, args }, profile }, { profiles, dir, swb: SWB, hookClient });
   const c = spec.command;
   const argv = typeof c !== 'string' && 'file' in c ? [c.file, ...(c.args ?? [])] : [];
   return { dir, spec, argv };
@@ -105,9 +108,41 @@ describe("Gemini CLI's hooks in a settings file of the row's own", () => {
   it("a row's own env keeps other variables, and Gemini's ToolPermission notification reads as waiting (permission)", () => {
     const dir = mkdtempSync(join(tmpdir(), 'swb-native-hooks-'));
     dirs.push(dir);
-    const spec = withNativeTools({ name: 'g', command: 'gemini --yolo', profile: 'gemini', env: { FOO: '1' } }, { profiles, dir, swb: SWB });
+    const spec = withNativeTools({ name: 'g', command: 'gemini --yolo', profile: 'gemini', env: { FOO: '1' } }, { profiles, dir, swb: SWB, hookClient: null });
     expect(spec.env).toEqual({ FOO: '1', GEMINI_CLI_SYSTEM_DEFAULTS_PATH: join(dir, 'g', 'settings.json') });
     expect(spec.command).toBe('gemini --yolo');
     expect(hookSignalOf({ event: 'notification', notificationType: 'ToolPermission' })).toMatchObject({ kind: 'waiting', reason: 'permission' });
+  });
+});
+
+describe('the native hook client in every recipe, where it was built', () => {
+  const runner = `'${NATIVE}' '${SWB}'`;
+  type Settings = { hooks: Record<string, Array<{ hooks: Array<{ command: string }> }>> };
+
+  it("Claude Code's settings: every hook runs the client, told the launcher to hand the rest to; without it, `swb hook`", () => {
+    const { dir } = launch('claude', [], NATIVE);
+    const settings = JSON.parse(readFileSync(join(dir, 'r', 'settings.json'), 'utf8')) as Settings;
+    const commands = Object.values(settings.hooks).map((groups) => groups[0]!.hooks[0]!.command);
+    expect(commands.length).toBeGreaterThan(5);
+    for (const c of commands) expect(c.startsWith(`${runner} `) && /^[a-z-]+$/.test(c.slice(runner.length + 1)), c).toBe(true);
+    expect(commands).toContain(`${runner} stop`);
+    const plain = launch('claude', [], null);
+    const plainSettings = JSON.parse(readFileSync(join(plain.dir, 'r', 'settings.json'), 'utf8')) as Settings;
+    expect(plainSettings.hooks.Stop![0]!.hooks[0]!.command).toBe(`'${SWB}' hook stop`);
+  });
+
+  it("Codex's hooks run the client, and their trust is the hash of that command", () => {
+    const { argv } = launch('codex', [], NATIVE);
+    const hooks = argv.find((a) => a.startsWith('hooks='))!;
+    const stop = { type: 'command', command: `${runner} turn-end`, timeout: 10, async: true };
+    expect(hooks).toContain(`"Stop"=[{"hooks"=[{"type"="command","command"=${JSON.stringify(stop.command)},"timeout"=10,"async"=true}]}]`);
+    expect(hooks).toContain(`"/<session-flags>/config.toml:stop:0:0"={"trusted_hash"="${codexHookHash('Stop', stop)}"}`);
+    expect(hooks).not.toContain(`'${SWB}' hook`);
+  });
+
+  it("Gemini CLI's hooks run the client in the background with the agent pid passed", () => {
+    const { dir } = launch('gemini', [], NATIVE);
+    const settings = JSON.parse(readFileSync(join(dir, 'r', 'settings.json'), 'utf8')) as Settings;
+    expect(settings.hooks.BeforeAgent![0]!.hooks[0]!.command).toBe(`SWB_HOOK_PARENT=$PPID ${runner} user-prompt-submit <&0 >/dev/null 2>&1 &`);
   });
 });

@@ -43,7 +43,7 @@ describe('wake line and pre-approved tools', () => {
       if (!profile.native) continue;
       const dir = mkdtempSync(join(tmpdir(), 'swb-native-'));
       dirs.push(dir);
-      withNativeTools({ name: 'r', command: [id].join(' '), profile: id }, { profiles: set, dir, swb: '/opt/swb/bin/swb' });
+      withNativeTools({ name: 'r', command: [id].join(' '), profile: id }, { profiles: set, dir, swb: '/opt/swb/bin/swb', hookClient: null });
       const settingsFile = join(dir, 'r', 'settings.json');
       let allow: string[] | undefined;
       try {

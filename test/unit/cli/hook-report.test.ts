@@ -7,7 +7,8 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { hookPayloadFields, runHookReport } from '../../../src/cli/hook-report.js';
+import { hookPayloadFields } from '../../../src/agents/hook-payload-fields.js';
+import { runHookReport } from '../../../src/cli/hook-report.js';
 import { HOOK_PROMPT_MAX_CHARS } from '../../../src/protocol/limits.js';
 
 const servers: Server[] = [];
