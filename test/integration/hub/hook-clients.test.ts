@@ -14,6 +14,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hookPayloadFields } from '../../../src/agents/hook-payload-fields.js';
 import type { HookReport } from '../../../src/agents/hook-signal.js';
+import { HOOK_PROMPT_MAX_CHARS } from '../../../src/protocol/limits.js';
 import type { SendResult } from '../../../src/protocol/methods.js';
 import { deferCleanup, runCleanups } from '../../helpers/cleanup.js';
 import { HOOK_CLIENTS, runHook, type HookClient } from '../../helpers/hook-clients.js';
@@ -84,8 +85,10 @@ describe.each(HOOK_CLIENTS)('the %s hook client against a real hub', (client: Ho
     // A long field the hub reads is passed whole up to the hub's own cut (128 characters of three bytes each, and escapes).
     const long = JSON.stringify({ prompt: 'p'.repeat(5000), tool_name: `${'界'.repeat(100)}${'\u0001'.repeat(40)}` });
     expect(await runHook(client, ['pre-tool-use'], { home: ctx.home, env: ctx.env, input: long })).toMatchObject({ status: 0, stderr: '' });
-    expect(ctx.reports.pop()).toEqual({ event: 'pre-tool-use', toolName: hookPayloadFields(long).toolName, startedAt: expect.any(Number) });
+    // The prompt (a field the hub reads too: its first line, up to its own cut) does not crowd out the tool's name.
+    expect(ctx.reports.pop()).toEqual({ event: 'pre-tool-use', ...hookPayloadFields(long), startedAt: expect.any(Number) });
     expect(hookPayloadFields(long).toolName).toHaveLength(128);
+    expect(hookPayloadFields(long).prompt).toHaveLength(HOOK_PROMPT_MAX_CHARS);
     // Junk, an array, and a payload that is not JSON at all are no fields.
     for (const junk of ['not json', '[1,2]', '{"tool_name":', Buffer.from([0x7b, 0x22, 0xff, 0x22])]) {
       expect(await runHook(client, ['post-tool-use'], { home: ctx.home, env: ctx.env, input: junk })).toMatchObject({ status: 0, stderr: '' });
