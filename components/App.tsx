@@ -77,6 +77,10 @@ export function App() {
         return;
       }
       const action = matchInkInput(keymap, input, key);
+      // The composer is drawn on the dashboard, not over a full-screen overlay (explain, help, audit,
+      // usage, reopen): opened under one, it took every key unseen, Esc included, and the dashboard
+      // seemed frozen. The overlay gives way to it.
+      if (action === 'compose' && state.overlay !== null) intents.closeOverlay();
       if (action === 'compose' && input === '@') intents.composer.openAtMention();
       else if (action) intents.action(action);
       else if (key.escape && state.strip) intents.closeOverlay();

@@ -122,6 +122,20 @@ describe('the composer', () => {
     expect(composerLine(t)).toBeNull();
   });
 
+  test('c on a full-screen overlay (explain) gives the composer, which Esc closes: the overlay never hides a composer that takes the keys', async () => {
+    const home = createTempHome();
+    const t = startSwb({ home, args: ['worker=echo WORKER-READY; sleep 60'], rows: ROWS });
+    await t.waitForText('WORKER-READY');
+    t.write('e');
+    await t.waitForText(/Why worker is/);
+    await openComposer(t);
+    expect(t.find('Why worker is')).toBeNull();
+    await type(t, 'hi');
+    t.write(ESC);
+    await t.waitForText(/enter attach .* q quit/);
+    expect(composerLine(t)).toBeNull();
+  });
+
   test('a draft survives Esc, attaching to a row and detaching again', async () => {
     const home = createTempHome();
     const t = startSwb({ home, args: ['worker=echo WORKER-READY; sleep 60'], rows: ROWS });
