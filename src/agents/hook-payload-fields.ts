@@ -3,7 +3,7 @@
 // them as they are; the native one (native/hook-client.c) sends the payload's top-level string fields,
 // bounded, as `payload`, and the hub picks them here (src/hub/rpc-handlers.ts). So a new field is added
 // once, for both, and the C program never has to know which fields matter.
-import { HOOK_PROMPT_MAX_CHARS } from '../protocol/limits.js';
+import { HOOK_PROMPT_MAX_CHARS, HOOK_SESSION_ID } from '../protocol/limits.js';
 
 /** The fields swb reads from a hook's payload (anything else is ignored). */
 export interface HookPayloadFields {
@@ -20,7 +20,14 @@ export interface HookPayloadFields {
    * its answer back as that draft, and the fusion knows it so (fuse-signals.ts, draft-returned).
    */
   prompt?: string;
+  /**
+   * The agent's conversation (Claude Code's `session_id`): after `/clear` or `/resume` its SessionStart
+   * names the conversation it is in now, which a relaunch resumes and usage follows (row-records.ts).
+   * Only a plain token: it becomes an argument and a file name's part.
+   */
+  sessionId?: string;
 }
+
 
 /** The payload fields swb reads, from a hook's JSON text (junk is no fields): bounded as the hub bounds them. */
 export function hookPayloadFields(text: string): HookPayloadFields {
@@ -41,5 +48,6 @@ export function hookPayloadFields(text: string): HookPayloadFields {
     const first = o.prompt.trimStart().split('\n', 1)[0]!.trim();
     if (first) out.prompt = first.slice(0, HOOK_PROMPT_MAX_CHARS);
   }
+  if (typeof o.session_id === 'string' && HOOK_SESSION_ID.test(o.session_id)) out.sessionId = o.session_id;
   return out;
 }

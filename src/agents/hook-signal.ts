@@ -43,6 +43,8 @@ export interface HookReport {
   trigger?: string;
   /** Claude Code's UserPromptSubmit `prompt`, its first line only (hook-report.ts bounds it). */
   prompt?: string;
+  /** The agent's conversation (Claude Code's `session_id`; hook-payload-fields.ts bounds it). */
+  sessionId?: string;
   /** When the hook process started (ms epoch), to order hooks the agent ran in the background. */
   startedAt?: number;
 }

@@ -85,3 +85,10 @@ export function messageTooLarge(bytes: number, limit: number): SwbErrorValue {
  * prompt again where the agent gives it back into its input (one screen row), no more.
  */
 export const HOOK_PROMPT_MAX_CHARS = 200;
+
+/**
+ * A session id swb takes from a hook (Claude Code's `session_id`): a plain token that starts with a
+ * letter or digit (never `.` or `..`) and holds no `/`, since it becomes an argument of a relaunch
+ * and part of a file name.
+ */
+export const HOOK_SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;

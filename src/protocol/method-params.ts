@@ -3,7 +3,7 @@
 // result types the CLI client needs: `swb send` must not load zod.
 import * as z from 'zod';
 import { HANDLE_HINT, HANDLE_PATTERN } from './handle.js';
-import { HOOK_PROMPT_MAX_CHARS } from './limits.js';
+import { HOOK_PROMPT_MAX_CHARS, HOOK_SESSION_ID } from './limits.js';
 import { MESSAGE_ID_PATTERN, MESSAGE_KINDS } from './message-rules.js';
 import { MAX_CAPACITY, MAX_REASON_CHARS, MAX_RESOURCES_PER_REQUEST, RESOURCE_NAME_HINT, RESOURCE_NAME_PATTERN } from './resource-name.js';
 
@@ -108,6 +108,8 @@ export const hookEventParams = z.strictObject({
   trigger: z.optional(z.string().max(32)),
   /** The first line of the prompt a turn started with (Claude Code's UserPromptSubmit). */
   prompt: z.optional(z.string().max(HOOK_PROMPT_MAX_CHARS)),
+  /** The agent's conversation (Claude Code's `session_id`), a plain token (HOOK_SESSION_ID). */
+  sessionId: z.optional(z.string().regex(HOOK_SESSION_ID)),
   /** When the hook process started (ms epoch): hooks an agent runs in the background may arrive out of order. */
   startedAt: z.optional(z.number().nonnegative()),
   /**

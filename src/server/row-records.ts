@@ -60,7 +60,7 @@ export class RowRecords {
   /** Runs only while some running row's agent still has to show its session id (idle costs nothing). */
   private readonly discovery: TimerSlot;
   private readonly idFound = new Emitter<string>();
-  /** A row's session id was discovered (its conversation became known): the row's name. */
+  /** A row's session id was discovered or moved (its conversation became known, or another): the row's name. */
   readonly onSessionDiscovered: Event<string> = this.idFound.event;
   private rowsOf: () => readonly Row[] = () => [];
 
@@ -310,6 +310,24 @@ export class RowRecords {
         }
       }
     }
+  }
+
+  /**
+   * The row's agent says, from its own SessionStart hook, that it is in another conversation now:
+   * Claude Code starts a new one at `/clear` and switches at `/resume`, each under its own session
+   * id. The id swb minted would otherwise stay recorded, so a relaunch would resume the conversation
+   * the operator cleared, and usage would follow a file nobody writes any more. Only for a recipe
+   * whose ids swb mints (it knows they are the agent's session ids), and only for those two starts
+   * (a launch's own SessionStart names the id swb gave it). The hook speaks as the row, for itself.
+   */
+  agentSessionStarted(name: string, report: { source?: string; sessionId?: string }): void {
+    const k = this.known.get(name);
+    const id = report.sessionId;
+    if (!id || !k?.recipe?.mint || k.sessionId === id || (report.source !== 'clear' && report.source !== 'resume')) return;
+    this.log(`row ${name}: agent session ${id} (its SessionStart(${report.source}) hook: the conversation moved from ${k.sessionId ?? '(none)'})`);
+    k.sessionId = id;
+    this.save(name, undefined);
+    this.idFound.fire(name);
   }
 
   /** The server stops on purpose: the next start says "after the server stopped". */

@@ -170,6 +170,8 @@ class WorkspaceServer {
       }),
     );
     records.watch(() => core.fleet.list());
+    // A row's agent that moved to another conversation (/clear, /resume) says so in its SessionStart hook.
+    core.port.onHookReport(({ handle, report }) => report.event === 'session-start' && records.agentSessionStarted(handle, report));
     core.fleet.onRemoved(() => this.stopIfEmpty());
   }
 

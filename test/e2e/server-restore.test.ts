@@ -328,6 +328,32 @@ describe('the server relaunches its recorded rows', () => {
     expect((await rowInbox(home, relaunch.pid)).map((m) => [m.id, m.text])).toEqual([[id, 'before-stop']]);
   });
 
+  test('after /clear the agent is in a new conversation (its SessionStart(clear) hook names it): a relaunch resumes that one, not the cleared one', async () => {
+    const home = createTempHome();
+    const log = join(home.workspace, 'fake-launches.log');
+    writeFakeProfile(home, log);
+    const first = startSwb({ home, args: ['fake'] });
+    await first.waitForText('FAKE-UP');
+    const before = await ls(home);
+    const launched = rowOf(before, 'fake');
+    await waitUntil(() => launches(log).length === 1, { what: 'the first launch to be logged' });
+    const minted = new RegExp(`^--session-id (${UUID})$`).exec(launches(log)[0]!.args)?.[1];
+    expect(minted).toBeDefined();
+    await waitUntil(() => recordedRows(home).find((r) => r.name === 'fake')?.session_id === minted, { what: 'the row recorded with its session id' });
+    // What Claude Code's SessionStart hook says after /clear, run as the row (its payload as the argument).
+    const cleared = '0199abcd-0123-7456-89ab-cdef01234567';
+    const hook = await runSwb(['hook', 'session-start', JSON.stringify({ hook_event_name: 'SessionStart', source: 'clear', session_id: cleared })], { home, env: rowIdentity(launched.pid!) });
+    expect(hook).toMatchObject({ status: 0, stderr: '' });
+    await waitUntil(() => recordedRows(home).find((r) => r.name === 'fake')?.session_id === cleared, { what: 'the new conversation recorded' });
+
+    await killServer(home, first, before.pid);
+
+    const second = startSwb({ home, args: [], cols: 200 });
+    await second.waitForText('FAKE-UP');
+    await waitUntil(() => launches(log).length === 2, { what: 'the relaunch to be logged' });
+    expect(launches(log)[1]!.args).toBe(`--resume ${cleared}`);
+  });
+
   test('after swb kill-server: an agent that cannot resume its session (it never had a turn) is started again fresh, with a new id, and its unread mail is parked', async () => {
     // Claude Code and Gemini CLI both do this: asked to resume a session they have no record of
     // (the row was started but never used), they say so and exit non-zero at once.

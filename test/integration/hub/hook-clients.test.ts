@@ -102,7 +102,7 @@ describe.each(HOOK_CLIENTS)('the %s hook client against a real hub', (client: Ho
     const r = await runHook(client, ['pre-tool-use'], { home: ctx.home, env: ctx.env, input: huge });
     expect(r).toMatchObject({ status: 0, stdout: '', stderr: '' });
     // Node parses the whole (cut) payload and reads nothing; the native client scans its top level.
-    expect(ctx.reports).toEqual([{ event: 'pre-tool-use', ...(client === 'native' ? { toolName: 'Write' } : {}), startedAt: expect.any(Number) }]);
+    expect(ctx.reports).toEqual([{ event: 'pre-tool-use', ...(client === 'native' ? { toolName: 'Write', sessionId: 's' } : {}), startedAt: expect.any(Number) }]);
   });
 
   it("stop prints Claude Code's block decision when the row has unread mail, and nothing when it has none", async () => {

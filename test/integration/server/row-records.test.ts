@@ -60,8 +60,48 @@ async function setUp() {
     await hub.gate.run(() => undefined); // the record's write went through the gate before this
     return hub.core.mail.rowRecords.all().find((r) => r.name === name)?.sessionId ?? null;
   };
-  return { clock, launch, sessionOf, rolloutFile: join(sessions, `rollout-2026-12-02T10-00-00-${ID}.jsonl`) };
+  return { clock, launch, sessionOf, records, hooks, rolloutFile: join(sessions, `rollout-2026-12-02T10-00-00-${ID}.jsonl`) };
 }
+
+describe.runIf(process.platform === 'linux')('RowRecords: an agent that moved to another conversation', () => {
+  test('a minted row follows its SessionStart(clear) and (resume) to the new id: recorded, announced, and resumed by a relaunch; anything else moves nothing', async () => {
+    const { launch, sessionOf, records, hooks } = await setUp();
+    const claude = await agent('/dev/null');
+    const row = { ...claude.row, name: 'cl' } as Row;
+    launch(row, { command: { file: 'claude' }, profile: 'claude' });
+    const minted = await sessionOf('cl');
+    expect(minted).toMatch(/^[0-9a-f-]{36}$/);
+    const announced: string[] = [];
+    records.onSessionDiscovered((name) => announced.push(name));
+    // A launch's own start, the same id again, a start that names no id: nothing moves.
+    records.agentSessionStarted('cl', { source: 'startup', sessionId: 'aaaa-bbbb' });
+    records.agentSessionStarted('cl', { source: 'compact', sessionId: 'aaaa-bbbb' });
+    records.agentSessionStarted('cl', { source: 'clear', sessionId: minted! });
+    records.agentSessionStarted('cl', { source: 'clear' });
+    expect(await sessionOf('cl')).toBe(minted);
+    expect(announced).toEqual([]);
+    records.agentSessionStarted('cl', { source: 'clear', sessionId: 'new-1' });
+    expect(await sessionOf('cl')).toBe('new-1');
+    expect(records.conversationOf('cl')?.sessionId).toBe('new-1');
+    records.agentSessionStarted('cl', { source: 'resume', sessionId: 'older-2' });
+    expect(await sessionOf('cl')).toBe('older-2');
+    expect(announced).toEqual(['cl', 'cl']);
+    const relaunch = hooks.prepareRestart!(row);
+    expect(relaunch?.command).toEqual({ file: 'claude', args: ['--resume', 'older-2'] });
+  });
+
+  test('a row whose ids swb does not mint (Codex finds its own; a shell has none) is not moved by a hook', async () => {
+    const { launch, sessionOf, records } = await setUp();
+    const shell = await agent('/dev/null');
+    launch({ ...shell.row, name: 'sh' } as Row, { command: 'sh' });
+    records.agentSessionStarted('sh', { source: 'clear', sessionId: 'new-1' });
+    expect(await sessionOf('sh')).toBeNull();
+    const codex = await agent('/dev/null');
+    launch({ ...codex.row, name: 'cx' } as Row, { command: 'codex', profile: 'codex' });
+    records.agentSessionStarted('cx', { source: 'clear', sessionId: 'new-1' });
+    expect(await sessionOf('cx')).toBeNull();
+  });
+});
 
 describe.runIf(process.platform === 'linux')('RowRecords: finding an agent-made session id', () => {
   test('looks every 5 s only while a running row waits for its id, records the id once found, then stops looking', async () => {
