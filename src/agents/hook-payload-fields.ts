@@ -28,7 +28,6 @@ export interface HookPayloadFields {
   sessionId?: string;
 }
 
-
 /** The payload fields swb reads, from a hook's JSON text (junk is no fields): bounded as the hub bounds them. */
 export function hookPayloadFields(text: string): HookPayloadFields {
   let v: unknown;

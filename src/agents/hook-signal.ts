@@ -3,6 +3,7 @@
 // ...); the hub hears the event's name and the few payload fields that matter, and this table turns
 // them into one of a handful of signals the fusion rule (fuse-signals.ts) weighs against the screen.
 // One table, so every agent's event names meet swb's meaning in one place.
+import type { HookPayloadFields } from './hook-payload-fields.js';
 
 /** Why a row waits for the operator: a tool's permission, a question put to them, or an idle prompt. */
 export type WaitingReason = 'permission' | 'question' | 'idle-prompt';
@@ -30,21 +31,12 @@ export interface HookSignal {
   prompt?: string;
 }
 
-/** The payload fields a hook passes on (all optional: an agent sends what it has). */
-export interface HookReport {
+/**
+ * One hook's report: its event, the payload fields swb reads (all optional: an agent sends what it
+ * has; hook-payload-fields.ts picks and bounds them), and when its process started.
+ */
+export interface HookReport extends HookPayloadFields {
   event: string;
-  /** The Notification hook's `notification_type` (Claude Code's, Gemini CLI's). */
-  notificationType?: string;
-  /** Claude Code's PreToolUse/PostToolUse `tool_name`. */
-  toolName?: string;
-  /** Claude Code's SessionStart `source`: startup, resume, clear or compact. */
-  source?: string;
-  /** Claude Code's PreCompact/PostCompact `trigger`: manual (`/compact`) or auto (mid-turn). */
-  trigger?: string;
-  /** Claude Code's UserPromptSubmit `prompt`, its first line only (hook-report.ts bounds it). */
-  prompt?: string;
-  /** The agent's conversation (Claude Code's `session_id`; hook-payload-fields.ts bounds it). */
-  sessionId?: string;
   /** When the hook process started (ms epoch), to order hooks the agent ran in the background. */
   startedAt?: number;
 }

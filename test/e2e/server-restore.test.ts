@@ -125,6 +125,22 @@ function writeProfile(home: TempHome, id: string, command: string[], resume: Rec
  * A user profile "fake" whose program logs its own pid and arguments to `log`, then sleeps; swb
  * mints its session id (the shape of Claude Code's recipe).
  */
+/** The fake agent's row started; its first launch logged with the session id swb minted, and that id recorded. */
+async function startMintedRow(home: TempHome) {
+  const log = join(home.workspace, 'fake-launches.log');
+  writeFakeProfile(home, log);
+  const first = startSwb({ home, args: ['fake'] });
+  await first.waitForText('FAKE-UP');
+  const before = await ls(home);
+  const launched = rowOf(before, 'fake');
+  await waitUntil(() => launches(log).length === 1, { what: 'the first launch to be logged' });
+  const args = launches(log)[0]!.args;
+  const minted = new RegExp(`^--session-id (${UUID})$`).exec(args)?.[1];
+  expect(minted, `first launch arguments: ${args}`).toBeDefined();
+  await waitUntil(() => recordedRows(home).find((r) => r.name === 'fake')?.session_id === minted, { what: 'the row recorded with its session id' });
+  return { log, first, before, launched, minted: minted! };
+}
+
 function writeFakeProfile(home: TempHome, log: string): void {
   // sh -c SCRIPT NAME ARGS...: the appended session arguments land in "$@".
   const script = `echo "$$ $*" >> '${log}'; echo FAKE-UP; exec sleep 600`;
@@ -297,19 +313,9 @@ describe('the server relaunches its recorded rows', () => {
 
   test('after swb kill-server: an agent with a minted session resumes it (--resume, the same id), says "restored (resumed)", and keeps its unread mail', async () => {
     const home = createTempHome();
-    const log = join(home.workspace, 'fake-launches.log');
-    writeFakeProfile(home, log);
-    const first = startSwb({ home, args: ['fake'] });
-    await first.waitForText('FAKE-UP');
-    const before = await ls(home);
-    const launched = rowOf(before, 'fake');
+    const { log, first, before, launched, minted } = await startMintedRow(home);
     expect(launched).toMatchObject({ profile: 'fake', restored: null });
-    await waitUntil(() => launches(log).length === 1, { what: 'the first launch to be logged' });
-    const [firstLaunch] = launches(log);
-    expect(firstLaunch!.pid).toBe(launched.pid);
-    const minted = new RegExp(`^--session-id (${UUID})$`).exec(firstLaunch!.args)?.[1];
-    expect(minted, `first launch arguments: ${firstLaunch!.args}`).toBeDefined();
-    await waitUntil(() => recordedRows(home).find((r) => r.name === 'fake')?.session_id === minted, { what: 'the row recorded with its session id' });
+    expect(launches(log)[0]!.pid).toBe(launched.pid);
     const id = await send(home, 'fake', 'before-stop');
 
     await killServer(home, first, before.pid);
@@ -330,16 +336,7 @@ describe('the server relaunches its recorded rows', () => {
 
   test('after /clear the agent is in a new conversation (its SessionStart(clear) hook names it): a relaunch resumes that one, not the cleared one', async () => {
     const home = createTempHome();
-    const log = join(home.workspace, 'fake-launches.log');
-    writeFakeProfile(home, log);
-    const first = startSwb({ home, args: ['fake'] });
-    await first.waitForText('FAKE-UP');
-    const before = await ls(home);
-    const launched = rowOf(before, 'fake');
-    await waitUntil(() => launches(log).length === 1, { what: 'the first launch to be logged' });
-    const minted = new RegExp(`^--session-id (${UUID})$`).exec(launches(log)[0]!.args)?.[1];
-    expect(minted).toBeDefined();
-    await waitUntil(() => recordedRows(home).find((r) => r.name === 'fake')?.session_id === minted, { what: 'the row recorded with its session id' });
+    const { log, first, before, launched } = await startMintedRow(home);
     // What Claude Code's SessionStart hook says after /clear, run as the row (its payload as the argument).
     const cleared = '0199abcd-0123-7456-89ab-cdef01234567';
     const hook = await runSwb(['hook', 'session-start', JSON.stringify({ hook_event_name: 'SessionStart', source: 'clear', session_id: cleared })], { home, env: rowIdentity(launched.pid!) });
