@@ -396,12 +396,15 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('real Claude Code with swb native too
 
     // /clear: Claude runs SessionEnd, clears, then SessionStart with source "clear".
     await operate(t, ['/clear', inputShows('/clear'), '\r']);
+    // Idle with that hook as the turn's last news. Not at the first look that hears the hook: Claude may
+    // still be drawing the clear then (the screen read busy after the hook started: rule screen-newer,
+    // seen once in a loaded CI run), and the screen's next reading agrees.
     const cleared = await waitUntil(
       async () => {
         const e = await explainRow(home, 'claude');
-        return e.signals?.hook?.event === 'SessionStart(clear)' && e;
+        return e.signals?.hook?.event === 'SessionStart(clear)' && e.state === 'idle' && e;
       },
-      { timeoutMs: 20_000, intervalMs: 200, what: "the SessionStart(clear) hook heard" },
+      { timeoutMs: 20_000, intervalMs: 200, what: 'idle, with the SessionStart(clear) hook heard' },
     ).catch((err: Error) => {
       throw new Error(`${err.message}\n${t.describe()}`);
     });
