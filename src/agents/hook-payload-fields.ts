@@ -3,7 +3,7 @@
 // them as they are; the native one (native/hook-client.c) sends the payload's top-level string fields,
 // bounded, as `payload`, and the hub picks them here (src/hub/rpc-handlers.ts). So a new field is added
 // once, for both, and the C program never has to know which fields matter.
-import { HOOK_PROMPT_MAX_CHARS, HOOK_SESSION_ID } from '../protocol/limits.js';
+import { HOOK_PROMPT_MAX_CHARS, HOOK_SESSION_ID, HOOK_WORD } from '../protocol/limits.js';
 
 /** The fields swb reads from a hook's payload (anything else is ignored). */
 export interface HookPayloadFields {
@@ -41,8 +41,10 @@ export function hookPayloadFields(text: string): HookPayloadFields {
   const out: HookPayloadFields = {};
   if (typeof o.notification_type === 'string') out.notificationType = o.notification_type.slice(0, 64);
   if (typeof o.tool_name === 'string') out.toolName = o.tool_name.slice(0, 128);
-  if (typeof o.source === 'string') out.source = o.source.slice(0, 32);
-  if (typeof o.trigger === 'string') out.trigger = o.trigger.slice(0, 32);
+  const source = typeof o.source === 'string' ? o.source.slice(0, 32) : '';
+  if (HOOK_WORD.test(source)) out.source = source;
+  const trigger = typeof o.trigger === 'string' ? o.trigger.slice(0, 32) : '';
+  if (HOOK_WORD.test(trigger)) out.trigger = trigger;
   if (typeof o.prompt === 'string') {
     const first = o.prompt.trimStart().split('\n', 1)[0]!.trim();
     if (first) out.prompt = first.slice(0, HOOK_PROMPT_MAX_CHARS);

@@ -92,3 +92,10 @@ export const HOOK_PROMPT_MAX_CHARS = 200;
  * and part of a file name.
  */
 export const HOOK_SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
+
+/**
+ * A word a hook passes on (Claude Code's SessionStart `source`, a compaction's `trigger`): it becomes
+ * part of the event's name in explain, the row's events and the page (`SessionStart(clear)`), so only
+ * letters, digits, `_` and `-`.
+ */
+export const HOOK_WORD = /^[A-Za-z0-9_-]{1,32}$/;

@@ -3,7 +3,7 @@
 // result types the CLI client needs: `swb send` must not load zod.
 import * as z from 'zod';
 import { HANDLE_HINT, HANDLE_PATTERN } from './handle.js';
-import { HOOK_PROMPT_MAX_CHARS, HOOK_SESSION_ID } from './limits.js';
+import { HOOK_PROMPT_MAX_CHARS, HOOK_SESSION_ID, HOOK_WORD } from './limits.js';
 import { MESSAGE_ID_PATTERN, MESSAGE_KINDS } from './message-rules.js';
 import { MAX_CAPACITY, MAX_REASON_CHARS, MAX_RESOURCES_PER_REQUEST, RESOURCE_NAME_HINT, RESOURCE_NAME_PATTERN } from './resource-name.js';
 
@@ -104,8 +104,8 @@ export const hookEventParams = z.strictObject({
   event: z.string().min(1).max(64),
   notificationType: z.optional(z.string().max(64)),
   toolName: z.optional(z.string().max(128)),
-  source: z.optional(z.string().max(32)),
-  trigger: z.optional(z.string().max(32)),
+  source: z.optional(z.string().regex(HOOK_WORD)),
+  trigger: z.optional(z.string().regex(HOOK_WORD)),
   /** The first line of the prompt a turn started with (Claude Code's UserPromptSubmit). */
   prompt: z.optional(z.string().max(HOOK_PROMPT_MAX_CHARS)),
   /** The agent's conversation (Claude Code's `session_id`), a plain token (HOOK_SESSION_ID). */

@@ -139,5 +139,7 @@ describe('swb hook, the small program', () => {
     // A blank prompt, or one of the wrong type, is none.
     expect(hookPayloadFields(JSON.stringify({ prompt: ' \n\n ' }))).toEqual({});
     expect(hookPayloadFields(JSON.stringify({ prompt: 42, source: null }))).toEqual({});
+    // They become part of an event's name: a word, or nothing.
+    expect(hookPayloadFields(JSON.stringify({ source: 'clear\u001b[2J', trigger: 'man ual' }))).toEqual({});
   });
 });
