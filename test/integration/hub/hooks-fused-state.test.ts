@@ -78,9 +78,12 @@ describe.each(HOOK_CLIENTS)('hooks fused with the screen (real pty, the real %s 
   // report the same fields for the same payload is hook-clients.test.ts's to show.
   const everyCase = client === 'native' ? it : it.skip;
   it("a turn's start and end come from the hooks; the end well before the screen's quiet time", async () => {
-    const t = await rowWithHooks(client, { default: { busyMs: 1200, reply: 'Worked.' } });
+    // A 3 s turn: the hooks run in the background, and the node client's start-up (over a second on a
+    // loaded CI machine) must not let the Stop overtake the UserPromptSubmit (it did with 1.2 s).
+    const t = await rowWithHooks(client, { default: { busyMs: 3000, reply: 'Worked.' } });
     t.run.write('work\r');
     await waitUntil(() => t.reports.includes('user-prompt-submit'), { what: 'the UserPromptSubmit hook', timeoutMs: 10_000 });
+    expect(t.reports).not.toContain('stop');
     expect(t.agent.state).toBe('busy');
     await waitUntil(() => t.reports.includes('stop'), { what: 'the Stop hook', timeoutMs: 10_000 });
     const stopHeard = Date.now();
