@@ -59,6 +59,23 @@ export interface StateFusionOptions {
  */
 export const HOOK_START_TRUSTED_MS = 10_000;
 
+/**
+ * How close two hooks' starts must be for their order to be unknown. A hook client dates its start
+ * from /proc (the pid's start in clock ticks, against /proc/uptime, both in 10 ms steps), so each
+ * start is within about 10 ms of the truth, and two of them within 20: Claude Code starts a tool's
+ * PreToolUse and PermissionRequest hooks a few ms apart, in the background, and either may report
+ * first (a loaded CI run saw the PreToolUse, reaching the hub last with an equal start, turn a row
+ * waiting for permission back to busy until the screen outvoted it 5 s later).
+ */
+export const HOOK_START_RESOLUTION_MS = 25;
+
+/**
+ * A turn's hooks in the order an agent runs them: between two that started too close to order by
+ * their starts, the one later here is the newer news (PreToolUse comes before the PermissionRequest it
+ * leads to, never after it within 25 ms: an answer takes the operator longer than that).
+ */
+const TURN_ORDER: Record<Exclude<HookSignal['kind'], 'none'>, number> = { 'turn-start': 0, work: 1, waiting: 2, 'turn-end': 3 };
+
 export class StateFusion implements Disposable {
   private readonly changes = new Emitter<FusedChange>();
   readonly onChange: Event<FusedChange> = this.changes.event;
@@ -75,6 +92,8 @@ export class StateFusion implements Disposable {
   private lastHook: { signal: HookSignal; at: number } | null = null;
   /** The newest hook process's start (ms epoch): one that started before it is stale news. */
   private lastHookStartedAt = 0;
+  /** That hook's place in a turn (TURN_ORDER), for hooks that started within HOOK_START_RESOLUTION_MS of it. */
+  private lastHookTurnOrder = 0;
   private current: FusedVerdict;
 
   constructor(private readonly o: StateFusionOptions) {
@@ -121,9 +140,13 @@ export class StateFusion implements Disposable {
     if (signal.kind === 'none') return;
     const now = this.o.clock.now();
     if (startedAt !== undefined) {
-      // A background hook that started before the last one reported is older news than it.
-      if (startedAt < this.lastHookStartedAt) return;
-      this.lastHookStartedAt = startedAt;
+      // A background hook that started before the last one reported is older news than it; one that
+      // started too close to it to tell is ordered by where it comes in a turn.
+      const order = TURN_ORDER[signal.kind];
+      const close = Math.abs(startedAt - this.lastHookStartedAt) < HOOK_START_RESOLUTION_MS;
+      if (close ? order < this.lastHookTurnOrder : startedAt < this.lastHookStartedAt) return;
+      this.lastHookStartedAt = Math.max(startedAt, this.lastHookStartedAt);
+      this.lastHookTurnOrder = order;
     }
     const at = startedAt === undefined ? now : Math.min(now, Math.max(startedAt, now - HOOK_START_TRUSTED_MS));
     this.lastHook = { signal, at };

@@ -2,7 +2,7 @@
 // move, on a fake clock. Above all: a hook's news dates from when the agent ran it, so a background
 // hook that reaches the hub after the screen has shown what came next does not override the screen.
 import { describe, expect, it } from 'vitest';
-import { HOOK_START_TRUSTED_MS, StateFusion, type FusedChange } from '../../../src/agents/state-fusion.js';
+import { HOOK_START_RESOLUTION_MS, HOOK_START_TRUSTED_MS, StateFusion, type FusedChange } from '../../../src/agents/state-fusion.js';
 import { hookSignalOf } from '../../../src/agents/hook-signal.js';
 import type { AgentState } from '../../../src/agents/profile-schema.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
@@ -108,6 +108,38 @@ describe('StateFusion', () => {
     expect(fusion.hook?.signal.event).toBe('PermissionRequest');
     expect(fusion.verdict).toMatchObject({ state: 'waiting', reason: 'permission', rule: 'hook' });
     expect(changes.length).toBe(before);
+  });
+
+  it('a PreToolUse that started within the start times\' resolution of the PermissionRequest it led to, reporting after it, leaves the row waiting', () => {
+    const { clock, fusion, show } = setup();
+    show('busy');
+    const start = clock.now();
+    clock.advance(300);
+    // Dated from /proc in 10 ms steps, the later-run PermissionRequest may read as the earlier start.
+    fusion.hookSaid(hookSignalOf({ event: 'permission-request' }), start);
+    fusion.hookSaid(hookSignalOf({ event: 'pre-tool-use', toolName: 'Bash' }), start + 10);
+    expect(fusion.verdict).toMatchObject({ state: 'waiting', reason: 'permission', rule: 'hook' });
+    expect(fusion.hook?.signal.event).toBe('PermissionRequest');
+    // Further apart than that resolution, the start decides: a tool's hook after the answer is news.
+    clock.advance(100);
+    fusion.hookSaid(hookSignalOf({ event: 'post-tool-use', toolName: 'Bash' }), start + HOOK_START_RESOLUTION_MS + 10);
+    expect(fusion.hook?.signal.event).toBe('PostToolUse(Bash)');
+    expect(fusion.verdict).toMatchObject({ state: 'busy', rule: 'agree' });
+  });
+
+  it('within that resolution the later step of a turn wins whichever reports first: a Stop is not undone by its turn\'s last tool hook', () => {
+    const { clock, fusion, show } = setup();
+    show('busy');
+    const start = clock.now();
+    clock.advance(300);
+    fusion.hookSaid(hookSignalOf({ event: 'pre-tool-use', toolName: 'Bash' }), start);
+    fusion.hookSaid(hookSignalOf({ event: 'stop' }), start + 5);
+    fusion.hookSaid(hookSignalOf({ event: 'post-tool-use', toolName: 'Bash' }), start + 8);
+    expect(fusion.verdict).toMatchObject({ state: 'idle', rule: 'hook' });
+    // Two hooks of the same step: the later report stands (the same state either way).
+    fusion.hookSaid(hookSignalOf({ event: 'notification', notificationType: 'permission_prompt' }), start + 400);
+    fusion.hookSaid(hookSignalOf({ event: 'permission-request' }), start + 390);
+    expect(fusion.verdict).toMatchObject({ state: 'waiting', reason: 'permission' });
   });
 
   it("a meaningful hook that started before a silent one but reported after it is not dropped as older news", () => {
