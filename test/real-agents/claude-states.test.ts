@@ -94,7 +94,8 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('real Claude Code: hooks fused with t
     });
     const ls = await runSwb(['ls', '--json'], { home });
     const row = (JSON.parse(ls.stdout) as { rows: RowListing[] }).rows.find((r) => r.name === 'claude');
-    expect(row).toMatchObject({ state: 'waiting', reason: 'permission' });
+    // On a mismatch, the states the row went through say which signal moved it (the fusion's rule).
+    expect(row, `states: ${JSON.stringify(states.slice(before))}`).toMatchObject({ state: 'waiting', reason: 'permission' });
     // Claude's permission dialog ignores keys for a moment after it appears (so a key meant for the
     // input does not answer it): answer again while the dialog is still there and nothing ran.
     const ran = () => stub.requests.some((r) => r.toolResult?.includes('42007'));
