@@ -11,7 +11,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { bundledProfilesDir } from '../../src/agents/load-profiles.js';
 import type { RowExplainResult } from '../../src/protocol/methods.js';
 import { runCleanups } from '../helpers/cleanup.js';
-import { runSwb, spawnSwb } from '../helpers/run-swb.js';
+import { runSwb } from '../helpers/run-swb.js';
 import { createTempHome, type TempHome } from '../helpers/temp-home.js';
 import { startSwb, type TerminalHarness } from '../helpers/terminal-harness.js';
 import { waitUntil } from '../helpers/wait-until.js';
