@@ -5,12 +5,12 @@
 // follower reads that conversation as it grows during the turn and the row reads idle by `Esc
 // (transcript)` well before the screen's quiet time (3 s here, so "before it" cannot be a slow screen).
 // An Esc that gives the prompt back (nothing written) is not read from the transcript.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { bundledProfilesDir } from '../../src/agents/load-profiles.js';
 import type { RowExplainResult } from '../../src/protocol/methods.js';
 import { runCleanups } from '../helpers/cleanup.js';
+import { writeProfileQuietTime } from '../helpers/profile-quiet-time.js';
 import { runSwb } from '../helpers/run-swb.js';
 import { createTempHome, type TempHome } from '../helpers/temp-home.js';
 import { startSwb, type TerminalHarness } from '../helpers/terminal-harness.js';
@@ -41,10 +41,7 @@ async function explain(home: TempHome): Promise<RowExplainResult> {
 
 /** One claude-profile row running the fake agent with a conversation file, its quiet time QUIET_MS. */
 function start(home: TempHome): { t: TerminalHarness; agentHome: string } {
-  const profiles = join(home.home, 'config', 'switchboard', 'profiles');
-  mkdirSync(profiles, { recursive: true });
-  const claude = JSON.parse(readFileSync(join(bundledProfilesDir(), 'claude.json'), 'utf8')) as { quietMs: number };
-  writeFileSync(join(profiles, 'claude.json'), JSON.stringify({ ...claude, quietMs: QUIET_MS }));
+  writeProfileQuietTime(home, 'claude', QUIET_MS);
   const agentHome = join(home.home, 'agent-home');
   mkdirSync(agentHome);
   const script = {
