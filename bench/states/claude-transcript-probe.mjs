@@ -9,36 +9,22 @@
 // The transcript is watched with fs.watch on its folder (as swb's follower does) plus a 10 ms size poll.
 //   node bench/states/claude-transcript-probe.mjs [--rounds N] [--keep] [--lines]   (--lines: the raw lines)
 // Not a test: a record of facts; the figures are kept in docs/AGENTS-REAL.md.
-import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, watch, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, statSync, watch } from 'node:fs';
 import { join } from 'node:path';
-import pty from 'node-pty';
-import xterm from '@xterm/headless';
-import { startAnthropicStub } from '../../test/support/model-api/anthropic-stub.mjs';
+import { pause, startClaudeProbe } from './claude-probe-harness.mjs';
 
-const ROOT = new URL('../../', import.meta.url).pathname;
-const CLAUDE = process.env.SWB_CLAUDE_BIN ?? join(ROOT, '.cache/agents/node_modules/@anthropic-ai/claude-code/bin/claude.exe');
-const KEY = 'sk-ant-stub-key-0000000000000000000000';
 const argAfter = (flag, fallback) => {
   const i = process.argv.indexOf(flag);
   return i >= 0 ? Number(process.argv[i + 1]) : fallback;
 };
 const ROUNDS = argAfter('--rounds', 3);
 
-const dir = mkdtempSync(join(tmpdir(), 'swb-claude-transcript-'));
-const home = join(dir, 'home');
-const project = join(dir, 'project');
-mkdirSync(home);
-mkdirSync(project);
-const hookLog = join(dir, 'hooks.log');
-writeFileSync(hookLog, '');
-writeFileSync(join(home, '.claude.json'), JSON.stringify({ hasCompletedOnboarding: true, customApiKeyResponses: { approved: [KEY.slice(-20)], rejected: [] }, projects: { [project]: { hasTrustDialogAccepted: true } } }));
-// Only the Stop hook (as swb's recipe runs it: Claude waits for it); its start is the line's time.
-const settings = join(dir, 'settings.json');
-writeFileSync(settings, JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: `printf '%s Stop\\n' "$(date +%s%3N)" >> '${hookLog}'; cat > /dev/null`, timeout: 10 }] }] } }));
-
-const stub = await startAnthropicStub({
+const { home, hookLog, stub, p, sessionId, screen, busyChanges, until, type, close } = await startClaudeProbe({
+  sampleEveryMs: 10,
+  prefix: 'swb-claude-transcript-',
+  // Only the Stop hook (as swb's recipe runs it: Claude waits for it); its start is the line's time.
+  settings: (log) => ({ hooks: { Stop: [{ hooks: [{ type: 'command', command: `printf '%s Stop\\n' "$(date +%s%3N)" >> '${log}'; cat > /dev/null`, timeout: 10 }] }] } }),
+  args: ['--allowedTools', 'Bash'],
   script: {
     turns: [
       { match: '^quick', content: [{ type: 'text', text: 'Quick answer.' }] },
@@ -50,22 +36,6 @@ const stub = await startAnthropicStub({
     default: { content: [{ type: 'text', text: 'Hello from the stub.' }] },
   },
 });
-
-const sessionId = randomUUID();
-const term = new xterm.Terminal({ cols: 120, rows: 40, allowProposedApi: true });
-const p = pty.spawn(CLAUDE, ['--session-id', sessionId, '--settings', settings, '--allowedTools', 'Bash'], {
-  cols: 120,
-  rows: 40,
-  cwd: project,
-  env: { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: home, TERM: 'xterm-256color', SHELL: '/bin/bash', ANTHROPIC_BASE_URL: stub.url, ANTHROPIC_API_KEY: KEY, DISABLE_TELEMETRY: '1', DISABLE_ERROR_REPORTING: '1', DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' },
-});
-p.onData((d) => term.write(d));
-const screen = () => {
-  const b = term.buffer.active;
-  const out = [];
-  for (let i = 0; i < term.rows; i++) out.push(b.getLine(b.viewportY + i)?.translateToString(true) ?? '');
-  return out.join('\n');
-};
 
 // The conversation's file: <home>/.claude/projects/<slug>/<session>.jsonl; new complete lines with when seen.
 const lines = [];
@@ -104,33 +74,11 @@ const tail = setInterval(() => {
   readNew();
 }, 10);
 
-const busyChanges = [];
-let lastBusy = false;
-const sampler = setInterval(() => {
-  const b = /esc to interrupt/.test(screen());
-  if (b !== lastBusy) busyChanges.push({ at: Date.now(), busy: b });
-  lastBusy = b;
-}, 10);
-
-const pause = (ms) => new Promise((r) => setTimeout(r, ms));
-async function until(f, ms, what) {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (f()) return;
-    await pause(10);
-  }
-  throw new Error(`timed out waiting for ${what}\n${screen()}`);
-}
 const stops = () =>
   readFileSync(hookLog, 'utf8')
     .split('\n')
     .filter(Boolean)
     .map((l) => Number(l.split(' ')[0]));
-async function type(text) {
-  p.write(text);
-  await until(() => screen().includes(text), 10_000, `"${text}" typed`);
-  await pause(200);
-}
 async function erase(n) {
   p.write('\x7f'.repeat(n));
   await pause(400);
@@ -223,10 +171,6 @@ try {
   process.stdout.write(`probe failed: ${err.message}\n`);
 } finally {
   clearInterval(tail);
-  clearInterval(sampler);
   watcher?.close();
-  p.kill();
-  await stub.close();
-  if (!process.argv.includes('--keep')) rmSync(dir, { recursive: true, force: true });
-  else process.stdout.write(`kept ${dir}\n`);
+  await close(process.argv.includes('--keep'));
 }

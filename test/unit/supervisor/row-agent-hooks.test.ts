@@ -153,11 +153,17 @@ describe('RowAgent with hooks', () => {
 });
 
 describe('RowAgent: an Esc read from the transcript (Claude Code has no hook for it)', () => {
-  it('ends the turn at once, ahead of the screen, named in the state event and explain', () => {
-    const { clock, agent, changes, ends, show } = setup();
+  /** A turn started by its hook, then drawn (the screen reads busy). */
+  function turnOnScreen(clock: FakeClock, agent: ReturnType<typeof setup>['agent'], show: ReturnType<typeof setup>['show']): void {
     agent.hookReported({ event: 'user-prompt-submit', startedAt: clock.now() });
     show(busy);
-    clock.advance(200);
+    clock.advance(50);
+  }
+
+  it('ends the turn at once, ahead of the screen, named in the state event and explain', () => {
+    const { clock, agent, changes, ends, show } = setup();
+    turnOnScreen(clock, agent, show);
+    clock.advance(150);
     // The Esc: the spinner still up on the newest screen, the transcript's line already written.
     agent.transcriptInterrupted(clock.now() - 20);
     expect(agent.state).toBe('idle');
@@ -196,9 +202,7 @@ describe('RowAgent: an Esc read from the transcript (Claude Code has no hook for
 
   it('a line older than the turn’s prompt, or than this incarnation (a backlog read again), is not news', () => {
     const { clock, agent, show } = setup();
-    agent.hookReported({ event: 'user-prompt-submit', startedAt: clock.now() });
-    show(busy);
-    clock.advance(50);
+    turnOnScreen(clock, agent, show);
     agent.transcriptInterrupted(clock.now() - 100); // before the UserPromptSubmit started
     expect(agent.state).toBe('busy');
     agent.transcriptInterrupted(0); // long before the row started
@@ -209,9 +213,7 @@ describe('RowAgent: an Esc read from the transcript (Claude Code has no hook for
 
   it('a line dated in the future counts as now: it does not make the next prompt’s hook look stale', () => {
     const { clock, agent, show } = setup();
-    agent.hookReported({ event: 'user-prompt-submit', startedAt: clock.now() });
-    show(busy);
-    clock.advance(50);
+    turnOnScreen(clock, agent, show);
     agent.transcriptInterrupted(clock.now() + 3_600_000);
     expect(agent.state).toBe('idle');
     clock.advance(10);
