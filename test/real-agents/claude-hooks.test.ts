@@ -436,12 +436,17 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('real Claude Code with swb native too
       },
       { timeoutMs: 20_000, intervalMs: 200, what: 'busy, by the hook and the screen' },
     );
+    // Attached (the attached view's status line names the row's state too), the Esc, then detached.
+    t.write('\r');
+    await t.waitForNoText(/enter attach/);
     const esc = Date.now();
     t.write('\x1b');
     await t.waitForText('claude · idle', { timeoutMs: 10_000 }).catch((err: Error) => {
       throw new Error(`${err.message}\n${t.describe()}`);
     });
     const tookMs = Date.now() - esc;
+    t.write('\x1c');
+    await t.waitForText(/enter attach/);
     const e = await explainRow(home, 'claude');
     expect(e.signals?.hook).toMatchObject({ event: 'Esc (transcript)', kind: 'turn-end' });
     // Claude writes the line ~0.1 s after the key and swb reads it ~30 ms after it is written.
