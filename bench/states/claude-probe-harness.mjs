@@ -42,6 +42,7 @@ export async function startClaudeProbe({ prefix, settings, script, args = [], sa
     env: { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: home, TERM: 'xterm-256color', SHELL: '/bin/bash', ANTHROPIC_BASE_URL: stub.url, ANTHROPIC_API_KEY: KEY, DISABLE_TELEMETRY: '1', DISABLE_ERROR_REPORTING: '1', DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' },
   });
   p.onData((d) => term.write(d));
+  const exited = new Promise((resolve) => p.onExit(resolve));
   const screen = () => {
     const b = term.buffer.active;
     const out = [];
@@ -71,10 +72,14 @@ export async function startClaudeProbe({ prefix, settings, script, args = [], sa
     if (busy !== lastBusy) busyChanges.push({ at: Date.now(), busy });
     lastBusy = busy;
   }, sampleEveryMs);
-  /** Ends Claude and the stand-in; the temp folder goes unless `keep`. */
+  /**
+   * Ends Claude and the stand-in; the temp folder goes unless `keep`. Claude still writes its files as
+   * it exits: the folder goes once it has (or after 10 s), not to be made again behind the removal.
+   */
   async function close(keep) {
     clearInterval(sampler);
     p.kill();
+    await Promise.race([exited, pause(10_000)]);
     await stub.close();
     if (!keep) rmSync(dir, { recursive: true, force: true });
   }
