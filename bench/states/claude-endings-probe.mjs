@@ -6,33 +6,19 @@
 // its size, as a tail would), and prints each step's key time and what came after it, in ms from the key.
 //   node bench/states/claude-endings-probe.mjs [--keep] [--screens]   (--screens: each step's screen after it)
 // Not a test: a record of facts the hook signal table (src/agents/hook-signal.ts) relies on.
-import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import pty from 'node-pty';
-import xterm from '@xterm/headless';
-import { startAnthropicStub } from '../../test/support/model-api/anthropic-stub.mjs';
+import { pause, startClaudeProbe } from './claude-probe-harness.mjs';
 
-const ROOT = new URL('../../', import.meta.url).pathname;
-const CLAUDE = process.env.SWB_CLAUDE_BIN ?? join(ROOT, '.cache/agents/node_modules/@anthropic-ai/claude-code/bin/claude.exe');
-const KEY = 'sk-ant-stub-key-0000000000000000000000';
 const EVENTS = ['UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PostToolBatch', 'Stop', 'StopFailure', 'SubagentStop', 'Notification', 'PreCompact', 'PostCompact', 'SessionStart', 'SessionEnd', 'PermissionRequest', 'PermissionDenied', 'UserPromptExpansion', 'MessageDisplay'];
 
-const dir = mkdtempSync(join(tmpdir(), 'swb-claude-endings-'));
-const home = join(dir, 'home');
-const project = join(dir, 'project');
-mkdirSync(home);
-mkdirSync(project);
-const hookLog = join(dir, 'hooks.log');
-writeFileSync(hookLog, '');
-writeFileSync(join(home, '.claude.json'), JSON.stringify({ hasCompletedOnboarding: true, customApiKeyResponses: { approved: [KEY.slice(-20)], rejected: [] }, projects: { [project]: { hasTrustDialogAccepted: true } } }));
 // As swb's recipe runs them: in the background (async), but Stop, whose answer Claude waits for.
-const hook = (e) => ({ hooks: [{ type: 'command', command: `printf '%s ${e} %s\\n' "$(date +%s%3N)" "$(head -c 600 | tr '\\n' ' ')" >> '${hookLog}'`, timeout: 10, ...(e === 'Stop' ? {} : { async: true }) }] });
-const settings = join(dir, 'settings.json');
-writeFileSync(settings, JSON.stringify({ hooks: Object.fromEntries(EVENTS.map((e) => [e, [hook(e)]])) }));
-
-const stub = await startAnthropicStub({
+const hook = (e, hookLog) => ({ hooks: [{ type: 'command', command: `printf '%s ${e} %s\\n' "$(date +%s%3N)" "$(head -c 600 | tr '\\n' ' ')" >> '${hookLog}'`, timeout: 10, ...(e === 'Stop' ? {} : { async: true }) }] });
+// The screen's busy marker is sampled every 20 ms (busyChanges).
+const { home, hookLog, p, screen, busyChanges, until, type, close } = await startClaudeProbe({
+  prefix: 'swb-claude-endings-',
+  settings: (log) => ({ hooks: Object.fromEntries(EVENTS.map((e) => [e, [hook(e, log)]])) }),
+  args: ['--allowedTools', 'Bash'],
   script: {
     turns: [
       { match: '^quick', content: [{ type: 'text', text: 'Quick answer.' }] },
@@ -43,23 +29,6 @@ const stub = await startAnthropicStub({
     default: { content: [{ type: 'text', text: 'Hello from the stub.' }] },
   },
 });
-
-const sessionId = randomUUID();
-const term = new xterm.Terminal({ cols: 120, rows: 40, allowProposedApi: true });
-const p = pty.spawn(CLAUDE, ['--session-id', sessionId, '--settings', settings, '--allowedTools', 'Bash'], {
-  cols: 120,
-  rows: 40,
-  cwd: project,
-  env: { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: home, TERM: 'xterm-256color', SHELL: '/bin/bash', ANTHROPIC_BASE_URL: stub.url, ANTHROPIC_API_KEY: KEY, DISABLE_TELEMETRY: '1', DISABLE_ERROR_REPORTING: '1', DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' },
-});
-p.onData((d) => term.write(d));
-const screen = () => {
-  const b = term.buffer.active;
-  const out = [];
-  for (let i = 0; i < term.rows; i++) out.push(b.getLine(b.viewportY + i)?.translateToString(true) ?? '');
-  return out.join('\n');
-};
-const busyShown = () => /esc to interrupt/.test(screen());
 
 // The transcripts, followed as a tail would: each new line with when it was seen, and which file (after
 // /clear Claude goes on in a new one, under a new session id).
@@ -88,24 +57,7 @@ const tail = setInterval(() => {
   }
 }, 10);
 
-// The screen's busy marker, sampled every 20 ms.
-const busyChanges = [];
-let lastBusy = false;
-const sampler = setInterval(() => {
-  const b = busyShown();
-  if (b !== lastBusy) busyChanges.push({ at: Date.now(), busy: b });
-  lastBusy = b;
-}, 20);
 
-const pause = (ms) => new Promise((r) => setTimeout(r, ms));
-async function until(f, ms, what) {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (f()) return;
-    await pause(20);
-  }
-  throw new Error(`timed out waiting for ${what}\n${screen()}`);
-}
 const hookLines = () =>
   readFileSync(hookLog, 'utf8')
     .split('\n')
@@ -114,11 +66,6 @@ const hookLines = () =>
       const [at, ev, ...rest] = l.split(' ');
       return { at: Number(at), event: ev, payload: rest.join(' ') };
     });
-async function type(text) {
-  p.write(text);
-  await until(() => screen().includes(text), 10_000, `"${text}" typed`);
-  await pause(200);
-}
 const summary = (l) => {
   try {
     const o = JSON.parse(l);
@@ -189,9 +136,6 @@ try {
   process.stdout.write(`probe failed: ${err.message}\n`);
 } finally {
   clearInterval(tail);
-  clearInterval(sampler);
-  p.kill();
-  await stub.close();
   process.stdout.write(`\ntranscripts: ${[...followed.keys()].join(' ')}\nhook log: ${hookLog}\n`);
-  if (!process.argv.includes('--keep')) rmSync(dir, { recursive: true, force: true });
+  await close(process.argv.includes('--keep'));
 }

@@ -2,7 +2,7 @@
 // screen-only beside fused with its hooks. The pinned Claude Code runs in the real dashboard against
 // the offline Anthropic stand-in, through one scripted session that exercises every transition: a quick
 // turn, a long streamed turn, a turn of tool calls, a permission answered yes and one refused, a
-// question put to the operator, an API error and retry, /clear, a compaction, an Esc mid-turn, a crash.
+// question put to the operator, an API error and retry, /clear, a compaction, an Esc before the answer and one during it, a crash.
 // Truths, timelines and scoring: state-timeline.ts. Per mode it prints agreement, transition latency
 // p50/p99 and the longest wrong stretches against both truths, and the hook command's own start-to-exit in
 // the same run (a hook's floor). SWB_BENCH_DUMP=1 prints the timelines and keeps the screens in /tmp.
@@ -112,6 +112,9 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('bench:states — Claude Code', () =>
     }
     // Claude gives an interrupted prompt back as a draft: erased before the next step.
     await s.interrupt('slow one', '\x1b', 2000, true);
+    // An Esc once the answer streams (3 s after the Enter: 1 s before the first words, then 6 s of
+    // them): Claude writes `[Request interrupted by user]` to its transcript, and no hook runs.
+    await s.interrupt('stream two', '\x1b', 3000, true, 'Esc mid-answer');
     await s.escAtOnce('slow two', '\x1b', 250, true);
     await s.crash((await ls(home)).rows.find((r) => r.name === 'claude')?.pid);
     const t1 = Date.now();
@@ -124,7 +127,7 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('bench:states — Claude Code', () =>
     const fused = await session(true);
     process.stdout.write(
       report(
-        'Claude Code (quick, 7 s streamed, tool calls, API error + retry, permission yes, permission refused, question, /clear, compaction, Esc mid-turn, Esc at once, crash)',
+        'Claude Code (quick, 7 s streamed, tool calls, API error + retry, permission yes, permission refused, question, /clear, compaction, Esc mid-turn, Esc mid-answer, Esc at once, crash)',
         [
           ['screen-only', screen],
           ['fused', fused],

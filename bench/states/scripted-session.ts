@@ -119,10 +119,10 @@ export class ScriptedSession {
    * A slow turn interrupted with the agent's interrupt key after `afterMs`. `givesDraftBack`: the agent
    * puts the interrupted prompt back in its input (Claude Code does), erased before the next step.
    */
-  async interrupt(prompt: string, key: string, afterMs = 2000, givesDraftBack = false): Promise<void> {
-    this.mark(await this.submit(prompt), 'busy', 'Esc mid-turn: Enter');
+  async interrupt(prompt: string, key: string, afterMs = 2000, givesDraftBack = false, label = 'Esc mid-turn'): Promise<void> {
+    this.mark(await this.submit(prompt), 'busy', `${label}: Enter`);
     await pause(afterMs);
-    this.mark(await this.press(key), 'idle', 'Esc mid-turn: Esc');
+    this.mark(await this.press(key), 'idle', `${label}: Esc`);
     await this.settle();
     if (givesDraftBack) await this.eraseDraft(prompt);
   }

@@ -287,7 +287,7 @@ export function report(title: string, modes: ReadonlyArray<readonly [string, Ses
     lines.push(scoreLine(`${name} vs stand-in`, score(s)), scoreLine(`${name} vs as-seen`, score(s, seenTruth)));
     const wide = (truth: readonly Mark[]) => score(s, truth, WIDE_WINDOW_MS).agreement.toFixed(1);
     lines.push(`${name} at ${WIDE_WINDOW_MS / 1000} s windows: ${wide(s.truth)} % vs stand-in, ${wide(seenTruth)} % vs as-seen`);
-    if (process.env.SWB_BENCH_DUMP === '1') lines.push(wrongTable(`${name} vs as-seen`, score(s, seenTruth)));
+    if (process.env.SWB_BENCH_DUMP === '1') lines.push(wrongTable(`${name} vs as-seen`, score(s, seenTruth)), wrongTable(`${name} vs stand-in`, score(s)));
   }
   const floors = modes.flatMap(([, s]) => s.floor);
   if (floors.length > 0) {

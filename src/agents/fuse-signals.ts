@@ -27,6 +27,8 @@
 //                   since: a crashed hook or a missed event; the screen is believed.
 //   8. hook         otherwise the hook decides at once: a turn started (busy), ended (idle), or
 //                   stopped for the operator (waiting, with its reason), before the screen can tell.
+// The agent's transcript speaks as a hook does where the agent has no hook for a moment (Claude Code's
+// Esc once its answer began: ESC_IN_TRANSCRIPT, hook-signal.ts), dated from the line's own time.
 // A screen that reads `unknown` (no rule matched, or idle not yet quiet from a non-busy state) never
 // outvotes a hook.
 import type { AgentState } from './profile-schema.js';
@@ -144,20 +146,21 @@ export function fuseSignals(screen: ScreenSide, hook: HookSide | null, disagreeM
     return { state: screen.state, reason: null, won: 'screen', rule: 'screen-only', why };
   }
   const event = hook.signal.event;
+  const who = hook.signal.from === 'transcript' ? "the agent's transcript" : 'the hook';
   const reason = said === 'waiting' ? hook.signal.reason : null;
   // The turn whose prompt came back (now, or before: StateFusion keeps it as PROMPT_GIVEN_BACK).
   const given = promptGivenBack(screen, hook);
   const dropped = hook.signal === PROMPT_GIVEN_BACK;
-  if (given) return draftReturned(`the hook (${event}, ${secs(hook.ageMs)} ago) said a turn started, and its prompt is back in the idle screen's input`);
+  if (given) return draftReturned(`${who} (${event}, ${secs(hook.ageMs)} ago) said a turn started, and its prompt is back in the idle screen's input`);
   const droppedVerdict = () => draftReturned(`${secs(hook.ageMs)} ago the prompt of the turn came back into the idle screen's input`);
-  if (agrees(screen.state, said, reason)) return dropped ? droppedVerdict() : { state: said, reason, won: 'both', rule: 'agree', why: `the hook (${event}) and the screen agree` };
+  if (agrees(screen.state, said, reason)) return dropped ? droppedVerdict() : { state: said, reason, won: 'both', rule: 'agree', why: `${who} (${event}) and the screen agree` };
   if (screen.state !== 'unknown' && screen.ageMs < hook.ageMs) {
     return {
       state: screen.state,
       reason: null,
       won: 'screen',
       rule: 'screen-newer',
-      why: `the screen turned ${screen.state} ${secs(screen.ageMs)} ago, after the hook (${event}, ${secs(hook.ageMs)} ago)`,
+      why: `the screen turned ${screen.state} ${secs(screen.ageMs)} ago, after ${who} (${event}, ${secs(hook.ageMs)} ago)`,
     };
   }
   if (idleAfterBusyHook(screen, hook) && screen.stillMs! >= settledMs) {
@@ -166,7 +169,7 @@ export function fuseSignals(screen: ScreenSide, hook: HookSide | null, disagreeM
       reason: null,
       won: 'screen',
       rule: 'screen-settled',
-      why: `the hook (${event}) said busy ${secs(hook.ageMs)} ago, but the screen changed after it and has read idle, still, for ${secs(screen.stillMs!)}: the turn was dropped (an Esc) before its busy marker was read`,
+      why: `${who} (${event}) said busy ${secs(hook.ageMs)} ago, but the screen changed after it and has read idle, still, for ${secs(screen.stillMs!)}: the turn was dropped (an Esc) before its busy marker was read`,
     };
   }
   if (hook.ageMs >= disagreeMs && screen.detected !== 'unknown' && !agrees(screen.detected, said, reason) && screen.state !== 'unknown') {
@@ -175,9 +178,9 @@ export function fuseSignals(screen: ScreenSide, hook: HookSide | null, disagreeM
       reason: null,
       won: 'screen',
       rule: 'disagree',
-      why: `the hook (${event}) said ${said} ${secs(hook.ageMs)} ago but the screen still reads ${screen.detected}: the screen is believed after ${secs(disagreeMs)}`,
+      why: `${who} (${event}) said ${said} ${secs(hook.ageMs)} ago but the screen still reads ${screen.detected}: the screen is believed after ${secs(disagreeMs)}`,
     };
   }
   if (dropped) return droppedVerdict();
-  return { state: said, reason, won: 'hook', rule: 'hook', why: `the hook (${event}, ${secs(hook.ageMs)} ago) decides before the screen (${screen.state}) can tell` };
+  return { state: said, reason, won: 'hook', rule: 'hook', why: `${who} (${event}, ${secs(hook.ageMs)} ago) decides before the screen (${screen.state}) can tell` };
 }

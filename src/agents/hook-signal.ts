@@ -29,7 +29,16 @@ export interface HookSignal {
    * 'draft-returned', fuse-signals.ts).
    */
   prompt?: string;
+  /** Who said it when not a hook: the agent's transcript (ESC_IN_TRANSCRIPT). */
+  from?: 'transcript';
 }
+
+/**
+ * A turn the operator stopped with Esc, read from the agent's transcript as it is written (Claude Code
+ * has no hook for it: its `[Request interrupted by user]` line, src/usage/claude-transcript-parser.ts).
+ * The fusion weighs it as a hook's end of turn, dated from the line's own time.
+ */
+export const ESC_IN_TRANSCRIPT: HookSignal = { kind: 'turn-end', reason: null, event: 'Esc (transcript)', from: 'transcript' };
 
 /**
  * One hook's report: its event, the payload fields swb reads (all optional: an agent sends what it

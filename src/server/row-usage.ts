@@ -7,6 +7,9 @@
 // deepest folder of its path that exists and moves deeper as folders appear (transcript-seeker.ts);
 // it is released when the file is found, the row exits or goes away. A session id discovered after the
 // launch (Codex: read from its open files) brings a look at once.
+// The same reading is the agent's news of an Esc that no hook reports (Claude Code's interrupt line):
+// while a row's agent is inside a turn its conversation is read as it grows (duringTurn), and each
+// interrupt line read goes to that row's agent (transcriptInterrupted), the fusion's third voice.
 // Each committed change is told once, here: to `swb events` (kind "usage"), to the dashboards (onUsage,
 // through the desk and each client's row mirror) and to the budgets. `report` answers `swb usage`.
 import type { ProfileSet } from '../agents/load-profiles.js';
@@ -91,7 +94,15 @@ export class RowUsageBoard implements Disposable {
       }),
     );
     // The row went quiet: its agent has written the turn; look now rather than wait for the watch.
-    this.lifetime.add(o.agents.onAgent((agent) => agent.onStateChange((e) => e.state === 'idle' && this.lookSoon(e.row))));
+    // Inside a turn its conversation is read as it grows: an Esc is written there first.
+    this.lifetime.add(
+      o.agents.onAgent((agent) =>
+        agent.onStateChange((e) => {
+          this.trackers.get(e.row)?.duringTurn(e.state === 'busy' || e.state === 'waiting');
+          if (e.state === 'idle') this.lookSoon(e.row);
+        }),
+      ),
+    );
     if (o.onSessionDiscovered) this.lifetime.add(o.onSessionDiscovered((name) => this.lookSoon(name)));
     for (const row of fleet.list()) this.start(row);
   }
@@ -190,6 +201,9 @@ export class RowUsageBoard implements Disposable {
       }),
     );
     tracker.onChange(() => this.changed(name));
+    tracker.onInterrupt((i) => this.o.agents.agentOf(name)?.transcriptInterrupted(i.at));
+    const agent = this.o.agents.agentOf(name);
+    if (agent) tracker.duringTurn(agent.state === 'busy' || agent.state === 'waiting');
   }
 
   /** The conversation file of the row's current session (a `.jsonl` preferred), or null. */

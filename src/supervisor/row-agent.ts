@@ -6,9 +6,11 @@
 // state. The agent's own hooks (`swb hook <event>`, through the hub) are the second signal: both are
 // fused by a stated rule (agents/fuse-signals.ts), and the fused state is the row's state — what its
 // events carry, what the wake reads (a hook's end of turn lets a wake skip the screen's quiet time).
+// Where the agent has no hook for a moment, its transcript read as it is written stands in (an Esc in
+// Claude Code: `transcriptInterrupted`), weighed by the fusion as a hook.
 // Its events are fired here, once, and whoever follows the row subscribes to them here.
 import type { AgentProfile, AgentState } from '../agents/profile-schema.js';
-import { hookSignalOf, type HookReport, type WaitingReason } from '../agents/hook-signal.js';
+import { ESC_IN_TRANSCRIPT, hookSignalOf, type HookReport, type WaitingReason } from '../agents/hook-signal.js';
 import { readPromptStatus } from '../agents/prompt-status.js';
 import { readPromptInput } from '../agents/prompt-input.js';
 import { PROMPT_GIVEN_BACK } from '../agents/fuse-signals.js';
@@ -116,6 +118,8 @@ interface Incarnation {
   readonly fusion: StateFusion;
   readonly wake: WakeController;
   readonly lifetime: DisposableStore;
+  /** When it began (clock ms): news the agent recorded before it belongs to an earlier one. */
+  readonly startedAt: number;
 }
 
 const line = (s: string, max: number) => sanitize(s, { singleLine: true, maxChars: max });
@@ -225,6 +229,18 @@ export class RowAgent implements Disposable {
     this.current.fusion.hookSaid(hookSignalOf(report), report.startedAt);
   }
 
+  /**
+   * The agent's transcript says the operator stopped its turn (Esc), recorded at `at` (ms epoch, the
+   * line's own time). A line from before this incarnation (a backlog read again after a restart) is
+   * not news; a time after now (a skewed or hostile line) counts as now.
+   */
+  transcriptInterrupted(at: number): void {
+    if (this.disposed || this.o.row.state === 'exited') return;
+    const now = this.o.clock.now();
+    if (!Number.isFinite(at) || at < this.current.startedAt) return;
+    this.current.fusion.hookSaid(ESC_IN_TRANSCRIPT, Math.min(at, now));
+  }
+
   setUnread(mail: UnreadMail): void {
     this.current.wake.setUnread(mail);
   }
@@ -282,7 +298,7 @@ export class RowAgent implements Disposable {
         ...this.o.wake,
       }),
     );
-    this.current = { tracker, fusion, wake, lifetime };
+    this.current = { tracker, fusion, wake, lifetime, startedAt: clock.now() };
     // The rule behind the screen's last change (null for quiet-time holds), for the state events.
     let screenRule: string | null = null;
     lifetime.add(
@@ -370,6 +386,7 @@ function hookRule(fusion: StateFusion): string {
   const signal = fusion.hook?.signal;
   // A turn the fusion ended itself (the prompt given back): no hook said it.
   if (signal === PROMPT_GIVEN_BACK) return `draft-returned (${signal.event})`;
+  if (signal?.from === 'transcript') return signal.event;
   return `hook ${signal?.event ?? ''}`.trimEnd();
 }
 

@@ -6,6 +6,9 @@
 // Costs are computed when asked from the totals and the current price table, so a price changed in the
 // config applies to the whole history; only the split of tokens at a model's long-prompt threshold is
 // decided when a turn is counted (it depends on that response's prompt).
+// The same reading tells the row's agent when the operator stopped a turn (`onInterrupt`, from the
+// conversation's own file only, never a subagent's): during a turn (`duringTurn`) that file is read as
+// it grows, a few tens of ms after each write, so the Esc is known well before the screen's quiet time.
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { Emitter, type Event } from '../util/event.js';
@@ -15,6 +18,7 @@ import { addTokens, type TokenCounts, zeroTokens } from './token-counts.js';
 import { type FollowBatch, TranscriptFollower } from './transcript-follower.js';
 import { emptyTotal, type UsageLatest, type UsageLedger, type UsageTotalRecord } from './usage-ledger.js';
 import { parserFor, type UsageFormat } from './usage-formats.js';
+import type { TurnInterrupt } from './usage-turn.js';
 
 export interface ModelUsage {
   model: string | null;
@@ -54,10 +58,19 @@ export interface RowUsageTrackerOptions {
 /** Where a followed file's usage is attributed: the conversation, or the subagent (its file's name). */
 const MAIN = 'main';
 
+/** How long a watch event on the conversation waits for the rest of its burst during a turn (else the follower's default). */
+export const TURN_SETTLE_MS = 30;
+/** The follower's settle outside a turn: a response's several appends read in one look. */
+const IDLE_SETTLE_MS = 500;
+
 export class RowUsageTracker implements Disposable {
   private readonly changed = new Emitter<RowUsage>();
   /** Fires once per committed change of this row's usage. */
   readonly onChange: Event<RowUsage> = this.changed.event;
+  private readonly interruptEmitter = new Emitter<TurnInterrupt>();
+  /** The operator stopped a turn (the conversation's own interrupt line), once per line read. */
+  readonly onInterrupt: Event<TurnInterrupt> = this.interruptEmitter.event;
+  private inTurn = false;
   private readonly followers = new Map<string, { follower: TranscriptFollower; source: string; watch: Disposable }>();
   private readonly byModel = new Map<string, { model: string | null; turns: number; tokens: TokenCounts; longTokens: TokenCounts }>();
   private latest: UsageLatest | undefined;
@@ -81,6 +94,14 @@ export class RowUsageTracker implements Disposable {
     let more = false;
     for (const { follower } of this.followers.values()) more = follower.look() || more;
     if (more) this.continueSoon();
+  }
+
+  /** The row's agent is inside a turn (busy, or waiting on the operator) or not: how promptly its conversation is read. */
+  duringTurn(active: boolean): void {
+    if (this.inTurn === active) return;
+    this.inTurn = active;
+    const main = this.mainPath === null ? undefined : this.followers.get(this.mainPath);
+    main?.follower.setSettleMs(active ? TURN_SETTLE_MS : IDLE_SETTLE_MS);
   }
 
   snapshot(): RowUsage {
@@ -110,6 +131,7 @@ export class RowUsageTracker implements Disposable {
     }
     this.followers.clear();
     this.changed.dispose();
+    this.interruptEmitter.dispose();
   }
 
   private contextFill(): RowUsage['context'] {
@@ -125,7 +147,9 @@ export class RowUsageTracker implements Disposable {
       const found = this.o.locate();
       if (found !== null) {
         this.mainPath = found;
-        if (!this.followers.has(found)) this.follow(found, MAIN);
+        const known = this.followers.get(found);
+        if (!known) this.follow(found, MAIN);
+        else if (this.inTurn) known.follower.setSettleMs(TURN_SETTLE_MS);
       }
     }
     if (this.mainPath !== null && this.o.format === 'claude') {
@@ -155,7 +179,10 @@ export class RowUsageTracker implements Disposable {
       state,
       now: this.now,
       sliceBytes: this.o.sliceBytes,
+      settleMs: path === this.mainPath && this.inTurn ? TURN_SETTLE_MS : IDLE_SETTLE_MS,
       commit: (batch) => this.commit(batch, source),
+      // Only the current conversation's own file speaks for the row's turn (not a subagent's, nor an earlier conversation's).
+      interrupted: (i: TurnInterrupt) => path === this.mainPath && this.interruptEmitter.fire(i),
     });
     this.followers.set(path, { follower, source, watch: follower.watch() });
   }

@@ -12,14 +12,17 @@
 // loop breathe; each slice hands its usage and the state after it to `commit` together, so whoever
 // stores them stores both or neither (a restart then resumes from the committed state: nothing counted
 // twice, nothing lost).
+// A turn the operator stopped (a parser's interrupt line) is told to `interrupted` once, after the slice
+// that held it is done. During a turn its owner shortens the settle (setSettleMs), so such a line is
+// read a few tens of ms after it is written rather than half a second: it is the row's news of an Esc.
 import { closeSync, constants, fstatSync, openSync, readSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { type Clock, systemClock } from '../util/clock.js';
 import { type Disposable, toDisposable } from '../util/lifecycle.js';
 import { TimerSlot } from '../util/timer-slot.js';
 import { scanCompleteLines } from './complete-lines.js';
-import type { LineVerdict, TranscriptParser } from './transcript-parser.js';
-import type { RateLimits, UsageTurn } from './usage-turn.js';
+import { EVENT_LINE_BYTES, type LineVerdict, type TranscriptParser } from './transcript-parser.js';
+import type { RateLimits, TurnInterrupt, UsageTurn } from './usage-turn.js';
 
 /** Where reading stands in one file, saved with the totals it produced. */
 export interface FollowState {
@@ -47,7 +50,7 @@ export interface FollowCounters {
   malformed: number;
   /** Of those: a kind the parser does not know (skipped). */
   unknown: number;
-  /** Lines longer than the longest line read (skipped). */
+  /** Lines longer than the longest line read, or event lines over EVENT_LINE_BYTES (skipped). */
   oversized: number;
   truncations: number;
   rotations: number;
@@ -58,6 +61,8 @@ export interface TranscriptFollowerOptions {
   parser: TranscriptParser;
   /** Takes each slice's usage and state; if it throws, the follower goes back to the state before the slice. */
   commit: (batch: FollowBatch) => void;
+  /** Takes each turn the operator stopped, once, after the slice that held it (only a row's own conversation needs it). */
+  interrupted?: (interrupt: TurnInterrupt) => void;
   /** The state committed last time (a restart), if any. */
   state?: FollowState;
   now?: () => number;
@@ -83,11 +88,14 @@ export class TranscriptFollower implements Disposable {
   readonly counters: FollowCounters = { parsed: 0, malformed: 0, unknown: 0, oversized: 0, truncations: 0, rotations: 0 };
   private readonly parser: TranscriptParser;
   private readonly commit: (batch: FollowBatch) => void;
+  private readonly interrupted: ((interrupt: TurnInterrupt) => void) | undefined;
+  /** The parser's markers and its event markers: what the scan looks for. */
+  private readonly scanMarkers: readonly Buffer[];
   private readonly now: () => number;
   private readonly sliceBytes: number;
   private readonly maxLineBytes: number;
   private readonly commitEveryBytes: number;
-  private readonly settleMs: number;
+  private settleMs: number;
   /** The one pending look a burst of watch events asks for. */
   private readonly lookTimer: TimerSlot;
   private fd: number | null = null;
@@ -105,6 +113,8 @@ export class TranscriptFollower implements Disposable {
     this.path = o.path;
     this.parser = o.parser;
     this.commit = o.commit;
+    this.interrupted = o.interrupted;
+    this.scanMarkers = [...o.parser.markers, ...(o.parser.eventMarkers ?? [])];
     this.now = o.now ?? Date.now;
     this.sliceBytes = o.sliceBytes ?? 4 * 1024 * 1024;
     this.maxLineBytes = Math.max(this.sliceBytes, o.maxLineBytes ?? 64 * 1024 * 1024);
@@ -159,6 +169,17 @@ export class TranscriptFollower implements Disposable {
       this.watcher = null;
     }
     return toDisposable(() => this.unwatch());
+  }
+
+  /**
+   * How long a watch event waits for the rest of its burst. Its owner shortens it during a turn (a line
+   * that ends the turn is read promptly) and gives the default back after; a look already waiting longer
+   * is brought forward.
+   */
+  setSettleMs(ms: number): void {
+    const sooner = ms < this.settleMs;
+    this.settleMs = ms;
+    if (sooner && this.lookTimer.pending) this.lookTimer.set(() => this.lookOn(), ms);
   }
 
   get watching(): boolean {
@@ -255,9 +276,15 @@ export class TranscriptFollower implements Disposable {
       return this.finishSlice(length, turns, limits, size);
     }
     const readAt = this.now();
-    const sink = { turn: (t: UsageTurn) => turns.push(t), limits: (l: RateLimits) => (limits = l) };
+    const interrupts: TurnInterrupt[] = [];
+    const sink = { turn: (t: UsageTurn) => turns.push(t), limits: (l: RateLimits) => (limits = l), interrupted: (i: TurnInterrupt) => interrupts.push(i) };
     const view = start === 0 ? buf : buf.subarray(start, length);
-    const consumed = scanCompleteLines(view, length - start, this.parser.markers, (s, e) => {
+    const consumed = scanCompleteLines(view, length - start, this.scanMarkers, (s, e) => {
+      // A long line found only by an event marker is no event line (those are short): not parsed.
+      if (e - s > EVENT_LINE_BYTES && !this.holdsUsageMarker(view, s, e)) {
+        this.counters.oversized++;
+        return;
+      }
       this.counters.parsed++;
       let record: unknown;
       try {
@@ -269,7 +296,15 @@ export class TranscriptFollower implements Disposable {
       const verdict: LineVerdict = this.parser.parse(record, readAt, sink);
       if (verdict === 'unknown') this.counters.unknown++;
     });
-    return this.finishSlice(start + consumed, turns, limits, size);
+    const more = this.finishSlice(start + consumed, turns, limits, size);
+    // Told once the slice is done (a failed commit reads it again, and tells it then).
+    if (this.interrupted) for (const i of interrupts) this.interrupted(i);
+    return more;
+  }
+
+  private holdsUsageMarker(view: Buffer, start: number, end: number): boolean {
+    const line = view.subarray(start, end);
+    return this.parser.markers.some((m) => line.includes(m));
   }
 
   private finishSlice(bytes: number, turns: UsageTurn[], limits: RateLimits | null, size: number): boolean {

@@ -13,12 +13,21 @@ export interface TranscriptParser {
    * (most of a transcript: tool output, file contents), which is what lets a large file be summed fast.
    */
   readonly markers: readonly Buffer[];
+  /**
+   * Byte strings that mark a short line of news that is not usage (Claude Code's interrupt line). A
+   * line found only by one of these is parsed only when it is at most EVENT_LINE_BYTES long: the real
+   * line is a few hundred bytes, so a huge line that merely holds the string costs no parse.
+   */
+  readonly eventMarkers?: readonly Buffer[];
   /** One line, JSON-parsed. `readAt` stands in for a line without a timestamp. */
   parse(record: unknown, readAt: number, sink: UsageSink): LineVerdict;
   /** The state a restart needs (JSON), and its restore. */
   save(): unknown;
   restore(state: unknown): void;
 }
+
+/** The longest line an event marker alone gets parsed for (transcript-follower.ts). */
+export const EVENT_LINE_BYTES = 16 * 1024;
 
 /** A record's own timestamp (ISO text) in ms, or `fallback`. */
 export function timestampOf(record: { timestamp?: unknown }, fallback: number): number {

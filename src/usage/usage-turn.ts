@@ -1,6 +1,8 @@
 // What a transcript parser finds: a model response's usage (a turn, counted once), and the plan's
 // rate-limit windows when the agent records them (Codex does, from its API's x-codex-* headers).
-// These are the only facts the rest of src/usage/ works from.
+// These are the only facts the rest of src/usage/ works from. One more fact rides along because the
+// same reading finds it: a turn the operator stopped (Claude Code's `[Request interrupted by user]`
+// line), which no hook of Claude's reports; the row's state reads it (issue #37).
 import type { TokenCounts } from './token-counts.js';
 
 export interface UsageTurn {
@@ -35,8 +37,17 @@ export interface RateLimits {
   at: number;
 }
 
+/** A turn the operator stopped (Esc), as the agent recorded it: during its answer, or during a tool. */
+export interface TurnInterrupt {
+  /** When the agent recorded it (ms since the epoch; the line's own timestamp, else the read time). */
+  at: number;
+  during: 'answer' | 'tool';
+}
+
 /** Where a parser puts what a line gave. */
 export interface UsageSink {
   turn(turn: UsageTurn): void;
   limits(limits: RateLimits): void;
+  /** Optional: only a reader that follows a row's own conversation as it is written listens. */
+  interrupted?(interrupt: TurnInterrupt): void;
 }

@@ -6,7 +6,8 @@
 // nothing is typed into the row, and the receipts say "told by its hook". And the endings Claude's
 // screen cannot tell from a pause (issue #37): an Esc before the answer (Claude gives the prompt back as
 // a draft: rule draft-returned) and /clear (its SessionStart hook, source "clear") read idle by their
-// own signals.
+// own signals; an Esc once the answer streams (no hook: Claude writes `[Request interrupted by user]` to
+// its transcript) reads idle by that line, well before the screen's quiet time.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +15,7 @@ import type { ReceiptResult, RowListing } from '../../src/protocol/methods.js';
 import { nativeHookClientPath } from '../../src/util/native-addon.js';
 import { shellQuote } from '../../src/util/shell-quote.js';
 import { writeClaudeConfig } from '../helpers/claude-config.js';
+import { writeProfileQuietTime } from '../helpers/profile-quiet-time.js';
 import { deferCleanup, runCleanups } from '../helpers/cleanup.js';
 import { processFamily } from '../helpers/process-descendants.js';
 import { explainRow, firstReceipt, operate } from '../helpers/swb-operator.js';
@@ -44,6 +46,7 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('real Claude Code with swb native too
       script: {
         turns: [
           { match: '^slow', delayMs: SLOW_MS, content: [{ type: 'text', text: 'Slow answer done.' }] },
+          { match: '^stream', streamMs: 20_000, content: [{ type: 'text', text: 'A long streamed answer, a few words at a time. '.repeat(20) }] },
           {
             // Typed by the operator: read the mail with the MCP tool, answer it with the MCP tool.
             match: '^check mail via mcp',
@@ -413,5 +416,42 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('real Claude Code with swb native too
     // Nothing reached the model for either: the interrupted prompt was never answered, /clear asks nothing.
     expect(stub.requests.filter((r) => r.at >= from && r.lastUser === 'slow question')).toHaveLength(1);
     expect(stub.requests.filter((r) => r.at >= from && r.lastUser === '/clear')).toEqual([]);
+  }, 180_000);
+
+  it('an Esc mid-answer reads idle by the transcript line (Esc (transcript)), well before the quiet time', async () => {
+    const home = createTempHome();
+    // A 3 s quiet time: the screen alone reads idle no sooner than that after its redrawn prompt.
+    const quietMs = 3000;
+    writeProfileQuietTime(home, 'claude', quietMs);
+    const t = startDashboard(home, { wake: 'off' });
+    await t.waitForText('claude · idle', { timeoutMs: 60_000 });
+
+    // A turn whose answer streams for 20 s: busy by its hook and its screen, and the answer begun.
+    await operate(t, ['stream question', inputShows('stream question'), '\r']);
+    await waitUntil(() => stub.answering.find((a) => a.lastUser === 'stream question'), { timeoutMs: 20_000, what: 'the answer to begin streaming' });
+    await waitUntil(
+      async () => {
+        const e = await explainRow(home, 'claude');
+        return e.state === 'busy' && e.detected === 'busy' && e;
+      },
+      { timeoutMs: 20_000, intervalMs: 200, what: 'busy, by the hook and the screen' },
+    );
+    // Attached (the attached view's status line names the row's state too), the Esc, then detached.
+    t.write('\r');
+    await t.waitForNoText(/enter attach/);
+    const esc = Date.now();
+    t.write('\x1b');
+    await t.waitForText('claude · idle', { timeoutMs: 10_000 }).catch((err: Error) => {
+      throw new Error(`${err.message}\n${t.describe()}`);
+    });
+    const tookMs = Date.now() - esc;
+    t.write('\x1c');
+    await t.waitForText(/enter attach/);
+    const e = await explainRow(home, 'claude');
+    expect(e.signals?.hook).toMatchObject({ event: 'Esc (transcript)', kind: 'turn-end' });
+    // Claude writes the line ~0.1 s after the key and swb reads it ~30 ms after it is written.
+    expect(tookMs).toBeLessThan(quietMs / 2);
+    const conversation = /row claude: usage from (\S+\.jsonl)/.exec(readFileSync(join(home.paths.runDir, 'server.log'), 'utf8'))?.[1];
+    expect(readFileSync(conversation ?? '', 'utf8')).toContain('"text":"[Request interrupted by user]"');
   }, 180_000);
 });

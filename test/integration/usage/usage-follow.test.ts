@@ -1,7 +1,8 @@
 // Usage tracking end to end below the server: a row's tracker follows a real transcript through
 // fs.watch while it grows, is truncated and is rotated, commits to a real mail.db, and a restart (a new
 // store and tracker on the same database) resumes from the committed offsets: every turn counted
-// exactly once. Also: a subagent file appearing beside the conversation is found and attributed.
+// exactly once. Also: a subagent file appearing beside the conversation is found and attributed; and
+// during a turn the conversation's interrupt line (an Esc) is told promptly, a subagent's never.
 import { appendFileSync, mkdirSync, mkdtempSync, renameSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +14,8 @@ import { RowUsageTracker } from '../../../src/usage/row-usage-tracker.js';
 import { waitUntil } from '../../helpers/wait-until.js';
 
 const prices = mergePrices(loadPriceFiles());
+/** Claude Code's line for an Esc once the answer has begun (bench/states/claude-transcript-probe.mjs). */
+const interruptLine = `${JSON.stringify({ isSidechain: false, type: 'user', message: { role: 'user', content: [{ type: 'text', text: '[Request interrupted by user]' }] }, timestamp: '2026-12-05T10:00:01.000Z' })}\n`;
 let seq = 0;
 /** One Claude response written as two lines (text, then tool_use), as Claude Code writes it. */
 const response = (output: number, model = 'claude-sonnet-4-5') => {
@@ -126,5 +129,28 @@ describe('RowUsageTracker with the usage store', () => {
     t.look();
     t.look();
     expect(seen).toEqual([2]);
+  });
+
+  it("during a turn the conversation's interrupt line is told through the watch well before the idle settle (500 ms); a subagent's is not told", async () => {
+    writeFileSync(file, response(1));
+    const sub = join(dir, 'projects', 'slug', 'sess', 'subagents');
+    mkdirSync(sub, { recursive: true });
+    writeFileSync(join(sub, 'agent-1.jsonl'), response(2));
+    const t = tracker();
+    const told: number[] = [];
+    t.onInterrupt((i) => told.push(i.at));
+    t.look();
+    t.duringTurn(true);
+    appendFileSync(join(sub, 'agent-1.jsonl'), interruptLine);
+    t.look();
+    expect(told).toEqual([]);
+    const from = performance.now();
+    appendFileSync(file, interruptLine);
+    await waitUntil(() => told.length === 1, { what: 'the interrupt line, through the watch' });
+    // The watch's look waits 30 ms in a turn; 500 ms (the idle settle) would never be under this.
+    expect(performance.now() - from).toBeLessThan(450);
+    expect(told).toEqual([Date.parse('2026-12-05T10:00:01.000Z')]);
+    t.look();
+    expect(told).toHaveLength(1);
   });
 });

@@ -61,6 +61,8 @@ export interface AnthropicStub {
   answered: Array<{ at: number; lastUser: string; toolUse: boolean; failed?: true }>;
   /** The same for the CLI's side requests (titles, a compaction's summary). */
   sideAnswered: Array<{ at: number; lastUser: string; toolUse: boolean }>;
+  /** When a streamed answer to a main request sent its first content (ms epoch): its answer has begun. */
+  answering: Array<{ at: number; lastUser: string }>;
   close(): Promise<void>;
 }
 export function startAnthropicStub(opts?: { script?: StubScript; port?: number; logFile?: string }): Promise<AnthropicStub>;

@@ -205,7 +205,7 @@ function sse(res, event, data) {
 
 const STREAM_DELTAS = 20;
 
-async function stream(res, model, blocks, delayMs, closed, usage, streamMs = 0) {
+async function stream(res, model, blocks, delayMs, closed, usage, streamMs = 0, begun = () => {}) {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
   const message = {
     id: nextId('msg'),
@@ -225,6 +225,7 @@ async function stream(res, model, blocks, delayMs, closed, usage, streamMs = 0) 
     await new Promise((r) => setTimeout(r, Math.min(250, Math.max(1, until - Date.now()))));
   }
   if (closed()) return;
+  begun();
   for (const [index, b] of blocks.entries()) {
     if (b.type === 'text') {
       sse(res, 'content_block_start', { type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
@@ -273,6 +274,8 @@ export async function startAnthropicStub({ script = {}, port = 0, logFile } = {}
   const answered = [];
   // The same for the CLI's side requests (titles, a compaction's summary).
   const sideAnswered = [];
+  // When each streamed answer to a main request sent its first content: an Esc after it is mid-answer.
+  const answering = [];
   // How many requests each failFirst turn has failed so far.
   const failed = new Map();
   const server = await startStubServer({
@@ -308,7 +311,8 @@ export async function startAnthropicStub({ script = {}, port = 0, logFile } = {}
       }
       if (body.stream) {
         const side = isSideRequest(body);
-        return stream(res, model, blocks, chosen.delayMs, closed, usage, chosen.streamMs ?? 0).then((r) => {
+        const begun = () => side || answering.push({ at: Date.now(), lastUser: lastUser(body).text.slice(0, 200) });
+        return stream(res, model, blocks, chosen.delayMs, closed, usage, chosen.streamMs ?? 0, begun).then((r) => {
           (side ? sideAnswered : answered).push({ at: Date.now(), lastUser: lastUser(body).text.slice(0, 200), toolUse: blocks.some((b) => b.type === 'tool_use') });
           return r;
         });
@@ -318,6 +322,7 @@ export async function startAnthropicStub({ script = {}, port = 0, logFile } = {}
   });
   server.answered = answered;
   server.sideAnswered = sideAnswered;
+  server.answering = answering;
   return server;
 }
 

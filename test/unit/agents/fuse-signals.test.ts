@@ -3,7 +3,7 @@
 // with the screen's content changed after the hook and still since for the settle time or not yet.
 import { describe, expect, it } from 'vitest';
 import { fuseSignals, type FusedVerdict, type HookSide, type ScreenSide } from '../../../src/agents/fuse-signals.js';
-import { hookSignalOf, type HookSignal } from '../../../src/agents/hook-signal.js';
+import { ESC_IN_TRANSCRIPT, hookSignalOf, type HookSignal } from '../../../src/agents/hook-signal.js';
 import type { AgentState } from '../../../src/agents/profile-schema.js';
 
 const N = 5000;
@@ -16,11 +16,14 @@ const HOOKS: Record<string, HookSignal> = {
   question: hookSignalOf({ event: 'pre-tool-use', toolName: 'AskUserQuestion' }),
   'idle-prompt': hookSignalOf({ event: 'notification', notificationType: 'idle_prompt' }),
   none: hookSignalOf({ event: 'session-end' }),
+  // Claude Code's Esc, read from its transcript: weighed as a hook's end of turn.
+  'transcript-esc': ESC_IN_TRANSCRIPT,
 };
 const HOOK_STATE: Record<string, AgentState | null> = {
   'turn-start': 'busy',
   work: 'busy',
   'turn-end': 'idle',
+  'transcript-esc': 'idle',
   permission: 'waiting',
   question: 'waiting',
   'idle-prompt': 'waiting',
@@ -113,6 +116,12 @@ describe('fuseSignals: the rule table', () => {
   it('a permission answered: the screen goes busy after the hook said waiting, and wins', () => {
     const v = fuseSignals({ state: 'busy', detected: 'busy', ageMs: 10 }, { signal: HOOKS.permission!, ageMs: 3000 }, N);
     expect(v).toMatchObject({ state: 'busy', rule: 'screen-newer', reason: null });
+  });
+
+  it("the transcript's Esc over a busy screen ends the turn at once, and says the transcript decided", () => {
+    const v = fuseSignals({ state: 'busy', detected: 'busy', ageMs: 4000 }, { signal: ESC_IN_TRANSCRIPT, ageMs: 100 });
+    expect(v).toMatchObject({ state: 'idle', rule: 'hook', won: 'hook' });
+    expect(v.why).toBe("the agent's transcript (Esc (transcript), 0.1 s ago) decides before the screen (busy) can tell");
   });
 
   it('maps the agents\' events to signals', () => {

@@ -151,3 +151,74 @@ describe('RowAgent with hooks', () => {
     agent.dispose();
   });
 });
+
+describe('RowAgent: an Esc read from the transcript (Claude Code has no hook for it)', () => {
+  /** A turn started by its hook, then drawn (the screen reads busy). */
+  function turnOnScreen(clock: FakeClock, agent: ReturnType<typeof setup>['agent'], show: ReturnType<typeof setup>['show']): void {
+    agent.hookReported({ event: 'user-prompt-submit', startedAt: clock.now() });
+    show(busy);
+    clock.advance(50);
+  }
+
+  it('ends the turn at once, ahead of the screen, named in the state event and explain', () => {
+    const { clock, agent, changes, ends, show } = setup();
+    turnOnScreen(clock, agent, show);
+    clock.advance(150);
+    // The Esc: the spinner still up on the newest screen, the transcript's line already written.
+    agent.transcriptInterrupted(clock.now() - 20);
+    expect(agent.state).toBe('idle');
+    expect(changes.at(-1)).toMatchObject({ state: 'idle', source: 'hook', rule: 'Esc (transcript)' });
+    expect(ends).toEqual([{ row: 'alice', at: clock.now(), by: 'hook' }]);
+    const e = agent.explainRow();
+    const text = formatExplanation(e.state, { fusion: e.fusion, prompt: e.prompt, wake: e.wake });
+    expect(text).toContain('  hook:     Esc (transcript) → turn-end, 0.0 s ago');
+    expect(text).toMatch(/decided: {2}hook won by rule hook: the agent's transcript \(Esc \(transcript\), 0\.0 s ago\) decides before the screen \(busy\) can tell/);
+    // The screen follows (Claude draws its prompt): both agree, and the turn ended once.
+    show(afterTurn);
+    clock.advance(50 + claude.quietMs + 10);
+    expect(agent.state).toBe('idle');
+    expect(agent.explainRow().fusion.verdict.rule).toBe('agree');
+    expect(ends).toHaveLength(1);
+    // The next prompt's hook starts a turn again.
+    agent.hookReported({ event: 'user-prompt-submit', startedAt: clock.now() });
+    expect(agent.state).toBe('busy');
+    agent.dispose();
+  });
+
+  it('without hooks (screen-only rows) it ends a turn the screen read busy, and the next busy screen is believed', () => {
+    const { clock, agent, show } = setup();
+    show(busy);
+    clock.advance(50);
+    expect(agent.state).toBe('busy');
+    agent.transcriptInterrupted(clock.now());
+    expect(agent.state).toBe('idle');
+    show(afterTurn);
+    clock.advance(50 + claude.quietMs + 10);
+    show(busy);
+    clock.advance(50);
+    expect(agent.state).toBe('busy');
+    agent.dispose();
+  });
+
+  it('a line older than the turn’s prompt, or than this incarnation (a backlog read again), is not news', () => {
+    const { clock, agent, show } = setup();
+    turnOnScreen(clock, agent, show);
+    agent.transcriptInterrupted(clock.now() - 100); // before the UserPromptSubmit started
+    expect(agent.state).toBe('busy');
+    agent.transcriptInterrupted(0); // long before the row started
+    agent.transcriptInterrupted(Number.NaN);
+    expect(agent.state).toBe('busy');
+    agent.dispose();
+  });
+
+  it('a line dated in the future counts as now: it does not make the next prompt’s hook look stale', () => {
+    const { clock, agent, show } = setup();
+    turnOnScreen(clock, agent, show);
+    agent.transcriptInterrupted(clock.now() + 3_600_000);
+    expect(agent.state).toBe('idle');
+    clock.advance(10);
+    agent.hookReported({ event: 'user-prompt-submit', startedAt: clock.now() });
+    expect(agent.state).toBe('busy');
+    agent.dispose();
+  });
+});
