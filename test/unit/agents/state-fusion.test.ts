@@ -136,6 +136,10 @@ describe('StateFusion', () => {
     fusion.hookSaid(hookSignalOf({ event: 'stop' }), start + 5);
     fusion.hookSaid(hookSignalOf({ event: 'post-tool-use', toolName: 'Bash' }), start + 8);
     expect(fusion.verdict).toMatchObject({ state: 'idle', rule: 'hook' });
+    // A turn's start close after its end is the next turn's.
+    fusion.hookSaid(hookSignalOf({ event: 'user-prompt-submit' }), start + 12);
+    expect(fusion.verdict).toMatchObject({ state: 'busy' });
+    expect(fusion.hook?.signal.event).toBe('UserPromptSubmit');
     // Two hooks of the same step: the later report stands (the same state either way).
     fusion.hookSaid(hookSignalOf({ event: 'notification', notificationType: 'permission_prompt' }), start + 400);
     fusion.hookSaid(hookSignalOf({ event: 'permission-request' }), start + 390);
