@@ -73,7 +73,7 @@ export const HOOK_START_RESOLUTION_MS = 25;
  * A turn's hooks in the order an agent runs them: between two that started too close to order by
  * their starts, the one later here is the newer news (PreToolUse comes before the PermissionRequest it
  * leads to, never after it within 25 ms: an answer takes the operator longer than that). A turn's
- * start is the exception: close after any other it is the next turn's (no turn is over in 25 ms).
+ * start close after a turn's end is the exception: it is the next turn's.
  */
 const TURN_ORDER: Record<Exclude<HookSignal['kind'], 'none'>, number> = { 'turn-start': 0, work: 1, waiting: 2, 'turn-end': 3 };
 
@@ -145,7 +145,8 @@ export class StateFusion implements Disposable {
       // started too close to it to tell is ordered by where it comes in a turn.
       const order = TURN_ORDER[signal.kind];
       const close = Math.abs(startedAt - this.lastHookStartedAt) < HOOK_START_RESOLUTION_MS;
-      if (close ? signal.kind !== 'turn-start' && order < this.lastHookTurnOrder : startedAt < this.lastHookStartedAt) return;
+      const nextTurn = signal.kind === 'turn-start' && this.lastHookTurnOrder === TURN_ORDER['turn-end'];
+      if (close ? order < this.lastHookTurnOrder && !nextTurn : startedAt < this.lastHookStartedAt) return;
       this.lastHookStartedAt = Math.max(startedAt, this.lastHookStartedAt);
       this.lastHookTurnOrder = order;
     }

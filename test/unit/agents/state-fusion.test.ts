@@ -120,6 +120,9 @@ describe('StateFusion', () => {
     fusion.hookSaid(hookSignalOf({ event: 'pre-tool-use', toolName: 'Bash' }), start + 10);
     expect(fusion.verdict).toMatchObject({ state: 'waiting', reason: 'permission', rule: 'hook' });
     expect(fusion.hook?.signal.event).toBe('PermissionRequest');
+    // So does the turn's own UserPromptSubmit (an agent that asks at once, as the fake one does).
+    fusion.hookSaid(hookSignalOf({ event: 'user-prompt-submit' }), start + 5);
+    expect(fusion.hook?.signal.event).toBe('PermissionRequest');
     // Further apart than that resolution, the start decides: a tool's hook after the answer is news.
     clock.advance(100);
     fusion.hookSaid(hookSignalOf({ event: 'post-tool-use', toolName: 'Bash' }), start + HOOK_START_RESOLUTION_MS + 10);
