@@ -199,6 +199,10 @@ async function startEmbeddedHub(paths: RuntimePaths, limits: HubLimits | undefin
         await askHubToStop(paths).catch((e: unknown) => {
           // Another server owns this workspace: say so instead of waiting for it.
           if (e instanceof SwbError && e.code === 'HUB_RUNNING') throw e;
+          // Nobody answered: the lock's holder is a server still starting its hub (two launched at
+          // once, issue #33), or one going away. Ask again next time, rather than wait out the
+          // deadline for a server that would have said it owns the workspace.
+          asked = false;
         });
       }
       await sleep(HUB_HANDOVER_RETRY_MS, clock);
