@@ -125,6 +125,18 @@ describe('StateTracker', () => {
     expect(changes.map((c) => `${c.from}->${c.to}`)).toEqual(['unknown->waiting', 'waiting->idle']);
   });
 
+  it('a dialog refused reads idle within 200 ms of closing (a redraw margin: bench:states saw redraws within 21 ms)', () => {
+    const { clock, tracker, changes } = setup();
+    tracker.onScreenChange(dialog);
+    clock.advance(50);
+    tracker.onScreenChange(idle);
+    clock.advance(100);
+    expect(tracker.state).toBe('waiting');
+    clock.advance(100);
+    expect(tracker.state).toBe('idle');
+    expect(changes.map((c) => `${c.from}->${c.to}`)).toEqual(['unknown->waiting', 'waiting->idle']);
+  });
+
   it('a dialog answered yes: the busy marker in the same frame reads busy at once', () => {
     const { clock, tracker, changes } = setup();
     tracker.onScreenChange(dialog);
