@@ -19,7 +19,7 @@ import type { AgentProfile, AgentState } from './profile-schema.js';
  * marker in the same frame the dialog goes (Claude, Codex, Gemini in bench:states), so this is a
  * redraw's margin, not a turn's. What it must cover, measured in bench:states' screens (10 ms looks,
  * docs/AGENTS-REAL.md "states-gc"): a busy marker 0-21 ms after the dialog went (an answer yes), a
- * dialog drawn again 10 ms after it went (a redraw after the key; Claude and Gemini). 150 ms is seven
+ * dialog drawn again 10-12 ms after it went (a redraw after the key; Claude and Gemini). 150 ms is seven
  * times the widest of those and more than a snapshot interval (80 ms), so a dialog drawn again is read
  * before the hold ends. It was 300 ms, which kept a refusal no hook reports (Gemini's; every refusal in
  * a screen-only row) reading waiting 150 ms longer than any redraw needs.
