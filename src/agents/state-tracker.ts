@@ -17,9 +17,14 @@ import type { AgentProfile, AgentState } from './profile-schema.js';
  * (a permission refused, a question dismissed), counted from the dialog's going, not from the screen's
  * last change (the operator may already be typing). An answer that lets the agent go on shows its busy
  * marker in the same frame the dialog goes (Claude, Codex, Gemini in bench:states), so this is a
- * redraw's margin, not a turn's.
+ * redraw's margin, not a turn's. What it must cover, measured in bench:states' screens (10 ms looks,
+ * docs/AGENTS-REAL.md "states-gc"): a busy marker 0-21 ms after the dialog went (an answer yes), a
+ * dialog drawn again 10-12 ms after it went (a redraw after the key; Claude and Gemini). 150 ms is seven
+ * times the widest of those and more than a snapshot interval (80 ms), so a dialog drawn again is read
+ * before the hold ends. It was 300 ms, which kept a refusal no hook reports (Gemini's; every refusal in
+ * a screen-only row) reading waiting 150 ms longer than any redraw needs.
  */
-export const DIALOG_CLOSED_QUIET_MS = 300;
+export const DIALOG_CLOSED_QUIET_MS = 150;
 
 export interface StateChange {
   row: string;
