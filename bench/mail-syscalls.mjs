@@ -9,8 +9,10 @@
 // Two passes per system, taking turns: one without a tracer (CPU user/system and context switches
 // per accept, read from /proc: strace slows every call and would distort them), and one under
 // `strace -f -c` (the count of each system call per accept, all threads, the thread pool included).
-// The WAL frames a commit writes are the 4096-byte pwrite64 calls (each frame is a 24-byte header
-// and a page): `strace -f -e trace=pwrite64` shows which.
+// Then a pass tracing only fsync/fdatasync with their durations: the commit's wait for the disk is
+// wall time in the kernel, not CPU. A WAL frame is two pwrite64 calls (a 24-byte header and a 4096-byte
+// page), so the frames a commit writes are half its pwrite64 calls; `strace -f -e trace=pwrite64`
+// shows which pages (a page's number is the first word of its frame header).
 //   --compare=DIR  also the hub built in checkout DIR (a built worktree of the base)
 //   --n=N          accepts per pass (default 2000)   --rounds=N (default 2)   --no-strace
 import { spawn } from 'node:child_process';
@@ -88,9 +90,9 @@ function counters(pid) {
   return { user: Number(f[11]) / 100, system: Number(f[12]) / 100, switches };
 }
 
-/** Runs `count` accepts under `strace -f -c`; returns calls per syscall name. */
-async function traced(pid, client, count, outFile) {
-  const tracer = spawn('strace', ['-f', '-c', '-o', outFile, '-p', String(pid)], { stdio: ['ignore', 'ignore', 'pipe'] });
+/** Runs `count` accepts under strace with `args` (its output to `outFile`). */
+async function underStrace(args, pid, client, count, outFile) {
+  const tracer = spawn('strace', [...args, '-o', outFile, '-p', String(pid)], { stdio: ['ignore', 'ignore', 'pipe'] });
   let err = '';
   tracer.stderr.on('data', (d) => (err += d));
   // strace says "attached" per thread on stderr once it traces.
@@ -102,6 +104,11 @@ async function traced(pid, client, count, outFile) {
   const done = new Promise((r) => tracer.once('exit', r));
   tracer.kill('SIGINT');
   await done;
+}
+
+/** Runs `count` accepts under `strace -f -c`; returns calls per syscall name. */
+async function traced(pid, client, count, outFile) {
+  await underStrace(['-f', '-c'], pid, client, count, outFile);
   const calls = {};
   for (const line of readFileSync(outFile, 'utf8').split('\n')) {
     const m = /^\s*[\d.]+\s+[\d.]+\s+\d+\s+(\d+)\s+(?:\d+\s+)?([a-z_0-9]+)$/.exec(line);
@@ -110,9 +117,20 @@ async function traced(pid, client, count, outFile) {
   return calls;
 }
 
+/**
+ * Runs `count` accepts tracing only fsync and fdatasync with their durations (-T): the commit's wait
+ * for the disk, which is wall time in the kernel but little CPU, so the CPU figures do not show it.
+ * Returns the median duration in microseconds.
+ */
+async function syncTimes(pid, client, count, outFile) {
+  await underStrace(['-f', '-T', '-e', 'trace=fsync,fdatasync'], pid, client, count, outFile);
+  const us = [...readFileSync(outFile, 'utf8').matchAll(/f(?:data)?sync\(.*<([\d.]+)>$/gm)].map((m) => Number(m[1]) * 1e6);
+  return us.sort((a, b) => a - b)[Math.floor(us.length / 2)] ?? 0;
+}
+
 const systems = [swbSystem('swb', root), floorSystem(), ...(compareDir ? [swbSystem('swb@B', compareDir)] : [])];
 const hubs = new Map();
-const figures = new Map(systems.map((s) => [s.label, { user: [], system: [], switches: [], ms: [], calls: [] }]));
+const figures = new Map(systems.map((s) => [s.label, { user: [], system: [], switches: [], ms: [], calls: [], sync: [] }]));
 try {
   for (const sys of systems) {
     hubs.set(sys.label, await start(sys));
@@ -134,7 +152,10 @@ try {
       f.system.push(((after.system - before.system) * 1e6) / n);
       f.switches.push((after.switches - before.switches) / n);
       f.ms.push(ms / n);
-      if (withStrace) f.calls.push(await traced(pid, client, n, join(sys.home, 'strace.txt')));
+      if (withStrace) {
+        f.calls.push(await traced(pid, client, n, join(sys.home, 'strace.txt')));
+        f.sync.push(await syncTimes(pid, client, n, join(sys.home, 'strace-sync.txt')));
+      }
       client.close();
     }
   }
@@ -155,6 +176,8 @@ try {
     shown.sort((a, b) => perAccept(figures.get('swb'), b) - perAccept(figures.get('swb'), a));
     for (const name of shown) row(`  ${name}`, (f) => perAccept(f, name), 2);
     row('  total', (f) => median(f.calls.map((c) => Object.values(c).reduce((a, b) => a + b, 0) / n)), 2);
+    row('  pwrite64 / 2 (~ WAL frames)', (f) => median(f.calls.map((c) => (c.pwrite64 ?? 0) / 2 / n)), 2);
+    row('fsync duration p50, us (traced)', (f) => median(f.sync), 0);
   }
 } finally {
   for (const hub of hubs.values()) hub.kill('SIGTERM');
