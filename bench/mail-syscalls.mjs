@@ -20,6 +20,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { spawnListening } from './lib/spawn-listening.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { HubClient } = await import(join(root, 'dist', 'src', 'client', 'hub-client.js'));
@@ -46,16 +47,7 @@ function floorSystem() {
 }
 
 function start(sys) {
-  const child = spawn(process.execPath, sys.args, { cwd: root, env: sys.env, stdio: ['ignore', 'ignore', 'pipe'] });
-  child.stderr.setEncoding('utf8');
-  return new Promise((resolve, reject) => {
-    let err = '';
-    child.stderr.on('data', (d) => {
-      err += d;
-      if (err.includes('listening on')) resolve(child);
-    });
-    child.once('exit', (code) => reject(new Error(`${sys.label} exited ${code}: ${err}`)));
-  });
+  return spawnListening(sys.args, { cwd: root, env: sys.env, label: sys.label });
 }
 
 async function connect(sys, session) {
