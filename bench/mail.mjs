@@ -18,13 +18,14 @@
 //               run were retries of stored mail (answered as duplicates; the floor then stores
 //               nothing), and this checkout's side-by-side runs all were (its first part had sent
 //               them). By default each run sends new mail; run both to compare with older figures.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { $ } from 'zx';
+import { spawnListening } from './lib/spawn-listening.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const swb = join(root, 'dist', 'bin', 'swb.js');
@@ -60,16 +61,7 @@ const quick = process.argv.includes('--quick');
 
 function startHub(sys = A) {
   const args = sys === F ? [join(root, 'bench', 'lib', 'mail-floor-hub.mjs'), F.paths.socketPath, F.paths.dbFile] : [sys.swb, 'hub', '--max-unread', '0', '--rate', '0'];
-  const child = spawn(process.execPath, args, { cwd: root, env: sys.env ?? process.env, stdio: ['ignore', 'ignore', 'pipe'] });
-  child.stderr.setEncoding('utf8');
-  return new Promise((resolve, reject) => {
-    let err = '';
-    child.stderr.on('data', (d) => {
-      err += d;
-      if (err.includes('listening on')) resolve(child);
-    });
-    child.once('exit', (code) => reject(new Error(`hub exited ${code}: ${err}`)));
-  });
+  return spawnListening(args, { cwd: root, env: sys.env ?? process.env });
 }
 
 async function connect(session, sys = A) {
