@@ -33,9 +33,16 @@ export function readJsonFile(path: string, maxBytes: number): JsonFileResult {
     const st = fstatSync(fd);
     if (!st.isFile()) return fail('is not a regular file');
     if (st.size > maxBytes) return fail(`is ${st.size} bytes; the limit is ${maxBytes}`);
-    bytes = Buffer.alloc(maxBytes + 1);
+    // Room for the size fstat saw and one byte more (a file that grew since shows as too large only
+    // past the limit): a buffer of the limit itself zero-filled 1 MB at every config read, twice on
+    // a cold start's way to the first frame (issue #33).
+    bytes = Buffer.allocUnsafe(st.size + 1);
     let length = 0;
-    while (length < bytes.length) {
+    for (;;) {
+      if (length === bytes.length) {
+        if (length > maxBytes) break;
+        bytes = Buffer.concat([bytes, Buffer.allocUnsafe(Math.min(bytes.length, maxBytes + 1 - length))]);
+      }
       const n = readSync(fd, bytes, length, bytes.length - length, null);
       if (n === 0) break;
       length += n;

@@ -99,9 +99,13 @@ export function loadTheme(name: string, opts: ThemeOptions = {}): ThemeResult {
       if (read.missing) continue;
       return { ok: false, error: configError(read.message) };
     }
-    const parsed = checkFile(themeSchema, read.value);
-    if (!parsed.ok) return { ok: false, error: configError(`${file}: ${parsed.error.message}`) };
-    const theme = parsed.value;
+    let theme = parsedThemes.get(file, read.sha256);
+    if (theme === undefined) {
+      const parsed = checkFile(themeSchema, read.value);
+      if (!parsed.ok) return { ok: false, error: configError(`${file}: ${parsed.error.message}`) };
+      theme = parsed.value;
+      parsedThemes.set(file, read.sha256, theme);
+    }
     if (theme.name !== name) {
       return { ok: false, error: configError(`${file}: name: is ${JSON.stringify(theme.name)} but the file is ${name}.json`) };
     }
@@ -110,6 +114,24 @@ export function loadTheme(name: string, opts: ThemeOptions = {}): ThemeResult {
   const known = listThemes(opts).map((t) => t.name);
   return { ok: false, error: configError(`theme "${name}" not found (available: ${known.join(', ') || 'none'})`) };
 }
+
+/**
+ * Themes already validated, by file and the SHA-256 of the bytes read: the server plans its launch at
+ * its start and again at every client's HELLO (issue #33), and parsing every theme through zod again
+ * cost 7-9 ms on the way to the first frame. Keyed by content, so an edited file is parsed afresh;
+ * the themes are never written to, so one value serves every plan.
+ */
+const parsedThemes = new (class {
+  private readonly byKey = new Map<string, Theme>();
+  get(file: string, sha256: string): Theme | undefined {
+    return this.byKey.get(`${file}\0${sha256}`);
+  }
+  set(file: string, sha256: string, theme: Theme): void {
+    // A handful of theme files: past that, edits piling up, the oldest go first.
+    if (this.byKey.size >= 64) this.byKey.delete(this.byKey.keys().next().value!);
+    this.byKey.set(`${file}\0${sha256}`, theme);
+  }
+})();
 
 export interface ThemeEntry {
   name: string;

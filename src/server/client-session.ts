@@ -34,6 +34,7 @@ import type { PlannedRow } from '../app/launch-plan.js';
 import type { ClientDesk } from '../app/client-desk.js';
 import type { OperatorPort } from '../hub/operator-port.js';
 import { copyOut } from './copy-out.js';
+import { startMark } from '../util/start-trace.js';
 
 /** Lines under the rows: the notification strip and the key hints. */
 export const CHROME_HEIGHT = 2;
@@ -230,6 +231,7 @@ export function openClientSession(o: ClientSessionOptions): ClientSession {
     return vp && vp.height > 0 ? { cols: vp.width, rows: vp.height } : { cols: size().cols, rows: Math.max(1, size().rows - CHROME_HEIGHT - 1) };
   };
   for (const problem of desk.startRows(fresh, startSize)) store.notify('error', sanitize(problem, { singleLine: true, maxChars: 300 }), null);
+  startMark('rows started');
   // The rows this client asked for by name are the ones it looks at first.
   const first = o.rows[0]?.spec.name;
   if (first !== undefined) store.focus(first);
@@ -241,6 +243,7 @@ export function openClientSession(o: ClientSessionOptions): ClientSession {
     React.createElement(AppContext.Provider, { value: services }, React.createElement(App)),
     { stdout: inkStdout as unknown as NodeJS.WriteStream, stdin: inkStdin as unknown as NodeJS.ReadStream, debug: true, exitOnCtrlC: false, patchConsole: false },
   );
+  startMark('chrome rendered');
   owner.add(toDisposable(() => ink.unmount()));
   owner.add(store.onChange(() => drawn.chromeChanged()));
   // A new client's sizes count from its first key; until then it takes them only if nobody else does.

@@ -232,6 +232,7 @@ class WorkspaceServer {
   private openDashboard(hello: HelloFrame, terminal: Parameters<typeof openClientSession>[0]['terminal'], conn: ClientConnection) {
     startMark('hello from a client');
     const planned = planLaunch(hello.args, this.plan.env, hello.cwd);
+    startMark('client\'s launch planned');
     if ('help' in planned) return { code: 'USAGE', message: 'swb --help prints the help without a server' };
     if ('exit' in planned) {
       const m = /^swb: (?:([A-Z_]+): )?([\s\S]*)$/.exec(planned.message);

@@ -1,7 +1,7 @@
 // Decides when the real terminal is painted. Row output is coalesced to a frame cap (leading
 // edge: the first change after a quiet spell paints at once, a stream of changes paints at most
-// every `frameMs`; a row whose output paused, a flood's end, paints at once), and nothing is
-// painted while nothing changed, so idle rows cost nothing.
+// every `frameMs`; a row whose output paused, a flood's end, and a row's first output paint at
+// once), and nothing is painted while nothing changed, so idle rows cost nothing.
 // While attached, changes paint on the next turn of the event loop for the lowest echo latency.
 import type { AppState, RowView } from '../app/app-state.js';
 import type { Layout } from '../app/layout.js';
@@ -76,6 +76,13 @@ export class DashboardPainter implements RowPainter, Disposable {
   private paintedLayout: Layout | null | undefined = undefined;
   private paintedTheme = '';
   private readonly frameMs: number;
+  /**
+   * Rows whose output this dashboard has painted. A row's first output paints on the next turn,
+   * not at the frame cap: at a cold start every row's first line comes a few ms after the chrome's
+   * first paint, and waited up to a frame (33 ms) for the next one (issue #33). Once per row, so a
+   * stream is still capped.
+   */
+  private readonly outputShown = new WeakSet<Row>();
 
   constructor(private readonly o: PainterOptions) {
     this.frameMs = o.frameMs ?? 33;
@@ -192,8 +199,10 @@ export class DashboardPainter implements RowPainter, Disposable {
     if (!this.o.layouts.of(state).rows.some((p) => p.name === row.name && p.viewport.height > 0)) return;
     // A row whose output paused (a flood's end, parsed once it paused) paints now rather than at
     // the next frame: its last lines are what the operator waits for. At most once a pause.
-    if (row.screen.quiet) this.paintSoon();
-    else this.schedule();
+    if (row.screen.quiet || !this.outputShown.has(row)) {
+      this.outputShown.add(row);
+      this.paintSoon();
+    } else this.schedule();
   }
 
   /**

@@ -117,6 +117,20 @@ describe('loadTheme', () => {
     }
   });
 
+  it('parses a theme once while its file is unchanged, and an edited file afresh', () => {
+    writeFileSync(join(userDir, 'mine.json'), JSON.stringify({ ...bundled('dark'), name: 'mine', description: 'first' }));
+    const a = loadTheme('mine', { dirs: { user: userDir } });
+    const b = loadTheme('mine', { dirs: { user: userDir } });
+    expect(a.ok && b.ok && a.theme === b.theme).toBe(true);
+    writeFileSync(join(userDir, 'mine.json'), JSON.stringify({ ...bundled('dark'), name: 'mine', description: 'second' }));
+    const c = loadTheme('mine', { dirs: { user: userDir } });
+    expect(c.ok && c.theme.description).toBe('second');
+    // An edit that breaks the file is reported, not hidden behind the theme parsed before.
+    writeFileSync(join(userDir, 'mine.json'), JSON.stringify({ ...bundled('dark'), name: 'mine', muted: 'nope' }));
+    const d = loadTheme('mine', { dirs: { user: userDir } });
+    expect(!d.ok && d.error.message).toContain('muted: expected a colour');
+  });
+
   it('bounds the file size before parsing', () => {
     writeFileSync(join(userDir, 'huge.json'), `{"name":"huge","description":"${'x'.repeat(70_000)}"}`);
     const r = loadTheme('huge', { dirs: { user: userDir } });

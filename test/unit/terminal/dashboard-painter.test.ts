@@ -33,8 +33,19 @@ describe('DashboardPainter', () => {
 
   /**
    * A dashboard of one row, painted once; frames capped far apart (a minute) unless told. The row's
-   * screen tells "still printing" from "paused" on `screenClock` (default: the real one).
+   * screen tells "still printing" from "paused" on `screenClock` (default: the real one). With
+   * `shown`, the row's first output is painted already (it paints at once: its own test below), so
+   * what follows is capped.
    */
+  async function shownDashboard(timing: { frameMs?: number; clock?: Clock; screenClock?: Clock } = {}) {
+    const d = dashboard(timing);
+    d.screen.write('first output\r\n');
+    await d.screen.flush();
+    d.painter.rowChanged(d.row);
+    await waitUntil(() => d.output().includes('first output'), { timeoutMs: 5000 });
+    return d;
+  }
+
   function dashboard(timing: { frameMs?: number; clock?: Clock; screenClock?: Clock } = {}) {
     let out = '';
     const screen = new RowScreen({ cols: 40, rows: 8, ...(timing.screenClock ? { clock: timing.screenClock } : {}) });
@@ -61,7 +72,7 @@ describe('DashboardPainter', () => {
     // The screen's own clock: "still printing" is output within FLOOD_GAP_MS (15 ms), which a loaded
     // machine's flush and turns could outlast on the real clock, and the row would read as paused.
     const screenClock = new FakeClock();
-    const d = dashboard({ screenClock });
+    const d = await shownDashboard({ screenClock });
     // A row still printing: its change waits for the next frame (a minute away here).
     d.screen.write('still printing\r\n');
     await d.screen.flush();
@@ -79,9 +90,29 @@ describe('DashboardPainter', () => {
     await waitUntil(() => d.output().includes('400'), { timeoutMs: 5000 });
   });
 
+  it('a row\'s first output paints on the next turn, not at the frame cap; its next output waits for the frame', async () => {
+    // Issue #33: at a cold start every row's first line comes just after the chrome's first paint.
+    const screenClock = new FakeClock();
+    const d = dashboard({ screenClock });
+    d.clear();
+    d.screen.write('hello from the row\r\n');
+    await d.screen.flush();
+    expect(d.screen.quiet).toBe(false);
+    d.painter.rowChanged(d.row);
+    await waitUntil(() => d.output().includes('hello from the row'), { timeoutMs: 5000 });
+    // Still printing: the frame cap (a minute here) holds the rest back.
+    d.clear();
+    d.screen.write('second line\r\n');
+    await d.screen.flush();
+    d.painter.rowChanged(d.row);
+    await turn();
+    await turn();
+    expect(d.output()).not.toContain('second line');
+  });
+
   it("a row still printing paints at the frame cap, timed on the painter's clock", async () => {
     const clock = new FakeClock();
-    const d = dashboard({ frameMs: 33, clock });
+    const d = await shownDashboard({ frameMs: 33, clock });
     // Told in the same turn as the write: the row is printing (not quiet), whatever the machine's load.
     d.clear();
     d.screen.write('next frame\r\n');
