@@ -18,6 +18,11 @@
 //               run were retries of stored mail (answered as duplicates; the floor then stores
 //               nothing), and this checkout's side-by-side runs all were (its first part had sent
 //               them). By default each run sends new mail; run both to compare with older figures.
+//   --a-hub=reused  the side-by-side shape before this session's fifth pass: this checkout's rounds ran
+//               on the hub of the first part (restarted after the crash round's SIGKILL, its store
+//               holding that part's tens of thousands of messages: deeper indexes, more WAL pages a
+//               commit), while the floor and --compare started empty. By default this checkout gets a
+//               fresh hub in a fresh home too, like for like; run both to compare with older figures.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -262,11 +267,15 @@ try {
  * order so a machine that drifts moves them alike; medians of the rounds.
  */
 async function sideBySideRounds(runs) {
+  const reusedA = option('a-hub') === 'reused';
+  // Like for like: this checkout's hub starts empty, as the floor's and the --compare build's do.
+  const A2 = reusedA ? A : systemAt(swb, 'swb');
+  const hubA = reusedA ? hubRef.hub : await startHub(A2);
   const hubF = await startHub(F);
   const hubB = B === undefined ? undefined : await startHub(B);
   try {
-    const systems = [['A', A], ['F', F], ...(B === undefined ? [] : [['B', B]])];
-    const pidOf = { A: () => hubRef.hub.pid, F: () => hubF.pid, B: () => hubB.pid };
+    const systems = [['A', A2], ['F', F], ...(B === undefined ? [] : [['B', B]])];
+    const pidOf = { A: () => hubA.pid, F: () => hubF.pid, B: () => hubB.pid };
     for (const [, sys] of systems) {
       if (sys === A) continue;
       (await connect('sink', sys)).close();
@@ -304,7 +313,8 @@ async function sideBySideRounds(runs) {
     console.log(
       `\nside by side: ${rounds} rounds, the systems taking turns (order rotated each round), medians of the rounds ` +
         `(swb = this checkout, floor = bench/lib/mail-floor-hub.mjs${B === undefined ? '' : `, swb@B = ${compareDir}`})` +
-        (repeatIds ? '; --ids=repeat: the throughput runs repeat stored message ids (retries), the shape before' : '; every throughput run sends new mail'),
+        (repeatIds ? '; --ids=repeat: the throughput runs repeat stored message ids (retries), the shape before' : '; every throughput run sends new mail') +
+        (reusedA ? "; --a-hub=reused: swb's rounds on the first part's hub and store, the shape before" : '; every hub starts empty'),
     );
     const line = (what, key, unit, digits, goal) => {
       const cells = systems.filter(([name]) => figures[name][key].length > 0).map(([name]) => `${label[name]} ${fmt(m(name, key), digits)} ${unit}`);
@@ -323,6 +333,11 @@ async function sideBySideRounds(runs) {
     const met = m('A', 'p50') / m('F', 'p50') <= 1.25 && m('A', 'tp1') / m('F', 'tp1') >= 0.7 && m('A', 'tp8') / m('F', 'tp8') >= 0.7;
     console.log(`issue #33's mail goals met (p50 and both throughputs against the floor): ${met ? 'yes' : 'NO'}`);
   } finally {
+    if (!reusedA) {
+      hubA.kill('SIGTERM');
+      await new Promise((r) => hubA.once('exit', r));
+      rmSync(A2.home, { recursive: true, force: true });
+    }
     hubF.kill('SIGTERM');
     hubB?.kill('SIGTERM');
   }
