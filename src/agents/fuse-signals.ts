@@ -14,7 +14,9 @@
 //   4. agree        both say the same state: it, with the hook's waiting reason (the screen has none);
 //                   an idle screen agrees with a hook's "waiting at an idle prompt".
 //   5. screen-newer the screen's state changed after the hook spoke: the screen covers what hooks miss
-//                   (a dialog answered, an Esc interrupt, a turn whose end no hook reported).
+//                   (a dialog answered, an Esc interrupt, a turn whose end no hook reported). Not a busy
+//                   screen against a hook's waiting before the screen has shown the dialog
+//                   (dialogNotYetShown): the agent's spinner turning until it draws it is no answer.
 //   6. screen-settled the hook says busy, the screen reads idle, and the screen's content changed
 //                   after the hook spoke and has been still since for `settledMs` (the profile's quiet
 //                   time): something happened after the turn started and the agent is back at its idle
@@ -49,6 +51,28 @@ export interface ScreenSide {
   draft?: string;
   /** How long ago the rules last read busy (undefined: not since this incarnation began, or not known); rule 3 needs it. */
   busySeenMs?: number;
+  /**
+   * How long ago the rules last read a dialog (waiting; Infinity: never), while a hook says waiting;
+   * undefined: not known (the exception in rule 5 is off).
+   */
+  dialogSeenMs?: number;
+}
+
+/**
+ * How long before a hook's waiting a dialog the screen showed still counts as that dialog (an agent
+ * may draw it just before it runs the hook, Codex up to a second): rule 5's exception.
+ */
+export const DIALOG_BEFORE_HOOK_MS = 2000;
+
+/**
+ * Rule 5's exception: a hook says the agent waits for the operator, the screen reads busy, and the
+ * screen has not shown the dialog since (nor just before). Claude Code runs its PermissionRequest hook
+ * before it draws the dialog, and its spinner, still turning, is not an answer: only a dialog seen and
+ * gone is (the real-agent claude-states test saw the row turn busy 24 ms after the hook, the dialog not
+ * yet drawn). A dialog the screen never shows leaves it to rule 7.
+ */
+function dialogNotYetShown(screen: ScreenSide, hook: HookSide, said: AgentState): boolean {
+  return said === 'waiting' && screen.state === 'busy' && screen.dialogSeenMs !== undefined && screen.dialogSeenMs > hook.ageMs + DIALOG_BEFORE_HOOK_MS;
 }
 
 export interface HookSide {
@@ -154,7 +178,7 @@ export function fuseSignals(screen: ScreenSide, hook: HookSide | null, disagreeM
   if (given) return draftReturned(`${who} (${event}, ${secs(hook.ageMs)} ago) said a turn started, and its prompt is back in the idle screen's input`);
   const droppedVerdict = () => draftReturned(`${secs(hook.ageMs)} ago the prompt of the turn came back into the idle screen's input`);
   if (agrees(screen.state, said, reason)) return dropped ? droppedVerdict() : { state: said, reason, won: 'both', rule: 'agree', why: `${who} (${event}) and the screen agree` };
-  if (screen.state !== 'unknown' && screen.ageMs < hook.ageMs) {
+  if (screen.state !== 'unknown' && screen.ageMs < hook.ageMs && !dialogNotYetShown(screen, hook, said)) {
     return {
       state: screen.state,
       reason: null,

@@ -90,6 +90,8 @@ export class StateFusion implements Disposable {
   private lastDetected: AgentState;
   /** When the rules last read busy (rule 3: a turn whose prompt comes back must have been drawn). */
   private busySeenAt: number | null = null;
+  /** When the rules last read a dialog (rule 5: a busy screen answers a hook's waiting only once its dialog was shown). */
+  private dialogSeenAt: number | null = null;
   private lastHook: { signal: HookSignal; at: number } | null = null;
   /** The newest hook process's start (ms epoch): one that started before it is stale news. */
   private lastHookStartedAt = 0;
@@ -127,6 +129,7 @@ export class StateFusion implements Disposable {
   private read(now: number): AgentState {
     const detected = this.o.detected();
     if (detected === 'busy') this.busySeenAt = now;
+    else if (detected === 'waiting') this.dialogSeenAt = now;
     return detected;
   }
 
@@ -191,6 +194,7 @@ export class StateFusion implements Disposable {
   private screenSide(now: number): ScreenSide {
     const side: ScreenSide = { state: this.o.screenState(), detected: this.o.detected(), ageMs: now - this.screenChangedAt };
     if (this.o.stillMs) side.stillMs = this.o.stillMs();
+    if (this.lastHook?.signal.kind === 'waiting') side.dialogSeenMs = this.dialogSeenAt === null ? Number.POSITIVE_INFINITY : now - this.dialogSeenAt;
     // Read only when rule 3 could use it: finding the input line is a search of the screen.
     if (this.o.draft && draftMatters(side.detected, this.lastHook?.signal)) {
       side.draft = this.o.draft();

@@ -149,6 +149,41 @@ describe('StateFusion', () => {
     expect(fusion.verdict).toMatchObject({ state: 'waiting', reason: 'permission' });
   });
 
+  it('a busy screen does not answer a PermissionRequest before the screen has shown its dialog (Claude runs the hook, then draws the dialog); a dialog shown and gone does', () => {
+    const { clock, fusion, show, screen } = setup();
+    show('busy');
+    clock.advance(1000);
+    fusion.hookSaid(hookSignalOf({ event: 'permission-request' }), clock.now());
+    expect(fusion.verdict).toMatchObject({ state: 'waiting', reason: 'permission', rule: 'hook' });
+    // Claude redraws before the dialog: a frame where nothing matched, then its spinner again.
+    clock.advance(20);
+    screen.detected = 'unknown';
+    fusion.screenJudged();
+    clock.advance(20);
+    screen.detected = 'busy';
+    fusion.screenJudged();
+    expect(fusion.verdict).toMatchObject({ state: 'waiting', reason: 'permission', rule: 'hook' });
+    // The dialog drawn, then answered yes: busy, by the screen.
+    clock.advance(100);
+    show('waiting');
+    expect(fusion.verdict).toMatchObject({ state: 'waiting', rule: 'agree' });
+    clock.advance(2000);
+    show('busy');
+    expect(fusion.verdict).toMatchObject({ state: 'busy', rule: 'screen-newer' });
+  });
+
+  it('a dialog the screen drew just before the hook ran counts as shown: its answer reads busy', () => {
+    const { clock, fusion, show } = setup();
+    show('busy');
+    clock.advance(500);
+    show('waiting');
+    clock.advance(300);
+    fusion.hookSaid(hookSignalOf({ event: 'permission-request' }), clock.now());
+    clock.advance(1000);
+    show('busy');
+    expect(fusion.verdict).toMatchObject({ state: 'busy', rule: 'screen-newer' });
+  });
+
   it("a meaningful hook that started before a silent one but reported after it is not dropped as older news", () => {
     const { clock, fusion, show } = setup();
     show('busy');
