@@ -72,7 +72,9 @@ export const DIALOG_BEFORE_HOOK_MS = 2000;
  * yet drawn). A dialog the screen never shows leaves it to rule 7.
  */
 function dialogNotYetShown(screen: ScreenSide, hook: HookSide, said: AgentState): boolean {
-  return said === 'waiting' && screen.state === 'busy' && screen.dialogSeenMs !== undefined && screen.dialogSeenMs > hook.ageMs + DIALOG_BEFORE_HOOK_MS;
+  // An idle prompt has no dialog: the next turn's busy screen is news at once.
+  if (said !== 'waiting' || hook.signal.reason === 'idle-prompt') return false;
+  return screen.state === 'busy' && screen.dialogSeenMs !== undefined && screen.dialogSeenMs > hook.ageMs + DIALOG_BEFORE_HOOK_MS;
 }
 
 export interface HookSide {

@@ -172,6 +172,16 @@ describe('StateFusion', () => {
     expect(fusion.verdict).toMatchObject({ state: 'busy', rule: 'screen-newer' });
   });
 
+  it('an idle prompt has no dialog: a busy screen after a Notification(idle_prompt) is the next turn at once', () => {
+    const { clock, fusion, show } = setup();
+    show('idle');
+    clock.advance(1000);
+    fusion.hookSaid(hookSignalOf({ event: 'notification', notificationType: 'idle_prompt' }), clock.now());
+    clock.advance(500);
+    show('busy');
+    expect(fusion.verdict).toMatchObject({ state: 'busy', rule: 'screen-newer' });
+  });
+
   it('a dialog the screen drew just before the hook ran counts as shown: its answer reads busy', () => {
     const { clock, fusion, show } = setup();
     show('busy');
