@@ -99,12 +99,14 @@ export function loadTheme(name: string, opts: ThemeOptions = {}): ThemeResult {
       if (read.missing) continue;
       return { ok: false, error: configError(read.message) };
     }
-    let theme = parsedThemes.get(file, read.sha256);
+    const key = `${file}\0${read.sha256}`;
+    let theme = parsedThemes.get(key);
     if (theme === undefined) {
       const parsed = checkFile(themeSchema, read.value);
       if (!parsed.ok) return { ok: false, error: configError(`${file}: ${parsed.error.message}`) };
       theme = parsed.value;
-      parsedThemes.set(file, read.sha256, theme);
+      if (parsedThemes.size >= PARSED_THEMES_MAX) parsedThemes.delete(parsedThemes.keys().next().value!);
+      parsedThemes.set(key, theme);
     }
     if (theme.name !== name) {
       return { ok: false, error: configError(`${file}: name: is ${JSON.stringify(theme.name)} but the file is ${name}.json`) };
@@ -121,17 +123,9 @@ export function loadTheme(name: string, opts: ThemeOptions = {}): ThemeResult {
  * cost 7-9 ms on the way to the first frame. Keyed by content, so an edited file is parsed afresh;
  * the themes are never written to, so one value serves every plan.
  */
-const parsedThemes = new (class {
-  private readonly byKey = new Map<string, Theme>();
-  get(file: string, sha256: string): Theme | undefined {
-    return this.byKey.get(`${file}\0${sha256}`);
-  }
-  set(file: string, sha256: string, theme: Theme): void {
-    // A handful of theme files: past that, edits piling up, the oldest go first.
-    if (this.byKey.size >= 64) this.byKey.delete(this.byKey.keys().next().value!);
-    this.byKey.set(`${file}\0${sha256}`, theme);
-  }
-})();
+const parsedThemes = new Map<string, Theme>();
+/** A handful of theme files: past that, edits piling up, the oldest go first. */
+const PARSED_THEMES_MAX = 64;
 
 export interface ThemeEntry {
   name: string;
