@@ -165,7 +165,9 @@ describe('usage of an agent row', () => {
     expect(rowOf(await ls(home), 'agent').wake).toBe('auto');
     mkdirSync(dir, { recursive: true });
     copyFileSync(MAIN, join(dir, `${id}.jsonl`));
-    await t.waitForText('OVER BUDGET, wakes off', { timeoutMs: 15_000 });
+    await t.waitForText('OVER BUDGET, wakes off', { timeoutMs: 15_000 }).catch(async (err: Error) => {
+      throw new Error(`${err.message}\nusage: ${JSON.stringify((await usageReport(home)).total)}; file there: ${existsSync(join(dir, `${id}.jsonl`))}; ${readFileSync(join(home.paths.runDir, 'server.log'), 'utf8').slice(-2500)}`);
+    });
     await t.waitForText(/@agent reached its budget: .* of 1k tokens; wakes stopped for @agent/);
     const listed = rowOf(await ls(home), 'agent') as ReturnType<typeof rowOf> & { usage: RowUsageView };
     expect(listed.wake).toBe('notify');
