@@ -33,6 +33,8 @@ export interface Mark {
   why?: string;
   /** truth: the scripted step it belongs to (the dump's per-transition table). */
   label?: string;
+  /** seen: when the agent started the hook (or wrote the transcript line) behind the reading; absent when the screen alone decided. */
+  signalAt?: number;
 }
 
 export interface Look {
@@ -77,9 +79,9 @@ export function watchRow(home: TempHome, row: string, t: TerminalHarness, marker
   const drain = () => {
     const lines = events.stdout().split('\n');
     for (; n < lines.length - 1; n++) {
-      const e = JSON.parse(lines[n]!) as { at: number; state: string; rule?: string | null; source?: string };
+      const e = JSON.parse(lines[n]!) as { at: number; state: string; rule?: string | null; source?: string; signalAt?: number };
       // `unknown` is what the dashboard shows as neither busy nor waiting: it counts as idle.
-      seen.push({ at: e.at, state: (e.state === 'unknown' ? 'idle' : e.state) as State, why: `${e.source ?? ''}/${e.rule ?? ''}` });
+      seen.push({ at: e.at, state: (e.state === 'unknown' ? 'idle' : e.state) as State, why: `${e.source ?? ''}/${e.rule ?? ''}`, ...(typeof e.signalAt === 'number' ? { signalAt: e.signalAt } : {}) });
     }
   };
   const poll = setInterval(() => {
@@ -168,6 +170,13 @@ export interface Score {
   longestWrong: number;
   longestWrongAt: number;
   floor: number;
+  /**
+   * The transitions a hook decided (their reading carries the hook's start), split at the hook's start:
+   * the agent's part (true transition → it started the hook) and swb's (hook's start → swb's reading,
+   * the hook process's own run included). The goal's floor is the hook's start: swb's part is what
+   * "p50 ≤ the hook's start-to-exit + 50 ms" can hold swb to; the agent's part is the agent's.
+   */
+  bySignal: { n: number; agentP50: number; agentP99: number; swbP50: number; swbP99: number };
   /** Per true transition (in force at the sample): its label and state, and the wrong samples counted under it (ms). */
   wrongBy: Array<{ label: string; state: string; wrongMs: number; latencyMs: number; by: string }>;
 }
@@ -224,6 +233,7 @@ export function score(s: Session, truth: readonly Mark[] = s.truth, windowMs: nu
   });
   const latencies = transitions.map((m, i) => (met[i] ? met[i].at - m.at : NaN));
   const ok = latencies.filter((x) => !Number.isNaN(x));
+  const signalled = transitions.flatMap((m, i) => (met[i]?.signalAt !== undefined ? [{ agent: met[i].signalAt - m.at, swb: met[i].at - met[i].signalAt }] : []));
   return {
     agreement: (100 * agree) / Math.max(1, counted),
     samples: counted,
@@ -236,6 +246,13 @@ export function score(s: Session, truth: readonly Mark[] = s.truth, windowMs: nu
     longestWrong,
     longestWrongAt,
     floor: pct(s.floor, 50),
+    bySignal: {
+      n: signalled.length,
+      agentP50: pct(signalled.map((x) => x.agent), 50),
+      agentP99: pct(signalled.map((x) => x.agent), 99),
+      swbP50: pct(signalled.map((x) => x.swb), 50),
+      swbP99: pct(signalled.map((x) => x.swb), 99),
+    },
     wrongBy: truth.map((m, i) => ({ label: m.label ?? '', state: m.state, wrongMs: wrongMs[i]!, latencyMs: i === 0 ? 0 : latencies[i - 1]!, by: i === 0 ? '' : (met[i - 1]?.why ?? '') })),
   };
 }
@@ -255,6 +272,13 @@ export function scoreLine(name: string, x: Score): string {
     `${name.padEnd(22)} ${x.agreement.toFixed(1).padStart(6)} %  (${x.samples} samples, ${x.windowed} in windows)  p50 ${x.p50.toFixed(0).padStart(5)} ms  p99 ${x.p99.toFixed(0).padStart(5)} ms  missed ${x.missed}  ` +
     `idle-while-busy ${x.idleWhileBusy} ms  busy-while-waiting ${x.busyWhileWaiting} ms  longest wrong ${x.longestWrong} ms (at ${(x.longestWrongAt / 1000).toFixed(1)} s)`
   );
+}
+
+/** The hook-decided transitions split at the hook's start (Score.bySignal), or null when none was. */
+export function signalLine(name: string, x: Score): string | null {
+  const b = x.bySignal;
+  if (b.n === 0) return null;
+  return `${name.padEnd(22)} ${b.n} hook-decided: the agent started its hook p50 ${b.agentP50.toFixed(0)} / p99 ${b.agentP99.toFixed(0)} ms after the truth; swb read it p50 ${b.swbP50.toFixed(0)} / p99 ${b.swbP99.toFixed(0)} ms after the hook's start`;
 }
 
 /** With SWB_BENCH_DUMP=1: the timelines, relative to t0, for finding where a disagreement comes from. */
@@ -285,6 +309,8 @@ export function report(title: string, modes: ReadonlyArray<readonly [string, Ses
     const seenTruth = asSeenTruth(s.truth, s.looks);
     if (process.env.SWB_BENCH_DUMP === '1') lines.push(dumpTimelines(name, s, seenTruth));
     lines.push(scoreLine(`${name} vs stand-in`, score(s)), scoreLine(`${name} vs as-seen`, score(s, seenTruth)));
+    const split = signalLine(`${name} vs stand-in`, score(s));
+    if (split) lines.push(split);
     const wide = (truth: readonly Mark[]) => score(s, truth, WIDE_WINDOW_MS).agreement.toFixed(1);
     lines.push(`${name} at ${WIDE_WINDOW_MS / 1000} s windows: ${wide(s.truth)} % vs stand-in, ${wide(seenTruth)} % vs as-seen`);
     if (process.env.SWB_BENCH_DUMP === '1') lines.push(wrongTable(`${name} vs as-seen`, score(s, seenTruth)), wrongTable(`${name} vs stand-in`, score(s)));
@@ -296,6 +322,11 @@ export function report(title: string, modes: ReadonlyArray<readonly [string, Ses
     const client = nativeHookClientPath() ? 'the native hook client' : '`swb hook`';
     const node = nodeFloors.length > 0 ? ` (\`swb hook\` in node: ${pct(nodeFloors, 50).toFixed(0)} ms)` : '';
     lines.push(`hook start-to-exit, ${client} (median of ${floors.length}, same run): ${floor.toFixed(0)} ms${node}; goal fused p50 ≤ that + 50 ms = ${(floor + 50).toFixed(0)} ms`);
+    // The floor is the hook's start: swb's own part of each hook-decided transition, against that goal.
+    for (const [name, s] of modes) {
+      const b = score(s).bySignal;
+      if (b.n > 0) lines.push(`${name}: from the hook's start, p50 ${b.swbP50.toFixed(0)} ms ${b.swbP50 <= floor + 50 ? '≤' : '>'} ${(floor + 50).toFixed(0)} ms (the agent's own delay before it, p50 ${b.agentP50.toFixed(0)} ms, is not swb's to cut)`);
+    }
   }
   return `${lines.join('\n')}\n`;
 }

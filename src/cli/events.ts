@@ -90,9 +90,12 @@ async function reconnect(ctx: CommandContext, stopped: () => boolean): Promise<H
 
 /** One event as a line: time, kind, then its fields (peer strings sanitized). */
 function describe(e: Record<string, unknown>): string {
-  const at = typeof e.at === 'number' ? new Date(e.at).toISOString().slice(11, 23) : '';
+  const clock = (ms: number) => new Date(ms).toISOString().slice(11, 23);
+  const at = typeof e.at === 'number' ? clock(e.at) : '';
+  // A time beside the event's own (a state's signalAt) reads as one: the gap between them is the point.
+  const value = (k: string, v: unknown) => (k.endsWith('At') && typeof v === 'number' && Number.isFinite(v) ? clock(v) : typeof v === 'string' ? v : JSON.stringify(v));
   const fields = Object.entries(e)
     .filter(([k]) => k !== 'kind' && k !== 'at')
-    .map(([k, v]) => `${k}=${sanitize(typeof v === 'string' ? v : JSON.stringify(v), { singleLine: true, maxChars: 120 })}`);
+    .map(([k, v]) => `${k}=${sanitize(value(k, v), { singleLine: true, maxChars: 120 })}`);
   return `${at} ${String(e.kind).padEnd(7)} ${fields.join(' ')}`;
 }

@@ -138,7 +138,7 @@ export async function startServerCore(plan: LaunchPlan, hooks: (mail: MailCore) 
   );
   // Each row's agent as it comes (its listeners go with it).
   owner.add(agents.onAgent((agent) => {
-    agent.onStateChange((e) => core.events.publish({ kind: 'state', at: Date.now(), row: e.row, state: e.state, rule: e.rule ?? null, reason: e.reason, source: e.source }));
+    agent.onStateChange((e) => core.events.publish({ kind: 'state', at: Date.now(), row: e.row, state: e.state, rule: e.rule ?? null, reason: e.reason, source: e.source, ...(e.signalAt !== undefined ? { signalAt: e.signalAt } : {}) }));
     agent.onWakeResult((e) => core.events.publish({ kind: 'wake', at: Date.now(), row: e.row, ok: e.ok, messageIds: e.messageIds ?? [], reason: e.reason ?? '' }));
   }));
   owner.add(fleet.onRemoved(({ row }) => worktrees.forget(row.name)));

@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RowListing } from '../../src/protocol/methods.js';
 import { runCleanups } from '../helpers/cleanup.js';
 import { operate } from '../helpers/swb-operator.js';
-import { followStates, type StateEvent } from '../helpers/follow-states.js';
+import { expectAtTheHooksPace, followStates, type StateEvent } from '../helpers/follow-states.js';
 import { hookStartToExit } from '../helpers/hook-clients.js';
 import { runSwb } from '../helpers/run-swb.js';
 import { createTempHome, type TempHome } from '../helpers/temp-home.js';
@@ -71,9 +71,11 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('real Claude Code: hooks fused with t
     expect(busy).toBeDefined();
     const startLag = busy!.at - asked.at;
     const endLag = idle.at - answered.at;
+    // swb's own part of the end: from the Stop hook's start (the agent runs it when it likes) to the state.
+    const endAfterHook = idle.signalAt === undefined ? NaN : idle.at - idle.signalAt;
     process.stdout.write(
       `claude-states: hook floor (the rows' hook command's start-to-exit, median of 5) ${floor.toFixed(0)} ms (\`swb hook\` in node ${nodeFloor.toFixed(0)} ms); turn start seen ${startLag} ms after the model got the prompt (by ${busy!.source}); ` +
-        `turn end seen ${endLag} ms after the answer finished (by ${idle.source}, rule ${idle.rule}); the screen alone waits out its quiet time after Claude's redraw\n`,
+        `turn end seen ${endLag} ms after the answer finished (by ${idle.source}, rule ${idle.rule}), ${endAfterHook} ms after Claude started that hook; the screen alone waits out its quiet time after Claude's redraw\n`,
     );
     // The start is seen before the model even has the prompt (Claude draws its spinner first; the
     // UserPromptSubmit hook agrees). The end is the Stop hook's: Claude starts it after the answer, then
@@ -81,9 +83,12 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('real Claude Code: hooks fused with t
     // node's). Not asserted within 100 ms: on this loaded machine this first turn's end was seen
     // 181-596 ms after the answer (five runs) while the hook process took 31-117 ms, so most of it is
     // Claude's own time before it starts its Stop hook (bench:states' later turns: 33-100 ms for most).
+    // From the hook's start it is asserted: within 100 ms, or the hook process's own start-to-exit
+    // measured above plus 50 ms where this loaded machine makes that longer (the goal's floor).
     // The screen alone could not say idle before its quiet time had passed.
     expect(startLag).toBeLessThanOrEqual(100);
     expect(idle.source).toBe('hook');
+    expectAtTheHooksPace(idle, floor, "the turn's end (Stop)");
     expect(endLag).toBeLessThan(1500);
 
     // 2. A permission prompt: waiting (permission) in the header and in `swb ls --json`.

@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RowListing } from '../../src/protocol/methods.js';
 import { runCleanups } from '../helpers/cleanup.js';
-import { followStates, type StateEvent } from '../helpers/follow-states.js';
+import { expectAtTheHooksPace, followStates, type StateEvent } from '../helpers/follow-states.js';
+import { hookStartToExit } from '../helpers/hook-clients.js';
 import { explainRow, operate } from '../helpers/swb-operator.js';
 import { runSwb } from '../helpers/run-swb.js';
 import { createTempHome } from '../helpers/temp-home.js';
@@ -52,6 +53,7 @@ describe.skipIf(!cliInstalled(CODEX_JS))('real Codex CLI: its hooks fused with t
     await t.waitForText('codex · idle', { timeoutMs: 90_000 });
     const states: StateEvent[] = [];
     followStates(home, 'codex', states);
+    const floor = (await hookStartToExit(home, 'rows', 5)).sort((a, b) => a - b)[2]!;
 
     // 1. A slow turn: busy from the UserPromptSubmit hook, idle from the Stop hook.
     const before = states.length;
@@ -76,6 +78,12 @@ describe.skipIf(!cliInstalled(CODEX_JS))('real Codex CLI: its hooks fused with t
     process.stdout.write(`codex-hooks: states of the slow turn ${JSON.stringify(turn.map((s) => [s.state, s.source, s.rule, s.at - asked.at]))}\n`);
     // The turn's end came from the Stop hook (reported as turn-end), not the screen's quiet time.
     expect(idle.source).toBe('hook');
+    // Both at the hooks' pace: read within 100 ms of Codex starting the hook.
+    // (A start the screen read first, before any hook said so, needs no hook to be prompt.)
+    const start = turn.find((s) => s.state === 'busy');
+    const startLag = start?.source === 'screen' ? 'by the screen first,' : expectAtTheHooksPace(start, floor, "the turn's start (UserPromptSubmit)");
+    const endLag = expectAtTheHooksPace(idle, floor, "the turn's end (Stop)");
+    process.stdout.write(`codex-hooks: start read ${startLag} ms and end ${endLag} ms after Codex started the hook (hook floor ${floor.toFixed(0)} ms)\n`);
     const why = await explainRow(home, 'codex');
     expect(why.signals?.hook).toMatchObject({ event: 'turn-end', kind: 'turn-end' });
 

@@ -11,7 +11,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadProfiles } from '../../src/agents/load-profiles.js';
 import type { RowListing } from '../../src/protocol/methods.js';
 import { runCleanups } from '../helpers/cleanup.js';
-import { followStates, type StateEvent } from '../helpers/follow-states.js';
+import { expectAtTheHooksPace, followStates, type StateEvent } from '../helpers/follow-states.js';
+import { hookStartToExit } from '../helpers/hook-clients.js';
 import { explainRow, operate, type OperatorStep } from '../helpers/swb-operator.js';
 import { runSwb } from '../helpers/run-swb.js';
 import { createTempHome, type TempHome } from '../helpers/temp-home.js';
@@ -60,6 +61,7 @@ describe.skipIf(!cliInstalled(GEMINI_JS))("real Gemini CLI: its hooks fused with
   async function turnHeardFromHooks(t: TerminalHarness, home: TempHome, prompt: string): Promise<void> {
     const states: StateEvent[] = [];
     followStates(home, 'gemini', states);
+    const floor = (await hookStartToExit(home, 'rows', 5)).sort((a, b) => a - b)[2]!;
     await operate(t, [prompt, inputShows(prompt), ...SUBMIT]);
     const asked = await waitUntil(() => stub.requests.find((r) => !r.side && r.lastUser === prompt), { timeoutMs: 90_000, what: 'the prompt at the model' });
     // The turn's start, while the model still answers: busy, decided by the BeforeAgent hook.
@@ -82,6 +84,12 @@ describe.skipIf(!cliInstalled(GEMINI_JS))("real Gemini CLI: its hooks fused with
     process.stdout.write(`gemini-hooks: turn end seen ${idle.at - asked.at - SLOW_MS} ms after the answer's delay (by ${idle.source}, rule ${idle.rule})\n`);
     expect(idle.source).toBe('hook');
     expect((await explainRow(home, 'gemini')).signals?.hook).toMatchObject({ event: 'turn-end', kind: 'turn-end' });
+    // Both at the hooks' pace: read within 100 ms of Gemini starting the hook.
+    // (A start the screen read first, before any hook said so, needs no hook to be prompt.)
+    const start = states.find((s) => s.state === 'busy');
+    const startLag = start?.source === 'screen' ? 'by the screen first,' : expectAtTheHooksPace(start, floor, "the turn's start (BeforeAgent)");
+    const endLag = expectAtTheHooksPace(idle, floor, "the turn's end (AfterAgent)");
+    process.stdout.write(`gemini-hooks: start read ${startLag} ms and end ${endLag} ms after Gemini started the hook (hook floor ${floor.toFixed(0)} ms)\n`);
   }
 
   it("a turn's start and end are heard from Gemini's hooks; a tool confirmation reads waiting (permission); the user's settings are untouched", async () => {

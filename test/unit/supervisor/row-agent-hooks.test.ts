@@ -57,6 +57,27 @@ describe('RowAgent with hooks', () => {
     agent.dispose();
   });
 
+  it("a state a hook decided carries when the agent started that hook (signalAt); one the screen decided does not", () => {
+    const { clock, agent, changes, show } = setup();
+    expect(changes.at(-1)).not.toHaveProperty('signalAt');
+    clock.advance(1000);
+    const started = clock.now() - 40;
+    agent.hookReported({ event: 'user-prompt-submit', startedAt: started });
+    expect(changes.at(-1)).toMatchObject({ state: 'busy', source: 'hook', signalAt: started });
+    show(busy);
+    clock.advance(50);
+    show(afterTurn);
+    clock.advance(50);
+    agent.hookReported({ event: 'stop', startedAt: clock.now() - 5 });
+    expect(changes.at(-1)).toMatchObject({ state: 'idle', signalAt: clock.now() - 5 });
+    // No hook for the next turn's start: the screen decides it, and says so by no signalAt.
+    show(busy);
+    clock.advance(50);
+    expect(changes.at(-1)).toMatchObject({ state: 'busy', source: 'screen' });
+    expect(changes.at(-1)).not.toHaveProperty('signalAt');
+    agent.dispose();
+  });
+
   it('a permission hook shows waiting (permission); the screen agreeing keeps the reason; an answer takes it back to busy', () => {
     const { clock, agent, changes, show } = setup();
     agent.hookReported({ event: 'user-prompt-submit' });
