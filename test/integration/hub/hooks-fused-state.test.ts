@@ -91,8 +91,13 @@ describe.each(HOOK_CLIENTS)('hooks fused with the screen (real pty, the real %s 
     expect(t.ends).toMatchObject([{ row: 'worker', by: 'hook' }]);
     // The screen alone would still hold busy for its quiet time.
     expect(t.agent.explainRow().state.state).toBe('busy');
-    const idleAt = t.states.findLast((s) => s.state === 'idle')!.at;
+    const idle = t.states.findLast((s) => s.state === 'idle')!;
+    const idleAt = idle.at;
     expect(idleAt - stopHeard).toBeLessThan(claude.quietMs);
+    // The state carries when the agent started that Stop hook (the client dates its own process's start).
+    expect(idle.signalAt).toBeTypeOf('number');
+    expect(idle.signalAt!).toBeLessThanOrEqual(idleAt);
+    expect(idleAt - idle.signalAt!).toBeLessThan(5000);
     expect(t.agent.explainRow().fusion.verdict).toMatchObject({ won: 'hook', rule: 'hook' });
   });
 
