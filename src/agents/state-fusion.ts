@@ -28,6 +28,8 @@ export interface FusedChange {
   reason: WaitingReason | null;
   verdict: FusedVerdict;
   at: number;
+  /** The change came with a hook's report: when the agent started that hook (absent: the screen or time moved it). */
+  signalAt?: number;
 }
 
 /** Both signals as explain shows them, with the verdict. */
@@ -155,7 +157,7 @@ export class StateFusion implements Disposable {
     }
     const at = startedAt === undefined ? now : Math.min(now, Math.max(startedAt, now - HOOK_START_TRUSTED_MS));
     this.lastHook = { signal, at };
-    this.update();
+    this.update(at);
     // A hook the screen contradicts is judged again once it may be outvoted.
     if (this.current.rule === 'hook') this.recheckTimer.set(() => this.update(), at + this.disagreeMs + 1 - now);
   }
@@ -216,7 +218,8 @@ export class StateFusion implements Disposable {
     if (idleAfterBusyHook(screen, { signal: h.signal, ageMs: now - h.at })) this.settleTimer.set(() => this.update(), this.settledMs - screen.stillMs! + 1);
   }
 
-  private update(): void {
+  /** Judges again; `hookAt`: a hook's report asked, that hook having started then. */
+  private update(hookAt?: number): void {
     const now = this.o.clock.now();
     const before = this.current;
     const next = this.judge(now);
@@ -225,7 +228,7 @@ export class StateFusion implements Disposable {
     if (next.rule === 'draft-returned' && this.lastHook !== null && this.lastHook.signal !== PROMPT_GIVEN_BACK) this.lastHook = { signal: PROMPT_GIVEN_BACK, at: now };
     this.armSettle(now);
     if (next.state === before.state && next.reason === before.reason) return;
-    this.changes.fire({ from: before.state, to: next.state, reason: next.reason, verdict: next, at: now });
+    this.changes.fire({ from: before.state, to: next.state, reason: next.reason, verdict: next, at: now, ...(hookAt !== undefined ? { signalAt: hookAt } : {}) });
   }
 
   dispose(): void {

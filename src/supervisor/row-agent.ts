@@ -57,10 +57,10 @@ export interface AgentStateEvent {
   /** Which signal decided: the screen, the agent's hook, or both agreeing. */
   source: 'screen' | 'hook' | 'both';
   /**
-   * When the agent's news behind this reading began (ms since the epoch): the start of the hook process
-   * (or the transcript line) that decided or agreed; absent when the screen alone decided. How long swb
-   * took to act on a hook is the event's time less this; the agent's own delay before it ran the hook
-   * is this less the true transition (bench:states reports both).
+   * When the agent's news that made this change began (ms since the epoch): the start of the hook
+   * process (or the transcript line's time) whose report moved the state; absent when the screen or a
+   * timer moved it. How long swb took to act on a hook is the event's time less this; the agent's own
+   * delay before it ran the hook is this less the true transition (bench:states reports both).
    */
   signalAt?: number;
 }
@@ -319,8 +319,7 @@ export class RowAgent implements Disposable {
         wake.onStateChange(c.to);
         const source = c.verdict.won;
         const rule = source === 'hook' || c.verdict.rule === 'draft-returned' ? hookRule(fusion) : screenRule;
-        const hook = source === 'screen' ? null : fusion.hook;
-        this.stateEmitter.fire({ row: row.name, state: c.to, rule, reason: c.reason, source, ...(hook ? { signalAt: hook.at } : {}) });
+        this.stateEmitter.fire({ row: row.name, state: c.to, rule, reason: c.reason, source, ...(c.signalAt !== undefined ? { signalAt: c.signalAt } : {}) });
         if (c.to === 'idle' && (c.from === 'busy' || c.from === 'waiting')) {
           this.turnEndedEmitter.fire({ row: row.name, at: c.at, by: source === 'hook' ? 'hook' : 'screen' });
         }
