@@ -75,7 +75,7 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('real Claude Code: hooks fused with t
     const endAfterHook = idle.signalAt === undefined ? NaN : idle.at - idle.signalAt;
     process.stdout.write(
       `claude-states: hook floor (the rows' hook command's start-to-exit, median of 5) ${floor.toFixed(0)} ms (\`swb hook\` in node ${nodeFloor.toFixed(0)} ms); turn start seen ${startLag} ms after the model got the prompt (by ${busy!.source}); ` +
-        `turn end seen ${endLag} ms after the answer finished (by ${idle.source}, rule ${idle.rule}), ${endAfterHook} ms after Claude started that hook; the screen alone waits out its quiet time after Claude's redraw\n`,
+        `turn end seen ${endLag} ms after the answer finished (by ${idle.source}, rule ${idle.rule}), ${endAfterHook.toFixed(0)} ms after Claude started that hook; the screen alone waits out its quiet time after Claude's redraw\n`,
     );
     // The start is seen before the model even has the prompt (Claude draws its spinner first; the
     // UserPromptSubmit hook agrees). The end is the Stop hook's: Claude starts it after the answer, then

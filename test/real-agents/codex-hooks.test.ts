@@ -81,9 +81,9 @@ describe.skipIf(!cliInstalled(CODEX_JS))('real Codex CLI: its hooks fused with t
     // Both at the hooks' pace: read within 100 ms of Codex starting the hook.
     // (A start the screen read first, before any hook said so, needs no hook to be prompt.)
     const start = turn.find((s) => s.state === 'busy');
-    const startLag = start?.source === 'screen' ? 'by the screen first,' : expectAtTheHooksPace(start, floor, "the turn's start (UserPromptSubmit)");
+    const startLag = start?.source === 'screen' ? null : expectAtTheHooksPace(start, floor, "the turn's start (UserPromptSubmit)");
     const endLag = expectAtTheHooksPace(idle, floor, "the turn's end (Stop)");
-    process.stdout.write(`codex-hooks: start read ${startLag} ms and end ${endLag} ms after Codex started the hook (hook floor ${floor.toFixed(0)} ms)\n`);
+    process.stdout.write(`codex-hooks: start read ${startLag === null ? 'by the screen first' : `${startLag.toFixed(0)} ms after Codex started its hook`}, end ${endLag.toFixed(0)} ms after (hook floor ${floor.toFixed(0)} ms)\n`);
     const why = await explainRow(home, 'codex');
     expect(why.signals?.hook).toMatchObject({ event: 'turn-end', kind: 'turn-end' });
 
