@@ -12,7 +12,8 @@
 // sets, applied on the slave before the child starts. The child: a new session
 // (POSIX_SPAWN_SETSID) that opens the slave as fd 0 without O_NOCTTY, which makes it the session's
 // controlling terminal (forkpty's login_tty does the same with TIOCSCTTY), dup'd to 1 and 2; every
-// signal at its default and none blocked (node-pty resets the handlers by hand); the cwd; and no
+// signal at its default and none blocked (node-pty resets the handlers by hand; glibc leaves its two
+// reserved signals, 32 and 33, ignored, which no glibc program can handle or send); the cwd; and no
 // other descriptor (node-pty leaves every earlier row's master open in each child; closefrom(3)).
 // The program is found on the CHILD's PATH as execvp does after node-pty sets environ to the
 // child's env.
