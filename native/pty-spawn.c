@@ -202,6 +202,16 @@ static char *resolve_program(const char *file, char *const *env, const char *cwd
   }
 }
 
+/* node-pty's PtyFork control characters (pty.cc), Linux branch: ^D, no EOL/EOL2, DEL, ^W, ^U,
+   ^R, ^C, ^\, ^Z, ^Q, ^S, ^V, ^O; reads return at 1 byte with no timer. */
+static const struct {
+  int index;
+  cc_t value;
+} CONTROL_CHARS[] = {
+    {VEOF, 4},      {VEOL, (cc_t)-1}, {VEOL2, (cc_t)-1}, {VERASE, 0x7f}, {VWERASE, 23}, {VKILL, 21},   {VREPRINT, 18}, {VINTR, 3},
+    {VQUIT, 0x1c},  {VSUSP, 26},      {VSTART, 17},      {VSTOP, 19},    {VLNEXT, 22},  {VDISCARD, 15}, {VMIN, 1},      {VTIME, 0},
+};
+
 /* node-pty's PtyFork termios (pty.cc), Linux branch. */
 static void node_pty_termios(struct termios *t, bool utf8) {
   memset(t, 0, sizeof *t);
@@ -210,22 +220,7 @@ static void node_pty_termios(struct termios *t, bool utf8) {
   t->c_oflag = OPOST | ONLCR;
   t->c_cflag = CREAD | CS8 | HUPCL;
   t->c_lflag = ICANON | ISIG | IEXTEN | ECHO | ECHOE | ECHOK | ECHOKE | ECHOCTL;
-  t->c_cc[VEOF] = 4;
-  t->c_cc[VEOL] = (cc_t)-1;
-  t->c_cc[VEOL2] = (cc_t)-1;
-  t->c_cc[VERASE] = 0x7f;
-  t->c_cc[VWERASE] = 23;
-  t->c_cc[VKILL] = 21;
-  t->c_cc[VREPRINT] = 18;
-  t->c_cc[VINTR] = 3;
-  t->c_cc[VQUIT] = 0x1c;
-  t->c_cc[VSUSP] = 26;
-  t->c_cc[VSTART] = 17;
-  t->c_cc[VSTOP] = 19;
-  t->c_cc[VLNEXT] = 22;
-  t->c_cc[VDISCARD] = 15;
-  t->c_cc[VMIN] = 1;
-  t->c_cc[VTIME] = 0;
+  for (size_t i = 0; i < sizeof CONTROL_CHARS / sizeof CONTROL_CHARS[0]; i++) t->c_cc[CONTROL_CHARS[i].index] = CONTROL_CHARS[i].value;
   cfsetispeed(t, B38400);
   cfsetospeed(t, B38400);
 }
@@ -323,15 +318,19 @@ static bool start_watch(Watch *w) {
   return e == 0;
 }
 
+/* { fd, pid, pty }, as node-pty's fork returns. */
 static napi_value result_of(napi_env env, int master, pid_t pid, const char *slave_path) {
-  napi_value result, v;
+  napi_value result, fd_value, pid_value, pty_value;
+  NAPI_CALL(env, napi_create_int32(env, master, &fd_value));
+  NAPI_CALL(env, napi_create_int32(env, pid, &pid_value));
+  NAPI_CALL(env, napi_create_string_utf8(env, slave_path, NAPI_AUTO_LENGTH, &pty_value));
+  napi_property_descriptor fields[] = {
+      {"fd", NULL, NULL, NULL, NULL, fd_value, napi_default_jsproperty, NULL},
+      {"pid", NULL, NULL, NULL, NULL, pid_value, napi_default_jsproperty, NULL},
+      {"pty", NULL, NULL, NULL, NULL, pty_value, napi_default_jsproperty, NULL},
+  };
   NAPI_CALL(env, napi_create_object(env, &result));
-  NAPI_CALL(env, napi_create_int32(env, master, &v));
-  NAPI_CALL(env, napi_set_named_property(env, result, "fd", v));
-  NAPI_CALL(env, napi_create_int32(env, pid, &v));
-  NAPI_CALL(env, napi_set_named_property(env, result, "pid", v));
-  NAPI_CALL(env, napi_create_string_utf8(env, slave_path, NAPI_AUTO_LENGTH, &v));
-  NAPI_CALL(env, napi_set_named_property(env, result, "pty", v));
+  NAPI_CALL(env, napi_define_properties(env, result, 3, fields));
   return result;
 }
 
