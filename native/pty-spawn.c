@@ -170,8 +170,9 @@ static bool runnable(const char *path, const char *cwd, bool *stop) {
 
 /* The path execvp would run for `file` with the child's env, or NULL (then node-pty's fork decides). */
 static char *resolve_program(const char *file, char *const *env, const char *cwd) {
-  if (file[0] == '\0' || strlen(file) > NAME_MAX) return NULL;
   if (strchr(file, '/') != NULL) return strdup(file); /* as is; posix_spawn reports ENOENT/EACCES itself */
+  /* execvp's own refusals: ENOENT, ENAMETOOLONG. */
+  if (file[0] == '\0' || strlen(file) > NAME_MAX) return NULL;
   const char *path = NULL;
   for (char *const *e = env; *e != NULL; e++) {
     if (strncmp(*e, "PATH=", 5) == 0) {
