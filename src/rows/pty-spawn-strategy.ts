@@ -29,7 +29,7 @@ type NativeFork = (
   onexit: (code: number, signal: number) => void,
 ) => { fd: number; pid: number; pty: string };
 
-interface PtySpawnAddon {
+export interface PtySpawnAddon {
   fork?: (...args: Parameters<NativeFork>) => ReturnType<NativeFork> | null;
 }
 
@@ -69,24 +69,33 @@ function install(): PtySpawnState {
   const spawnFork = addon.fork;
   if (typeof spawnFork !== 'function') return { installed: false, reason: UNSUPPORTED };
 
-  let native: Record<string, unknown>;
+  let native: unknown;
+  let version: unknown;
   try {
     const require = createRequire(import.meta.url);
-    const version = (require('node-pty/package.json') as { version?: unknown }).version;
-    if (version !== NODE_PTY_VERSION) return { installed: false, reason: `node-pty is ${String(version)}, not ${NODE_PTY_VERSION}` };
+    version = (require('node-pty/package.json') as { version?: unknown }).version;
     // node-pty's own loader, from its own directory: the path, hence the object, unixTerminal.js has.
     const utils = require('node-pty/lib/utils.js') as { loadNativeModule?: (name: string) => { module?: unknown } };
-    const loaded = utils.loadNativeModule?.('pty').module;
-    if (typeof loaded !== 'object' || loaded === null) return { installed: false, reason: "node-pty's native module has another shape" };
-    native = loaded as Record<string, unknown>;
+    native = utils.loadNativeModule?.('pty').module;
   } catch (err) {
     return { installed: false, reason: `cannot load node-pty's native module: ${(err as Error).message.split('\n')[0]}` };
   }
-  const missing = NATIVE_FUNCTIONS.find((name) => typeof native[name] !== 'function');
+  return replaceFork(native, version, spawnFork);
+}
+
+/**
+ * Puts `spawnFork` in place of `native.fork` (node-pty `version`'s native module), node-pty's
+ * fork taking over where it returns null; or leaves `native` untouched and says why.
+ */
+export function replaceFork(native: unknown, version: unknown, spawnFork: NonNullable<PtySpawnAddon['fork']>): PtySpawnState {
+  if (version !== NODE_PTY_VERSION) return { installed: false, reason: `node-pty is ${String(version)}, not ${NODE_PTY_VERSION}` };
+  if (typeof native !== 'object' || native === null) return { installed: false, reason: "node-pty's native module has another shape" };
+  const module = native as Record<string, unknown>;
+  const missing = NATIVE_FUNCTIONS.find((name) => typeof module[name] !== 'function');
   if (missing !== undefined) return { installed: false, reason: `node-pty's native module has no ${missing}()` };
 
-  const nodePtyFork = native.fork as NativeFork;
+  const nodePtyFork = module.fork as NativeFork;
   const fork: NativeFork = (...args) => spawnFork(...args) ?? nodePtyFork(...args);
-  native.fork = fork;
+  module.fork = fork;
   return { installed: true };
 }
