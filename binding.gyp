@@ -1,7 +1,8 @@
 {
   # npm runs `node-gyp rebuild` on install because this file exists and package.json has no
   # install script; the results are build/Release/peer_credentials.node (src/util/peer-credentials.ts),
-  # build/Release/key_relay.node (src/server/tty-key-relay.ts) and build/Release/swb-hook, the native
+  # build/Release/key_relay.node (src/server/tty-key-relay.ts), build/Release/pty_spawn.node
+  # (src/rows/pty-spawn-strategy.ts) and build/Release/swb-hook, the native
   # hook client the agents' hooks run (native/hook-client.c; src/server/native-tools.ts picks it, or
   # `swb hook` where it did not build).
   "targets": [
@@ -17,6 +18,17 @@
     {
       "target_name": "key_relay",
       "sources": ["native/key-relay.c"],
+      "cflags": ["-Wall", "-Wextra", "-Werror=implicit-function-declaration", "-pthread"],
+      "ldflags": ["-pthread"],
+      "xcode_settings": {
+        "WARNING_CFLAGS": ["-Wall", "-Wextra"],
+        "MACOSX_DEPLOYMENT_TARGET": "10.15"
+      }
+    },
+    {
+      # Linux (glibc 2.34+) only: elsewhere it builds and exports nothing (src/rows/pty-spawn-strategy.ts).
+      "target_name": "pty_spawn",
+      "sources": ["native/pty-spawn.c"],
       "cflags": ["-Wall", "-Wextra", "-Werror=implicit-function-declaration", "-pthread"],
       "ldflags": ["-pthread"],
       "xcode_settings": {

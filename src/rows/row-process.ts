@@ -1,6 +1,7 @@
 // One program in its own pty (node-pty), with the two node-pty 1.1.0 defects handled: the last
 // output of a fast-exiting program is read before the master closes (pty-tail-drain), and the
-// program starts holding only its own pty (isolated-command). Output is raw bytes; exit is only
+// program starts holding only its own pty (isolated-command); on Linux started with posix_spawn
+// rather than node-pty's fork (pty-spawn-strategy). Output is raw bytes; exit is only
 // reported after every byte the program wrote has been delivered.
 import { accessSync, constants as fsConstants } from 'node:fs';
 import { constants as osConstants } from 'node:os';
@@ -10,6 +11,7 @@ import { systemClock } from '../util/clock.js';
 import { Emitter, type Event } from '../util/event.js';
 import { DisposableStore, type Disposable } from '../util/lifecycle.js';
 import { isolatedCommand } from './isolated-command.js';
+import { installPtySpawn } from './pty-spawn-strategy.js';
 import { identifyProcessTree, processTreeAlive, signalProcessTree, type ProcessTree } from './process-tree.js';
 import { installTailDrain } from './pty-tail-drain.js';
 import { ptyWriter, type PtyWriter } from './pty-direct-write.js';
@@ -120,6 +122,8 @@ export class RowProcess implements Disposable {
     this.rowsValue = options.rows;
     const direct = resolveCommand(options.command, options.env);
     const exec = options.isolateFds === false ? direct : isolatedCommand(direct.file, direct.args);
+    // posix_spawn in node-pty's fork's place (Linux), from the first row on.
+    installPtySpawn();
     this.pty = spawn(exec.file, exec.args, {
       name: options.env.TERM ?? 'xterm-256color',
       cols: options.cols,
