@@ -8,11 +8,14 @@
 // scripts/bundle.mjs). node-pty's JavaScript then runs as before on the result.
 //
 // Where the addon declines (null: a program it cannot find or run, uid/gid, no pty) node-pty's own
-// fork runs instead, so those fail exactly as they did. Left alone, with one warning: another
+// fork runs instead, so those fail exactly as they did; it runs the program through the descriptor-
+// closing wrapper (isolated-command.ts), since its fork leaks every earlier row's master. The addon
+// closes them itself, so a row it starts needs no wrapper (rows: `needsFdWrapper`). Left alone, with one warning: another
 // node-pty version or shape, or an addon that did not build (non-Linux, old glibc: it exports no
 // fork there, silently). SWB_PTY_SPAWN=fork keeps node-pty's fork (side-by-side benches).
 import { createRequire } from 'node:module';
 import { requireNativeAddon } from '../util/native-addon.js';
+import { type ExecCommand, isolatedCommand } from './isolated-command.js';
 
 /** node-pty 1.1.0's native fork on Unix (src/unix/pty.cc, PtyFork) and what it returns. */
 type NativeFork = (
@@ -80,14 +83,28 @@ function install(): PtySpawnState {
   } catch (err) {
     return { installed: false, reason: `cannot load node-pty's native module: ${(err as Error).message.split('\n')[0]}` };
   }
-  return replaceFork(native, version, spawnFork);
+  return replaceFork(native, version, spawnFork, isolatedCommand);
+}
+
+/**
+ * Whether a row's program must be started through the descriptor-closing wrapper: not once the
+ * posix_spawn fork is in place (it keeps only 0-2, and wraps what it hands to node-pty's fork).
+ */
+export function needsFdWrapper(): boolean {
+  return !installPtySpawn().installed;
 }
 
 /**
  * Puts `spawnFork` in place of `native.fork` (node-pty `version`'s native module), node-pty's
- * fork taking over where it returns null; or leaves `native` untouched and says why.
+ * fork taking over where it returns null, with the program rewritten by `declined` (the wrapper
+ * that closes inherited descriptors); or leaves `native` untouched and says why.
  */
-export function replaceFork(native: unknown, version: unknown, spawnFork: NonNullable<PtySpawnAddon['fork']>): PtySpawnState {
+export function replaceFork(
+  native: unknown,
+  version: unknown,
+  spawnFork: NonNullable<PtySpawnAddon['fork']>,
+  declined: (file: string, args: readonly string[]) => ExecCommand = (file, args) => ({ file, args: [...args] }),
+): PtySpawnState {
   if (version !== NODE_PTY_VERSION) return { installed: false, reason: `node-pty is ${String(version)}, not ${NODE_PTY_VERSION}` };
   if (typeof native !== 'object' || native === null) return { installed: false, reason: "node-pty's native module has another shape" };
   const module = native as Record<string, unknown>;
@@ -95,7 +112,13 @@ export function replaceFork(native: unknown, version: unknown, spawnFork: NonNul
   if (missing !== undefined) return { installed: false, reason: `node-pty's native module has no ${missing}()` };
 
   const nodePtyFork = module.fork as NativeFork;
-  const fork: NativeFork = (...args) => spawnFork(...args) ?? nodePtyFork(...args);
+  const fork: NativeFork = (...args) => {
+    const started = spawnFork(...args);
+    if (started !== null) return started;
+    const [file, argv, ...rest] = args;
+    const wrapped = declined(file, argv);
+    return nodePtyFork(wrapped.file, wrapped.args, ...rest);
+  };
   module.fork = fork;
   return { installed: true };
 }

@@ -1,7 +1,8 @@
 // One program in its own pty (node-pty), with the two node-pty 1.1.0 defects handled: the last
 // output of a fast-exiting program is read before the master closes (pty-tail-drain), and the
-// program starts holding only its own pty (isolated-command); on Linux started with posix_spawn
-// rather than node-pty's fork (pty-spawn-strategy). Output is raw bytes; exit is only
+// program starts holding only its own pty: on Linux started with posix_spawn rather than node-pty's
+// fork (pty-spawn-strategy), which keeps only 0-2; elsewhere, or where it declines, through the
+// descriptor-closing wrapper (isolated-command). Output is raw bytes; exit is only
 // reported after every byte the program wrote has been delivered.
 import { accessSync, constants as fsConstants } from 'node:fs';
 import { constants as osConstants } from 'node:os';
@@ -11,7 +12,7 @@ import { systemClock } from '../util/clock.js';
 import { Emitter, type Event } from '../util/event.js';
 import { DisposableStore, type Disposable } from '../util/lifecycle.js';
 import { isolatedCommand } from './isolated-command.js';
-import { installPtySpawn } from './pty-spawn-strategy.js';
+import { needsFdWrapper } from './pty-spawn-strategy.js';
 import { identifyProcessTree, processTreeAlive, signalProcessTree, type ProcessTree } from './process-tree.js';
 import { installTailDrain } from './pty-tail-drain.js';
 import { ptyWriter, type PtyWriter } from './pty-direct-write.js';
@@ -51,7 +52,11 @@ export interface RowProcessOptions {
   rows: number;
   /** After dispose, how long the row's processes get to leave after SIGHUP before SIGKILL. */
   killGraceMs?: number;
-  /** Start through the descriptor-closing wrapper (default true). */
+  /**
+   * Only descriptors 0-2 in the program (default true): through the posix_spawn fork where it is in
+   * place, else through the descriptor-closing wrapper. false: node-pty's fork without the wrapper
+   * (where the posix_spawn fork is in place, it still closes them, and wraps what it declines).
+   */
   isolateFds?: boolean;
 }
 
@@ -121,9 +126,9 @@ export class RowProcess implements Disposable {
     this.colsValue = options.cols;
     this.rowsValue = options.rows;
     const direct = resolveCommand(options.command, options.env);
-    const exec = options.isolateFds === false ? direct : isolatedCommand(direct.file, direct.args);
-    // posix_spawn in node-pty's fork's place (Linux), from the first row on.
-    installPtySpawn();
+    // posix_spawn in node-pty's fork's place (Linux), from the first row on: it starts the program
+    // with only 0-2 open, so the wrapper is for node-pty's own fork alone.
+    const exec = options.isolateFds === false || !needsFdWrapper() ? direct : isolatedCommand(direct.file, direct.args);
     this.pty = spawn(exec.file, exec.args, {
       name: options.env.TERM ?? 'xterm-256color',
       cols: options.cols,

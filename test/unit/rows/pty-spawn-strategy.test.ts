@@ -37,6 +37,13 @@ describe('replaceFork', () => {
     expect(calls).toEqual([ARGS]);
   });
 
+  test("what the posix_spawn fork declines goes to node-pty's fork through the wrapper it is given (its fork leaks descriptors)", () => {
+    const { module, calls } = nodePtyModule();
+    replaceFork(module, '1.1.0', () => null, (file, args) => ({ file: '/bin/bash', args: ['-c', 'wrap', file, ...args] }));
+    (module.fork as SpawnFork)(...ARGS);
+    expect(calls).toEqual([['/bin/bash', ['-c', 'wrap', 'sh', '-c', 'exit 0'], ...ARGS.slice(2)]]);
+  });
+
   test('another node-pty version or shape is left alone, and says why', () => {
     for (const [version, change, reason] of [
       ['1.2.0', () => {}, /node-pty is 1\.2\.0, not 1\.1\.0/],
