@@ -58,9 +58,10 @@ export interface AgentStateEvent {
   source: 'screen' | 'hook' | 'both';
   /**
    * When the agent's news that made this change began (ms since the epoch): the start of the hook
-   * process (or the transcript line's time) whose report moved the state — its arrival where the hook
-   * client did not date its start, never later than the change; absent when the screen or a timer moved it. How long swb took to act on a hook is the event's time less this; the agent's own
-   * delay before it ran the hook is this less the true transition (bench:states reports both).
+   * process (or the transcript line's time) whose report moved the state — its arrival where the
+   * hook client did not date its start; never later than the change. Absent when the screen or a
+   * timer moved it. How long swb took to act on a hook is the event's time less this; the agent's
+   * own delay before it ran the hook is this less the true transition (bench:states reports both).
    */
   signalAt?: number;
 }
