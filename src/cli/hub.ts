@@ -77,14 +77,17 @@ export const hubCommand: CommandDescriptor = {
     }
     // A workspace file nobody trusted: its federation was left out by the loader; say so where the operator looks.
     if (loaded.value.withheld && loaded.value.path) log(untrustedNote(loaded.value.path, loaded.value.withheld));
-    log(`hub for ${ctx.paths.workspaceId} listening on ${ctx.paths.socketPath} (pid ${process.pid}); limits from ${loaded.value.path ?? 'defaults'}${Object.keys(ctx.flags).some((f) => f !== 'detached' && f !== 'config') ? ' and flags' : ''}`);
-    await new Promise<void>((resolve) => {
+    // The signals are caught before the line that names this pid is written: a SIGTERM sent as soon as
+    // it is read (a supervisor, a test) must stop the hub cleanly, not find node's default and kill it.
+    const stopped = new Promise<void>((resolve) => {
       const stop = () => void hub.stop();
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
       process.once('SIGHUP', stop);
       hub.onStopped(() => resolve());
     });
+    log(`hub for ${ctx.paths.workspaceId} listening on ${ctx.paths.socketPath} (pid ${process.pid}); limits from ${loaded.value.path ?? 'defaults'}${Object.keys(ctx.flags).some((f) => f !== 'detached' && f !== 'config') ? ' and flags' : ''}`);
+    await stopped;
     log('hub stopped');
     return 0;
   },

@@ -107,6 +107,15 @@ describe('swb trust and swb untrust', () => {
   });
 });
 
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 describe('a hub a mail command starts in the background', () => {
   it('joins no federation an untrusted switchboard.json names, here or through $SWB_CONFIG; trusted, it does', async () => {
     const home = createTempHome();
@@ -132,7 +141,10 @@ describe('a hub a mail command starts in the background', () => {
       process.kill(pid, 'SIGTERM');
       // A trusted hub may be in the middle of a connect to the listener that speaks no NATS: its stop
       // ends that first, which on a loaded machine took more than the default 5 s once.
-      await waitUntil(() => readFileSync(hubLog, 'utf8').trimEnd().endsWith('hub stopped'), { what: 'the hub to stop', timeoutMs: 15_000 });
+      const asked = Date.now();
+      await waitUntil(() => readFileSync(hubLog, 'utf8').trimEnd().endsWith('hub stopped'), { what: 'the hub to stop', timeoutMs: 15_000 }).catch((err: Error) => {
+        throw new Error(`${err.message} (SIGTERM at ${new Date(asked).toISOString()}; hub alive: ${alive(pid)}):\n${readFileSync(hubLog, 'utf8').slice(-2500)}`);
+      });
     };
     await stop();
 
