@@ -103,7 +103,7 @@ export function replaceFork(
   native: unknown,
   version: unknown,
   spawnFork: NonNullable<PtySpawnAddon['fork']>,
-  declined: (file: string, args: readonly string[]) => ExecCommand = (file, args) => ({ file, args: [...args] }),
+  declined: (file: string, args: readonly string[]) => ExecCommand,
 ): PtySpawnState {
   if (version !== NODE_PTY_VERSION) return { installed: false, reason: `node-pty is ${String(version)}, not ${NODE_PTY_VERSION}` };
   if (typeof native !== 'object' || native === null) return { installed: false, reason: "node-pty's native module has another shape" };

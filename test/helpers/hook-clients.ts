@@ -46,3 +46,8 @@ export async function hookStartToExit(home: TempHome, client: HookClient | 'rows
   }
   return took;
 }
+
+/** A hook's floor measured now: the median of five start-to-exits of `client` (see hookStartToExit). */
+export async function hookFloorMs(home: TempHome, client: HookClient | 'rows'): Promise<number> {
+  return (await hookStartToExit(home, client, 5)).sort((a, b) => a - b)[2]!;
+}

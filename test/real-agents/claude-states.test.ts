@@ -11,9 +11,9 @@ import type { RowListing } from '../../src/protocol/methods.js';
 import { runCleanups } from '../helpers/cleanup.js';
 import { operate } from '../helpers/swb-operator.js';
 import { expectAtTheHooksPace, followStates, type StateEvent } from '../helpers/follow-states.js';
-import { hookStartToExit } from '../helpers/hook-clients.js';
+import { hookFloorMs } from '../helpers/hook-clients.js';
 import { runSwb } from '../helpers/run-swb.js';
-import { createTempHome, type TempHome } from '../helpers/temp-home.js';
+import { createTempHome } from '../helpers/temp-home.js';
 import { waitUntil } from '../helpers/wait-until.js';
 import { startAnthropicStub, type AnthropicStub } from '../support/model-api/anthropic-stub.mjs';
 import { CLAUDE_BIN, cliInstalled, launchAgentRow } from './agent-cli.js';
@@ -46,10 +46,6 @@ describe.skipIf(!cliInstalled(CLAUDE_BIN))('real Claude Code: hooks fused with t
 
   const inputShows = (text: string) => ({ waitFor: (s: string) => new RegExp(`^❯\\s${text}\\s*$`, 'mu').test(s), what: `"${text}" in Claude's input` });
 
-  /** The hook command's own start-to-exit as the rows run it (the floor of a hook's latency), measured on this machine now. */
-  async function hookFloorMs(home: TempHome, client: 'rows' | 'node'): Promise<number> {
-    return (await hookStartToExit(home, client, 5)).sort((a, b) => a - b)[2]!;
-  }
 
   it("a turn's start and end are seen at the hooks' pace; a permission prompt reads waiting (permission); Esc goes back to idle", async () => {
     const home = createTempHome();

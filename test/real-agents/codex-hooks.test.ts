@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RowListing } from '../../src/protocol/methods.js';
 import { runCleanups } from '../helpers/cleanup.js';
 import { expectAtTheHooksPace, followStates, type StateEvent } from '../helpers/follow-states.js';
-import { hookStartToExit } from '../helpers/hook-clients.js';
+import { hookFloorMs } from '../helpers/hook-clients.js';
 import { explainRow, operate } from '../helpers/swb-operator.js';
 import { runSwb } from '../helpers/run-swb.js';
 import { createTempHome } from '../helpers/temp-home.js';
@@ -53,7 +53,7 @@ describe.skipIf(!cliInstalled(CODEX_JS))('real Codex CLI: its hooks fused with t
     await t.waitForText('codex · idle', { timeoutMs: 90_000 });
     const states: StateEvent[] = [];
     followStates(home, 'codex', states);
-    const floor = (await hookStartToExit(home, 'rows', 5)).sort((a, b) => a - b)[2]!;
+    const floor = await hookFloorMs(home, 'rows');
 
     // 1. A slow turn: busy from the UserPromptSubmit hook, idle from the Stop hook.
     const before = states.length;

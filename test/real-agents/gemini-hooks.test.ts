@@ -12,7 +12,7 @@ import { loadProfiles } from '../../src/agents/load-profiles.js';
 import type { RowListing } from '../../src/protocol/methods.js';
 import { runCleanups } from '../helpers/cleanup.js';
 import { expectAtTheHooksPace, followStates, type StateEvent } from '../helpers/follow-states.js';
-import { hookStartToExit } from '../helpers/hook-clients.js';
+import { hookFloorMs } from '../helpers/hook-clients.js';
 import { explainRow, operate, type OperatorStep } from '../helpers/swb-operator.js';
 import { runSwb } from '../helpers/run-swb.js';
 import { createTempHome, type TempHome } from '../helpers/temp-home.js';
@@ -62,7 +62,7 @@ describe.skipIf(!cliInstalled(GEMINI_JS))("real Gemini CLI: its hooks fused with
   async function turnHeardFromHooks(t: TerminalHarness, home: TempHome, prompt: string, client: 'rows' | 'node' = 'rows'): Promise<void> {
     const states: StateEvent[] = [];
     followStates(home, 'gemini', states);
-    const floor = (await hookStartToExit(home, client, 5)).sort((a, b) => a - b)[2]!;
+    const floor = await hookFloorMs(home, client);
     await operate(t, [prompt, inputShows(prompt), ...SUBMIT]);
     const asked = await waitUntil(() => stub.requests.find((r) => !r.side && r.lastUser === prompt), { timeoutMs: 90_000, what: 'the prompt at the model' });
     // The turn's start, while the model still answers: busy, decided by the BeforeAgent hook.

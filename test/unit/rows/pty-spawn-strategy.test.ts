@@ -1,10 +1,13 @@
 // The guard around node-pty's native module (src/rows/pty-spawn-strategy.ts): only node-pty 1.1.0's
-// shape is touched, and where the posix_spawn fork declines (null) node-pty's own fork gets the
-// very same arguments. The forks through real ptys: test/integration/rows/pty-spawn.test.ts.
+// shape is touched, and where the posix_spawn fork declines (null) node-pty's own fork gets its
+// arguments, the program rewritten by the wrapper it is given. The forks through real ptys:
+// test/integration/rows/pty-spawn.test.ts.
 import { describe, expect, test } from 'vitest';
 import { replaceFork, type PtySpawnAddon } from '../../../src/rows/pty-spawn-strategy.js';
 
 type SpawnFork = NonNullable<PtySpawnAddon['fork']>;
+/** A wrapper that leaves the program as it is. */
+const asIs = (file: string, args: readonly string[]) => ({ file, args: [...args] });
 const ARGS = ['sh', ['-c', 'exit 0'], ['PATH=/bin'], '/tmp', 80, 24, -1, -1, true, '/helper', () => {}] as Parameters<SpawnFork>;
 
 function nodePtyModule() {
@@ -20,18 +23,23 @@ describe('replaceFork', () => {
   test('node-pty 1.1.0: its fork is replaced; a result from the posix_spawn fork is returned as is', () => {
     const { module, calls } = nodePtyModule();
     const ours = { fd: 7, pid: 42, pty: '/dev/pts/7' };
-    expect(replaceFork(module, '1.1.0', () => ours)).toEqual({ installed: true });
+    expect(replaceFork(module, '1.1.0', () => ours, asIs)).toEqual({ installed: true });
     expect((module.fork as SpawnFork)(...ARGS)).toBe(ours);
     expect(calls).toEqual([]);
   });
 
-  test('where the posix_spawn fork declines, node-pty\'s fork runs with the same arguments', () => {
+  test('where the posix_spawn fork declines, node-pty\'s fork runs with the same arguments (a wrapper that leaves them as they are)', () => {
     const { module, calls } = nodePtyModule();
     const seen: unknown[][] = [];
-    replaceFork(module, '1.1.0', (...args) => {
-      seen.push(args);
-      return null;
-    });
+    replaceFork(
+      module,
+      '1.1.0',
+      (...args) => {
+        seen.push(args);
+        return null;
+      },
+      asIs,
+    );
     expect((module.fork as SpawnFork)(...ARGS)).toEqual({ fd: 99, pid: 1234, pty: '/dev/pts/99' });
     expect(seen).toEqual([ARGS]);
     expect(calls).toEqual([ARGS]);
@@ -53,11 +61,11 @@ describe('replaceFork', () => {
       const { module } = nodePtyModule();
       change(module);
       const before = { ...module };
-      const state = replaceFork(module, version, () => null);
+      const state = replaceFork(module, version, () => null, asIs);
       expect(state.installed).toBe(false);
       expect(state.installed ? '' : state.reason).toMatch(reason);
       expect(module).toEqual(before);
     }
-    expect(replaceFork(undefined, '1.1.0', () => null)).toEqual({ installed: false, reason: "node-pty's native module has another shape" });
+    expect(replaceFork(undefined, '1.1.0', () => null, asIs)).toEqual({ installed: false, reason: "node-pty's native module has another shape" });
   });
 });
