@@ -4,6 +4,7 @@
 import { BROADCAST, OPERATOR } from '../protocol/handle.js';
 import type { RowView } from './app-state.js';
 import type { MentionBinding, MentionTarget, PeerView } from './composer-state.js';
+import { compareCodeUnits } from '../text/code-unit-order.js';
 
 export interface Candidate {
   handle: string;
@@ -26,7 +27,7 @@ export function completionCandidates(
   const byState = [...rows].sort((a, b) => Number(b.running) - Number(a.running));
   for (const r of byState) all.push({ handle: r.name, target: 'row', incarnation: r.incarnation, note: r.running ? 'running' : 'exited' });
   const others = peers.filter((p) => !rowNames.has(p.handle) && p.handle !== OPERATOR && p.handle !== BROADCAST);
-  others.sort((a, b) => Number(b.online) - Number(a.online) || a.handle.localeCompare(b.handle));
+  others.sort((a, b) => Number(b.online) - Number(a.online) || compareCodeUnits(a.handle, b.handle));
   for (const p of others) all.push({ handle: p.handle, target: 'peer', incarnation: null, note: p.online ? 'online' : p.role === 'row' ? 'closed row' : 'known' });
   all.push({ handle: BROADCAST, target: 'broadcast', incarnation: null, note: 'every running row' });
 

@@ -7,6 +7,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod';
 import { packageRoot } from '../util/package-root.js';
+import { compareCodeUnits } from '../text/code-unit-order.js';
 import { checkFile, editorSchemaField, parse } from '../util/schema.js';
 import { configError, type ConfigError } from './config-error.js';
 import { userConfigDir, USER_THEMES_DIR } from './config-paths.js';
@@ -151,7 +152,7 @@ export function listThemes(opts: ThemeOptions = {}): ThemeEntry[] {
       if (THEME_NAME_PATTERN.test(name) && !found.has(name)) found.set(name, { name, source, file: join(dir, file) });
     }
   }
-  return [...found.values()].sort((a, b) => a.name.localeCompare(b.name));
+  return [...found.values()].sort((a, b) => compareCodeUnits(a.name, b.name));
 }
 
 /** The theme after `current` in `names` (wrapping), for the theme key. */
