@@ -1,4 +1,5 @@
-// Schema versions, applied in order inside one transaction each; `user_version` records progress.
+// Schema versions, applied in order, all those due in one transaction (open-database.ts);
+// `user_version` records progress.
 // Never edit a shipped migration: add the next one.
 
 export const MIGRATIONS: readonly string[] = [

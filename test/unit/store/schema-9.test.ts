@@ -30,7 +30,7 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** A mail.db at schema `version`, made the way openDatabase migrates (one transaction per step). */
+/** A mail.db at schema `version`, made as the swb of that version left it (one transaction a step, as it migrated then). */
 function databaseAt(version: number): Database.Database {
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
