@@ -34,6 +34,7 @@
 //          the new are the same). --first-reps runs (default 5) of each system, interleaved, each
 //          after a `node -e 0` whose median is the unit of issue #33's goal (<= 3x); swb's runs
 //          are traced (SWB_START_TRACE) and the median timeline printed: which process, where.
+//          The floor (with --systems=...,floor) takes its turn among them, traced alike.
 //   reattach  (goal, issue #33: <= 1.5x a `node -e 0` taken beside each)
 //          8 rows that printed a line, one client attached; a second client (swb attach /
 //          tmux attach-session) from spawn to its first full frame (every row's line in its
@@ -61,6 +62,19 @@
 //   memory the server's peak RSS (VmHWM) with 1 and with 16 idle rows that printed the idle
 //          preamble: the base (the server with no row, extrapolated) and each idle row's cost
 //          (issue #33: base <= 60 MB, <= 2 MB an idle row; flooding rows: the floods' figure).
+//          The floor's server is measured the same way, after swb's and tmux's.
+// The floor column is a system that is the least of what it stands beside, on swb's own stack:
+//   floods, echo-under-load: node-pty + @xterm/headless alone (lib/render/emulator-floor.mjs), each
+//          row at its swb size, every byte parsed, nothing drawn.
+//   first, memory: "two node starts and a frame" (lib/render/first-frame-floor.mjs): a thin client
+//          (CommonJS, node built-ins only) that starts a detached server with the server's V8 flags
+//          and relays its frames; the server loads one esbuild bundle of Ink + React + xterm +
+//          node-pty with a warm V8 code cache, as swb loads its own (both built at bench start, in
+//          node_modules/.cache), starts the rows with swb's posix_spawn, parses their output into
+//          xterm terminals at their swb sizes and renders the grid (a header with the row's name
+//          over its screen) with Ink. No store, hub, config, trust check, supervision, scrollback or
+//          colour; NODE_EXTRA_CA_CERTS is unset for both of its processes (bin/swb sets it aside
+//          for swb's). What swb spends above it is swb's own; what it spends is the stack's.
 // --sched records echo-under-load's echo rounds with `perf sched record` and prints, per system, the
 // median of each hop of a keystroke's round trip (lib/render/sched-chain.mjs): where swb's extra
 // time goes beside tmux's and the floor's. perf's own tracing costs every system alike in that run.
@@ -85,6 +99,7 @@ import { formatProfile, summariseProfile } from './lib/render/cpuprofile.mjs';
 import { idleWindowMeter } from './lib/render/idle-window.mjs';
 import { echoOnce, latencyStats, sampleEcho } from './lib/render/echo.mjs';
 import { formatTrace, medianTrace, memoryModel, monotonicMs, nodeRss, nodeStartMs, privateRss, readStartTrace } from './lib/render/start-memory.mjs';
+import { buildFirstFrameFloor, startFirstFrameFloor } from './lib/render/first-frame-floor.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const argv = process.argv.slice(2);
@@ -133,6 +148,8 @@ for (const f of floods) {
 }
 /** The floor (node-pty + @xterm/headless alone) runs the floods and echo-under-load: it has no dashboard to idle, attach or draw. */
 const dashboards = systems.filter((s) => s !== 'floor');
+/** first and memory: the floor is the first-frame floor (lib/render/first-frame-floor.mjs), a dashboard of its own, built at start. */
+const frameFloor = systems.includes('floor') && (only.has('first') || only.has('memory'));
 
 /** --NAME=N: a whole number from 1 (default `full`; 1 with --quick or --prof, whose profile a second run would overwrite). */
 function repsOption(name, full) {
@@ -207,6 +224,8 @@ function cleanup() {
     }
   }
   oneShotSockets.clear();
+  ctx.firstFrameFloor?.dispose();
+  ctx.firstFrameFloor = undefined;
   if (!prof) rmSync(ctx.dir, { recursive: true, force: true });
   else for (const f of ['coloured.txt', 'preamble.txt']) rmSync(join(ctx.dir, f), { force: true });
 }
@@ -412,13 +431,14 @@ async function runEchoInterleaved(pair, files) {
 async function runFirstFrame(system) {
   const rows = Array.from({ length: 8 }, (_, i) => ({ name: `f${i + 1}`, cmd: helloCommand(`f${i + 1}`) }));
   const markers = rows.map((r) => `HELLO-${r.name}`);
-  // swb: where the time went, on the clock every process shares (issue #33; start-memory.mjs).
-  const traceFile = system.startsWith('swb') ? join(ctx.dir, `start-trace-${++firstFrameRuns}`) : undefined;
+  // swb and the floor: where the time went, on the clock every process shares (issue #33; start-memory.mjs).
+  const traceFile = system.startsWith('swb') || system === 'floor' ? join(ctx.dir, `start-trace-${++firstFrameRuns}`) : undefined;
   const t0 = performance.now();
   const t0Mono = monotonicMs();
   const profName = `first-frame-${profWindows.length}-${Date.now()}`;
-  // swb: the row headers (Ink's chrome) must be there too, not only the rows' screens.
-  const headers = system.startsWith('swb') ? rows.map((r) => ` ${r.name} · `) : [];
+  // swb (and the floor, which draws them as swb does): the row headers must be there too, not only the rows' screens.
+  const drawsHeaders = system.startsWith('swb') || system === 'floor';
+  const headers = drawsHeaders ? rows.map((r) => ` ${r.name} · `) : [];
   const { s, frame } = await startWatched(system, rows, profName, [...markers, ...headers], 30000, traceFile ? { SWB_START_TRACE: traceFile } : undefined);
   try {
     const { at } = await frame;
@@ -433,7 +453,7 @@ async function runFirstFrame(system) {
     const lines = await s.client.screenLines();
     const problems = [];
     for (const m of markers) if (!lines.some((l) => l.includes(m))) problems.push(`${m} not on screen`);
-    if (system.startsWith('swb')) for (const r of rows) if (!lines.some((l) => l.includes(` ${r.name} · `))) problems.push(`header of ${r.name} not on screen`);
+    if (drawsHeaders) for (const r of rows) if (!lines.some((l) => l.includes(` ${r.name} · `))) problems.push(`header of ${r.name} not on screen`);
     return { ms, cpuS, problems, trace };
   } finally {
     await stop(s);
@@ -453,12 +473,21 @@ async function startWatched(system, rows, profName, markers, timeoutMs, extraEnv
   };
   let s;
   if (system.startsWith('swb')) s = await start(system, rows, profName, { onClient: watch, extraEnv });
+  else if (system === 'floor') s = await startFrameFloor(rows, { onClient: watch, extraEnv });
   else {
     s = startTmuxOneShot(rows);
     live.add(s);
     watch(s.client);
   }
   return { s, frame };
+}
+
+/** The first-frame floor (first and memory's floor system), started as swb's client is. */
+async function startFrameFloor(rows, options) {
+  if (!ctx.firstFrameFloor) throw new Error('the first-frame floor was not built (see its error above)');
+  const s = await startFirstFrameFloor(ctx, ctx.firstFrameFloor, rows, options);
+  live.add(s);
+  return s;
 }
 
 /** tmux started the way a user would: one client command that creates the session, splits and attaches. */
@@ -510,7 +539,7 @@ async function runMemory(system, files) {
   const at = {};
   for (const n of [1, P.idleRows]) {
     const rows = Array.from({ length: n }, (_, i) => ({ name: `m${i + 1}`, cmd: idleCommand(files.preamble, `m${i + 1}`) }));
-    const s = await start(system, rows, `memory-${n}`);
+    const s = system === 'floor' ? await startFrameFloor(rows) : await start(system, rows, `memory-${n}`);
     try {
       await s.client.waitForMarkers(
         rows.map((r) => `READY-${r.name}`),
@@ -922,7 +951,8 @@ function readUsage() {
     '  --quick   smaller flood (2 MB / seq 80000), 5 s idle, 100 echo samples, 1 first-frame run (unless --first-reps), 2 reattaches, 5 s streaming and scale windows',
     '  --sched   echo-under-load: record the echo rounds with perf sched and print each system\'s keystroke hop by hop (needs perf; see lib/render/sched-chain.mjs)',
     '  --prof    run swb under node --cpu-prof and print its hot spots (also SWB_BENCH_PROF=1)',
-    '  floor     node-pty + @xterm/headless alone on the floods, parsing every byte (swb fast-forwards plain floods)',
+    '  floor     node-pty + @xterm/headless alone on the floods, parsing every byte (swb fast-forwards plain floods);',
+    '            in first and memory, two node starts and a frame on the same stack (lib/render/first-frame-floor.mjs)',
     '  --idle-preamble=BYTES  coloured text each idle row prints before waiting (default 1 MiB; 0: none)',
     '',
   ].join('\n');
@@ -1027,10 +1057,18 @@ async function main() {
     }
   }
 
+  if (frameFloor) {
+    const t = performance.now();
+    ctx.firstFrameFloor = await attempt('first-frame floor build', () => buildFirstFrameFloor(ctx.dir));
+    if (ctx.firstFrameFloor) log(`  floor  first-frame floor built (${ctx.firstFrameFloor.bundle}, warm code cache ${(ctx.firstFrameFloor.cacheBytes / MB).toFixed(2)} MB) in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  }
+  /** first and memory's systems: the floor last, so the others keep their order. */
+  const withFrameFloor = (list) => (ctx.firstFrameFloor ? [...list, 'floor'] : list);
+
   if (only.has('first')) {
-    // Each system's cold starts interleave (swb, tmux, swb@B, swb, ...), each right after a
+    // Each system's cold starts interleave (swb, tmux, swb@B, floor, swb, ...), each right after a
     // `node -e 0`: the goal's unit, from the same minute of the same machine.
-    const firstSystems = compareBin === undefined ? dashboards : [...dashboards, 'swb@B'];
+    const firstSystems = withFrameFloor(compareBin === undefined ? dashboards : [...dashboards, 'swb@B']);
     const runs = Object.fromEntries(firstSystems.map((system) => [system, []]));
     const nodeRuns = [];
     for (let i = 0; i < P.firstReps; i++) {
@@ -1067,7 +1105,7 @@ async function main() {
   if (only.has('memory')) {
     R.node = { ...R.node, rss: nodeRss() };
     log(`  memory node -e 0: peak RSS ${(R.node.rss / MB).toFixed(1)} MB (the node binary's pages, shared by every node process, are most of it)`);
-    const memorySystems = compareBin === undefined ? dashboards : [...dashboards, 'swb@B'];
+    const memorySystems = withFrameFloor(compareBin === undefined ? dashboards : [...dashboards, 'swb@B']);
     for (const system of memorySystems) {
       const r = await attempt(`memory ${system}`, () => runMemory(system, files));
       if (!r) continue;
@@ -1122,7 +1160,8 @@ async function main() {
   log(`load average: ${loadBefore.toFixed(2)} at start, now ${loadAverage()}; took ${((performance.now() - t0) / 1000).toFixed(0)} s`);
   log('CPU: swb = workspace server + attached thin client; tmux = server + attached client; programs in rows/panes are not counted. RSS: the server (VmHWM).');
   log(`tmux (issue) = the issues' figures for tmux 3.3a; they match this bench's tmux at tmux's default history (--tmux-history=2000). Streaming CPU: over a 10 s window; scale: 64 idle rows.`);
-  if (systems.includes('floor')) log('floor = node-pty + @xterm/headless alone (bench/lib/render/emulator-floor.mjs): each row at its swb size, every byte parsed, nothing drawn; what a dashboard on this stack pays without a fast-forward.');
+  if (systems.includes('floor') && (only.has('flood') || only.has('echo-under-load'))) log('floor (floods, echo under load) = node-pty + @xterm/headless alone (bench/lib/render/emulator-floor.mjs): each row at its swb size, every byte parsed, nothing drawn; what a dashboard on this stack pays without a fast-forward.');
+  if (frameFloor) log("floor (first frame, memory) = two node starts and a frame on swb's stack (bench/lib/render/first-frame-floor.mjs): a thin client that starts a detached server, which loads one code-cached bundle of Ink + React + xterm + node-pty, starts the rows with swb's posix_spawn and renders them with Ink; no store, hub, config, scrollback or colour.");
   if (errors.length) log(`errors: ${errors.join(' | ')}`);
 
   if (prof) {
@@ -1200,20 +1239,21 @@ function table(R) {
   // Issue #33's start goals are in units of node's own start, measured beside each start.
   const node = R.node?.firstMs;
   const swbB = R['swb@B'] ?? {};
-  add('first frame 8 rows (ms)', swb.first?.ms, tmux.first?.ms, 0, '<= 1000 ms', below(swb.first?.ms, 1000), '');
-  add('  in node starts (x node -e 0)', swb.first?.ms / node, tmux.first?.ms / node, 2, '<= 3x', below(swb.first?.ms / node, 3), '');
+  add('first frame 8 rows (ms)', swb.first?.ms, tmux.first?.ms, 0, '<= 1000 ms', below(swb.first?.ms, 1000), '', floor.first ? floor.first.ms : undefined);
+  add('  in node starts (x node -e 0)', swb.first?.ms / node, tmux.first?.ms / node, 2, '<= 3x', below(swb.first?.ms / node, 3), '', floor.first ? floor.first.ms / node : undefined);
   add('  swb@B (--compare), x node -e 0', swbB.first?.ms / node, tmux.first?.ms / node, 2, '(before)', null, '');
   add(`reattach ${P.reattachRows} rows, first frame (ms)`, swb.reattach?.ms, tmux.reattach?.ms, 0, '<= 150 ms', below(swb.reattach?.ms, 150), '');
   add('  in node starts (x node -e 0)', swb.reattach?.ms / swb.reattach?.nodeMs, tmux.reattach?.ms / tmux.reattach?.nodeMs, 2, '<= 1.5x', below(swb.reattach?.ms / swb.reattach?.nodeMs, 1.5), '');
   add('  swb@B (--compare), x node -e 0', swbB.reattach?.ms / swbB.reattach?.nodeMs, tmux.reattach?.ms / tmux.reattach?.nodeMs, 2, '(before)', null, '');
   const sm = swb.memory;
   const tm = tmux.memory;
-  add('server base, peak RSS (MB)', mb(sm?.hwm.base), mb(tm?.hwm.base), 1, '<= 60', below(mb(sm?.hwm.base), 60), '');
+  const fm = floor.memory;
+  add('server base, peak RSS (MB)', mb(sm?.hwm.base), mb(tm?.hwm.base), 1, '<= 60', below(mb(sm?.hwm.base), 60), '', fm ? mb(fm.hwm.base) : undefined);
   add('  swb@B (--compare)', mb(swbB.memory?.hwm.base), mb(tm?.hwm.base), 1, '(before)', null, '');
-  add('  above node -e 0 (MB)', mb(sm?.hwm.base - R.node?.rss), mb(tm?.hwm.base), 1, '(info)', null, '');
-  add('  private, RssAnon (MB)', mb(sm?.anon.base), mb(tm?.anon.base), 1, '(info)', null, '');
+  add('  above node -e 0 (MB)', mb(sm?.hwm.base - R.node?.rss), mb(tm?.hwm.base), 1, '(info)', null, '', fm ? mb(fm.hwm.base - R.node?.rss) : undefined);
+  add('  private, RssAnon (MB)', mb(sm?.anon.base), mb(tm?.anon.base), 1, '(info)', null, '', fm ? mb(fm.anon.base) : undefined);
   add('    swb@B (--compare)', mb(swbB.memory?.anon.base), mb(tm?.anon.base), 1, '(before)', null, '');
-  add('per idle row, peak RSS (MB)', mb(sm?.hwm.perRow), mb(tm?.hwm.perRow), 2, '<= 2', below(mb(sm?.hwm.perRow), 2), '');
+  add('per idle row, peak RSS (MB)', mb(sm?.hwm.perRow), mb(tm?.hwm.perRow), 2, '<= 2', below(mb(sm?.hwm.perRow), 2), '', fm ? mb(fm.hwm.perRow) : undefined);
   add('  swb@B (--compare)', mb(swbB.memory?.hwm.perRow), mb(tm?.hwm.perRow), 2, '(before)', null, '');
   const sl = swb.load;
   const tl = tmux.load;

@@ -143,7 +143,8 @@ function safeReaddir(dir) {
   }
 }
 
-async function waitUntilGone(pid, timeoutMs) {
+/** Resolves once `pid` has exited (SIGKILLed after `timeoutMs`). */
+export async function waitUntilGone(pid, timeoutMs) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
