@@ -1,7 +1,7 @@
 // After tsc: bundles the entry points `bin/swb.js` loads, each into one ES module.
 //  - dist/cli-bundle/cli.mjs: the CLI commands (one chunk per command). An agent runs `swb send` constantly; one file loads
-//    noticeably faster than the two dozen small modules it is made of. dist/cli-bundle/dashboard.mjs beside it (chunks
-//    shared): the dashboard's and `swb attach`'s own entry, without the command table (src/cli/dashboard-entry.ts).
+//    noticeably faster than the two dozen small modules it is made of. dist/cli-bundle/dashboard.mjs beside it (one file,
+//    no chunks): the dashboard's and `swb attach`'s own entry, without the command table (src/cli/dashboard-entry.ts).
 //  - dist/server.bundle.cjs: the workspace server, which draws every client's dashboard with Ink and React. Loading Ink's few hundred small
 //    modules one by one costs about half a second here; the bundle a fraction of that, which is
 //    most of the "start to first frame" budget. CommonJS, so that it can load with V8's code cache
@@ -32,7 +32,12 @@ await Promise.all([
   build({ bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'warning', legalComments: 'none', entryPoints: [`${root}dist/src/cli/hook-report.js`], outfile: `${root}dist/hook.mjs` }),
   // Split: each command is its own chunk, loaded when it runs, so `swb send` never loads the
   // hub's modules (and the node:crypto / child_process they import).
-  build({ ...common, entryPoints: { cli: `${root}dist/src/cli/main.js`, dashboard: `${root}dist/src/cli/dashboard-entry.js` }, outdir: `${root}dist/cli-bundle`, splitting: true, chunkNames: 'chunks/[name]-[hash]', outExtension: { '.js': '.mjs' } }),
+  build({ ...common, entryPoints: { cli: `${root}dist/src/cli/main.js` }, outdir: `${root}dist/cli-bundle`, splitting: true, chunkNames: 'chunks/[name]-[hash]', outExtension: { '.js': '.mjs' } }),
+  // Not split: the client's way to its server's launch is one file read and compiled, where the
+  // shared chunks were a dozen imports, each resolved, read and linked in turn (its dynamic imports
+  // of the argument and trust checks too). The client reached "launching the server" 17-21 ms
+  // sooner (issue #33; 11-15 starts each, interleaved, median 64-76 against 85-93 ms).
+  build({ ...common, entryPoints: [`${root}dist/src/cli/dashboard-entry.js`], outfile: `${root}dist/cli-bundle/dashboard.mjs` }),
   build({ ...serverBundleOptions(root), entryPoints: [`${root}dist/src/server/workspace-server.js`], outfile: `${root}dist/server.bundle.cjs` }),
 ]);
 
