@@ -261,6 +261,14 @@ export function checkConfig(value: unknown): Checked<SwitchboardConfig> {
   return checkFile(configSchema(), value);
 }
 
+/**
+ * The config when there is no file: what checkConfig makes of `{}` (a test holds the two equal),
+ * without building the schema, which a server started without a config file then never needs.
+ */
+export function defaultConfig(): SwitchboardConfig {
+  return { rows: [] };
+}
+
 /** checkConfig, throwing the SchemaError. */
 export function parseConfig(value: unknown): SwitchboardConfig {
   return parse(configSchema(), value);
