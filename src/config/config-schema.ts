@@ -227,38 +227,81 @@ export const webSchema = lazySchema(() =>
     .describe('The browser client: swb web serves it; this section serves it from the start (docs/CONFIG.md, "Web").'),
 );
 
-/** The file as written: strict, so an unknown field is an error. New sections are one more key here. */
+/**
+ * The file's sections, in the file schema's order, each built at its first use: a file is checked
+ * with the sections it has (configSchemaFor), so a config of a few lines builds a few schemas.
+ * New sections are one more key here.
+ */
+const SECTIONS = {
+  $schema: editorSchemaField,
+  rows: lazySchema(() => z.optional(z.array(rowSchema()).max(CONFIG_LIMITS.rows).describe('Rows to start.'))),
+  theme: lazySchema(() => z.optional(z.string().regex(THEME_NAME_PATTERN, { error: 'a theme name: lower-case letters, digits, ".", "_" or "-"' }).describe('Theme name (default "dark").'))),
+  keys: lazySchema(() => z.optional(keysSchema())),
+  detachKey: lazySchema(() => z.optional(z.string().min(1).max(40).describe('Shorthand for keys.detach (give one or the other).'))),
+  limits: lazySchema(() => z.optional(limitsSchema())),
+  layout: lazySchema(() => z.optional(z.enum(LAYOUTS).describe('Initial layout (default "stack").'))),
+  notifications: lazySchema(() => z.optional(z.strictObject({ bell: z.optional(z.boolean()), desktop: z.optional(z.boolean()) }).describe('Ring the terminal bell, or show desktop notifications, on new mail (the older form of notify).'))),
+  notify: lazySchema(() => z.optional(notifySchema())),
+  scrollback: lazySchema(() => z.optional(z.int().min(0).max(100_000).describe('Scrollback lines kept per row.'))),
+  attachedStatus: lazySchema(() => z.optional(z.boolean().describe('Show a status line under an attached row (row, state, news, the detach key); default true.'))),
+  composer: lazySchema(() => z.optional(z.strictObject({ closeAfterSend: z.optional(z.boolean()) }).describe('closeAfterSend (default true) closes the composer once a message is accepted.'))),
+  clipboard: lazySchema(() => z.optional(z.enum(['osc52', 'file']).describe('Where the history view\'s copies go: "osc52" (the terminal\'s clipboard; some terminals refuse it) or "file" (default).'))),
+  mouse: lazySchema(() => z.optional(z.boolean().describe('The mouse on the dashboard: click to focus, again to attach, wheel for history (default true).'))),
+  federation: lazySchema(() => z.optional(federationSettingsSchema())),
+  worktrees: lazySchema(() => z.optional(worktreesSchema())),
+  usage: lazySchema(() => z.optional(UsageConfigSchema())),
+  web: lazySchema(() => z.optional(webSchema())),
+};
+type SectionName = keyof typeof SECTIONS;
+const SECTION_NAMES = Object.keys(SECTIONS) as SectionName[];
+
+/** The named sections' schemas, as an object shape. */
+function sectionShape<K extends SectionName>(names: readonly K[]): { [N in K]: ReturnType<(typeof SECTIONS)[N]> } {
+  return Object.fromEntries(names.map((name) => [name, SECTIONS[name]()])) as { [N in K]: ReturnType<(typeof SECTIONS)[N]> };
+}
+
+/** The file as written: strict, so an unknown field is an error. */
 export const configFileSchema = lazySchema(() =>
   z
-    .strictObject({
-      $schema: editorSchemaField(),
-      rows: z.optional(z.array(rowSchema()).max(CONFIG_LIMITS.rows).describe('Rows to start.')),
-      theme: z.optional(z.string().regex(THEME_NAME_PATTERN, { error: 'a theme name: lower-case letters, digits, ".", "_" or "-"' }).describe('Theme name (default "dark").')),
-      keys: z.optional(keysSchema()),
-      detachKey: z.optional(z.string().min(1).max(40).describe('Shorthand for keys.detach (give one or the other).')),
-      limits: z.optional(limitsSchema()),
-      layout: z.optional(z.enum(LAYOUTS).describe('Initial layout (default "stack").')),
-      notifications: z.optional(z.strictObject({ bell: z.optional(z.boolean()), desktop: z.optional(z.boolean()) }).describe('Ring the terminal bell, or show desktop notifications, on new mail (the older form of notify).')),
-      notify: z.optional(notifySchema()),
-      scrollback: z.optional(z.int().min(0).max(100_000).describe('Scrollback lines kept per row.')),
-      attachedStatus: z.optional(z.boolean().describe('Show a status line under an attached row (row, state, news, the detach key); default true.')),
-      composer: z.optional(z.strictObject({ closeAfterSend: z.optional(z.boolean()) }).describe('closeAfterSend (default true) closes the composer once a message is accepted.')),
-      clipboard: z.optional(z.enum(['osc52', 'file']).describe('Where the history view\'s copies go: "osc52" (the terminal\'s clipboard; some terminals refuse it) or "file" (default).')),
-      mouse: z.optional(z.boolean().describe('The mouse on the dashboard: click to focus, again to attach, wheel for history (default true).')),
-      federation: z.optional(federationSettingsSchema()),
-      worktrees: z.optional(worktreesSchema()),
-      usage: z.optional(UsageConfigSchema()),
-      web: z.optional(webSchema()),
-    })
+    .strictObject(sectionShape(SECTION_NAMES))
     .meta({ title: 'Switchboard config', description: 'Switchboard configuration (switchboard.json or <config dir>/config.json; docs/CONFIG.md).' }),
 );
 
-const configSchema = lazySchema(() => configFileSchema().transform(({ $schema: _editorOnly, rows, ...rest }) => ({ rows: rows ?? [], ...rest })));
+/** The file's value as swb uses it: rows default to none, the editor's `$schema` dropped. */
+function asApplied<S extends z.ZodType<z.output<ReturnType<typeof configFileSchema>>>>(file: S) {
+  return file.transform(({ $schema: _editorOnly, rows, ...rest }) => ({ rows: rows ?? [], ...rest }));
+}
+const configSchema = lazySchema(() => asApplied(configFileSchema()));
 export type SwitchboardConfig = z.output<ReturnType<typeof configSchema>>;
+
+/**
+ * The schema that checks `value`: for an object whose every field is a section, the strict object of
+ * exactly those sections, in the file schema's order: what the whole schema does with such a file
+ * (a field it does not have is absent from both), with only its own sections built. Anything else
+ * (an unknown field, whose problem names every section; not an object) gets the whole schema.
+ */
+function configSchemaFor(value: unknown): ReturnType<typeof configSchema> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return configSchema();
+  const present = SECTION_NAMES.filter((name) => Object.hasOwn(value, name));
+  if (present.length !== Object.keys(value).length) return configSchema();
+  const key = present.join(',');
+  let schema = schemasBySections.get(key);
+  if (schema === undefined) {
+    // The same parse as the whole schema's for such a file, typed as it is.
+    schema = asApplied(z.strictObject(sectionShape(present))) as unknown as ReturnType<typeof configSchema>;
+    if (schemasBySections.size >= SCHEMAS_BY_SECTIONS_MAX) schemasBySections.delete(schemasBySections.keys().next().value!);
+    schemasBySections.set(key, schema);
+  }
+  return schema;
+}
+/** By the sections a file has: a server checks its config at its start and at every client's hello. */
+const schemasBySections = new Map<string, ReturnType<typeof configSchema>>();
+/** A handful of files' shapes: past that, edits piling up, the oldest go first. */
+const SCHEMAS_BY_SECTIONS_MAX = 16;
 
 /** Validates parsed JSON as a config: the typed value, or a SchemaError naming the field path. */
 export function checkConfig(value: unknown): Checked<SwitchboardConfig> {
-  return checkFile(configSchema(), value);
+  return checkFile(configSchemaFor(value), value);
 }
 
 /**
@@ -271,7 +314,7 @@ export function defaultConfig(): SwitchboardConfig {
 
 /** checkConfig, throwing the SchemaError. */
 export function parseConfig(value: unknown): SwitchboardConfig {
-  return parse(configSchema(), value);
+  return parse(configSchemaFor(value), value);
 }
 
 /** The hub's limits with the config's overrides applied. */
