@@ -78,6 +78,19 @@ export class PriceTable {
   }
 }
 
+/** What the usage code asks of a price table. */
+export type Prices = Pick<PriceTable, 'lookup'>;
+
+/**
+ * Prices made at their first lookup: making them parses the price files through their schema, which
+ * a server's start does not need (its first frame looks no price up; an agent's first reported usage
+ * does): some 3-5 ms of every cold start before its first frame (issue #33). Made once.
+ */
+export function pricesAtFirstUse(make: () => PriceTable): Prices {
+  let table: PriceTable | undefined;
+  return { lookup: (model) => (table ??= make()).lookup(model) };
+}
+
 /** A dated snapshot's model id ("-20250929", "-2024-08-06", "@20251101"), or Claude Code's "[1m]" form; null when `model` is neither. */
 function snapshotBase(model: string): string | null {
   const m = /^(.+?)(?:\[1m\]|[-@]\d{8}|-\d{4}-\d{2}-\d{2})$/i.exec(model);
