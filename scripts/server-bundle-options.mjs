@@ -3,7 +3,7 @@
 // first-frame-floor-build.mjs), which bundles Ink, React, xterm and node-pty the very same way so
 // that it gets every load-time trick the server has: the CommonJS wrapper the code-cached loader
 // runs, production React, Ink without its DEV-mode awaits, and the lazy Intl.Segmenter.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { BUNDLE_WRAPPER } from '../dist/src/util/code-cached-bundle.js';
 
 /** What every Node bundle of the build has in common (`root`: the package root, with its trailing slash). */
@@ -33,9 +33,56 @@ export function serverBundleOptions(root) {
     // Ink imports react-devtools-core only for its DEV-mode bridge, never used in production.
     alias: { ...common.alias, 'react-devtools-core': `${root}scripts/stubs/react-devtools-core.mjs` },
     define: { 'process.env.NODE_ENV': '"production"', 'import.meta.url': '__swbImportMetaUrl' },
-    plugins: [inkWithoutDevMode, lazyGraphemeSegmenters(root)],
+    plugins: [inkWithoutDevMode, lazyGraphemeSegmenters(root), oneInteropObjectPerModule],
   };
 }
+
+/**
+ * esbuild gives every ES module that imports a CommonJS one (React, node:process, yoga's merged
+ * namespace) its own interop object: `__toESM(require_react())` makes a fresh object and defines a
+ * getter on it for each of the module's exports. React is imported so by 37 of the server's modules,
+ * node:process by 12, yoga by 7: some 2,300 getters made as the bundle loads, 3-9 ms of its CPU
+ * (issue #33; measured here by timing each __copyProps call). Rewritten after the build: one
+ * interop object per module and import mode, made at its first import and handed to every later
+ * one, as Node's own loader hands out one namespace per module. Importers only read it. A module
+ * whose exports have grown since (a require cycle that was still running) gets a fresh one, as
+ * before. A changed esbuild helper fails the build here.
+ */
+const TO_ESM = `var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__getProtoOf(mod)) : {}, __copyProps(
+  // If the importer is in node compatibility mode or this is not an ESM
+  // file that has been converted to a CommonJS file using a Babel-
+  // compatible transform (i.e. "__esModule" has not been set), then set
+  // "default" to the CommonJS "module.exports" for node compatibility.
+  isNodeMode || !mod || !mod.__esModule ? __defProp(target, "default", { value: mod, enumerable: true }) : target,
+  mod
+));
+`;
+const TO_ESM_ONCE = `${TO_ESM.replace('var __toESM =', 'var __toESMEach =')}var __swbInterop = new WeakMap();
+var __toESM = (mod, isNodeMode) => {
+  if (mod === null || (typeof mod !== "object" && typeof mod !== "function")) return __toESMEach(mod, isNodeMode);
+  const mode = isNodeMode ? 1 : 0, names = __getOwnPropNames(mod).length;
+  let made = __swbInterop.get(mod);
+  if (made === undefined) __swbInterop.set(mod, (made = [null, null]));
+  const had = made[mode];
+  if (had !== null && had.names === names) return had.target;
+  const target = __toESMEach(mod, isNodeMode);
+  made[mode] = { target, names };
+  return target;
+};
+`;
+const oneInteropObjectPerModule = {
+  name: 'one-interop-object-per-module',
+  setup(b) {
+    b.onEnd((result) => {
+      const out = b.initialOptions.outfile;
+      if (result.errors.length > 0 || !out) return;
+      const text = readFileSync(out, 'utf8');
+      const found = text.split(TO_ESM).length - 1;
+      if (found !== 1) throw new Error(`${out}: ${found} copies of esbuild's __toESM helper where one was expected (esbuild changed: see scripts/server-bundle-options.mjs)`);
+      writeFileSync(out, text.replace(TO_ESM, TO_ESM_ONCE));
+    });
+  },
+};
 
 /**
  * Ink's reconciler awaits at its top level, for its DEV mode only (the devtools bridge, its own

@@ -40,7 +40,7 @@ function buildNativeSchema() {
       codexHooks: ownRecord(z.string().refine((e) => (CODEX_HOOK_EVENTS as readonly string[]).includes(e), { error: `a Codex hook event: ${CODEX_HOOK_EVENTS.join(', ')}` }), z.string().min(1).max(200), { maxKeys: CODEX_HOOK_EVENTS.length, keyProblem: `a Codex hook event: ${CODEX_HOOK_EVENTS.join(', ')}` })
         .default({})
         .describe('Codex hooks ({swb} is the launcher, {swb-hook} what runs a hook): passed as -c hooks=..., each trusted for this launch only, run in the background.'),
-      $comment: comment,
+      $comment: comment(),
     })
     .superRefine((n, ctx) => {
       for (const [name, content] of Object.entries(n.files)) {

@@ -338,7 +338,7 @@ function buildProfileFileSchema() {
       openFile: z.optional(regexField),
       transcript: z.optional(z.string().min(1).max(300).describe('Where the agent keeps the transcript of session {id} ({id:N}: its first N characters; `~`, `${VAR:-default}`, `*` within one segment): a resume refused while it is there and not empty keeps the session.')),
       turnMarker: z.optional(z.string().min(1).max(100).describe('Text only a turn writes into the transcript: with it, a transcript had turns when it holds this text, not when it is merely not empty.')),
-      $comment: comment,
+      $comment: comment(),
     })
     .superRefine((r, ctx) => {
       const problem = (path: string[], message: string) => ctx.addIssue({ code: 'custom', input: r, path, message });
@@ -360,7 +360,7 @@ function buildProfileFileSchema() {
   /** A profile file as written (src/agents/profiles/*.json and user files): strict, so a typo is an error. */
   return z
     .strictObject({
-      $schema: editorSchemaField,
+      $schema: editorSchemaField(),
       format: z.literal(PROFILE_FORMAT).describe('The profile format; this engine reads format 1.'),
       id: z.string().regex(ID_PATTERN, { error: 'lower-case letters, digits, ".", "_" or "-" (at most 64)' }).describe('The profile id: the file is <id>.json.'),
       version: z.string().min(1).max(40),
@@ -384,7 +384,7 @@ function buildProfileFileSchema() {
       native: z.optional(nativeSchema()),
       dialogs: z.array(dialogSchema).max(PROFILE_LIMITS.dialogs).default([]),
       rules: z.array(ruleSchema).max(PROFILE_LIMITS.rules),
-      $comment: comment,
+      $comment: comment(),
     })
     .superRefine((p, ctx) => {
       const problem = (path: (string | number)[], message: string) => ctx.addIssue({ code: 'custom', input: p, path, message });

@@ -8,8 +8,8 @@ import { profileFileSchema } from '../agents/profile-schema.js';
 import { configFileSchema } from '../config/config-schema.js';
 import { themeFileSchema } from '../config/theme.js';
 
-// Each as a function: the profile's is built at its first use (profile-schema.ts says why).
-export const FILE_SCHEMAS = { config: () => configFileSchema, theme: () => themeFileSchema, profile: profileFileSchema } as const;
+// Each as a function: each is built at its first use (lazySchema in util/schema.ts says why).
+export const FILE_SCHEMAS = { config: configFileSchema, theme: themeFileSchema, profile: profileFileSchema } as const;
 export type FileSchemaName = keyof typeof FILE_SCHEMAS;
 export const FILE_SCHEMA_NAMES = Object.keys(FILE_SCHEMAS) as FileSchemaName[];
 

@@ -4,6 +4,7 @@
 import { homedir, hostname } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import * as z from 'zod';
+import { lazySchema } from '../protocol/lazy-schema.js';
 import { checkFile } from '../util/schema.js';
 import { NODE_NAME_HINT, NODE_NAME_PATTERN } from '../protocol/remote-address.js';
 
@@ -26,32 +27,34 @@ export function defaultNodeName(host = hostname()): string {
   return name || 'node';
 }
 
-const filePath = z.string().min(1).max(4096);
+const filePath = lazySchema(() => z.string().min(1).max(4096));
 
-/** The `federation` section, as zod checks it (and as `swb schema config` describes it to editors). */
-export const federationSettingsSchema = z
-  .strictObject({
-    url: z
-      .string()
-      .refine(isNatsUrl, { message: 'expected nats://HOST:PORT (or tls://, several separated by commas)' })
-      .describe('The NATS JetStream server: nats://HOST:PORT or tls://HOST:PORT; several cluster members separated by commas.'),
-    node: z.optional(
-      z.string().regex(NODE_NAME_PATTERN, { message: `expected a node name (${NODE_NAME_HINT})` }).describe("This node's name among the federated servers (default: the host name): remote rows are handle@node."),
-    ),
-    credentials: z.optional(filePath.describe('A NATS .creds file (JWT and nkey seed); 0600.')),
-    user: z.optional(z.string().min(1).max(4096).describe("This node's NATS user (with passwordFile).")),
-    passwordFile: z.optional(filePath.describe("A file holding the user's password (never the password itself); 0600.")),
-    tls: z.optional(
-      z.strictObject({ ca: z.optional(filePath), cert: z.optional(filePath), key: z.optional(filePath) }).describe('TLS files for tls:// URLs: ca, cert, key.'),
-    ),
-  })
-  .refine((s) => (s.user === undefined) === (s.passwordFile === undefined), { message: 'user and passwordFile go together' })
-  .transform((s): FederationSettings => ({ ...s, node: s.node ?? defaultNodeName() }))
-  .describe('Mail across machines through NATS JetStream (docs/FEDERATION.md).');
+/** The `federation` section, as zod checks it (and as `swb schema config` describes it to editors); built at its first use (protocol/lazy-schema.ts says why). */
+export const federationSettingsSchema = lazySchema(() =>
+  z
+    .strictObject({
+      url: z
+        .string()
+        .refine(isNatsUrl, { message: 'expected nats://HOST:PORT (or tls://, several separated by commas)' })
+        .describe('The NATS JetStream server: nats://HOST:PORT or tls://HOST:PORT; several cluster members separated by commas.'),
+      node: z.optional(
+        z.string().regex(NODE_NAME_PATTERN, { message: `expected a node name (${NODE_NAME_HINT})` }).describe("This node's name among the federated servers (default: the host name): remote rows are handle@node."),
+      ),
+      credentials: z.optional(filePath().describe('A NATS .creds file (JWT and nkey seed); 0600.')),
+      user: z.optional(z.string().min(1).max(4096).describe("This node's NATS user (with passwordFile).")),
+      passwordFile: z.optional(filePath().describe("A file holding the user's password (never the password itself); 0600.")),
+      tls: z.optional(
+        z.strictObject({ ca: z.optional(filePath()), cert: z.optional(filePath()), key: z.optional(filePath()) }).describe('TLS files for tls:// URLs: ca, cert, key.'),
+      ),
+    })
+    .refine((s) => (s.user === undefined) === (s.passwordFile === undefined), { message: 'user and passwordFile go together' })
+    .transform((s): FederationSettings => ({ ...s, node: s.node ?? defaultNodeName() }))
+    .describe('Mail across machines through NATS JetStream (docs/FEDERATION.md).'),
+);
 
 /** The `federation` value of a config file; errors name the path below `base` and what was expected. */
 export function parseFederationSettings(value: unknown, base = 'federation'): { ok: FederationSettings } | { error: { path: string; message: string } } {
-  const r = checkFile(federationSettingsSchema, value);
+  const r = checkFile(federationSettingsSchema(), value);
   if (r.ok) return { ok: r.value };
   const below = r.error.path;
   return { error: { path: below === '' ? base : below.startsWith('[') ? `${base}${below}` : base === '' ? below : `${base}.${below}`, message: r.error.problem } };

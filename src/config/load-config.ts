@@ -11,7 +11,7 @@
 import { dirname } from 'node:path';
 import type { HubLimits } from '../protocol/limits.js';
 import { configError, type ConfigError } from './config-error.js';
-import { checkConfig, resolveHubLimits, type SwitchboardConfig } from './config-schema.js';
+import { checkConfig, defaultConfig, resolveHubLimits, type SwitchboardConfig } from './config-schema.js';
 import { isConfigTrusted } from './config-trust.js';
 import { findConfig, MAX_CONFIG_BYTES, type ConfigOrigin } from './find-config-file.js';
 import { buildKeymap, type Keymap } from './keymap.js';
@@ -77,7 +77,8 @@ export function loadConfig(opts: LoadConfigOptions = {}): LoadConfigResult {
   }
   const label = found?.path ?? 'defaults';
   const problems: string[] = [];
-  const parsed = checkConfig(raw);
+  // No file: the defaults, which need no schema (defaultConfig).
+  const parsed = found ? checkConfig(raw) : ({ ok: true, value: defaultConfig() } as const);
   // Schema problems, then what the other checks find in the parts the schema let through, so a
   // file with several mistakes hears of all of them at once.
   const badPaths = parsed.ok ? [] : parsed.error.all.map((p) => p.path);

@@ -6,6 +6,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod';
+import { lazySchema } from '../protocol/lazy-schema.js';
 import { packageRoot } from '../util/package-root.js';
 import { compareCodeUnits } from '../text/code-unit-order.js';
 import { checkFile, editorSchemaField, parse } from '../util/schema.js';
@@ -31,40 +32,45 @@ const NAMED_COLORS: ReadonlySet<string> = new Set(ANSI_COLOR_NAMES);
 const notAColour = (iss: { input?: unknown }) =>
   `expected a colour: "#rrggbb" or one of ${ANSI_COLOR_NAMES.join(', ')} (got ${JSON.stringify(iss.input)?.slice(0, 40) ?? String(iss.input)})`;
 // One string check rather than a union, so every wrong value gets the one message; the JSON Schema
-// still offers both forms to an editor.
-const color = z
-  .string({ error: notAColour })
-  .refine((v) => HEX_COLOR.test(v) || NAMED_COLORS.has(v), { error: notAColour })
-  .meta({ id: 'colour', description: '"#rrggbb" or an ANSI colour name (which follows the terminal\'s palette).', anyOf: [{ pattern: HEX_COLOR.source }, { enum: [...ANSI_COLOR_NAMES] }] });
+// still offers both forms to an editor. The schemas are built at their first use (protocol/lazy-schema.ts
+// says why).
+const color = lazySchema(() =>
+  z
+    .string({ error: notAColour })
+    .refine((v) => HEX_COLOR.test(v) || NAMED_COLORS.has(v), { error: notAColour })
+    .meta({ id: 'colour', description: '"#rrggbb" or an ANSI colour name (which follows the terminal\'s palette).', anyOf: [{ pattern: HEX_COLOR.source }, { enum: [...ANSI_COLOR_NAMES] }] }),
+);
 /** A slot's `bg` may be left out for the terminal's default background. */
-const pair = z.strictObject({ fg: color, bg: z.optional(color) }).meta({ id: 'colourPair', description: 'Foreground and, optionally, background (left out: the terminal\'s default).' });
+const pair = lazySchema(() => z.strictObject({ fg: color(), bg: z.optional(color()) }).meta({ id: 'colourPair', description: 'Foreground and, optionally, background (left out: the terminal\'s default).' }));
 
 /** The theme file as written; every slot is required. */
-export const themeFileSchema = z
-  .strictObject({
-    $schema: editorSchemaField,
-    name: z.string().regex(THEME_NAME_PATTERN, { error: 'lower-case letters, digits, ".", "_" or "-"' }).describe('The theme\'s name: the file is <name>.json.'),
-    description: z.optional(z.string().max(200)),
-    header: z.strictObject({ focused: pair, unfocused: pair, attached: pair }).describe('Row header bar: the focused row, the others, and the row keys are going to while attached.'),
-    border: z.strictObject({ focused: color, unfocused: color }),
-    state: z.strictObject({ busy: color, idle: color, waiting: color, exited: color, unknown: color }).describe('Row state badges.'),
-    unread: pair.describe('Unread-mail badge.'),
-    notification: pair.describe('The notification strip.'),
-    composer: z.strictObject({ fg: color, bg: z.optional(color), border: color, mention: color, placeholder: color }),
-    help: z.strictObject({ fg: color, bg: z.optional(color), border: color, key: color }).describe('The help overlay (`?`): text, background, frame, and key names.'),
-    muted: color,
-    error: color,
-    accent: color,
-  })
-  .meta({ title: 'Switchboard theme', description: 'A Switchboard theme: colours for its chrome (headers, borders, badges, overlays), "#rrggbb" or ANSI colour names.' });
+export const themeFileSchema = lazySchema(() =>
+  z
+    .strictObject({
+      $schema: editorSchemaField(),
+      name: z.string().regex(THEME_NAME_PATTERN, { error: 'lower-case letters, digits, ".", "_" or "-"' }).describe('The theme\'s name: the file is <name>.json.'),
+      description: z.optional(z.string().max(200)),
+      header: z.strictObject({ focused: pair(), unfocused: pair(), attached: pair() }).describe('Row header bar: the focused row, the others, and the row keys are going to while attached.'),
+      border: z.strictObject({ focused: color(), unfocused: color() }),
+      state: z.strictObject({ busy: color(), idle: color(), waiting: color(), exited: color(), unknown: color() }).describe('Row state badges.'),
+      unread: pair().describe('Unread-mail badge.'),
+      notification: pair().describe('The notification strip.'),
+      composer: z.strictObject({ fg: color(), bg: z.optional(color()), border: color(), mention: color(), placeholder: color() }),
+      help: z.strictObject({ fg: color(), bg: z.optional(color()), border: color(), key: color() }).describe('The help overlay (`?`): text, background, frame, and key names.'),
+      muted: color(),
+      error: color(),
+      accent: color(),
+    })
+    .meta({ title: 'Switchboard theme', description: 'A Switchboard theme: colours for its chrome (headers, borders, badges, overlays), "#rrggbb" or ANSI colour names.' }),
+);
 
-const themeSchema = themeFileSchema.transform(({ $schema: _editorOnly, ...theme }) => theme);
-export type Theme = z.output<typeof themeSchema>;
-export type ColorPair = z.output<typeof pair>;
+const themeSchema = lazySchema(() => themeFileSchema().transform(({ $schema: _editorOnly, ...theme }) => theme));
+export type Theme = z.output<ReturnType<typeof themeSchema>>;
+export type ColorPair = z.output<ReturnType<typeof pair>>;
 
 /** Validates parsed JSON as a theme; throws SchemaError with the field path. */
 export function parseTheme(value: unknown): Theme {
-  return parse(themeSchema, value);
+  return parse(themeSchema(), value);
 }
 
 export interface ThemeDirs {
@@ -103,7 +109,7 @@ export function loadTheme(name: string, opts: ThemeOptions = {}): ThemeResult {
     const key = `${file}\0${read.sha256}`;
     let theme = parsedThemes.get(key);
     if (theme === undefined) {
-      const parsed = checkFile(themeSchema, read.value);
+      const parsed = checkFile(themeSchema(), read.value);
       if (!parsed.ok) return { ok: false, error: configError(`${file}: ${parsed.error.message}`) };
       theme = parsed.value;
       if (parsedThemes.size >= PARSED_THEMES_MAX) parsedThemes.delete(parsedThemes.keys().next().value!);

@@ -12,7 +12,8 @@ import type { SessionIdentity } from './session-registry.js';
 export type HandlerResult = { ok: unknown } | { error: SwbErrorValue };
 
 export interface Handler<P> {
-  params: z.ZodType<P>;
+  /** The params' schema, built at the method's first call (protocol/lazy-schema.ts says why). */
+  params: () => z.ZodType<P>;
   /** A hand check of the common case, for a hot method: the params when the schema would take them as they are, else undefined. */
   plainParams?: (raw: unknown) => P | undefined;
   /** Methods that need no hello first. */

@@ -346,7 +346,7 @@ export function dispatchRpc(core: HubCore, conn: HubConnection, method: string, 
   if (!h) return { error: swbError('UNKNOWN_METHOD', `There is no method ${JSON.stringify(method.slice(0, 64))}.`) };
   let params = h.plainParams?.(rawParams);
   if (params === undefined) {
-    const parsed = check(h.params, rawParams);
+    const parsed = check(h.params(), rawParams);
     if (!parsed.ok) return { error: swbError('BAD_REQUEST', `Bad params for ${method}: ${parsed.error.message}.`) };
     params = parsed.value;
   }

@@ -22,7 +22,7 @@ import type { RowFleet } from '../supervisor/row-fleet.js';
 import { DisposableMap } from '../util/disposable-map.js';
 import { Emitter, type Event } from '../util/event.js';
 import { type Disposable, DisposableStore } from '../util/lifecycle.js';
-import { loadPriceFiles, mergePrices, type PriceTable } from '../usage/price-table.js';
+import { loadPriceFiles, mergePrices, pricesAtFirstUse, type Prices } from '../usage/price-table.js';
 import type { LaunchPlan } from '../app/launch-plan.js';
 import type { ServerCore } from './server-core.js';
 import type { RowRecords } from './row-records.js';
@@ -41,7 +41,7 @@ export interface RowUsageBoardOptions {
   agents: AgentSupervisor;
   profiles: ProfileSet;
   ledger: UsageLedger;
-  prices: PriceTable;
+  prices: Prices;
   budgets?: Budgets;
   /** Where the budgets' levels and stopped rows outlive the server. */
   budgetMemory?: BudgetMemory;
@@ -247,17 +247,18 @@ function usageEvent(u: RowUsageView): Omit<RowUsageView, 'row'> {
 
 /**
  * The server's board: prices from the shipped files with the config's overrides (a bad override is
- * logged and the shipped prices used), the config's budgets, the core's ledger and events, and the
- * records' conversations.
+ * logged and the shipped prices used), made at the first lookup (pricesAtFirstUse), the config's
+ * budgets, the core's ledger and events, and the records' conversations.
  */
 export function startRowUsage(core: ServerCore, plan: LaunchPlan, records: RowRecords, log: (line: string) => void): RowUsageBoard {
-  let prices: PriceTable;
-  try {
-    prices = mergePrices(loadPriceFiles(), plan.usage?.prices);
-  } catch (err) {
-    log(`usage: the config's prices are not used: ${(err as Error).message}`);
-    prices = mergePrices(loadPriceFiles());
-  }
+  const prices = pricesAtFirstUse(() => {
+    try {
+      return mergePrices(loadPriceFiles(), plan.usage?.prices);
+    } catch (err) {
+      log(`usage: the config's prices are not used: ${(err as Error).message}`);
+      return mergePrices(loadPriceFiles());
+    }
+  });
   return new RowUsageBoard({
     fleet: core.fleet,
     agents: core.agents,

@@ -7,7 +7,7 @@
 // Levels and stopped rows are kept in the budgets' memory (mail.db) so this holds across a restart.
 import { appendFileSync } from 'node:fs';
 import type { RowFleet } from '../supervisor/row-fleet.js';
-import type { PriceTable } from '../usage/price-table.js';
+import type { Prices } from '../usage/price-table.js';
 import type { BudgetMark } from '../usage/row-usage-view.js';
 import { type Budget, type BudgetLevel, BudgetLevels, type BudgetMemory, type Budgets, budgetOfRow, type BudgetStatus, budgetStatus, notifies, stopsWakes } from '../usage/usage-budget.js';
 import type { UsageLedger } from '../usage/usage-ledger.js';
@@ -23,7 +23,7 @@ const RANK = { ok: 0, warn: 1, over: 2 } as const;
 export interface UsageBudgetsOptions {
   budgets: Budgets;
   ledger: UsageLedger;
-  prices: PriceTable;
+  prices: Prices;
   fleet: RowFleet;
   auditLogPath: string;
   /** Where levels and stopped rows outlive the server (none: they live as long as it). */

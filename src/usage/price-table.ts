@@ -8,6 +8,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod';
+import { lazySchema } from '../protocol/lazy-schema.js';
 import { packageRoot } from '../util/package-root.js';
 import { ownRecord, parse } from '../util/schema.js';
 import type { TokenCounts } from './token-counts.js';
@@ -16,28 +17,33 @@ import { MODELS, type PriceOverrides, TierSchema, tokensCount } from '../config/
 // The config's `usage.prices` shape lives with the section's other shapes (usage-config.ts).
 export { PriceOverridesSchema, type PriceOverrides } from '../config/usage-config.js';
 
-const ModelPriceSchema = z.strictObject({
-  ...TierSchema.shape,
-  /** The model's context window in tokens (null: not known, no fill shown). */
-  contextWindow: tokensCount.nullable(),
-  /** Prices for a response whose prompt (cached included) exceeds aboveTokens. */
-  longPrompt: z.optional(z.strictObject({ aboveTokens: tokensCount, ...TierSchema.shape })),
-  /** Other ids the provider serves the model under. */
-  aliases: z.optional(z.array(z.string().min(1).max(200)).max(20)),
-});
+// Built at their first use (protocol/lazy-schema.ts says why).
+const ModelPriceSchema = lazySchema(() =>
+  z.strictObject({
+    ...TierSchema().shape,
+    /** The model's context window in tokens (null: not known, no fill shown). */
+    contextWindow: tokensCount().nullable(),
+    /** Prices for a response whose prompt (cached included) exceeds aboveTokens. */
+    longPrompt: z.optional(z.strictObject({ aboveTokens: tokensCount(), ...TierSchema().shape })),
+    /** Other ids the provider serves the model under. */
+    aliases: z.optional(z.array(z.string().min(1).max(200)).max(20)),
+  }),
+);
 
-export const PriceFileSchema = z.strictObject({
-  $comment: z.optional(z.string()),
-  provider: z.string().min(1).max(64),
-  /** The date the figures were taken (YYYY-MM-DD). */
-  asOf: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
-  source: z.url(),
-  currency: z.literal('USD'),
-  models: ownRecord(z.string().min(1).max(200), ModelPriceSchema, MODELS),
-});
+export const PriceFileSchema = lazySchema(() =>
+  z.strictObject({
+    $comment: z.optional(z.string()),
+    provider: z.string().min(1).max(64),
+    /** The date the figures were taken (YYYY-MM-DD). */
+    asOf: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+    source: z.url(),
+    currency: z.literal('USD'),
+    models: ownRecord(z.string().min(1).max(200), ModelPriceSchema(), MODELS),
+  }),
+);
 
-export type ModelPrice = z.output<typeof ModelPriceSchema>;
-export type PriceFile = z.output<typeof PriceFileSchema>;
+export type ModelPrice = z.output<ReturnType<typeof ModelPriceSchema>>;
+export type PriceFile = z.output<ReturnType<typeof PriceFileSchema>>;
 
 export interface PricedModel {
   id: string;
@@ -72,6 +78,19 @@ export class PriceTable {
   }
 }
 
+/** What the usage code asks of a price table. */
+export type Prices = Pick<PriceTable, 'lookup'>;
+
+/**
+ * Prices made at their first lookup: making them parses the price files through their schema, which
+ * a server's start does not need (its first frame looks no price up; an agent's first reported usage
+ * does): some 3-5 ms of every cold start before its first frame (issue #33). Made once.
+ */
+export function pricesAtFirstUse(make: () => PriceTable): Prices {
+  let table: PriceTable | undefined;
+  return { lookup: (model) => (table ??= make()).lookup(model) };
+}
+
 /** A dated snapshot's model id ("-20250929", "-2024-08-06", "@20251101"), or Claude Code's "[1m]" form; null when `model` is neither. */
 function snapshotBase(model: string): string | null {
   const m = /^(.+?)(?:\[1m\]|[-@]\d{8}|-\d{4}-\d{2}-\d{2})$/i.exec(model);
@@ -85,7 +104,7 @@ export function loadPriceFiles(dir = join(packageRoot(), 'src', 'usage', 'prices
     .sort()
     .map((f) => {
       try {
-        return parse(PriceFileSchema, JSON.parse(readFileSync(join(dir, f), 'utf8')));
+        return parse(PriceFileSchema(), JSON.parse(readFileSync(join(dir, f), 'utf8')));
       } catch (err) {
         throw new Error(`${join(dir, f)}: ${(err as Error).message}`);
       }
@@ -132,6 +151,6 @@ export function costOf(price: ModelPrice, tokens: Readonly<TokenCounts>, longTok
   return cost;
 }
 
-function tierCost(p: z.output<typeof TierSchema>, t: Readonly<TokenCounts>): number {
+function tierCost(p: z.output<ReturnType<typeof TierSchema>>, t: Readonly<TokenCounts>): number {
   return (t.input * p.input + t.cacheRead * p.cacheRead + t.cacheWrite * p.cacheWrite + t.output * p.output) / 1_000_000;
 }

@@ -13,7 +13,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { Emitter, type Event } from '../util/event.js';
 import type { Disposable } from '../util/lifecycle.js';
-import { costOf, isLongPrompt, type PriceTable } from './price-table.js';
+import { costOf, isLongPrompt, type Prices } from './price-table.js';
 import { addTokens, type TokenCounts, zeroTokens } from './token-counts.js';
 import { type FollowBatch, TranscriptFollower } from './transcript-follower.js';
 import { emptyTotal, type UsageLatest, type UsageLedger, type UsageTotalRecord } from './usage-ledger.js';
@@ -50,7 +50,7 @@ export interface RowUsageTrackerOptions {
   /** The row's conversation file, or null while it does not exist yet (asked again at each look). */
   locate: () => string | null;
   ledger: UsageLedger;
-  prices: PriceTable;
+  prices: Prices;
   now?: () => number;
   sliceBytes?: number;
 }

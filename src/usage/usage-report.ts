@@ -2,7 +2,7 @@
 // summed into groups — by row, by agent, by model or by day — and priced at the current table, so a
 // price the config changes applies to the whole history. Rows that no longer run are included: the
 // totals persist in mail.db. A model without a price adds its tokens and no cost (named in `unpriced`).
-import { costOf, type PriceTable } from './price-table.js';
+import { costOf, type Prices } from './price-table.js';
 import { addTokens, type TokenCounts, zeroTokens } from './token-counts.js';
 import type { UsageTotalRecord } from './usage-ledger.js';
 
@@ -43,7 +43,7 @@ export function billedTokens(t: Readonly<TokenCounts>): number {
 /** Sums `records` into groups priced with `prices`; `agentOf` names a row's agent (its profile). */
 export function usageReport(
   records: readonly UsageTotalRecord[],
-  prices: PriceTable,
+  prices: Prices,
   o: { by: UsageGrouping; since?: string | null; agentOf?: (row: string) => string | null; maxGroups?: number },
 ): UsageReport {
   const groups = new Map<string, UsageGroup>();

@@ -4,6 +4,7 @@
 // (`z.strictObject`) throughout, so a typo never passes silently. Never on the `swb send` path: the
 // CLI client does not load zod (test/unit/architecture.test.ts).
 import * as z from 'zod';
+import { lazySchema } from '../protocol/lazy-schema.js';
 import { issueMessage, reportedIssue, reportedIssues } from './schema-wording.js';
 
 export class SchemaError extends Error {
@@ -74,4 +75,4 @@ export function ownRecord<K extends z.ZodType<string>, V extends z.ZodType>(key:
 }
 
 /** `"$schema"` in a config, theme or profile file: where an editor finds the file's JSON Schema. swb ignores it. */
-export const editorSchemaField = z.optional(z.string().max(4096).meta({ description: 'The JSON Schema of this file, for editors; swb ignores it.' }));
+export const editorSchemaField = lazySchema(() => z.optional(z.string().max(4096).meta({ description: 'The JSON Schema of this file, for editors; swb ignores it.' })));

@@ -8,12 +8,14 @@ import { markReadTargets } from '../app/mail-view-threads.js';
 import { toMailEntry } from '../app/mail-view-state.js';
 import type { OperatorPort } from '../hub/operator-port.js';
 import { HANDLE_HINT, HANDLE_PATTERN } from '../protocol/handle.js';
+import { lazySchema } from '../protocol/lazy-schema.js';
 import { emptyParams, historyParams, receiptParams, sendParams } from '../protocol/method-params.js';
 import type { MailItem } from '../protocol/methods.js';
 import { fromSwb, sayLine, toolError, type ToolMethod, type ToolTable } from './tool-method.js';
 import type { MailEntryView } from './tool-protocol.js';
 
-const handle = z.string().regex(HANDLE_PATTERN, { error: HANDLE_HINT });
+// The params' schemas are built at a tool's first call (protocol/lazy-schema.ts says why).
+const handle = lazySchema(() => z.string().regex(HANDLE_PATTERN, { error: HANDLE_HINT }));
 /** A page of the history is at most this many messages (the hub allows 500; a page shows fewer). */
 export const MAX_HISTORY_PAGE = 200;
 
@@ -39,7 +41,7 @@ export const MAIL_TOOLS: ToolTable = {
     },
   },
   'mail.history': {
-    params: historyParams.extend({ limit: z.optional(z.int().min(1).max(MAX_HISTORY_PAGE)) }),
+    params: lazySchema(() => historyParams().extend({ limit: z.optional(z.int().min(1).max(MAX_HISTORY_PAGE)) })),
     mutates: false,
     run(params, { port }) {
       const r = port.history({ limit: 50, ...params });
@@ -56,7 +58,7 @@ export const MAIL_TOOLS: ToolTable = {
     },
   },
   'mail.markRead': {
-    params: z.strictObject({ id: receiptParams.shape.id, filter: z.optional(z.nullable(handle)) }),
+    params: lazySchema(() => z.strictObject({ id: receiptParams().shape.id, filter: z.optional(z.nullable(handle())) })),
     mutates: true,
     async run({ id, filter }, { port }) {
       const receipt = port.receipts(id);
@@ -71,7 +73,7 @@ export const MAIL_TOOLS: ToolTable = {
   'parked.redeliver': parkedTool('redeliver'),
   'parked.discard': parkedTool('discard'),
   'budget.grant': {
-    params: z.strictObject({ a: handle, b: handle }),
+    params: lazySchema(() => z.strictObject({ a: handle(), b: handle() })),
     mutates: true,
     async run({ a, b }, { port, note }) {
       const r = await port.grantBudget(a, b);
@@ -85,7 +87,7 @@ export const MAIL_TOOLS: ToolTable = {
 /** The mail parked when a row came back as a fresh conversation: handed over after all, or discarded. */
 function parkedTool<N extends 'parked.redeliver' | 'parked.discard'>(action: 'redeliver' | 'discard'): ToolMethod<N> {
   return {
-    params: z.strictObject({ row: handle }),
+    params: lazySchema(() => z.strictObject({ row: handle() })),
     mutates: true,
     async run({ row }, { port, note }) {
       const r = await (action === 'redeliver' ? port.redeliverParked(row) : port.discardParked(row));

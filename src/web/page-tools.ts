@@ -63,7 +63,7 @@ export class WebPageTools implements PageTools, Disposable {
     if (!tool) return toolError('UNKNOWN_METHOD', `The page has no tool ${JSON.stringify(method.slice(0, 64))}.`);
     if (who.handle !== OPERATOR) return toolError('FORBIDDEN', 'The page’s tools are the operator’s; this credential speaks as a row.');
     if (who.readOnly && tool.mutates) return toolError('READ_ONLY', `This page is read-only: ${method} changes something, and is refused.`);
-    const checked = check(tool.params, params ?? {});
+    const checked = check(tool.params(), params ?? {});
     if (!checked.ok) return toolError('BAD_REQUEST', `${method}: ${checked.error.message}`);
     try {
       return await tool.run(checked.value as never, this.ctx);

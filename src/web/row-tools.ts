@@ -6,6 +6,7 @@
 // would lose (a dirty worktree, unmerged commits) the server checks itself: git refuses.
 import * as z from 'zod';
 import { HANDLE_HINT, HANDLE_PATTERN } from '../protocol/handle.js';
+import { lazySchema } from '../protocol/lazy-schema.js';
 import { explainRowText } from '../app/row-mirror.js';
 import { emptyParams, explainParams } from '../protocol/method-params.js';
 import { describeSkipped } from '../worktree/skipped-files.js';
@@ -13,12 +14,13 @@ import { reviewLine } from './review-line.js';
 import { sayLine, toolError, type ToolContext, type ToolTable } from './tool-method.js';
 import type { DeskInfo } from './tool-protocol.js';
 
-const handle = z.string().regex(HANDLE_PATTERN, { error: HANDLE_HINT });
-const rowParams = z.strictObject({ row: handle });
-const confirmed = z.strictObject({ row: handle, confirm: z.optional(z.boolean()) });
+// The params' schemas, built at a tool's first call (protocol/lazy-schema.ts says why).
+const handle = lazySchema(() => z.string().regex(HANDLE_PATTERN, { error: HANDLE_HINT }));
+const rowParams = lazySchema(() => z.strictObject({ row: handle() }));
+const confirmed = lazySchema(() => z.strictObject({ row: handle(), confirm: z.optional(z.boolean()) }));
 /** A size for a row that has no place yet: what the page's view of it measures, bounded. */
-const cols = z.optional(z.int().min(20).max(500));
-const rows = z.optional(z.int().min(5).max(200));
+const cols = lazySchema(() => z.optional(z.int().min(20).max(500)));
+const rows = lazySchema(() => z.optional(z.int().min(5).max(200)));
 const DEFAULT_SIZE = { cols: 120, rows: 32 };
 /** A review shows at most this many lines (the server's own review stops at 20 000). */
 const MAX_REVIEW_LINES = 20_000;
@@ -26,14 +28,16 @@ const MAX_REVIEW_LINES = 20_000;
 const noRow = (row: string) => toolError('NOT_FOUND', `No row ${row} runs on this server.`);
 
 /** The "new row" dialog's fields (NewRowRequest), bounded; `what` is a profile or a command line. */
-const newRowParams = z.strictObject({
-  name: z.string().max(64),
-  what: z.string().min(1).max(4096),
-  cwd: z.string().max(4096),
-  worktree: z.optional(z.string().max(200)),
-  cols,
-  rows,
-});
+const newRowParams = lazySchema(() =>
+  z.strictObject({
+    name: z.string().max(64),
+    what: z.string().min(1).max(4096),
+    cwd: z.string().max(4096),
+    worktree: z.optional(z.string().max(200)),
+    cols: cols(),
+    rows: rows(),
+  }),
+);
 
 export function deskInfo({ desk, port }: ToolContext, defaultCwd: string): DeskInfo & { cwd: string } {
   return {
@@ -57,7 +61,7 @@ export function rowTools(defaultCwd: string): ToolTable {
       },
     },
     'wake.set': {
-      params: z.strictObject({ row: handle, policy: z.enum(['auto', 'notify', 'off']) }),
+      params: lazySchema(() => z.strictObject({ row: handle(), policy: z.enum(['auto', 'notify', 'off']) })),
       mutates: true,
       run({ row, policy }, { desk, note }) {
         if (!desk.fleet.has(row)) return noRow(row);
@@ -125,7 +129,7 @@ export function rowTools(defaultCwd: string): ToolTable {
       },
     },
     'row.reopen': {
-      params: z.strictObject({ row: handle, cols, rows }),
+      params: lazySchema(() => z.strictObject({ row: handle(), cols: cols(), rows: rows() })),
       mutates: true,
       run({ row, cols: c, rows: r }, { desk, note }) {
         if (desk.fleet.has(row)) return toolError('REFUSED', `@${row} is running again already`);

@@ -21,7 +21,8 @@ export interface ToolContext {
 export type ToolAnswer<T> = { ok: T } | { error: ToolError };
 
 export interface ToolMethod<N extends ToolMethodName = ToolMethodName> {
-  params: z.ZodType<ToolMethods[N]['params']>;
+  /** The params' schema, built at the tool's first call (protocol/lazy-schema.ts says why). */
+  params: () => z.ZodType<ToolMethods[N]['params']>;
   mutates: boolean;
   run(params: ToolMethods[N]['params'], ctx: ToolContext): ToolAnswer<ToolMethods[N]['result']> | Promise<ToolAnswer<ToolMethods[N]['result']>>;
 }

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { recordTrust, trustStorePath } from '../../../src/config/config-trust-store.js';
 import { findConfigFile, loadConfig, MAX_CONFIG_BYTES, type LoadConfigOptions } from '../../../src/config/load-config.js';
-import { parseConfig, resolveHubLimits } from '../../../src/config/config-schema.js';
+import { checkConfig, defaultConfig, parseConfig, resolveHubLimits } from '../../../src/config/config-schema.js';
 import { DEFAULT_LIMITS } from '../../../src/protocol/limits.js';
 import { rawKeySequences } from '../../../src/terminal/key-encodings.js';
 
@@ -213,6 +213,9 @@ describe('a full config', () => {
 describe('parseConfig and resolveHubLimits', () => {
   it('defaults rows to []', () => {
     expect(parseConfig({})).toEqual({ rows: [] });
+  });
+  it('gives, with no file, what the schema makes of an empty file', () => {
+    expect(checkConfig({})).toEqual({ ok: true, value: defaultConfig() });
   });
   it('leaves unspecified limits at the hub defaults', () => {
     expect(resolveHubLimits({ rate: 0 })).toEqual({ ...DEFAULT_LIMITS, ratePerSecond: 0 });

@@ -41,14 +41,14 @@ describe('plainSendParams', () => {
     for (const p of accepted) {
       const plain = plainSendParams(p);
       expect(plain).toBe(p);
-      expect(sendParams.parse(p)).toEqual(plain);
+      expect(sendParams().parse(p)).toEqual(plain);
     }
   });
 
   it('leaves everything the schema refuses to the schema', () => {
     for (const p of refused) {
       expect(plainSendParams(p)).toBeUndefined();
-      expect(sendParams.safeParse(p).success).toBe(false);
+      expect(sendParams().safeParse(p).success).toBe(false);
     }
   });
 
@@ -69,7 +69,7 @@ describe('plainSendParams', () => {
       fc.property(params, (p) => {
         const plain = plainSendParams(p);
         if (plain === undefined) return;
-        const parsed = sendParams.safeParse(p);
+        const parsed = sendParams().safeParse(p);
         expect(parsed.success).toBe(true);
         expect(parsed.data).toEqual(plain);
       }),

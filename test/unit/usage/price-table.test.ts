@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { costOf, isLongPrompt, loadPriceFiles, mergePrices, PriceOverridesSchema } from '../../../src/usage/price-table.js';
+import { costOf, isLongPrompt, loadPriceFiles, mergePrices, PriceOverridesSchema, pricesAtFirstUse } from '../../../src/usage/price-table.js';
 import { check } from '../../../src/util/schema.js';
 
 const files = loadPriceFiles();
@@ -52,13 +52,25 @@ describe('price table', () => {
   });
 
   it('the config overrides a known model and adds a new one; a new one needs input and output', () => {
-    const overrides = check(PriceOverridesSchema, { 'claude-sonnet-4-5': { input: 2 }, 'my-local-model': { input: 0.5, output: 1, contextWindow: 32_000 } });
+    const overrides = check(PriceOverridesSchema(), { 'claude-sonnet-4-5': { input: 2 }, 'my-local-model': { input: 0.5, output: 1, contextWindow: 32_000 } });
     expect(overrides.ok).toBe(true);
     const merged = mergePrices(files, overrides.ok ? overrides.value : {});
     expect(merged.lookup('claude-sonnet-4-5-20250929')).toMatchObject({ source: 'config', price: { input: 2, output: 15, cacheRead: 0.3 } });
     expect(merged.lookup('my-local-model')).toMatchObject({ provider: 'config', price: { input: 0.5, output: 1, cacheRead: 0.5, cacheWrite: 0.5, contextWindow: 32_000 } });
     expect(() => mergePrices(files, { 'another-model': { input: 1 } })).toThrow(/needs at least "input" and "output"/);
-    expect(check(PriceOverridesSchema, { m: { input: -1, output: 1 } }).ok).toBe(false);
-    expect(check(PriceOverridesSchema, { m: { input: 1, output: 1, typo: 1 } }).ok).toBe(false);
+    expect(check(PriceOverridesSchema(), { m: { input: -1, output: 1 } }).ok).toBe(false);
+    expect(check(PriceOverridesSchema(), { m: { input: 1, output: 1, typo: 1 } }).ok).toBe(false);
+  });
+
+  it('prices made at their first use are made once, at the first lookup, and look up as the table does', () => {
+    let made = 0;
+    const prices = pricesAtFirstUse(() => {
+      made++;
+      return mergePrices(files);
+    });
+    expect(made).toBe(0);
+    expect(prices.lookup('claude-sonnet-4-5-20250929')).toEqual(table.lookup('claude-sonnet-4-5-20250929'));
+    expect(prices.lookup('no-such-model')).toBeNull();
+    expect(made).toBe(1);
   });
 });

@@ -42,11 +42,11 @@ describe('budgetOfRow', () => {
 
 describe('the config shape', () => {
   it('needs tokens or dollars, a row name or "*", a fraction under 1', () => {
-    expect(check(BudgetsSchema, { rows: { '*': { dollars: 5, per: 'day' } }, workspace: { tokens: 10, action: 'both' } }).ok).toBe(true);
-    expect(check(BudgetsSchema, { rows: { a: { per: 'day' } } }).ok).toBe(false);
-    expect(check(BudgetsSchema, { rows: { 'not a name': { tokens: 1 } } }).ok).toBe(false);
-    expect(check(BudgetsSchema, { workspace: { tokens: 1, warnAt: 1 } }).ok).toBe(false);
-    expect(check(BudgetsSchema, { workspace: { tokens: 1, action: 'kill' } }).ok).toBe(false);
+    expect(check(BudgetsSchema(), { rows: { '*': { dollars: 5, per: 'day' } }, workspace: { tokens: 10, action: 'both' } }).ok).toBe(true);
+    expect(check(BudgetsSchema(), { rows: { a: { per: 'day' } } }).ok).toBe(false);
+    expect(check(BudgetsSchema(), { rows: { 'not a name': { tokens: 1 } } }).ok).toBe(false);
+    expect(check(BudgetsSchema(), { workspace: { tokens: 1, warnAt: 1 } }).ok).toBe(false);
+    expect(check(BudgetsSchema(), { workspace: { tokens: 1, action: 'kill' } }).ok).toBe(false);
   });
 });
 
