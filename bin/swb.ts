@@ -6,7 +6,7 @@
 // dashboard must draw its first frame quickly. `swb hook` (an agent runs it at every hook) loads
 // its own bundle and nothing else: its start-up is the floor of a hook's latency (issue #37), so this
 // file imports nothing statically but node:fs.
-import { existsSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 
 function bundled(name: string): string | null {
   const url = new URL(`../${name}`, import.meta.url);
@@ -36,39 +36,15 @@ async function main(argv: string[]): Promise<number> {
     const status = await runHook(argv.slice(1));
     if (status !== null) return status;
   }
-  const [{ restoreCaCerts }, { exitQuietlyWhenStdoutCloses }, { startMark }] = await Promise.all([
-    import('../src/util/ca-certs-aside.js'),
-    import('../src/util/closed-stdout.js'),
-    import('../src/util/start-trace.js'),
-  ]);
+  const [{ startSwbProcess }, { startMark }] = await Promise.all([import('../src/util/swb-process-start.js'), import('../src/util/start-trace.js')]);
   // Before anything copies the environment for a child (src/util/ca-certs-aside.ts says why).
-  startMark('entry');
-  restoreCaCerts(process.env);
-  exitQuietlyWhenStdoutCloses();
+  startSwbProcess();
   // The server needs none of the CLI's commands: it loads its own bundle only (about 50 ms less of
-  // every cold start, measured here).
+  // every cold start, measured here). The client launches it through its own entry
+  // (src/server/server-main.ts); this is `swb server` typed by hand.
   if (argv[0] === 'server' && !argv.includes('--help')) {
-    // React's production build (no dev checks) for the dashboards; rows still get the operator's own env.
-    const operatorEnv = { ...process.env };
-    delete operatorEnv.SWB_COLOR_LEVEL;
-    delete operatorEnv.SWB_SERVER_NODE_ARGS;
-    // The build's warm run (scripts/code-cache.mjs): the server writes its bundle's code cache here
-    // when it stops, after a first frame, so the cache holds what a first frame compiles too.
-    const cacheOut = process.env.SWB_WRITE_CODE_CACHE;
-    delete operatorEnv.SWB_WRITE_CODE_CACHE;
-    process.env.NODE_ENV ??= 'production';
-    // No terminal here: Ink's colours follow the one that started the server (chalk reads this on import).
-    if (process.env.SWB_COLOR_LEVEL && process.env.FORCE_COLOR === undefined) process.env.FORCE_COLOR = process.env.SWB_COLOR_LEVEL;
-    const { loadServer } = await import('../src/server/server-bundle.js');
-    const { server, bundle } = await loadServer();
-    startMark(`server bundle loaded (code cache ${bundle?.cache ?? 'none: plain modules'})`);
-    const status = await server.runServer(argv.slice(1), operatorEnv);
-    if (cacheOut && bundle) {
-      // Whole or not at all: the build takes the file once it is there.
-      writeFileSync(`${cacheOut}.part`, bundle.script.createCachedData());
-      renameSync(`${cacheOut}.part`, cacheOut);
-    }
-    return status;
+    const { runServerEntry } = await import('../src/server/server-entry.js');
+    return runServerEntry(argv.slice(1));
   }
   // The dashboard and `swb attach` when argv cannot name a command: the client's own entry, not the
   // CLI's command table (src/cli/dashboard-entry.ts says why). Decided here, before either loads,

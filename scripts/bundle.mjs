@@ -6,6 +6,8 @@
 //    modules one by one costs about half a second here; the bundle a fraction of that, which is
 //    most of the "start to first frame" budget. CommonJS, so that it can load with V8's code cache
 //    on Node 20 (src/util/code-cached-bundle.ts says why; scripts/code-cache.mjs writes the cache).
+//  - dist/src/server/server-main.cjs: the server's own entry, which the client launches: CommonJS, which
+//    node starts faster than an ES module under the server's V8 flags (src/server/server-main.ts).
 //  - dist/hook.mjs: `swb hook <event>`, which an agent starts at every hook: a few kilobytes that
 //    load nothing but node:net and node:fs, so it starts about as fast as Node itself (issue #37).
 // Native addons and yoga's wasm loader stay external. bin/swb.js falls back to the plain
@@ -39,6 +41,18 @@ await Promise.all([
   // sooner (issue #33; 11-15 starts each, interleaved, median 64-76 against 85-93 ms).
   build({ ...common, entryPoints: [`${root}dist/src/cli/dashboard-entry.js`], outfile: `${root}dist/cli-bundle/dashboard.mjs` }),
   build({ ...serverBundleOptions(root), entryPoints: [`${root}dist/src/server/workspace-server.js`], outfile: `${root}dist/server.bundle.cjs` }),
+  // The server's own entry, which the client launches (src/server/server-main.ts says why): a few
+  // kilobytes of CommonJS beside the modules it is made of, so that their relative URLs (the server
+  // bundle, the plain modules' fallback, left as import()) mean what they mean there.
+  build({
+    ...commonBundleOptions(root),
+    format: 'cjs',
+    external: [...commonBundleOptions(root).external, './workspace-server.js'],
+    banner: { js: "const __swbImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+    define: { 'import.meta.url': '__swbImportMetaUrl' },
+    entryPoints: [`${root}dist/src/server/server-main.js`],
+    outfile: `${root}dist/src/server/server-main.cjs`,
+  }),
 ]);
 
 // The server keeps its bundle's source in its heap: one byte a character, not two, when no

@@ -1,13 +1,14 @@
 // After the bundles: writes dist/server.bundle.cache, V8's code cache of the server bundle as the
 // server loads it (src/server/server-bundle.ts; src/util/code-cached-bundle.ts says why). Made by
-// the node that builds, under the server's own V8 flags (src/util/server-node-flags.ts): V8
+// the node that builds, started with the server's own V8 flags (src/util/server-node-flags.ts) and
+// loading as the server does, under the flags it loads with (src/server/server-flag-hash.ts): V8
 // refuses a cache made by another node or under other flags (and the server compiles as it would
 // without one).
 //
 // Two steps. First the cache of the load alone: every function the bundle's top level ran. Then a
 // warm run replaces it, when it can: a real `swb` in a pseudo-terminal starts a real server with 8
 // rows, waits for the first frame that shows all of them, and stops it; the server writes the
-// cache as it exits (SWB_WRITE_CODE_CACHE, bin/swb.ts). That cache also holds what the first frame
+// cache as it exits (SWB_WRITE_CODE_CACHE, src/server/server-entry.ts). That cache also holds what the first frame
 // compiled (React's first commit, Ink's output, xterm's terminals, node-pty's spawn, the store's
 // statements), which V8 otherwise compiles lazily at every cold start while the operator waits:
 // issue #33, 8 rows, about 55 ms of the server's CPU before its first frame (measured here). A warm
@@ -29,14 +30,14 @@ if (process.env.SWB_CODE_CACHE_WRITER !== '1') {
   process.exit(run.status ?? 1);
 }
 process.env.NODE_ENV = 'production';
-const { loadServer, SERVER_BUNDLE_CACHE } = await import('../dist/src/server/server-bundle.js');
+const { loadServer, serverBundleCodeCache, SERVER_BUNDLE_CACHE } = await import('../dist/src/server/server-bundle.js');
 rmSync(SERVER_BUNDLE_CACHE, { force: true });
 const { bundle } = await loadServer();
 if (bundle === null) {
   process.stderr.write('code-cache: no dist/server.bundle.cjs (run scripts/bundle.mjs first)\n');
   process.exit(1);
 }
-writeFileSync(SERVER_BUNDLE_CACHE, bundle.script.createCachedData());
+writeFileSync(SERVER_BUNDLE_CACHE, serverBundleCodeCache(bundle));
 try {
   await warmRun(fileURLToPath(SERVER_BUNDLE_CACHE));
 } catch (err) {

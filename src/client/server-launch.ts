@@ -11,7 +11,7 @@ import type { Readable } from 'node:stream';
 import { SwbError } from '../protocol/error-codes.js';
 import type { RuntimePaths } from '../hub/runtime-paths.js';
 import { systemClock } from '../util/clock.js';
-import { swbBinPath } from '../util/package-root.js';
+import { serverMainPath, swbBinPath } from '../util/package-root.js';
 import { SERVER_NODE_FLAGS } from '../util/server-node-flags.js';
 import { caCertsAside } from '../util/ca-certs-aside.js';
 
@@ -33,7 +33,9 @@ export async function launchServer(o: LaunchOptions): Promise<number> {
   mkdirSync(o.paths.runDir, { recursive: true, mode: 0o700 });
   const logPath = join(o.paths.runDir, 'server.out');
   const out = openSync(logPath, 'a', 0o600);
-  const args = [swbBinPath(), 'server', ...o.flags, '--ready-fd', '3'];
+  // The server's own entry (a CommonJS file: src/server/server-main.ts says why), or, from a build
+  // without bundles, `swb server` itself.
+  const args = [serverMainPath() ?? swbBinPath(), 'server', ...o.flags, '--ready-fd', '3'];
   // The server has no terminal of its own: Ink's colours follow the terminal that started it.
   const depth = process.stdout.isTTY ? process.stdout.getColorDepth(o.env) : 8;
   // Without NODE_EXTRA_CA_CERTS for its node to parse at start (its NATS link and its rows get it back: ca-certs-aside.ts).

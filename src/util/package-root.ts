@@ -34,6 +34,15 @@ export function swbBinPath(): string {
   return join(packageRoot(), 'dist', 'bin', 'swb.js');
 }
 
+/**
+ * The workspace server's own CommonJS entry (src/server/server-main.ts, which the build bundles),
+ * run with `server` and its flags as `swb server` is; null when the build made no bundles.
+ */
+export function serverMainPath(): string | null {
+  const path = join(packageRoot(), 'dist', 'src', 'server', 'server-main.cjs');
+  return existsSync(path) ? path : null;
+}
+
 /** The `swb` command npm links (bin/swb, a shell script that runs the compiled entry). */
 export function packageBinScript(): string {
   return join(packageRoot(), 'bin', 'swb');

@@ -24,4 +24,49 @@
 // 90.0 and 90.7 MB), while its collection and its timer's polls until then cost the server 50-70 ms
 // of CPU in an idle dashboard's first minute, a third of issue #33's budget for five minutes.
 // The hub keeps the reducer (IDLE_V8_FLAGS): it has no such cap.
-export const SERVER_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=2', '--heap-growing-percent=50', '--no-memory-reducer'];
+//
+// Two of them cost every start 15-40 ms, unless the server turns them off while it loads: V8 hashes
+// its non-default flags into every code cache and refuses one made under another hash, and node's
+// embedded cache of its own built-in modules (net, crypto, tty, child_process, the ES module
+// loader: some 80 of them in a server's start) was made under V8's defaults. Under either heap
+// flag each compiles from source (13 built-ins: 4.4 ms with no flags or --no-memory-reducer alone,
+// 14-21 ms with either heap flag). So the server starts with them, and its entry's first statement
+// sets both back to V8's defaults (src/server/server-flag-hash.ts) while it loads its code:
+// --max-semi-space-size is read once, when the heap is set up at node's start, and the heap keeps
+// its 2 MB semi-spaces whatever the flag says after (new_space 4.0 MB after 3 million short-lived
+// objects with the flag reset at once, 32 MB without the flag); --heap-growing-percent is read at
+// every full collection, and is set again once the server's code is loaded.
+// --no-memory-reducer leaves the hash as it is (measured: a cache made without it is used with it).
+//
+// --expose-gc: the load's own full collection (one, at some 10 MB of old generation) sets the next
+// one's threshold with V8's own growing factor, 2x and more, since the cap is off then; the cap
+// would only apply from the collection after, which a flood of output reaches some 6 MB later
+// (bench:render --only=flood --floods=colour, 8 rows: peak RSS 103-105 MB against 97-98 MB before
+// the cap was lifted while loading). So the entry starts one more, under the cap, as soon as the
+// code is loaded (incremental and concurrent: it does not hold up the start), with the gc() this
+// flag gives the main context: with it the flood peaks at 93-94 MB, the base server 75-76 MB
+// against 80-81 MB before. The flag goes back to its default with the others while loading, and
+// gc() leaves the global object at once.
+
+/** A heap flag of the server: `value` on its command line, V8's `fallback` while its code loads. */
+export interface ServerHeapFlag {
+  name: string;
+  value: number;
+  /** V8's default (`node --v8-options`), the value the built-ins' code cache was made under. */
+  v8Default: number;
+  /** heap-setup: V8 reads it once, as node starts; every-collection: at each full collection, so it must be set again after the load. */
+  readAt: 'heap-setup' | 'every-collection';
+}
+
+export const SERVER_HEAP_FLAGS: readonly ServerHeapFlag[] = [
+  { name: 'max-semi-space-size', value: 2, v8Default: 0, readAt: 'heap-setup' },
+  { name: 'heap-growing-percent', value: 50, v8Default: 0, readAt: 'every-collection' },
+];
+
+export const SERVER_NODE_FLAGS: readonly string[] = [...SERVER_HEAP_FLAGS.map((f) => `--${f.name}=${f.value}`), '--expose-gc', '--no-memory-reducer'];
+
+/** For v8.setFlagsFromString: every flag the hash sees at V8's default, the flag hash node's built-ins and the server bundle's code caches are made under. */
+export const SERVER_FLAGS_WHILE_LOADING = [...SERVER_HEAP_FLAGS.map((f) => `--${f.name}=${f.v8Default}`), '--no-expose-gc'].join(' ');
+
+/** For v8.setFlagsFromString once the code is loaded: the heap flags V8 reads again at every collection. */
+export const SERVER_FLAGS_WHILE_RUNNING = SERVER_HEAP_FLAGS.filter((f) => f.readAt === 'every-collection').map((f) => `--${f.name}=${f.value}`).join(' ');
