@@ -425,8 +425,13 @@ describe('swb server and its clients', () => {
       ['shell', '\r'],
     ]);
     expect((await ls(home)).clients).toBe(0);
-    const status = await runSwb(['status', String(id), '--json'], { home });
-    expect(JSON.parse(status.stdout)).toMatchObject({ summary: [{ to: 'shell', state: 'woken' }] });
+    // Woken is recorded once the row took the line (it left the input after the Enter), a moment
+    // after the Enter is logged: on a loaded machine the status read right after could still say accepted.
+    const woken = await waitUntil(async () => {
+      const status = JSON.parse((await runSwb(['status', String(id), '--json'], { home })).stdout) as { summary: Array<{ to: string; state: string }> };
+      return status.summary[0]?.state === 'woken' && status;
+    }, { timeoutMs: 10_000, what: 'the mail to be recorded woken' });
+    expect(woken).toMatchObject({ summary: [{ to: 'shell', state: 'woken' }] });
     expect((await ls(home)).rows).toMatchObject([{ name: 'shell', running: true, unread: 1 }]);
 
     // The operator's own inbox is not the row's: it has nothing of this mail.
