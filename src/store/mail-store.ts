@@ -147,6 +147,8 @@ export class MailStore {
   private readonly acceptTransaction: ReturnType<SqliteDatabase['transaction']>;
   /** Messages rows send each other, per pair, between operator turns. */
   readonly budget: ReplyBudget;
+  /** The batch's staged counters: one pair of maps, emptied at each batch (acceptBatch never runs inside itself). */
+  private readonly staged: Staged = { seq: new Map(), unread: new Map(), idFloor: 0 };
 
   /** Opens mail.db; a damaged file fails here (first reads included), typed, with a copy set aside. */
   static open(file: string, options: StoreOptions): MailStore {
@@ -401,7 +403,10 @@ export class MailStore {
    */
   acceptBatch(requests: readonly AcceptRequest[]): AcceptOutcome[] {
     const at = this.now();
-    const staged: Staged = { seq: new Map(), unread: new Map(), idFloor: this.idFloor };
+    const staged = this.staged;
+    staged.seq.clear();
+    staged.unread.clear();
+    staged.idFloor = this.idFloor;
     // Inside a caller's transaction (federation's apply) this is a savepoint, and no commit of its own.
     const commits = !this.db.inTransaction;
     const outcomes = this.acceptTransaction.immediate(requests, at, staged) as AcceptOutcome[];
