@@ -5,7 +5,7 @@
 import { swbError } from '../protocol/error-codes.js';
 import type { HubLimits } from '../protocol/limits.js';
 import type { DecodedFrame } from '../protocol/ndjson-decoder.js';
-import { classifyLine, success } from '../protocol/rpc.js';
+import { classifyLine, failure, success } from '../protocol/rpc.js';
 import { isStoreFailure } from '../store/store-error.js';
 import type { HubConnection } from './hub-connection.js';
 import type { HubCore } from './hub-core.js';
@@ -71,16 +71,17 @@ function handleFrame(core: HubCore, conn: HubConnection, frame: DecodedFrame): v
         answer = Promise.reject(err);
       }
       // Answered in a later turn of the microtask queue either way (as an async handler always was).
+      // The answer is written before the request ends: alone in flight it leaves at once, and the
+      // bookkeeping of the end (the next frames, reading) comes after it (hub-connection.ts).
       const work = (answer instanceof Promise ? answer : Promise.resolve(answer)).then(
         (result) => {
+          conn.answer('error' in result ? failure(id, result.error) : success(id, result.ok));
           conn.endRequest(reserve);
-          if ('error' in result) conn.writeError(id, result.error);
-          else conn.write(success(id, result.ok));
         },
         (err: unknown) => {
-          conn.endRequest(reserve);
           if (!isStoreFailure(err)) core.log(`internal error in ${method}: ${err instanceof Error ? err.stack : String(err)}`);
-          conn.writeError(id, core.mail.failureOf(err, `The hub could not complete ${method}`));
+          conn.answer(failure(id, core.mail.failureOf(err, `The hub could not complete ${method}`)));
+          conn.endRequest(reserve);
         },
       );
       // What follows a hello on the wire speaks as the session it claims: wait for it.

@@ -121,6 +121,22 @@ export class HubConnection {
 
   /** Writes one frame; returns false if the connection is gone, closing, or was closed for its backlog. */
   write(value: unknown): boolean {
+    return this.send(value, false);
+  }
+
+  /**
+   * Writes the answer to one of this connection's requests, before the request ends (`endRequest`).
+   * The answer to the only request in flight has no other answer to share a write with: it starts
+   * no cork and leaves at once, not at the end of the tick (issue #33: a sequential sender waits
+   * for it, and the request's end is bookkeeping that can follow) — unless frames of this tick are
+   * corked already (a push), which it then follows in their one write.
+   */
+  answer(value: unknown): boolean {
+    return this.send(value, this.inFlight === 1);
+  }
+
+  /** `uncorked`: write without starting a cork (one already started still holds the frame). */
+  private send(value: unknown, uncorked: boolean): boolean {
     if (this.closed || this.closing || this.socket.destroyed) return false;
     const frame = encodeFrame(value);
     // A UTF-16 unit takes at most 3 bytes of UTF-8: counted exactly only when that bound could pass the limit.
@@ -136,7 +152,7 @@ export class HubConnection {
       return false;
     }
     // Cork until the end of this tick: a batch of answers leaves in one syscall, not one each.
-    if (!this.corked) {
+    if (!uncorked && !this.corked) {
       this.corked = true;
       this.socket.cork();
       process.nextTick(this.uncork);
@@ -170,12 +186,13 @@ export class HubConnection {
 
   /**
    * Tracks async requests so a pipelining client cannot queue unbounded work; `replyBytes` is the
-   * most the answer may take (a page of mail: maxReplyBytes; anything else: a small frame).
+   * most the answer may take (a page of mail: maxReplyBytes; anything else: a small frame). Called
+   * while a frame is handled, inside `pump`: its loop checks the limits before the next frame and
+   * sets reading when it stops, so no review of reading is needed here.
    */
   beginRequest(replyBytes: number): void {
     this.inFlight += 1;
     this.reserved += replyBytes;
-    this.updateReading();
   }
 
   endRequest(replyBytes: number): void {

@@ -91,6 +91,8 @@ export class SendPipeline {
    */
   send(sender: string, params: SendParams): Promise<SendAnswer> {
     try {
+      // Mail that names no other node (most of it) has nothing to route: one look at its recipients.
+      if (!params.to.some(isRemoteAddress)) return this.commit(sender, params, params);
       const routed = this.routeAcrossNodes(params);
       if ('error' in routed) return Promise.resolve(this.reported(sender, params, routed));
       if (routed.ok.to.some(isRemoteAddress)) return this.sendRemote(sender, params, routed.ok);
@@ -165,11 +167,10 @@ export class SendPipeline {
   }
 
   /**
-   * Recipients on other nodes: `handle@node` stays as it is (this node's own name is dropped),
-   * `all@*` becomes every online session the other nodes announce (and `all` here).
+   * Recipients on other nodes (some recipient names one): `handle@node` stays as it is (this node's
+   * own name is dropped), `all@*` becomes every online session the other nodes announce (and `all` here).
    */
   private routeAcrossNodes(sent: SendParams): { ok: SendParams } | { error: SwbErrorValue } {
-    if (!sent.to.some((t) => t.includes('@'))) return { ok: sent };
     const { federation } = this.deps;
     const to: string[] = [];
     for (const target of sent.to) {

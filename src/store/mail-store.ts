@@ -97,7 +97,12 @@ const NO_SKIPS: ReadonlyArray<{ to: string; error: SwbErrorValue }> = [];
 interface Staged {
   seq: Map<string, number>;
   unread: Map<string, number>;
+  /** The id floor (MailStore.idFloor) as this batch leaves it: 0 once it stored a message above it. */
+  idFloor: number;
 }
+
+/** meta's key for the highest message id ever given, when a purge deleted the rows above the rest (schema 10). */
+const HIGH_WATER_KEY = 'messages_high_water';
 
 export interface StateChange {
   id: number;
@@ -123,6 +128,13 @@ export class MailStore {
    * so a sequence is never given twice. One statement and one page less in every accept.
    */
   private readonly seqUnwritten = new Set<string>();
+  /**
+   * The highest message id ever given, while it is above every stored message's (a purge deleted the
+   * newest ones); 0 otherwise, as for nearly every accept. A new row takes max(id) + 1 (schema 10: no
+   * AUTOINCREMENT, one page less a commit), so until a message is stored above it the accept names
+   * the id itself: a purged id is never given again, and a reply_to or receipt never finds new mail.
+   */
+  private idFloor = 0;
   private readonly q: ReturnType<MailStore['prepare']>;
   /**
    * Commits of this connection taken without a sync (federation's applies), and made durable later;
@@ -135,6 +147,8 @@ export class MailStore {
   private readonly acceptTransaction: ReturnType<SqliteDatabase['transaction']>;
   /** Messages rows send each other, per pair, between operator turns. */
   readonly budget: ReplyBudget;
+  /** The batch's staged counters: one pair of maps, emptied at each batch (acceptBatch never runs inside itself). */
+  private readonly staged: Staged = { seq: new Map(), unread: new Map(), idFloor: 0 };
 
   /** Opens mail.db; a damaged file fails here (first reads included), typed, with a copy set aside. */
   static open(file: string, options: StoreOptions): MailStore {
@@ -191,9 +205,15 @@ export class MailStore {
       deleteMessage: s(`DELETE FROM messages WHERE id = ?`),
       setRecipients: s(`UPDATE messages SET recipients = ? WHERE id = ?`),
       findBySenderId: s<MessageRow>(`SELECT * FROM messages WHERE sender = ? AND message_id = ?`),
-      // DO NOTHING on a repeated (sender, message_id): the common path needs no SELECT first.
-      insertMessage: s(`INSERT INTO messages (sender, message_id, kind, text, reply_to, recipients, retry_key, created_at, depth)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (sender, message_id) DO NOTHING`),
+      // DO NOTHING on a repeated (sender, message_id): the common path needs no SELECT first. The id
+      // is NULL (max(id) + 1) but above a purged newest message (idFloor).
+      insertMessage: s(`INSERT INTO messages (id, sender, message_id, kind, text, reply_to, recipients, retry_key, created_at, depth)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (sender, message_id) DO NOTHING`),
+      newestMessage: s<{ id: number | null }>(`SELECT max(id) AS id FROM messages`),
+      highWater: s<{ value: string }>(`SELECT value FROM meta WHERE key = '${HIGH_WATER_KEY}'`),
+      // Only ever raised: the mark says the highest id given, whatever a purge leaves.
+      raiseHighWater: s(`INSERT INTO meta (key, value) VALUES ('${HIGH_WATER_KEY}', CAST(@id AS TEXT))
+                         ON CONFLICT (key) DO UPDATE SET value = excluded.value WHERE CAST(value AS INTEGER) < @id`),
       // Mail for another node, published from the outbox in id order (src/federation/nats-link.ts).
       insertOutboxMail: s(`INSERT INTO outbox (node, kind, message, created_at) VALUES (?, 'mail', ?, ?)`),
       // A receipt from the node a message went to: forward only, and the times a local receipt would set.
@@ -280,6 +300,13 @@ export class MailStore {
       }
     }
     for (const row of this.q.unreadCounts.all()) this.unread.set(row.recipient, row.n);
+    this.idFloor = this.readIdFloor();
+  }
+
+  /** The high-water mark when it is above every stored message, else 0 (see idFloor). */
+  private readIdFloor(): number {
+    const high = Number(this.q.highWater.get()?.value ?? 0);
+    return high > (this.q.newestMessage.get()?.id ?? 0) ? high : 0;
   }
 
   setMaxUnread(n: number): void {
@@ -376,7 +403,10 @@ export class MailStore {
    */
   acceptBatch(requests: readonly AcceptRequest[]): AcceptOutcome[] {
     const at = this.now();
-    const staged: Staged = { seq: new Map(), unread: new Map() };
+    const staged = this.staged;
+    staged.seq.clear();
+    staged.unread.clear();
+    staged.idFloor = this.idFloor;
     // Inside a caller's transaction (federation's apply) this is a savepoint, and no commit of its own.
     const commits = !this.db.inTransaction;
     const outcomes = this.acceptTransaction.immediate(requests, at, staged) as AcceptOutcome[];
@@ -386,6 +416,7 @@ export class MailStore {
       this.seqUnwritten.add(to);
     }
     for (const [to, n] of staged.unread) this.unread.set(to, n);
+    this.idFloor = staged.idFloor;
     return outcomes;
   }
 
@@ -399,7 +430,7 @@ export class MailStore {
     const recipientsJson = JSON.stringify(r.to);
     // No hash of the content: a retry is caught by the unique key and compared with the row (same-message.ts).
     const asked = requestedKey(r.requestedTo, r.to, recipientsJson);
-    const info = this.q.insertMessage.run(r.sender, r.messageId, r.kind, r.text, r.replyTo, recipientsJson, asked, at, depth);
+    const info = this.q.insertMessage.run(staged.idFloor > 0 ? staged.idFloor + 1 : null, r.sender, r.messageId, r.kind, r.text, r.replyTo, recipientsJson, asked, at, depth);
     if (info.changes === 0) return this.repeated(r);
     const id = Number(info.lastInsertRowid);
     // Refusals are decided after the insert (a retry of a stored message must get its receipt,
@@ -412,9 +443,12 @@ export class MailStore {
     const to = budget && budget.skipped.length > 0 ? without(notFull, budget.skipped) : notFull;
     const refusal = r.fromRemote ? null : (budget?.refusal ?? this.refusal(r, to, staged) ?? (to.length === 0 && skipped.length > 0 ? skipped[0]!.error : null));
     if (refusal) {
+      // Its id was never told: the next message may take it (above the floor still, if there is one).
       this.q.deleteMessage.run(id);
       return { ok: false, error: refusal };
     }
+    // Stored above the floor: max(id) + 1 is never a given id again.
+    staged.idFloor = 0;
     if (skipped.length > 0) this.q.setRecipients.run(JSON.stringify(to), id);
     if (budget) this.budget.apply(r.sender, budget);
     const recipients: SendResult['recipients'] = [];
@@ -692,6 +726,7 @@ export class MailStore {
     const changes: StateChange[] = [];
     let forgotten: string[] = [];
     let seqsWritten: string[] = [];
+    let idFloor = this.idFloor;
     // One transaction: expiry, retention and forgetting stand or fall together, and the caches are
     // only touched after the commit (a failure leaves both disk and caches as they were).
     this.db.transaction(() => {
@@ -703,12 +738,18 @@ export class MailStore {
       if (opts.retentionMs > 0) {
         // The purge may delete a handle's newest deliveries: its next sequence must be on disk first.
         seqsWritten = this.writeNextSeqs();
-        this.q.purge.run(at - opts.retentionMs);
+        // And the newest messages: the highest id given is then kept in meta (schema 10, idFloor).
+        const newest = this.q.newestMessage.get()?.id ?? 0;
+        if (this.q.purge.run(at - opts.retentionMs).changes > 0 && (this.q.newestMessage.get()?.id ?? 0) < newest) {
+          this.q.raiseHighWater.run({ id: newest });
+          idFloor = Math.max(idFloor, newest);
+        }
       }
       if (opts.forget && opts.forget.ttlMs > 0) forgotten = this.forgetIdleRows(opts.forget.ttlMs, opts.forget.keep, at);
     })();
     for (const c of changes) this.unread.set(c.to, Math.max(0, (this.unread.get(c.to) ?? 0) - 1));
     for (const h of seqsWritten) this.seqUnwritten.delete(h);
+    this.idFloor = idFloor;
     this.dropForgotten(forgotten);
     return { changes, forgotten };
   }

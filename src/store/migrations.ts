@@ -264,4 +264,50 @@ export const MIGRATIONS: readonly string[] = [
   DROP TRIGGER IF EXISTS remote_receipt_on_insert;
   ALTER TABLE messages RENAME COLUMN digest TO retry_key;
   `,
+  // 10 (issue #33, mail at the floor): messages.id without AUTOINCREMENT. AUTOINCREMENT kept the
+  // highest id ever given in sqlite_sequence, a page every accept rewrote (one WAL frame in five of a
+  // commit). A new row now takes max(id) + 1; what AUTOINCREMENT was kept for (a purged newest id
+  // never given again: a reply_to or a receipt would point at the wrong mail) is meta's
+  // 'messages_high_water', written only by a purge that deleted the newest messages and honoured
+  // by the accept (MailStore). sqlite_sequence's mark is carried over when it is above the rows.
+  // SQLite's table rebuild: the new table, the rows with their ids, the old table dropped (open-
+  // database.ts runs migrations with foreign keys off, so the drop deletes no delivery, wake or
+  // outbox row) and the new one renamed; the update trigger reads messages, so it is made again
+  // around the rename. The (sender, message_id) unique index comes with the table, as before.
+  `
+  INSERT INTO meta (key, value)
+    SELECT 'messages_high_water', CAST(seq AS TEXT) FROM sqlite_sequence
+    WHERE name = 'messages' AND seq > (SELECT coalesce(max(id), 0) FROM messages);
+  DROP TRIGGER remote_receipt_on_change;
+  CREATE TABLE messages_rebuilt (
+    id         INTEGER PRIMARY KEY,
+    sender     TEXT NOT NULL,
+    message_id TEXT NOT NULL,
+    kind       TEXT NOT NULL,
+    text       TEXT NOT NULL,
+    reply_to   INTEGER,
+    recipients TEXT NOT NULL,
+    retry_key  TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    depth      INTEGER NOT NULL DEFAULT 0,
+    UNIQUE (sender, message_id)
+  ) STRICT;
+  INSERT INTO messages_rebuilt (id, sender, message_id, kind, text, reply_to, recipients, retry_key, created_at, depth)
+    SELECT id, sender, message_id, kind, text, reply_to, recipients, retry_key, created_at, depth FROM messages ORDER BY id;
+  DROP TABLE messages;
+  ALTER TABLE messages_rebuilt RENAME TO messages;
+  CREATE TRIGGER remote_receipt_on_change AFTER UPDATE OF state, woken_at ON deliveries
+    WHEN (NEW.state <> OLD.state OR (NEW.woken_at IS NOT NULL AND OLD.woken_at IS NULL))
+      AND instr((SELECT sender FROM messages WHERE id = NEW.message), '@') > 0
+  BEGIN
+    INSERT INTO outbox (node, kind, message, body, created_at)
+    SELECT substr(m.sender, instr(m.sender, '@') + 1), 'receipt', NULL,
+           json_object('sender', substr(m.sender, 1, instr(m.sender, '@') - 1), 'messageId', m.message_id,
+                       'to', NEW.recipient, 'state', NEW.state, 'woken', NEW.woken_at IS NOT NULL, 'how', NEW.woken_by,
+                       'at', max(NEW.accepted_at, coalesce(NEW.delivered_at, 0), coalesce(NEW.woken_at, 0),
+                                 coalesce(NEW.read_at, 0), coalesce(NEW.replied_at, 0), coalesce(NEW.expired_at, 0))),
+           CAST(unixepoch('subsec') * 1000 AS INTEGER)
+    FROM messages m WHERE m.id = NEW.message;
+  END;
+  `,
 ];

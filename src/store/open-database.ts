@@ -48,8 +48,8 @@ function openDatabaseUnchecked(file: string): SqliteDatabase {
       db.pragma('journal_mode = WAL');
       // FULL: a commit is on disk (WAL fsynced) before it returns; "accepted" means durable.
       db.pragma('synchronous = FULL');
-      db.pragma('foreign_keys = ON');
       migrate(db);
+      db.pragma('foreign_keys = ON');
     });
     for (const suffix of ['-wal', '-shm']) {
       try {
@@ -102,12 +102,25 @@ function migrate(db: SqliteDatabase): void {
     );
   }
   if (current === MIGRATIONS.length) return;
+  // Foreign keys off while the steps run (SQLite's procedure for rebuilding a table, and a no-op
+  // inside a transaction, so set here): with them on, dropping a table to rebuild it (schema 10:
+  // messages) would first delete, by cascade, every row that references it. The steps keep every
+  // reference whole; foreign_key_check proves it before the commit. The caller turns them on.
+  db.pragma('foreign_keys = OFF');
   // Every step due in one transaction: one commit (one WAL sync) rather than one a step, which on a
   // new mail.db was 5-7 ms of the server's cold start (issue #33). A crash mid-way leaves the
   // file at its old version, as a crash in one step always did; no step toggles a pragma that a
   // transaction would refuse.
   db.transaction(() => {
     for (let version = current; version < MIGRATIONS.length; version++) db.exec(MIGRATIONS[version]!);
+    const broken = db.pragma('foreign_key_check') as Array<{ table: string; parent: string }>;
+    if (broken.length > 0) {
+      const where = [...new Set(broken.map((b) => `${b.table} → ${b.parent}`))].join(', ');
+      throw new SwbError(
+        'RECOVERY_REQUIRED',
+        `mail.db's upgrade from schema ${current} to ${MIGRATIONS.length} would leave ${broken.length} rows referring to rows that are not there (${where}); nothing was changed.`,
+      );
+    }
     db.pragma(`user_version = ${MIGRATIONS.length}`);
   })();
 }

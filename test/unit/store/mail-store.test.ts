@@ -150,6 +150,32 @@ describe('MailStore', () => {
     expect(next.ok && next.result.recipients[0]!.seq).toBe(3);
   });
 
+  it('never gives a message id twice: not after retention purged the newest message, nor after a reopen', () => {
+    const kept = accept(req({ sender: 'alice', to: ['bob'], text: 'unread, kept' }));
+    const newest = accept(req({ sender: 'alice', to: ['carol'], text: 'read, purged' }));
+    if (!kept.ok || !newest.ok) throw new Error('not accepted');
+    store.markRead('carol', [newest.result.id]);
+    clock += 10_000;
+    store.sweep({ expiryMs: 0, retentionMs: 5_000 });
+    expect(store.message(newest.result.id)).toBeUndefined();
+    // The purged id stays given: new mail (in this process, and after a reopen) comes above it.
+    const next = accept(req({ sender: 'alice', to: ['bob'], text: 'after the purge' }));
+    expect(next.ok && next.result.id).toBe(newest.result.id + 1);
+    store.markRead('bob', [kept.result.id]);
+    if (next.ok) store.markRead('bob', [next.result.id]);
+    clock += 10_000;
+    store.sweep({ expiryMs: 0, retentionMs: 5_000 });
+    expect(store.history({}).items).toEqual([]);
+    store.close();
+    store = MailStore.open(join(dir, 'mail.db'), { maxUnread: 3, now: () => clock });
+    // A refused message in the same batch takes no id from the mail after it.
+    const [refused, after] = store.acceptBatch([req({ sender: 'alice', to: ['bob'], replyTo: 999 }), req({ sender: 'alice', to: ['bob'], text: 'after a reopen' })]);
+    expect(refused).toMatchObject({ ok: false, error: { code: 'INVALID_REPLY' } });
+    expect(after!.ok && after!.result.id).toBe(newest.result.id + 2);
+    // Once mail is stored above the mark, ids go on from the newest row as usual.
+    expect(accept(req({ sender: 'alice', to: ['carol'] }))).toMatchObject({ ok: true, result: { id: newest.result.id + 3 } });
+  });
+
   it('a group commit syncs the WAL: commits taken without a sync before it need no fsync of their own', () => {
     const touch = store.db.prepare(`UPDATE handles SET last_seen = last_seen + 1 WHERE handle = 'alice'`);
     store.wal.commitUnsynced(store.db, () => store.db.transaction(() => touch.run())());

@@ -42,8 +42,8 @@ describe('RowRecordStore', () => {
     if (db.open) db.close();
   });
 
-  it('came with migration 4; the schema is at its latest version (9, receipts queued by the accept) with both tables', () => {
-    expect(db.pragma('user_version', { simple: true })).toBe(9);
+  it('came with migration 4; the schema is at its latest version (10, messages without AUTOINCREMENT) with both tables', () => {
+    expect(db.pragma('user_version', { simple: true })).toBe(10);
     const tables = (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`).all() as Array<{ name: string }>).map((t) => t.name);
     expect(tables).toEqual(expect.arrayContaining(['row_records', 'server_runs']));
   });

@@ -108,10 +108,9 @@ describe('schema 9: a store of schema 8 upgraded in place', () => {
     db.close();
   });
 
-  it('moves to version 9 without the insert trigger; the update trigger, the mail and the queued receipt stay', () => {
+  it('moves to the latest version without the insert trigger; the update trigger, the mail and the queued receipt stay', () => {
     const s = open();
-    expect(s.db.pragma('user_version', { simple: true })).toBe(9);
-    expect(MIGRATIONS).toHaveLength(9);
+    expect(s.db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
     expect(triggers(s.db)).toEqual(['remote_receipt_on_change']);
     expect(outbox(s.db).map((e) => [e.node, e.kind, JSON.parse(e.body!)])).toEqual([
       ['alpha', 'receipt', { sender: 'ann', messageId: 'old-remote', to: 'bob', state: STATE_CODE.delivered, woken: 0, at: clock.now }],
@@ -249,9 +248,11 @@ describe('schema 9: versions', () => {
     const db = databaseAt(9);
     db.pragma(`user_version = ${MIGRATIONS.length + 1}`);
     db.close();
-    expect(() => open()).toThrowError(expect.objectContaining({ code: 'RECOVERY_REQUIRED', message: expect.stringMatching(/newer than this swb understands \(9\); upgrade swb/) }));
+    expect(() => open()).toThrowError(
+      expect.objectContaining({ code: 'RECOVERY_REQUIRED', message: expect.stringContaining(`newer than this swb understands (${MIGRATIONS.length}); upgrade swb`) }),
+    );
     const again = new Database(file);
-    expect(again.pragma('user_version', { simple: true })).toBe(10);
+    expect(again.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length + 1);
     again.close();
   });
 });
