@@ -10,6 +10,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MailStore, type AcceptOutcome, type AcceptRequest } from '../../../src/store/mail-store.js';
 import { MIGRATIONS } from '../../../src/store/migrations.js';
+import { mailDbAtSchema } from '../../helpers/mail-db-at-schema.js';
 import { STATE_CODE } from '../../../src/store/receipt-state.js';
 
 let dir: string;
@@ -28,19 +29,8 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** A mail.db at schema `version`, made as the swb of that version left it (one transaction a step, foreign keys on). */
-function databaseAt(version: number): Database.Database {
-  const db = new Database(file);
-  db.pragma('journal_mode = WAL');
-  db.pragma('foreign_keys = ON');
-  for (let v = 0; v < version; v++) {
-    db.transaction(() => {
-      db.exec(MIGRATIONS[v]!);
-      db.pragma(`user_version = ${v + 1}`);
-    })();
-  }
-  return db;
-}
+/** A mail.db at schema `version`, as that swb left it (test/helpers/mail-db-at-schema.ts). */
+const databaseAt = (version: number): Database.Database => mailDbAtSchema(file, version);
 
 /** What schema 9's accept wrote for a message: the row (AUTOINCREMENT gives the id) and its delivery rows. */
 function oldAccept(db: Database.Database, m: { sender: string; messageId: string; to: string[]; text: string; state?: number }): number {

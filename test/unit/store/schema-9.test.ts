@@ -11,6 +11,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MailStore, type AcceptRequest, type AcceptOutcome } from '../../../src/store/mail-store.js';
 import { MIGRATIONS } from '../../../src/store/migrations.js';
+import { mailDbAtSchema } from '../../helpers/mail-db-at-schema.js';
 import { messageDigest } from '../../../src/store/same-message.js';
 import { STATE_CODE } from '../../../src/store/receipt-state.js';
 
@@ -30,19 +31,8 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** A mail.db at schema `version`, made as the swb of that version left it (one transaction a step, as it migrated then). */
-function databaseAt(version: number): Database.Database {
-  const db = new Database(file);
-  db.pragma('journal_mode = WAL');
-  db.pragma('foreign_keys = ON');
-  for (let v = 0; v < version; v++) {
-    db.transaction(() => {
-      db.exec(MIGRATIONS[v]!);
-      db.pragma(`user_version = ${v + 1}`);
-    })();
-  }
-  return db;
-}
+/** A mail.db at schema `version`, as that swb left it (test/helpers/mail-db-at-schema.ts). */
+const databaseAt = (version: number): Database.Database => mailDbAtSchema(file, version);
 
 /** What schema 8's accept wrote for a message: the row with its sha256 digest, and its delivery rows (the trigger did the rest). */
 function oldAccept(db: Database.Database, m: { sender: string; messageId: string; to: string[]; requestedTo?: string[]; text: string; kind?: string; replyTo?: number | null; delivered?: boolean }): number {
