@@ -1,6 +1,6 @@
 // The esbuild options of the workspace server's bundle (dist/server.bundle.cjs), shared by the
 // build (scripts/bundle.mjs) and the render bench's first-frame floor (bench/lib/render/
-// first-frame-floor-build.mjs), which bundles Ink, React, xterm and node-pty the very same way so
+// first-frame-floor.mjs), which bundles Ink, React, xterm and node-pty the very same way so
 // that it gets every load-time trick the server has: the CommonJS wrapper the code-cached loader
 // runs, production React, Ink without its DEV-mode awaits, and the lazy Intl.Segmenter.
 import { readFileSync, writeFileSync } from 'node:fs';
