@@ -12,10 +12,19 @@ import { SERVER_FLAGS_WHILE_LOADING, SERVER_FLAGS_WHILE_RUNNING } from '../util/
 // Called as V8's gc extension takes options: a major collection, incremental and concurrent ('async'),
 // so that it does not hold up the start (measured: the start's CPU to listening 218 ms with a
 // synchronous one, 199 ms with this, 233 ms before any of this; the flood's peak the same with both).
+// And a moment after the start, not during it: even incremental, its marking steps and its final
+// pause ran on the main thread while the server planned, opened its store and listened, and the
+// pause (10-17 ms) often fell just as the launching client's HELLO came in (bench:render --only=first
+// --prof). Started a second after the load instead: the server's CPU to "listening" 216-220 ms
+// against 238-241, the HELLO read 2-8 ms after it was sent against 16-21; the base server's peak
+// RSS the same (74.0-74.2 MB against 74.2-74.8; two runs each, --only=first,memory).
 type GcExtension = (options: { type: 'major'; execution: 'async' }) => unknown;
 const exposed = globalThis as { gc?: GcExtension | undefined };
 let collectOnce = exposed.gc;
 exposed.gc = undefined;
+
+/** How long after the load the full collection under the cap starts: past a cold start's first frame (300-450 ms). */
+const COLLECT_AFTER_LOAD_MS = 1000;
 
 /** V8's default flags (the flag hash of node's built-ins' code cache); the heap keeps the semi-space it was set up with. */
 export function serverFlagsWhileLoading(): void {
@@ -25,11 +34,11 @@ export function serverFlagsWhileLoading(): void {
 /**
  * The server's heap growth cap again, once its code is loaded (a built-in loaded after this compiles
  * from source), and, the first time, a full collection under it: the load's own collection set the
- * next one's threshold without the cap (server-node-flags.ts, --expose-gc).
+ * next one's threshold without the cap (server-node-flags.ts, --expose-gc), a second later.
  */
 export function serverFlagsWhileRunning(): void {
   if (SERVER_FLAGS_WHILE_RUNNING !== '') v8.setFlagsFromString(SERVER_FLAGS_WHILE_RUNNING);
   const collect = collectOnce;
   collectOnce = undefined;
-  collect?.({ type: 'major', execution: 'async' });
+  if (collect) setTimeout(() => collect({ type: 'major', execution: 'async' }), COLLECT_AFTER_LOAD_MS).unref();
 }
