@@ -8,6 +8,8 @@
 //    on Node 20 (src/util/code-cached-bundle.ts says why; scripts/code-cache.mjs writes the cache).
 //  - dist/src/server/server-main.cjs: the server's own entry, which the client launches: CommonJS, which
 //    node starts faster than an ES module under the server's V8 flags (src/server/server-main.ts).
+//  - dist/src/cli/dashboard-main.cjs: the dashboard's own entry, which bin/swb runs for `swb` and `swb attach`
+//    (src/cli/dashboard-main.ts): CommonJS, and only the head start that launches a server early.
 //  - dist/hook.mjs: `swb hook <event>`, which an agent starts at every hook: a few kilobytes that
 //    load nothing but node:net and node:fs, so it starts about as fast as Node itself (issue #37).
 // Native addons and yoga's wasm loader stay external. bin/swb.js falls back to the plain
@@ -52,6 +54,18 @@ await Promise.all([
     define: { 'import.meta.url': '__swbImportMetaUrl' },
     entryPoints: [`${root}dist/src/server/server-main.js`],
     outfile: `${root}dist/src/server/server-main.cjs`,
+  }),
+  // The dashboard's own entry, which bin/swb runs for `swb` and `swb attach` (src/cli/dashboard-main.ts
+  // says why): the head start in one small CommonJS file beside its modules; the rest of the client
+  // (dashboard.mjs above, or the plain modules' fallback) stays an import().
+  build({
+    ...commonBundleOptions(root),
+    format: 'cjs',
+    external: [...commonBundleOptions(root).external, './dashboard-entry.js'],
+    banner: { js: "const __swbImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+    define: { 'import.meta.url': '__swbImportMetaUrl' },
+    entryPoints: [`${root}dist/src/cli/dashboard-main.js`],
+    outfile: `${root}dist/src/cli/dashboard-main.cjs`,
   }),
 ]);
 

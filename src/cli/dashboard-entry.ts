@@ -5,13 +5,18 @@
 // #33). Everything else goes through cli/main.ts, which opens the dashboard through here too when
 // argv names no command. The client is imported statically: one module graph, loaded at once.
 import { runAttach } from '../client/attach-client.js';
+import type { HeadStart } from '../client/dashboard-head-start.js';
 
 /** The dashboard: a thin client of the workspace server (`create`: start one when none runs). */
 export function runClient(argv: readonly string[], create = true): Promise<number> {
   return runAttach({ argv, env: process.env, cwd: process.cwd(), create });
 }
 
-/** Runs the dashboard, or `swb attach` (argv[0]), for an argv that names no command. */
-export function runDashboard(argv: readonly string[]): Promise<number> {
-  return argv[0] === 'attach' ? runClient(argv.slice(1), false) : runClient(argv);
+/**
+ * Runs the dashboard, or `swb attach` (argv[0]), for an argv that names no command; `start`: what
+ * bin/swb.ts's head start of this argv found (dashboard-head-start.ts).
+ */
+export function runDashboard(argv: readonly string[], start?: HeadStart): Promise<number> {
+  const attach = argv[0] === 'attach';
+  return runAttach({ argv: attach ? argv.slice(1) : argv, env: process.env, cwd: process.cwd(), create: !attach }, start);
 }

@@ -5,12 +5,11 @@
 // lives here, so closing the terminal, losing SSH or SIGKILLing this process leaves every row
 // running. Loads no React, no Ink, no SQLite: it starts fast.
 import { fstatSync } from 'node:fs';
-import { connect, type Socket } from 'node:net';
-import { resolve } from 'node:path';
+import type { Socket } from 'node:net';
 import { printTopLevelHelp } from '../config/top-level-help.js';
 import { sleep, systemClock } from '../util/clock.js';
 import { packageVersion } from '../util/package-root.js';
-import { isWorkspaceDir, resolveRuntimePaths, workspaceFlagProblem, type RuntimePaths } from '../hub/runtime-paths.js';
+import { resolveRuntimePaths } from '../hub/runtime-paths.js';
 import {
   CLIENT_WIRE,
   encodeFrame,
@@ -25,97 +24,52 @@ import {
 } from '../protocol/client-wire.js';
 import { SwbError } from '../protocol/error-codes.js';
 import { terminalReportFromEnv } from '../notify/terminal-detect.js';
-import { checkPeer, checkSocketPath } from './trusted-socket.js';
+import { checkSocketPath } from './trusted-socket.js';
 import { queryBoundFromEnv, TerminalQuery, type TerminalAnswer } from './terminal-query.js';
-import { launchServer, LaunchError } from './server-launch.js';
+import { holdServer, launchProblem, LaunchError } from './server-launch.js';
+import { connectTrusted, headStart, type AttachOptions, type EarlyServer, type HeadStart, type SplitArgs } from './dashboard-head-start.js';
 import { startMark } from '../util/start-trace.js';
 
 /** What a terminal needs back if the server could not restore it (it vanished mid-frame). */
 const RESTORE_TERMINAL =
   '\x1b[0m\x1b[?25h\x1b[?2004l\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1004l\x1b[<u\x1b[?1049l';
 
-export interface AttachOptions {
-  argv: readonly string[];
-  env: NodeJS.ProcessEnv;
-  cwd: string;
-  /** Start a server when none runs (`swb`); `swb attach` only attaches. */
-  create: boolean;
-}
-
-interface SplitArgs {
-  workspace?: string;
-  config?: string;
-  fresh: boolean;
-  /** For the server's dashboard plan: rows, --layout, --theme, --config. */
-  hello: string[];
-}
-
-/** --workspace and --fresh are the client's; the rest is the dashboard's command line. */
-export function splitArgs(argv: readonly string[]): SplitArgs | string {
-  const out: SplitArgs = { fresh: false, hello: [] };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    const [flag, inline] = a.startsWith('--') && a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
-    if (flag === '--fresh') {
-      out.fresh = true;
-      continue;
-    }
-    if (flag === '--workspace' || flag === '--config') {
-      const v = inline ?? argv[++i];
-      if (v === undefined || v === '') return `${flag} needs a value`;
-      if (flag === '--workspace') out.workspace = v;
-      else {
-        out.config = v;
-        out.hello.push('--config', v);
-      }
-      continue;
-    }
-    if (a === '--') {
-      out.hello.push(...argv.slice(i));
-      break;
-    }
-    out.hello.push(a);
-  }
-  return out;
-}
-
-export async function runAttach(given: AttachOptions): Promise<number> {
-  const split = splitArgs(given.argv);
-  if (typeof split === 'string') return fail(2, `swb: ${split}\nTry: swb --help`);
-  let o = given;
-  if (split.workspace !== undefined) {
-    const problem = workspaceFlagProblem(split.workspace, o.cwd);
-    if (problem) return fail(2, `swb: ${problem}\nTry: swb --help`);
-    // A directory: as if swb ran there (its workspace, its switchboard.json, new rows start
-    // there); a --config FILE typed beside it still means the file seen from here.
-    if (isWorkspaceDir(split.workspace)) {
-      if (split.config !== undefined) split.config = resolve(o.cwd, split.config);
-      split.hello = configFromHere(split.hello, o.cwd);
-      o = { ...o, cwd: resolve(o.cwd, split.workspace) };
-      delete split.workspace;
-    }
-  }
-  // The command line is checked here, before any server starts: `--help` prints the help, and a
-  // ROW that is a typo (`swb sned @x hi`) is a usage error, terminal or not.
-  const asked = helpAsked(split.hello);
-  if (asked) {
+/** The thin client, after its head start (dashboard-head-start.ts; run here when the caller did not). */
+export async function runAttach(given: AttachOptions, start?: HeadStart): Promise<number> {
+  const head = start ?? (await headStart(given));
+  if ('problem' in head) return fail(2, `swb: ${head.problem}\nTry: swb --help`);
+  const { o, split, early } = head;
+  // Whatever ends this client before it uses the server it found (or held) lets it go.
+  const letGo = () => {
+    if (early && 'held' in early) early.held.cancel();
+    if (early && 'socket' in early) early.socket.destroy();
+  };
+  if (head.help) {
+    letGo();
     printTopLevelHelp();
     return 0;
   }
+  // The command line is checked here, before any server starts: `--help` prints the help, and a
+  // ROW that is a typo (`swb sned @x hi`) is a usage error, terminal or not (a server held meanwhile
+  // is let go: it has touched nothing).
   if (split.hello.some((a) => !a.startsWith('-'))) {
     const { checkDashboardArgs } = await import('../app/dashboard-args.js');
     const checked = await checkDashboardArgs(split.hello, o.env, o.cwd);
-    if ('usage' in checked) return fail(2, `swb: USAGE: ${checked.usage}${/Try: swb --help$/.test(checked.usage) ? '' : '\nTry: swb --help'}`);
+    if ('usage' in checked) {
+      letGo();
+      return fail(2, `swb: USAGE: ${checked.usage}${/Try: swb --help$/.test(checked.usage) ? '' : '\nTry: swb --help'}`);
+    }
     startMark('dashboard args checked');
   }
   if (!process.stdout.isTTY || !process.stdin.isTTY) {
+    letGo();
     return fail(2, 'swb: the dashboard needs a terminal (stdin and stdout must be a TTY); the mail commands work anywhere (swb --help).');
   }
-  const paths = resolveRuntimePaths({ cwd: o.cwd, env: o.env, ...(split.workspace ? { workspace: split.workspace } : {}) });
   let socket: Socket;
   try {
-    socket = await openServer(paths, o, split);
+    socket = await openServer(o, split, early);
   } catch (err) {
+    letGo();
     if (err instanceof LaunchError) return fail(1, err.message.startsWith('swb') ? err.message : `swb: ${err.message}`);
     if (err instanceof SwbError) return fail(1, `swb: ${err.code}: ${err.message}`);
     throw err;
@@ -124,35 +78,22 @@ export async function runAttach(given: AttachOptions): Promise<number> {
   return pipe(socket, o, split);
 }
 
-/** `--help` or `-h` among the dashboard's flags (not after `--`, where a row's own words begin). */
-function helpAsked(hello: readonly string[]): boolean {
-  for (const a of hello) {
-    if (a === '--') return false;
-    if (a === '--help' || a === '-h') return true;
-  }
-  return false;
-}
-
-/** The dashboard's command line with each --config FILE made absolute, as seen from `cwd`. */
-export function configFromHere(hello: readonly string[], cwd: string): string[] {
-  const out = [...hello];
-  for (let i = 0; i < out.length - 1 && out[i] !== '--'; i++) {
-    if (out[i] !== '--config') continue;
-    out[i + 1] = resolve(cwd, out[i + 1]!);
-    i++; // the value: never itself a flag
-  }
-  return out;
-}
-
-async function openServer(paths: RuntimePaths, o: AttachOptions, split: SplitArgs): Promise<Socket> {
+/** The server's socket: the one the head start connected, or this workspace's server, started (or let go from its gate) when none runs. */
+async function openServer(o: AttachOptions, split: SplitArgs, early: EarlyServer | null): Promise<Socket> {
+  if (early && 'error' in early) throw early.error;
+  if (early && 'refused' in early) throw new SwbError(early.refused.code as never, early.refused.message);
+  if (early && 'socket' in early) return early.socket;
+  const paths = resolveRuntimePaths({ cwd: o.cwd, env: o.env, ...(split.workspace ? { workspace: split.workspace } : {}) });
   const path = paths.serverSocketPath;
-  checkSocketPath(path);
-  try {
-    return await connectTrusted(path);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (err instanceof SwbError || (code !== 'ENOENT' && code !== 'ECONNREFUSED')) throw err;
-    if (!o.create) throw new SwbError('NO_SERVER', `No swb server runs for workspace ${paths.workspaceId}; swb starts one.`);
+  if (!early) {
+    checkSocketPath(path);
+    try {
+      return await connectTrusted(path);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (err instanceof SwbError || (code !== 'ENOENT' && code !== 'ECONNREFUSED')) throw err;
+      if (!o.create) throw new SwbError('NO_SERVER', `No swb server runs for workspace ${paths.workspaceId}; swb starts one.`);
+    }
   }
   // About to start a server: a config that came with this directory is asked about first (the
   // server holds back an untrusted file's rows itself; this is where the operator can say yes).
@@ -173,7 +114,9 @@ async function openServer(paths: RuntimePaths, o: AttachOptions, split: SplitArg
   ];
   try {
     startMark('launching the server');
-    await launchServer({ paths, cwd: o.cwd, env: o.env, flags });
+    const server = early ? early.held : holdServer({ paths, cwd: o.cwd, env: o.env });
+    const outcome = await server.go(flags);
+    if (!outcome.ok) throw launchProblem(outcome);
     startMark('the server listens');
   } catch (err) {
     // Another swb started the server at the same moment: the workspace lock let it win; use it.
@@ -193,24 +136,6 @@ async function openServer(paths: RuntimePaths, o: AttachOptions, split: SplitArg
       await sleep(delay);
     }
   }
-}
-
-function connectTrusted(path: string): Promise<Socket> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(path);
-    socket.once('error', reject);
-    socket.once('connect', () => {
-      socket.off('error', reject);
-      try {
-        checkPeer(socket, path); // the server runs as us, or nothing is sent
-      } catch (err) {
-        socket.destroy();
-        reject(err);
-        return;
-      }
-      resolve(socket);
-    });
-  });
 }
 
 /**

@@ -1,13 +1,14 @@
 // Starts the workspace server detached from this terminal: its own session (setsid, no controlling
 // tty, so closing the terminal or losing SSH sends it no SIGHUP — it ignores SIGHUP anyway), stdio
-// to a private log file, and a pipe on fd 3 on which it says once whether it listens. Under systemd
-// with KillUserProcesses=yes, logging out kills every process of the login session however
-// detached; the server is then started in its own transient scope (`systemd-run --user --scope`)
-// when that is available, outside the session. SWB_NO_SCOPE=1 turns that off.
+// to a private log file, and a socket pair on fd 3: the client says go on it (server-gate.ts), and the
+// server says once whether it listens. Under systemd with KillUserProcesses=yes, logging out kills
+// every process of the login session however detached; the server is then started in its own
+// transient scope (`systemd-run --user --scope`) when that is available, outside the session.
+// SWB_NO_SCOPE=1 turns that off.
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Readable } from 'node:stream';
+import { closeSync, existsSync, mkdirSync, openSync, rmdirSync, statSync, unlinkSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { Socket } from 'node:net';
 import { SwbError } from '../protocol/error-codes.js';
 import type { RuntimePaths } from '../hub/runtime-paths.js';
 import { systemClock } from '../util/clock.js';
@@ -21,21 +22,41 @@ export interface LaunchOptions {
   paths: RuntimePaths;
   cwd: string;
   env: NodeJS.ProcessEnv;
-  /** `swb server` flags: --config, --workspace, --fresh. */
-  flags: string[];
 }
 
 /** The server refused to start, in its own words (a bad row argument, a config error). */
 export class LaunchError extends Error {}
 
-/** Resolves once the server listens (with its pid); throws with the server's own words when it cannot start. */
-export async function launchServer(o: LaunchOptions): Promise<number> {
-  mkdirSync(o.paths.runDir, { recursive: true, mode: 0o700 });
+/**
+ * How a launch ended: listening (its pid), or the server's own words, with its error code when it
+ * gave one. Plain data, not an error: the dashboard's head start (a bundle of its own) holds the
+ * server, and the client that says go is another bundle, with its own error classes
+ * (launchProblem makes them there).
+ */
+export type LaunchOutcome = { ok: true; pid: number } | { ok: false; code?: string; message: string };
+
+/** A server whose node is starting and loading its code, waiting for the client's go (src/server/server-gate.ts). */
+export interface HeldServer {
+  /** Go, with the `swb server` flags the client settled (--config, --workspace, --fresh): resolves once it listens, or cannot start. */
+  go(flags: readonly string[]): Promise<LaunchOutcome>;
+  /** Not wanted after all (a usage error, a "no" at the trust question): it exits, having touched nothing. */
+  cancel(): void;
+}
+
+/**
+ * Starts the server's node at once, held at its gate: it loads its code while this client checks
+ * its command line and the config's trust, and starts only at go() (server-gate.ts says why).
+ */
+export function holdServer(o: LaunchOptions): HeldServer {
+  // What this makes for the server's log, taken away again if it is cancelled: a typo on the command
+  // line leaves the runtime dir as it found it (issue #31.3).
+  const madeDir = mkdirSync(o.paths.runDir, { recursive: true, mode: 0o700 });
   const logPath = join(o.paths.runDir, 'server.out');
+  const madeLog = !existsSync(logPath);
   const out = openSync(logPath, 'a', 0o600);
   // The server's own entry (a CommonJS file: src/server/server-main.ts says why), or, from a build
   // without bundles, `swb server` itself.
-  const args = [serverMainPath() ?? swbBinPath(), 'server', ...o.flags, '--ready-fd', '3'];
+  const args = [serverMainPath() ?? swbBinPath(), 'server', '--held', '--ready-fd', '3'];
   // The server has no terminal of its own: Ink's colours follow the terminal that started it.
   const depth = process.stdout.isTTY ? process.stdout.getColorDepth(o.env) : 8;
   // Without NODE_EXTRA_CA_CERTS for its node to parse at start (its NATS link and its rows get it back: ca-certs-aside.ts).
@@ -47,42 +68,85 @@ export async function launchServer(o: LaunchOptions): Promise<number> {
   const [file, argv] = scoped ? ['systemd-run', [...scoped, '--', process.execPath, ...nodeArgs, ...args]] : [process.execPath, [...nodeArgs, ...args]];
   let child: ReturnType<typeof spawn>;
   try {
+    // fd 3 is a socket pair: the go line goes down it, the ready line comes back.
     child = spawn(file, argv, { cwd: o.cwd, env, detached: true, stdio: ['ignore', out, out, 'pipe'] });
   } finally {
     closeSync(out);
   }
-  const ready = child.stdio[3] as Readable;
+  const gate = child.stdio[3] as Socket;
+  let spawnError: Error | null = null;
+  child.once('error', (err) => (spawnError = err));
+  gate.on('error', () => undefined); // a server gone before go: go() reads that as an early exit
+  // Neither holds this client's process open: a client that ends before go() cancels by ending.
+  child.unref();
+  gate.unref();
   let said = '';
-  ready.setEncoding('utf8');
-  ready.on('data', (chunk: string) => {
+  gate.setEncoding('utf8');
+  gate.on('data', (chunk: string) => {
     if (said.length < 64 * 1024) said += chunk;
   });
-  const outcome = await new Promise<{ ok: true; pid: number } | { ok: false; message: string }>((resolve) => {
-    const timer = systemClock.setTimer(() => resolve({ ok: false, message: `the swb server did not start within ${READY_TIMEOUT_MS / 1000} s (its output: ${logPath})` }), READY_TIMEOUT_MS);
-    const settle = () => {
-      timer.dispose();
-      const line = said.split('\n')[0] ?? '';
-      try {
-        const v = JSON.parse(line) as { ok: boolean; pid?: number; message?: string };
-        resolve(v.ok ? { ok: true, pid: v.pid ?? child.pid ?? 0 } : { ok: false, message: v.message ?? 'the swb server did not start' });
-      } catch {
-        resolve({ ok: false, message: `the swb server exited before it listened (its output: ${logPath})` });
-      }
-    };
-    ready.on('end', settle);
-    ready.on('error', settle);
-    child.on('error', (err) => {
-      timer.dispose();
-      resolve({ ok: false, message: `the swb server could not be started: ${err.message}` });
-    });
+  const ended = new Promise<void>((resolve) => {
+    gate.once('end', resolve);
+    gate.once('close', resolve);
   });
-  ready.destroy();
-  child.unref();
-  if (!outcome.ok) {
-    const m = /^swb: ([A-Z_]+): (.*)$/s.exec(outcome.message);
-    throw m ? new SwbError(m[1] as never, m[2]!.trim()) : new LaunchError(outcome.message);
+  return {
+    async go(flags) {
+      gate.ref();
+      gate.write(`${JSON.stringify({ go: true, flags })}\n`);
+      const outcome = await new Promise<LaunchOutcome>((resolve) => {
+        const timer = systemClock.setTimer(() => resolve({ ok: false, message: `the swb server did not start within ${READY_TIMEOUT_MS / 1000} s (its output: ${logPath})` }), READY_TIMEOUT_MS);
+        void ended.then(() => {
+          timer.dispose();
+          if (spawnError) {
+            resolve({ ok: false, message: `the swb server could not be started: ${(spawnError as Error).message}` });
+            return;
+          }
+          const line = said.split('\n')[0] ?? '';
+          try {
+            const v = JSON.parse(line) as { ok: boolean; pid?: number; message?: string };
+            resolve(v.ok ? { ok: true, pid: v.pid ?? child.pid ?? 0 } : { ok: false, message: v.message ?? 'the swb server did not start' });
+          } catch {
+            resolve({ ok: false, message: `the swb server exited before it listened (its output: ${logPath})` });
+          }
+        });
+      });
+      gate.destroy();
+      if (outcome.ok) return outcome;
+      const m = /^swb: ([A-Z_]+): (.*)$/s.exec(outcome.message);
+      return m ? { ok: false, code: m[1]!, message: m[2]!.trim() } : outcome;
+    },
+    cancel() {
+      gate.destroy();
+      if (madeLog) unmake(logPath, madeDir);
+    },
+  };
+}
+
+/**
+ * Takes away the log file a cancelled launch made, if nothing was written to it (the held server
+ * writes nothing before go), and the directories made for it, innermost first, while they are empty.
+ */
+function unmake(logPath: string, madeDir: string | undefined): void {
+  try {
+    if (statSync(logPath).size !== 0) return;
+    unlinkSync(logPath);
+  } catch {
+    return;
   }
-  return outcome.pid;
+  if (madeDir === undefined) return;
+  for (let dir = dirname(logPath); ; dir = dirname(dir)) {
+    try {
+      rmdirSync(dir);
+    } catch {
+      return; // not empty (something else is there now), or gone
+    }
+    if (dir === madeDir || dirname(dir) === dir) return;
+  }
+}
+
+/** A launch that failed as this bundle's error: SwbError with the server's code, else LaunchError. */
+export function launchProblem(outcome: Extract<LaunchOutcome, { ok: false }>): Error {
+  return outcome.code !== undefined ? new SwbError(outcome.code as never, outcome.message) : new LaunchError(outcome.message);
 }
 
 /** `systemd-run --user --scope` arguments when a user systemd manages this login, else null. */

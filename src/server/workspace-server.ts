@@ -15,6 +15,7 @@ import { isOwnSocket } from '../hub/private-dir.js';
 import { listenOnSocketPath } from '../hub/listen-socket-path.js';
 import { unlinkSync } from 'node:fs';
 import { planLaunch, type LaunchPlan, type PlannedRow } from '../app/launch-plan.js';
+import { waitAtGate } from './server-gate.js';
 import type { HelloFrame } from '../protocol/client-wire.js';
 import { ClientConnection } from './client-connection.js';
 import { openClientTty } from './client-tty.js';
@@ -37,6 +38,7 @@ export const SERVER_FLAGS = [
   { name: 'workspace', type: 'string' as const, value: 'NAME', description: 'workspace name' },
   { name: 'fresh', type: 'boolean' as const, description: 'start without relaunching the recorded rows' },
   { name: 'ready-fd', type: 'string' as const, value: 'FD', description: 'write one line here once listening (internal)' },
+  { name: 'held', type: 'boolean' as const, description: 'load, then wait on the ready fd for the launching client\'s go and flags (internal)' },
 ];
 
 export async function runServer(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
@@ -48,6 +50,18 @@ export async function runServer(argv: string[], env: NodeJS.ProcessEnv = process
     throw err;
   }
   const readyFd = flags['ready-fd'] !== undefined ? Number(flags['ready-fd']) : null;
+  if (flags.held === true) {
+    if (readyFd === null) return fail(null, 2, 'swb server: --held needs --ready-fd (the launching client says go there)');
+    const gate = await waitAtGate(readyFd);
+    if ('bad' in gate) return fail(readyFd, 2, `swb server: ${gate.bad}`);
+    if (!gate.go) return 0; // the client cancelled (a usage error, a "no"), or is gone: nothing was touched
+    try {
+      ({ flags } = parseFlags([...argv, ...gate.flags], SERVER_FLAGS));
+    } catch (err) {
+      if (err instanceof UsageError) return fail(readyFd, 2, `swb server: ${err.message}`);
+      throw err;
+    }
+  }
   const planArgs = [...(flags.config ? ['--config', flags.config as string] : []), ...(flags.workspace ? ['--workspace', flags.workspace as string] : [])];
   startMark('server running');
   const planned = planLaunch(planArgs, env, process.cwd());

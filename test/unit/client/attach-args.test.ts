@@ -2,7 +2,7 @@
 // server's dashboard plan; a client that moves to a --workspace DIR keeps --config FILE meaning
 // the file seen from where the operator typed it.
 import { describe, expect, test } from 'vitest';
-import { configFromHere, splitArgs } from '../../../src/client/attach-client.js';
+import { configFromHere, splitArgs } from '../../../src/client/dashboard-head-start.js';
 
 describe('splitArgs', () => {
   test('keeps --workspace and --fresh for the client and hands the rest (with --config) to the dashboard', () => {

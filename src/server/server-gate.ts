@@ -1,0 +1,73 @@
+// A server the launching client started early (`swb server --held --ready-fd 3`, src/client/server-launch.ts
+// holdServer): its node starts and loads the server's code while the client is still loading its
+// own and checking its command line and the directory's config (issue #33: the client's 40-ms part
+// of a cold start then runs beside the server's, not before it). Until the client says go on the
+// ready fd, the server touches nothing — no lock, no socket, no file — so a typo on the command line
+// or a "no" at the trust question leaves nothing behind: the client closes its end and the server
+// exits. The go line carries the flags the client settled on (--config, --workspace, --fresh).
+import { readSync } from 'node:fs';
+
+/** What the client said: go with these flags, or nothing (it closed its end: cancelled, or gone). */
+export type GateOutcome = { go: true; flags: string[] } | { go: false } | { bad: string };
+
+/** The go line's size bound: three flags and two paths. */
+const MAX_GO_BYTES = 64 * 1024;
+
+/** The server flags a go line may carry, and whether each takes a value. */
+const GO_FLAGS: ReadonlyMap<string, boolean> = new Map([
+  ['--config', true],
+  ['--workspace', true],
+  ['--fresh', false],
+]);
+
+/**
+ * Waits for the launching client's word on `fd` (the ready fd: a socket pair, which carries the
+ * ready line back the other way). A blocking read: the server has nothing else to do until then,
+ * and its signals keep their default actions (no handler is installed yet).
+ */
+export async function waitAtGate(fd: number): Promise<GateOutcome> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const buf = Buffer.allocUnsafe(4096);
+  for (;;) {
+    let n: number;
+    try {
+      n = readSync(fd, buf, 0, buf.length, null);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      // A non-blocking socket (libuv hands the child a blocking one; a hand-made launcher may not).
+      if (code === 'EAGAIN') {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        continue;
+      }
+      if (code === 'EINTR') continue;
+      return { go: false };
+    }
+    if (n === 0) return size === 0 ? { go: false } : { bad: 'the go line ended without a newline' };
+    const at = buf.subarray(0, n).indexOf(0x0a);
+    chunks.push(Buffer.from(buf.subarray(0, at === -1 ? n : at)));
+    size += at === -1 ? n : at;
+    if (size > MAX_GO_BYTES) return { bad: `the go line is longer than ${MAX_GO_BYTES} bytes` };
+    if (at !== -1) return parseGoLine(Buffer.concat(chunks).toString('utf8'));
+  }
+}
+
+/** `{"go":true,"flags":[...]}` with only the flags a client may settle; anything else is refused whole. */
+export function parseGoLine(line: string): GateOutcome {
+  let v: unknown;
+  try {
+    v = JSON.parse(line);
+  } catch {
+    return { bad: 'the go line is not JSON' };
+  }
+  const o = v as { go?: unknown; flags?: unknown };
+  if (typeof v !== 'object' || v === null || o.go !== true) return { bad: 'the go line does not say go' };
+  if (!Array.isArray(o.flags) || !o.flags.every((f): f is string => typeof f === 'string')) return { bad: 'the go line has no list of flags' };
+  const flags = o.flags;
+  for (let i = 0; i < flags.length; i++) {
+    const takesValue = GO_FLAGS.get(flags[i]!);
+    if (takesValue === undefined) return { bad: `the go line carries ${JSON.stringify(flags[i]!.slice(0, 40))}, not a flag a client settles` };
+    if (takesValue && (++i >= flags.length || flags[i] === '')) return { bad: `${flags[i - 1]} in the go line has no value` };
+  }
+  return { go: true, flags };
+}
