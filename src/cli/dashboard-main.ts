@@ -1,10 +1,10 @@
-// The dashboard's own entry, the file bin/swb runs for `swb`, `swb attach` and a flag first (the
-// command lines that cannot name a command: bin/swb.ts's opensDashboardOnly, which bin/swb's case
-// mirrors). The build bundles it into one CommonJS file, dist/src/cli/dashboard-main.cjs
-// (scripts/bundle.mjs), with only the head start in it (src/client/dashboard-head-start.ts): node
-// reaches a CommonJS entry's first statement sooner than an ES module's (no module loader to set up
-// first: src/server/server-main.ts measured 10-20 ms), and the head start starts a server this
-// dashboard needs before the rest of the client loads (the ES module bundle, imported after it).
+// The dashboard's own entry, the file bin/swb runs for every command line whose first word names no
+// command (`swb`, `swb attach`, `swb ROW ...`, a flag first: bin/swb's case knows the commands). The
+// build bundles it into one CommonJS file, dist/src/cli/dashboard-main.cjs (scripts/bundle.mjs), with
+// only the head start in it (src/client/dashboard-head-start.ts): node reaches a CommonJS entry's
+// first statement sooner than an ES module's (no module loader to set up first:
+// src/server/server-main.ts measured 10-20 ms), and the head start starts a server this dashboard
+// needs before the rest of the client loads (the ES module bundle, imported after it).
 // `node dist/bin/swb.js` still opens the dashboard its own way, with the head start inside the client.
 import { existsSync } from 'node:fs';
 import { exitWhenSettled, startSwbProcess } from '../util/swb-process-start.js';

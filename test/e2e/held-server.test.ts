@@ -74,11 +74,11 @@ describe('a held server', () => {
 });
 
 describe('the dashboard through bin/swb', () => {
-  test('with a flag first (no command named), runs its CommonJS entry, which starts the server held before the rest of the client loads, and says go after its checks', async () => {
+  test('for rows (no command named), runs its CommonJS entry, which starts the server held before the rest of the client loads, and says go after its checks', async () => {
     const home = createTempHome();
     const trace = join(home.home, 'start-trace');
     // As npm links it: the shell script, with this node.
-    const t = startProgram(packageBinScript(), ['--layout', 'grid', 'one=printf "HELD-UP\\n"; exec sleep 600'], {
+    const t = startProgram(packageBinScript(), ['one=printf "HELD-UP\\n"; exec sleep 600'], {
       cols: 100,
       rows: 30,
       cwd: home.workspace,
