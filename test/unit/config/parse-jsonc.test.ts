@@ -38,4 +38,29 @@ describe('parseJsonc', () => {
     // Brackets in strings and comments do not count.
     expect(parseJsonc(`{"a": "${'['.repeat(1000)}"} // ${'{'.repeat(1000)}`).ok).toBe(true);
   });
+  it.each([
+    '{"__proto__": {"polluted": true}, "a": 1}',
+    '{"a": 1, "b": [1, 2.5e3, -0, null, true, "x\\u00e9\\ud83d\\ude00"], "a": 2}',
+    '[[[]], {}, {"z": {"y": {"x": "\\""}}}]',
+    '  "just a string"  ',
+    `{"deep": ${'['.repeat(255)}${']'.repeat(255)}}`,
+  ])('plain JSON (the quick path) gives what the tree parser gives: %j', (json) => {
+    const quick = parseJsonc(json);
+    // A comment makes it JSONC: the tree parser's value.
+    const tree = parseJsonc(`${json}\n// a comment`);
+    expect(quick.ok && tree.ok).toBe(true);
+    const [a, b] = [(quick as { value: unknown }).value, (tree as { value: unknown }).value];
+    expect(a).toEqual(b);
+    // Same key order, same own keys ("__proto__" included), the same prototype.
+    expect(JSON.stringify(a)).toBe(JSON.stringify(b));
+    if (typeof a === 'object' && a !== null) {
+      expect(Reflect.ownKeys(a)).toEqual(Reflect.ownKeys(b as object));
+      expect(Object.getPrototypeOf(a)).toBe(Object.getPrototypeOf(b));
+    }
+  });
+
+  it('plain JSON nested past the bound is refused on the quick path too', () => {
+    const r = parseJsonc(`${'['.repeat(300)}${']'.repeat(300)}`);
+    expect(r).toMatchObject({ ok: false, problem: expect.stringMatching(/nested more than/) });
+  });
 });
