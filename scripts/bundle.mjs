@@ -32,6 +32,23 @@ const common = {
   banner: { js: "import { createRequire as __swbCreateRequire } from 'node:module'; const require = __swbCreateRequire(import.meta.url);" },
 };
 
+/**
+ * An entry node starts as CommonJS (it reaches a CommonJS file's first statement sooner than an ES
+ * module's): a few kilobytes beside the modules it is made of, dist/src/NAME.cjs, so that their
+ * relative URLs (a bundle, the plain modules' fallback `later`, left as import()) mean what they mean there.
+ */
+function commonJsEntry(name, later) {
+  return build({
+    ...commonBundleOptions(root),
+    format: 'cjs',
+    external: [...commonBundleOptions(root).external, later],
+    banner: { js: "const __swbImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+    define: { 'import.meta.url': '__swbImportMetaUrl' },
+    entryPoints: [`${root}dist/src/${name}.js`],
+    outfile: `${root}dist/src/${name}.cjs`,
+  });
+}
+
 await Promise.all([
   build({ bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'warning', legalComments: 'none', entryPoints: [`${root}dist/src/cli/hook-report.js`], outfile: `${root}dist/hook.mjs` }),
   // Split: each command is its own chunk, loaded when it runs, so `swb send` never loads the
@@ -43,30 +60,12 @@ await Promise.all([
   // sooner (issue #33; 11-15 starts each, interleaved, median 64-76 against 85-93 ms).
   build({ ...common, entryPoints: [`${root}dist/src/cli/dashboard-entry.js`], outfile: `${root}dist/cli-bundle/dashboard.mjs` }),
   build({ ...serverBundleOptions(root), entryPoints: [`${root}dist/src/server/workspace-server.js`], outfile: `${root}dist/server.bundle.cjs` }),
-  // The server's own entry, which the client launches (src/server/server-main.ts says why): a few
-  // kilobytes of CommonJS beside the modules it is made of, so that their relative URLs (the server
-  // bundle, the plain modules' fallback, left as import()) mean what they mean there.
-  build({
-    ...commonBundleOptions(root),
-    format: 'cjs',
-    external: [...commonBundleOptions(root).external, './workspace-server.js'],
-    banner: { js: "const __swbImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
-    define: { 'import.meta.url': '__swbImportMetaUrl' },
-    entryPoints: [`${root}dist/src/server/server-main.js`],
-    outfile: `${root}dist/src/server/server-main.cjs`,
-  }),
-  // The dashboard's own entry, which bin/swb runs for `swb` and `swb attach` (src/cli/dashboard-main.ts
-  // says why): the head start in one small CommonJS file beside its modules; the rest of the client
-  // (dashboard.mjs above, or the plain modules' fallback) stays an import().
-  build({
-    ...commonBundleOptions(root),
-    format: 'cjs',
-    external: [...commonBundleOptions(root).external, './dashboard-entry.js'],
-    banner: { js: "const __swbImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
-    define: { 'import.meta.url': '__swbImportMetaUrl' },
-    entryPoints: [`${root}dist/src/cli/dashboard-main.js`],
-    outfile: `${root}dist/src/cli/dashboard-main.cjs`,
-  }),
+  // The server's own entry, which the client launches (src/server/server-main.ts says why).
+  commonJsEntry('server/server-main', './workspace-server.js'),
+  // The dashboard's own entry, which bin/swb runs for every command line that names no command
+  // (src/cli/dashboard-main.ts says why): the head start; the rest of the client (dashboard.mjs
+  // above, or the plain modules' fallback) stays an import().
+  commonJsEntry('cli/dashboard-main', './dashboard-entry.js'),
 ]);
 
 // The server keeps its bundle's source in its heap: one byte a character, not two, when no
