@@ -69,6 +69,7 @@ export async function runServer(argv: string[], env: NodeJS.ProcessEnv = process
     const hint = err.code === 'HUB_RUNNING' ? ' (another swb server owns this workspace)' : '';
     return fail(readyFd, 1, `swb: ${err.code}: ${err.message}${hint}`);
   }
+  startMark('workspace locked');
   let clients: ClientListener;
   try {
     clients = await ClientListener.listen(plan.paths);
@@ -78,8 +79,8 @@ export async function runServer(argv: string[], env: NodeJS.ProcessEnv = process
   }
   // Ready before the core is up: the launching client connects and sends its HELLO while the core
   // starts (it waits in the socket until the server serves). That overlap is the point: the core
-  // takes 20-35 ms, the client's way from "ready" to its HELLO 10-25 ms, which the server used to
-  // spend idle (issue #33).
+  // takes 20-40 ms after the lock, the client's way from "ready" to its HELLO at the server 10-16 ms,
+  // which the server used to spend idle (issue #33; bench/render.mjs --only=first's trace).
   startMark('listening');
   if (readyFd !== null) {
     try {
