@@ -1,8 +1,8 @@
 // The server's client socket, listened on before the server can serve a client. The server says
 // it is ready as soon as it listens (under the workspace's lock) and builds its core — mail.db,
 // the hub, the rows' manager: 20-40 ms — while the client that launched it hears that, connects
-// and sends its HELLO (10-16 ms from the ready line to the HELLO at the server, which the server
-// used to sit idle; `bench/render.mjs --only=first`'s trace). A connection that comes meanwhile
+// and sends its HELLO (7-14 ms from the ready line to the client's HELLO, which the server used to
+// sit idle through; `bench/render.mjs --only=first`'s trace). A connection that comes meanwhile
 // waits unread: its HELLO stays in the socket until the server serves (serve), which then takes
 // the waiting ones in the order they came. A server whose core failed answers each client with a
 // BYE that says why (refuse): the client prints it and exits non-zero.
@@ -71,7 +71,7 @@ export class ClientListener {
    * The server cannot serve (its core failed): every client that says something — the waiting
    * ones, and those still to come — is answered with `bye`, which its client prints before it exits
    * 1. A server a client launched said "ready" to that client, which may not have connected yet
-   * (its HELLO comes 10-16 ms after the ready line; longer on a loaded machine): it listens on until one
+   * (its HELLO comes 7-14 ms after the ready line; longer on a loaded machine): it listens on until one
    * client has been told, or CLIENT_DUE_MS. Resolves once the socket is closed.
    */
   async refuse(bye: ByeFrame, o: { clientDue: boolean }): Promise<void> {

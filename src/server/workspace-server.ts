@@ -79,8 +79,8 @@ export async function runServer(argv: string[], env: NodeJS.ProcessEnv = process
   }
   // Ready before the core is up: the launching client connects and sends its HELLO while the core
   // starts (it waits in the socket until the server serves). That overlap is the point: the core
-  // takes 20-40 ms after the lock, the client's way from "ready" to its HELLO at the server 10-16 ms,
-  // which the server used to spend idle (issue #33; bench/render.mjs --only=first's trace).
+  // takes 20-40 ms after the lock, the client's way from "ready" to its HELLO 7-14 ms, which the
+  // server used to spend idle (issue #33; bench/render.mjs --only=first's trace).
   startMark('listening');
   if (readyFd !== null) {
     try {
