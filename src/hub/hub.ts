@@ -35,7 +35,7 @@ import { SendPipeline } from './send-pipeline.js';
 import { ServerSeat } from './server-control.js';
 import { SessionRegistry } from './session-registry.js';
 import { StoreGate } from './store-gate.js';
-import { tryAcquireWorkspaceLock } from './workspace-lock.js';
+import { tryAcquireWorkspaceLock, type WorkspaceLock } from './workspace-lock.js';
 
 // The dashboard (src/app/) names these types by the hub; they live with the part that makes them.
 export type { BudgetHeld } from './send-pipeline.js';
@@ -58,6 +58,12 @@ export interface HubOptions {
   openStore?: (file: string, options: StoreOptions) => MailStore;
   /** Joins other machines' servers through NATS JetStream (src/federation/); absent: this node only. */
   federation?: FederationSettings;
+  /**
+   * The workspace's lock, already taken with takeHubLock (the workspace server takes it before it
+   * listens for clients). The hub owns it from here: it lets it go when it stops or fails to
+   * start. Absent: the hub takes it itself.
+   */
+  lock?: WorkspaceLock;
 }
 
 /** The federation's code, loaded only when the hub is federated. */
@@ -83,14 +89,7 @@ export class Hub {
 
   static async start(options: HubOptions): Promise<Hub> {
     const { paths } = options;
-    ensurePrivateDir(paths.runDir, trustedRootOf(paths.runDir));
-    ensurePrivateDir(paths.dataDir, trustedRootOf(paths.dataDir));
-    if (paths.socketDir !== paths.runDir) ensurePrivateDir(paths.socketDir, dirname(dirname(paths.socketDir)));
-    // What every client will check above the socket, checked before listening: a hub no client
-    // would talk to must not start (e.g. under a 0777 TMPDIR without the sticky bit).
-    checkDirectoryChain(paths.socketDir, myUid(), 'The hub will not listen there: no client would trust it.');
-    const lock = tryAcquireWorkspaceLock(paths.lockFile);
-    if (!lock) throw new SwbError('HUB_RUNNING', `A hub is already running for workspace ${paths.workspaceId}.`);
+    const lock = options.lock ?? takeHubLock(paths);
     let hub: Hub | undefined;
     try {
       const federation = options.federation ? await loadFederation(options.federation) : null;
@@ -239,6 +238,22 @@ export class Hub {
     })();
     return this.stopping;
   }
+}
+
+/**
+ * Makes the workspace's private directories and takes its lock: what a hub needs before it may
+ * touch the socket or the store. HUB_RUNNING when another live hub (or server) holds the lock.
+ */
+export function takeHubLock(paths: RuntimePaths): WorkspaceLock {
+  ensurePrivateDir(paths.runDir, trustedRootOf(paths.runDir));
+  ensurePrivateDir(paths.dataDir, trustedRootOf(paths.dataDir));
+  if (paths.socketDir !== paths.runDir) ensurePrivateDir(paths.socketDir, dirname(dirname(paths.socketDir)));
+  // What every client will check above the socket, checked before listening: a hub no client
+  // would talk to must not start (e.g. under a 0777 TMPDIR without the sticky bit).
+  checkDirectoryChain(paths.socketDir, myUid(), 'The hub will not listen there: no client would trust it.');
+  const lock = tryAcquireWorkspaceLock(paths.lockFile);
+  if (!lock) throw new SwbError('HUB_RUNNING', `A hub is already running for workspace ${paths.workspaceId}.`);
+  return lock;
 }
 
 async function loadFederation(settings: FederationSettings): Promise<FederationModules> {

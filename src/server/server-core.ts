@@ -2,19 +2,16 @@
 // the rows (node-pty + @xterm/headless), the agent supervisor (state detection and wake, which must
 // run while nobody watches) and the fleet that shares the rows among clients. Started in dependency
 // order, each part registered with one owner, torn down in reverse.
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openAuditLog } from '../agents/audit-log.js';
-import { HubClient } from '../client/hub-client.js';
 import { Hub } from '../hub/hub.js';
 import type { MailCore } from '../hub/mail-core.js';
 import type { SwbEvent } from '../hub/event-stream.js';
 import type { UsageStore } from '../usage/usage-store.js';
 import { operatorPort, type OperatorPort } from '../hub/operator-port.js';
-import type { RuntimePaths } from '../hub/runtime-paths.js';
+import type { WorkspaceLock } from '../hub/workspace-lock.js';
 import { SwbError } from '../protocol/error-codes.js';
 import type { HubLimits } from '../protocol/limits.js';
-import type { FederationSettings } from '../config/federation-config.js';
 import { RowManager } from '../rows/row-manager.js';
 import { AgentAuditTrail } from '../supervisor/agent-audit-trail.js';
 import { AgentSupervisor } from '../supervisor/agent-supervisor.js';
@@ -40,10 +37,6 @@ import { NotifierMutes } from './row-mutes.js';
 const ROW_END_WAIT_MS = 5_000;
 /** How often stopping looks whether the rows' process groups are gone (no event says so). */
 const ROW_END_POLL_MS = 20;
-/** How long starting waits for a headless hub (or a stopping server) to let go of the workspace's lock. */
-const HUB_HANDOVER_WAIT_MS = 15_000;
-/** How often starting tries the lock again meanwhile (another process holds it: no event says when it lets go). */
-const HUB_HANDOVER_RETRY_MS = 50;
 
 export interface ServerCore {
   /** The one way to the mail core: clients and the server's own parts reach the hub only through it. */
@@ -84,11 +77,37 @@ export interface ServerCoreOptions {
   clock?: Clock;
 }
 
-export async function startServerCore(plan: LaunchPlan, hooks: (mail: MailCore) => FleetHooks = () => ({}), opts: ServerCoreOptions = {}): Promise<ServerCore> {
+/**
+ * Starts the core under the workspace's lock (take-workspace-lock.ts), which goes to the embedded
+ * hub: it is let go when the core stops, or here when the core fails to start.
+ */
+export async function startServerCore(plan: LaunchPlan, lock: WorkspaceLock, hooks: (mail: MailCore) => FleetHooks = () => ({}), opts: ServerCoreOptions = {}): Promise<ServerCore> {
   const { paths } = plan;
   const clock = opts.clock ?? systemClock;
-  const hub = await startEmbeddedHub(paths, plan.limits, plan.federation, clock);
+  const hubLog = new RotatingLog(join(paths.runDir, 'hub.log'));
+  const hub = await Hub.start({
+    paths,
+    lock,
+    limits: plan.limits ?? {},
+    embedded: true,
+    log: (line) => hubLog.append(`${new Date().toISOString()} ${line}`),
+    clock,
+    ...(plan.federation ? { federation: plan.federation } : {}),
+  });
   const owner = new DisposableStore();
+  try {
+    return assembleCore(plan, hub, owner, hooks, opts, clock);
+  } catch (err) {
+    // A server whose core failed exits: what was made, and the hub (the lock with it), must not keep it alive.
+    owner.dispose();
+    await hub.stop();
+    throw err;
+  }
+}
+
+/** What runs on the hub: the rows, the agents, the fleet, the notifier; each registered with `owner`, disposed in reverse. */
+function assembleCore(plan: LaunchPlan, hub: Hub, owner: DisposableStore, hooks: (mail: MailCore) => FleetHooks, opts: ServerCoreOptions, clock: Clock): ServerCore {
+  const { paths } = plan;
   // Everything above the seam reaches the mail core through this one port.
   const { core } = hub;
   const port = operatorPort(core);
@@ -178,45 +197,4 @@ export async function startServerCore(plan: LaunchPlan, hooks: (mail: MailCore) 
       return stopped;
     },
   };
-}
-
-/**
- * The server embeds the workspace's hub. A headless hub already running (started by a CLI
- * command) is asked to step down, and we take the lock once it has let go.
- */
-async function startEmbeddedHub(paths: RuntimePaths, limits: HubLimits | undefined, federation: FederationSettings | undefined, clock: Clock): Promise<Hub> {
-  // Long enough for a server that is stopping to end its rows (SIGHUP, then SIGKILL after the grace).
-  const deadline = clock.now() + HUB_HANDOVER_WAIT_MS;
-  for (let asked = false; ; ) {
-    try {
-      const file = new RotatingLog(join(paths.runDir, 'hub.log'));
-      const log = (line: string) => file.append(`${new Date().toISOString()} ${line}`);
-      return await Hub.start({ paths, limits: limits ?? {}, embedded: true, log, clock, ...(federation ? { federation } : {}) });
-    } catch (err) {
-      if (!(err instanceof SwbError) || err.code !== 'HUB_RUNNING' || clock.now() > deadline) throw err;
-      if (!asked) {
-        asked = true;
-        await askHubToStop(paths).catch((e: unknown) => {
-          // Another server owns this workspace: say so instead of waiting for it.
-          if (e instanceof SwbError && e.code === 'HUB_RUNNING') throw e;
-          // Nobody answered: the lock's holder is a server still starting its hub (two launched at
-          // once, issue #33), or one going away. Ask again next time, rather than wait out the
-          // deadline for a server that would have said it owns the workspace.
-          asked = false;
-        });
-      }
-      await sleep(HUB_HANDOVER_RETRY_MS, clock);
-    }
-  }
-}
-
-async function askHubToStop(paths: RuntimePaths): Promise<void> {
-  const token = readFileSync(paths.operatorTokenFile, 'utf8').trim();
-  const client = await HubClient.open(paths.socketPath);
-  try {
-    await client.sayHello({ session: 'operator', token });
-    await client.request('hub.shutdown');
-  } finally {
-    client.destroy();
-  }
 }

@@ -3,17 +3,15 @@
 // socket. Started detached from any terminal by the first `swb` (server-launch.ts); ends on `q`
 // in a dashboard, `swb kill-server`, or SIGTERM. Rows never depend on a client being there.
 import { writeSync, closeSync } from 'node:fs';
-import { createServer, type Server, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { basename, join } from 'node:path';
 import { parseFlags, UsageError } from '../util/parse-flags.js';
 import { packageVersion } from '../util/package-root.js';
 import { operatorRefusal, peerOf } from '../hub/peer-guard.js';
 import { SwbError } from '../protocol/error-codes.js';
-import { checkDirectoryChain, myUid } from '../util/private-path.js';
+import { myUid } from '../util/private-path.js';
 import { RotatingLog } from '../util/rotating-log.js';
-import { isOwnSocket } from '../hub/private-dir.js';
-import { listenOnSocketPath } from '../hub/listen-socket-path.js';
-import { unlinkSync } from 'node:fs';
+import type { WorkspaceLock } from '../hub/workspace-lock.js';
 import { planLaunch, type LaunchPlan, type PlannedRow } from '../app/launch-plan.js';
 import { waitAtGate } from './server-gate.js';
 import type { HelloFrame } from '../protocol/client-wire.js';
@@ -25,6 +23,9 @@ import type { ClientDesk } from '../app/client-desk.js';
 import { describeSkipped } from '../worktree/skipped-files.js';
 import { startWorktreeRow } from './worktree-rows.js';
 import { startServerCore, type ServerCore } from './server-core.js';
+import { takeWorkspaceLock } from './take-workspace-lock.js';
+import { ClientListener } from './client-listener.js';
+import { systemClock } from '../util/clock.js';
 import { RowRecords } from './row-records.js';
 import { serverControl } from './server-control.js';
 import { type RowUsageBoard, startRowUsage } from './row-usage.js';
@@ -72,35 +73,28 @@ export async function runServer(argv: string[], env: NodeJS.ProcessEnv = process
 
   const logFile = new RotatingLog(join(plan.paths.runDir, 'server.log'));
   const log = (line: string) => logFile.append(`${new Date().toISOString()} ${line}`);
-  let records: RowRecords | null = null;
-  let core: ServerCore;
+  // The lock first: the client socket is listened on under it. Whoever else owns the workspace is
+  // told on the ready line, as is every failure up to the ready line.
+  let lock: WorkspaceLock;
   try {
-    core = await startServerCore(
-      plan,
-      (mail) => {
-        records = new RowRecords(mail, plan.profiles, log);
-        return records.hooks();
-      },
-      { log },
-    );
+    lock = await takeWorkspaceLock(plan.paths, systemClock);
   } catch (err) {
     if (!(err instanceof SwbError)) throw err;
     const hint = err.code === 'HUB_RUNNING' ? ' (another swb server owns this workspace)' : '';
     return fail(readyFd, 1, `swb: ${err.code}: ${err.message}${hint}`);
   }
-  startMark('server core started');
-  const server = new WorkspaceServer(plan, core, records!, log);
+  startMark('workspace locked');
+  let clients: ClientListener;
   try {
-    await server.listen();
+    clients = await ClientListener.listen(plan.paths);
   } catch (err) {
-    await core.stop();
+    lock.dispose();
     return fail(readyFd, 1, `swb: could not listen for clients: ${(err as Error).message}`);
   }
-  server.restore(flags.fresh === true);
-  // Launched by a client (it waits on the ready fd): that client is expected. A server the operator
-  // started by hand (`swb server`, e.g. for the browser) waits for clients and rows as long as it runs.
-  if (readyFd !== null) server.stopIfNobodyComes();
-  await server.startWeb();
+  // Ready before the core is up: the launching client connects and sends its HELLO while the core
+  // starts (it waits in the socket until the server serves). That overlap is the point: the core
+  // takes 20-40 ms after the lock, the client's way from "ready" to its HELLO 7-14 ms, which the
+  // server used to spend idle (issue #33; bench/render.mjs --only=first's trace).
   startMark('listening');
   if (readyFd !== null) {
     try {
@@ -110,6 +104,36 @@ export async function runServer(argv: string[], env: NodeJS.ProcessEnv = process
       // the launcher gave up waiting; it will find the socket
     }
   }
+  let records: RowRecords | null = null;
+  let core: ServerCore;
+  try {
+    core = await startServerCore(
+      plan,
+      lock,
+      (mail) => {
+        records = new RowRecords(mail, plan.profiles, log);
+        return records.hooks();
+      },
+      { log },
+    );
+  } catch (err) {
+    // Said ready already: the clients that came hear it in their BYE (they print it and exit 1), and the server ends.
+    const [code, message] = err instanceof SwbError ? [err.code, err.message] : ['INTERNAL', `the swb server could not start: ${(err as Error).message}`];
+    process.stderr.write(`swb: ${code}: ${message}\n`);
+    log(`server core failed: ${(err as Error).stack ?? String(err)}`);
+    await clients.refuse({ reason: 'refused', code, message }, { clientDue: readyFd !== null });
+    return 1;
+  }
+  startMark('server core started');
+  const server = new WorkspaceServer(plan, core, records!, clients, log);
+  // The recorded rows first: a client's HELLO starts the config's rows only on a server with none.
+  server.restore(flags.fresh === true);
+  server.serve();
+  // Launched by a client (it waits on the ready fd): that client is expected. A server the operator
+  // started by hand (`swb server`, e.g. for the browser) waits for clients and rows as long as it runs.
+  if (readyFd !== null) server.stopIfNobodyComes();
+  await server.startWeb();
+  startMark('serving');
   log(`server ${process.pid} (swb ${packageVersion()}) serving ${plan.paths.workspace}`);
   return server.done;
 }
@@ -131,7 +155,6 @@ function fail(readyFd: number | null, status: number, message: string): number {
 const NOBODY_CAME_MS = 30_000;
 
 class WorkspaceServer {
-  private listener: Server | null = null;
   private readonly clients = new Set<ClientConnection>();
   private stopping = false;
   private resolveDone!: (status: number) => void;
@@ -149,6 +172,7 @@ class WorkspaceServer {
     private readonly plan: LaunchPlan,
     private readonly core: ServerCore,
     private readonly records: RowRecords,
+    private readonly listener: ClientListener,
     private readonly log: (line: string) => void,
   ) {
     // No terminal to hang up: the server outlives the one that started it.
@@ -189,13 +213,9 @@ class WorkspaceServer {
     core.fleet.onRemoved(() => this.stopIfEmpty());
   }
 
-  async listen(): Promise<void> {
-    const path = this.plan.paths.serverSocketPath;
-    checkDirectoryChain(this.plan.paths.socketDir, myUid(), 'The server will not listen there: no client would trust it.');
-    const listener = createServer({ allowHalfOpen: false }, (socket) => this.accept(socket));
-    this.listener = listener;
-    // We hold the workspace's hub lock, so no live server can own this socket: a leftover is stale.
-    await listenOnSocketPath(listener, path);
+  /** Takes the clients: those that came while the core started, then each as it comes. */
+  serve(): void {
+    this.listener.serve((socket) => this.accept(socket));
   }
 
   /** The browser listener, when the config asks for it from the start. */
@@ -352,14 +372,9 @@ class WorkspaceServer {
     // Dashboards first (they watch the rows), then the rows and the hub; the clients hear BYE once
     // every row has ended, so a client that exits knows nothing it started is left.
     for (const c of this.clients) c.endDashboard();
-    this.listener?.close();
+    this.listener.close();
     this.web.dispose();
     this.webPages.dispose();
-    try {
-      if (isOwnSocket(this.plan.paths.serverSocketPath)) unlinkSync(this.plan.paths.serverSocketPath);
-    } catch {
-      // gone already
-    }
     this.records.serverStopping();
     // Its followers commit to mail.db: they stop before the store closes.
     this.usage.dispose();

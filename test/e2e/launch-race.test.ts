@@ -2,7 +2,7 @@
 // the workspace lock lets one win, and the other's client joins the winner. The losing server asks
 // the winner's hub to step down (it may be a stale one) while that hub is still starting and cannot
 // answer: it must ask again on its next try, not wait out the 15 s handover while its client shows
-// a blank screen (src/server/server-core.ts, startEmbeddedHub).
+// a blank screen (src/server/take-workspace-lock.ts).
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, test } from 'vitest';
 import { runCleanups } from '../helpers/cleanup.js';

@@ -41,8 +41,9 @@ describe('the server’s entry', () => {
     const home = createTempHome();
     const trace = join(home.home, 'start-trace');
     const server = spawnSwb(['server'], { home, via: [packageBinScript()], env: { SWB_START_TRACE: trace, XDG_CONFIG_HOME: join(home.home, 'config') } });
-    await waitUntil(() => traceMark(trace, 'listening'), { what: 'the server to listen', timeoutMs: 20_000 });
-    expect(marksOf(trace, 'listening')).toContain('server bundle loaded (code cache used)');
+    // 'serving', not 'listening': the server listens for clients before its hub is up, and kill-server asks the hub.
+    await waitUntil(() => traceMark(trace, 'serving'), { what: 'the server to serve', timeoutMs: 20_000 });
+    expect(marksOf(trace, 'serving')).toContain('server bundle loaded (code cache used)');
     await runSwb(['kill-server', '--force'], { home });
     expect((await server.exited).status).toBe(0);
   }, 60_000);
