@@ -25,6 +25,8 @@ export function serverBundleOptions(root) {
   const common = commonBundleOptions(root);
   return {
     ...common,
+    // better-sqlite3's JavaScript goes in, under the code cache; its addon is named by path (src/store/sqlite-file.ts).
+    external: common.external.filter((name) => name !== 'better-sqlite3'),
     format: 'cjs',
     // One function of (exports, require, ...), as the loader runs it (BUNDLE_WRAPPER says why);
     // it hands in require() and import.meta.url.

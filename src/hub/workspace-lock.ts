@@ -1,9 +1,9 @@
 // One hub per workspace, elected by a kernel-held lock: an SQLite database opened with
 // locking_mode=EXCLUSIVE holds a POSIX lock on hub.lock for as long as the process lives, and the
 // kernel drops it when the process dies (even by SIGKILL). No pid files, no timeouts.
-import Database from 'better-sqlite3';
 import { chmodSync } from 'node:fs';
 import { createPrivateFileOnce } from '../util/create-private-file.js';
+import { openSqliteFile } from '../store/sqlite-file.js';
 import type { Disposable } from '../util/lifecycle.js';
 
 export interface WorkspaceLock extends Disposable {
@@ -16,7 +16,7 @@ export function tryAcquireWorkspaceLock(file: string): WorkspaceLock | null {
   // POSIX lock this process holds on it, which would silently release a running hub's lock.
   createPrivateFileOnce(file);
   chmodSync(file, 0o600);
-  const db = new Database(file, { timeout: 0 });
+  const db = openSqliteFile(file, { timeout: 0 });
   try {
     db.pragma('locking_mode = EXCLUSIVE');
     db.exec('BEGIN EXCLUSIVE');

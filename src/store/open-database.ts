@@ -1,8 +1,9 @@
 // Opens mail.db with the durability settings DESIGN §5 asks for and brings its schema up to date.
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { chmodSync } from 'node:fs';
 import { createPrivateFileOnce } from '../util/create-private-file.js';
 import { MIGRATIONS } from './migrations.js';
+import { openSqliteFile } from './sqlite-file.js';
 import { SwbError } from '../protocol/error-codes.js';
 import { isBusyError, isCorruptError, setAsideDamaged, storeErrorValue } from './store-error.js';
 import { systemClock } from '../util/clock.js';
@@ -41,7 +42,7 @@ function openDatabaseUnchecked(file: string): SqliteDatabase {
   // (only if missing: closing a descriptor of an open database would drop this process's locks on it).
   createPrivateFileOnce(file);
   chmodSync(file, 0o600);
-  const db = new Database(file);
+  const db = openSqliteFile(file);
   try {
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     whenFree(() => {
