@@ -5,11 +5,12 @@
 import { swbError } from '../protocol/error-codes.js';
 import type { HubLimits } from '../protocol/limits.js';
 import type { DecodedFrame } from '../protocol/ndjson-decoder.js';
-import { classifyLine, failure, success } from '../protocol/rpc.js';
+import { classifyLine, failure, success, type RpcId } from '../protocol/rpc.js';
 import { isStoreFailure } from '../store/store-error.js';
 import type { HubConnection } from './hub-connection.js';
 import type { HubCore } from './hub-core.js';
 import { handleIntercomEnvelope } from './intercom-dialect.js';
+import type { Continuation } from './continuation.js';
 import type { HandlerResult } from './rpc-handler.js';
 import { dispatchRpc } from './rpc-handlers.js';
 
@@ -64,28 +65,81 @@ function handleFrame(core: HubCore, conn: HubConnection, frame: DecodedFrame): v
       const { id, method, params } = msg.message;
       const reserve = replyReservation(method, core.limits);
       conn.beginRequest(reserve);
-      let answer: HandlerResult | Promise<HandlerResult>;
-      try {
-        answer = dispatchRpc(core, conn, method, params ?? {});
-      } catch (err) {
-        answer = Promise.reject(err);
-      }
-      // Answered in a later turn of the microtask queue either way (as an async handler always was).
-      // The answer is written before the request ends: alone in flight it leaves at once, and the
-      // bookkeeping of the end (the next frames, reading) comes after it (hub-connection.ts).
-      const work = (answer instanceof Promise ? answer : Promise.resolve(answer)).then(
-        (result) => {
-          conn.answer('error' in result ? failure(id, result.error) : success(id, result.ok));
-          conn.endRequest(reserve);
-        },
-        (err: unknown) => {
-          if (!isStoreFailure(err)) core.log(`internal error in ${method}: ${err instanceof Error ? err.stack : String(err)}`);
-          conn.answer(failure(id, core.mail.failureOf(err, `The hub could not complete ${method}`)));
-          conn.endRequest(reserve);
-        },
-      );
+      const answer = new RequestAnswer(core, conn, id, method, reserve);
       // What follows a hello on the wire speaks as the session it claims: wait for it.
-      if (method === 'hello') conn.hold(work);
+      if (method === 'hello') conn.hold(answer.written());
+      try {
+        dispatchRpc(core, conn, method, params ?? {}, answer);
+      } catch (err) {
+        answer.fail(err);
+      }
+      answer.dispatched();
     }
+  }
+}
+
+/**
+ * One request's answer, as the continuation its handler hands the result to (continuation.ts). The
+ * answer is written before the request ends: alone in flight it leaves at once, and the bookkeeping
+ * of the end (the next frames, reading) comes after it (hub-connection.ts). A result the handler
+ * has while it is dispatched (a refusal, a read) is answered in a later turn of the microtask queue,
+ * as an async handler's always was: the frames after it are decoded first, and their answers share
+ * a write. A send's comes from its commit's loop, in the turn of that commit (issue #33).
+ */
+class RequestAnswer implements Continuation<HandlerResult> {
+  private dispatching = true;
+  /** A result that came while dispatching, answered after it. */
+  private early: { result: HandlerResult } | { err: unknown } | null = null;
+  private ended = false;
+  private onWritten: (() => void) | null = null;
+
+  constructor(
+    private readonly core: HubCore,
+    private readonly conn: HubConnection,
+    private readonly id: RpcId,
+    private readonly method: string,
+    private readonly reserve: number,
+  ) {}
+
+  /** Settles once the answer is written (the hello's hold on later frames). */
+  written(): Promise<void> {
+    return new Promise<void>((resolve) => (this.onWritten = resolve));
+  }
+
+  /** Dispatching returned: a result that came during it is answered in a later microtask. */
+  dispatched(): void {
+    this.dispatching = false;
+    const early = this.early;
+    if (early === null) return;
+    this.early = null;
+    queueMicrotask(() => ('result' in early ? this.resume(early.result) : this.fail(early.err)));
+  }
+
+  resume(result: HandlerResult): void {
+    if (this.dispatching) {
+      this.early ??= { result };
+      return;
+    }
+    if (this.ended) return;
+    this.conn.answer('error' in result ? failure(this.id, result.error) : success(this.id, result.ok));
+    this.end();
+  }
+
+  fail(err: unknown): void {
+    if (this.dispatching) {
+      this.early ??= { err };
+      return;
+    }
+    if (this.ended) return;
+    const { core, method } = this;
+    if (!isStoreFailure(err)) core.log(`internal error in ${method}: ${err instanceof Error ? err.stack : String(err)}`);
+    this.conn.answer(failure(this.id, core.mail.failureOf(err, `The hub could not complete ${method}`)));
+    this.end();
+  }
+
+  private end(): void {
+    this.ended = true;
+    this.conn.endRequest(this.reserve);
+    this.onWritten?.();
   }
 }

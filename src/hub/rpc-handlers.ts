@@ -39,6 +39,7 @@ import { EVENT_KINDS } from './event-stream.js';
 import type { HubConnection } from './hub-connection.js';
 import type { HubCore } from './hub-core.js';
 import { RESOURCE_HANDLERS } from './resource-handlers.js';
+import type { Continuation } from './continuation.js';
 import { handler, type Handler, type HandlerResult } from './rpc-handler.js';
 
 // A Map, not an object literal: a method named `constructor` or `__proto__` must find nothing.
@@ -72,7 +73,7 @@ const HANDLERS = new Map<string, Handler<unknown>>([
   'mail.send': handler({
     params: sendParams,
     plainParams: plainSendParams,
-    run: (core, _conn, p, who) => core.sends.send(who.handle, p),
+    runThen: (core, _conn, p, who, then) => core.sends.sendThen(who.handle, p, then),
   }),
 
   'mail.list': handler({
@@ -341,18 +342,30 @@ function replyBudget(core: HubCore): number {
  * promise, not wrapped in another (a mail accept's answer waits for its commit and nothing more).
  * Throws what a handler throws; the caller turns it into the request's typed error.
  */
-export function dispatchRpc(core: HubCore, conn: HubConnection, method: string, rawParams: unknown): HandlerResult | Promise<HandlerResult> {
+/**
+ * Runs `method` and hands its result to `then`: a handler's own value or promise, or the handler
+ * hands it over itself (`runThen`). `then` may hear of it before this returns; what this throws
+ * (nothing a client sends makes it) is the caller's to answer.
+ */
+export function dispatchRpc(core: HubCore, conn: HubConnection, method: string, rawParams: unknown, then: Continuation<HandlerResult>): void {
   const h = HANDLERS.get(method);
-  if (!h) return { error: swbError('UNKNOWN_METHOD', `There is no method ${JSON.stringify(method.slice(0, 64))}.`) };
+  if (!h) return then.resume({ error: swbError('UNKNOWN_METHOD', `There is no method ${JSON.stringify(method.slice(0, 64))}.`) });
   let params = h.plainParams?.(rawParams);
   if (params === undefined) {
     const parsed = check(h.params(), rawParams);
-    if (!parsed.ok) return { error: swbError('BAD_REQUEST', `Bad params for ${method}: ${parsed.error.message}.`) };
+    if (!parsed.ok) return then.resume({ error: swbError('BAD_REQUEST', `Bad params for ${method}: ${parsed.error.message}.`) });
     params = parsed.value;
   }
-  if (h.anonymous) return h.run(core, conn, params, conn.identity ?? { handle: '', role: 'participant', tokenHolder: false });
-  const who = conn.identity;
-  if (!who) return { error: swbError('UNAUTHENTICATED', 'Say hello first: the first request must be hello.') };
-  if (h.operatorOnly && who.role !== 'operator') return { error: swbError('UNAUTHENTICATED', `${method} is for the operator only.`) };
-  return h.run(core, conn, params, who);
+  let who = conn.identity;
+  if (h.anonymous) who ??= { handle: '', role: 'participant', tokenHolder: false };
+  else if (!who) return then.resume({ error: swbError('UNAUTHENTICATED', 'Say hello first: the first request must be hello.') });
+  else if (h.operatorOnly && who.role !== 'operator') return then.resume({ error: swbError('UNAUTHENTICATED', `${method} is for the operator only.`) });
+  if (h.runThen) return h.runThen(core, conn, params, who, then);
+  const result = h.run(core, conn, params, who);
+  if (result instanceof Promise) {
+    result.then(
+      (r) => then.resume(r),
+      (err: unknown) => then.fail(err),
+    );
+  } else then.resume(result);
 }

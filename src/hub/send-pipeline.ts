@@ -15,6 +15,7 @@ import type { FederationLink } from '../federation/nats-link.js';
 import { ALL_NODES, isRemoteAddress, parseRemoteAddress, remoteAddress } from '../protocol/remote-address.js';
 import { Emitter } from '../util/event.js';
 import type { FanOut } from './fan-out.js';
+import { toPromise, type Continuation } from './continuation.js';
 import { GroupCommitter } from './group-commit.js';
 import type { HubSessions } from './hub-sessions.js';
 import type { MailCore } from './mail-core.js';
@@ -85,21 +86,36 @@ export class SendPipeline {
     return { batches: this.committer.batches, committed: this.committer.committed };
   }
 
-  /**
-   * Every send, with its refusal reported (the dashboard shows rows' refused mail to the operator).
-   * A local send's one promise is the commit's: the answer is made in the commit's loop (issue #33).
-   */
+  /** Every send, with its refusal reported (the dashboard shows rows' refused mail to the operator). */
   send(sender: string, params: SendParams): Promise<SendAnswer> {
+    return toPromise((c) => this.sendThen(sender, params, c));
+  }
+
+  /**
+   * `send` with its answer handed to `then` (continuation.ts): a local send's from the commit's own
+   * loop, with no promise on the way (issue #33); a refusal before the commit, at once.
+   */
+  sendThen(sender: string, params: SendParams, then: Continuation<SendAnswer>): void {
+    let now: SendAnswer | undefined;
     try {
       // Mail that names no other node (most of it) has nothing to route: one look at its recipients.
-      if (!params.to.some(isRemoteAddress)) return this.commit(sender, params, params);
-      const routed = this.routeAcrossNodes(params);
-      if ('error' in routed) return Promise.resolve(this.reported(sender, params, routed));
-      if (routed.ok.to.some(isRemoteAddress)) return this.sendRemote(sender, params, routed.ok);
-      return this.commit(sender, params, routed.ok);
+      if (!params.to.some(isRemoteAddress)) now = this.commit(sender, params, params, then);
+      else {
+        const routed = this.routeAcrossNodes(params);
+        if ('error' in routed) now = this.reported(sender, params, routed);
+        else if (!routed.ok.to.some(isRemoteAddress)) now = this.commit(sender, params, routed.ok, then);
+        else {
+          this.sendRemote(sender, params, routed.ok).then(
+            (answer) => then.resume(answer),
+            (err: unknown) => then.fail(err),
+          );
+          return;
+        }
+      }
     } catch (err) {
-      return Promise.reject(err);
+      return then.fail(err);
     }
+    if (now !== undefined) then.resume(now);
   }
 
   /** Runs after the commit returned (a local send's, or mail from another node): push, wake, tell. */
@@ -127,13 +143,15 @@ export class SendPipeline {
     }
   }
 
-  /** The request (limits, recipients, rate), then the group commit; its answer reported in the commit's loop. */
-  private commit(sender: string, params: SendParams, sent: SendParams): Promise<SendAnswer> {
+  /**
+   * The request (limits, recipients, rate), then the group commit, which answers `then` from its
+   * loop; a refusal before the commit is returned instead (reported).
+   */
+  private commit(sender: string, params: SendParams, sent: SendParams, then: Continuation<SendAnswer>): SendAnswer | undefined {
     const built = buildSendRequest(sender, sent, this.context);
-    if ('error' in built) return Promise.resolve(this.reported(sender, params, built));
-    return this.committer.submit(built.request, (outcome) =>
-      this.reported(sender, params, outcome.ok ? { ok: outcome.result } : { error: outcome.error }),
-    );
+    if ('error' in built) return this.reported(sender, params, built);
+    this.committer.submitThen(built.request, new ReportedSend(this, sender, params, then));
+    return undefined;
   }
 
   /** Mail for other nodes: its text's size there, and its recipients remembered before the commit. */
@@ -152,11 +170,14 @@ export class SendPipeline {
     } catch (err) {
       return this.reported(sender, params, { error: mail.storeFailure(err, NOT_STORED) });
     }
-    return this.commit(sender, params, sent);
+    return toPromise((c) => {
+      const refused = this.commit(sender, params, sent, c);
+      if (refused !== undefined) c.resume(refused);
+    });
   }
 
   /** A send's answer, its refusal (or the recipients it skipped) told to the listeners first. */
-  private reported(sender: string, params: SendParams, answer: SendAnswer): SendAnswer {
+  reported(sender: string, params: SendParams, answer: SendAnswer): SendAnswer {
     if ('error' in answer) {
       this.refusedEmitter.fire({ sender, to: params.to, error: answer.error });
       this.reportHeld(sender, answer.error.code, answer.error.details);
@@ -204,5 +225,23 @@ export class SendPipeline {
     } catch {
       return false;
     }
+  }
+}
+
+/** A local send at the group commit: its outcome reported and answered, in the commit's loop. */
+class ReportedSend implements Continuation<AcceptOutcome> {
+  constructor(
+    private readonly pipeline: SendPipeline,
+    private readonly sender: string,
+    private readonly params: SendParams,
+    private readonly then: Continuation<SendAnswer>,
+  ) {}
+
+  resume(outcome: AcceptOutcome): void {
+    this.then.resume(this.pipeline.reported(this.sender, this.params, outcome.ok ? { ok: outcome.result } : { error: outcome.error }));
+  }
+
+  fail(err: unknown): void {
+    this.then.fail(err);
   }
 }

@@ -11,6 +11,7 @@
 // they come, each in a savepoint of its own (it succeeds or fails alone, as it would outside), and
 // each promise settles only once the commit did — a failed commit fails them all.
 import { isBusyError } from '../store/store-error.js';
+import type { Continuation } from './continuation.js';
 import { systemClock, type Clock } from '../util/clock.js';
 import { TimerSlot } from '../util/timer-slot.js';
 
@@ -92,6 +93,42 @@ export class StoreGate {
         this.lastBusy = err;
       }
     }
+    return this.enqueue(step);
+  }
+
+  /**
+   * `run` with a continuation (continuation.ts) instead of a promise: when the store is free, `step`
+   * runs now and `then` hears of it at once, in this turn (the group commit's way to its answers,
+   * issue #33). Locked, queued or inside a batch, it waits as `run` does. `then.resume` must not throw.
+   */
+  runThen<T>(step: () => T, then: Continuation<T>): void {
+    if (this.open === null && this.queue.length === 0) {
+      let value: T;
+      try {
+        value = step();
+      } catch (err) {
+        if (!isBusyError(err)) {
+          then.fail(err);
+          return;
+        }
+        this.lastBusy = err;
+        this.enqueue(step).then(
+          (v) => then.resume(v),
+          (e: unknown) => then.fail(e),
+        );
+        return;
+      }
+      then.resume(value);
+      return;
+    }
+    this.run(step).then(
+      (v) => then.resume(v),
+      (e: unknown) => then.fail(e),
+    );
+  }
+
+  /** Queues `step` behind the calls already waiting for the lock. */
+  private enqueue<T>(step: () => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.queue.push({ step, resolve: resolve as (v: unknown) => void, reject, deadline: this.clock.now() + this.waitMs });
       this.schedule();

@@ -1,6 +1,6 @@
 // GroupCommitter: sends of one turn share one commit, and each request is settled with what its
-// caller makes of the outcome (`finish`), in the commit's own loop. A real mail.db (WAL, FULL) and a
-// second connection that sees what is on disk.
+// caller makes of the outcome (`finish`, or its continuation), in the commit's own loop. A real
+// mail.db (WAL, FULL) and a second connection that sees what is on disk.
 import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -99,5 +99,61 @@ describe('GroupCommitter', () => {
     const b = committer.submit({ ...request('m2'), to: ['nobody'], requestedTo: ['nobody'] }, (o) => (o.ok ? 'ok' : o.error.code));
     expect(await Promise.all([a, conflict, b])).toEqual(['ok', 'MESSAGE_ID_CONFLICT', 'UNKNOWN_PEER']);
     expect(onDisk()).toEqual(['m1']);
+  });
+
+  it("hands each outcome to its continuation in the commit's own turn, with no promise between (issue #33)", async () => {
+    // A microtask queued while the fan-out runs: a promise's reaction would run after it.
+    let microtaskRan = false;
+    committer = new GroupCommitter(
+      store,
+      gate,
+      () => queueMicrotask(() => (microtaskRan = true)),
+      () => swbError('INTERNAL', 'commit failed'),
+    );
+    const heard: Array<{ id: string; afterMicrotask: boolean }> = [];
+    const done = new Promise<void>((resolve) => {
+      for (const id of ['m1', 'm2']) {
+        committer.submitThen(request(id), {
+          resume: (o) => {
+            heard.push({ id: o.ok ? o.result.messageId : o.error.code, afterMicrotask: microtaskRan });
+            if (heard.length === 2) resolve();
+          },
+          fail: (err) => {
+            throw err;
+          },
+        });
+      }
+    });
+    await done;
+    expect(heard).toEqual([
+      { id: 'm1', afterMicrotask: false },
+      { id: 'm2', afterMicrotask: false },
+    ]);
+    expect(onDisk()).toEqual(['m1', 'm2']);
+  });
+
+  it('a continuation whose resume throws hears of it through its fail, and the rest of the batch is answered', async () => {
+    const failed: unknown[] = [];
+    const broken = new Error('writing the answer threw');
+    const resumed: string[] = [];
+    const done = new Promise<void>((resolve) => {
+      committer.submitThen(request('m1'), {
+        resume: () => {
+          throw broken;
+        },
+        fail: (err) => failed.push(err),
+      });
+      committer.submitThen(request('m2'), {
+        resume: (o) => {
+          resumed.push(o.ok ? o.result.messageId : o.error.code);
+          resolve();
+        },
+        fail: (err) => failed.push(err),
+      });
+    });
+    await done;
+    expect(failed).toEqual([broken]);
+    expect(resumed).toEqual(['m2']);
+    expect(onDisk()).toEqual(['m1', 'm2']);
   });
 });
