@@ -7,6 +7,7 @@
 // config's trust); now the two run side by side, and the client says go (or cancels) once its
 // checks are done (attach-client.ts). A running server is connected to here too, and the
 // connection handed on.
+import { existsSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { resolve } from 'node:path';
 import { isWorkspaceDir, resolveRuntimePaths, workspaceFlagProblem, type RuntimePaths } from '../hub/runtime-paths.js';
@@ -84,6 +85,8 @@ async function findOrHoldServer(o: AttachOptions, split: SplitArgs): Promise<Ear
     const paths: RuntimePaths = resolveRuntimePaths({ cwd: o.cwd, env: o.env, ...(split.workspace ? { workspace: split.workspace } : {}) });
     const path = paths.serverSocketPath;
     checkSocketPath(path);
+    // No socket there: no server to try (a connect would only say so a turn of the event loop later).
+    if (!existsSync(path)) return { held: holdServer({ paths, cwd: o.cwd, env: o.env }) };
     try {
       const socket = await connectTrusted(path);
       // Until the client takes it over: a server gone meanwhile shows as the connection's close.
