@@ -8,7 +8,8 @@
 // checks are done (attach-client.ts). A running server is connected to here too, and the
 // connection handed on.
 import { existsSync } from 'node:fs';
-import { connect, type Socket } from 'node:net';
+import { createRequire } from 'node:module';
+import type { Socket } from 'node:net';
 import { resolve } from 'node:path';
 import { isWorkspaceDir, resolveRuntimePaths, workspaceFlagProblem, type RuntimePaths } from '../hub/runtime-paths.js';
 import { SwbError } from '../protocol/error-codes.js';
@@ -104,6 +105,10 @@ async function findOrHoldServer(o: AttachOptions, split: SplitArgs): Promise<Ear
 
 /** Connects to the server's socket; rejects unless the process on the other end runs as us. */
 export function connectTrusted(path: string): Promise<Socket> {
+  // node:net when there is a server to connect to: a cold start spawns one before it needs the
+  // module (some 3 ms of the head start's way to that spawn). Required, not imported: an import()
+  // would start node's ES module loader in the CommonJS entry (dashboard-main.ts).
+  const { connect } = createRequire(import.meta.url)('node:net') as typeof import('node:net');
   return new Promise((resolve, reject) => {
     const socket = connect(path);
     socket.once('error', reject);
