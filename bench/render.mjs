@@ -929,7 +929,7 @@ function machineInfo() {
     execFileSync(process.execPath, ['-e', '0'], { stdio: 'ignore' });
     return performance.now() - t;
   }).sort((x, y) => x - y);
-  const nodeStart = `node start (node -e 0, median of 5) ${starts[2].toFixed(0)} ms${process.env.NODE_EXTRA_CA_CERTS ? ', NODE_EXTRA_CA_CERTS set (node reads it at every start; bin/swb keeps it from the client, the server pays it)' : ''}`;
+  const nodeStart = `node start (node -e 0, median of 5) ${starts[2].toFixed(0)} ms${process.env.NODE_EXTRA_CA_CERTS ? ', NODE_EXTRA_CA_CERTS set (node reads it at every start; bin/swb keeps it from the client, and the client from the server it launches: neither pays it, node -e 0 does)' : ''}`;
   const run = swbCommand(ctx, []);
   return `swb: ${ctx.swbBin} (built ${built}, HEAD ${head}), run as ${run.file === process.execPath ? 'node on it' : run.args[0]}\nmachine: ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), load average ${loadAverage()}, node ${process.version}, ${tmuxVersion}\n${nodeStart}\nhistory: swb scrollback and floor ${HISTORY_LINES} lines per row, tmux history-limit ${TMUX_HISTORY_LINES}${TMUX_HISTORY_LINES === HISTORY_LINES ? ' (the same: floods fill history)' : ''}`;
 }
