@@ -15,6 +15,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadProfiles } from '../../../src/agents/load-profiles.js';
 import type { AgentStateEvent, AgentTurnEndedEvent } from '../../../src/supervisor/row-agent.js';
 import { systemClock } from '../../../src/util/clock.js';
+import { HOOK_START_RESOLUTION_MS } from '../../../src/agents/state-fusion.js';
 import { deferCleanup, runCleanups } from '../../helpers/cleanup.js';
 import { agentOnRow, headlessAgentRow } from '../../helpers/fake-agent-row.js';
 import { HOOK_CLIENTS, hookClientArgv, type HookClient } from '../../helpers/hook-clients.js';
@@ -69,6 +70,12 @@ async function rowWithHooks(client: HookClient, script: unknown, profile = claud
       .map((l) => JSON.parse(l) as { event: string; hook?: string; at?: number });
   await run.waitFor((s) => s.lines.some((l) => l.includes('FAKE-AGENT-READY')), 10_000, 'the fake agent ready');
   await waitUntil(() => agent.state === 'idle', { what: 'idle at start', timeoutMs: 10_000 });
+  // A hook's start is dated from /proc to about 20 ms (HOOK_START_RESOLUTION_MS): a prompt typed the
+  // moment the screen turned idle can start a hook dated before that turn, and the fusion then takes
+  // the screen as the newer news (rule screen-newer). A CI run saw it: state idle right after the
+  // UserPromptSubmit. An operator or a wake types later than that; so does a case here.
+  const idleAt = states.findLast((s) => s.state === 'idle')?.at ?? Date.now();
+  await waitUntil(() => Date.now() - idleAt > 2 * HOOK_START_RESOLUTION_MS, { what: 'idle for longer than a hook start is dated to', timeoutMs: 1000 });
   return { run, agent, reports, states, ends, events };
 }
 
