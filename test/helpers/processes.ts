@@ -51,6 +51,13 @@ function swbHomeOf(pid: number): string | null {
 }
 
 /**
+ * The files an swb process runs: the ES module entry (a hub, a CLI command, `swb server` by hand), the
+ * server a client launches (its CommonJS entry) and the dashboard's CommonJS entry. The server's was
+ * missing here, so every server a test left running with rows (a detached client) outlived the suite.
+ */
+const SWB_ENTRIES = /swb\.js|server-main\.cjs|dashboard-main\.cjs/;
+
+/**
  * SIGKILLs `pid` and waits until it is gone. Refuses pids that are not `swb` processes, and with
  * `swbHome`, pids that are not this test's: the suite starts thousands of processes, pids wrap
  * (pid_max is 32768 here), and a hub pid logged long ago may by now belong to another test's hub.
@@ -58,7 +65,7 @@ function swbHomeOf(pid: number): string | null {
 export async function killSwbProcess(pid: number, swbHome?: string, timeoutMs = 5000, familyOf?: (pid: number) => number[]): Promise<void> {
   if (!isProcessAlive(pid)) return;
   const cmd = commandLine(pid);
-  if (cmd !== null && !cmd.includes('swb.js')) return; // the pid was reused by someone else: not ours
+  if (cmd !== null && !SWB_ENTRIES.test(cmd)) return; // the pid was reused by someone else: not ours
   if (swbHome !== undefined && process.platform === 'linux' && swbHomeOf(pid) !== swbHome) return; // another test's
   // A server's rows first: once it is gone they would be orphans nobody kills.
   for (const child of familyOf?.(pid) ?? []) {
