@@ -5,7 +5,7 @@
 // #33). Everything else goes through cli/main.ts, which opens the dashboard through here too when
 // argv names no command. The client is imported statically: one module graph, loaded at once.
 import { runAttach } from '../client/attach-client.js';
-import type { HeadStart } from '../client/dashboard-head-start.js';
+import { dashboardOptions, type HeadStart } from '../client/dashboard-head-start.js';
 
 /** The dashboard: a thin client of the workspace server (`create`: start one when none runs). */
 export function runClient(argv: readonly string[], create = true): Promise<number> {
@@ -14,9 +14,8 @@ export function runClient(argv: readonly string[], create = true): Promise<numbe
 
 /**
  * Runs the dashboard, or `swb attach` (argv[0]), for an argv that names no command; `start`: what
- * bin/swb.ts's head start of this argv found (dashboard-head-start.ts).
+ * the dashboard's CommonJS entry's head start of this argv found (dashboard-main.ts).
  */
 export function runDashboard(argv: readonly string[], start?: HeadStart): Promise<number> {
-  const attach = argv[0] === 'attach';
-  return runAttach({ argv: attach ? argv.slice(1) : argv, env: process.env, cwd: process.cwd(), create: !attach }, start);
+  return runAttach(dashboardOptions(argv), start);
 }

@@ -52,10 +52,15 @@ export type HeadStart =
       early: EarlyServer | null;
     };
 
-/** Runs the head start for the dashboard's argv (`attach` first: attach only). */
-export function dashboardHeadStart(argv: readonly string[]): Promise<HeadStart> {
+/** The thin client's options for the dashboard's argv (`attach` first: attach only, start nothing). */
+export function dashboardOptions(argv: readonly string[]): AttachOptions {
   const attach = argv[0] === 'attach';
-  return headStart({ argv: attach ? argv.slice(1) : argv, env: process.env, cwd: process.cwd(), create: !attach });
+  return { argv: attach ? argv.slice(1) : argv, env: process.env, cwd: process.cwd(), create: !attach };
+}
+
+/** Runs the head start for the dashboard's argv. */
+export function dashboardHeadStart(argv: readonly string[]): Promise<HeadStart> {
+  return headStart(dashboardOptions(argv));
 }
 
 export async function headStart(given: AttachOptions): Promise<HeadStart> {
