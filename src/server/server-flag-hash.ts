@@ -3,7 +3,7 @@
 // that both code caches are taken, and the heap flags V8 reads at each collection once they have,
 // with one full collection under them. V8 hashes the flags at each compile and at each cache it
 // writes: the cache of the bundle is made under the loading flags too (serverBundleCodeCache).
-import v8 from 'node:v8';
+import { createRequire } from 'node:module';
 import { SERVER_FLAGS_WHILE_LOADING, SERVER_FLAGS_WHILE_RUNNING } from '../util/server-node-flags.js';
 
 // --expose-gc's gc(), taken off the global object as this module loads (the server's entry imports
@@ -28,7 +28,32 @@ const COLLECT_AFTER_LOAD_MS = 1000;
 
 /** V8's default flags (the flag hash of node's built-ins' code cache); the heap keeps the semi-space it was set up with. */
 export function serverFlagsWhileLoading(): void {
-  v8.setFlagsFromString(SERVER_FLAGS_WHILE_LOADING);
+  setV8Flags(SERVER_FLAGS_WHILE_LOADING);
+}
+
+/**
+ * v8.setFlagsFromString, without node:v8 while the flags are still the command line's: node:v8's
+ * module, and node:stream, perf_hooks and the heap utilities it requires, would compile from source
+ * under them, without node's code cache (some 7-13 ms of every cold start against 0.2-0.3 ms through
+ * the binding; a /tmp script under the server's flags, five runs each). The binding is the one node:v8's
+ * own setFlagsFromString calls; process.binding names it a deprecation, said as a warning that has
+ * no reader here (the server's output is a log), so it is kept quiet for this one call. A node
+ * without it takes the module.
+ */
+function setV8Flags(flags: string): void {
+  const node = process as unknown as { noDeprecation?: boolean; binding(name: string): { setFlagsFromString?: unknown } };
+  const quiet = node.noDeprecation;
+  let binding: { setFlagsFromString?: unknown } | undefined;
+  try {
+    node.noDeprecation = true;
+    binding = node.binding('v8');
+  } catch {
+    binding = undefined;
+  } finally {
+    node.noDeprecation = quiet;
+  }
+  if (typeof binding?.setFlagsFromString === 'function') (binding.setFlagsFromString as (flags: string) => void)(flags);
+  else (createRequire(import.meta.url)('node:v8') as typeof import('node:v8')).setFlagsFromString(flags);
 }
 
 /**
@@ -37,7 +62,7 @@ export function serverFlagsWhileLoading(): void {
  * next one's threshold without the cap (server-node-flags.ts, --expose-gc), a second later.
  */
 export function serverFlagsWhileRunning(): void {
-  if (SERVER_FLAGS_WHILE_RUNNING !== '') v8.setFlagsFromString(SERVER_FLAGS_WHILE_RUNNING);
+  if (SERVER_FLAGS_WHILE_RUNNING !== '') setV8Flags(SERVER_FLAGS_WHILE_RUNNING);
   const collect = collectOnce;
   collectOnce = undefined;
   if (collect) setTimeout(() => collect({ type: 'major', execution: 'async' }), COLLECT_AFTER_LOAD_MS).unref();
