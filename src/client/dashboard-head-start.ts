@@ -15,6 +15,7 @@ import { isWorkspaceDir, resolveRuntimePaths, workspaceFlagProblem, type Runtime
 import { SwbError } from '../protocol/error-codes.js';
 import { checkPeer, checkSocketPath } from './trusted-socket.js';
 import { holdServer, type HeldServer } from './server-launch.js';
+import { takeEarlyServer, type EarlyStartedServer } from './early-server.js';
 
 export interface AttachOptions {
   argv: readonly string[];
@@ -64,6 +65,17 @@ export function dashboardHeadStart(argv: readonly string[]): Promise<HeadStart> 
 }
 
 export async function headStart(given: AttachOptions): Promise<HeadStart> {
+  // A server bin/swb started beside this client, listened for at once: it is used below where this
+  // client would start one, and let go on every other way out.
+  const beside = takeEarlyServer(given.env);
+  try {
+    return await headStartWith(given, beside);
+  } finally {
+    beside?.releaseUnheld();
+  }
+}
+
+async function headStartWith(given: AttachOptions, beside: EarlyStartedServer | null): Promise<HeadStart> {
   const split = splitArgs(given.argv);
   if (typeof split === 'string') return { problem: split };
   let o = given;
@@ -82,17 +94,19 @@ export async function headStart(given: AttachOptions): Promise<HeadStart> {
   const help = helpAsked(split.hello);
   // Only a dashboard that will run looks for its server here: not for the help, not without a
   // terminal (the client says so after its argument check), not for `swb attach` (nothing to start).
-  const early = !help && given.create && process.stdout.isTTY && process.stdin.isTTY ? await findOrHoldServer(o, split) : null;
+  const early = !help && given.create && process.stdout.isTTY && process.stdin.isTTY ? await findOrHoldServer(o, split, beside) : null;
   return { o, split, help, early };
 }
 
-async function findOrHoldServer(o: AttachOptions, split: SplitArgs): Promise<EarlyServer> {
+async function findOrHoldServer(o: AttachOptions, split: SplitArgs, beside: EarlyStartedServer | null): Promise<EarlyServer> {
   try {
     const paths: RuntimePaths = resolveRuntimePaths({ cwd: o.cwd, env: o.env, ...(split.workspace ? { workspace: split.workspace } : {}) });
     const path = paths.serverSocketPath;
     checkSocketPath(path);
+    // The server bin/swb started beside this client, when it did; else one started here.
+    const hold = (): HeldServer => (beside ? beside.held({ paths, cwd: o.cwd, env: o.env }) : holdServer({ paths, cwd: o.cwd, env: o.env }));
     // No socket there: no server to try (a connect would only say so a turn of the event loop later).
-    if (!existsSync(path)) return { held: holdServer({ paths, cwd: o.cwd, env: o.env }) };
+    if (!existsSync(path)) return { held: hold() };
     try {
       const socket = await connectTrusted(path);
       // Until the client takes it over: a server gone meanwhile shows as the connection's close.
@@ -102,7 +116,7 @@ async function findOrHoldServer(o: AttachOptions, split: SplitArgs): Promise<Ear
       const code = (err as NodeJS.ErrnoException).code;
       if (err instanceof SwbError || (code !== 'ENOENT' && code !== 'ECONNREFUSED')) throw err;
     }
-    return { held: holdServer({ paths, cwd: o.cwd, env: o.env }) };
+    return { held: hold() };
   } catch (err) {
     return err instanceof SwbError ? { refused: { code: err.code, message: err.message } } : { error: err };
   }

@@ -15,8 +15,9 @@ import { systemClock } from '../util/clock.js';
 import { serverMainPath, swbBinPath } from '../util/package-root.js';
 import { SERVER_NODE_FLAGS } from '../util/server-node-flags.js';
 import { caCertsAside } from '../util/ca-certs-aside.js';
+import { colourLevel } from '../util/colour-level.js';
 
-const READY_TIMEOUT_MS = 20_000;
+export const READY_TIMEOUT_MS = 20_000;
 
 export interface LaunchOptions {
   paths: RuntimePaths;
@@ -60,7 +61,7 @@ export function holdServer(o: LaunchOptions): HeldServer {
   // The server has no terminal of its own: Ink's colours follow the terminal that started it.
   const depth = process.stdout.isTTY ? process.stdout.getColorDepth(o.env) : 8;
   // Without NODE_EXTRA_CA_CERTS for its node to parse at start (its NATS link and its rows get it back: ca-certs-aside.ts).
-  const env = { ...caCertsAside(o.env), SWB_COLOR_LEVEL: String(depth >= 24 ? 3 : depth >= 8 ? 2 : depth >= 4 ? 1 : 0) };
+  const env = { ...caCertsAside(o.env), SWB_COLOR_LEVEL: colourLevel(depth) };
   const scoped = systemdScope(o.env);
   // SWB_SERVER_NODE_ARGS: flags for the server's node (a profiler, say), after its own (a V8 flag
   // given twice: the last wins); the rows never see them.
@@ -83,7 +84,7 @@ export function holdServer(o: LaunchOptions): HeldServer {
   let said = '';
   gate.setEncoding('utf8');
   gate.on('data', (chunk: string) => {
-    if (said.length < 64 * 1024) said += chunk;
+    if (said.length < MAX_READY_BYTES) said += chunk;
   });
   const ended = new Promise<void>((resolve) => {
     gate.once('end', resolve);
@@ -101,19 +102,11 @@ export function holdServer(o: LaunchOptions): HeldServer {
             resolve({ ok: false, message: `the swb server could not be started: ${(spawnError as Error).message}` });
             return;
           }
-          const line = said.split('\n')[0] ?? '';
-          try {
-            const v = JSON.parse(line) as { ok: boolean; pid?: number; message?: string };
-            resolve(v.ok ? { ok: true, pid: v.pid ?? child.pid ?? 0 } : { ok: false, message: v.message ?? 'the swb server did not start' });
-          } catch {
-            resolve({ ok: false, message: `the swb server exited before it listened (its output: ${logPath})` });
-          }
+          resolve(readyLineOutcome(said, child.pid ?? 0) ?? { ok: false, message: `the swb server exited before it listened (its output: ${logPath})` });
         });
       });
       gate.destroy();
-      if (outcome.ok) return outcome;
-      const m = /^swb: ([A-Z_]+): (.*)$/s.exec(outcome.message);
-      return m ? { ok: false, code: m[1]!, message: m[2]!.trim() } : outcome;
+      return outcome;
     },
     cancel() {
       gate.destroy();
@@ -121,6 +114,29 @@ export function holdServer(o: LaunchOptions): HeldServer {
     },
   };
 }
+
+/**
+ * What a launching client heard from the server that it started (all it said up to its close): it
+ * listens, or why not, in swb's words (`swb: CODE: sentence`, split into the two) where it gave
+ * them; null when it said no line at all.
+ */
+export function readyLineOutcome(said: string, pid: number): LaunchOutcome | null {
+  const line = said.split('\n')[0] ?? '';
+  let v: { ok?: unknown; pid?: unknown; message?: unknown };
+  try {
+    v = JSON.parse(line) as typeof v;
+  } catch {
+    return null;
+  }
+  if (typeof v !== 'object' || v === null) return null;
+  if (v.ok === true) return { ok: true, pid: typeof v.pid === 'number' ? v.pid : pid };
+  const message = typeof v.message === 'string' ? v.message : 'the swb server did not start';
+  const m = /^swb: ([A-Z_]+): (.*)$/s.exec(message);
+  return m ? { ok: false, code: m[1]!, message: m[2]!.trim() } : { ok: false, message };
+}
+
+/** The bound on what a launching client keeps of what its server says (one line is expected). */
+export const MAX_READY_BYTES = 64 * 1024;
 
 /**
  * Takes away the log file a cancelled launch made, if nothing was written to it (the held server

@@ -4,14 +4,40 @@
 // of a cold start then runs beside the server's, not before it). Until the client says go on the
 // ready fd, the server touches nothing — no lock, no socket, no file — so a typo on the command line
 // or a "no" at the trust question leaves nothing behind: the client closes its end and the server
-// exits. The go line carries the flags the client settled on (--config, --workspace, --fresh).
-import { readSync } from 'node:fs';
+// exits. The go line carries the flags the client settled on (--config, --workspace, --fresh), and
+// the directory to run in. A server bin/swb started beside its client meets it on a socket instead
+// (early-gate.ts), with the same lines.
+import { closeSync, readSync, writeSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
 
-/** What the client said: go with these flags, or nothing (it closed its end: cancelled, or gone). */
-export type GateOutcome = { go: true; flags: string[] } | { go: false } | { bad: string };
+/** What the client said: go with these flags (in `cwd`, when it names one), or nothing (it closed its end: cancelled, or gone). */
+export type GateOutcome = { go: true; flags: string[]; cwd?: string } | { go: false } | { bad: string };
 
-/** The go line's size bound: three flags and two paths. */
-const MAX_GO_BYTES = 64 * 1024;
+/** The client that is waiting for this server to listen: its go line, and one line back. */
+export interface LaunchingClient {
+  /** Its word: held servers wait for it before they touch anything. */
+  word(): Promise<GateOutcome>;
+  /** The one line back (ready, or why not); the channel closes after it. */
+  say(line: string): void;
+}
+
+/** The launching client on the ready fd (a socket pair from holdServer, or a pipe from a hand-made launcher). */
+export function clientOnFd(fd: number): LaunchingClient {
+  return {
+    word: () => waitAtGate(fd),
+    say(line) {
+      try {
+        writeSync(fd, `${line}\n`);
+        closeSync(fd);
+      } catch {
+        // the launcher gave up waiting; it will find the socket
+      }
+    },
+  };
+}
+
+/** The go line's size bound: three flags and three paths. */
+export const MAX_GO_BYTES = 64 * 1024;
 
 /** The server flags a go line may carry, and whether each takes a value. */
 const GO_FLAGS: ReadonlyMap<string, boolean> = new Map([
@@ -60,14 +86,16 @@ export function parseGoLine(line: string): GateOutcome {
   } catch {
     return { bad: 'the go line is not JSON' };
   }
-  const o = v as { go?: unknown; flags?: unknown };
+  const o = v as { go?: unknown; flags?: unknown; cwd?: unknown };
   if (typeof v !== 'object' || v === null || o.go !== true) return { bad: 'the go line does not say go' };
   if (!Array.isArray(o.flags) || !o.flags.every((f): f is string => typeof f === 'string')) return { bad: 'the go line has no list of flags' };
+  const cwd = o.cwd;
+  if (cwd !== undefined && (typeof cwd !== 'string' || !isAbsolute(cwd) || cwd.includes('\0'))) return { bad: 'the go line\'s cwd is not an absolute path' };
   const flags = o.flags;
   for (let i = 0; i < flags.length; i++) {
     const takesValue = GO_FLAGS.get(flags[i]!);
     if (takesValue === undefined) return { bad: `the go line carries ${JSON.stringify(flags[i]!.slice(0, 40))}, not a flag a client settles` };
     if (takesValue && (++i >= flags.length || flags[i] === '')) return { bad: `${flags[i - 1]} in the go line has no value` };
   }
-  return { go: true, flags };
+  return cwd === undefined ? { go: true, flags } : { go: true, flags, cwd };
 }

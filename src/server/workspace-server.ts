@@ -2,7 +2,7 @@
 // row, state detection and wake — and renders each attached client's dashboard into that client's
 // socket. Started detached from any terminal by the first `swb` (server-launch.ts); ends on `q`
 // in a dashboard, `swb kill-server`, or SIGTERM. Rows never depend on a client being there.
-import { writeSync, closeSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { basename, join } from 'node:path';
 import { parseFlags, UsageError } from '../util/parse-flags.js';
@@ -13,7 +13,8 @@ import { myUid } from '../util/private-path.js';
 import { RotatingLog } from '../util/rotating-log.js';
 import type { WorkspaceLock } from '../hub/workspace-lock.js';
 import { planLaunch, type LaunchPlan, type PlannedRow } from '../app/launch-plan.js';
-import { waitAtGate } from './server-gate.js';
+import { clientOnFd, type LaunchingClient } from './server-gate.js';
+import { stdioToFile } from '../util/stdio-to.js';
 import type { HelloFrame } from '../protocol/client-wire.js';
 import { ClientConnection } from './client-connection.js';
 import { openClientTty } from './client-tty.js';
@@ -40,26 +41,33 @@ export const SERVER_FLAGS = [
   { name: 'fresh', type: 'boolean' as const, description: 'start without relaunching the recorded rows' },
   { name: 'ready-fd', type: 'string' as const, value: 'FD', description: 'write one line here once listening (internal)' },
   { name: 'held', type: 'boolean' as const, description: 'load, then wait on the ready fd for the launching client\'s go and flags (internal)' },
+  { name: 'early-for', type: 'string' as const, value: 'PID', description: 'started by bin/swb beside client PID: meet it, then as --held (internal)' },
 ];
 
-export async function runServer(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+/**
+ * `swb server`. `early` is the client a server bin/swb started meets before it loads this code
+ * (server-entry.ts, early-gate.ts); any other launching client waits on --ready-fd.
+ */
+export async function runServer(argv: string[], env: NodeJS.ProcessEnv = process.env, early?: LaunchingClient): Promise<number> {
   let flags: Record<string, unknown>;
   try {
     ({ flags } = parseFlags(argv, SERVER_FLAGS));
   } catch (err) {
-    if (err instanceof UsageError) return fail(null, 2, `swb server: ${err.message}`);
+    if (err instanceof UsageError) return fail(early ?? null, 2, `swb server: ${err.message}`);
     throw err;
   }
-  const readyFd = flags['ready-fd'] !== undefined ? Number(flags['ready-fd']) : null;
+  const client = early ?? (flags['ready-fd'] !== undefined ? clientOnFd(Number(flags['ready-fd'])) : null);
   if (flags.held === true) {
-    if (readyFd === null) return fail(null, 2, 'swb server: --held needs --ready-fd (the launching client says go there)');
-    const gate = await waitAtGate(readyFd);
-    if ('bad' in gate) return fail(readyFd, 2, `swb server: ${gate.bad}`);
+    if (client === null) return fail(null, 2, 'swb server: --held needs --ready-fd (the launching client says go there)');
+    const gate = await client.word();
+    if ('bad' in gate) return fail(client, 2, `swb server: ${gate.bad}`);
     if (!gate.go) return 0; // the client cancelled (a usage error, a "no"), or is gone: nothing was touched
     try {
       ({ flags } = parseFlags([...argv, ...gate.flags], SERVER_FLAGS));
+      if (gate.cwd !== undefined) process.chdir(gate.cwd);
     } catch (err) {
-      if (err instanceof UsageError) return fail(readyFd, 2, `swb server: ${err.message}`);
+      if (err instanceof UsageError) return fail(client, 2, `swb server: ${err.message}`);
+      if ((err as NodeJS.ErrnoException).syscall === 'chdir') return fail(client, 1, `swb: cannot run in ${gate.cwd}: ${(err as Error).message}`);
       throw err;
     }
   }
@@ -68,8 +76,11 @@ export async function runServer(argv: string[], env: NodeJS.ProcessEnv = process
   const planned = planLaunch(planArgs, env, process.cwd());
   startMark('launch planned');
   if ('help' in planned) return 0;
-  if ('exit' in planned) return fail(readyFd, planned.exit, planned.message);
+  if ('exit' in planned) return fail(client, planned.exit, planned.message);
   const plan = planned.plan;
+  // A server bin/swb started has its output on /dev/null until now (its workspace was not known):
+  // from here on it goes where a server its client starts has it, the workspace's server.out.
+  if (early) logOutputTo(plan.paths.runDir);
 
   const logFile = new RotatingLog(join(plan.paths.runDir, 'server.log'));
   const log = (line: string) => logFile.append(`${new Date().toISOString()} ${line}`);
@@ -81,7 +92,7 @@ export async function runServer(argv: string[], env: NodeJS.ProcessEnv = process
   } catch (err) {
     if (!(err instanceof SwbError)) throw err;
     const hint = err.code === 'HUB_RUNNING' ? ' (another swb server owns this workspace)' : '';
-    return fail(readyFd, 1, `swb: ${err.code}: ${err.message}${hint}`);
+    return fail(client, 1, `swb: ${err.code}: ${err.message}${hint}`);
   }
   startMark('workspace locked');
   let clients: ClientListener;
@@ -89,21 +100,14 @@ export async function runServer(argv: string[], env: NodeJS.ProcessEnv = process
     clients = await ClientListener.listen(plan.paths);
   } catch (err) {
     lock.dispose();
-    return fail(readyFd, 1, `swb: could not listen for clients: ${(err as Error).message}`);
+    return fail(client, 1, `swb: could not listen for clients: ${(err as Error).message}`);
   }
   // Ready before the core is up: the launching client connects and sends its HELLO while the core
   // starts (it waits in the socket until the server serves). That overlap is the point: the core
   // takes 20-40 ms after the lock, the client's way from "ready" to its HELLO 7-14 ms, which the
   // server used to spend idle (issue #33; bench/render.mjs --only=first's trace).
   startMark('listening');
-  if (readyFd !== null) {
-    try {
-      writeSync(readyFd, `${JSON.stringify({ ok: true, pid: process.pid })}\n`);
-      closeSync(readyFd);
-    } catch {
-      // the launcher gave up waiting; it will find the socket
-    }
-  }
+  client?.say(JSON.stringify({ ok: true, pid: process.pid }));
   let records: RowRecords | null = null;
   let core: ServerCore;
   try {
@@ -121,7 +125,7 @@ export async function runServer(argv: string[], env: NodeJS.ProcessEnv = process
     const [code, message] = err instanceof SwbError ? [err.code, err.message] : ['INTERNAL', `the swb server could not start: ${(err as Error).message}`];
     process.stderr.write(`swb: ${code}: ${message}\n`);
     log(`server core failed: ${(err as Error).stack ?? String(err)}`);
-    await clients.refuse({ reason: 'refused', code, message }, { clientDue: readyFd !== null });
+    await clients.refuse({ reason: 'refused', code, message }, { clientDue: client !== null });
     return 1;
   }
   startMark('server core started');
@@ -131,24 +135,27 @@ export async function runServer(argv: string[], env: NodeJS.ProcessEnv = process
   server.serve();
   // Launched by a client (it waits on the ready fd): that client is expected. A server the operator
   // started by hand (`swb server`, e.g. for the browser) waits for clients and rows as long as it runs.
-  if (readyFd !== null) server.stopIfNobodyComes();
+  if (client !== null) server.stopIfNobodyComes();
   await server.startWeb();
   startMark('serving');
   log(`server ${process.pid} (swb ${packageVersion()}) serving ${plan.paths.workspace}`);
   return server.done;
 }
 
-function fail(readyFd: number | null, status: number, message: string): number {
+function fail(client: LaunchingClient | null, status: number, message: string): number {
   process.stderr.write(`${message}\n`);
-  if (readyFd !== null) {
-    try {
-      writeSync(readyFd, `${JSON.stringify({ ok: false, message })}\n`);
-      closeSync(readyFd);
-    } catch {
-      // nobody listens
-    }
-  }
+  client?.say(JSON.stringify({ ok: false, message }));
   return status;
+}
+
+/** This process's stdout and stderr appended to `runDir`'s server.out (stdio-to.ts); left as they are where that cannot be done. */
+function logOutputTo(runDir: string): void {
+  try {
+    mkdirSync(runDir, { recursive: true, mode: 0o700 });
+    stdioToFile(join(runDir, 'server.out'));
+  } catch {
+    // its output stays on /dev/null; the server.log has the rest
+  }
 }
 
 /** How long a server a client launched waits for a client before an empty server stops (the HELLO timeout is 10 s). */

@@ -6,6 +6,7 @@ import { parseGoLine } from '../../../src/server/server-gate.js';
 describe('parseGoLine', () => {
   test('go with the flags a client settles', () => {
     expect(parseGoLine('{"go":true,"flags":[]}')).toEqual({ go: true, flags: [] });
+    expect(parseGoLine('{"go":true,"flags":[],"cwd":"/w s/p"}')).toEqual({ go: true, flags: [], cwd: '/w s/p' });
     expect(parseGoLine('{"go":true,"flags":["--config","/a b/c.json","--workspace","w","--fresh"]}')).toEqual({
       go: true,
       flags: ['--config', '/a b/c.json', '--workspace', 'w', '--fresh'],
@@ -18,6 +19,7 @@ describe('parseGoLine', () => {
     expect(parseGoLine('null')).toEqual({ bad: 'the go line does not say go' });
     expect(parseGoLine('{"go":true}')).toEqual({ bad: 'the go line has no list of flags' });
     expect(parseGoLine('{"go":true,"flags":[1]}')).toEqual({ bad: 'the go line has no list of flags' });
+    for (const cwd of ['"rel/dir"', '""', '3', '"/a\\u0000b"']) expect(parseGoLine(`{"go":true,"flags":[],"cwd":${cwd}}`)).toEqual({ bad: "the go line's cwd is not an absolute path" });
     // A flag no client settles: not the rows' own, nor the server's internal ones.
     expect(parseGoLine('{"go":true,"flags":["--ready-fd","4"]}')).toEqual({ bad: 'the go line carries "--ready-fd", not a flag a client settles' });
     expect(parseGoLine('{"go":true,"flags":["--held"]}')).toEqual({ bad: 'the go line carries "--held", not a flag a client settles' });
