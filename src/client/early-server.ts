@@ -42,12 +42,15 @@ export function takeEarlyServer(env: NodeJS.ProcessEnv): EarlyStartedServer | nu
   let cancelled = false;
   let failed = false;
   let server: Socket | null = null;
+  let serverPid = 0;
+  let toldGo = false;
   const comers: Array<(socket: Socket | null) => void> = [];
   const arrive = (socket: Socket | null) => {
     for (const resolve of comers.splice(0)) resolve(socket);
   };
   const listener: Server = createServer({ pauseOnConnect: true }, (socket) => {
-    if (server || !isOurs(socket)) {
+    const pid = server ? 0 : ourPeerPid(socket);
+    if (pid === 0) {
       socket.destroy();
       return;
     }
@@ -55,10 +58,11 @@ export function takeEarlyServer(env: NodeJS.ProcessEnv): EarlyStartedServer | nu
     socket.on('error', () => socket.destroy());
     socket.unref(); // until go: this client may still end without it
     if (cancelled) {
-      socket.destroy(); // not wanted after all: it exits, having touched nothing
+      letGo(socket, pid);
       return;
     }
     server = socket;
+    serverPid = pid;
     arrive(socket);
   });
   listener.on('error', () => {
@@ -86,7 +90,7 @@ export function takeEarlyServer(env: NodeJS.ProcessEnv): EarlyStartedServer | nu
   const cancel = () => {
     cancelled = true;
     // A server that has not come yet is turned away when it does (the listener stays, unref'd, till then).
-    server?.destroy();
+    if (server) letGo(server, toldGo ? 0 : serverPid);
     if (failed) listener.close();
   };
   let handedOut = false;
@@ -97,6 +101,7 @@ export function takeEarlyServer(env: NodeJS.ProcessEnv): EarlyStartedServer | nu
       return {
         async go(flags) {
           const socket = await come();
+          toldGo = socket !== null;
           const outcome = socket === null ? null : await askToListen(socket, { go: true, flags, cwd: launch.cwd }, join(launch.paths.runDir, 'server.out'));
           if (outcome) return outcome;
           listener.close();
@@ -115,14 +120,31 @@ export function takeEarlyServer(env: NodeJS.ProcessEnv): EarlyStartedServer | nu
   };
 }
 
-/** The kernel's word that the server that connected runs as us (SO_PEERCRED; any process may connect to an abstract name). */
-function isOurs(socket: Socket): boolean {
+/** The pid of the server that connected, by the kernel's word, when it runs as us (any process may connect to an abstract name); else 0. */
+function ourPeerPid(socket: Socket): number {
   try {
     const peer = peerCredentialsOf(socket);
-    return peer !== null && peer.uid === myUid();
+    return peer !== null && peer.uid === myUid() && peer.pid > 0 ? peer.pid : 0;
   } catch {
-    return false;
+    return 0;
   }
+}
+
+/**
+ * Lets an unwanted server go: its connection closed, which it reads as cancel once its code is
+ * loaded, and, before it was told go (`pid` not 0), a SIGTERM, which ends it now (it has no
+ * handler then, and has touched nothing), so that a `swb` that finds its server running does not
+ * pay a second server's load beside it.
+ */
+function letGo(socket: Socket, pid: number): void {
+  if (pid > 0) {
+    try {
+      process.kill(pid, 'SIGTERM');
+    } catch {
+      // gone already
+    }
+  }
+  socket.destroy();
 }
 
 /**
