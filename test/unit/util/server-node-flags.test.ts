@@ -1,5 +1,6 @@
 // The server's V8 flags live in two places: SERVER_NODE_FLAGS (the client's launch and the code
-// cache's build) and bin/swb's `swb server` line; each must be a flag this node accepts (a refused
+// cache's build) and bin/swb's serverflags line (`swb server`, and the server it starts beside a
+// dashboard's client); each must be a flag this node accepts (a refused
 // one stops the server before it starts). V8 refuses a code cache made under another flag hash,
 // node's cache of its own built-ins included (made under V8's defaults): the server loads with its
 // heap flags back at V8's defaults (SERVER_FLAGS_WHILE_LOADING) and must keep their memory effects.
@@ -24,7 +25,7 @@ function node(flags: readonly string[], script: string): string {
 describe('SERVER_NODE_FLAGS', () => {
   it('are the flags bin/swb gives `swb server`', () => {
     const script = readFileSync(join(root, 'bin', 'swb'), 'utf8');
-    const line = /^\s*server\) v8flags='([^']*)' ;;$/m.exec(script);
+    const line = /^serverflags='([^']*)'$/m.exec(script);
     expect(line).not.toBeNull();
     expect(line![1]!.split(' ')).toEqual([...SERVER_NODE_FLAGS]);
   });
