@@ -7,14 +7,15 @@
 // The server is an optimisation, never a dependency: when it does not come (its node failed, the
 // machine is slow), or goes before a word, go() falls back to a server this client starts itself,
 // which then reports any trouble with its own output. A client that does not need it (a server
-// already runs, a typo, --help) cancels: the server hears its connection close and exits.
+// already runs, a typo, --help) cancels: a SIGTERM ends the server while it is held, or it hears
+// its connection close and exits.
 import { createRequire } from 'node:module';
 import type { Server, Socket } from 'node:net';
+import { join } from 'node:path';
 import { EARLY_SERVER_ENV, earlyMeetingName } from '../protocol/early-server-meeting.js';
 import { systemClock } from '../util/clock.js';
 import { peerCredentialsOf } from '../util/peer-credentials.js';
 import { myUid } from '../util/private-path.js';
-import { join } from 'node:path';
 import { holdServer, MAX_READY_BYTES, READY_TIMEOUT_MS, readyLineOutcome, type HeldServer, type LaunchOptions, type LaunchOutcome } from './server-launch.js';
 
 /** How long go() waits for the server to come before it starts one itself: its node start, on a loaded machine. */
