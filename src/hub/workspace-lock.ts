@@ -1,6 +1,13 @@
-// One hub per workspace, elected by a kernel-held lock: an SQLite database opened with
-// locking_mode=EXCLUSIVE holds a POSIX lock on hub.lock for as long as the process lives, and the
+// One hub per workspace, elected by a kernel-held lock: an SQLite connection to hub.lock that holds
+// an EXCLUSIVE transaction open holds a POSIX lock on it for as long as the process lives, and the
 // kernel drops it when the process dies (even by SIGKILL). No pid files, no timeouts.
+//
+// Nothing is ever written there (issue #33): the transaction stays open, so it never commits, and
+// its journal lives in memory. The lock used to be a committed CREATE TABLE under
+// locking_mode=EXCLUSIVE, which on a new workspace wrote the file's first page through a rollback
+// journal: four fsyncs (the journal, its directory, the journal again, the file) on the server's way
+// to listening, for a file whose content nobody reads. Either way of taking it keeps the other out
+// (a file with that table, from an older swb, locks the same), and neither needs the other's content.
 import { chmodSync } from 'node:fs';
 import { createPrivateFileOnce } from '../util/create-private-file.js';
 import { openSqliteFile } from '../store/sqlite-file.js';
@@ -18,10 +25,9 @@ export function tryAcquireWorkspaceLock(file: string): WorkspaceLock | null {
   chmodSync(file, 0o600);
   const db = openSqliteFile(file, { timeout: 0 });
   try {
-    db.pragma('locking_mode = EXCLUSIVE');
+    db.pragma('journal_mode = MEMORY');
+    // Held until the connection closes (dispose, or the process's end): the lock itself.
     db.exec('BEGIN EXCLUSIVE');
-    db.exec('CREATE TABLE IF NOT EXISTS hub_lock (held INTEGER)');
-    db.exec('COMMIT');
   } catch (err) {
     db.close();
     if ((err as { code?: string }).code === 'SQLITE_BUSY' || (err as { code?: string }).code === 'SQLITE_LOCKED') return null;

@@ -4,7 +4,7 @@
 // One file over 450 lines because it is one concept: every statement on the mail tables, prepared
 // once against one connection, so the transaction boundaries (accept, receipts, expiry) are read in
 // one place; the reply budget, migrations and error typing already live beside it.
-import type { Statement } from 'better-sqlite3';
+import { preparedOnFirstUse, sql } from './prepared-on-first-use.js';
 import { swbError, type SwbErrorValue } from '../protocol/error-codes.js';
 import type {
   MailItem,
@@ -178,9 +178,8 @@ export class MailStore {
   }
 
   private prepare() {
-    const db = this.db;
-    const s = <T = unknown>(sql: string) => db.prepare(sql) as Statement<unknown[], T>;
-    return {
+    const s = sql;
+    return preparedOnFirstUse(this.db, {
       // next_seq continues after any deliveries kept from before the handle was forgotten.
       insertHandle: s(`INSERT INTO handles (handle, role, first_seen, last_seen, next_seq)
                        VALUES (@handle, @role, @at, @at, (SELECT coalesce(max(seq), 0) + 1 FROM deliveries WHERE recipient = @handle))
@@ -277,7 +276,7 @@ export class MailStore {
       unreadOf: s<{ n: number }>(`SELECT count(*) AS n FROM deliveries WHERE recipient = ? AND ${UNREAD_SQL}`),
       purge: s(`DELETE FROM messages WHERE created_at < ? AND NOT EXISTS
                   (SELECT 1 FROM deliveries d WHERE d.message = messages.id AND d.${UNREAD_SQL})`),
-    };
+    });
   }
 
   private reloadCaches(): void {

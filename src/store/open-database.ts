@@ -108,11 +108,16 @@ function migrate(db: SqliteDatabase): void {
   // messages) would first delete, by cascade, every row that references it. The steps keep every
   // reference whole; foreign_key_check proves it before the commit. The caller turns them on.
   db.pragma('foreign_keys = OFF');
-  // Every step due in one transaction: one commit (one WAL sync) rather than one a step, which on a
-  // new mail.db was 5-7 ms of the server's cold start (issue #33). A crash mid-way leaves the
-  // file at its old version, as a crash in one step always did; no step toggles a pragma that a
-  // transaction would refuse.
-  db.transaction(() => {
+  // Every step due in one transaction: one commit rather than one a step, which on a new mail.db
+  // was 5-7 ms of the server's cold start (issue #33). A crash mid-way leaves the file at its old
+  // version, as a crash in one step always did; no step toggles a pragma that a transaction would
+  // refuse. The commit does not wait for the disk either (commitWithoutSync): the WAL's first
+  // write and the commit were three fsyncs (the WAL, its directory, the WAL again), 3-20 ms of a
+  // new workspace's start on a busy disk. Nothing was accepted yet: a power cut that loses the
+  // commit leaves the file at its old version (WAL with synchronous NORMAL stays consistent) and
+  // the next open runs the steps again; the store's first FULL commit (a row's handle, the first
+  // mail) syncs the WAL, and this commit with it, before anything is acknowledged.
+  commitWithoutSync(db, db.transaction(() => {
     for (let version = current; version < MIGRATIONS.length; version++) db.exec(MIGRATIONS[version]!);
     const broken = db.pragma('foreign_key_check') as Array<{ table: string; parent: string }>;
     if (broken.length > 0) {
@@ -123,5 +128,5 @@ function migrate(db: SqliteDatabase): void {
       );
     }
     db.pragma(`user_version = ${MIGRATIONS.length}`);
-  })();
+  }));
 }

@@ -8,7 +8,7 @@
 //
 // Runs inside MailStore's accept transaction: a refused message changes nothing but the pair's
 // "held" mark, and a retry of a stored message is never counted twice (dedup comes first).
-import type { Statement } from 'better-sqlite3';
+import { preparedOnFirstUse, sql } from './prepared-on-first-use.js';
 import { swbError, type SwbErrorValue } from '../protocol/error-codes.js';
 import { OPERATOR } from '../protocol/handle.js';
 import type { SessionRole } from '../protocol/methods.js';
@@ -51,33 +51,22 @@ function pairOf(x: string, y: string): [string, string] {
 }
 
 export class ReplyBudget {
-  private readonly q: {
-    used: Statement<unknown[], { used: number }>;
-    use: Statement;
-    hold: Statement;
-    resetFor: Statement;
-    grant: Statement;
-    held: Statement<unknown[], { a: string; b: string; used: number; held_at: number }>;
-    parent: Statement<unknown[], { depth: number }>;
-  };
+  private readonly q;
 
   constructor(
     db: SqliteDatabase,
     private settings: ReplyBudgetSettings,
     private readonly roleOf: (handle: string) => SessionRole | undefined,
   ) {
-    this.q = {
-      used: db.prepare(`SELECT used FROM pair_budgets WHERE a = ? AND b = ?`) as Statement<unknown[], { used: number }>,
-      use: db.prepare(`INSERT INTO pair_budgets (a, b, used) VALUES (?, ?, 1) ON CONFLICT (a, b) DO UPDATE SET used = used + 1`),
-      hold: db.prepare(`UPDATE pair_budgets SET held_at = ? WHERE a = ? AND b = ? AND held_at IS NULL`),
-      resetFor: db.prepare(`DELETE FROM pair_budgets WHERE a = ? OR b = ?`),
-      grant: db.prepare(`DELETE FROM pair_budgets WHERE a = ? AND b = ?`),
-      held: db.prepare(`SELECT a, b, used, held_at FROM pair_budgets WHERE held_at IS NOT NULL ORDER BY held_at`) as Statement<
-        unknown[],
-        { a: string; b: string; used: number; held_at: number }
-      >,
-      parent: db.prepare(`SELECT depth FROM messages WHERE id = ?`) as Statement<unknown[], { depth: number }>,
-    };
+    this.q = preparedOnFirstUse(db, {
+      used: sql<{ used: number }>(`SELECT used FROM pair_budgets WHERE a = ? AND b = ?`),
+      use: sql(`INSERT INTO pair_budgets (a, b, used) VALUES (?, ?, 1) ON CONFLICT (a, b) DO UPDATE SET used = used + 1`),
+      hold: sql(`UPDATE pair_budgets SET held_at = ? WHERE a = ? AND b = ? AND held_at IS NULL`),
+      resetFor: sql(`DELETE FROM pair_budgets WHERE a = ? OR b = ?`),
+      grant: sql(`DELETE FROM pair_budgets WHERE a = ? AND b = ?`),
+      held: sql<{ a: string; b: string; used: number; held_at: number }>(`SELECT a, b, used, held_at FROM pair_budgets WHERE held_at IS NOT NULL ORDER BY held_at`),
+      parent: sql<{ depth: number }>(`SELECT depth FROM messages WHERE id = ?`),
+    });
   }
 
   get limits(): ReplyBudgetSettings {

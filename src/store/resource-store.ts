@@ -3,7 +3,7 @@
 // src/resources/resource-coordinator.ts, which runs each operation inside `transaction` so that a
 // change and everything it implies (the next grant, a journal line) commit together, or not at all.
 // The one writer is the hub that holds the workspace lock, as for mail.
-import type { Statement } from 'better-sqlite3';
+import { preparedOnFirstUse, sql } from './prepared-on-first-use.js';
 import type { TicketState } from '../protocol/resource-name.js';
 import type { SqliteDatabase } from './open-database.js';
 
@@ -109,8 +109,8 @@ export class ResourceStore {
   }
 
   private prepare() {
-    const s = <T = unknown>(sql: string) => this.db.prepare(sql) as Statement<unknown[], T>;
-    return {
+    const s = sql;
+    return preparedOnFirstUse(this.db, {
       policy: s<{ name: string; capacity: number; controller: string | null; wait_ms: number | null; epoch: number; updated_at: number }>(
         `SELECT * FROM resource_policies WHERE name = ?`,
       ),
@@ -144,7 +144,7 @@ export class ResourceStore {
       recentEvents: s<{ id: number; at: number; kind: string; ticket: number | null; resources: string; holder: string | null; actor: string | null; detail: string | null }>(
         `SELECT * FROM resource_events ORDER BY id DESC LIMIT ?`,
       ),
-    };
+    });
   }
 
   /** Runs `fn` in one transaction (a savepoint inside an open one); it commits when `fn` returns. */

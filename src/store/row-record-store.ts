@@ -4,7 +4,7 @@
 // server's runs, so the next start can tell how the last one ended. And the rows the operator muted
 // (issue #37: the dashboard's per-row mute of notifications), as `mute:<row>` keys of the meta table,
 // so a mute outlives a restart and goes when the row's record does.
-import type { Statement } from 'better-sqlite3';
+import { preparedOnFirstUse, sql } from './prepared-on-first-use.js';
 import type { SqliteDatabase } from './open-database.js';
 
 export interface RowRecord {
@@ -27,43 +27,30 @@ export interface ServerRun {
 }
 
 export class RowRecordStore {
-  private readonly q: {
-    upsert: Statement;
-    remove: Statement;
-    all: Statement<unknown[], { name: string; spec: string; wake: string | null; session_id: string | null; position: number; pid: number | null; pid_start: string | null }>;
-    clear: Statement;
-    nextPosition: Statement<unknown[], { p: number }>;
-    positionOf: Statement<unknown[], { position: number }>;
-    lastRun: Statement<unknown[], { id: number; pid: number; boot_id: string; started_at: number; stopped_at: number | null }>;
-    startRun: Statement;
-    stopRun: Statement;
-    muted: Statement<unknown[], { key: string }>;
-    mute: Statement;
-    unmute: Statement;
-  };
+  private readonly q;
 
   constructor(
     private readonly db: SqliteDatabase,
     private readonly now: () => number = Date.now,
   ) {
-    const s = <T = unknown>(sql: string) => db.prepare(sql) as Statement<unknown[], T>;
-    this.q = {
+    const s = sql;
+    this.q = preparedOnFirstUse(db, {
       upsert: s(`INSERT INTO row_records (name, spec, wake, session_id, position, updated_at, pid, pid_start)
                  VALUES (@name, @spec, @wake, @sessionId, @position, @at, @pid, @pidStart)
                  ON CONFLICT(name) DO UPDATE SET spec = excluded.spec, wake = excluded.wake, session_id = excluded.session_id,
                    updated_at = excluded.updated_at, pid = excluded.pid, pid_start = excluded.pid_start`),
       remove: s(`DELETE FROM row_records WHERE name = ?`),
-      all: s(`SELECT name, spec, wake, session_id, position, pid, pid_start FROM row_records ORDER BY position, name`),
+      all: s<{ name: string; spec: string; wake: string | null; session_id: string | null; position: number; pid: number | null; pid_start: string | null }>(`SELECT name, spec, wake, session_id, position, pid, pid_start FROM row_records ORDER BY position, name`),
       clear: s(`DELETE FROM row_records`),
-      nextPosition: s(`SELECT coalesce(max(position), 0) + 1 AS p FROM row_records`),
-      positionOf: s(`SELECT position FROM row_records WHERE name = ?`),
-      lastRun: s(`SELECT id, pid, boot_id, started_at, stopped_at FROM server_runs ORDER BY id DESC LIMIT 1`),
+      nextPosition: s<{ p: number }>(`SELECT coalesce(max(position), 0) + 1 AS p FROM row_records`),
+      positionOf: s<{ position: number }>(`SELECT position FROM row_records WHERE name = ?`),
+      lastRun: s<{ id: number; pid: number; boot_id: string; started_at: number; stopped_at: number | null }>(`SELECT id, pid, boot_id, started_at, stopped_at FROM server_runs ORDER BY id DESC LIMIT 1`),
       startRun: s(`INSERT INTO server_runs (pid, boot_id, started_at) VALUES (?, ?, ?)`),
       stopRun: s(`UPDATE server_runs SET stopped_at = ? WHERE id = (SELECT max(id) FROM server_runs) AND pid = ?`),
-      muted: s(`SELECT key FROM meta WHERE key >= 'mute:' AND key < 'mute;' ORDER BY key`),
+      muted: s<{ key: string }>(`SELECT key FROM meta WHERE key >= 'mute:' AND key < 'mute;' ORDER BY key`),
       mute: s(`INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`),
       unmute: s(`DELETE FROM meta WHERE key = ?`),
-    };
+    });
   }
 
   /** Records a row (a new one goes last). */

@@ -2,7 +2,7 @@
 // wakes a budget stopped. Without it a restart forgot both: a level reached before was said again, and a
 // row stopped yesterday stayed stopped after the day's reset (nothing remembered that a budget did it).
 // Rows in, rows out; the rules are src/server/usage-budgets.ts.
-import type { Statement } from 'better-sqlite3';
+import { preparedOnFirstUse, sql } from '../store/prepared-on-first-use.js';
 import type { SqliteDatabase } from '../store/open-database.js';
 import type { BudgetLevel, BudgetMemory } from './usage-budget.js';
 
@@ -10,8 +10,8 @@ export class BudgetMemoryStore implements BudgetMemory {
   private readonly q;
 
   constructor(db: SqliteDatabase, private readonly now: () => number = Date.now) {
-    const s = <T = unknown>(sql: string) => db.prepare(sql) as Statement<unknown[], T>;
-    this.q = {
+    const s = sql;
+    this.q = preparedOnFirstUse(db, {
       levels: s<{ scope: string; level: BudgetLevel }>(`SELECT scope, level FROM usage_budget_levels`),
       saveLevel: s(`INSERT INTO usage_budget_levels (scope, level, updated_at) VALUES (?, ?, ?)
                     ON CONFLICT(scope) DO UPDATE SET level = excluded.level, updated_at = excluded.updated_at`),
@@ -19,7 +19,7 @@ export class BudgetMemoryStore implements BudgetMemory {
       stopped: s<{ row: string }>(`SELECT row FROM usage_budget_stops ORDER BY row`),
       stop: s(`INSERT OR REPLACE INTO usage_budget_stops (row, stopped_at) VALUES (?, ?)`),
       unstop: s(`DELETE FROM usage_budget_stops WHERE row = ?`),
-    };
+    });
   }
 
   levels(): Map<string, BudgetLevel> {

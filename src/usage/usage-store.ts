@@ -3,7 +3,7 @@
 // same transaction as the totals of the turns read up to that offset, so after a crash or a restart the
 // follower resumes from a state whose turns are all counted and none of whose later turns are: each
 // turn counted exactly once. Rows in, rows out, no rules: reading lives in src/usage/.
-import type { Statement } from 'better-sqlite3';
+import { preparedOnFirstUse, sql } from '../store/prepared-on-first-use.js';
 import type { FollowState } from './transcript-follower.js';
 import type { UsageCommit, UsageLatest, UsageLedger, UsageTotalRecord } from './usage-ledger.js';
 import type { RateLimits } from './usage-turn.js';
@@ -50,8 +50,8 @@ export class UsageStore implements UsageLedger {
   }
 
   private prepare() {
-    const s = <T = unknown>(sql: string) => this.db.prepare(sql) as Statement<unknown[], T>;
-    return {
+    const s = sql;
+    return preparedOnFirstUse(this.db, {
       file: s<{ offset: number; inode: number; parser: string | null }>(`SELECT offset, inode, parser FROM usage_files WHERE row = ? AND path = ?`),
       files: s<{ path: string; offset: number; inode: number; parser: string | null }>(`SELECT path, offset, inode, parser FROM usage_files WHERE row = ? ORDER BY path`),
       saveFile: s(`INSERT INTO usage_files (row, path, offset, inode, parser, updated_at) VALUES (?, ?, ?, ?, ?, ?)
@@ -75,7 +75,7 @@ export class UsageStore implements UsageLedger {
       latest: s<{ row: string; model: string | null; context_tokens: number | null; context_window: number | null; limits: string | null; at: number }>(
         `SELECT * FROM usage_latest WHERE row = ?`,
       ),
-    };
+    });
   }
 
   /** Where reading stood in `path` for `row` at the last commit. */

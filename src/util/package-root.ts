@@ -24,9 +24,16 @@ export function packageRoot(): string {
   }
 }
 
-/** This package's version, from its package.json. */
+let version: string | undefined;
+
+/**
+ * This package's version, from its package.json as this process first read it: the version of the
+ * code it runs (a server that outlives an upgrade in place is still the old one). Read once: the
+ * server asked for it three times on the way to a client's first frame (its log line, the client's
+ * connection, the version check of its HELLO), each a read and a parse of the file (issue #33).
+ */
 export function packageVersion(): string {
-  return (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
+  return (version ??= (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version);
 }
 
 /** The compiled CLI entry (what starts a server or a headless hub). */
