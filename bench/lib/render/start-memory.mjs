@@ -52,7 +52,7 @@ export function readStartTrace(file, t0Ms) {
   }
   rmSync(file, { force: true });
   const seen = new Set();
-  const marks = [];
+  const lines = [];
   const pids = [];
   for (const line of text.trim().split('\n')) {
     const m = /^(\d+) ([\d.]+) ([\d.]+) (.*)$/.exec(line);
@@ -61,8 +61,15 @@ export function readStartTrace(file, t0Ms) {
     if (seen.has(key)) continue;
     seen.add(key);
     if (!pids.includes(m[1])) pids.push(m[1]);
-    marks.push({ process: pids.indexOf(m[1]) === 0 ? 'client' : pids.indexOf(m[1]) === 1 ? 'server' : `process ${pids.indexOf(m[1]) + 1}`, ms: Number(m[2]) - t0Ms, cpuMs: Number(m[3]), label: m[4] });
+    lines.push(m);
   }
+  // Which process is which: swb's server says so in its first mark (`node started (server)`), and
+  // bin/swb starts it beside the client, so either may mark first; otherwise (the floor) the client
+  // is the first to mark and its server the second.
+  const server = lines.find((m) => m[4] === 'node started (server)')?.[1] ?? pids[1];
+  const others = pids.filter((pid) => pid !== server);
+  const role = (pid) => (pid === server ? 'server' : pid === others[0] ? 'client' : `process ${pids.indexOf(pid) + 1}`);
+  const marks = lines.map((m) => ({ process: role(m[1]), ms: Number(m[2]) - t0Ms, cpuMs: Number(m[3]), label: m[4] }));
   return marks.sort((a, b) => a.ms - b.ms);
 }
 
