@@ -117,9 +117,15 @@ export function planLaunch(argv: readonly string[], env: NodeJS.ProcessEnv, cwd:
     }
   }
 
-  // Themes: every one we can load; the chosen one must load.
+  // Themes: every one we can load; the chosen one must load. The config's theme (the default one
+  // when it names none) is loaded already, by loadConfig, the same way: not read a second time.
   const themes = new Map<string, Theme>();
+  const configTheme = loaded.value.theme;
   for (const entry of listThemes({ env })) {
+    if (entry.name === configTheme.name) {
+      themes.set(entry.name, configTheme);
+      continue;
+    }
     const t = loadTheme(entry.name, { env });
     if (t.ok) themes.set(entry.name, t.theme);
   }
