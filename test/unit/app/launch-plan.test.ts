@@ -49,6 +49,14 @@ describe('planLaunch', () => {
     expect('plan' in other && other.plan.themeName).toBe('light');
     const bad = planLaunch(['--theme', 'broken'], env, cwd);
     expect(bad).toMatchObject({ exit: 1 });
+    // The server's own plan holds the chosen theme alone, which must load all the same.
+    const chosen = planLaunch([], env, cwd, { themes: 'chosen' });
+    if (!('plan' in chosen)) throw new Error(JSON.stringify(chosen));
+    expect([...chosen.plan.themes.keys()]).toEqual(['mine']);
+    expect(chosen.plan.themes.get('mine')).toEqual(r.plan.themes.get('mine'));
+    const chosenLight = planLaunch(['--theme', 'light'], env, cwd, { themes: 'chosen' });
+    expect('plan' in chosenLight && [...chosenLight.plan.themes.keys()]).toEqual(['light']);
+    expect(planLaunch(['--theme', 'broken'], env, cwd, { themes: 'chosen' })).toMatchObject({ exit: 1 });
   });
 
   it("falls back to the config's rows (with their wake policy), then to one shell", () => {
