@@ -44,8 +44,18 @@ function isOurManifest(path: string): boolean {
   }
 }
 
-/** Walks up from this module to switchboard's package.json (works from src/ and dist/src/). */
-export function packageRoot(from: string = dirname(fileURLToPath(import.meta.url))): string {
+/**
+ * Walks up from this module (or `from`) to switchboard's package.json (works from src/ and dist/src/).
+ * This module's own answer is found once: each start read and parsed package.json three times per
+ * launch plan for it, twice on a cold start's way to the first frame (issue #33).
+ */
+export function packageRoot(from?: string): string {
+  if (from === undefined) return (ownRoot ??= findPackageRoot(dirname(fileURLToPath(import.meta.url))));
+  return findPackageRoot(from);
+}
+let ownRoot: string | undefined;
+
+function findPackageRoot(from: string): string {
   let dir = from;
   for (;;) {
     if (isOurManifest(join(dir, 'package.json'))) return dir;

@@ -42,6 +42,7 @@ export interface LaunchPlan {
   rows: PlannedRow[];
   /** The rows came from the command line (not the config's, not the default shell). */
   rowsGiven: boolean;
+  /** Every theme that loads (the theme key cycles through them), or only the chosen one (PlanOptions.themes). */
   themes: ReadonlyMap<string, Theme>;
   themeName: string;
   layoutMode: LayoutMode;
@@ -76,7 +77,17 @@ export interface LaunchPlan {
 
 export type PlanResult = { plan: LaunchPlan } | { help: true } | { exit: number; message: string };
 
-export function planLaunch(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: string): PlanResult {
+export interface PlanOptions {
+  /**
+   * 'all' (default): every theme that loads, for a dashboard. 'chosen': only the chosen one, which
+   * must load all the same: the workspace server's own plan, which draws nothing (each client's
+   * dashboard takes the themes of its own HELLO's plan), so it does not list and read every theme
+   * file on the way to the first frame (issue #33).
+   */
+  themes?: 'all' | 'chosen';
+}
+
+export function planLaunch(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: string, opts: PlanOptions = {}): PlanResult {
   let parsed: ReturnType<typeof parseFlags>;
   try {
     parsed = parseFlags([...argv], DASHBOARD_FLAGS);
@@ -117,13 +128,21 @@ export function planLaunch(argv: readonly string[], env: NodeJS.ProcessEnv, cwd:
     }
   }
 
-  // Themes: every one we can load; the chosen one must load.
+  // Themes: every one we can load (or the chosen one alone: opts.themes); the chosen one must load.
+  // The config's theme (the default one when it names none) is loaded already, by loadConfig, the
+  // same way: not read a second time.
   const themes = new Map<string, Theme>();
-  for (const entry of listThemes({ env })) {
+  const configTheme = loaded.value.theme;
+  for (const entry of opts.themes === 'chosen' ? [] : listThemes({ env })) {
+    if (entry.name === configTheme.name) {
+      themes.set(entry.name, configTheme);
+      continue;
+    }
     const t = loadTheme(entry.name, { env });
     if (t.ok) themes.set(entry.name, t.theme);
   }
   const themeName = (parsed.flags.theme as string | undefined) ?? config.theme ?? loaded.value.theme.name;
+  if (themeName === configTheme.name) themes.set(themeName, configTheme);
   if (!themes.has(themeName)) {
     const t = loadTheme(themeName, { env });
     if (!t.ok) return { exit: 1, message: `swb: ${t.error.code}: ${t.error.message}` };

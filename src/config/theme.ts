@@ -3,7 +3,7 @@
 // `<config dir>/themes/` (searched first, so a user file can replace a bundled one) or the package's
 // `themes/`. Every slot is required; colours are "#rrggbb" or one of the 16 ANSI names (which follow
 // the terminal's palette). A slot's `bg` may be left out for the terminal's default background.
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod';
 import { lazySchema } from '../protocol/lazy-schema.js';
@@ -11,6 +11,7 @@ import { packageRoot } from '../util/package-root.js';
 import { compareCodeUnits } from '../text/code-unit-order.js';
 import { checkFile, editorSchemaField, parse } from '../util/schema.js';
 import { configError, type ConfigError } from './config-error.js';
+import { COMPILED_THEMES_PATH, compiledThemeIndex, themeKey } from './compiled-themes.js';
 import { userConfigDir, USER_THEMES_DIR } from './config-paths.js';
 import { readJsonFile } from './read-json-file.js';
 
@@ -106,8 +107,8 @@ export function loadTheme(name: string, opts: ThemeOptions = {}): ThemeResult {
       if (read.missing) continue;
       return { ok: false, error: configError(read.message) };
     }
-    const key = `${file}\0${read.sha256}`;
-    let theme = parsedThemes.get(key);
+    const key = themeKey(file, read.sha256);
+    let theme = parsedThemes.get(key) ?? compiledThemes().get(key);
     if (theme === undefined) {
       const parsed = checkFile(themeSchema(), read.value);
       if (!parsed.ok) return { ok: false, error: configError(`${file}: ${parsed.error.message}`) };
@@ -133,6 +134,23 @@ export function loadTheme(name: string, opts: ThemeOptions = {}): ThemeResult {
 const parsedThemes = new Map<string, Theme>();
 /** A handful of theme files: past that, edits piling up, the oldest go first. */
 const PARSED_THEMES_MAX = 64;
+
+/**
+ * The bundled themes the build checked (compiled-themes.ts), keyed as parsedThemes is: by the file
+ * in the package's themes/ and the SHA-256 of the bytes the build read. Read at the first theme
+ * loaded; empty when the build's file is not there (tsc alone) or not one of ours.
+ */
+function compiledThemes(): ReadonlyMap<string, Theme> {
+  if (compiled !== undefined) return compiled;
+  let text: string;
+  try {
+    text = readFileSync(join(packageRoot(), ...COMPILED_THEMES_PATH), 'utf8');
+  } catch {
+    return (compiled = new Map()); // not built: every theme is parsed
+  }
+  return (compiled = compiledThemeIndex(text, join(packageRoot(), 'themes')));
+}
+let compiled: Map<string, Theme> | undefined;
 
 export interface ThemeEntry {
   name: string;

@@ -73,7 +73,8 @@ export async function runServer(argv: string[], env: NodeJS.ProcessEnv = process
   }
   const planArgs = [...(flags.config ? ['--config', flags.config as string] : []), ...(flags.workspace ? ['--workspace', flags.workspace as string] : [])];
   startMark('server running');
-  const planned = planLaunch(planArgs, env, process.cwd());
+  // The server's own plan draws nothing: only the chosen theme (each dashboard takes its client's plan's).
+  const planned = planLaunch(planArgs, env, process.cwd(), { themes: 'chosen' });
   startMark('launch planned');
   if ('help' in planned) return 0;
   if ('exit' in planned) return fail(client, planned.exit, planned.message);

@@ -31,6 +31,34 @@ describe('planLaunch', () => {
     expect(r.plan.paths.runDir.startsWith(join(cwd, 'home', 'run'))).toBe(true);
   });
 
+  it("holds every theme that loads, the config's own (a user theme here) and the bundled ones, and the chosen name", () => {
+    const { cwd, env } = workspace({ theme: 'mine' });
+    const dark = JSON.parse(readFileSync(join(__dirname, '../../../themes/dark.json'), 'utf8')) as Record<string, unknown>;
+    mkdirSync(join(cwd, 'xdg', 'switchboard', 'themes'), { recursive: true });
+    writeFileSync(join(cwd, 'xdg', 'switchboard', 'themes', 'mine.json'), JSON.stringify({ ...dark, name: 'mine', muted: '#123456' }));
+    // A user theme that does not load is left out (the chosen one must load).
+    writeFileSync(join(cwd, 'xdg', 'switchboard', 'themes', 'broken.json'), JSON.stringify({ ...dark, name: 'broken', muted: 'orange' }));
+    const r = planLaunch([], env, cwd);
+    if (!('plan' in r)) throw new Error(JSON.stringify(r));
+    expect(r.plan.themeName).toBe('mine');
+    expect([...r.plan.themes.keys()].sort()).toEqual(['dark', 'high-contrast', 'light', 'mine']);
+    expect(r.plan.themes.get('mine')?.muted).toBe('#123456');
+    expect(r.plan.themes.get('dark')?.name).toBe('dark');
+    // --theme picks another that loads; one that does not load is refused.
+    const other = planLaunch(['--theme', 'light'], env, cwd);
+    expect('plan' in other && other.plan.themeName).toBe('light');
+    const bad = planLaunch(['--theme', 'broken'], env, cwd);
+    expect(bad).toMatchObject({ exit: 1 });
+    // The server's own plan holds the chosen theme alone, which must load all the same.
+    const chosen = planLaunch([], env, cwd, { themes: 'chosen' });
+    if (!('plan' in chosen)) throw new Error(JSON.stringify(chosen));
+    expect([...chosen.plan.themes.keys()]).toEqual(['mine']);
+    expect(chosen.plan.themes.get('mine')).toEqual(r.plan.themes.get('mine'));
+    const chosenLight = planLaunch(['--theme', 'light'], env, cwd, { themes: 'chosen' });
+    expect('plan' in chosenLight && [...chosenLight.plan.themes.keys()]).toEqual(['light']);
+    expect(planLaunch(['--theme', 'broken'], env, cwd, { themes: 'chosen' })).toMatchObject({ exit: 1 });
+  });
+
   it("falls back to the config's rows (with their wake policy), then to one shell", () => {
     const a = workspace({ rows: [{ name: 'w', command: 'true', wake: 'off' }] });
     trust(join(a.cwd, 'switchboard.json'), a.env);

@@ -1,0 +1,55 @@
+// The bundled themes, checked once at build rather than at every server start (issue #33), as the
+// bundled agent profiles are (src/agents/compiled-profiles.ts). Building the theme schema and
+// parsing the three bundled themes through it was 3-5 ms of a cold server's way to the first frame,
+// twice zod's first use, for files that ship with the code: `npm run build` checks them
+// (scripts/compile-themes.mjs: a bad bundled theme fails the build) and writes each one's file
+// name, the SHA-256 of its bytes and the theme. A start still reads every theme file it loads and
+// takes a build's theme only for the very bytes the build checked (theme.ts keys its parsed themes
+// by file and SHA-256): a theme edited after the build is parsed as before.
+import { join } from 'node:path';
+import type { Theme } from './theme.js';
+
+/** Where the build writes the checked themes, under the package root. */
+export const COMPILED_THEMES_PATH = ['dist', 'themes.json'] as const;
+
+/** One bundled theme as the build checked it: its file name in themes/, the SHA-256 of its bytes, the theme. */
+export interface CompiledTheme {
+  file: string;
+  sha256: string;
+  theme: Theme;
+}
+
+/** The checked themes as the build writes them. */
+export function encodeThemes(themes: readonly CompiledTheme[]): string {
+  return JSON.stringify({ themes });
+}
+
+/** The themes the build checked, or null when the text is not such a file (damaged, another format). */
+export function decodeThemes(text: string): CompiledTheme[] | null {
+  try {
+    const file = JSON.parse(text) as { themes?: unknown };
+    if (!Array.isArray(file.themes)) return null;
+    const out: CompiledTheme[] = [];
+    for (const t of file.themes as unknown[]) {
+      if (typeof t !== 'object' || t === null) return null;
+      const { file: name, sha256, theme } = t as Partial<CompiledTheme>;
+      if (typeof name !== 'string' || typeof sha256 !== 'string' || typeof theme !== 'object' || theme === null) return null;
+      out.push({ file: name, sha256, theme });
+    }
+    return out;
+  } catch {
+    return null;
+  }
+}
+
+/** The key of one theme file's bytes: its path and their SHA-256 (theme.ts keys parsed themes so too). */
+export function themeKey(path: string, sha256: string): string {
+  return `${path}\0${sha256}`;
+}
+
+/** The build's themes (its file's text) by themeKey, for the theme files in `themesDir`; empty for a file that is not one. */
+export function compiledThemeIndex(text: string, themesDir: string): Map<string, Theme> {
+  const index = new Map<string, Theme>();
+  for (const t of decodeThemes(text) ?? []) index.set(themeKey(join(themesDir, t.file), t.sha256), t.theme);
+  return index;
+}
