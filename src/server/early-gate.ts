@@ -3,8 +3,9 @@
 // server connects as its node starts — before it loads its code, so that the kernel has joined them
 // by the time it has — then waits for the go line there, as a server its client started waits on
 // its ready fd (server-gate.ts). A client that does not want it after all (a server already runs, a
-// typo, --help) closes the connection; one that is gone before it listened, or never does, leaves
-// the server nobody to meet: it exits, having touched nothing.
+// typo, --help) ends it with SIGTERM while it is held, and closes the connection, which it reads as
+// cancel; a client that is gone before it listened, or never does, leaves the server nobody to
+// meet. Either way it exits, having touched nothing.
 import { connect, type Socket } from 'node:net';
 import { earlyMeetingName } from '../protocol/early-server-meeting.js';
 import { peerCredentialsOf } from '../util/peer-credentials.js';
