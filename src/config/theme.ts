@@ -148,7 +148,7 @@ function compiledThemes(): ReadonlyMap<string, Theme> {
   } catch {
     return (compiled = new Map()); // not built: every theme is parsed
   }
-  return (compiled = compiledThemeIndex(text, join(packageRoot(), 'themes')));
+  return (compiled = compiledThemeIndex<Theme>(text, join(packageRoot(), 'themes')));
 }
 let compiled: Map<string, Theme> | undefined;
 
