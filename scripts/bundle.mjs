@@ -12,7 +12,7 @@
 //    (src/cli/dashboard-main.ts): CommonJS, and only the head start that launches a server early.
 //  - dist/hook.mjs: `swb hook <event>`, which an agent starts at every hook: a few kilobytes that
 //    load nothing but node:net and node:fs, so it starts about as fast as Node itself (issue #37).
-// Native addons and yoga's wasm loader stay external. bin/swb.js falls back to the plain
+// Native addons and yoga's wasm loader stay external (but for the server's CommonJS entry, which loads yoga for the server bundle). bin/swb.js falls back to the plain
 // compiled modules when a bundle is missing.
 import { build } from 'esbuild';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -41,7 +41,9 @@ function commonJsEntry(name, later) {
   return build({
     ...commonBundleOptions(root),
     format: 'cjs',
-    external: [...commonBundleOptions(root).external, later],
+    // yoga-layout/load goes in (the server's entry loads yoga for its bundle: src/server/server-bundle.ts);
+    // its top-level-await entry, 'yoga-layout' itself, could not, and nothing here imports it.
+    external: [...commonBundleOptions(root).external.filter((name) => name !== 'yoga-layout'), later],
     banner: { js: "const __swbImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
     define: { 'import.meta.url': '__swbImportMetaUrl' },
     entryPoints: [`${root}dist/src/${name}.js`],

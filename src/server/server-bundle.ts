@@ -4,6 +4,7 @@
 // write the cache of exactly this load.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import * as yogaLoader from 'yoga-layout/load';
 import { asRequired, codeCachedBundlesRun, runCodeCachedBundle, type CodeCachedBundle } from '../util/code-cached-bundle.js';
 import { withoutFetch } from '../util/without-fetch.js';
 import { serverFlagsWhileLoading, serverFlagsWhileRunning } from './server-flag-hash.js';
@@ -29,13 +30,25 @@ export async function loadServer(): Promise<LoadedServer> {
   try {
     // A node before 20.12 cannot run the bundle (codeCachedBundlesRun): the plain modules then.
     if (!existsSync(BUNDLE) || !codeCachedBundlesRun()) return { server: await withoutFetch(() => import('./workspace-server.js')), bundle: null };
-    // yoga-layout is an ES module with a top-level await: imported here, handed to the bundle's require().
-    const yoga = (await withoutFetch(() => import('yoga-layout'))) as unknown as Record<string, unknown>;
+    const yoga = await withoutFetch(yogaAsImported);
     const bundle = runCodeCachedBundle<ServerModule>(fileURLToPath(BUNDLE), fileURLToPath(CACHE), { 'yoga-layout': asRequired(yoga) });
     return { server: bundle.exports, bundle };
   } finally {
     serverFlagsWhileRunning();
   }
+}
+
+/**
+ * yoga-layout as Ink's `import Yoga from 'yoga-layout'` sees it (its default export and its enums),
+ * for the bundle's require(). Its own entry awaits the wasm at its top level, which only an ES
+ * module can: importing it started node's ES module loader in this CommonJS process and compiled
+ * its 120 KB without a code cache, some 15 ms of every start's CPU (a /tmp script, six runs each:
+ * 35-40 ms against 21-26 ms through yoga-layout/load). yoga-layout/load is the same loader without
+ * the top-level await, and the build bundles it into this entry (scripts/bundle.mjs).
+ */
+async function yogaAsImported(): Promise<Record<string, unknown>> {
+  const { loadYoga, ...enums } = yogaLoader;
+  return { ...enums, default: await loadYoga() };
 }
 
 /** The bundle's code cache as it stands, made under the flags a server loads with (else V8 would refuse it then). */

@@ -1,7 +1,8 @@
 // The first-frame floor's server entry (first-frame-floor.mjs says what the floor is): loads the
 // floor's one bundle as swb's entry loads the workspace server's (bin/swb.ts,
-// src/server/server-bundle.ts, src/util/code-cached-bundle.ts): yoga-layout imported first with no
-// global fetch (its wasm then decodes without undici: src/util/without-fetch.ts), then the CommonJS
+// src/server/server-bundle.ts, src/util/code-cached-bundle.ts): yoga-layout loaded first with no
+// global fetch (its wasm then decodes without undici: src/util/without-fetch.ts), through its
+// loader bundled as CommonJS beside the bundle (yoga-load.cjs, as swb's entry bundles it), then the CommonJS
 // bundle, read as Latin-1, run as a vm.Script with V8's code cache, under production NODE_ENV;
 // then it serves. The same steps as runCodeCachedBundle and withoutFetch, written out here because
 // this entry is CommonJS (node reaches a CommonJS entry 10-20 ms sooner than an ES module one,
@@ -36,7 +37,10 @@ main().catch((err) => {
 });
 
 async function main() {
-  const yoga = await withoutFetch(() => import('yoga-layout'));
+  const yoga = await withoutFetch(async () => {
+    const { loadYoga, ...enums } = require(`${dirname(bundlePath)}/yoga-load.cjs`);
+    return { ...enums, default: await loadYoga() };
+  });
   const source = readFileSync(bundlePath, 'latin1');
   if (!source.startsWith(WRAPPER_HEAD)) throw new Error(`${bundlePath} is not a bundle written for this loader`);
   let cachedData;

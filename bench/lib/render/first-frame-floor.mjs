@@ -41,6 +41,19 @@ export async function buildFirstFrameFloor(benchDir) {
   try {
     const [{ serverBundleOptions }, { oneByteSource }] = await Promise.all([import(new URL('scripts/server-bundle-options.mjs', `file://${root}`).href), import(new URL('dist/src/util/one-byte-source.js', `file://${root}`).href)]);
     await build({ ...serverBundleOptions(root), entryPoints: [here('./first-frame-floor-server.mjs')], outfile: bundle });
+    // yoga's loader as swb's server entry has it (src/server/server-bundle.ts): yoga-layout/load, no
+    // top-level await, bundled as CommonJS, so that loading yoga starts no ES module loader.
+    await build({
+      bundle: true,
+      platform: 'node',
+      target: 'node20',
+      format: 'cjs',
+      logLevel: 'warning',
+      banner: { js: "const __swbImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+      define: { 'import.meta.url': '__swbImportMetaUrl' },
+      stdin: { contents: "export * from 'yoga-layout/load';", resolveDir: root, loader: 'js' },
+      outfile: join(dir, 'yoga-load.cjs'),
+    });
     writeFileSync(bundle, oneByteSource(withoutEmojiTestOfOneUnit(readFileSync(bundle, 'utf8'))), 'latin1');
     // The warm run: the server writes the cache when stopped, after a first frame of 8 rows.
     const part = `${cache}.part`;
