@@ -16,7 +16,7 @@ import { EARLY_SERVER_ENV, earlyMeetingName } from '../protocol/early-server-mee
 import { systemClock } from '../util/clock.js';
 import { peerCredentialsOf } from '../util/peer-credentials.js';
 import { myUid } from '../util/private-path.js';
-import { holdServer, MAX_READY_BYTES, READY_TIMEOUT_MS, readyLineOutcome, type HeldServer, type LaunchOptions, type LaunchOutcome } from './server-launch.js';
+import { holdServer, MAX_READY_BYTES, READY_TIMEOUT_MS, readyLineOutcome, readyTimedOut, type HeldServer, type LaunchOptions, type LaunchOutcome } from './server-launch.js';
 
 /** How long go() waits for the server to come before it starts one itself: its node start, on a loaded machine. */
 const COME_WITHIN_MS = 5_000;
@@ -156,7 +156,7 @@ function letGo(socket: Socket, pid: number): void {
 function askToListen(socket: Socket, goLine: { go: true; flags: readonly string[]; cwd: string }, logPath: string): Promise<LaunchOutcome | null> {
   return new Promise((resolve) => {
     let said = '';
-    const timer = systemClock.setTimer(() => done({ ok: false, message: `the swb server did not start within ${READY_TIMEOUT_MS / 1000} s (its output: ${logPath})` }), READY_TIMEOUT_MS);
+    const timer = systemClock.setTimer(() => done(readyTimedOut(logPath)), READY_TIMEOUT_MS);
     const done = (outcome: LaunchOutcome | null) => {
       timer.dispose();
       socket.destroy();

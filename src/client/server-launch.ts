@@ -15,9 +15,14 @@ import { systemClock } from '../util/clock.js';
 import { serverMainPath, swbBinPath } from '../util/package-root.js';
 import { SERVER_NODE_FLAGS } from '../util/server-node-flags.js';
 import { caCertsAside } from '../util/ca-certs-aside.js';
-import { colourLevel } from '../util/colour-level.js';
+import { colourLevel, terminalColourLevel } from '../util/colour-level.js';
 
 export const READY_TIMEOUT_MS = 20_000;
+
+/** A launch whose server said nothing within READY_TIMEOUT_MS. */
+export function readyTimedOut(logPath: string): LaunchOutcome {
+  return { ok: false, message: `the swb server did not start within ${READY_TIMEOUT_MS / 1000} s (its output: ${logPath})` };
+}
 
 export interface LaunchOptions {
   paths: RuntimePaths;
@@ -59,9 +64,8 @@ export function holdServer(o: LaunchOptions): HeldServer {
   // without bundles, `swb server` itself.
   const args = [serverMainPath() ?? swbBinPath(), 'server', '--held', '--ready-fd', '3'];
   // The server has no terminal of its own: Ink's colours follow the terminal that started it.
-  const depth = process.stdout.isTTY ? process.stdout.getColorDepth(o.env) : 8;
   // Without NODE_EXTRA_CA_CERTS for its node to parse at start (its NATS link and its rows get it back: ca-certs-aside.ts).
-  const env = { ...caCertsAside(o.env), SWB_COLOR_LEVEL: colourLevel(depth) };
+  const env = { ...caCertsAside(o.env), SWB_COLOR_LEVEL: process.stdout.isTTY ? terminalColourLevel(o.env) : colourLevel(8) };
   const scoped = systemdScope(o.env);
   // SWB_SERVER_NODE_ARGS: flags for the server's node (a profiler, say), after its own (a V8 flag
   // given twice: the last wins); the rows never see them.
@@ -95,7 +99,7 @@ export function holdServer(o: LaunchOptions): HeldServer {
       gate.ref();
       gate.write(`${JSON.stringify({ go: true, flags })}\n`);
       const outcome = await new Promise<LaunchOutcome>((resolve) => {
-        const timer = systemClock.setTimer(() => resolve({ ok: false, message: `the swb server did not start within ${READY_TIMEOUT_MS / 1000} s (its output: ${logPath})` }), READY_TIMEOUT_MS);
+        const timer = systemClock.setTimer(() => resolve(readyTimedOut(logPath)), READY_TIMEOUT_MS);
         void ended.then(() => {
           timer.dispose();
           if (spawnError) {

@@ -10,7 +10,7 @@ import { connect, type Socket } from 'node:net';
 import { earlyMeetingName } from '../protocol/early-server-meeting.js';
 import { peerCredentialsOf } from '../util/peer-credentials.js';
 import { myUid } from '../util/private-path.js';
-import { MAX_GO_BYTES, parseGoLine, type GateOutcome, type LaunchingClient } from './server-gate.js';
+import { GoLineReader, type GateOutcome, type LaunchingClient } from './server-gate.js';
 
 /**
  * How long the server tries to meet a client that lives but does not listen: the client listens as
@@ -66,16 +66,12 @@ function clientOnSocket(socket: Socket): LaunchingClient {
   return {
     word: () =>
       new Promise<GateOutcome>((resolve) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
+        const line = new GoLineReader();
         const onData = (chunk: Buffer) => {
-          const at = chunk.indexOf(0x0a);
-          chunks.push(at === -1 ? chunk : chunk.subarray(0, at));
-          size += at === -1 ? chunk.length : at;
-          if (size > MAX_GO_BYTES) done({ bad: `the go line is longer than ${MAX_GO_BYTES} bytes` });
-          else if (at !== -1) done(parseGoLine(Buffer.concat(chunks).toString('utf8')));
+          const outcome = line.add(chunk);
+          if (outcome) done(outcome);
         };
-        const onEnd = () => done(size === 0 ? { go: false } : { bad: 'the go line ended without a newline' });
+        const onEnd = () => done(line.ended());
         const done = (outcome: GateOutcome) => {
           socket.off('data', onData);
           socket.off('end', onEnd);

@@ -42,8 +42,9 @@ export async function loadServer(): Promise<LoadedServer> {
  * yoga-layout as Ink's `import Yoga from 'yoga-layout'` sees it (its default export and its enums),
  * for the bundle's require(). Its own entry awaits the wasm at its top level, which only an ES
  * module can: importing it started node's ES module loader in this CommonJS process and compiled
- * its 120 KB without a code cache, some 15 ms of every start's CPU (a /tmp script, six runs each:
- * 35-40 ms against 21-26 ms through yoga-layout/load). yoga-layout/load is the same loader without
+ * its 120 KB without a code cache: the server's CPU from its entry to "server bundle loaded" was
+ * 112 against 93 ms through yoga-layout/load (bench:render --only=first --compare, one run, load
+ * 3.9). yoga-layout/load is the same loader without
  * the top-level await, and the build bundles it into this entry (scripts/bundle.mjs).
  */
 async function yogaAsImported(): Promise<Record<string, unknown>> {

@@ -2,9 +2,8 @@
 // (`swb server` typed by hand, --help and all) or the server's own CommonJS entry that the client
 // launches (server-main.ts, which says why it exists). One body for both, so that the two cannot drift.
 import { renameSync, writeFileSync } from 'node:fs';
-import { WriteStream } from 'node:tty';
 import { EARLY_SERVER_ENV } from '../protocol/early-server-meeting.js';
-import { colourLevel } from '../util/colour-level.js';
+import { terminalColourLevel } from '../util/colour-level.js';
 import { startMark } from '../util/start-trace.js';
 import { loadServer, serverBundleCodeCache } from './server-bundle.js';
 import { meetEarlyClient } from './early-gate.js';
@@ -27,7 +26,7 @@ export async function runServerEntry(argv: string[]): Promise<number> {
   // both from it), and Ink's colours follow it, as its launching client would have said.
   const earlyFor = earlyClientPid(argv);
   const meeting = earlyFor !== null ? meetEarlyClient(earlyFor) : null;
-  if (earlyFor !== null) process.env.SWB_COLOR_LEVEL ??= colourLevel(WriteStream.prototype.getColorDepth(process.env));
+  if (earlyFor !== null) process.env.SWB_COLOR_LEVEL ??= terminalColourLevel(process.env);
   process.env.NODE_ENV ??= 'production';
   // No terminal here: Ink's colours follow the one that started the server (chalk reads this on import).
   if (process.env.SWB_COLOR_LEVEL && process.env.FORCE_COLOR === undefined) process.env.FORCE_COLOR = process.env.SWB_COLOR_LEVEL;
@@ -50,4 +49,3 @@ function earlyClientPid(argv: readonly string[]): number | null {
   const value = at === -1 ? undefined : argv[at + 1];
   return value !== undefined && /^[1-9][0-9]{0,9}$/.test(value) ? Number(value) : null;
 }
-

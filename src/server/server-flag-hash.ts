@@ -34,8 +34,8 @@ export function serverFlagsWhileLoading(): void {
 /**
  * v8.setFlagsFromString, without node:v8 while the flags are still the command line's: node:v8's
  * module, and node:stream, perf_hooks and the heap utilities it requires, would compile from source
- * under them, without node's code cache (some 7-13 ms of every cold start against 0.2-0.3 ms through
- * the binding; a /tmp script under the server's flags, five runs each). The binding is the one node:v8's
+ * under them, without node's code cache (the server's CPU at its entry mark 47 ms through node:v8, 38
+ * through the binding: bench:render --only=first --compare, load 3.8). The binding is the one node:v8's
  * own setFlagsFromString calls; process.binding names it a deprecation, said as a warning that has
  * no reader here (the server's output is a log), so it is kept quiet for this one call. A node
  * without it takes the module.

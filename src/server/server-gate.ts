@@ -37,7 +37,7 @@ export function clientOnFd(fd: number): LaunchingClient {
 }
 
 /** The go line's size bound: three flags and three paths. */
-export const MAX_GO_BYTES = 64 * 1024;
+const MAX_GO_BYTES = 64 * 1024;
 
 /** The server flags a go line may carry, and whether each takes a value. */
 const GO_FLAGS: ReadonlyMap<string, boolean> = new Map([
@@ -52,8 +52,7 @@ const GO_FLAGS: ReadonlyMap<string, boolean> = new Map([
  * and its signals keep their default actions (no handler is installed yet).
  */
 export async function waitAtGate(fd: number): Promise<GateOutcome> {
-  const chunks: Buffer[] = [];
-  let size = 0;
+  const line = new GoLineReader();
   const buf = Buffer.allocUnsafe(4096);
   for (;;) {
     let n: number;
@@ -69,12 +68,28 @@ export async function waitAtGate(fd: number): Promise<GateOutcome> {
       if (code === 'EINTR') continue;
       return { go: false };
     }
-    if (n === 0) return size === 0 ? { go: false } : { bad: 'the go line ended without a newline' };
-    const at = buf.subarray(0, n).indexOf(0x0a);
-    chunks.push(Buffer.from(buf.subarray(0, at === -1 ? n : at)));
-    size += at === -1 ? n : at;
-    if (size > MAX_GO_BYTES) return { bad: `the go line is longer than ${MAX_GO_BYTES} bytes` };
-    if (at !== -1) return parseGoLine(Buffer.concat(chunks).toString('utf8'));
+    const outcome = n === 0 ? line.ended() : line.add(Buffer.from(buf.subarray(0, n)));
+    if (outcome) return outcome;
+  }
+}
+
+/** The go line as it comes in pieces, bounded: the ready fd's reads or a socket's data events (early-gate.ts). */
+export class GoLineReader {
+  private readonly chunks: Buffer[] = [];
+  private size = 0;
+
+  /** Takes `chunk` (its own: kept as it is); the outcome once the line is whole or too long, else undefined. */
+  add(chunk: Buffer): GateOutcome | undefined {
+    const at = chunk.indexOf(0x0a);
+    this.chunks.push(at === -1 ? chunk : chunk.subarray(0, at));
+    this.size += at === -1 ? chunk.length : at;
+    if (this.size > MAX_GO_BYTES) return { bad: `the go line is longer than ${MAX_GO_BYTES} bytes` };
+    return at === -1 ? undefined : parseGoLine(Buffer.concat(this.chunks).toString('utf8'));
+  }
+
+  /** The client closed its end: nothing said (cancelled, or gone), or half a line. */
+  ended(): GateOutcome {
+    return this.size === 0 ? { go: false } : { bad: 'the go line ended without a newline' };
   }
 }
 

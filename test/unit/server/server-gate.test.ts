@@ -1,7 +1,7 @@
 // The go line a launching client sends its held server (src/server/server-gate.ts): only the flags a
 // client settles, each with its value; anything else is refused whole.
 import { describe, expect, test } from 'vitest';
-import { parseGoLine } from '../../../src/server/server-gate.js';
+import { GoLineReader, parseGoLine } from '../../../src/server/server-gate.js';
 
 describe('parseGoLine', () => {
   test('go with the flags a client settles', () => {
@@ -25,5 +25,22 @@ describe('parseGoLine', () => {
     expect(parseGoLine('{"go":true,"flags":["--held"]}')).toEqual({ bad: 'the go line carries "--held", not a flag a client settles' });
     expect(parseGoLine('{"go":true,"flags":["--config"]}')).toEqual({ bad: '--config in the go line has no value' });
     expect(parseGoLine('{"go":true,"flags":["--workspace",""]}')).toEqual({ bad: '--workspace in the go line has no value' });
+  });
+});
+
+describe('GoLineReader', () => {
+  test('takes the line in pieces, up to its newline', () => {
+    const r = new GoLineReader();
+    expect(r.add(Buffer.from('{"go":true,'))).toBeUndefined();
+    expect(r.add(Buffer.from('"flags":["--fresh"]}\nlater'))).toEqual({ go: true, flags: ['--fresh'] });
+  });
+
+  test('an end with nothing said is a cancel; half a line, or too long a one, is refused', () => {
+    expect(new GoLineReader().ended()).toEqual({ go: false });
+    const half = new GoLineReader();
+    half.add(Buffer.from('{"go":'));
+    expect(half.ended()).toEqual({ bad: 'the go line ended without a newline' });
+    const long = new GoLineReader();
+    expect(long.add(Buffer.alloc(64 * 1024 + 1, 0x20))).toEqual({ bad: 'the go line is longer than 65536 bytes' });
   });
 });
