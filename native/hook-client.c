@@ -5,11 +5,13 @@
 //
 //   swb-hook SWB-LAUNCHER <event> [payload-json]
 //
-// The row is named by SWB_SESSION, SWB_TOKEN and SWB_SOCKET in its own environment. Anything else - one
-// of them missing (an agent that scrubbed *TOKEN* variables: the node hook finds the row among the
-// ancestors, src/cli/row-identity.ts, the one place that walks them), a flag, an event this build does
-// not know, a wrong command line - is handed unchanged, stdin unread, to the node hook: SWB-LAUNCHER
-// hook <event> ... (the row's swb launcher, as the recipe's command names it).
+// The row is named by SWB_SESSION, SWB_TOKEN and SWB_SOCKET in its own environment, or, when the agent
+// scrubbed SWB_TOKEN (Gemini CLI's variable redaction), by the environment the agent itself was started
+// with: SWB_HOOK_PARENT names the agent's pid (the recipe passes it), and /proc/PID/environ of that one
+// process is read (see identity_of_hook_parent). Anything else - no such agent, another row's, a deeper
+// chain of processes (the node hook walks every ancestor, src/cli/row-identity.ts), a flag, an event
+// this build does not know, a wrong command line - is handed unchanged, stdin unread, to the node hook:
+// SWB-LAUNCHER hook <event> ... (the row's swb launcher, as the recipe's command names it).
 //
 // On the fast path it reads the hook's JSON (Codex's argument, else stdin up to 1 MiB), passes on its
 // top-level string fields (the hub picks the ones it reads: src/agents/hook-payload-fields.ts), writes
@@ -108,6 +110,52 @@ static int run_node_hook(const char *launcher, int argc, char **argv) {
   execv(launcher, args);
   fprintf(stderr, "swb hook %s: cannot run %s (%s: %s)\n", argc > 0 ? argv[0] : "", launcher, errno_name(errno), strerror(errno));
   return 0;
+}
+
+/**
+ * The row's token (and socket, where it has one) from the environment the agent named by SWB_HOOK_PARENT
+ * was started with, when that environment names the same row as SWB_SESSION here: the first step of the
+ * node hook's ancestor walk (src/cli/row-identity.ts, src/util/proc-ancestry.ts), taken here because the
+ * agents that scrub SWB_TOKEN run every hook through this path, and node's start would be most of a
+ * hook's latency (~60 ms against ~1 ms, the gemini-hooks real-agent test). Reads only what the kernel
+ * lets a process of the same user read; the hub still checks the token. Returns 1 and fills `token` and
+ * `socket_path` (pointers into `env`, which the caller frees) when found; 0 otherwise.
+ */
+static int identity_of_hook_parent(const char *session, buf_t *env, const char **token, const char **socket_path) {
+#ifdef __linux__
+  const char *hint = getenv("SWB_HOOK_PARENT");
+  if (!hint || !*hint) return 0;
+  char *end;
+  long pid = strtol(hint, &end, 10);
+  if (*end != '\0' || pid <= 1) return 0;
+  char path[64];
+  snprintf(path, sizeof path, "/proc/%ld/environ", pid);
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  char chunk[65536];
+  while (env->len < MAX_PAYLOAD_BYTES && !env->failed) {
+    ssize_t n = read(fd, chunk, sizeof chunk);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    buf_put(env, chunk, (size_t)n);
+  }
+  close(fd);
+  buf_put(env, "\0", 1);  // the last entry ends even where the bound cut it
+  if (env->failed) return 0;
+  const char *their_session = NULL, *their_token = NULL, *their_socket = NULL;
+  for (const char *entry = env->p; entry < env->p + env->len; entry += strlen(entry) + 1) {
+    if (strncmp(entry, "SWB_SESSION=", 12) == 0) their_session = entry + 12;
+    else if (strncmp(entry, "SWB_TOKEN=", 10) == 0) their_token = entry + 10;
+    else if (strncmp(entry, "SWB_SOCKET=", 11) == 0) their_socket = entry + 11;
+  }
+  if (!their_session || strcmp(their_session, session) != 0 || !their_token || !*their_token) return 0;
+  *token = their_token;
+  if (their_socket && *their_socket) *socket_path = their_socket;
+  return 1;
+#else
+  (void)session, (void)env, (void)token, (void)socket_path;
+  return 0;
+#endif
 }
 
 static int known_event(const char *e) {
@@ -337,9 +385,17 @@ int main(int argc, char **argv) {
   char **args = argv + 2;
   event_name = args[0];
   const char *session = getenv("SWB_SESSION"), *token = getenv("SWB_TOKEN"), *socket_path = getenv("SWB_SOCKET");
-  int plain = rest <= 2 && known_event(event_name) && session && *session && token && *token && socket_path && *socket_path;
+  int plain = rest <= 2 && known_event(event_name) && session && *session;
   for (int i = 0; i < rest; i++) plain = plain && args[i][0] != '-';
-  if (!plain) return run_node_hook(launcher, rest, args);
+  buf_t agent_env = {0};
+  // The node hook looks for the row's identity in the agent's environment as the ancestor walk's first
+  // step; so does this program, before it hands over.
+  if (plain && !(token && *token)) plain = identity_of_hook_parent(session, &agent_env, &token, &socket_path);
+  plain = plain && token && *token && socket_path && *socket_path;
+  if (!plain) {
+    free(agent_env.p);
+    return run_node_hook(launcher, rest, args);
+  }
   signal(SIGPIPE, SIG_IGN);
 
   int is_stop = strcmp(event_name, "stop") == 0;
@@ -379,5 +435,6 @@ int main(int argc, char **argv) {
   free(payload.p);
   free(fields.p);
   free(frames.p);
+  free(agent_env.p);
   return rc;
 }

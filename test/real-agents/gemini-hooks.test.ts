@@ -5,7 +5,8 @@
 // `swb hook` in the background: a turn's start (BeforeAgent) and end (AfterAgent) are heard from them,
 // and a tool confirmation reads `waiting (permission)` from the Notification hook (ToolPermission).
 // With Gemini's environment variable redaction on (SWB_TOKEN stripped from a hook's environment) the
-// hook still finds its row, through the Gemini pid the recipe passes (SWB_HOOK_PARENT).
+// hook still finds its row, through the Gemini pid the recipe passes (SWB_HOOK_PARENT), and at the same
+// pace: the native client reads Gemini's own environment rather than handing the hook to node.
 import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadProfiles } from '../../src/agents/load-profiles.js';
@@ -58,11 +59,11 @@ describe.skipIf(!cliInstalled(GEMINI_JS))("real Gemini CLI: its hooks fused with
   // Gemini takes an Enter right after fast typing as part of a paste (a newline, not a submit).
   const SUBMIT: OperatorStep[] = [{ pauseMs: gemini.submitDelayMs }, '\r'];
 
-  /** `client`: the hook command that runs (with SWB_TOKEN redacted the native client hands over to `swb hook` in node, which finds the row through its ancestors): its start-to-exit is the floor. */
-  async function turnHeardFromHooks(t: TerminalHarness, home: TempHome, prompt: string, client: 'rows' | 'node' = 'rows'): Promise<void> {
+  /** The floor is the start-to-exit of the hook command the rows run (the native client where it was built, as in both cases here). */
+  async function turnHeardFromHooks(t: TerminalHarness, home: TempHome, prompt: string): Promise<void> {
     const states: StateEvent[] = [];
     followStates(home, 'gemini', states);
-    const floor = await hookFloorMs(home, client);
+    const floor = await hookFloorMs(home, 'rows');
     await operate(t, [prompt, inputShows(prompt), ...SUBMIT]);
     const asked = await waitUntil(() => stub.requests.find((r) => !r.side && r.lastUser === prompt), { timeoutMs: 90_000, what: 'the prompt at the model' });
     // The turn's start, while the model still answers: busy, decided by the BeforeAgent hook.
@@ -120,6 +121,6 @@ describe.skipIf(!cliInstalled(GEMINI_JS))("real Gemini CLI: its hooks fused with
     const home = createTempHome();
     const { t } = startDashboard(home, { environmentVariableRedaction: { enabled: true } });
     await t.waitForText('gemini · idle', { timeoutMs: 90_000 });
-    await turnHeardFromHooks(t, home, 'slow two', 'node');
+    await turnHeardFromHooks(t, home, 'slow two');
   }, 240_000);
 });

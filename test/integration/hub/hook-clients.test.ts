@@ -3,7 +3,8 @@
 // stdin or Codex's argument), against a real hub, through the same cases: what the hub hears (the
 // event, the payload's fields, the hook's start), a hostile payload and an oversized one, Stop blocking
 // for mail, a wrong token, no hub, a hub that never answers, a wrong command line, and a row found among
-// the ancestors when the agent scrubbed SWB_TOKEN (the native client hands that to the node one).
+// the ancestors when the agent scrubbed SWB_TOKEN (the native client reads the agent's own environment
+// itself, and hands deeper walks to the node one).
 // And a property: for any payload bytes the native client passes the hub the fields node reads from them.
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -17,8 +18,9 @@ import type { HookReport } from '../../../src/agents/hook-signal.js';
 import { HOOK_PROMPT_MAX_CHARS } from '../../../src/protocol/limits.js';
 import type { SendResult } from '../../../src/protocol/methods.js';
 import { deferCleanup, runCleanups } from '../../helpers/cleanup.js';
-import { HOOK_CLIENTS, runHook, type HookClient } from '../../helpers/hook-clients.js';
+import { HOOK_CLIENTS, hookClientArgv, runHook, type HookClient } from '../../helpers/hook-clients.js';
 import { connectClient, connectOperator, startTestHub } from '../../helpers/hub-harness.js';
+import { runSwb } from '../../helpers/run-swb.js';
 import { waitUntil } from '../../helpers/wait-until.js';
 
 afterEach(runCleanups);
@@ -165,6 +167,44 @@ describe.each(HOOK_CLIENTS)('the %s hook client against a real hub', (client: Ho
     const r = await runHook(client, ['notification'], { home: ctx.home, env, input: '{"notification_type":"idle_prompt"}' });
     expect(r).toMatchObject({ status: 0, stdout: '', stderr: '' });
     expect(ctx.reports).toEqual([{ event: 'notification', notificationType: 'idle_prompt', startedAt: expect.any(Number) }]);
+  });
+});
+
+describe.skipIf(process.platform !== 'linux')('the native hook client without SWB_TOKEN', () => {
+  /** A stand-in agent: a process started with `env`, as Gemini CLI is started with its row's. */
+  async function agentWith(env: Record<string, string>): Promise<number> {
+    const agent = spawn('sleep', ['30'], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: 'ignore' });
+    deferCleanup('the stand-in agent', () => {
+      agent.kill('SIGKILL');
+    });
+    await waitUntil(() => agent.pid !== undefined, { what: 'the stand-in agent to start' });
+    return agent.pid!;
+  }
+  // The launcher it would hand over to does not exist: whatever is heard, it heard without node.
+  const native = hookClientArgv('native')[0]!;
+  const via = [native, '/nonexistent/swb-launcher'];
+
+  it("reads the row from the agent's own environment (SWB_HOOK_PARENT) and reports without handing over", async () => {
+    const ctx = await hubWithRow();
+    const agent = await agentWith(ctx.env);
+    // Gemini's redaction left SWB_SESSION and SWB_SOCKET; the socket the agent was given wins, as in node.
+    const env = { SWB_SESSION: 'worker', SWB_SOCKET: '/nonexistent/hub.sock', SWB_HOOK_PARENT: String(agent) };
+    const r = await runSwb(['turn-end'], { home: ctx.home, env, input: '{}', via });
+    expect(r).toMatchObject({ status: 0, stdout: '', stderr: '' });
+    expect(ctx.reports).toEqual([{ event: 'turn-end', startedAt: expect.any(Number) }]);
+  });
+
+  it("hands over to the node hook when the agent's environment names another row, has no token, or SWB_HOOK_PARENT is no agent", async () => {
+    const ctx = await hubWithRow();
+    const other = await agentWith({ ...ctx.env, SWB_SESSION: 'someone-else' });
+    const tokenless = await agentWith({ SWB_SESSION: 'worker', SWB_SOCKET: ctx.paths.socketPath });
+    for (const parent of [String(other), String(tokenless), '1', '0', 'x', '']) {
+      const env = { SWB_SESSION: 'worker', SWB_SOCKET: ctx.paths.socketPath, SWB_HOOK_PARENT: parent };
+      const r = await runSwb(['turn-end'], { home: ctx.home, env, input: '{}', via });
+      expect(r.status, parent).toBe(0);
+      expect(r.stderr, parent).toMatch(/swb hook turn-end: cannot run \/nonexistent\/swb-launcher \(ENOENT/);
+    }
+    expect(ctx.reports).toEqual([]);
   });
 });
 
