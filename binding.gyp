@@ -2,7 +2,8 @@
   # npm runs `node-gyp rebuild` on install because this file exists and package.json has no
   # install script; the results are build/Release/peer_credentials.node (src/util/peer-credentials.ts),
   # build/Release/key_relay.node (src/server/tty-key-relay.ts), build/Release/pty_spawn.node
-  # (src/rows/pty-spawn-strategy.ts), build/Release/stdio_to.node (src/util/stdio-to.ts) and build/Release/swb-hook, the native
+  # (src/rows/pty-spawn-strategy.ts), build/Release/stdio_to.node (src/util/stdio-to.ts),
+  # build/Release/loop_disarm.node (src/rows/pty-output-loan.ts) and build/Release/swb-hook, the native
   # hook client the agents' hooks run (native/hook-client.c; src/server/native-tools.ts picks it, or
   # `swb hook` where it did not build).
   "targets": [
@@ -31,6 +32,15 @@
       "sources": ["native/pty-spawn.c"],
       "cflags": ["-Wall", "-Wextra", "-Werror=implicit-function-declaration", "-pthread"],
       "ldflags": ["-pthread"],
+      "xcode_settings": {
+        "WARNING_CFLAGS": ["-Wall", "-Wextra"],
+        "MACOSX_DEPLOYMENT_TARGET": "10.15"
+      }
+    },
+    {
+      "target_name": "loop_disarm",
+      "sources": ["native/loop-disarm.c"],
+      "cflags": ["-Wall", "-Wextra", "-Werror=implicit-function-declaration"],
       "xcode_settings": {
         "WARNING_CFLAGS": ["-Wall", "-Wextra"],
         "MACOSX_DEPLOYMENT_TARGET": "10.15"

@@ -26,6 +26,8 @@ const DEFER_MIN_BYTES = 4096;
 export class FloodPolicy implements Disposable {
   /** Clock time of the last write. */
   private lastWriteAt = 0;
+  /** The row stopped reading its pty after the last write (inputPaused): no more can come for now. */
+  private paused = false;
   private readonly waitOver: TimerSlot;
 
   /** `onWaitOver` runs when a flood's wait ends: ask for a parse turn then. */
@@ -39,7 +41,17 @@ export class FloodPolicy implements Disposable {
 
   /** Output arrived; returns the clock time it is stamped with. */
   noteWrite(): number {
+    this.paused = false;
     return (this.lastWriteAt = this.clock.now());
+  }
+
+  /**
+   * The row stopped reading its pty for a while (a row nobody draws reads in batches): a flood's
+   * wait for more output would wait for output that cannot come, and cost the event loop a wake
+   * of its own; what waits is parsed at its next turn. The next write ends this.
+   */
+  inputPaused(): void {
+    this.paused = true;
   }
 
   /** Nothing was written for FLOOD_GAP_MS: the program paused, or a flood ended. */
@@ -53,7 +65,7 @@ export class FloodPolicy implements Disposable {
    * when its wait ends. `screenRows` is the screen's height. The caller rules out an attached row.
    */
   holds(queue: ParseQueue, screenRows: number): boolean {
-    if (queue.notPlain > 0 || queue.isBackedUp) return false;
+    if (queue.notPlain > 0 || queue.isBackedUp || this.paused) return false;
     const head = queue.oldest;
     if (head === undefined) return false;
     if (queue.lineEnds < screenRows && queue.pending < DEFER_MIN_BYTES) return false;

@@ -6,6 +6,7 @@
 // what net.Socket's pause() does in `onread` mode; here it is done on node-pty's stream, whose
 // internals are checked at runtime (without them, nothing is lent).
 import type { IPty } from 'node-pty';
+import { requireNativeAddon } from '../util/native-addon.js';
 
 /** The slice of node-pty's UnixTerminal stream this relies on. */
 interface PtyStream {
@@ -13,7 +14,7 @@ interface PtyStream {
   resume(): unknown;
   readonly destroyed: boolean;
   readonly readableLength: number;
-  readonly _handle: { reading: boolean; readStop(): number; readStart(): number } | null;
+  readonly _handle: { reading: boolean; readonly fd?: number; readStop(): number; readStart(): number } | null;
   readonly _readableState: { reading: boolean };
 }
 
@@ -60,8 +61,31 @@ export function stopPtyReads(pty: IPty): boolean {
   return true;
 }
 
+/** native/loop-disarm.c, loaded at the first pause; null where it was not built. */
+let loopDisarm: { disarm(fd: number): boolean } | null | undefined;
+
 /**
- * node-pty reads again (after stopPtyReads, or a plain pause). After stopPtyReads the stream's
+ * Stops node-pty's reads of `pty` now (as stopPtyReads) and takes its fd out of the event loop's
+ * epoll set at once: libuv leaves a stopped fd there until it next turns readable, and then wakes
+ * the loop only to delete it (native/loop-disarm.c says why that matters). Where that cannot be
+ * done (the stream holds output it has not handed out, no internals, no addon) it is a plain pause.
+ */
+export function pausePtyReads(pty: IPty): void {
+  if (!stopPtyReads(pty)) {
+    pty.pause();
+    return;
+  }
+  const fd = streamOf(pty)?._handle?.fd;
+  if (typeof fd !== 'number' || fd < 0) return;
+  if (loopDisarm === undefined) {
+    const addon = requireNativeAddon<{ disarm(fd: number): boolean }>('loop_disarm.node', 'the loop-disarm addon');
+    loopDisarm = typeof addon === 'string' ? null : addon;
+  }
+  loopDisarm?.disarm(fd);
+}
+
+/**
+ * node-pty reads again (after stopPtyReads, pausePtyReads, or a plain pause). After stopPtyReads the stream's
  * resume() alone would not: it counts a read as under way (Readable's `reading`, set there), and
  * never asks again; net.Socket's own resume() in `onread` mode starts the handle's read the same way.
  */

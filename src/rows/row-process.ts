@@ -16,7 +16,7 @@ import { needsFdWrapper } from './pty-spawn-strategy.js';
 import { identifyProcessTree, processTreeAlive, signalProcessTree, type ProcessTree } from './process-tree.js';
 import { installTailDrain } from './pty-tail-drain.js';
 import { ptyWriter, type PtyWriter } from './pty-direct-write.js';
-import { resumePtyReads, stopPtyReads, type OutputLoan } from './pty-output-loan.js';
+import { pausePtyReads, resumePtyReads, stopPtyReads, type OutputLoan } from './pty-output-loan.js';
 
 /**
  * A simple command line (one program and its words, no operators) is exec'd by the shell, so the
@@ -221,7 +221,7 @@ export class RowProcess implements Disposable {
   pause(): void {
     if (this.pausedFlag || this.store.disposed) return;
     this.pausedFlag = true;
-    if (!this.loanRecall) this.pty.pause();
+    if (!this.loanRecall) pausePtyReads(this.pty);
   }
 
   resume(): void {

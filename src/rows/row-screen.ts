@@ -332,6 +332,14 @@ export class RowScreen implements Disposable, ParseClient {
     if (!this.store.disposed) this.terminal.input('', true);
   }
 
+  /**
+   * The row stopped reading its program's output for a while (a batch of a row nobody draws): what
+   * was written is all there is until the next write, so a plain flood does not wait for more.
+   */
+  readsPaused(): void {
+    this.flood.inputPaused();
+  }
+
   /** Resolves once everything written so far has been parsed. */
   flush(): Promise<void> {
     if (this.store.disposed) return Promise.resolve();

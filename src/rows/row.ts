@@ -5,9 +5,8 @@
 // draws the row says so with one handle (show, or attach for the row the keys go to).
 import { Emitter, type Event } from '../util/event.js';
 import { DisposableStore, toDisposable, type Disposable } from '../util/lifecycle.js';
-import { holdingClock } from '../util/clock.js';
-import { TimerSlot } from '../util/timer-slot.js';
 import { ByteRing } from './byte-ring.js';
+import { ReadBatchClock } from './read-batch-clock.js';
 import { buildRowEnv } from './row-env.js';
 import { RowProcess, type RowCommand, type RowExit } from './row-process.js';
 import type { OutputLoan } from './pty-output-loan.js';
@@ -21,9 +20,11 @@ import { foregroundJobOf, type ForegroundJob } from './foreground-job.js';
  * nobody is there to see the delay. At 40 ms an agent's Ink UI, which writes a burst every 100 ms
  * or so, was still read once a burst; at 250 ms two or three bursts share a read. Replies to its
  * terminal queries are delayed as much, at most; the state detector's quiet times are seconds.
- * Fast output is read as it comes.
+ * Fast output is read as it comes. Every row's batch ends at the same boundaries (ReadBatchClock):
+ * their reads come back in one wake of the server, not one each.
  */
 export const HIDDEN_READ_MS = 250;
+const hiddenReadBatches = new ReadBatchClock(HIDDEN_READ_MS);
 /**
  * A read this large is not followed by a batch wait: a pty read returns at most 4095 bytes, so a
  * (nearly) full one says more is waiting — output coming faster than batches would carry it
@@ -313,12 +314,15 @@ export class Row implements Disposable {
     // Two reasons to stop reading the pty: the parser is behind (pressure), or nobody sees the row
     // and its output is read in batches (see HIDDEN_READ_MS).
     let behind = false;
-    // The batch's wait holds the event loop, as the reads it stands for would.
-    const batch = store.add(new TimerSlot(holdingClock));
-    const readOrNot = () => (behind || batch.pending ? proc.pause() : proc.resume());
+    // The batch's wait (on the shared clock, whose timer holds the event loop, as the reads it
+    // stands for would); null while the row reads.
+    let batch: Disposable | null = null;
+    store.add(toDisposable(() => batch?.dispose()));
+    const readOrNot = () => (behind || batch !== null ? proc.pause() : proc.resume());
     const endBatch = () => {
-      if (!batch.pending) return;
-      batch.clear();
+      if (batch === null) return;
+      batch.dispose();
+      batch = null;
       readOrNot();
     };
     this.endReadBatch = endBatch;
@@ -331,9 +335,10 @@ export class Row implements Disposable {
         this.transcriptRing?.write(chunk);
         screen.write(chunk);
         // Only a trickle waits (HIDDEN_BATCH_BELOW, HIDDEN_STREAM_GAP_MS).
-        if (this.viewers === 0 && !batch.pending && chunk.length < HIDDEN_BATCH_BELOW && !streaming) {
-          batch.set(readOrNot, HIDDEN_READ_MS);
+        if (this.viewers === 0 && batch === null && chunk.length < HIDDEN_BATCH_BELOW && !streaming) {
+          batch = hiddenReadBatches.wait(endBatch);
           readOrNot();
+          screen.readsPaused();
         }
       }),
     );

@@ -81,6 +81,22 @@ describe('FloodPolicy', () => {
     screen.dispose();
   });
 
+  it('does not hold what came before the row stopped reading (a batch of a row nobody draws); the next write may wait again', () => {
+    const { clock, scheduler, screen } = setup(60_000);
+    screen.write(bytes(lines(1, 50)));
+    screen.readsPaused();
+    scheduler.run();
+    expect(screen.pendingBytes).toBe(0);
+    expect(screen.snapshot().lines[8]).toBe('50');
+    screen.write(bytes(lines(51, 100)));
+    scheduler.run();
+    expect(screen.pendingBytes).toBeGreaterThan(0);
+    clock.advance(FLOOD_GAP_MS);
+    scheduler.run();
+    expect(screen.pendingBytes).toBe(0);
+    screen.dispose();
+  });
+
   it('calls a screen quiet FLOOD_GAP_MS after its last write, once everything is parsed', async () => {
     const { clock, scheduler, screen } = setup(60_000);
     expect(screen.quiet).toBe(true);
