@@ -8,7 +8,7 @@
 // (flood-policy.ts) and is then fast-forwarded (fast-forward.ts); an attached row parses at once.
 // History is kept in two parts: the emulator's own scrollback (EMULATOR_SCROLLBACK lines, as cells)
 // and, older than that, plain text (spilled-history.ts), which costs a tenth of the memory.
-// xterm's internals are read only through xterm-state.ts and scrollback-tap.ts.
+// xterm's internals are read only through xterm-state.ts, scrollback-tap.ts and recycled-line-objects.ts.
 import xtermHeadless from '@xterm/headless';
 import type { IBuffer, IBufferCell, Terminal } from '@xterm/headless';
 import unicode11 from '@xterm/addon-unicode11';
@@ -25,6 +25,7 @@ import { ParseQueue, type QueuedChunk } from './parse-queue.js';
 import { scanPlain } from './plain-backlog.js';
 import { probeEmulator, trackDirtyRows, type DirtyRows, type EmulatorProbe } from './xterm-state.js';
 import { tapScrollback, type ScrollbackTap } from './scrollback-tap.js';
+import { keepRecycledLineObjects } from './recycled-line-objects.js';
 import { clearWithScrollback, SpilledHistory } from './spilled-history.js';
 import { readScreenSnapshot } from './read-screen-snapshot.js';
 import type { ScreenSnapshot } from './screen-snapshot.js';
@@ -132,6 +133,7 @@ export class RowScreen implements Disposable, ParseClient {
       windowOptions: { getWinSizeChars: true },
     });
     this.store.add(toDisposable(() => this.terminal.dispose()));
+    keepRecycledLineObjects(this.terminal);
     // A whole history's worth of text: after a resize moved the emulator's lines out (makeRoom),
     // history is still as deep as asked; historyLines trims the two parts to historyDepth.
     const spilled = emulatorScrollback < this.historyDepth ? new SpilledHistory(this.historyDepth) : null;
