@@ -40,9 +40,15 @@ export interface OutputLender {
   lendOutput(recall: () => void): OutputLoan | undefined;
 }
 
+/** native/loop-disarm.c, loaded at the first stop; null where it was not built. */
+let loopDisarm: { disarm(fd: number): boolean } | null | undefined;
+
 /**
  * Stops node-pty's reads of `pty` now, or returns false when it cannot (internals not as expected,
- * the stream gone, or holding output it has not handed out yet).
+ * the stream gone, or holding output it has not handed out yet). Its fd leaves the event loop's
+ * epoll set at once: libuv leaves a stopped fd there until it next turns readable, and then wakes
+ * the loop only to delete it (native/loop-disarm.c says why that matters); a borrower's reads, and
+ * a paused row's program writing on, would each wake the server for nothing.
  */
 export function stopPtyReads(pty: IPty): boolean {
   const stream = streamOf(pty);
@@ -58,30 +64,19 @@ export function stopPtyReads(pty: IPty): boolean {
     handle.reading = false;
     handle.readStop();
   }
+  if (typeof handle.fd === 'number' && handle.fd >= 0) {
+    if (loopDisarm === undefined) {
+      const addon = requireNativeAddon<{ disarm(fd: number): boolean }>('loop_disarm.node', 'the loop-disarm addon');
+      loopDisarm = typeof addon === 'string' ? null : addon;
+    }
+    loopDisarm?.disarm(handle.fd);
+  }
   return true;
 }
 
-/** native/loop-disarm.c, loaded at the first pause; null where it was not built. */
-let loopDisarm: { disarm(fd: number): boolean } | null | undefined;
-
-/**
- * Stops node-pty's reads of `pty` now (as stopPtyReads) and takes its fd out of the event loop's
- * epoll set at once: libuv leaves a stopped fd there until it next turns readable, and then wakes
- * the loop only to delete it (native/loop-disarm.c says why that matters). Where that cannot be
- * done (the stream holds output it has not handed out, no internals, no addon) it is a plain pause.
- */
+/** Stops node-pty's reads of `pty` (stopPtyReads), or where it cannot, pauses its stream. */
 export function pausePtyReads(pty: IPty): void {
-  if (!stopPtyReads(pty)) {
-    pty.pause();
-    return;
-  }
-  const fd = streamOf(pty)?._handle?.fd;
-  if (typeof fd !== 'number' || fd < 0) return;
-  if (loopDisarm === undefined) {
-    const addon = requireNativeAddon<{ disarm(fd: number): boolean }>('loop_disarm.node', 'the loop-disarm addon');
-    loopDisarm = typeof addon === 'string' ? null : addon;
-  }
-  loopDisarm?.disarm(fd);
+  if (!stopPtyReads(pty)) pty.pause();
 }
 
 /**

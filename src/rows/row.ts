@@ -318,11 +318,15 @@ export class Row implements Disposable {
     // stands for would); null while the row reads.
     let batch: Disposable | null = null;
     store.add(toDisposable(() => batch?.dispose()));
+    // The next read ends a batch: it comes soon after the read before only when the batch was short
+    // (ReadBatchClock's boundary was near), which says nothing of the program's pace.
+    let batchRead = false;
     const readOrNot = () => (behind || batch !== null ? proc.pause() : proc.resume());
     const endBatch = () => {
       if (batch === null) return;
       batch.dispose();
       batch = null;
+      batchRead = true;
       readOrNot();
     };
     this.endReadBatch = endBatch;
@@ -330,7 +334,8 @@ export class Row implements Disposable {
       proc.onData((chunk) => {
         if (this.outputTaps !== 0) this.outputEmitter.fire(chunk);
         const now = Date.now();
-        const streaming = now - this.lastOutput < HIDDEN_STREAM_GAP_MS;
+        const streaming = !batchRead && now - this.lastOutput < HIDDEN_STREAM_GAP_MS;
+        batchRead = false;
         this.lastOutput = now;
         this.transcriptRing?.write(chunk);
         screen.write(chunk);
