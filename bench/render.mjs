@@ -84,6 +84,8 @@
 // --prof (or SWB_BENCH_PROF=1) runs swb under `node --cpu-prof` and prints the hot spots of each
 // measured span (the profiler's own sampling thread inflates swb's idle CPU in that mode).
 // SWB_BENCH_PROF_INTERVAL=US samples every US microseconds (node's default is 1000).
+// SWB_BENCH_SERVER_ARGS='FLAGS' runs swb's server node with FLAGS instead (e.g. --trace-gc), and
+// SWB_BENCH_KEEP=1 keeps the bench's directory, the swb workspaces' server.out with it.
 // Figures from a loaded machine are noisy: the machine line shows the load average.
 import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -226,7 +228,7 @@ function cleanup() {
   oneShotSockets.clear();
   ctx.firstFrameFloor?.dispose();
   ctx.firstFrameFloor = undefined;
-  if (!prof) rmSync(ctx.dir, { recursive: true, force: true });
+  if (!prof && !process.env.SWB_BENCH_KEEP) rmSync(ctx.dir, { recursive: true, force: true });
   else for (const f of ['coloured.txt', 'preamble.txt']) rmSync(join(ctx.dir, f), { force: true });
 }
 for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {

@@ -42,7 +42,7 @@ export async function startSwb(ctx, rows, { profDir, profName, onClient, extraEn
   const home = mkdtempSync(join(ctx.dir, 'swb-home-'));
   mkdirSync(join(home, 'config', 'switchboard'), { recursive: true });
   writeFileSync(join(home, 'config', 'switchboard', 'config.json'), JSON.stringify({ scrollback: HISTORY_LINES }));
-  const nodeArgs = profDir ? `--cpu-prof ${process.env.SWB_BENCH_PROF_INTERVAL ? `--cpu-prof-interval=${process.env.SWB_BENCH_PROF_INTERVAL}` : ""} --cpu-prof-dir=${profDir} --cpu-prof-name=${profName}.cpuprofile` : '';
+  const nodeArgs = process.env.SWB_BENCH_SERVER_ARGS ? process.env.SWB_BENCH_SERVER_ARGS : profDir ? `--cpu-prof ${process.env.SWB_BENCH_PROF_INTERVAL ? `--cpu-prof-interval=${process.env.SWB_BENCH_PROF_INTERVAL}` : ""} --cpu-prof-dir=${profDir} --cpu-prof-name=${profName}.cpuprofile` : '';
   // A clean HOME too: a `bash -c` whose stdin is a socket reads ~/.bashrc, and this machine's (a pyenv
   // hook waiting on a stale lock) held each kill-server for a minute.
   const env = clientEnv({ NODE_ENV: 'production', HOME: home, SWB_HOME: home, XDG_CONFIG_HOME: join(home, 'config'), SWB_NODE: process.execPath, ...(nodeArgs ? { SWB_SERVER_NODE_ARGS: nodeArgs } : {}), ...extraEnv });
