@@ -2,12 +2,18 @@
 // leaves every line in the state xterm's own copy would - random lines with combined characters,
 // wide ones, colours and extended attributes (curly underlines), wrapped or not - and, for plain
 // lines, keeps the line's own map objects (the garbage it exists to avoid).
-import xtermHeadless from '@xterm/headless';
+import { createRequire } from 'node:module';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { keepRecycledLineObjects } from '../../../src/rows/recycled-line-objects.js';
 
-const { Terminal } = xtermHeadless;
+// A copy of xterm of this file's own: the patch is made once per BufferLine prototype, and another
+// test's RowScreen may have patched the shared module's already.
+const require = createRequire(import.meta.url);
+const xtermPath = require.resolve('@xterm/headless');
+delete require.cache[xtermPath];
+const { Terminal } = require(xtermPath) as typeof import('@xterm/headless');
+delete require.cache[xtermPath];
 
 interface Line {
   _data: Uint32Array;
