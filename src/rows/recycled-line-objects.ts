@@ -10,7 +10,8 @@
 // fields it needs, nothing is patched and xterm copies as it always did.
 import type { Terminal } from '@xterm/headless';
 
-interface LineInternals {
+/** The fields of xterm's BufferLine this reads and writes (exported for its test). */
+export interface LineInternals {
   _data: Uint32Array;
   length: number;
   _combined: Record<number, string>;

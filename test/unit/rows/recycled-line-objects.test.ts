@@ -5,7 +5,7 @@
 import { createRequire } from 'node:module';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { keepRecycledLineObjects } from '../../../src/rows/recycled-line-objects.js';
+import { keepRecycledLineObjects, type LineInternals } from '../../../src/rows/recycled-line-objects.js';
 
 // A copy of xterm of this file's own: the patch is made once per BufferLine prototype, and another
 // test's RowScreen may have patched the shared module's already.
@@ -15,13 +15,7 @@ delete require.cache[xtermPath];
 const { Terminal } = require(xtermPath) as typeof import('@xterm/headless');
 delete require.cache[xtermPath];
 
-interface Line {
-  _data: Uint32Array;
-  length: number;
-  _combined: Record<number, string>;
-  _extendedAttrs: Record<number, unknown>;
-  isWrapped: boolean;
-  copyFrom(line: Line): void;
+interface Line extends LineInternals {
   clone(): Line;
 }
 
