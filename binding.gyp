@@ -3,7 +3,7 @@
   # install script; the results are build/Release/peer_credentials.node (src/util/peer-credentials.ts),
   # build/Release/key_relay.node (src/server/tty-key-relay.ts), build/Release/pty_spawn.node
   # (src/rows/pty-spawn-strategy.ts), build/Release/stdio_to.node (src/util/stdio-to.ts),
-  # build/Release/loop_disarm.node (src/rows/pty-output-loan.ts) and build/Release/swb-hook, the native
+  # build/Release/loop_disarm.node (src/util/loop-disarm.ts) and build/Release/swb-hook, the native
   # hook client the agents' hooks run (native/hook-client.c; src/server/native-tools.ts picks it, or
   # `swb hook` where it did not build).
   "targets": [

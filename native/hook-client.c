@@ -51,6 +51,8 @@
 #define PROTOCOL_VERSION 1
 /** The hook's JSON is read up to this size, as the node hook reads it; the hub's answer line too. */
 #define MAX_PAYLOAD_BYTES (1024 * 1024)
+/** An agent's /proc/PID/environ is read up to this size, as src/util/proc-ancestry.ts reads it. */
+#define MAX_ENVIRON_BYTES (1024 * 1024)
 #define STOP_ANSWER_MS 25000
 #define EVENT_ANSWER_MS 5000
 /** A spawn this long before now is not believed (src/util/process-start.ts says why). */
@@ -133,7 +135,7 @@ static int identity_of_hook_parent(const char *session, buf_t *env, const char *
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) return 0;
   char chunk[65536];
-  while (env->len < MAX_PAYLOAD_BYTES && !env->failed) {
+  while (env->len < MAX_ENVIRON_BYTES && !env->failed) {
     ssize_t n = read(fd, chunk, sizeof chunk);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;

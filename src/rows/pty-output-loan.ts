@@ -6,7 +6,8 @@
 // what net.Socket's pause() does in `onread` mode; here it is done on node-pty's stream, whose
 // internals are checked at runtime (without them, nothing is lent).
 import type { IPty } from 'node-pty';
-import { requireNativeAddon } from '../util/native-addon.js';
+import { disarmStoppedRead } from '../util/loop-disarm.js';
+import { handleFd } from '../util/native-addon.js';
 
 /** The slice of node-pty's UnixTerminal stream this relies on. */
 interface PtyStream {
@@ -14,7 +15,7 @@ interface PtyStream {
   resume(): unknown;
   readonly destroyed: boolean;
   readonly readableLength: number;
-  readonly _handle: { reading: boolean; readonly fd?: number; readStop(): number; readStart(): number } | null;
+  readonly _handle: { reading: boolean; readStop(): number; readStart(): number } | null;
   readonly _readableState: { reading: boolean };
 }
 
@@ -40,15 +41,12 @@ export interface OutputLender {
   lendOutput(recall: () => void): OutputLoan | undefined;
 }
 
-/** native/loop-disarm.c, loaded at the first stop; null where it was not built. */
-let loopDisarm: { disarm(fd: number): boolean } | null | undefined;
-
 /**
  * Stops node-pty's reads of `pty` now, or returns false when it cannot (internals not as expected,
  * the stream gone, or holding output it has not handed out yet). Its fd leaves the event loop's
  * epoll set at once: libuv leaves a stopped fd there until it next turns readable, and then wakes
- * the loop only to delete it (native/loop-disarm.c says why that matters); a borrower's reads, and
- * a paused row's program writing on, would each wake the server for nothing.
+ * the loop only to delete it (src/util/loop-disarm.ts): a borrower's reads, and a paused row's
+ * program writing on, would each wake the server for nothing.
  */
 export function stopPtyReads(pty: IPty): boolean {
   const stream = streamOf(pty);
@@ -64,13 +62,8 @@ export function stopPtyReads(pty: IPty): boolean {
     handle.reading = false;
     handle.readStop();
   }
-  if (typeof handle.fd === 'number' && handle.fd >= 0) {
-    if (loopDisarm === undefined) {
-      const addon = requireNativeAddon<{ disarm(fd: number): boolean }>('loop_disarm.node', 'the loop-disarm addon');
-      loopDisarm = typeof addon === 'string' ? null : addon;
-    }
-    loopDisarm?.disarm(handle.fd);
-  }
+  const fd = handleFd(stream);
+  if (fd !== undefined) disarmStoppedRead(fd);
   return true;
 }
 

@@ -1,8 +1,8 @@
 // When the read batches of rows nobody draws end (row.ts, HIDDEN_READ_MS). Each row's wait was its
 // own timer, started at its own read: eight rows streaming in bursts woke the server eight times a
 // period, each time to read one pty, and on these machines a wake of a node process costs ~180 µs
-// of CPU before it does anything (a bare C loop's ~45: caches and TLB refilled after the other
-// processes ran). Here every wait ends at the same boundaries, multiples of the period on one
+// of CPU before it does anything (an empty setTimeout loop, by /proc/self/schedstat; a bare C epoll
+// loop, ~45). Here every wait ends at the same boundaries, multiples of the period on one
 // clock: one timer for all of them, and the reads they release come back in one wake of the event
 // loop, parsed in one turn of the scheduler.
 import { holdingClock, type Clock } from '../util/clock.js';

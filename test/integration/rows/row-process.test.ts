@@ -26,6 +26,22 @@ function collect(proc: RowProcess): { text: () => string } {
 afterEach(() => {
   for (const proc of live.splice(0)) proc.dispose();
 });
+
+/** The fds any epoll set of this process watches (/proc/self/fdinfo of each eventpoll fd: "tfd: N ..."). */
+function epollWatched(): Set<number> {
+  const watched = new Set<number>();
+  for (const fd of readdirSync('/proc/self/fd')) {
+    let target: string;
+    try {
+      target = readlinkSync(`/proc/self/fd/${fd}`);
+    } catch {
+      continue; // closed meanwhile
+    }
+    if (target !== 'anon_inode:[eventpoll]') continue;
+    for (const m of readFileSync(`/proc/self/fdinfo/${fd}`, 'utf8').matchAll(/^tfd:\s+(\d+)/gm)) watched.add(Number(m[1]));
+  }
+  return watched;
+}
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('RowProcess', () => {
@@ -61,6 +77,26 @@ describe('RowProcess', () => {
     const exit = await nextEvent(proc.onExit, 'exit while paused');
     expect(exit.exitCode).toBe(0);
     expect(out.text()).toBe(readFileSync(file, 'latin1').replace(/\n/g, '\r\n'));
+  });
+
+  test.runIf(process.platform === 'linux')("paused, its pty leaves the event loop's epoll set at once (what the program writes meanwhile wakes nothing); resumed, it is read again", async () => {
+    const proc = start({ command: { file: 'cat' } });
+    const out = collect(proc);
+    const fd = proc.directInputFd!;
+    expect(fd).toBeTypeOf('number');
+    await waitUntil(() => epollWatched().has(fd), { what: "the pty in the loop's epoll set" });
+    proc.pause();
+    // libuv alone would keep it there until it next turned readable (native/loop-disarm.c).
+    expect(epollWatched().has(fd)).toBe(false);
+    proc.write('while paused\r');
+    // cat has written the line back (after the terminal's own echo of it): output waits unread.
+    const written = () => Number(/^wchar:\s+(\d+)/m.exec(readFileSync(`/proc/${proc.pid}/io`, 'utf8'))?.[1]);
+    await waitUntil(() => written() >= 'while paused\n'.length, { what: 'cat to write the line back' });
+    expect(epollWatched().has(fd)).toBe(false);
+    expect(out.text()).toBe('');
+    proc.resume();
+    await waitUntil(() => out.text().includes('while paused'), { what: 'the output written while paused, read after the resume' });
+    expect(epollWatched().has(fd)).toBe(true);
   });
 
   test.runIf(process.platform === 'linux')("a row's program holds only its own pty, not earlier rows' masters", async () => {
